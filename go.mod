@@ -1,0 +1,3 @@
+module github.com/afinspect/inspect
+
+go 1.26

@@ -1,0 +1,79 @@
+package model
+
+import "encoding/json"
+
+// Roles a message can have.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// ToolCall is one call an assistant turn asked for. Args stay as the raw
+// JSON the library wrote, so key order and number spelling survive export.
+type ToolCall struct {
+	ID   string          `json:"id"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+// Message is one message of the conversation, with the library's own JSON
+// keys. ID is this tool's identity for the message within one loaded
+// recording (0 for messages a replay made, such as drop notices); it is
+// never exported.
+type Message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCallID string     `json:"toolCallId,omitempty"`
+	ToolName   string     `json:"toolName,omitempty"`
+	ToolCalls  []ToolCall `json:"toolCalls,omitempty"`
+	InjectedBy string     `json:"injectedBy,omitempty"`
+	Ephemeral  bool       `json:"ephemeral,omitempty"`
+	// ToolChars is where the tool's own text ends in Content (UTF-16
+	// units), when the library appended a note after it. Kept as the
+	// number the library wrote; toolbytes decides whether it applies.
+	ToolChars *float64 `json:"toolChars,omitempty"`
+
+	ID    int `json:"-"`
+	chars int // cached Len(Content)+1; 0 means not measured yet
+}
+
+// Chars is the message's content length in UTF-16 units, measured once.
+func (m *Message) Chars() int {
+	if m.chars == 0 {
+		m.chars = Len(m.Content) + 1
+	}
+	return m.chars - 1
+}
+
+// Notice markers: a user message whose content starts with one of these
+// was written by the library, not said by the person.
+const (
+	DroppedPrefix   = "[dropped history"
+	CompactedPrefix = "[compacted history"
+)
+
+// IsNotice reports whether m is a drop notice the library wrote.
+func (m *Message) IsNotice() bool {
+	return m.Role == RoleUser && hasPrefix(m.Content, DroppedPrefix)
+}
+
+// IsPersonSaid reports whether m is something the person said: a user
+// message that no injection put there and that is neither a drop notice
+// nor a compaction frame.
+func (m *Message) IsPersonSaid() bool {
+	return m.Role == RoleUser && m.InjectedBy == "" &&
+		!hasPrefix(m.Content, DroppedPrefix) && !hasPrefix(m.Content, CompactedPrefix)
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// WindowChars sums the content lengths of a window.
+func WindowChars(w []*Message) int {
+	n := 0
+	for _, m := range w {
+		n += m.Chars()
+	}
+	return n
+}

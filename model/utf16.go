@@ -1,0 +1,46 @@
+package model
+
+import "unicode/utf8"
+
+// Len is the length of s as JavaScript's String.length counts it: UTF-16
+// code units. "é" is 1, "😀" is 2. Invalid UTF-8 bytes count one unit each,
+// as a decoder that replaces them with U+FFFD would.
+func Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
+// ByteOffset returns the byte offset in s at which the first units UTF-16
+// code units end. A cut that falls inside a surrogate pair ends after the
+// whole character; units past the end give len(s).
+func ByteOffset(s string, units int) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if n >= units {
+			return i
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return len(s)
+}

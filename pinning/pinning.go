@@ -1,0 +1,106 @@
+// Package pinning answers the two questions the window asks before it
+// drops anything: which message is the current request (the anchor), and
+// which turns hold each tool's latest result (the last-tool-result pins).
+//
+// Pure functions over a window; no I/O. It does not decide what leaves:
+// that is the refusal engine in package window.
+package pinning
+
+import "github.com/afinspect/inspect/model"
+
+// CurrentRequest finds the anchor, scanning from the end of the window:
+// the last person-said message whose content is exactly the run's request,
+// else the last person-said message at all, else -1.
+func CurrentRequest(w []*model.Message, request string) int {
+	fallback := -1
+	for i := len(w) - 1; i >= 0; i-- {
+		m := w[i]
+		if !m.IsPersonSaid() {
+			continue
+		}
+		if m.Content == request {
+			return i
+		}
+		if fallback < 0 {
+			fallback = i
+		}
+	}
+	return fallback
+}
+
+// Namer resolves the tool name of tool messages of one window.
+type Namer struct {
+	w     []*model.Message
+	byID  map[string]string
+	built bool
+}
+
+// NewNamer returns a Namer over w.
+func NewNamer(w []*model.Message) *Namer { return &Namer{w: w} }
+
+// Name is the tool name of m: its toolName if set; else the name of the
+// assistant toolCalls entry anywhere in the window whose id is its
+// toolCallId; else "" (a result with no name is never pinned). Messages
+// that are not tool results have no name.
+func (n *Namer) Name(m *model.Message) string {
+	if m.Role != model.RoleTool {
+		return ""
+	}
+	if m.ToolName != "" {
+		return m.ToolName
+	}
+	if m.ToolCallID == "" {
+		return ""
+	}
+	if !n.built {
+		n.byID = map[string]string{}
+		for _, x := range n.w {
+			for _, c := range x.ToolCalls {
+				if _, seen := n.byID[c.ID]; !seen && c.ID != "" {
+					n.byID[c.ID] = c.Name
+				}
+			}
+		}
+		n.built = true
+	}
+	return n.byID[m.ToolCallID]
+}
+
+// Candidates lists the turns holding each tool's latest result, newest
+// first: one pin per tool name, at most one per turn, nothing at or before
+// the message index after (the current request; -1 for none). Walking
+// newest first, a name is spent by its latest result even when that turn
+// already holds a pin for another tool.
+func Candidates(turns []model.Turn, w []*model.Message, after int) []model.Pin {
+	namer := NewNamer(w)
+	seen := map[string]bool{}
+	var pins []model.Pin
+	for ti := len(turns) - 1; ti >= 0; ti-- {
+		t := turns[ti]
+		pinned := false
+		for mi := t.Start + t.Length - 1; mi >= t.Start; mi-- {
+			if mi <= after {
+				break
+			}
+			name := namer.Name(w[mi])
+			if name == "" || seen[name] {
+				continue
+			}
+			seen[name] = true
+			if pinned {
+				continue
+			}
+			pins = append(pins, model.Pin{ToolName: name, TurnIndex: t.Index, MessageIndex: t.Start, Chars: turnChars(w, t)})
+			pinned = true
+		}
+	}
+	return pins
+}
+
+func turnChars(w []*model.Message, t model.Turn) int {
+	n := 0
+	for _, m := range w[t.Start : t.Start+t.Length] {
+		n += m.Chars()
+	}
+	return n
+}

@@ -1,0 +1,88 @@
+package window
+
+import (
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/pinning"
+)
+
+// drop removes the planned span (WINDOW-SEMANTICS §6). It reports false
+// when the span had to stay because the wire needs a notice in front and
+// none is smaller than what it would replace. It returns the tool names
+// whose results left.
+func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string) {
+	w := v.Before
+	spanStart := turns[pl.from].Start
+	spanEnd := turns[pl.to].Start + turns[pl.to].Length
+	head, span, tail := w[:spanStart], w[spanStart:spanEnd], w[spanEnd:]
+	names := spanToolNames(w, span)
+
+	var notice string
+	requestKept := pl.from == 1 && pl.reasons[0] == model.ReasonCurrentRequest
+	if spanStart == 0 || requestKept {
+		var newHead *model.Message
+		if len(head) > 0 {
+			newHead = head[0]
+		} else if len(tail) > 0 {
+			newHead = tail[0]
+		}
+		needs := newHead == nil || newHead.Role != model.RoleUser
+		notice = chooseNotice(len(span), chars(span), in.Iteration, in.Policy.Strategy, requestKept, names)
+		if notice == "" && needs {
+			return false, nil
+		}
+	}
+	after := make([]*model.Message, 0, len(head)+1+len(tail))
+	after = append(after, head...)
+	if notice != "" {
+		v.Notice = &model.Message{Role: model.RoleUser, Content: notice}
+		after = append(after, v.Notice)
+	}
+	v.After = append(after, tail...)
+	v.Evicted = span
+	for ti := pl.from; ti <= pl.to; ti++ {
+		v.Turns[ti].Evicted = true
+	}
+	return true, names
+}
+
+// spanToolNames are the tool names of the span's messages, resolved
+// against the whole window, each once, in order of first appearance.
+func spanToolNames(w, span []*model.Message) []string {
+	namer := pinning.NewNamer(w)
+	var names []string
+	seen := map[string]bool{}
+	for _, m := range span {
+		if n := namer.Name(m); n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// record is what an engaged visit files.
+func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals []model.Refusal, dropped []string) *model.Record {
+	r := &model.Record{
+		Strategy:            p.Strategy,
+		Iteration:           in.Iteration,
+		KeepRecentTurns:     p.KeepRecentTurns,
+		RemovedMessageCount: len(v.Evicted),
+		WindowCharsBefore:   chars(v.Before),
+		WindowCharsAfter:    chars(v.After),
+		TurnsBefore:         turnsBefore,
+		TurnsAfter:          len(Segment(v.After)),
+		Refusals:            refusals,
+		DroppedObservations: dropped,
+	}
+	if r.Refusals == nil {
+		r.Refusals = []model.Refusal{}
+	}
+	if p.KeepLastToolResults > 0 && (len(v.Pins) > 0 || v.Yielded > 0 || v.StandDown) {
+		pinned := v.Pins
+		if pinned == nil {
+			pinned = []model.Pin{}
+		}
+		r.Observations = &model.Observations{Pinned: pinned, Yielded: v.Yielded, Limit: p.KeepLastToolResults, StandDown: v.StandDown}
+	}
+	return r
+}

@@ -1,0 +1,178 @@
+package window
+
+import (
+	"strconv"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// Fate is what a turn of the conversation is at one call, in the words the
+// inspector shows.
+type Fate string
+
+// The fates a turn can have at a call.
+const (
+	FateAnchor  Fate = "anchor"  // holds the current request
+	FatePinned  Fate = "pinned"  // holds a tool's latest result, admitted as a pin
+	FateRecent  Fate = "recent"  // inside keepRecentTurns
+	FateKept    Fate = "kept"    // stayed for another reason (named in Reason)
+	FateEvicted Fate = "evicted" // left the window at this call's head
+	FateGone    Fate = "gone"    // left at an earlier call
+	FateNotice  Fate = "notice"  // a drop notice the library wrote
+	FateNew     Fate = "new"     // appended since the previous call
+)
+
+// Row is one turn of the conversation so far, at one call.
+type Row struct {
+	Key      string // stable across replays of one recording (notices: by the call that wrote them)
+	Messages []*model.Message
+	Fate     Fate
+	Reason   string // the refusal reason that kept it, when one did
+	PinTool  string // for FatePinned: the tool whose latest result it holds
+	Sent     bool   // the model was sent this turn on this call
+	Turn     int    // its index in the window before this call's visit; -1 when not there
+	LeftAt   int    // call index at which it left; -1 while it has not
+	WroteAt  int    // for notices: the call index whose visit wrote it; -1 otherwise
+}
+
+type logEntry struct {
+	key     string
+	msgs    []*model.Message
+	first   int // call index whose Before first held it (or whose visit wrote it)
+	left    int
+	wroteAt int
+}
+
+// Ledger lists every turn of the conversation up to call (0-based), in
+// the order the conversation made them, including turns that left earlier
+// and the notices written in their place, each with its fate at call.
+func (r *Replay) Ledger(call int) []Row {
+	if call < 0 || call >= len(r.Calls) {
+		return nil
+	}
+	log := r.turnLog()
+	v := &r.Calls[call].Visit
+	inBefore := map[string]int{}
+	for i, t := range v.Turns {
+		inBefore[r.keyOf(call, v.Before[t.Start])] = i
+	}
+	var rows []Row
+	for _, e := range log {
+		if e.first > call {
+			continue
+		}
+		row := Row{Key: e.key, Messages: e.msgs, Turn: -1, LeftAt: e.left, WroteAt: e.wroteAt}
+		if e.left >= 0 && e.left > call {
+			row.LeftAt = -1
+		}
+		if ti, ok := inBefore[e.key]; ok {
+			row.Turn = ti
+			r.fateAt(call, ti, &row)
+		} else if e.wroteAt == call {
+			row.Fate, row.Sent = FateNotice, true
+		} else {
+			row.Fate = FateGone
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// fateAt names the fate of turn ti of call's window.
+func (r *Replay) fateAt(call, ti int, row *Row) {
+	v := &r.Calls[call].Visit
+	tf := v.Turns[ti]
+	row.Reason, row.PinTool = tf.Reason, tf.PinTool
+	row.Sent = !tf.Evicted
+	isNew := call > 0 && r.isNew(call, v.Before[tf.Start])
+	holdsAnchor := v.Anchor >= tf.Start && v.Anchor < tf.Start+tf.Length
+	switch {
+	case tf.Evicted:
+		row.Fate, row.LeftAt = FateEvicted, call
+	case holdsAnchor:
+		row.Fate = FateAnchor
+	case tf.Reason == model.ReasonLastToolResult:
+		row.Fate = FatePinned
+	case isNew:
+		row.Fate = FateNew
+	case tf.Notice:
+		row.Fate = FateNotice
+	case tf.Reason == model.ReasonInsideKeepWindow || (tf.Reason == "" && ti >= len(v.Turns)-r.Policy.KeepRecentTurns):
+		row.Fate = FateRecent
+	default:
+		row.Fate = FateKept
+	}
+}
+
+// isNew: the message was not in the previous call's window.
+func (r *Replay) isNew(call int, m *model.Message) bool {
+	prev := r.Calls[call-1].Visit.After
+	for _, p := range prev {
+		if p == m {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Replay) keyOf(call int, m *model.Message) string {
+	if m.ID != 0 {
+		return "m" + strconv.Itoa(m.ID)
+	}
+	if c, ok := r.noticeAt[m]; ok {
+		return "notice@" + strconv.Itoa(c)
+	}
+	return "notice@?"
+}
+
+// turnLog builds, once per replay, every turn the conversation ever had,
+// in conversation order: new turns at the end, a notice right after the
+// span it replaced. Entries are linked so an insertion costs nothing.
+func (r *Replay) turnLog() []logEntry {
+	if r.log != nil {
+		return r.log
+	}
+	type node struct {
+		e    logEntry
+		next int
+	}
+	nodes := []node{{next: -1}} // nodes[0] is the list head
+	tail := 0
+	at := map[string]int{}
+	for ci := range r.Calls {
+		v := &r.Calls[ci].Visit
+		for _, t := range v.Turns {
+			k := r.keyOf(ci, v.Before[t.Start])
+			if _, ok := at[k]; ok {
+				continue
+			}
+			nodes = append(nodes, node{e: logEntry{key: k, msgs: v.Before[t.Start : t.Start+t.Length], first: ci, left: -1, wroteAt: -1}, next: -1})
+			nodes[tail].next = len(nodes) - 1
+			tail = len(nodes) - 1
+			at[k] = tail
+		}
+		last := -1
+		for _, t := range v.Turns {
+			if t.Evicted {
+				last = at[r.keyOf(ci, v.Before[t.Start])]
+				nodes[last].e.left = ci
+			}
+		}
+		if v.Notice != nil && last >= 0 {
+			k := "notice@" + strconv.Itoa(ci)
+			nodes = append(nodes, node{e: logEntry{key: k, msgs: []*model.Message{v.Notice}, first: ci, left: -1, wroteAt: ci}, next: nodes[last].next})
+			n := len(nodes) - 1
+			nodes[last].next = n
+			if tail == last {
+				tail = n
+			}
+			at[k] = n
+		}
+	}
+	log := make([]logEntry, 0, len(nodes)-1)
+	for i := nodes[0].next; i >= 0; i = nodes[i].next {
+		log = append(log, nodes[i].e)
+	}
+	r.log = log
+	return log
+}

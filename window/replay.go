@@ -1,0 +1,81 @@
+package window
+
+import "github.com/afinspect/inspect/model"
+
+// Recorded-window comparison outcomes.
+const (
+	Match   = "match"
+	Differs = "differs"
+	Unknown = "unknown"
+)
+
+// CallReplay is one model call of a replay.
+type CallReplay struct {
+	Index int        // 0-based, across all runs in file order
+	Run   *model.Run // the run the call belongs to
+	Call  *model.Call
+	Visit Visit // the window visit before the call
+	// Recorded says whether the replayed window is the one the library
+	// recorded for this call: Match, Differs or Unknown.
+	Recorded string
+}
+
+// Window is what the model was sent on this call, per the replay.
+func (c *CallReplay) Window() []*model.Message { return c.Visit.After }
+
+// Replay is a whole recording replayed under one policy.
+type Replay struct {
+	Policy   model.Policy
+	Calls    []CallReplay
+	Problems []string // what the replay could not decide, once each
+
+	log      []logEntry             // built by Ledger on first use
+	noticeAt map[*model.Message]int // the call whose visit wrote each notice
+}
+
+// Run replays every run of rec under policy p, from the first iteration.
+// A follow-up run starts from the previous run's last window, that call's
+// answer, and the new request; what was dropped in a run stays gone.
+func Run(rec *model.Recording, p model.Policy) *Replay {
+	total := 0
+	for _, r := range rec.Runs {
+		total += len(r.Calls)
+	}
+	out := &Replay{Policy: p, Calls: make([]CallReplay, 0, total), noticeAt: map[*model.Message]int{}}
+	seen := map[string]bool{}
+	var history []*model.Message
+	for ri, run := range rec.Runs {
+		if ri > 0 {
+			history = append(history[:len(history):len(history)], run.RequestMessage)
+		} else {
+			history = []*model.Message{run.RequestMessage}
+		}
+		var records []model.Record
+		var prev model.Usage
+		for ci, call := range run.Calls {
+			v := VisitWindow(history, VisitInput{
+				Policy: p, Request: run.Request, Iteration: call.Iteration,
+				FirstCall: ci == 0, PrevUsage: prev, Records: records,
+			})
+			if v.Notice != nil {
+				out.noticeAt[v.Notice] = len(out.Calls)
+			}
+			if v.Record != nil {
+				records = append(records, *v.Record)
+			}
+			if v.Problem != "" && !seen[v.Problem] {
+				seen[v.Problem] = true
+				out.Problems = append(out.Problems, v.Problem)
+			}
+			out.Calls = append(out.Calls, CallReplay{
+				Index: len(out.Calls), Run: run, Call: call, Visit: v,
+				Recorded: compareRecorded(v.After, call),
+			})
+			next := make([]*model.Message, 0, len(v.After)+len(call.Appended)+1)
+			next = append(next, v.After...)
+			history = append(next, call.Appended...)
+			prev = call.Usage
+		}
+	}
+	return out
+}

@@ -1,0 +1,32 @@
+package window
+
+import "github.com/afinspect/inspect/model"
+
+// Segment cuts a window into turns: every non-tool message starts a turn,
+// a tool message joins the turn in progress (or starts one when none is).
+func Segment(w []*model.Message) []model.Turn {
+	turns := make([]model.Turn, 0, len(w)/2+1)
+	for i, m := range w {
+		if m.Role == model.RoleTool && len(turns) > 0 {
+			turns[len(turns)-1].Length++
+			continue
+		}
+		turns = append(turns, model.Turn{Index: len(turns), Start: i, Length: 1})
+	}
+	return turns
+}
+
+// turnOf returns the index of the turn holding message index mi, or -1.
+func turnOf(turns []model.Turn, mi int) int {
+	if mi < 0 {
+		return -1
+	}
+	for _, t := range turns {
+		if mi >= t.Start && mi < t.Start+t.Length {
+			return t.Index
+		}
+	}
+	return -1
+}
+
+func chars(w []*model.Message) int { return model.WindowChars(w) }
