@@ -45,10 +45,11 @@ func Run(rec *model.Recording, p model.Policy) *Replay {
 	seen := map[string]bool{}
 	var history []*model.Message
 	for ri, run := range rec.Runs {
-		if ri > 0 {
+		if ri == 0 {
+			history = nil
+		}
+		if run.RequestMessage != nil {
 			history = append(history[:len(history):len(history)], run.RequestMessage)
-		} else {
-			history = []*model.Message{run.RequestMessage}
 		}
 		var records []model.Record
 		var prev model.Usage

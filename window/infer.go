@@ -1,0 +1,181 @@
+package window
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// Inference is the policy a recording was most likely made under, and why.
+type Inference struct {
+	Policy   model.Policy
+	Inferred bool   // some knob was not stated by the input and was inferred
+	Evidence string // what each knob was read or inferred from
+	// Matched of Compared calls' recorded windows the policy reproduces.
+	Matched, Compared int
+}
+
+// maxInferK bounds the keepRecentTurns search; past the longest recorded
+// window every value behaves the same.
+const maxInferK = 64
+
+// Infer reads what the recording states (the strategy, a token threshold,
+// and, from an envelope's records, keepRecentTurns and the pin limit) and
+// infers the rest as the values whose replay reproduces every recorded
+// window. Among values that all reproduce it, the library's defaults win,
+// then the smallest. When none does, the closest is chosen and said so.
+func Infer(rec *model.Recording) Inference { return InferGiven(rec, -1, -1) }
+
+// InferGiven is Infer with keepRecentTurns and keepLastToolResults fixed
+// where they are 0 or more (the user gave them); -1 leaves them to infer.
+func InferGiven(rec *model.Recording, givenK, givenL int) Inference {
+	var ev []string
+	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults}
+	strategy, threshold := "", 0
+	for _, r := range rec.Runs {
+		if strategy == "" {
+			strategy = r.Strategy
+		}
+		if r.ThresholdTokens > threshold {
+			threshold = r.ThresholdTokens
+		}
+	}
+	if strategy != "" {
+		p.Strategy = strategy
+		ev = append(ev, fmt.Sprintf("strategy %s from run_configured", strategy))
+	} else {
+		ev = append(ev, "no strategy named in the log; assuming sliding-window")
+	}
+	if threshold > 0 {
+		p.ThresholdTokens = threshold
+		ev = append(ev, fmt.Sprintf("thresholdTokens=%d from budget_pressure", threshold))
+	}
+	k, l, fromRecords := statedByRecords(rec)
+	if givenK >= 0 {
+		k = givenK
+		ev = append(ev, fmt.Sprintf("keepRecentTurns=%d given", k))
+	} else if k >= 0 {
+		ev = append(ev, fmt.Sprintf("keepRecentTurns=%d from the envelope's records", k))
+	}
+	if givenL >= 0 {
+		l = givenL
+		ev = append(ev, fmt.Sprintf("keepLastToolResults=%d given", l))
+	} else if l >= 0 {
+		ev = append(ev, fmt.Sprintf("keepLastToolResults=%d from the records' pin limit", l))
+	}
+	if k >= 0 {
+		p.KeepRecentTurns = k
+	}
+	if l >= 0 {
+		p.KeepLastToolResults = l
+	}
+	inf := Inference{Policy: p}
+	if k >= 0 && l >= 0 {
+		inf.Inferred = !(givenK >= 0 && givenL >= 0) && !fromRecords
+		inf.Matched, inf.Compared = score(rec, p)
+		inf.Evidence = strings.Join(ev, "; ")
+		return inf
+	}
+	inf.Inferred = true
+	ks := candidatesK(rec, k)
+	ls := []int{model.DefaultKeepLastToolResults, 0, 1, 3, 4}
+	if l >= 0 {
+		ls = []int{l}
+	}
+	if p.Strategy == model.TokenBudget && threshold == 0 {
+		ev = append(ev, "no budget_pressure event states the threshold")
+	}
+	best, bestM, compared, full := p, -1, 0, 0
+	for _, lv := range ls {
+		for _, kv := range ks {
+			q := p
+			q.KeepRecentTurns, q.KeepLastToolResults = kv, lv
+			m, c := score(rec, q)
+			if m == c {
+				full++
+			}
+			if m > bestM {
+				best, bestM, compared = q, m, c
+			}
+		}
+	}
+	inf.Policy, inf.Matched, inf.Compared = best, bestM, compared
+	switch {
+	case compared == 0:
+		ev = append(ev, "no recorded window to compare: library defaults")
+	case bestM == compared:
+		ev = append(ev, fmt.Sprintf("keepRecentTurns=%d keepLastToolResults=%d reproduce %d/%d recorded windows", best.KeepRecentTurns, best.KeepLastToolResults, bestM, compared))
+		if full > 1 {
+			ev = append(ev, fmt.Sprintf("%d policies tried reproduce them all; defaults first, then the smallest", full))
+		}
+	default:
+		ev = append(ev, fmt.Sprintf("no policy tried reproduces every recorded window; closest keepRecentTurns=%d keepLastToolResults=%d reproduces %d/%d", best.KeepRecentTurns, best.KeepLastToolResults, bestM, compared))
+	}
+	inf.Evidence = strings.Join(ev, "; ")
+	return inf
+}
+
+// statedByRecords reads keepRecentTurns and the pin limit from the
+// library's own records when an envelope carried them (-1 when not).
+func statedByRecords(rec *model.Recording) (k, l int, any bool) {
+	k, l = -1, -1
+	for _, r := range rec.Runs {
+		if !r.HasRecords {
+			continue
+		}
+		any = true
+		for _, x := range r.Records {
+			if k < 0 {
+				k = x.KeepRecentTurns
+			}
+			if l < 0 && x.Observations != nil && x.Observations.Limit > 0 {
+				l = x.Observations.Limit
+			}
+		}
+	}
+	return k, l, any
+}
+
+// candidatesK lists the keepRecentTurns values worth trying, the default
+// first so that it wins a tie.
+func candidatesK(rec *model.Recording, stated int) []int {
+	if stated >= 0 {
+		return []int{stated}
+	}
+	longest := 1
+	for _, r := range rec.Runs {
+		for _, c := range r.Calls {
+			if c.MessagesCount > longest {
+				longest = c.MessagesCount
+			}
+		}
+	}
+	if longest > maxInferK {
+		longest = maxInferK
+	}
+	ks := []int{model.DefaultKeepRecentTurns}
+	for k := 0; k <= longest; k++ {
+		if k != model.DefaultKeepRecentTurns {
+			ks = append(ks, k)
+		}
+	}
+	sort.SliceStable(ks[1:], func(i, j int) bool { return ks[1+i] < ks[1+j] })
+	return ks
+}
+
+// score counts the calls whose recorded window p reproduces, of those
+// that have one.
+func score(rec *model.Recording, p model.Policy) (matched, compared int) {
+	for _, c := range Run(rec, p).Calls {
+		switch c.Recorded {
+		case Match:
+			matched++
+			compared++
+		case Differs:
+			compared++
+		}
+	}
+	return matched, compared
+}
