@@ -1,0 +1,234 @@
+// Package loader reads a recorded agentfootprint run from disk: the
+// library's NDJSON event log, or its recording envelope
+// (agentfootprint.recording.v1, one object or an array of them), either
+// possibly gzipped. It rebuilds the runs, their calls and the messages each
+// call sent and added, as model values.
+//
+// It knows file formats and nothing else: it decides nothing about
+// windows. A file it cannot use at all is an error; a line it cannot use
+// is a model.Problem, and the rest still loads.
+package loader
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"unicode/utf8"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// bufSize is the read buffer. Lines longer than it still load.
+const bufSize = 256 << 10
+
+// Error is a file that cannot be loaded at all. Its text names the file.
+type Error struct {
+	Name string
+	Msg  string
+	Err  error // the cause underneath, if any (for errors.Is)
+}
+
+func (e *Error) Error() string { return e.Name + ": " + e.Msg }
+func (e *Error) Unwrap() error { return e.Err }
+
+func fail(name string, cause error, format string, args ...any) *Error {
+	return &Error{Name: name, Msg: fmt.Sprintf(format, args...), Err: cause}
+}
+
+// Load opens path (read-only), detects the format by content (gzip is
+// decompressed transparently; an object or array with "format" is a
+// recording envelope; anything else is read as an NDJSON event log), and
+// returns the recording.
+func Load(path string) (*model.Recording, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fail(path, err, "no such file")
+		case errors.Is(err, fs.ErrPermission):
+			return nil, fail(path, err, "permission denied")
+		}
+		return nil, fail(path, err, "cannot open: %v", errors.Unwrap(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fail(path, err, "cannot read: %v", err)
+	}
+	if st.IsDir() {
+		return nil, fail(path, nil, "is a directory, not a recording")
+	}
+	return Read(f, path)
+}
+
+// Read is Load for an already open stream; name is used in messages and
+// as Recording.Source.
+func Read(r io.Reader, name string) (*model.Recording, error) {
+	if r == nil {
+		return nil, fail(name, nil, "nothing to read")
+	}
+	br := bufio.NewReaderSize(r, bufSize)
+	compressed := false
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fail(name, err, "gzip is damaged or cut short before any event could be read (%v)", err)
+		}
+		br = bufio.NewReaderSize(zr, bufSize)
+		compressed = true
+	}
+	blank, first, err := leadingSpace(br)
+	if err != nil {
+		return nil, readError(name, compressed, err)
+	}
+	if first == 0 {
+		return nil, fail(name, nil, "is empty")
+	}
+	if binary(br, first) {
+		return nil, fail(name, nil, "is a binary file, not an agentfootprint log")
+	}
+
+	rec := &model.Recording{Source: name, Format: model.FormatNDJSON}
+	b := newBuilder(rec)
+	if isEnvelope(br, first) {
+		rec.Format = model.FormatEnvelope
+		err = readEnvelopes(b, newJSONStream(br))
+	} else {
+		err = readNDJSON(b, br, blank)
+	}
+	b.finish()
+	var fatal *Error
+	switch {
+	case errors.As(err, &fatal):
+		return nil, err
+	case !b.sawEvent && err != nil:
+		return nil, readError(name, compressed, err)
+	case !b.sawEvent:
+		return nil, fail(name, nil, "is not an agentfootprint log: no event type starts with %q", libraryPrefix)
+	}
+	return rec, nil
+}
+
+func readError(name string, compressed bool, err error) error {
+	if compressed && errors.Is(err, io.ErrUnexpectedEOF) {
+		return fail(name, err, "gzip is cut short before any event could be read")
+	}
+	var se *streamError
+	if errors.As(err, &se) {
+		return fail(name, err, "is not a readable recording envelope: %v", err)
+	}
+	return fail(name, err, "read error: %v", err)
+}
+
+// leadingSpace consumes white space before the first byte of content and
+// returns the number of line breaks in it (they count as lines) and that
+// first byte, 0 when there is none.
+func leadingSpace(br *bufio.Reader) (lines int, first byte, err error) {
+	for {
+		c, err := br.ReadByte()
+		if err == io.EOF {
+			return lines, 0, nil
+		}
+		if err != nil {
+			return lines, 0, err
+		}
+		switch c {
+		case '\n':
+			lines++
+		case ' ', '\t', '\r':
+		default:
+			return lines, c, br.UnreadByte()
+		}
+	}
+}
+
+// binary reports whether the head of the content is not text: a NUL byte,
+// or bytes that are not UTF-8 when the file does not even start like JSON.
+func binary(br *bufio.Reader, first byte) bool {
+	head, _ := br.Peek(8 << 10)
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	if first == '{' || first == '[' {
+		return false
+	}
+	for len(head) > 0 {
+		r, size := utf8.DecodeRune(head)
+		if r == utf8.RuneError && size == 1 && len(head) >= utf8.UTFMax {
+			return true
+		}
+		head = head[size:]
+	}
+	return false
+}
+
+// isEnvelope looks at the first value's top-level keys: "format" makes an
+// envelope, "type" an event. An array is taken for an array of envelopes.
+func isEnvelope(br *bufio.Reader, first byte) bool {
+	switch first {
+	case '[':
+		return true
+	case '{':
+	default:
+		return false
+	}
+	head, _ := br.Peek(64 << 10)
+	s := newJSONStream(bufio.NewReader(bytes.NewReader(head)))
+	found := false
+	stop := errors.New("decided")
+	s.object(func(key string) error {
+		switch key {
+		case "format":
+			found = true
+			return stop
+		case "type":
+			return stop
+		}
+		return s.skip()
+	})
+	return found
+}
+
+// readNDJSON reads the log line by line with no cap on a line's length;
+// blank lines are skipped but counted. A read error ends the log: what
+// was read stays, and the error is returned only if no event was.
+func readNDJSON(b *builder, br *bufio.Reader, line int) error {
+	var long []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, chunk...)
+			continue
+		}
+		data := chunk
+		if len(long) > 0 {
+			long = append(long, chunk...)
+			data = long
+		}
+		if len(data) > 0 {
+			line++
+			trimmed := bytes.TrimRight(data, "\r\n")
+			if len(bytes.TrimSpace(trimmed)) > 0 {
+				b.raw(trimmed, loc{line: line}, err != nil)
+			}
+		}
+		long = long[:0]
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil && b.sawEvent && errors.Is(err, io.ErrUnexpectedEOF):
+			b.problem(loc{}, "the compressed stream is cut short after line %d", line)
+			return nil
+		case err != nil && b.sawEvent:
+			b.problem(loc{}, "reading stopped after line %d: %v", line, err)
+			return nil
+		case err != nil:
+			return err
+		}
+	}
+}
