@@ -46,14 +46,19 @@ type Observations struct {
 // Record is the library's window record for one engaged visit, with the
 // library's field names.
 type Record struct {
-	Strategy            string        `json:"strategy"`
-	Iteration           int           `json:"iteration"`
-	KeepRecentTurns     int           `json:"keepRecentTurns"`
-	RemovedMessageCount int           `json:"removedMessageCount"`
-	WindowCharsBefore   int           `json:"windowCharsBefore"`
-	WindowCharsAfter    int           `json:"windowCharsAfter"`
-	TurnsBefore         int           `json:"turnsBefore"`
-	TurnsAfter          int           `json:"turnsAfter"`
+	Strategy            string `json:"strategy"`
+	Iteration           int    `json:"iteration"`
+	KeepRecentTurns     int    `json:"keepRecentTurns"`
+	RemovedMessageCount int    `json:"removedMessageCount"`
+	WindowCharsBefore   int    `json:"windowCharsBefore"`
+	WindowCharsAfter    int    `json:"windowCharsAfter"`
+	// TurnsBefore and TurnsAfter are written by sliding-window;
+	// MeasuredTokens, OverBudget and ThresholdTokens by token-budget.
+	TurnsBefore         int           `json:"turnsBefore,omitempty"`
+	TurnsAfter          int           `json:"turnsAfter,omitempty"`
+	MeasuredTokens      int           `json:"measuredTokens,omitempty"`
+	OverBudget          bool          `json:"overBudget,omitempty"`
+	ThresholdTokens     int           `json:"thresholdTokens,omitempty"`
 	Refusals            []Refusal     `json:"refusals"`
 	DroppedObservations []string      `json:"droppedObservations,omitempty"`
 	Observations        *Observations `json:"observations,omitempty"`

@@ -69,10 +69,13 @@ func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals 
 		RemovedMessageCount: len(v.Evicted),
 		WindowCharsBefore:   chars(v.Before),
 		WindowCharsAfter:    chars(v.After),
-		TurnsBefore:         turnsBefore,
-		TurnsAfter:          len(Segment(v.After)),
 		Refusals:            refusals,
 		DroppedObservations: dropped,
+	}
+	if p.Strategy == model.TokenBudget {
+		r.MeasuredTokens, r.OverBudget, r.ThresholdTokens = in.PrevUsage.Input, true, p.ThresholdTokens
+	} else {
+		r.TurnsBefore, r.TurnsAfter = turnsBefore, len(Segment(v.After))
 	}
 	if r.Refusals == nil {
 		r.Refusals = []model.Refusal{}

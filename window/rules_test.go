@@ -30,7 +30,7 @@ func TestSegment(t *testing.T) {
 		asst("done"),
 	}
 	got := Segment(w)
-	want := []model.Turn{{0, 0, 1}, {1, 1, 1}, {2, 2, 3}, {3, 5, 1}}
+	want := []model.Turn{mt(0, 0, 1), mt(1, 1, 1), mt(2, 2, 3), mt(3, 5, 1)}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Segment = %v, want %v", got, want)
 	}
@@ -54,9 +54,9 @@ func TestPlanSpanAndRefusals(t *testing.T) {
 	w := loop("find it", []string{"search", "read", "search", "read"}, 1000)
 	v := VisitWindow(w, VisitInput{Policy: model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 2, KeepLastToolResults: 2}, Request: "find it", Iteration: 5})
 	want := []model.Refusal{
-		{model.ReasonCurrentRequest, 0, 0},
-		{model.ReasonInsideKeepWindow, 3, 5},
-		{model.ReasonInsideKeepWindow, 4, 7},
+		ref(model.ReasonCurrentRequest, 0, 0),
+		ref(model.ReasonInsideKeepWindow, 3, 5),
+		ref(model.ReasonInsideKeepWindow, 4, 7),
 	}
 	if !reflect.DeepEqual(v.Record.Refusals, want) {
 		t.Fatalf("refusals = %v, want %v", v.Record.Refusals, want)
@@ -99,7 +99,7 @@ func TestPinnedTurnEndsSpan(t *testing.T) {
 	if len(v2.Evicted) != 2 || v2.Evicted[0] != w2[1] {
 		t.Fatalf("evicted %d, want the first search turn only", len(v2.Evicted))
 	}
-	want := []model.Refusal{{model.ReasonCurrentRequest, 0, 0}, {model.ReasonLastToolResult, 2, 3}, {model.ReasonInsideKeepWindow, 4, 7}, {model.ReasonInsideKeepWindow, 5, 9}}
+	want := []model.Refusal{ref(model.ReasonCurrentRequest, 0, 0), ref(model.ReasonLastToolResult, 2, 3), ref(model.ReasonInsideKeepWindow, 4, 7), ref(model.ReasonInsideKeepWindow, 5, 9)}
 	if !reflect.DeepEqual(v2.Record.Refusals, want) {
 		t.Fatalf("refusals = %v, want %v", v2.Record.Refusals, want)
 	}
@@ -163,4 +163,12 @@ func TestStandDown(t *testing.T) {
 	if len(v.Evicted) != 4 {
 		t.Fatalf("evicted %d, want list and the first search (4 messages)", len(v.Evicted))
 	}
+}
+
+func mt(index, start, length int) model.Turn {
+	return model.Turn{Index: index, Start: start, Length: length}
+}
+
+func ref(reason string, turn, msg int) model.Refusal {
+	return model.Refusal{Reason: reason, TurnIndex: turn, MessageIndex: msg}
 }

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// exportFormat names the JSON shape `inspect export` writes.
+const exportFormat = "inspect.export.v1"
+
+type exportDoc struct {
+	Format   string          `json:"format"`
+	Source   string          `json:"source"`
+	Policy   exportPolicy    `json:"policy"`
+	Problems []model.Problem `json:"problems"`
+	Calls    []exportCall    `json:"calls"`
+}
+
+type exportPolicy struct {
+	Strategy            string `json:"strategy"`
+	KeepRecentTurns     int    `json:"keepRecentTurns"`
+	KeepLastToolResults int    `json:"keepLastToolResults"`
+	ThresholdTokens     int    `json:"thresholdTokens,omitempty"`
+	NoAnchor            bool   `json:"noAnchor,omitempty"`
+	Inferred            bool   `json:"inferred"`
+	Evidence            string `json:"evidence"`
+}
+
+type exportCall struct {
+	Call           int              `json:"call"`
+	Run            int              `json:"run"`
+	RunID          string           `json:"runId"`
+	Iteration      int              `json:"iteration"`
+	Window         []*model.Message `json:"window"`
+	Evicted        []*model.Message `json:"evicted"`
+	Turns          []exportTurn     `json:"turns"`
+	Record         *model.Record    `json:"record"`
+	RecordedWindow string           `json:"recordedWindow"`
+}
+
+type exportTurn struct {
+	Index  int     `json:"index"`
+	Start  int     `json:"start"`
+	Length int     `json:"length"`
+	Fate   string  `json:"fate"`
+	Reason *string `json:"reason"`
+	Notice bool    `json:"notice"`
+}
+
+// writeExport writes the replay as inspect.export.v1 JSON.
+func writeExport(w io.Writer, source string, rec *model.Recording, s session) error {
+	doc := exportDoc{
+		Format: exportFormat, Source: source,
+		Policy: exportPolicy{
+			Strategy: s.policy.Strategy, KeepRecentTurns: s.policy.KeepRecentTurns,
+			KeepLastToolResults: s.policy.KeepLastToolResults, ThresholdTokens: s.policy.ThresholdTokens,
+			NoAnchor: s.policy.NoAnchor, Inferred: s.inferred, Evidence: s.evidence,
+		},
+		Problems: s.problems,
+		Calls:    make([]exportCall, 0, len(s.replay.Calls)),
+	}
+	if doc.Problems == nil {
+		doc.Problems = []model.Problem{}
+	}
+	for i := range s.replay.Calls {
+		c := &s.replay.Calls[i]
+		ec := exportCall{
+			Call: i + 1, Run: c.Run.Index, RunID: c.Run.RunID, Iteration: c.Call.Iteration,
+			Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
+			Record: c.Visit.Record, RecordedWindow: c.Recorded,
+			Turns: make([]exportTurn, len(c.Visit.Turns)),
+		}
+		for j, t := range c.Visit.Turns {
+			et := exportTurn{Index: t.Index, Start: t.Start, Length: t.Length, Fate: "kept", Notice: t.Notice}
+			if t.Evicted {
+				et.Fate = "evicted"
+			}
+			if t.Reason != "" {
+				r := t.Reason
+				et.Reason = &r
+			}
+			ec.Turns[j] = et
+		}
+		doc.Calls = append(doc.Calls, ec)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+func nonNil(ms []*model.Message) []*model.Message {
+	if ms == nil {
+		return []*model.Message{}
+	}
+	return ms
+}

@@ -1,0 +1,147 @@
+// Command inspect opens a recorded agentfootprint run and shows, call by
+// call, which messages the model was sent, which the window policy evicted,
+// and why each one stayed.
+//
+//	inspect [FILE]                 the terminal UI (no FILE: an embedded demo run)
+//	inspect export [flags] FILE    the replay as JSON (inspect.export.v1)
+//	inspect report [flags] FILE    the replay as a plain-text table
+package main
+
+import (
+	"bytes"
+	_ "embed"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+//go:embed testdata/demo-incident/run.jsonl
+var demoRun []byte
+
+const usage = `inspect — step through a recorded agentfootprint run and see what the model was sent.
+
+Usage:
+  inspect [FILE]                  open FILE in the terminal UI (no FILE: the embedded demo run)
+  inspect export [flags] FILE     print the replay as JSON (format inspect.export.v1)
+  inspect report [flags] FILE     print the replay as a plain-text table, one row per call
+  inspect --help | --version
+
+FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
+(agentfootprint.recording.v1, a single object or an array); .gz is read too.
+
+Policy flags (export, report, and the UI); an absent flag is inferred from the recording:
+  --strategy NAME              sliding-window | token-budget
+  --keep-recent-turns N        turns always kept at the end of the window
+  --keep-last-tool-results N   last-tool-result pins; 0 switches pins off
+  --threshold-tokens N         token-budget threshold
+  --no-anchor                  replay without the current-request anchor (before 9.55)
+  --format json                export format (json is the only one)
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "ui"
+	if len(args) > 0 && (args[0] == "export" || args[0] == "report") {
+		cmd, args = args[0], args[1:]
+	}
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var o options
+	o.register(fs)
+	showVersion := fs.Bool("version", false, "")
+	help := fs.Bool("help", false, "")
+	fs.BoolVar(help, "h", false, "")
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n\n%s", err, usage)
+		return 2
+	}
+	switch {
+	case *help:
+		fmt.Fprint(stdout, usage)
+		return 0
+	case *showVersion:
+		fmt.Fprintf(stdout, "inspect %s\n", version)
+		return 0
+	case fs.NArg() > 1:
+		fmt.Fprintf(stderr, "inspect: one file at a time (got %d)\n", fs.NArg())
+		return 2
+	case cmd != "ui" && fs.NArg() == 0:
+		fmt.Fprintf(stderr, "inspect %s: which file? (inspect %s [flags] FILE)\n", cmd, cmd)
+		return 2
+	case cmd == "export" && o.format != "json":
+		fmt.Fprintf(stderr, "inspect export: unknown --format %q (json is the only one)\n", o.format)
+		return 2
+	}
+	if err := o.validate(); err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return 2
+	}
+	path := fs.Arg(0)
+	if cmd == "ui" {
+		return runUI(path, o, stderr)
+	}
+	rec, err := open(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return 1
+	}
+	s := newSession(rec, o)
+	for _, p := range s.problems {
+		fmt.Fprintf(stderr, "%s\n", formatProblem(path, p))
+	}
+	if s.inferred {
+		fmt.Fprintf(stderr, "inspect: policy inferred: %s\n", s.evidence)
+	}
+	var werr error
+	if cmd == "export" {
+		werr = writeExport(stdout, path, rec, s)
+	} else {
+		werr = writeReport(stdout, rec, s, useColor(stdout))
+	}
+	if werr != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", werr)
+		return 1
+	}
+	return 0
+}
+
+// open loads FILE, or the embedded demo when path is empty.
+func open(path string) (*model.Recording, error) {
+	if path == "" {
+		return loader.Read(bytes.NewReader(demoRun), "demo")
+	}
+	return loader.Load(path)
+}
+
+func formatProblem(path string, p model.Problem) string {
+	if path == "" {
+		path = "demo"
+	}
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", path, p.Line, p.Message)
+	}
+	return fmt.Sprintf("%s: %s", path, p.Message)
+}
+
+// useColor: only on a terminal, and never under NO_COLOR.
+func useColor(w io.Writer) bool {
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

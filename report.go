@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// writeReport prints the replay as a table, one row per call, then the
+// policy and the problems. Colour only marks a recorded-window mismatch.
+func writeReport(w io.Writer, rec *model.Recording, s session, color bool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "CALL\tRUN\tITER\tMSGS\tCHARS\tLEFT\tWHY\tPINS\tRECORDED")
+	for i := range s.replay.Calls {
+		c := &s.replay.Calls[i]
+		v := &c.Visit
+		left, why := "-", "-"
+		if v.Engaged {
+			left = fmt.Sprint(len(v.Evicted))
+			why = whyLine(v)
+		}
+		recorded := c.Recorded
+		if color && recorded == window.Differs {
+			recorded = "\x1b[31m" + recorded + "\x1b[0m"
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", i+1, c.Run.Index, c.Call.Iteration,
+			len(v.After), model.WindowChars(v.After), left, why, pinsLine(v), recorded)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	how := "given"
+	if s.inferred {
+		how = "inferred"
+	}
+	fmt.Fprintf(w, "\npolicy (%s): %s\n  %s\n", how, s.policy, s.evidence)
+	matched, compared := 0, 0
+	for _, c := range s.replay.Calls {
+		if c.Recorded != window.Unknown {
+			compared++
+			if c.Recorded == window.Match {
+				matched++
+			}
+		}
+	}
+	fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", matched, compared)
+	if len(s.problems) > 0 {
+		fmt.Fprintf(w, "problems (%d):\n", len(s.problems))
+		for _, p := range s.problems {
+			fmt.Fprintf(w, "  %s\n", formatProblem(rec.Source, p))
+		}
+	}
+	return nil
+}
+
+// whyLine says what left and what stopped the span, in the library's words.
+func whyLine(v *window.Visit) string {
+	var parts []string
+	if len(v.Evicted) > 0 {
+		turns := 0
+		for _, t := range v.Turns {
+			if t.Evicted {
+				turns++
+			}
+		}
+		s := fmt.Sprintf("%d turn(s)", turns)
+		if v.Notice != nil {
+			s += " +notice"
+		}
+		parts = append(parts, s)
+	}
+	seen := map[string]bool{}
+	for _, r := range v.Record.Refusals {
+		if r.Reason != model.ReasonInsideKeepWindow && !seen[r.Reason] {
+			seen[r.Reason] = true
+			parts = append(parts, "kept:"+r.Reason)
+		}
+	}
+	if v.StandDown {
+		parts = append(parts, "stand-down")
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, " ")
+}
+
+func pinsLine(v *window.Visit) string {
+	if len(v.Pins) == 0 {
+		return "-"
+	}
+	names := make([]string, len(v.Pins))
+	for i, p := range v.Pins {
+		names[i] = p.ToolName
+	}
+	s := strings.Join(names, ",")
+	if v.Yielded > 0 {
+		s += fmt.Sprintf(" (+%d yielded)", v.Yielded)
+	}
+	return s
+}

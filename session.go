@@ -1,0 +1,121 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// options are the policy flags; -1 (or "") means "infer it".
+type options struct {
+	strategy   string
+	keepRecent int
+	keepPins   int
+	threshold  int
+	noAnchor   bool
+	format     string
+}
+
+func (o *options) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.strategy, "strategy", "", "")
+	fs.IntVar(&o.keepRecent, "keep-recent-turns", -1, "")
+	fs.IntVar(&o.keepPins, "keep-last-tool-results", -1, "")
+	fs.IntVar(&o.threshold, "threshold-tokens", -1, "")
+	fs.BoolVar(&o.noAnchor, "no-anchor", false, "")
+	fs.StringVar(&o.format, "format", "json", "")
+}
+
+func (o *options) validate() error {
+	switch o.strategy {
+	case "", model.SlidingWindow, model.TokenBudget:
+	default:
+		return fmt.Errorf("unknown --strategy %q (sliding-window or token-budget)", o.strategy)
+	}
+	if o.keepRecent < -1 {
+		return fmt.Errorf("--keep-recent-turns must be 0 or more")
+	}
+	if o.keepPins < -1 {
+		return fmt.Errorf("--keep-last-tool-results must be 0 or more (0 switches pins off)")
+	}
+	if o.threshold < -1 {
+		return fmt.Errorf("--threshold-tokens must be 0 or more")
+	}
+	return nil
+}
+
+// complete reports whether the flags name the whole policy.
+func (o *options) complete() bool {
+	return o.strategy != "" && o.keepRecent >= 0 && o.keepPins >= 0 &&
+		(o.strategy != model.TokenBudget || o.threshold >= 0)
+}
+
+// session is one recording with the policy it is replayed under.
+type session struct {
+	policy   model.Policy
+	inferred bool
+	evidence string
+	problems []model.Problem
+	replay   *window.Replay
+}
+
+// newSession settles the policy (flags first, the rest inferred) and
+// replays the recording under it.
+func newSession(rec *model.Recording, o options) session {
+	var s session
+	var ev []string
+	if o.complete() {
+		s.policy = model.Policy{Strategy: o.strategy, KeepRecentTurns: o.keepRecent, KeepLastToolResults: o.keepPins}
+		if o.threshold >= 0 {
+			s.policy.ThresholdTokens = o.threshold
+		}
+		ev = append(ev, "all knobs given as flags")
+	} else {
+		inf := window.InferGiven(withFlags(rec, o), o.keepRecent, o.keepPins)
+		s.policy, s.inferred = inf.Policy, inf.Inferred
+		ev = append(ev, inf.Evidence)
+		if o.strategy != "" {
+			s.policy.Strategy = o.strategy
+		}
+		if o.keepRecent >= 0 {
+			s.policy.KeepRecentTurns = o.keepRecent
+		}
+		if o.keepPins >= 0 {
+			s.policy.KeepLastToolResults = o.keepPins
+		}
+		if o.threshold >= 0 {
+			s.policy.ThresholdTokens = o.threshold
+		}
+	}
+	s.policy.NoAnchor = o.noAnchor
+	s.evidence = strings.Join(ev, "; ")
+	s.replay = window.Run(rec, s.policy)
+	s.problems = append(s.problems, rec.Problems...)
+	for _, p := range s.replay.Problems {
+		s.problems = append(s.problems, model.Problem{Message: p})
+	}
+	return s
+}
+
+// withFlags returns rec as inference should see it: a strategy or
+// threshold given as a flag overrides what the log named.
+func withFlags(rec *model.Recording, o options) *model.Recording {
+	if o.strategy == "" && o.threshold < 0 {
+		return rec
+	}
+	cp := *rec
+	cp.Runs = make([]*model.Run, len(rec.Runs))
+	for i, r := range rec.Runs {
+		rr := *r
+		if o.strategy != "" {
+			rr.Strategy = o.strategy
+		}
+		if o.threshold >= 0 {
+			rr.ThresholdTokens = o.threshold
+		}
+		cp.Runs[i] = &rr
+	}
+	return &cp
+}
