@@ -36,11 +36,11 @@ func TestCandidates(t *testing.T) {
 	w := []*model.Message{
 		msg("user", "q"), // 0
 		{Role: "assistant", ToolCalls: []model.ToolCall{{ID: "1", Name: "a"}}}, {Role: "tool", ToolCallID: "1", ToolName: "a", Content: "aaaa"}, // turn 1
-		{Role: "assistant", Content: "hm", ToolCalls: []model.ToolCall{{ID: "2", Name: "b"}, {ID: "3", Name: "c"}}}, // turn 2: parallel b and c
+		{Role: "assistant", Content: "hm", ToolCalls: []model.ToolCall{{ID: "2", Name: "b"}, {ID: "3", Name: "c"}}},    // turn 2: parallel b and c
 		{Role: "tool", ToolCallID: "2", ToolName: "b", Content: "bb"}, {Role: "tool", ToolCallID: "3", Content: "ccc"}, // c named by its call
 		{Role: "assistant", ToolCalls: []model.ToolCall{{ID: "4", Name: "b"}}}, {Role: "tool", ToolCallID: "4", ToolName: "b", Content: "b2"}, // turn 3
 	}
-	turns := []model.Turn{{0, 0, 1}, {1, 1, 2}, {2, 3, 3}, {3, 6, 2}}
+	turns := []model.Turn{mt(0, 0, 1), mt(1, 1, 2), mt(2, 3, 3), mt(3, 6, 2)}
 	// newest first: b@3; then turn 2: c is new but turn 2 gets one pin
 	// (c, the last message walked first); b already seen; then a@1.
 	want := []model.Pin{
@@ -55,4 +55,8 @@ func TestCandidates(t *testing.T) {
 	if got := Candidates(turns, w, 5); len(got) != 1 || got[0].ToolName != "b" {
 		t.Fatalf("after 5: %+v", got)
 	}
+}
+
+func mt(index, start, length int) model.Turn {
+	return model.Turn{Index: index, Start: start, Length: length}
 }
