@@ -1,0 +1,310 @@
+package loader
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// The expected values in these tests come from the recordings themselves:
+// wire.json is what the scripted model received on every call, captured
+// outside the library, and README.txt describes each scenario.
+
+const testdata = "../testdata"
+
+type wireFile struct {
+	Library string `json:"library"`
+	Policy  struct {
+		Strategy string `json:"strategy"`
+	} `json:"policy"`
+	Calls []wireCall `json:"calls"`
+	Runs  []struct {
+		Run     int    `json:"run"`
+		Message string `json:"message"`
+	} `json:"runs"` // only in scenarios with several runs
+
+	// derived is set for a wire.json computed by the reference rules
+	// rather than sent by the library (t01-toolchars): it has no model
+	// responses, and the log's context.injected hashes are those of the
+	// recording it was derived from.
+	derived bool
+}
+
+type wireCall struct {
+	Call         int           `json:"call"`
+	Run          int           `json:"run"`
+	Iteration    int           `json:"iteration"`
+	MessageCount int           `json:"messageCount"`
+	Messages     []wireMessage `json:"messages"`
+	Response     *struct {
+		Content   string         `json:"content"`
+		ToolCalls []wireToolCall `json:"toolCalls"`
+		Usage     model.Usage    `json:"usage"`
+	} `json:"response"` // absent in a derived wire.json
+}
+
+type wireMessage struct {
+	Role       string         `json:"role"`
+	Content    string         `json:"content"`
+	ToolCallID string         `json:"toolCallId"`
+	ToolName   string         `json:"toolName"`
+	ToolCalls  []wireToolCall `json:"toolCalls"`
+}
+
+type wireToolCall struct {
+	ID   string          `json:"id"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args"`
+}
+
+// scenarios lists the folders of ../testdata that hold a run.jsonl.
+func scenarios(t *testing.T) []string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(testdata, "*", "run.jsonl"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no scenarios under %s (%v)", testdata, err)
+	}
+	for i, d := range dirs {
+		dirs[i] = filepath.Base(filepath.Dir(d))
+	}
+	return dirs
+}
+
+func readWire(t *testing.T, scenario string) *wireFile {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(testdata, scenario, "wire.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w wireFile
+	if err := json.Unmarshal(data, &w); err != nil {
+		t.Fatalf("%s/wire.json: %v", scenario, err)
+	}
+	w.derived = strings.HasPrefix(w.Library, "DERIVED")
+	return &w
+}
+
+func mustLoad(t *testing.T, path string) *model.Recording {
+	t.Helper()
+	rec, err := Load(path)
+	if err != nil {
+		t.Fatalf("Load(%s): %v", path, err)
+	}
+	return rec
+}
+
+// flatCall is a call with the index of its run.
+type flatCall struct {
+	run  int
+	call *model.Call
+}
+
+func flatten(rec *model.Recording) []flatCall {
+	var out []flatCall
+	for _, r := range rec.Runs {
+		for _, c := range r.Calls {
+			out = append(out, flatCall{r.Index, c})
+		}
+	}
+	return out
+}
+
+func sameJSON(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	ja, _ := json.Marshal(x)
+	jb, _ := json.Marshal(y)
+	return bytes.Equal(ja, jb)
+}
+
+func sameToolCalls(got []model.ToolCall, want []wireToolCall) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if got[i].ID != want[i].ID || got[i].Name != want[i].Name || !sameJSON(got[i].Args, want[i].Args) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameMessage compares what reaches the wire: role, content, tool call id
+// and name, tool calls (args as JSON values).
+func sameMessage(got *model.Message, want wireMessage) bool {
+	return got.Role == want.Role && got.Content == want.Content &&
+		got.ToolCallID == want.ToolCallID && got.ToolName == want.ToolName &&
+		sameToolCalls(got.ToolCalls, want.ToolCalls)
+}
+
+// fnv1a is the library's contentHash: 32-bit FNV-1a over the UTF-16 code
+// units of "role:index:content".
+func fnv1a(role string, index int, content string) uint32 {
+	h := uint32(0x811c9dc5)
+	s := role + ":" + itoa(index) + ":" + content
+	for _, u := range utf16.Encode([]rune(s)) {
+		h ^= uint32(u)
+		h *= 0x01000193
+	}
+	return h
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// checkAgainstWire compares the calls of a loaded recording with the wire
+// capture. want is how many calls the input covers.
+func checkAgainstWire(t *testing.T, rec *model.Recording, w *wireFile, want int) {
+	t.Helper()
+	calls := flatten(rec)
+	if len(calls) != want {
+		t.Fatalf("%d calls loaded, want %d (wire.json has %d)", len(calls), want, len(w.Calls))
+	}
+	for i, fc := range calls {
+		c, wc := fc.call, w.Calls[i]
+		if fc.run != wc.Run || c.Iteration != wc.Iteration || c.MessagesCount != wc.MessageCount {
+			t.Errorf("call %d: run/iteration/messagesCount %d/%d/%d, wire %d/%d/%d",
+				wc.Call, fc.run, c.Iteration, c.MessagesCount, wc.Run, wc.Iteration, wc.MessageCount)
+		}
+		if wc.Response != nil && c.Ended && c.Usage != wc.Response.Usage {
+			t.Errorf("call %d: usage %+v, wire %+v", wc.Call, c.Usage, wc.Response.Usage)
+		}
+		checkRecorded(t, calls, i, wc)
+		if !w.derived {
+			checkHashes(t, c, wc)
+		}
+		checkAppended(t, calls, i, w)
+	}
+}
+
+// checkRecorded: the window each call sent, when the input holds it, is
+// exactly the wire window; it is missing only on a run's last call.
+func checkRecorded(t *testing.T, calls []flatCall, i int, wc wireCall) {
+	t.Helper()
+	c := calls[i].call
+	lastOfRun := i+1 == len(calls) || calls[i+1].run != calls[i].run
+	if c.Recorded == nil {
+		if !lastOfRun {
+			t.Errorf("call %d: no Recorded window, but it is not its run's last call", wc.Call)
+		}
+		return
+	}
+	if len(c.Recorded) != len(wc.Messages) {
+		t.Errorf("call %d: %d recorded messages, wire %d", wc.Call, len(c.Recorded), len(wc.Messages))
+		return
+	}
+	for k, m := range c.Recorded {
+		if !sameMessage(m, wc.Messages[k]) {
+			t.Errorf("call %d message %d: got %s %.60q, wire %s %.60q", wc.Call, k, m.Role, m.Content, wc.Messages[k].Role, wc.Messages[k].Content)
+		}
+	}
+}
+
+// checkHashes: every call's context.injected hashes are the hashes of the
+// wire window, including a run's last call.
+func checkHashes(t *testing.T, c *model.Call, wc wireCall) {
+	t.Helper()
+	if len(c.RecordedHashes) != len(wc.Messages) {
+		t.Errorf("call %d: %d hashes, wire window has %d messages", wc.Call, len(c.RecordedHashes), len(wc.Messages))
+		return
+	}
+	for k, m := range wc.Messages {
+		if h := fnv1a(m.Role, k, m.Content); c.RecordedHashes[k] != h {
+			t.Errorf("call %d hash %d: %08x, wire message hashes to %08x", wc.Call, k, c.RecordedHashes[k], h)
+		}
+	}
+}
+
+// checkAppended: a call's first appended message is the model's response;
+// each appended message is in the next call's window when that call is in
+// the same run (the newest turn is never dropped).
+func checkAppended(t *testing.T, calls []flatCall, i int, w *wireFile) {
+	t.Helper()
+	c, wc := calls[i].call, w.Calls[i]
+	if !c.Ended {
+		if c.Appended != nil {
+			t.Errorf("call %d never ended but has %d appended messages", wc.Call, len(c.Appended))
+		}
+		return
+	}
+	if len(c.Appended) == 0 {
+		t.Fatalf("call %d ended but appended nothing", wc.Call)
+	}
+	if a := c.Appended[0]; a.Role != model.RoleAssistant {
+		t.Errorf("call %d: first appended message is %s, not the assistant's", wc.Call, a.Role)
+	}
+	if a := c.Appended[0]; wc.Response != nil && (a.Content != wc.Response.Content || !sameToolCalls(a.ToolCalls, wc.Response.ToolCalls)) {
+		t.Errorf("call %d: first appended %s %.60q with %d tool calls, wire response %.60q with %d",
+			wc.Call, a.Role, a.Content, len(a.ToolCalls), wc.Response.Content, len(wc.Response.ToolCalls))
+	}
+	if i+1 >= len(w.Calls) || w.Calls[i+1].Run != wc.Run {
+		return
+	}
+	next := w.Calls[i+1].Messages
+	for _, m := range c.Appended {
+		found := false
+		for _, n := range next {
+			found = found || sameMessage(m, n)
+		}
+		if !found {
+			t.Errorf("call %d: appended %s %.60q is not in call %d's window", wc.Call, m.Role, m.Content, wc.Call+1)
+		}
+	}
+}
+
+// firstCall is the wire call that opened run r, nil if none did.
+func (w *wireFile) firstCall(r int) *wireCall {
+	for k := range w.Calls {
+		if w.Calls[k].Run == r {
+			return &w.Calls[k]
+		}
+	}
+	return nil
+}
+
+// checkRuns: requests, strategy, and each finished run's final answer as
+// the next run's first window carries it (right before the new request).
+func checkRuns(t *testing.T, rec *model.Recording, w *wireFile) {
+	t.Helper()
+	for _, r := range rec.Runs {
+		first := w.firstCall(r.Index)
+		if first == nil {
+			t.Fatalf("run %d loaded, wire.json has no call in it", r.Index)
+		}
+		// A run's first window ends with its request.
+		want := first.Messages[len(first.Messages)-1].Content
+		if r.Index <= len(w.Runs) && w.Runs[r.Index-1].Message != want {
+			t.Fatalf("wire.json: run %d message %.60q is not its first window's last", r.Index, w.Runs[r.Index-1].Message)
+		}
+		if r.Request != want || r.RequestMessage == nil || r.RequestMessage.Content != want || r.RequestMessage.Role != model.RoleUser {
+			t.Errorf("run %d: request %.60q, wire %.60q", r.Index, r.Request, want)
+		}
+		if r.Strategy != w.Policy.Strategy {
+			t.Errorf("run %d: strategy %q, wire policy %q", r.Index, r.Strategy, w.Policy.Strategy)
+		}
+		if r.Index == len(rec.Runs) {
+			continue
+		}
+		if !r.Complete {
+			t.Errorf("run %d is followed by another but not complete", r.Index)
+		}
+		next := w.firstCall(r.Index + 1)
+		if next == nil {
+			t.Fatalf("wire.json has no call in run %d", r.Index+1)
+		}
+		msgs := next.Messages
+		if n := len(msgs); n < 2 || msgs[n-1].Role != model.RoleUser || msgs[n-2].Role != model.RoleAssistant || msgs[n-2].Content != r.FinalAnswer {
+			t.Errorf("run %d: final answer %.60q is not right before run %d's request in call %d", r.Index, r.FinalAnswer, r.Index+1, next.Call)
+		}
+	}
+}
