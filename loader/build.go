@@ -157,7 +157,7 @@ func (b *builder) raw(data []byte, at loc, last bool) {
 func (b *builder) badEvent(data []byte, at loc, last bool, err error) {
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
-		b.problem(at, "not an event object: %v", err)
+		b.problem(at, "not an event: %s", describe(err))
 		return
 	}
 	if se.Offset < int64(len(data)) {
@@ -175,14 +175,29 @@ func (b *builder) badEvent(data []byte, at loc, last bool, err error) {
 // does not fit.
 func (b *builder) decode(ev *event, at loc, p any) bool {
 	if len(ev.Payload) == 0 || string(ev.Payload) == "null" {
-		b.problem(at, "%s has no payload", ev.Type)
+		b.problem(at, "%s has no payload", short(ev.Type))
 		return false
 	}
 	if err := json.Unmarshal(ev.Payload, p); err != nil {
-		b.problem(at, "%s payload: %v", ev.Type, err)
+		b.problem(at, "%s payload: %s", short(ev.Type), describe(err))
 		return false
 	}
 	return true
+}
+
+// short is an event type without the library prefix, as messages use it.
+func short(typ string) string { return strings.TrimPrefix(typ, libraryPrefix) }
+
+// describe says in JSON terms why a value did not decode.
+func describe(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	if te.Field == "" {
+		return "a JSON " + te.Value + ", not an object"
+	}
+	return fmt.Sprintf("%q is a JSON %s", te.Field, te.Value)
 }
 
 func (b *builder) event(ev *event, at loc) {
@@ -194,7 +209,7 @@ func (b *builder) event(ev *event, at loc) {
 		if b.decode(ev, at, &p) && len(p.Window) > 0 && string(p.Window) != "null" {
 			rs := b.runFor(ev.Meta.RunID)
 			if err := json.Unmarshal(p.Window, &rs.run.Strategy); err != nil {
-				b.problem(at, "run_configured window is not a strategy name: %s", p.Window)
+				b.problem(at, "agent.run_configured window is not a strategy name: %s", p.Window)
 			}
 		}
 	case evTurnStart:
@@ -233,7 +248,7 @@ func (b *builder) event(ev *event, at loc) {
 
 func (b *builder) turnStart(rs *runState, prompt string, at loc) {
 	if rs.run.RequestMessage != nil {
-		b.problem(at, "a second turn_start in run %q; the later request wins", rs.run.RunID)
+		b.problem(at, "a second agent.turn_start in run %q; the later request wins", rs.run.RunID)
 	}
 	rs.run.Request = prompt
 	rs.run.RequestMessage = b.message(model.Message{Role: model.RoleUser, Content: prompt})
@@ -281,7 +296,7 @@ func (b *builder) llmStart(ev *event, at loc) {
 	rs := b.runFor(ev.Meta.RunID)
 	b.settle(rs.cur)
 	if p.MessagesCount < 0 {
-		b.problem(at, "llm_start messagesCount %d is negative", p.MessagesCount)
+		b.problem(at, "stream.llm_start messagesCount %d is negative", p.MessagesCount)
 		p.MessagesCount = 0
 	}
 	call := &model.Call{Iteration: p.Iteration, MessagesCount: p.MessagesCount, Line: at.line, RecordedHashes: rs.hashes}
@@ -295,7 +310,7 @@ func (b *builder) llmStart(ev *event, at loc) {
 func (b *builder) open(ev *event, at loc) *callState {
 	cs := b.runFor(ev.Meta.RunID).cur
 	if cs == nil || cs.settled {
-		b.problem(at, "%s with no llm_start before it", strings.TrimPrefix(ev.Type, libraryPrefix))
+		b.problem(at, "%s with no llm_start before it", short(ev.Type))
 		return nil
 	}
 	return cs
@@ -314,7 +329,7 @@ func (b *builder) llmEnd(ev *event, at loc) {
 		return
 	}
 	if cs.call.Ended {
-		b.problem(at, "a second llm_end for the call of line %d", cs.call.Line)
+		b.problem(at, "a second stream.llm_end for the call of line %d", cs.call.Line)
 		return
 	}
 	cs.call.Usage = p.Usage
@@ -356,12 +371,12 @@ func (b *builder) toolEnd(ev *event, at loc) {
 			continue
 		}
 		if t.ended {
-			b.problem(at, "a second tool_end for toolCallId %q", p.ToolCallID)
+			b.problem(at, "a second stream.tool_end for toolCallId %q", p.ToolCallID)
 			return
 		}
 		t.ended = true
 		t.content = toolContent(p.Result, p.Error)
 		return
 	}
-	b.problem(at, "tool_end for toolCallId %q with no tool_start", p.ToolCallID)
+	b.problem(at, "stream.tool_end for toolCallId %q with no stream.tool_start", p.ToolCallID)
 }

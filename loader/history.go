@@ -35,12 +35,12 @@ func (b *builder) iterationEnd(ev *event, at loc) {
 		return
 	}
 	if cs.fromHistory {
-		b.problem(at, "a second iteration_end history for the call of line %d", cs.call.Line)
+		b.problem(at, "a second agent.iteration_end history for the call of line %d", cs.call.Line)
 		return
 	}
 	n := cs.call.MessagesCount
 	if n > len(p.History) {
-		b.problem(at, "iteration_end history has %d messages, fewer than the %d the call sent", len(p.History), n)
+		b.problem(at, "agent.iteration_end history has %d messages, fewer than the %d the call sent", len(p.History), n)
 		return
 	}
 	msgs := make([]*model.Message, len(p.History))
@@ -55,7 +55,7 @@ func (b *builder) iterationEnd(ev *event, at loc) {
 func (b *builder) historyMessage(raw json.RawMessage, i int, at loc) *model.Message {
 	var h historyMessage
 	if err := json.Unmarshal(raw, &h); err != nil {
-		b.problem(at, "iteration_end history[%d]: %v", i, err)
+		b.problem(at, "agent.iteration_end history[%d]: %s", i, describe(err))
 	}
 	m := model.Message{
 		Role:       h.Role,
@@ -71,7 +71,7 @@ func (b *builder) historyMessage(raw json.RawMessage, i int, at loc) *model.Mess
 	case h.Content[0] == '"':
 		m.Content = jsonText(h.Content)
 	default:
-		b.problem(at, "iteration_end history[%d]: content is not a string; kept as JSON text", i)
+		b.problem(at, "agent.iteration_end history[%d]: content is not a string; kept as JSON text", i)
 		m.Content = jsonText(h.Content)
 	}
 	return b.message(m)

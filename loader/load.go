@@ -82,20 +82,21 @@ func Read(r io.Reader, name string) (*model.Recording, error) {
 		br = bufio.NewReaderSize(zr, bufSize)
 		compressed = true
 	}
-	blank, first, err := leadingSpace(br)
+	blank, content, err := leadingSpace(br)
 	if err != nil {
 		return nil, readError(name, compressed, err)
 	}
-	if first == 0 {
+	if !content {
 		return nil, fail(name, nil, "is empty")
 	}
-	if binary(br, first) {
+	first, _ := br.Peek(1)
+	if binary(br, first[0]) {
 		return nil, fail(name, nil, "is a binary file, not an agentfootprint log")
 	}
 
 	rec := &model.Recording{Source: name, Format: model.FormatNDJSON}
 	b := newBuilder(rec)
-	if isEnvelope(br, first) {
+	if isEnvelope(br, first[0]) {
 		rec.Format = model.FormatEnvelope
 		err = readEnvelopes(b, newJSONStream(br))
 	} else {
@@ -126,23 +127,23 @@ func readError(name string, compressed bool, err error) error {
 }
 
 // leadingSpace consumes white space before the first byte of content and
-// returns the number of line breaks in it (they count as lines) and that
-// first byte, 0 when there is none.
-func leadingSpace(br *bufio.Reader) (lines int, first byte, err error) {
+// returns the number of line breaks in it (they count as lines), and
+// whether any content follows.
+func leadingSpace(br *bufio.Reader) (lines int, content bool, err error) {
 	for {
 		c, err := br.ReadByte()
 		if err == io.EOF {
-			return lines, 0, nil
+			return lines, false, nil
 		}
 		if err != nil {
-			return lines, 0, err
+			return lines, false, err
 		}
 		switch c {
 		case '\n':
 			lines++
 		case ' ', '\t', '\r':
 		default:
-			return lines, c, br.UnreadByte()
+			return lines, true, br.UnreadByte()
 		}
 	}
 }
