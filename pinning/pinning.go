@@ -29,41 +29,30 @@ func CurrentRequest(w []*model.Message, request string) int {
 }
 
 // Namer resolves the tool name of tool messages of one window.
-type Namer struct {
-	w     []*model.Message
-	byID  map[string]string
-	built bool
-}
+type Namer struct{ w []*model.Message }
 
 // NewNamer returns a Namer over w.
-func NewNamer(w []*model.Message) *Namer { return &Namer{w: w} }
+func NewNamer(w []*model.Message) Namer { return Namer{w: w} }
 
 // Name is the tool name of m: its toolName if set; else the name of the
 // assistant toolCalls entry anywhere in the window whose id is its
 // toolCallId; else "" (a result with no name is never pinned). Messages
 // that are not tool results have no name.
-func (n *Namer) Name(m *model.Message) string {
+func (n Namer) Name(m *model.Message) string {
 	if m.Role != model.RoleTool {
 		return ""
 	}
-	if m.ToolName != "" {
+	if m.ToolName != "" || m.ToolCallID == "" {
 		return m.ToolName
 	}
-	if m.ToolCallID == "" {
-		return ""
-	}
-	if !n.built {
-		n.byID = map[string]string{}
-		for _, x := range n.w {
-			for _, c := range x.ToolCalls {
-				if _, seen := n.byID[c.ID]; !seen && c.ID != "" {
-					n.byID[c.ID] = c.Name
-				}
+	for _, x := range n.w {
+		for _, c := range x.ToolCalls {
+			if c.ID == m.ToolCallID {
+				return c.Name
 			}
 		}
-		n.built = true
 	}
-	return n.byID[m.ToolCallID]
+	return ""
 }
 
 // Candidates lists the turns holding each tool's latest result, newest
@@ -73,8 +62,9 @@ func (n *Namer) Name(m *model.Message) string {
 // already holds a pin for another tool.
 func Candidates(turns []model.Turn, w []*model.Message, after int) []model.Pin {
 	namer := NewNamer(w)
-	seen := map[string]bool{}
-	var pins []model.Pin
+	var buf [16]string
+	seen := buf[:0] // tool rosters are small: a slice beats a map here
+	pins := make([]model.Pin, 0, 4)
 	for ti := len(turns) - 1; ti >= 0; ti-- {
 		t := turns[ti]
 		pinned := false
@@ -83,10 +73,10 @@ func Candidates(turns []model.Turn, w []*model.Message, after int) []model.Pin {
 				break
 			}
 			name := namer.Name(w[mi])
-			if name == "" || seen[name] {
+			if name == "" || contains(seen, name) {
 				continue
 			}
-			seen[name] = true
+			seen = append(seen, name)
 			if pinned {
 				continue
 			}
@@ -103,4 +93,13 @@ func turnChars(w []*model.Message, t model.Turn) int {
 		n += m.Chars()
 	}
 	return n
+}
+
+func contains(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,8 @@
 package window
 
 import (
+	"slices"
+
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/pinning"
 )
@@ -17,7 +19,7 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 	names := spanToolNames(w, span)
 
 	var notice string
-	requestKept := pl.from == 1 && pl.reasons[0] == model.ReasonCurrentRequest
+	requestKept := pl.requestKeptAtHead()
 	if spanStart == 0 || requestKept {
 		var newHead *model.Message
 		if len(head) > 0 {
@@ -49,11 +51,9 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 // against the whole window, each once, in order of first appearance.
 func spanToolNames(w, span []*model.Message) []string {
 	namer := pinning.NewNamer(w)
-	var names []string
-	seen := map[string]bool{}
+	names := make([]string, 0, 4)
 	for _, m := range span {
-		if n := namer.Name(m); n != "" && !seen[n] {
-			seen[n] = true
+		if n := namer.Name(m); n != "" && !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
@@ -75,7 +75,7 @@ func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals 
 	if p.Strategy == model.TokenBudget {
 		r.MeasuredTokens, r.OverBudget, r.ThresholdTokens = in.PrevUsage.Input, true, p.ThresholdTokens
 	} else {
-		r.TurnsBefore, r.TurnsAfter = turnsBefore, len(Segment(v.After))
+		r.TurnsBefore, r.TurnsAfter = turnsBefore, countTurns(v.After)
 	}
 	if r.Refusals == nil {
 		r.Refusals = []model.Refusal{}

@@ -21,6 +21,7 @@ var noticeToolName = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,48}$`)
 // rich sentence naming them.
 func NoticeText(n, iteration int, strategy string, requestKept bool, toolNames []string) string {
 	var b strings.Builder
+	b.Grow(640)
 	b.WriteString("[dropped history — ")
 	b.WriteString(strconv.Itoa(n))
 	b.WriteString(" earlier message(s) were dropped from this window at iteration ")

@@ -16,9 +16,8 @@ type planInput struct {
 
 // plan is the refusal engine's answer for one window.
 type plan struct {
-	from, to   int // span turn indices; from = -1 when nothing may leave
-	refusals   []model.Refusal
-	reasons    []string // per turn: why it may not leave ("" = removable or not reached)
+	from, to   int             // span turn indices; from = -1 when nothing may leave
+	refusals   []model.Refusal // every refused turn met, then the keep window
 	candidates []model.Pin
 	pinned     []model.Pin
 	yielded    int
@@ -27,13 +26,14 @@ type plan struct {
 // planRemoval finds the span of turns that may leave and the refusals met
 // on the way (WINDOW-SEMANTICS §5).
 func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
-	p := plan{from: -1, to: -1, reasons: make([]string, len(turns))}
+	p := plan{from: -1, to: -1}
 	cands := len(turns) - in.keepRecent
 	if cands < 0 {
 		cands = 0
 	}
 	if in.pinLimit > 0 && cands > 0 {
 		p.candidates = pinning.Candidates(turns, w, in.anchor)
+		p.pinned = make([]model.Pin, 0, min(in.pinLimit, len(p.candidates)))
 		for _, pin := range p.candidates {
 			if pin.TurnIndex >= cands {
 				continue // inside the keep window: costs nothing
@@ -45,9 +45,9 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 			}
 		}
 	}
-	resolved := resolvedCalls(w)
+	p.refusals = make([]model.Refusal, 0, len(turns)-cands+2)
 	for ti := 0; ti < cands; ti++ {
-		reason := refusalOf(w, turns[ti], in, resolved, p.pinned)
+		reason := refusalOf(w, turns[ti], in, p.pinned)
 		if reason == "" {
 			if p.from < 0 {
 				p.from = ti
@@ -55,21 +55,26 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 			p.to = ti
 			continue
 		}
-		p.reasons[ti] = reason
 		p.refusals = append(p.refusals, model.Refusal{Reason: reason, TurnIndex: ti, MessageIndex: turns[ti].Start})
 		if p.from >= 0 {
 			break // a refused turn ends the span
 		}
 	}
 	for ti := cands; ti < len(turns); ti++ {
-		p.reasons[ti] = model.ReasonInsideKeepWindow
 		p.refusals = append(p.refusals, model.Refusal{Reason: model.ReasonInsideKeepWindow, TurnIndex: ti, MessageIndex: turns[ti].Start})
 	}
 	return p
 }
 
+// requestKeptAtHead: the span starts right after turn 0, which stayed as
+// the current request.
+func (p plan) requestKeptAtHead() bool {
+	return p.from == 1 && len(p.refusals) > 0 && p.refusals[0].TurnIndex == 0 &&
+		p.refusals[0].Reason == model.ReasonCurrentRequest
+}
+
 // refusalOf is the first rule that keeps turn t, or "" when it may leave.
-func refusalOf(w []*model.Message, t model.Turn, in planInput, resolved map[string]bool, pinned []model.Pin) string {
+func refusalOf(w []*model.Message, t model.Turn, in planInput, pinned []model.Pin) string {
 	msgs := w[t.Start : t.Start+t.Length]
 	if in.anchor >= t.Start && in.anchor < t.Start+t.Length {
 		return model.ReasonCurrentRequest
@@ -91,7 +96,7 @@ func refusalOf(w []*model.Message, t model.Turn, in planInput, resolved map[stri
 	}
 	for _, m := range msgs {
 		for _, c := range m.ToolCalls {
-			if !resolved[c.ID] {
+			if !answered(w, c.ID) {
 				return model.ReasonUnresolvedToolCall
 			}
 		}
@@ -113,13 +118,13 @@ func callsID(m *model.Message, id string) bool {
 	return false
 }
 
-// resolvedCalls is the set of toolCallIds answered by a tool message.
-func resolvedCalls(w []*model.Message) map[string]bool {
-	set := make(map[string]bool, len(w))
+// answered reports whether a tool message in w carries toolCallId id.
+// Windows are small and results follow their call, so a scan is cheap.
+func answered(w []*model.Message, id string) bool {
 	for _, m := range w {
-		if m.Role == model.RoleTool && m.ToolCallID != "" {
-			set[m.ToolCallID] = true
+		if m.Role == model.RoleTool && m.ToolCallID == id {
+			return true
 		}
 	}
-	return set
+	return false
 }

@@ -51,7 +51,7 @@ func Run(rec *model.Recording, p model.Policy) *Replay {
 		if run.RequestMessage != nil {
 			history = append(history[:len(history):len(history)], run.RequestMessage)
 		}
-		var records []model.Record
+		records := make([]model.Record, 0, 2)
 		var prev model.Usage
 		for ci, call := range run.Calls {
 			v := VisitWindow(history, VisitInput{
@@ -62,6 +62,10 @@ func Run(rec *model.Recording, p model.Policy) *Replay {
 				out.noticeAt[v.Notice] = len(out.Calls)
 			}
 			if v.Record != nil {
+				// stand-down reads only the last two records
+				if len(records) == 2 {
+					records[0], records = records[1], records[:1]
+				}
 				records = append(records, *v.Record)
 			}
 			if v.Problem != "" && !seen[v.Problem] {

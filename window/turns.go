@@ -30,3 +30,14 @@ func turnOf(turns []model.Turn, mi int) int {
 }
 
 func chars(w []*model.Message) int { return model.WindowChars(w) }
+
+// countTurns is len(Segment(w)) without building the turns.
+func countTurns(w []*model.Message) int {
+	n := 0
+	for i, m := range w {
+		if m.Role != model.RoleTool || i == 0 {
+			n++
+		}
+	}
+	return n
+}

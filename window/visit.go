@@ -75,8 +75,8 @@ func VisitWindow(history []*model.Message, in VisitInput) Visit {
 		paused: in.PausedCallID, checkIn: in.CheckIn,
 	})
 	v.Pins, v.Candidates, v.Yielded = pl.pinned, pl.candidates, pl.yielded
-	for i := range v.Turns {
-		v.Turns[i].Reason = pl.reasons[i]
+	for _, r := range pl.refusals {
+		v.Turns[r.TurnIndex].Reason = r.Reason
 	}
 	for _, pin := range pl.pinned {
 		v.Turns[pin.TurnIndex].PinTool = pin.ToolName
