@@ -73,7 +73,7 @@ func newSession(rec *model.Recording, o options) session {
 		}
 		ev = append(ev, "all knobs given as flags")
 	} else {
-		inf := window.InferGiven(withFlags(rec, o), o.keepRecent, o.keepPins)
+		inf := window.Infer(rec) // the recorded policy; flags then override it
 		s.policy, s.inferred = inf.Policy, inf.Inferred
 		ev = append(ev, inf.Evidence)
 		if o.strategy != "" {
@@ -97,25 +97,4 @@ func newSession(rec *model.Recording, o options) session {
 		s.problems = append(s.problems, model.Problem{Message: p})
 	}
 	return s
-}
-
-// withFlags returns rec as inference should see it: a strategy or
-// threshold given as a flag overrides what the log named.
-func withFlags(rec *model.Recording, o options) *model.Recording {
-	if o.strategy == "" && o.threshold < 0 {
-		return rec
-	}
-	cp := *rec
-	cp.Runs = make([]*model.Run, len(rec.Runs))
-	for i, r := range rec.Runs {
-		rr := *r
-		if o.strategy != "" {
-			rr.Strategy = o.strategy
-		}
-		if o.threshold >= 0 {
-			rr.ThresholdTokens = o.threshold
-		}
-		cp.Runs[i] = &rr
-	}
-	return &cp
 }

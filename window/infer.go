@@ -26,11 +26,7 @@ const maxInferK = 64
 // infers the rest as the values whose replay reproduces every recorded
 // window. Among values that all reproduce it, the library's defaults win,
 // then the smallest. When none does, the closest is chosen and said so.
-func Infer(rec *model.Recording) Inference { return InferGiven(rec, -1, -1) }
-
-// InferGiven is Infer with keepRecentTurns and keepLastToolResults fixed
-// where they are 0 or more (the user gave them); -1 leaves them to infer.
-func InferGiven(rec *model.Recording, givenK, givenL int) Inference {
+func Infer(rec *model.Recording) Inference {
 	var ev []string
 	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults}
 	strategy, threshold := "", 0
@@ -53,16 +49,10 @@ func InferGiven(rec *model.Recording, givenK, givenL int) Inference {
 		ev = append(ev, fmt.Sprintf("thresholdTokens=%d from budget_pressure", threshold))
 	}
 	k, l, fromRecords := statedByRecords(rec)
-	if givenK >= 0 {
-		k = givenK
-		ev = append(ev, fmt.Sprintf("keepRecentTurns=%d given", k))
-	} else if k >= 0 {
+	if k >= 0 {
 		ev = append(ev, fmt.Sprintf("keepRecentTurns=%d from the envelope's records", k))
 	}
-	if givenL >= 0 {
-		l = givenL
-		ev = append(ev, fmt.Sprintf("keepLastToolResults=%d given", l))
-	} else if l >= 0 {
+	if l >= 0 {
 		ev = append(ev, fmt.Sprintf("keepLastToolResults=%d from the records' pin limit", l))
 	}
 	if k >= 0 {
@@ -73,7 +63,7 @@ func InferGiven(rec *model.Recording, givenK, givenL int) Inference {
 	}
 	inf := Inference{Policy: p}
 	if k >= 0 && l >= 0 {
-		inf.Inferred = !(givenK >= 0 && givenL >= 0) && !fromRecords
+		inf.Inferred = !fromRecords
 		inf.Matched, inf.Compared = score(rec, p)
 		inf.Evidence = strings.Join(ev, "; ")
 		return inf
