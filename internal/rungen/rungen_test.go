@@ -1,0 +1,55 @@
+package rungen
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+func TestGeneratedLogReplays(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	s := Default(60)
+	if _, err := WriteFile(path, s); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := loader.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Problems) != 0 || len(rec.Runs) != 1 || len(rec.Runs[0].Calls) != 60 {
+		t.Fatalf("loaded %d runs, problems %v", len(rec.Runs), rec.Problems)
+	}
+	r := window.Run(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2})
+	drops := 0
+	for _, c := range r.Calls {
+		if c.Recorded != window.Match {
+			t.Fatalf("call %d: recorded window %s", c.Index+1, c.Recorded)
+		}
+		drops += len(c.Visit.Evicted)
+	}
+	if drops == 0 {
+		t.Fatal("a 60-call run under keepRecentTurns 4 must drop something")
+	}
+	// a different policy must not reproduce it: the comparison is real
+	r2 := window.Run(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 6, KeepLastToolResults: 2})
+	if r2.Calls[len(r2.Calls)-1].Recorded != window.Differs {
+		t.Fatal("keepRecentTurns 6 should not reproduce a log recorded under 4")
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	var a, b bytes.Buffer
+	if err := Write(&a, Default(20)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&b, Default(20)); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("same spec, different bytes")
+	}
+}
