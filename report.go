@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -14,14 +15,13 @@ import (
 // policy and the problems. Colour only marks a recorded-window mismatch.
 func writeReport(w io.Writer, rec *model.Recording, s session, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CALL\tRUN\tITER\tMSGS\tCHARS\tLEFT\tWHY\tPINS\tRECORDED")
+	fmt.Fprintln(tw, "CALL\tRUN\tITER\tSENT\tCHARS\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED")
 	for i := range s.replay.Calls {
 		c := &s.replay.Calls[i]
 		v := &c.Visit
 		left, why := "-", "-"
 		if v.Engaged {
-			left = fmt.Sprint(len(v.Evicted))
-			why = whyLine(v)
+			left, why = leftLine(v), stayedLine(v)
 		}
 		recorded := c.Recorded
 		if color && recorded == window.Differs {
@@ -57,36 +57,41 @@ func writeReport(w io.Writer, rec *model.Recording, s session, color bool) error
 	return nil
 }
 
-// whyLine says what left and what stopped the span, in the library's words.
-func whyLine(v *window.Visit) string {
-	var parts []string
-	if len(v.Evicted) > 0 {
-		turns := 0
-		for _, t := range v.Turns {
-			if t.Evicted {
-				turns++
-			}
-		}
-		s := fmt.Sprintf("%d turn(s)", turns)
-		if v.Notice != nil {
-			s += " +notice"
-		}
-		parts = append(parts, s)
+// leftLine says how much left at this call's head: messages, turns, and
+// whether a drop notice took their place.
+func leftLine(v *window.Visit) string {
+	if len(v.Evicted) == 0 {
+		return "0"
 	}
-	seen := map[string]bool{}
+	turns := 0
+	for _, t := range v.Turns {
+		if t.Evicted {
+			turns++
+		}
+	}
+	s := fmt.Sprintf("%d msgs/%d turns", len(v.Evicted), turns)
+	if v.Notice != nil {
+		s += " +notice"
+	}
+	return s
+}
+
+// stayedLine names the refusals that kept turns out of the span (the keep
+// window is implied), in the library's words.
+func stayedLine(v *window.Visit) string {
+	var reasons []string
 	for _, r := range v.Record.Refusals {
-		if r.Reason != model.ReasonInsideKeepWindow && !seen[r.Reason] {
-			seen[r.Reason] = true
-			parts = append(parts, "kept:"+r.Reason)
+		if r.Reason != model.ReasonInsideKeepWindow && !slices.Contains(reasons, r.Reason) {
+			reasons = append(reasons, r.Reason)
 		}
 	}
 	if v.StandDown {
-		parts = append(parts, "stand-down")
+		reasons = append(reasons, "(pins stood down)")
 	}
-	if len(parts) == 0 {
-		return "nothing"
+	if len(reasons) == 0 {
+		return "-"
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(reasons, ",")
 }
 
 func pinsLine(v *window.Visit) string {
