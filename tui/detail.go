@@ -1,0 +1,152 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/window"
+)
+
+// detailPane is the selected turn in full: why it has its fate at this
+// call (kept in view), then every message in a scrollable viewport.
+type detailPane struct {
+	s       *session
+	st      *Styles
+	keys    KeyMap
+	width   int // inside the frame
+	height  int
+	focused bool
+
+	row     *window.Row
+	head    []string // the reason and what changed; never scrolls
+	vp      viewport.Model
+	bodyFor string // what the viewport's content was rendered from
+}
+
+func newDetailPane(st *Styles, keys KeyMap) *detailPane {
+	vp := viewport.New(0, 0)
+	vp.MouseWheelEnabled = true
+	return &detailPane{st: st, keys: keys, vp: vp}
+}
+
+func (d *detailPane) Init() tea.Cmd { return nil }
+
+func (d *detailPane) ShortHelp() []key.Binding {
+	return []key.Binding{d.keys.Up, d.keys.Down, d.keys.PageUp, d.keys.PageDown}
+}
+func (d *detailPane) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
+
+// SetSize is the size inside the frame.
+func (d *detailPane) SetSize(w, h int) {
+	if w == d.width && h == d.height {
+		return
+	}
+	d.width, d.height = max(0, w), max(0, h)
+	d.show(d.row)
+}
+
+// Update scrolls: lines with ↑/↓ while focused, pages and the mouse
+// wheel always.
+func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, d.keys.PageUp):
+			d.vp.PageUp()
+		case key.Matches(msg, d.keys.PageDown):
+			d.vp.PageDown()
+		case d.focused && key.Matches(msg, d.keys.Up):
+			d.vp.ScrollUp(1)
+		case d.focused && key.Matches(msg, d.keys.Down):
+			d.vp.ScrollDown(1)
+		}
+	case tea.MouseMsg:
+		var cmd tea.Cmd
+		d.vp, cmd = d.vp.Update(msg)
+		return d, cmd
+	}
+	return d, nil
+}
+
+// show puts row in the pane. The messages are rendered again only when
+// the turn or the width changed; the reason is cheap and always redone.
+func (d *detailPane) show(row *window.Row) {
+	d.row = row
+	d.head = nil
+	if row == nil || d.s == nil || d.s.current() == nil {
+		d.vp.SetContent("")
+		d.bodyFor = ""
+		d.resize()
+		return
+	}
+	w := max(1, d.width)
+	c := d.s.current()
+	fs := d.st.Fate(row.Fate)
+	d.head = wrapLines(reason(*row, c, d.s.policy), fs, w)
+	sent := "sent to the model on this call"
+	if !row.Sent {
+		sent = "not sent on this call"
+	}
+	d.head = append(d.head, d.st.Dim.Render(sent))
+	if ch := d.s.changes.of(row.Key); ch != "" {
+		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+ch, d.st.Changed, w)...)
+	}
+	if len(d.head) > d.height/2 {
+		d.head = d.head[:d.height/2]
+	}
+	key := fmt.Sprintf("%p/%d/%d", row.Messages[0], len(row.Messages), w)
+	if key != d.bodyFor {
+		d.bodyFor = key
+		d.vp.SetContent(renderTurn(d.st, row.Messages, w))
+		d.vp.GotoTop()
+	}
+	d.resize()
+}
+
+func (d *detailPane) resize() {
+	d.vp.Width = d.width
+	d.vp.Height = max(0, d.height-len(d.head)-1)
+	if len(d.head) == 0 {
+		d.vp.Height = d.height
+	}
+	d.vp.SetYOffset(d.vp.YOffset) // clamp after a resize
+}
+
+// title names the turn and, when it overflows, how far it is scrolled.
+func (d *detailPane) title() string {
+	if d.row == nil {
+		return "Detail"
+	}
+	t := fmt.Sprintf("Turn · %s · %d message(s) · %s chars", d.row.Fate, len(d.row.Messages), thousands(turnChars(d.row.Messages)))
+	if d.vp.TotalLineCount() > d.vp.Height && d.vp.Height > 0 {
+		t += fmt.Sprintf(" · %d%%", int(d.vp.ScrollPercent()*100))
+	}
+	return t
+}
+
+func (d *detailPane) View() string {
+	if d.row == nil {
+		return lines(d.st.Dim.Render("no turn selected"), d.width, d.height)
+	}
+	if len(d.head) == 0 {
+		return lines(d.vp.View(), d.width, d.height)
+	}
+	sep := d.st.Border.Render(strings.Repeat("┄", d.width))
+	return lines(strings.Join(d.head, "\n")+"\n"+sep+"\n"+d.vp.View(), d.width, d.height)
+}
+
+// wrapLines wraps plain s to w columns and styles each line on its own,
+// so no style runs on past a line's end into the frame.
+func wrapLines(s string, st lipgloss.Style, w int) []string {
+	ls := strings.Split(ansi.Wrap(s, max(1, w), ""), "\n")
+	for i, l := range ls {
+		ls[i] = st.Render(l)
+	}
+	return ls
+}

@@ -1,0 +1,118 @@
+package tui
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+)
+
+// The golden screens. Write them with `go test ./tui -run Golden -update`
+// and read each one: what they must show comes from the recordings (see
+// the comment on each case), not from whatever the code printed.
+
+const goldenW, goldenH = 120, 40
+
+// screen runs the real program at a fixed size, waits until the screen
+// shows ready, then for each step sends its keys and waits for its text,
+// and returns the last frame.
+func screen(t *testing.T, cfg Config, w, h int, ready string, steps ...step) []byte {
+	t.Helper()
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(w, h))
+	waitText(t, tm, ready)
+	for _, s := range steps {
+		for _, k := range s.keys {
+			tm.Send(keyMsg(k))
+		}
+		if s.wait != "" {
+			waitText(t, tm, s.wait)
+		}
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	return []byte(final.View())
+}
+
+// step is keys to press, then text to wait for ("" for none).
+type step struct {
+	keys []string
+	wait string
+}
+
+func keys(ks ...string) step { return step{keys: ks} }
+
+func waitText(t *testing.T, tm *teatest.TestModel, text string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte(text))
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+func TestGoldenDemoFirstScreen(t *testing.T) {
+	// The demo opens on call 1 of 16: one turn, the on-call request, the
+	// anchor. The policy is sliding-window K=2 with default pins.
+	cfg := fileConfig("../testdata/demo-incident/run.jsonl")
+	cfg.Name = "demo"
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16"))
+}
+
+func TestGoldenS01Call5(t *testing.T) {
+	// wire.json call 5: the request, search_docs#1 (pinned, stepped over
+	// in front of the span), read_file#2, run_query#1; read_file#1 is the
+	// span that left, dropped without a notice (the span does not reach
+	// the front). The cursor goes to it.
+	cfg := fileConfig("../testdata/s01-basic-loop/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
+		keys("l", "l", "l", "l")))
+}
+
+func TestGoldenS01Call6PinEndsSpan(t *testing.T) {
+	// wire.json call 6: search_docs#1 left behind the request (a notice
+	// of 2 messages takes its place); read_file#2, pinned, ends the span.
+	// The cursor is moved onto the pinned turn.
+	cfg := fileConfig("../testdata/s01-basic-loop/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
+		keys("l", "l", "l", "l", "l", "j", "j", "j")))
+}
+
+func TestGoldenS05Run2FirstCall(t *testing.T) {
+	// wire.json call 6 (run 2, iteration 1): the window is the notice of 7
+	// dropped messages, run 1's answer, and the new request (the anchor
+	// moved). The cursor is moved onto the notice.
+	cfg := fileConfig("../testdata/s05-multi-turn/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/14",
+		keys(":", "6", "enter", "j", "j", "j", "j", "j")))
+}
+
+func TestGoldenT01ToolBytesAndNote(t *testing.T) {
+	// Call 3 is the first to send call_0002's read_file result: 2,611
+	// chars of the tool's own bytes (toolChars) and a 91-char library
+	// note after them. The detail is scrolled down to where one ends and
+	// the other begins.
+	cfg := fileConfig("../testdata/t01-toolchars/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
+		keys("l", "l", "pgdown")))
+}
+
+func TestGoldenS01PinsOff(t *testing.T) {
+	// At call 4 the recorded policy pins search_docs#1; with pins off it
+	// leaves (behind a notice), and both are marked as differing.
+	cfg := fileConfig("../testdata/s01-basic-loop/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
+		keys("l", "l", "l"),
+		step{keys: []string{"p"}, wait: "differ at this call"}))
+}
+
+func TestGoldenHelp(t *testing.T) {
+	cfg := fileConfig("../testdata/s01-basic-loop/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9", keys("?")))
+}
+
+func TestGoldenDemoSmall(t *testing.T) {
+	// The smallest supported terminal, 80×24, on the demo's call 4.
+	cfg := fileConfig("../testdata/demo-incident/run.jsonl")
+	cfg.Name = "demo"
+	teatest.RequireEqualOutput(t, screen(t, cfg, 80, 24, "call 1/16", keys("l", "l", "l")))
+}

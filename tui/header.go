@@ -1,0 +1,133 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// headerHeight is the header's fixed number of lines.
+const headerHeight = 2
+
+// header is the two lines on top: where you are in the recording, what
+// the model was sent, under which policy, and whether the replay agrees
+// with what the library recorded.
+type header struct {
+	s     *session
+	st    *Styles
+	keys  KeyMap
+	name  string
+	width int
+	// loading is the spinner frame while the recording loads, "" after.
+	loading string
+	err     error
+}
+
+func newHeader(st *Styles, keys KeyMap, name string) *header {
+	return &header{st: st, keys: keys, name: name}
+}
+
+func (h *header) Init() tea.Cmd                       { return nil }
+func (h *header) Update(tea.Msg) (tea.Model, tea.Cmd) { return h, nil }
+func (h *header) SetSize(w, _ int)                    { h.width = max(0, w) }
+func (h *header) ShortHelp() []key.Binding            { return []key.Binding{h.keys.Problems} }
+func (h *header) FullHelp() [][]key.Binding           { return [][]key.Binding{h.ShortHelp()} }
+
+func (h *header) View() string {
+	title := h.st.Title.Render("inspect") + " " + h.st.Value.Render(h.name)
+	switch {
+	case h.err != nil:
+		return lines(title+"  "+h.st.Error.Render("could not open: "+h.err.Error()), h.width, headerHeight)
+	case h.loading != "":
+		return lines(title+"  "+h.loading+" loading and replaying…", h.width, headerHeight)
+	}
+	c := h.s.current()
+	if c == nil {
+		return lines(title+"  "+h.st.Dim.Render("no model calls in this recording"), h.width, headerHeight)
+	}
+	line1 := joinFlow(append([]string{title}, h.where(c, "iteration")...), "   ", h.width)
+	if ansi.StringWidth(line1) >= h.width {
+		// narrow: drop the program's name, shorten, and let the file name
+		// give way before the numbers do
+		rest := "  " + strings.Join(h.where(c, "iter"), "  ")
+		room := max(8, h.width-ansi.StringWidth(rest))
+		line1 = fit(h.st.Value.Render(fitLeft(shortName(h.name), room))+rest, h.width)
+	}
+	how := h.how(c, true)
+	if ansi.StringWidth(strings.Join(how, "   ")) > h.width {
+		how = h.how(c, false)
+	}
+	line2 := joinFlow(how, "   ", h.width)
+	return lines(line1+"\n"+line2, h.width, headerHeight)
+}
+
+// where: the run, the call, the iteration, and the window's size.
+func (h *header) where(c *window.CallReplay, iteration string) []string {
+	l, v := h.st.Label.Render, h.st.Value.Render
+	w := c.Window()
+	return []string{
+		l("run ") + v(fmt.Sprintf("%d/%d", c.Run.Index, len(h.s.rec.Runs))),
+		l("call ") + v(fmt.Sprintf("%d/%d", c.Index+1, h.s.calls())) + l(fmt.Sprintf(" (%s %d)", iteration, c.Call.Iteration)),
+		l("window ") + v(fmt.Sprintf("%d msgs, %s chars", len(w), thousands(model.WindowChars(w)))),
+	}
+}
+
+// how: the policy in force, the replay against the record, problems.
+// Long says how many recorded windows the inferred policy reproduces.
+func (h *header) how(c *window.CallReplay, long bool) []string {
+	l := h.st.Label.Render
+	pol := l("policy ") + h.st.Value.Render("recorded")
+	if inf := h.s.inference; inf.Inferred {
+		pol += l(" (inferred")
+		if inf.Compared > 0 && long {
+			pol += l(fmt.Sprintf(": reproduces %d/%d recorded windows", inf.Matched, inf.Compared))
+		}
+		pol += l(")")
+	}
+	if h.s.changed() {
+		pol = l("policy ") + h.st.Changed.Render("changed by you")
+	}
+	var rec string
+	switch c.Recorded {
+	case window.Match:
+		rec = h.st.Match.Render("match")
+	case window.Differs:
+		rec = h.st.Differs.Render("differs")
+	default:
+		rec = h.st.Unknown.Render("unknown")
+	}
+	probs := len(h.s.rec.Problems)
+	ps := l("problems ") + h.st.Value.Render(fmt.Sprint(probs))
+	if probs > 0 {
+		ps = l("problems ") + h.st.Error.Render(fmt.Sprint(probs))
+	}
+	if n := len(h.s.replay.Problems); n > 0 {
+		ps += l(" · replay ") + h.st.Error.Render(fmt.Sprint(n))
+	}
+	return []string{pol, l("replay vs recorded: ") + rec, ps + l(" (! list)")}
+}
+
+// shortName keeps the last folder and the file name of a long path.
+func shortName(p string) string {
+	return filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))
+}
+
+// fitLeft cuts s to w columns from the left, keeping its end.
+func fitLeft(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-w+1, "")
+}
+
+// joinFlow joins segments on one line, cut to w.
+func joinFlow(segs []string, sep string, w int) string {
+	return fit(strings.Join(segs, sep), w)
+}

@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"os"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+)
+
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+	os.Exit(m.Run())
+}
+
+// fileConfig opens a recording the way main.go does.
+func fileConfig(path string) Config {
+	return Config{Name: path, Load: func() (*model.Recording, error) { return loader.Load(path) }}
+}
+
+// recConfig opens a recording built in the test.
+func recConfig(name string, rec *model.Recording) Config {
+	return Config{Name: name, Load: func() (*model.Recording, error) { return rec, nil }}
+}
+
+// open drives a Model without a program: size, load, ready.
+func open(tb testing.TB, cfg Config, w, h int) Model {
+	tb.Helper()
+	m := New(cfg)
+	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
+	return settle(m, loadCmd(cfg.Load))
+}
+
+func send(m Model, msg tea.Msg) Model {
+	next, cmd := m.Update(msg)
+	return settle(next.(Model), cmd)
+}
+
+// settle runs cmd and feeds its messages back, as a program would,
+// skipping spinner ticks (they only animate).
+func settle(m Model, cmd tea.Cmd) Model {
+	if cmd == nil {
+		return m
+	}
+	switch msg := cmd().(type) {
+	case nil, spinner.TickMsg, tea.QuitMsg:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			m = settle(m, c)
+		}
+	default:
+		m = send(m, msg)
+	}
+	return m
+}
+
+// keys presses each key in turn.
+func press(m Model, keys ...string) Model {
+	for _, k := range keys {
+		m = send(m, keyMsg(k))
+	}
+	return m
+}
+
+func keyMsg(k string) tea.KeyMsg {
+	switch k {
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "home":
+		return tea.KeyMsg{Type: tea.KeyHome}
+	case "end":
+		return tea.KeyMsg{Type: tea.KeyEnd}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	case "pgdown":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyMsg{Type: tea.KeyPgUp}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}

@@ -1,0 +1,222 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Model is the root of the program: it owns the session, routes keys to
+// the components, and lays them out.
+type Model struct {
+	cfg  Config
+	st   *Styles
+	keys KeyMap
+	s    *session // nil until the recording is loaded
+
+	header   *header
+	list     *turnList
+	detail   *detailPane
+	bar      *policyBar
+	problems *textPane // the ! overlay
+	keyhelp  *textPane // the ? overlay
+	help     help.Model
+	spin     spinner.Model
+
+	overlay       overlay
+	prompt        bool   // the go-to-call prompt is open
+	digits        string // typed into it so far
+	width, height int
+	gen           int // counts replay requests; only the latest answer is used
+	err           error
+}
+
+// New is the root model for cfg; nothing is loaded until Init's command
+// runs.
+func New(cfg Config) Model {
+	st, keys := DefaultStyles(), DefaultKeyMap()
+	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
+	m := Model{
+		cfg: cfg, st: st, keys: keys,
+		header: newHeader(st, keys, cfg.Name),
+		list:   newTurnList(st, keys),
+		detail: newDetailPane(st, keys),
+		bar:    newPolicyBar(st, keys),
+		help:   newHelp(st),
+		spin:   sp,
+	}
+	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w) })
+	m.problems = newTextPane(keys, func(int) string { return "" })
+	m.header.loading = sp.View()
+	return m
+}
+
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(loadCmd(m.cfg.Load), m.spin.Tick)
+}
+
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case spinner.TickMsg:
+		if m.s != nil && !m.s.replaying {
+			return m, nil // nothing to wait for: let the ticks stop
+		}
+		m.spin, cmd = m.spin.Update(msg)
+	case loadedMsg:
+		if msg.err != nil {
+			m.err = msg.err
+			m.header.err = msg.err
+			return m, tea.Quit
+		}
+		m.loaded(newSession(m.cfg.Name, msg))
+	case replayedMsg:
+		if m.s == nil || msg.gen != m.gen {
+			return m, nil // a later change is on its way
+		}
+		m.s.replay, m.s.replaying = msg.replay, false
+		m.reread()
+	case tea.KeyMsg:
+		m, cmd = m.key(msg)
+	case tea.MouseMsg:
+		switch m.overlay {
+		case problemsOverlay:
+			m.problems.Update(msg)
+		case helpOverlay:
+			m.keyhelp.Update(msg)
+		default:
+			m.detail.Update(msg)
+		}
+	}
+	m.layout()
+	return m, cmd
+}
+
+// loaded hands the session to every component.
+func (m *Model) loaded(s *session) {
+	m.s = s
+	m.header.s, m.list.s, m.detail.s, m.bar.s = s, s, s, s
+	m.header.loading = ""
+	m.problems.text = func(w int) string { return problemsText(s, m.st, w) }
+	m.list.reselect("")
+	m.problems.refresh()
+	m.detail.show(m.list.selected())
+}
+
+// reread follows a change of call or replay: same turn selected when it
+// is still there, the detail and problems brought up to date.
+func (m *Model) reread() {
+	k := ""
+	if r := m.list.selected(); r != nil {
+		k = r.Key
+	}
+	m.s.refresh()
+	m.list.reselect(k)
+	m.problems.refresh()
+	m.detail.show(m.list.selected())
+}
+
+// replan reruns the replay after a knob moved. Back on the recorded
+// policy, the recorded replay is reused at once.
+func (m Model) replan() (Model, tea.Cmd) {
+	m.gen++
+	if !m.s.changed() {
+		m.s.replay, m.s.replaying = m.s.recorded, false
+		m.reread()
+		return m, nil
+	}
+	m.s.replaying = true
+	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.policy, m.s.call), m.spin.Tick)
+}
+
+// layout sizes every component for the terminal.
+func (m *Model) layout() {
+	w, h := m.width, m.height
+	m.header.SetSize(w, headerHeight)
+	m.bar.SetSize(w, 0)
+	m.help.Width = w
+	paneH := max(0, h-headerHeight-m.bar.height()-1)
+	listW := max(30, w*2/5)
+	if listW > w-24 {
+		listW = w / 2
+	}
+	m.list.SetSize(listW-2, paneH-2)
+	m.detail.SetSize(w-listW-2, paneH-2)
+	m.problems.SetSize(w-2, paneH-2)
+	m.keyhelp.SetSize(w-2, paneH-2)
+	m.bar.spin = m.spin.View()
+	m.header.loading = ""
+	if m.s == nil {
+		m.header.loading = m.spin.View()
+	}
+}
+
+func (m Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return "" // no size yet: the first WindowSizeMsg is on its way
+	}
+	paneH := max(0, m.height-headerHeight-m.bar.height()-1)
+	parts := []string{m.header.View(), m.panes(paneH)}
+	if m.s != nil {
+		parts = append(parts, m.bar.View())
+	}
+	parts = append(parts, m.footer())
+	return lines(strings.Join(parts, "\n"), m.width, m.height)
+}
+
+// panes is the middle of the screen: the turn list and the detail side
+// by side, or the overlay that covers them.
+func (m Model) panes(h int) string {
+	w := m.width
+	switch {
+	case m.s == nil:
+		return lines("", w, h)
+	case m.overlay == helpOverlay:
+		return box(m.st, "Keys (? or esc closes)"+moreMark(m.keyhelp), m.keyhelp.View(), w, h, true)
+	case m.overlay == problemsOverlay:
+		return box(m.st, "Problems (! or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
+	}
+	listW := m.list.width + 2
+	title := "Turns at this call"
+	if n := len(m.s.rows); n > 0 {
+		title += " (" + itoa(n) + ")"
+	}
+	left := box(m.st, title, m.list.View(), listW, h, m.list.focused)
+	right := box(m.st, m.detail.title(), m.detail.View(), w-listW, h, m.detail.focused)
+	return joinColumns(left, right)
+}
+
+func moreMark(p *textPane) string {
+	if p.more() {
+		return " · ↓ more"
+	}
+	return ""
+}
+
+// footer is the short help, or the go-to-call prompt while it is open.
+func (m Model) footer() string {
+	if m.prompt {
+		p := m.st.Title.Render("go to call (1–"+itoa(m.s.calls())+"): ") + m.digits + "▏  "
+		return p + m.help.ShortHelpView(m.keys.promptHelp())
+	}
+	return m.help.ShortHelpView(m.keys.ShortHelp())
+}
+
+// joinColumns puts two blocks of equal height side by side.
+func joinColumns(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	out := make([]string, max(len(al), len(bl)))
+	for i := range out {
+		if i < len(al) {
+			out[i] = al[i]
+		}
+		if i < len(bl) {
+			out[i] += bl[i]
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// overlay is what covers the two panes, if anything.
+type overlay int
+
+const (
+	noOverlay overlay = iota
+	helpOverlay
+	problemsOverlay
+)
+
+// newHelp is the bubbles help model dressed in the style sheet.
+func newHelp(st *Styles) help.Model {
+	h := help.New()
+	h.Styles.ShortKey, h.Styles.FullKey = st.HelpKey, st.HelpKey
+	h.Styles.ShortDesc, h.Styles.FullDesc = st.HelpDesc, st.HelpDesc
+	h.Styles.ShortSeparator, h.Styles.FullSeparator = st.HelpSep, st.HelpSep
+	h.Styles.Ellipsis = st.HelpSep
+	return h
+}
+
+// helpText is the full help: one titled column per KeyMap group,
+// placed side by side while they fit in w, then on the next row.
+func helpText(h help.Model, st *Styles, keys KeyMap, w int) string {
+	var blocks []string
+	for i, g := range keys.FullHelp() {
+		body := h.FullHelpView([][]key.Binding{g})
+		blocks = append(blocks, st.Title.Render(helpGroups[i])+"\n"+body)
+	}
+	var rows []string
+	var row []string
+	width := 0
+	for _, b := range blocks {
+		bw := lipgloss.Width(b) + 4
+		if len(row) > 0 && width+bw > w {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, width = nil, 0
+		}
+		row = append(row, lipgloss.NewStyle().PaddingRight(4).Render(b))
+		width += bw
+	}
+	rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	legend := "Fates: anchor (the current request) · pinned (a tool's latest result) · recent (inside keepRecentTurns) · " +
+		"kept (refused for the reason named) · evicted (left at this call) · gone (left earlier) · notice (a drop notice) · " +
+		"new (appended since the previous call). ≠ marks a fate that differs from the recorded policy; * a changed knob."
+	return strings.Join(rows, "\n\n") + "\n\n" + st.Dim.Render(ansi.Wrap(legend, max(1, w), ""))
+}
+
+// textPane is an overlay's body: text in a viewport that scrolls with
+// the arrows, the pages and the mouse wheel.
+type textPane struct {
+	keys          KeyMap
+	width, height int
+	vp            viewport.Model
+	text          func(w int) string // the content at width w
+}
+
+func newTextPane(keys KeyMap, text func(w int) string) *textPane {
+	vp := viewport.New(0, 0)
+	vp.MouseWheelEnabled = true
+	return &textPane{keys: keys, vp: vp, text: text}
+}
+
+func (p *textPane) Init() tea.Cmd { return nil }
+
+func (p *textPane) SetSize(w, h int) {
+	if w == p.width && h == p.height {
+		return
+	}
+	p.width, p.height = max(0, w), max(0, h)
+	p.vp.Width, p.vp.Height = p.width, p.height
+	p.refresh()
+}
+
+func (p *textPane) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.Turns, p.keys.PageDown, p.keys.Close}
+}
+func (p *textPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+func (p *textPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, p.keys.PageUp):
+			p.vp.PageUp()
+		case key.Matches(msg, p.keys.PageDown):
+			p.vp.PageDown()
+		case key.Matches(msg, p.keys.Up):
+			p.vp.ScrollUp(1)
+		case key.Matches(msg, p.keys.Down):
+			p.vp.ScrollDown(1)
+		}
+	case tea.MouseMsg:
+		p.vp, _ = p.vp.Update(msg)
+	}
+	return p, nil
+}
+
+// refresh rebuilds the text (the replay's problems change with the
+// policy) and keeps the scroll position where it can.
+func (p *textPane) refresh() {
+	y := p.vp.YOffset
+	p.vp.SetContent(p.text(max(1, p.width)))
+	p.vp.SetYOffset(y)
+}
+
+// more says whether the text runs past the bottom of the pane.
+func (p *textPane) more() bool { return !p.vp.AtBottom() }
+
+func (p *textPane) View() string { return lines(p.vp.View(), p.width, p.height) }
+
+// problemsText lists what the loader could not use, what the replay could
+// not decide, and how the recorded policy was found.
+func problemsText(s *session, st *Styles, w int) string {
+	if s == nil || s.rec == nil {
+		return ""
+	}
+	var b strings.Builder
+	rec := s.rec
+	fmt.Fprintf(&b, "%s\n", st.Title.Render(fmt.Sprintf("In the file (%d)", len(rec.Problems))))
+	if len(rec.Problems) == 0 {
+		b.WriteString(st.Dim.Render("none: every line was used") + "\n")
+	}
+	for _, pr := range rec.Problems {
+		where := "file"
+		if pr.Line > 0 {
+			where = fmt.Sprintf("line %d", pr.Line)
+		}
+		b.WriteString(ansi.Wrap(st.Label.Render(where+": ")+pr.Message, w, "") + "\n")
+	}
+	fmt.Fprintf(&b, "\n%s\n", st.Title.Render(fmt.Sprintf("In the replay (%d)", len(s.replay.Problems))))
+	if len(s.replay.Problems) == 0 {
+		b.WriteString(st.Dim.Render("none") + "\n")
+	}
+	for _, pr := range s.replay.Problems {
+		b.WriteString(ansi.Wrap(pr, w, "") + "\n")
+	}
+	inf := s.inference
+	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("How the recorded policy was found"))
+	b.WriteString(ansi.Wrap(inf.Policy.String(), w, "") + "\n")
+	b.WriteString(ansi.Wrap(strings.ReplaceAll(inf.Evidence, "; ", "\n"), w, ""))
+	return b.String()
+}

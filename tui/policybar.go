@@ -1,0 +1,149 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// thresholdStep is how far t/T move thresholdTokens; startThreshold is
+// where it starts when the user switches to token-budget without one.
+const (
+	thresholdStep  = 500
+	startThreshold = 3000
+)
+
+// policyBar shows the knobs of the policy in force, marks the ones moved
+// off the recorded policy with *, and says how many turns that changed.
+type policyBar struct {
+	s     *session
+	st    *Styles
+	keys  KeyMap
+	width int
+	spin  string // spinner frame while a replay runs
+}
+
+func newPolicyBar(st *Styles, keys KeyMap) *policyBar {
+	return &policyBar{st: st, keys: keys}
+}
+
+func (b *policyBar) Init() tea.Cmd                       { return nil }
+func (b *policyBar) Update(tea.Msg) (tea.Model, tea.Cmd) { return b, nil }
+func (b *policyBar) SetSize(w, _ int)                    { b.width = max(0, w) }
+
+func (b *policyBar) ShortHelp() []key.Binding { return []key.Binding{b.keys.Knobs} }
+func (b *policyBar) FullHelp() [][]key.Binding {
+	k := b.keys
+	return [][]key.Binding{{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset}}
+}
+
+// height is how many lines the bar needs at its width.
+func (b *policyBar) height() int { return len(b.lines()) }
+
+func (b *policyBar) View() string { return strings.Join(b.lines(), "\n") }
+
+func (b *policyBar) lines() []string {
+	if b.s == nil || b.s.replay == nil {
+		return []string{""}
+	}
+	p, was := b.s.policy, b.s.inference.Policy
+	knob := func(name string, val any, changed bool) string {
+		s := fmt.Sprintf("%s=%v", name, val)
+		if changed {
+			return b.st.Changed.Render(s + "*")
+		}
+		return b.st.Value.Render(s)
+	}
+	threshold := "—"
+	if p.ThresholdTokens > 0 || p.Strategy == model.TokenBudget {
+		threshold = fmt.Sprint(p.ThresholdTokens)
+	}
+	segs := []string{
+		b.st.Label.Render("policy"),
+		knob("keepRecentTurns", p.KeepRecentTurns, p.KeepRecentTurns != was.KeepRecentTurns),
+		knob("keepLastToolResults", p.KeepLastToolResults, p.KeepLastToolResults != was.KeepLastToolResults),
+		knob("strategy", p.Strategy, p.Strategy != was.Strategy),
+		knob("threshold", threshold, p.ThresholdTokens != was.ThresholdTokens),
+		knob("anchor", onOff(!p.NoAnchor), p.NoAnchor != was.NoAnchor),
+		knob("pins", onOff(p.PinsOn()), p.PinsOn() != was.PinsOn()),
+	}
+	return append(flow(segs, "  ", b.width), fit(b.status(), b.width))
+}
+
+func (b *policyBar) status() string {
+	switch {
+	case b.s.replaying:
+		return b.spin + " replaying…"
+	case !b.s.changed():
+		return b.st.Dim.Render("the recorded policy; change a knob to replay the run under another")
+	}
+	n := b.s.changes.count()
+	return b.st.Changed.Render(fmt.Sprintf("≠ %d turn(s) differ at this call from the recorded policy", n)) + b.st.Dim.Render("  (r resets)")
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
+// applyKnob changes the session's policy for a knob key. It reports
+// whether msg was a knob key at all.
+func (s *session) applyKnob(k KeyMap, msg tea.KeyMsg) bool {
+	p := &s.policy
+	switch {
+	case key.Matches(msg, k.RecentLess):
+		p.KeepRecentTurns = max(0, p.KeepRecentTurns-1)
+	case key.Matches(msg, k.RecentMore):
+		p.KeepRecentTurns++
+	case key.Matches(msg, k.PinsLess):
+		p.KeepLastToolResults = max(0, p.KeepLastToolResults-1)
+	case key.Matches(msg, k.PinsMore):
+		p.KeepLastToolResults++
+	case key.Matches(msg, k.TogglePins):
+		if p.PinsOn() {
+			s.lastPins, p.KeepLastToolResults = p.KeepLastToolResults, 0
+		} else {
+			p.KeepLastToolResults = s.lastPins
+		}
+	case key.Matches(msg, k.ToggleAnchor):
+		p.NoAnchor = !p.NoAnchor
+	case key.Matches(msg, k.Strategy):
+		p.Strategy = nextStrategy(p.Strategy, s.inference.Policy.Strategy)
+		if p.Strategy == model.TokenBudget && p.ThresholdTokens == 0 {
+			p.ThresholdTokens = startThreshold
+		}
+	case key.Matches(msg, k.ThresholdLess):
+		p.ThresholdTokens = max(0, p.ThresholdTokens-thresholdStep)
+	case key.Matches(msg, k.ThresholdMore):
+		p.ThresholdTokens += thresholdStep
+	case key.Matches(msg, k.Reset):
+		*p = s.inference.Policy
+	default:
+		return false
+	}
+	if p.KeepLastToolResults > 0 {
+		s.lastPins = p.KeepLastToolResults
+	}
+	return true
+}
+
+// nextStrategy cycles through the strategies a replay can run, and the
+// recorded one even when it cannot (so the user can get back to it).
+func nextStrategy(cur, recorded string) string {
+	order := []string{model.SlidingWindow, model.TokenBudget}
+	if recorded != model.SlidingWindow && recorded != model.TokenBudget && recorded != "" {
+		order = append(order, recorded)
+	}
+	for i, s := range order {
+		if s == cur {
+			return order[(i+1)%len(order)]
+		}
+	}
+	return order[0]
+}

@@ -1,0 +1,153 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// reason says in one sentence why a turn has its fate at call c, in the
+// library's words. It reads the replay's answer; it decides nothing.
+func reason(row window.Row, c *window.CallReplay, p model.Policy) string {
+	v := &c.Visit
+	switch row.Fate {
+	case window.FateAnchor:
+		return "anchor: the current request; no window strategy may drop it"
+	case window.FatePinned:
+		return pinnedReason(row, v, p)
+	case window.FateEvicted:
+		return evictedReason(row, v, p)
+	case window.FateGone:
+		return fmt.Sprintf("gone: left at call %d; not sent on this call", row.LeftAt+1)
+	case window.FateNotice:
+		if row.WroteAt == c.Index {
+			return fmt.Sprintf("notice: written by the library at this call in place of the %d messages that left", len(v.Evicted))
+		}
+		return fmt.Sprintf("notice: the drop notice written at call %d; it is an ordinary turn now, and leaves when it is the oldest", row.WroteAt+1)
+	case window.FateNew:
+		s := fmt.Sprintf("new: appended since call %d (the answer and tool results of the previous call)", c.Index)
+		if row.Reason == model.ReasonInsideKeepWindow {
+			s += fmt.Sprintf("; inside the %d recent turns", p.KeepRecentTurns)
+		}
+		return s
+	case window.FateRecent:
+		if row.Reason == model.ReasonInsideKeepWindow {
+			return fmt.Sprintf("recent: one of the last %d turns (keepRecentTurns=%d); inside-keep-window", p.KeepRecentTurns, p.KeepRecentTurns)
+		}
+		return "recent: among the last turns; " + notEngaged(v, c, p)
+	}
+	return keptReason(row, v, c, p)
+}
+
+func pinnedReason(row window.Row, v *window.Visit, p model.Policy) string {
+	slot := 0
+	for i, pin := range v.Pins {
+		if pin.TurnIndex == row.Turn {
+			slot = i + 1
+		}
+	}
+	s := fmt.Sprintf("pinned: latest %s result, %d of %d slots (last-tool-result)", row.PinTool, slot, p.KeepLastToolResults)
+	if v.Yielded > 0 {
+		s += fmt.Sprintf("; %d older pin(s) yielded", v.Yielded)
+	}
+	return s
+}
+
+func evictedReason(row window.Row, v *window.Visit, p model.Policy) string {
+	var b strings.Builder
+	b.WriteString("evicted here: ")
+	if v.Turns[row.Turn].Notice {
+		b.WriteString("an earlier drop notice, dropped like any oldest turn; ")
+	}
+	fmt.Fprintf(&b, "older than the %d recent turns, %s", p.KeepRecentTurns, whyNotPinned(row, v, p))
+	if p.Strategy == model.TokenBudget {
+		b.WriteString("; the previous call's input tokens were above the threshold")
+	}
+	if v.Notice != nil {
+		fmt.Fprintf(&b, "; a drop notice took the place of the %d messages", len(v.Evicted))
+	} else {
+		b.WriteString("; dropped without a notice")
+	}
+	return b.String()
+}
+
+// whyNotPinned explains why a turn that left held no pin.
+func whyNotPinned(row window.Row, v *window.Visit, p model.Policy) string {
+	switch {
+	case p.KeepLastToolResults <= 0:
+		return "not pinned (pins are off)"
+	case v.StandDown:
+		return "not pinned (the pin stood down: the last two visits removed nothing and named last-tool-result)"
+	}
+	for _, c := range v.Candidates {
+		if c.TurnIndex == row.Turn {
+			return fmt.Sprintf("not pinned (its %s pin yielded to newer ones; %d slots)", c.ToolName, p.KeepLastToolResults)
+		}
+	}
+	for _, name := range toolNames(row.Messages) {
+		for _, c := range v.Candidates {
+			if c.ToolName == name && c.TurnIndex != row.Turn {
+				return fmt.Sprintf("not pinned (a newer %s result holds that pin)", name)
+			}
+		}
+	}
+	return "not pinned"
+}
+
+func keptReason(row window.Row, v *window.Visit, c *window.CallReplay, p model.Policy) string {
+	switch row.Reason {
+	case model.ReasonSystemEnvelope:
+		return "kept: system-envelope; the turn holds a system message"
+	case model.ReasonPausedTool:
+		return "kept: paused-tool; the run is paused on a tool call of this turn"
+	case model.ReasonPendingCheckIn:
+		return "kept: pending-check-in; a human check-in waits on this turn"
+	case model.ReasonUnresolvedToolCall:
+		return "kept: unresolved-tool-call; a tool call of this turn has no result in the window"
+	case model.ReasonReplacementNotSmaller:
+		return "kept: replacement-not-smaller; the wire needs a notice in front, and no notice is smaller than what it would replace"
+	case model.ReasonCurrentRequest:
+		return "kept: current-request"
+	case "":
+		if !v.Engaged {
+			return "kept: " + notEngaged(v, c, p)
+		}
+		return "kept: it could leave, but a refused turn ended the drop span before it"
+	}
+	return "kept: " + row.Reason
+}
+
+// notEngaged says why the strategy did not act at this visit.
+func notEngaged(v *window.Visit, c *window.CallReplay, p model.Policy) string {
+	if v.Problem != "" {
+		return "the strategy could not decide: " + v.Problem
+	}
+	if p.Strategy == model.TokenBudget {
+		if len(c.Run.Calls) > 0 && c.Run.Calls[0] == c.Call {
+			return "token-budget does not act on the first call of a run"
+		}
+		return fmt.Sprintf("the previous call's input tokens were not above the threshold %d, so token-budget did not engage", p.ThresholdTokens)
+	}
+	return fmt.Sprintf("the window had %d turns, not more than keepRecentTurns=%d, so %s did not engage", len(v.Turns), p.KeepRecentTurns, p.Strategy)
+}
+
+// toolNames are the tools a turn's messages called or answered for.
+func toolNames(msgs []*model.Message) []string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, m := range msgs {
+		for _, tc := range m.ToolCalls {
+			add(tc.Name)
+		}
+		add(m.ToolName)
+	}
+	return names
+}

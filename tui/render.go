@@ -1,0 +1,190 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/toolbytes"
+)
+
+// renderTurn writes every message of a turn in full, w columns wide:
+// who sent it, its size, the tool calls with their arguments, and tool
+// results with the tool's own bytes apart from the library's note.
+func renderTurn(st *Styles, msgs []*model.Message, w int) string {
+	parts := make([]string, 0, len(msgs))
+	for _, m := range msgs {
+		parts = append(parts, renderMessage(st, m, w))
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func renderMessage(st *Styles, m *model.Message, w int) string {
+	var b strings.Builder
+	label := m.Role
+	switch {
+	case m.Role == model.RoleTool:
+		label = "tool " + m.ToolName
+		if m.ToolCallID != "" {
+			label += " · " + m.ToolCallID
+		}
+	case m.IsNotice():
+		label = "user · drop notice written by the library"
+	}
+	b.WriteString(rule(st, fmt.Sprintf("%s · %s chars", label, thousands(m.Chars())), w))
+	b.WriteByte('\n')
+	if m.Role == model.RoleTool {
+		b.WriteString(renderToolResult(st, m, w))
+	} else {
+		b.WriteString(renderBody(st, m.Content, w))
+	}
+	for _, tc := range m.ToolCalls {
+		b.WriteString("\n")
+		b.WriteString(st.ToolCall.Render(fit(fmt.Sprintf("→ calls %s  (id %s)", tc.Name, tc.ID), w)))
+		if len(tc.Args) > 0 {
+			b.WriteString("\n")
+			b.WriteString(indent(renderBody(st, string(tc.Args), w-2), "  "))
+		}
+	}
+	return b.String()
+}
+
+// renderToolResult shows the tool's own bytes, then, set apart and
+// labelled, whatever the library appended after toolChars.
+func renderToolResult(st *Styles, m *model.Message, w int) string {
+	own, note := toolbytes.Split(m.Content, m.ToolChars)
+	if note == "" {
+		return renderBody(st, own, w)
+	}
+	var b strings.Builder
+	b.WriteString(st.Label.Render(fit(fmt.Sprintf("tool's own bytes · %s chars (toolChars); the library's note of %s chars follows them", thousands(model.Len(own)), thousands(model.Len(note))), w)))
+	b.WriteByte('\n')
+	b.WriteString(renderBody(st, own, w))
+	b.WriteByte('\n')
+	b.WriteString(st.LibraryNote.Render(fit(fmt.Sprintf("┄┄ library note (not the tool's bytes) · %s chars ┄┄", thousands(model.Len(note))), w)))
+	for _, l := range strings.Split(ansi.Wrap(strings.Trim(note, "\n"), max(1, w-2), ""), "\n") {
+		b.WriteString("\n" + st.LibraryNote.Render("┆ "+l))
+	}
+	return b.String()
+}
+
+// renderBody is text as it reads best: JSON pretty-printed and
+// highlighted, anything else wrapped as it is.
+func renderBody(st *Styles, s string, w int) string {
+	w = max(1, w)
+	if s == "" {
+		return st.Dim.Render("(empty)")
+	}
+	if pretty, ok := prettyJSON(s); ok && jsonLexer != nil {
+		return highlightJSON(st, pretty, w)
+	}
+	return ansi.Wrap(s, w, "")
+}
+
+// prettyJSON indents s when it is a JSON object or array.
+func prettyJSON(s string) (string, bool) {
+	t := strings.TrimSpace(s)
+	if t == "" || (t[0] != '{' && t[0] != '[') || !json.Valid([]byte(t)) {
+		return "", false
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, []byte(t), "", "  "); err != nil {
+		return "", false
+	}
+	return buf.String(), true
+}
+
+var jsonLexer = lexers.Get("json")
+
+// highlightJSON colours pretty-printed JSON with chroma's tokens and
+// the style sheet's colours (so NO_COLOR and light/dark apply), and wraps
+// it to w columns itself, token by token, so that no style is cut by a
+// line break.
+func highlightJSON(st *Styles, src string, w int) string {
+	colour := lipgloss.ColorProfile() != termenv.Ascii
+	it, err := jsonLexer.Tokenise(nil, src)
+	if err != nil {
+		return ansi.Wrap(src, w, "")
+	}
+	var b strings.Builder
+	b.Grow(len(src) * 2)
+	col := 0
+	emit := func(s string, style lipgloss.Style, styled bool) {
+		if styled && colour {
+			s = style.Render(s)
+		}
+		b.WriteString(s)
+	}
+	for t := it(); t != chroma.EOF; t = it() {
+		style, styled := tokenStyle(st, t.Type)
+		for i, seg := range strings.Split(t.Value, "\n") {
+			if i > 0 {
+				b.WriteByte('\n')
+				col = 0
+			}
+			for seg != "" {
+				sw := ansi.StringWidth(seg)
+				if col+sw <= w {
+					emit(seg, style, styled)
+					col += sw
+					break
+				}
+				if col > 0 && sw <= w {
+					b.WriteByte('\n') // the token fits on a line of its own
+					col = 0
+					continue
+				}
+				head := ansi.Truncate(seg, w-col, "")
+				if head == "" && col > 0 {
+					b.WriteByte('\n')
+					col = 0
+					continue
+				}
+				if head == "" { // not even one character fits: show it anyway
+					_, size := utf8.DecodeRuneInString(seg)
+					head = seg[:size]
+				}
+				emit(head, style, styled)
+				b.WriteByte('\n')
+				col = 0
+				seg = seg[len(head):]
+			}
+		}
+	}
+	return b.String()
+}
+
+func tokenStyle(st *Styles, t chroma.TokenType) (lipgloss.Style, bool) {
+	switch {
+	case t == chroma.NameTag:
+		return st.JSONKey, true
+	case t.InSubCategory(chroma.LiteralString):
+		return st.JSONString, true
+	case t.InSubCategory(chroma.LiteralNumber):
+		return st.JSONNumber, true
+	case t.InCategory(chroma.Keyword):
+		return st.JSONLiteral, true
+	case t == chroma.Punctuation:
+		return st.JSONPunct, true
+	}
+	return lipgloss.Style{}, false
+}
+
+// rule is a labelled horizontal line: "── label ─────".
+func rule(st *Styles, label string, w int) string {
+	head := fit("── "+label+" ", w)
+	return st.Label.Render(head + strings.Repeat("─", max(0, w-ansi.StringWidth(head))))
+}
+
+func indent(s, by string) string {
+	return by + strings.ReplaceAll(s, "\n", "\n"+by)
+}

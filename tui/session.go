@@ -1,0 +1,126 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// session is what every component reads: the recording, its replay under
+// the recorded policy and under the user's, and the call on screen. The
+// root model owns it and is the only one that changes it.
+type session struct {
+	name      string
+	rec       *model.Recording
+	inference window.Inference
+	recorded  *window.Replay // under inference.Policy
+	replay    *window.Replay // under policy; == recorded while unchanged
+	policy    model.Policy
+	lastPins  int // keepLastToolResults to restore when pins come back on
+	replaying bool
+
+	call    int          // 0-based index into replay.Calls
+	rows    []window.Row // replay.Ledger(call)
+	changes fateChanges  // rows whose fate differs from the recorded policy's
+}
+
+// loadedMsg is sent by loadCmd once the recording is read, its policy
+// inferred and replayed, or the load failed.
+type loadedMsg struct {
+	rec      *model.Recording
+	inf      window.Inference
+	recorded *window.Replay
+	err      error
+}
+
+// loadCmd reads the recording and does every slow first step off the UI
+// goroutine: inference (many replays) and the recorded-policy replay.
+func loadCmd(load func() (*model.Recording, error)) tea.Cmd {
+	return func() tea.Msg {
+		rec, err := load()
+		if err != nil {
+			return loadedMsg{err: err}
+		}
+		warmChars(rec)
+		inf := window.Infer(rec)
+		r := window.Run(rec, inf.Policy)
+		r.Ledger(0) // builds the ledger's log here, not in View
+		return loadedMsg{rec: rec, inf: inf, recorded: r}
+	}
+}
+
+// warmChars measures every message once, so that later replays running
+// in a tea.Cmd only ever read the cached lengths.
+func warmChars(rec *model.Recording) {
+	for _, r := range rec.Runs {
+		if r.RequestMessage != nil {
+			r.RequestMessage.Chars()
+		}
+		for _, c := range r.Calls {
+			for _, m := range c.Recorded {
+				m.Chars()
+			}
+			for _, m := range c.Appended {
+				m.Chars()
+			}
+		}
+	}
+}
+
+// replayedMsg is sent by replayCmd when a replay under a policy the user
+// set has finished; gen tells the latest request from stale ones.
+type replayedMsg struct {
+	gen    int
+	replay *window.Replay
+}
+
+func replayCmd(gen int, rec *model.Recording, p model.Policy, call int) tea.Cmd {
+	return func() tea.Msg {
+		r := window.Run(rec, p)
+		r.Ledger(call)
+		return replayedMsg{gen: gen, replay: r}
+	}
+}
+
+func newSession(name string, msg loadedMsg) *session {
+	s := &session{
+		name: name, rec: msg.rec, inference: msg.inf,
+		recorded: msg.recorded, replay: msg.recorded, policy: msg.inf.Policy,
+		lastPins: msg.inf.Policy.KeepLastToolResults,
+	}
+	if s.lastPins <= 0 {
+		s.lastPins = model.DefaultKeepLastToolResults
+	}
+	s.refresh()
+	return s
+}
+
+// calls is the number of model calls in the recording.
+func (s *session) calls() int {
+	if s == nil || s.replay == nil {
+		return 0
+	}
+	return len(s.replay.Calls)
+}
+
+// current is the call on screen, nil when the recording has none.
+func (s *session) current() *window.CallReplay {
+	if s.call < 0 || s.call >= s.calls() {
+		return nil
+	}
+	return &s.replay.Calls[s.call]
+}
+
+// changed reports whether the user moved any knob off the recorded policy.
+func (s *session) changed() bool { return s.policy != s.inference.Policy }
+
+// refresh rereads the ledger at the current call and what differs from
+// the recorded policy there.
+func (s *session) refresh() {
+	s.rows = s.replay.Ledger(s.call)
+	s.changes = fateChanges{}
+	if s.replay != s.recorded {
+		s.changes = compareFates(s.recorded.Ledger(s.call), s.rows)
+	}
+}

@@ -1,0 +1,101 @@
+package tui
+
+import (
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/afinspect/inspect/window"
+)
+
+// Styles is the one style sheet of the inspector. Every colour is named
+// once, by what it means; each is an AdaptiveColor so light and dark
+// terminals both read well, and lipgloss drops them all under NO_COLOR.
+// Nothing on screen may depend on a colour alone: every fate also has
+// its word, the cursor its glyph, the focused pane its border shape.
+type Styles struct {
+	// Fates of a turn at a call.
+	Anchor, Pinned, Recent, Kept, Evicted, Gone, Notice, New lipgloss.Style
+	// LibraryNote is text the library appended after a tool's own bytes.
+	LibraryNote lipgloss.Style
+	// Changed marks a turn whose fate differs from the recorded policy's.
+	Changed lipgloss.Style
+
+	Title, Label, Value, Dim, Cursor, Error lipgloss.Style
+	Match, Differs, Unknown                 lipgloss.Style
+	Border, BorderFocused                   lipgloss.Style
+	Role, ToolCall                          lipgloss.Style
+
+	// Tokens of a highlighted JSON tool result.
+	JSONKey, JSONString, JSONNumber, JSONLiteral, JSONPunct lipgloss.Style
+
+	// Help keys and their descriptions.
+	HelpKey, HelpDesc, HelpSep lipgloss.Style
+}
+
+func fg(light, dark string) lipgloss.Style {
+	return lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: light, Dark: dark})
+}
+
+// DefaultStyles is the inspector's style sheet.
+func DefaultStyles() *Styles {
+	s := &Styles{
+		Anchor:      fg("#0550AE", "#79C0FF").Bold(true),
+		Pinned:      fg("#8250DF", "#D2A8FF").Bold(true),
+		Recent:      fg("#1A7F37", "#56D364"),
+		Kept:        fg("#116329", "#7EE787"),
+		Evicted:     fg("#CF222E", "#FF7B72").Bold(true),
+		Gone:        fg("#8C959F", "#6E7681").Faint(true),
+		Notice:      fg("#9A6700", "#E3B341"),
+		New:         fg("#0969DA", "#58A6FF"),
+		LibraryNote: fg("#953800", "#FFA657").Italic(true),
+		Changed:     fg("#BF3989", "#FF9BCE").Bold(true),
+
+		Title:   lipgloss.NewStyle().Bold(true),
+		Label:   fg("#57606A", "#8B949E"),
+		Value:   lipgloss.NewStyle().Bold(true),
+		Dim:     fg("#8C959F", "#6E7681"),
+		Cursor:  lipgloss.NewStyle().Reverse(true),
+		Error:   fg("#CF222E", "#FF7B72").Bold(true),
+		Match:   fg("#1A7F37", "#56D364"),
+		Differs: fg("#CF222E", "#FF7B72").Bold(true),
+		Unknown: fg("#9A6700", "#E3B341"),
+
+		Border:        fg("#D0D7DE", "#30363D"),
+		BorderFocused: fg("#0969DA", "#58A6FF"),
+		Role:          lipgloss.NewStyle().Bold(true),
+		ToolCall:      fg("#8250DF", "#D2A8FF"),
+
+		JSONKey:     fg("#0550AE", "#79C0FF"),
+		JSONString:  fg("#0A3069", "#A5D6FF"),
+		JSONNumber:  fg("#953800", "#FFA657"),
+		JSONLiteral: fg("#CF222E", "#FF7B72"),
+		JSONPunct:   fg("#57606A", "#8B949E"),
+
+		HelpKey:  fg("#57606A", "#8B949E").Bold(true),
+		HelpDesc: fg("#6E7781", "#6E7681"),
+		HelpSep:  fg("#D0D7DE", "#30363D"),
+	}
+	return s
+}
+
+// Fate is the style of a fate word.
+func (s *Styles) Fate(f window.Fate) lipgloss.Style {
+	switch f {
+	case window.FateAnchor:
+		return s.Anchor
+	case window.FatePinned:
+		return s.Pinned
+	case window.FateRecent:
+		return s.Recent
+	case window.FateKept:
+		return s.Kept
+	case window.FateEvicted:
+		return s.Evicted
+	case window.FateGone:
+		return s.Gone
+	case window.FateNotice:
+		return s.Notice
+	case window.FateNew:
+		return s.New
+	}
+	return lipgloss.NewStyle()
+}

@@ -1,0 +1,93 @@
+// Package tui is the inspector's terminal interface: it opens a recorded
+// agentfootprint run and lets a person step through it call by call,
+// seeing which turns the model was sent, which left, and why each stayed.
+//
+// It reads a window.Replay and draws the answer; it never decides a
+// window itself. Loading and replays run in tea.Cmds, so input never
+// waits on them.
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// Config is what the program opens.
+type Config struct {
+	Name string                           // file path or "demo", shown in the header
+	Load func() (*model.Recording, error) // runs in a tea.Cmd; a spinner shows meanwhile
+}
+
+// Run runs the inspector full screen with the mouse on, until the user
+// quits. The terminal is restored on every way out, a panic inside
+// Update or View included: the panic comes back as an error.
+func Run(cfg Config) error {
+	g := &guard{m: New(cfg)}
+	p := tea.NewProgram(g, tea.WithAltScreen(), tea.WithMouseCellMotion())
+	g.quit = func() { go p.Quit() }
+	final, err := p.Run()
+	if g.failure != nil {
+		return g.failure
+	}
+	if err != nil {
+		return err
+	}
+	if fg, ok := final.(*guard); ok {
+		if m, ok := fg.m.(Model); ok && m.err != nil {
+			return m.err
+		}
+	}
+	return nil
+}
+
+// guard turns a panic in Update or View into an orderly quit, so the
+// program's shutdown restores the terminal, and keeps it for Run.
+type guard struct {
+	m       tea.Model
+	quit    func()
+	failure error
+}
+
+func (g *guard) Init() tea.Cmd { return g.m.Init() }
+
+func (g *guard) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
+	if g.failure != nil {
+		return g, tea.Quit
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			g.failure = panicError("Update", r)
+			cmd = tea.Quit
+		}
+	}()
+	g.m, cmd = g.m.Update(msg)
+	return g, cmd
+}
+
+func (g *guard) View() (s string) {
+	if g.failure != nil {
+		return ""
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			g.failure = panicError("View", r)
+			s = ""
+			if g.quit != nil {
+				g.quit()
+			}
+		}
+	}()
+	return g.m.View()
+}
+
+// errPanic is wrapped by the error Run returns after a recovered panic.
+var errPanic = errors.New("inspect: internal error")
+
+func panicError(where string, r any) error {
+	return fmt.Errorf("%w: panic in %s: %v\n%s", errPanic, where, r, debug.Stack())
+}

@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"strconv"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// key routes one key press: quitting always works; the prompt and the
+// overlays take their own keys first; then calls, knobs, focus, and the
+// focused component.
+func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.keys
+	if msg.String() == "ctrl+c" || (!m.prompt && key.Matches(msg, k.Quit)) {
+		return m, tea.Quit
+	}
+	if m.s == nil {
+		return m, nil // still loading
+	}
+	if m.prompt {
+		return m.promptKey(msg), nil
+	}
+	if m.overlay != noOverlay {
+		return m.overlayKey(msg), nil
+	}
+	switch {
+	case key.Matches(msg, k.Help):
+		m.overlay = helpOverlay
+	case key.Matches(msg, k.Problems):
+		m.overlay = problemsOverlay
+	case key.Matches(msg, k.GotoCall):
+		m.prompt, m.digits = true, ""
+	case key.Matches(msg, k.PrevCall):
+		m.goTo(m.s.call - 1)
+	case key.Matches(msg, k.NextCall):
+		m.goTo(m.s.call + 1)
+	case key.Matches(msg, k.FirstCall):
+		m.goTo(0)
+	case key.Matches(msg, k.LastCall):
+		m.goTo(m.s.calls() - 1)
+	case key.Matches(msg, k.Focus):
+		m.list.focused = !m.list.focused
+		m.detail.focused = !m.list.focused
+		m.detail.show(m.list.selected())
+	case key.Matches(msg, k.Knobs):
+		m.s.applyKnob(k, msg)
+		return m.replan()
+	case key.Matches(msg, k.PageUp, k.PageDown):
+		m.detail.Update(msg)
+	case key.Matches(msg, k.Up, k.Down):
+		if m.list.focused {
+			m.list.Update(msg)
+			m.detail.show(m.list.selected())
+		} else {
+			m.detail.Update(msg)
+		}
+	}
+	return m, nil
+}
+
+// goTo shows call i (0-based), clamped to the calls there are.
+func (m *Model) goTo(i int) {
+	if m.s.calls() == 0 {
+		return
+	}
+	i = max(0, min(i, m.s.calls()-1))
+	if i == m.s.call {
+		return
+	}
+	m.s.call = i
+	m.reread()
+}
+
+// promptKey edits the go-to-call prompt: digits, erase, enter, esc.
+func (m Model) promptKey(msg tea.KeyMsg) Model {
+	switch {
+	case key.Matches(msg, m.keys.Close):
+		m.prompt = false
+	case key.Matches(msg, m.keys.Confirm):
+		m.prompt = false
+		if n, err := strconv.Atoi(m.digits); err == nil {
+			m.goTo(n - 1)
+		}
+	case key.Matches(msg, m.keys.Erase):
+		if m.digits != "" {
+			m.digits = m.digits[:len(m.digits)-1]
+		}
+	case msg.Type == tea.KeyRunes:
+		for _, r := range msg.Runes {
+			if r >= '0' && r <= '9' && len(m.digits) < 9 {
+				m.digits += string(r)
+			}
+		}
+	}
+	return m
+}
+
+// overlayKey: the key that opened an overlay, or esc, closes it; the
+// problems list scrolls.
+func (m Model) overlayKey(msg tea.KeyMsg) Model {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Close),
+		m.overlay == helpOverlay && key.Matches(msg, k.Help),
+		m.overlay == problemsOverlay && key.Matches(msg, k.Problems):
+		m.overlay = noOverlay
+	case m.overlay == problemsOverlay:
+		m.problems.Update(msg)
+	case m.overlay == helpOverlay:
+		m.keyhelp.Update(msg)
+	}
+	return m
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
