@@ -61,10 +61,15 @@ func (n Namer) Name(m *model.Message) string {
 // newest first, a name is spent by its latest result even when that turn
 // already holds a pin for another tool.
 func Candidates(turns []model.Turn, w []*model.Message, after int) []model.Pin {
+	return AppendCandidates(nil, turns, w, after)
+}
+
+// AppendCandidates is Candidates appending to pins, for callers that keep
+// their own memory.
+func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, after int) []model.Pin {
 	namer := NewNamer(w)
 	var buf [16]string
 	seen := buf[:0] // tool rosters are small: a slice beats a map here
-	pins := make([]model.Pin, 0, 4)
 	for ti := len(turns) - 1; ti >= 0; ti-- {
 		t := turns[ti]
 		pinned := false

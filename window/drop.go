@@ -16,7 +16,7 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 	spanStart := turns[pl.from].Start
 	spanEnd := turns[pl.to].Start + turns[pl.to].Length
 	head, span, tail := w[:spanStart], w[spanStart:spanEnd], w[spanEnd:]
-	names := spanToolNames(w, span)
+	names := spanToolNames(in.mem.names.take(len(span))[:0], w, span)
 
 	var notice string
 	requestKept := pl.requestKeptAtHead()
@@ -33,10 +33,14 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 			return false, nil
 		}
 	}
-	after := make([]*model.Message, 0, len(head)+1+len(tail))
-	after = append(after, head...)
+	n := len(head) + len(tail)
 	if notice != "" {
-		v.Notice = &model.Message{Role: model.RoleUser, Content: notice}
+		n++
+	}
+	after := append(in.mem.msgs.take(n)[:0], head...)
+	if notice != "" {
+		v.Notice = &in.mem.notices.take(1)[0]
+		*v.Notice = model.Message{Role: model.RoleUser, Content: notice}
 		after = append(after, v.Notice)
 	}
 	v.After = append(after, tail...)
@@ -49,9 +53,8 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 
 // spanToolNames are the tool names of the span's messages, resolved
 // against the whole window, each once, in order of first appearance.
-func spanToolNames(w, span []*model.Message) []string {
+func spanToolNames(names []string, w, span []*model.Message) []string {
 	namer := pinning.NewNamer(w)
-	names := make([]string, 0, 4)
 	for _, m := range span {
 		if n := namer.Name(m); n != "" && !slices.Contains(names, n) {
 			names = append(names, n)
@@ -62,7 +65,8 @@ func spanToolNames(w, span []*model.Message) []string {
 
 // record is what an engaged visit files.
 func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals []model.Refusal, dropped []string) *model.Record {
-	r := &model.Record{
+	r := &in.mem.records.take(1)[0]
+	*r = model.Record{
 		Strategy:            p.Strategy,
 		Iteration:           in.Iteration,
 		KeepRecentTurns:     p.KeepRecentTurns,
@@ -85,7 +89,8 @@ func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals 
 		if pinned == nil {
 			pinned = []model.Pin{}
 		}
-		r.Observations = &model.Observations{Pinned: pinned, Yielded: v.Yielded, Limit: p.KeepLastToolResults, StandDown: v.StandDown}
+		r.Observations = &in.mem.obs.take(1)[0]
+		*r.Observations = model.Observations{Pinned: pinned, Yielded: v.Yielded, Limit: p.KeepLastToolResults, StandDown: v.StandDown}
 	}
 	return r
 }

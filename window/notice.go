@@ -1,19 +1,83 @@
 package window
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/afinspect/inspect/model"
 )
 
+// The fixed parts of a drop notice.
 const (
+	noticeOpen    = "[dropped history — "
+	noticeCount   = " earlier message(s) were dropped from this window at iteration "
+	noticeBy      = " by the '"
+	noticeStrat   = "' window strategy. "
 	keptSentence  = "Your current request is kept — it is still in this window, above this line, and no window strategy may drop it. "
+	toolsOpen     = "Tool results are among them ("
+	toolsClose    = ") — call the tool again if you need its output; do not reconstruct ids or values from memory. "
+	noticeClose   = "Nothing was summarized: those turns are simply not being re-sent. They are retained verbatim in this run's commit log.]"
+	moreTools     = ", …"
 	maxNoticeTool = 4
 )
 
-var noticeToolName = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,48}$`)
+// UTF-16 lengths of the fixed parts, so the ladder can compare a notice
+// with the span without writing it.
+var (
+	fixedLen = model.Len(noticeOpen) + model.Len(noticeCount) + model.Len(noticeBy) + model.Len(noticeStrat) + model.Len(noticeClose)
+	keptLen  = model.Len(keptSentence)
+	toolsLen = model.Len(toolsOpen) + model.Len(toolsClose)
+	moreLen  = model.Len(moreTools)
+)
+
+// nameable reports whether a tool name may appear in a notice: 1 to 48 of
+// A-Z a-z 0-9 _ . : - (so it is ASCII, and its length is its byte count).
+func nameable(name string) bool {
+	if len(name) == 0 || len(name) > 48 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// noticeLen is model.Len(NoticeText(...)) without writing the text.
+func noticeLen(n, iteration int, strategy string, requestKept bool, toolNames []string) int {
+	l := fixedLen + digits(n) + digits(iteration) + model.Len(strategy)
+	if requestKept {
+		l += keptLen
+	}
+	if len(toolNames) > 0 {
+		l += toolsLen
+		shown := toolNames
+		if len(shown) > maxNoticeTool {
+			shown = shown[:maxNoticeTool]
+			l += moreLen
+		}
+		for i, t := range shown {
+			l += len(t)
+			if i > 0 {
+				l += 2 // ", "
+			}
+		}
+	}
+	return l
+}
+
+func digits(n int) int {
+	d := 1
+	if n < 0 {
+		d, n = 2, -n
+	}
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
 
 // NoticeText is the drop notice the library writes in place of n dropped
 // messages at iteration. requestKept adds the sentence saying the current
@@ -22,27 +86,30 @@ var noticeToolName = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,48}$`)
 func NoticeText(n, iteration int, strategy string, requestKept bool, toolNames []string) string {
 	var b strings.Builder
 	b.Grow(640)
-	b.WriteString("[dropped history — ")
+	b.WriteString(noticeOpen)
 	b.WriteString(strconv.Itoa(n))
-	b.WriteString(" earlier message(s) were dropped from this window at iteration ")
+	b.WriteString(noticeCount)
 	b.WriteString(strconv.Itoa(iteration))
-	b.WriteString(" by the '")
+	b.WriteString(noticeBy)
 	b.WriteString(strategy)
-	b.WriteString("' window strategy. ")
+	b.WriteString(noticeStrat)
 	if requestKept {
 		b.WriteString(keptSentence)
 	}
 	if len(toolNames) > 0 {
-		b.WriteString("Tool results are among them (")
-		if len(toolNames) > maxNoticeTool {
-			b.WriteString(strings.Join(toolNames[:maxNoticeTool], ", "))
-			b.WriteString(", …")
-		} else {
-			b.WriteString(strings.Join(toolNames, ", "))
+		b.WriteString(toolsOpen)
+		for i, t := range toolNames[:min(len(toolNames), maxNoticeTool)] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(t)
 		}
-		b.WriteString(") — call the tool again if you need its output; do not reconstruct ids or values from memory. ")
+		if len(toolNames) > maxNoticeTool {
+			b.WriteString(moreTools)
+		}
+		b.WriteString(toolsClose)
 	}
-	b.WriteString("Nothing was summarized: those turns are simply not being re-sent. They are retained verbatim in this run's commit log.]")
+	b.WriteString(noticeClose)
 	return b.String()
 }
 
@@ -50,19 +117,18 @@ func NoticeText(n, iteration int, strategy string, requestKept bool, toolNames [
 // tools and it is shorter than the span, else the plain one when it is
 // shorter, else none ("").
 func chooseNotice(spanLen, spanChars, iteration int, strategy string, requestKept bool, names []string) string {
-	var nameable []string
+	var buf [8]string
+	named := buf[:0]
 	for _, n := range names {
-		if noticeToolName.MatchString(n) {
-			nameable = append(nameable, n)
+		if nameable(n) {
+			named = append(named, n)
 		}
 	}
-	if len(nameable) > 0 {
-		if rich := NoticeText(spanLen, iteration, strategy, requestKept, nameable); model.Len(rich) < spanChars {
-			return rich
-		}
+	if len(named) > 0 && noticeLen(spanLen, iteration, strategy, requestKept, named) < spanChars {
+		return NoticeText(spanLen, iteration, strategy, requestKept, named)
 	}
-	if plain := NoticeText(spanLen, iteration, strategy, requestKept, nil); model.Len(plain) < spanChars {
-		return plain
+	if noticeLen(spanLen, iteration, strategy, requestKept, nil) < spanChars {
+		return NoticeText(spanLen, iteration, strategy, requestKept, nil)
 	}
 	return ""
 }

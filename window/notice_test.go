@@ -108,3 +108,27 @@ func TestContentHashMatchesLibrary(t *testing.T) {
 		t.Fatalf("ContentHash = %x, want be692eae", got)
 	}
 }
+
+func TestNoticeLenIsTheTextsLength(t *testing.T) {
+	for _, c := range []struct {
+		n, it    int
+		strategy string
+		kept     bool
+		names    []string
+	}{
+		{1, 1, "sliding-window", false, nil},
+		{12, 345, "token-budget", true, []string{"a"}},
+		{7, 9, "sliding-window", true, []string{"read_file", "list:hosts", "x.y", "a-b", "more"}},
+	} {
+		text := NoticeText(c.n, c.it, c.strategy, c.kept, c.names)
+		if got, want := noticeLen(c.n, c.it, c.strategy, c.kept, c.names), model.Len(text); got != want {
+			t.Errorf("noticeLen = %d, Len(NoticeText) = %d for %q", got, want, text)
+		}
+	}
+	for name, want := range map[string]bool{"read_file": true, "list:hosts.v2-x": true, "": false, "has space": false,
+		"é": false, strings.Repeat("a", 48): true, strings.Repeat("a", 49): false} {
+		if nameable(name) != want {
+			t.Errorf("nameable(%q) = %v", name, !want)
+		}
+	}
+}

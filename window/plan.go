@@ -12,6 +12,7 @@ type planInput struct {
 	anchor     int // current request message index, -1 for none
 	paused     string
 	checkIn    bool
+	mem        *arena
 }
 
 // plan is the refusal engine's answer for one window.
@@ -32,8 +33,8 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 		cands = 0
 	}
 	if in.pinLimit > 0 && cands > 0 {
-		p.candidates = pinning.Candidates(turns, w, in.anchor)
-		p.pinned = make([]model.Pin, 0, min(in.pinLimit, len(p.candidates)))
+		p.candidates = pinning.AppendCandidates(in.mem.pins.take(len(turns))[:0], turns, w, in.anchor)
+		p.pinned = in.mem.pins.take(min(in.pinLimit, len(p.candidates)))[:0]
 		for _, pin := range p.candidates {
 			if pin.TurnIndex >= cands {
 				continue // inside the keep window: costs nothing
@@ -45,7 +46,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 			}
 		}
 	}
-	p.refusals = make([]model.Refusal, 0, len(turns)-cands+2)
+	p.refusals = in.mem.refusals.take(len(turns))[:0]
 	for ti := 0; ti < cands; ti++ {
 		reason := refusalOf(w, turns[ti], in, p.pinned)
 		if reason == "" {

@@ -43,6 +43,7 @@ func Run(rec *model.Recording, p model.Policy) *Replay {
 	}
 	out := &Replay{Policy: p, Calls: make([]CallReplay, 0, total), noticeAt: map[*model.Message]int{}}
 	seen := map[string]bool{}
+	mem := &arena{}
 	var history []*model.Message
 	for ri, run := range rec.Runs {
 		if ri == 0 {
@@ -56,7 +57,7 @@ func Run(rec *model.Recording, p model.Policy) *Replay {
 		for ci, call := range run.Calls {
 			v := VisitWindow(history, VisitInput{
 				Policy: p, Request: run.Request, Iteration: call.Iteration,
-				FirstCall: ci == 0, PrevUsage: prev, Records: records,
+				FirstCall: ci == 0, PrevUsage: prev, Records: records, mem: mem,
 			})
 			if v.Notice != nil {
 				out.noticeAt[v.Notice] = len(out.Calls)
@@ -76,7 +77,7 @@ func Run(rec *model.Recording, p model.Policy) *Replay {
 				Index: len(out.Calls), Run: run, Call: call, Visit: v,
 				Recorded: compareRecorded(v.After, call),
 			})
-			next := make([]*model.Message, 0, len(v.After)+len(call.Appended)+1)
+			next := mem.msgs.take(len(v.After) + len(call.Appended) + 1)[:0]
 			next = append(next, v.After...)
 			history = append(next, call.Appended...)
 			prev = call.Usage

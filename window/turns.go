@@ -5,15 +5,22 @@ import "github.com/afinspect/inspect/model"
 // Segment cuts a window into turns: every non-tool message starts a turn,
 // a tool message joins the turn in progress (or starts one when none is).
 func Segment(w []*model.Message) []model.Turn {
-	turns := make([]model.Turn, 0, len(w)/2+1)
+	turns := make([]model.Turn, countTurns(w))
+	segmentInto(turns, w)
+	return turns
+}
+
+// segmentInto fills turns, which has countTurns(w) elements.
+func segmentInto(turns []model.Turn, w []*model.Message) {
+	n := 0
 	for i, m := range w {
-		if m.Role == model.RoleTool && len(turns) > 0 {
-			turns[len(turns)-1].Length++
+		if m.Role == model.RoleTool && n > 0 {
+			turns[n-1].Length++
 			continue
 		}
-		turns = append(turns, model.Turn{Index: len(turns), Start: i, Length: 1})
+		turns[n] = model.Turn{Index: n, Start: i, Length: 1}
+		n++
 	}
-	return turns
 }
 
 // turnOf returns the index of the turn holding message index mi, or -1.

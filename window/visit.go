@@ -17,6 +17,8 @@ type VisitInput struct {
 	// CheckIn says the pause is a human check-in.
 	PausedCallID string
 	CheckIn      bool
+
+	mem *arena // where the visit's slices come from; nil: its own
 }
 
 // TurnFate is one turn of the window as it stood before a visit, and what
@@ -51,12 +53,16 @@ type Visit struct {
 // VisitWindow runs one visit of the window stage over history.
 func VisitWindow(history []*model.Message, in VisitInput) Visit {
 	p := in.Policy
+	if in.mem == nil {
+		in.mem = &arena{}
+	}
 	v := Visit{Before: history, After: history, Anchor: -1}
-	turns := Segment(history)
+	turns := in.mem.turns.take(countTurns(history))
+	segmentInto(turns, history)
 	if !p.NoAnchor {
 		v.Anchor = pinning.CurrentRequest(history, in.Request)
 	}
-	v.Turns = make([]TurnFate, len(turns))
+	v.Turns = in.mem.fates.take(len(turns))
 	for i, t := range turns {
 		v.Turns[i] = TurnFate{Turn: t, Notice: history[t.Start].IsNotice()}
 	}
@@ -72,7 +78,7 @@ func VisitWindow(history []*model.Message, in VisitInput) Visit {
 	}
 	pl := planRemoval(history, turns, planInput{
 		keepRecent: p.KeepRecentTurns, pinLimit: pinLimit, anchor: v.Anchor,
-		paused: in.PausedCallID, checkIn: in.CheckIn,
+		paused: in.PausedCallID, checkIn: in.CheckIn, mem: in.mem,
 	})
 	v.Pins, v.Candidates, v.Yielded = pl.pinned, pl.candidates, pl.yielded
 	for _, r := range pl.refusals {
@@ -87,7 +93,9 @@ func VisitWindow(history []*model.Message, in VisitInput) Visit {
 		var ok bool
 		ok, dropped = v.drop(turns, pl, in)
 		if !ok {
-			refusals = append([]model.Refusal{{Reason: model.ReasonReplacementNotSmaller, TurnIndex: pl.from, MessageIndex: turns[pl.from].Start}}, refusals...)
+			refusals = in.mem.refusals.take(len(pl.refusals) + 1)
+			refusals[0] = model.Refusal{Reason: model.ReasonReplacementNotSmaller, TurnIndex: pl.from, MessageIndex: turns[pl.from].Start}
+			copy(refusals[1:], pl.refusals)
 			for ti := pl.from; ti <= pl.to; ti++ {
 				v.Turns[ti].Reason = model.ReasonReplacementNotSmaller
 			}
