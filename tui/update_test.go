@@ -1,0 +1,255 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+const s01 = "../testdata/s01-basic-loop/run.jsonl"
+
+// oneCall is a recording of a single model call, built by hand.
+func oneCall() *model.Recording {
+	req := &model.Message{Role: model.RoleUser, Content: "What is 2+2?", ID: 1}
+	return &model.Recording{Source: "one", Runs: []*model.Run{{
+		Index: 1, RunID: "r1", Request: req.Content, RequestMessage: req,
+		Strategy: model.SlidingWindow, Complete: true, FinalAnswer: "4",
+		Calls: []*model.Call{{
+			Iteration: 1, MessagesCount: 1, Ended: true,
+			Appended: []*model.Message{{Role: model.RoleAssistant, Content: "4", ID: 2}},
+		}},
+	}}}
+}
+
+// Models share their session and components through pointers, as a
+// running program's one model does: each case opens its own.
+
+func TestCallBounds(t *testing.T) {
+	cases := []struct {
+		keys []string
+		want int // 0-based call
+	}{
+		{[]string{"h"}, 0},
+		{[]string{"left", "left"}, 0},
+		{[]string{"l", "right"}, 2},
+		{[]string{"G"}, 8},
+		{[]string{"G", "l", "right"}, 8},
+		{[]string{"end", "g"}, 0},
+		{[]string{"end", "home"}, 0},
+		{[]string{":", "9", "9", "enter"}, 8},
+		{[]string{":", "0", "enter"}, 0},
+		{[]string{":", "4", "enter"}, 3},
+		{[]string{":", "4", "esc"}, 0},
+		{[]string{":", "4", "2", "backspace", "enter"}, 3},
+		{[]string{":", "enter"}, 0},
+		{[]string{":", "x", "l", "5", "enter"}, 4}, // letters are not typed into the prompt
+	}
+	for _, c := range cases {
+		got := press(open(t, fileConfig(s01), 120, 40), c.keys...)
+		if got.s.call != c.want {
+			t.Errorf("%v: at call %d, want %d", c.keys, got.s.call, c.want)
+		}
+		if got.prompt {
+			t.Errorf("%v: prompt still open", c.keys)
+		}
+	}
+}
+
+func TestTurnCursorBounds(t *testing.T) {
+	last := func() Model { return press(open(t, fileConfig(s01), 120, 40), "G") }
+	n := len(last().s.rows) // call 9: 13 turns
+	if n != 13 {
+		t.Fatalf("%d turns at s01's last call, want 13", n)
+	}
+	m := press(last(), strings.Split(strings.Repeat("k", n+3), "")...)
+	if m.list.cursor != 0 {
+		t.Errorf("cursor %d after moving up past the top", m.list.cursor)
+	}
+	first := m.s.rows[0].Key
+	// a turn the user chose is followed from call to call
+	m = press(m, "h", "h", "l")
+	if r := m.list.selected(); r == nil || r.Key != first {
+		t.Errorf("the chosen turn was not followed across calls: %+v", r)
+	}
+	m = press(last(), strings.Split(strings.Repeat("j", n+3), "")...)
+	if m.list.cursor != n-1 {
+		t.Errorf("cursor %d after moving down past the bottom, want %d", m.list.cursor, n-1)
+	}
+	// unchosen, the cursor goes to what left at each call
+	m = press(open(t, fileConfig(s01), 120, 40), ":", "5", "enter")
+	if r := m.list.selected(); r == nil || r.Fate != window.FateEvicted {
+		t.Errorf("at call 5 the cursor is on %+v, want the evicted turn", r)
+	}
+}
+
+func TestOneCall(t *testing.T) {
+	m := open(t, recConfig("one", oneCall()), 80, 24)
+	for _, k := range []string{"h", "l", "g", "G", "home", "end", "j", "k", "pgdown", "tab", "j"} {
+		m = press(m, k)
+		if m.s.call != 0 {
+			t.Fatalf("after %q: call %d of a one-call recording", k, m.s.call)
+		}
+	}
+	if len(m.s.rows) != 1 || m.s.rows[0].Fate != window.FateAnchor {
+		t.Fatalf("rows = %+v, want the request alone, as the anchor", m.s.rows)
+	}
+	m = press(m, "]", "p", "a")
+	if !m.s.changed() || m.s.replaying {
+		t.Fatalf("knobs on one call: changed=%v replaying=%v", m.s.changed(), m.s.replaying)
+	}
+	checkFrame(t, m.View(), 80, 24)
+	if v := m.View(); !strings.Contains(v, "call 1/1") {
+		t.Errorf("header does not say call 1/1:\n%s", v)
+	}
+}
+
+func TestEmptyRecordings(t *testing.T) {
+	noCalls := oneCall()
+	noCalls.Runs[0].Calls = nil
+	for name, rec := range map[string]*model.Recording{
+		"no runs":  {Source: "empty"},
+		"no calls": noCalls,
+	} {
+		m := open(t, recConfig(name, rec), 80, 24)
+		m = press(m, "l", "h", "G", "g", "j", "k", "tab", "pgdown", ":", "3", "enter", "[", "p", "?", "esc", "!", "esc")
+		if m.list.selected() != nil || m.detail.row != nil {
+			t.Errorf("%s: a turn is selected in an empty list", name)
+		}
+		v := m.View()
+		checkFrame(t, v, 80, 24)
+		if !strings.Contains(v, "no model calls") {
+			t.Errorf("%s: the screen does not say there are no calls:\n%s", name, v)
+		}
+	}
+}
+
+func TestSizes(t *testing.T) {
+	m := New(fileConfig(s01))
+	if v := m.View(); v != "" {
+		t.Errorf("view before the first WindowSizeMsg = %q", v)
+	}
+	m = press(m, "l", "?", "p") // keys while loading are harmless
+	m = settle(m, loadCmd(m.cfg.Load))
+	m = press(m, "G", "j")
+	for _, sz := range [][2]int{{200, 50}, {120, 40}, {80, 24}, {60, 15}, {20, 6}, {3, 2}, {1, 1}} {
+		m = send(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		for _, overlay := range []string{"", "?", "!"} {
+			mm := m
+			if overlay != "" {
+				mm = press(m, overlay)
+			}
+			checkFrame(t, mm.View(), sz[0], sz[1])
+		}
+	}
+}
+
+// checkFrame: exactly h lines, none wider than w.
+func checkFrame(t *testing.T, v string, w, h int) {
+	t.Helper()
+	ls := strings.Split(v, "\n")
+	if len(ls) != h {
+		t.Errorf("%d×%d: %d lines", w, h, len(ls))
+	}
+	for i, l := range ls {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Errorf("%d×%d: line %d is %d wide: %q", w, h, i, lw, l)
+		}
+	}
+}
+
+func TestKnobsAndReset(t *testing.T) {
+	m := open(t, fileConfig(s01), 120, 40)
+	m = press(m, ":", "4", "enter")
+	rec := m.s.inference.Policy
+	m = press(m, "}", "p")
+	if m.s.policy.KeepLastToolResults != 0 {
+		t.Fatalf("pins off: keepLastToolResults=%d", m.s.policy.KeepLastToolResults)
+	}
+	m = press(m, "p")
+	if got := m.s.policy.KeepLastToolResults; got != rec.KeepLastToolResults+1 {
+		t.Errorf("pins back on: keepLastToolResults=%d, want the value before, %d", got, rec.KeepLastToolResults+1)
+	}
+	m = press(m, "[", "[", "[", "[", "{", "{", "{", "{", "{", "t", "t")
+	if p := m.s.policy; p.KeepRecentTurns != 0 || p.KeepLastToolResults != 0 || p.ThresholdTokens != 0 {
+		t.Errorf("knobs went below zero: %+v", p)
+	}
+	m = press(m, "s", "a")
+	if p := m.s.policy; p.Strategy != model.TokenBudget || p.ThresholdTokens == 0 || !p.NoAnchor {
+		t.Errorf("strategy/anchor: %+v", p)
+	}
+	if m.s.call != 3 {
+		t.Errorf("a knob change moved the call to %d", m.s.call)
+	}
+	m = press(m, "r")
+	if m.s.changed() || m.s.replay != m.s.recorded || m.s.changes.count() != 0 {
+		t.Errorf("reset: policy %+v, recorded %+v", m.s.policy, rec)
+	}
+}
+
+func TestStaleReplayIsIgnored(t *testing.T) {
+	m := open(t, fileConfig(s01), 120, 40)
+	next, cmd := m.Update(keyMsg("p")) // pins off: a replay starts
+	m = next.(Model)
+	if !m.s.replaying || cmd == nil {
+		t.Fatal("a knob did not start a replay")
+	}
+	m = press(m, "p") // back on: the recorded replay, at once
+	m = settle(m, cmd)
+	if m.s.replay != m.s.recorded || m.s.replaying {
+		t.Errorf("the stale pins-off replay replaced the recorded one")
+	}
+}
+
+func TestPinsOffMarksChanges(t *testing.T) {
+	m := open(t, fileConfig(s01), 120, 40)
+	m = press(m, ":", "4", "enter", "p")
+	var found bool
+	for _, r := range m.s.rows {
+		if r.Fate == window.FateEvicted && m.s.changes.of(r.Key) == "was pinned, now evicted" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no turn marked 'was pinned, now evicted' at call 4 with pins off: %+v", m.s.changes)
+	}
+}
+
+func TestGuardTurnsPanicsIntoErrors(t *testing.T) {
+	g := &guard{m: panicky{}}
+	_, cmd := g.Update(tea.KeyMsg{})
+	if g.failure == nil || cmd == nil {
+		t.Fatal("a panic in Update was not caught")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("a panic in Update does not quit")
+	}
+	quit := false
+	g = &guard{m: panicky{}, quit: func() { quit = true }}
+	if v := g.View(); v != "" || g.failure == nil || !quit {
+		t.Errorf("a panic in View: view %q, failure %v, quit %v", v, g.failure, quit)
+	}
+}
+
+type panicky struct{}
+
+func (panicky) Init() tea.Cmd                       { return nil }
+func (panicky) Update(tea.Msg) (tea.Model, tea.Cmd) { panic("boom") }
+func (panicky) View() string                        { panic("boom") }
+
+func TestLoadErrorQuits(t *testing.T) {
+	m := New(fileConfig("../testdata/no-such-file.jsonl"))
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	next, cmd := m.Update(loadCmd(m.cfg.Load)())
+	m = next.(Model)
+	if m.err == nil || cmd == nil {
+		t.Fatal("a load error neither kept nor quit")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("a load error does not quit")
+	}
+}
