@@ -30,9 +30,10 @@ const (
 // cannot fill memory with complaints.
 const maxProblems = 1000
 
-// maxPosition bounds a context.injected position, so that one bad number
-// cannot allocate gigabytes.
-const maxPosition = 1 << 20
+// maxGap bounds how far a context.injected position may run ahead of the
+// hashes already filed (the library files them in order, with no gap), so
+// that one bad number cannot allocate gigabytes.
+const maxGap = 1024
 
 // event is one line of the log (or one element of recording.events).
 // The payload is decoded later, only for the types the loader uses.
@@ -275,8 +276,8 @@ func (b *builder) injected(ev *event, at loc) {
 	if p.Position != nil {
 		pos = *p.Position
 	}
-	if pos < 0 || pos >= maxPosition {
-		b.problem(at, "context.injected position %d is out of range", pos)
+	if pos < 0 || pos > len(rs.hashes)+maxGap {
+		b.problem(at, "context.injected position %d is out of range (%d hashes so far)", pos, len(rs.hashes))
 		return
 	}
 	for len(rs.hashes) <= pos {

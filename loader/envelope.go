@@ -52,8 +52,11 @@ func readEnvelopes(b *builder, s *jsonStream) error {
 		b.problem(loc{}, "the envelope is cut short or malformed (%v); what came before it loads", err)
 		return nil
 	}
-	if _, err := s.peek(); err != io.EOF {
+	switch _, err := s.peek(); {
+	case err == nil:
 		b.problem(loc{}, "ignoring what follows the envelope at byte %d", s.pos)
+	case err != io.EOF:
+		b.problem(loc{}, "after the envelope: %v", s.readFail(err))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package loader
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -25,7 +26,7 @@ type historyMessage struct {
 // The last iteration of a run carries none.
 func (b *builder) iterationEnd(ev *event, at loc) {
 	var p struct {
-		History []json.RawMessage `json:"history"`
+		History []historyMessage `json:"history"`
 	}
 	if !b.decode(ev, at, &p) || p.History == nil {
 		return
@@ -44,19 +45,15 @@ func (b *builder) iterationEnd(ev *event, at loc) {
 		return
 	}
 	msgs := make([]*model.Message, len(p.History))
-	for i, raw := range p.History {
-		msgs[i] = b.historyMessage(raw, i, at)
+	for i := range p.History {
+		msgs[i] = b.historyMessage(&p.History[i], i, at)
 	}
 	cs.call.Recorded = msgs[:n:n]
 	cs.call.Appended = msgs[n:]
 	cs.fromHistory = true
 }
 
-func (b *builder) historyMessage(raw json.RawMessage, i int, at loc) *model.Message {
-	var h historyMessage
-	if err := json.Unmarshal(raw, &h); err != nil {
-		b.problem(at, "agent.iteration_end history[%d]: %s", i, describe(err))
-	}
+func (b *builder) historyMessage(h *historyMessage, i int, at loc) *model.Message {
 	m := model.Message{
 		Role:       h.Role,
 		ToolCallID: h.ToolCallID,
@@ -142,6 +139,12 @@ func jsonText(raw json.RawMessage) string {
 		return ""
 	}
 	if raw[0] == '"' {
+		// Already checked as JSON by the decoder that cut it out: with no
+		// escape and no bad UTF-8 (which json turns into U+FFFD) in it,
+		// the text between the quotes is the string.
+		if len(raw) >= 2 && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+			return string(raw[1 : len(raw)-1])
+		}
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
 			return s

@@ -100,6 +100,7 @@ func TestToolContent(t *testing.T) {
 	cases := []struct{ result, err, want string }{
 		{`"plain text"`, ``, `plain text`},
 		{`"with \"quotes\" and \u00e9"`, ``, `with "quotes" and é`},
+		{"\"caf\xe9\"", ``, "caf\uFFFD"},
 		{`{"b": 1, "a": [1, 2.50, "x"]}`, ``, `{"b":1,"a":[1,2.50,"x"]}`},
 		{`42`, ``, `42`},
 		{`null`, ``, `null`},
