@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func s01Lines(t *testing.T) []string {
+func s01Lines(t testing.TB) []string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(testdata, "s01-basic-loop", "run.jsonl"))
 	if err != nil {

@@ -255,3 +255,23 @@ func TestTruncated(t *testing.T) {
 		t.Errorf("call 6: ended=%v recorded=%d appended=%+v", c.Ended, len(c.Recorded), c.Appended)
 	}
 }
+
+// TestLongRun checks s08 (201 calls) in both formats against its wire.json.
+func TestLongRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long run")
+	}
+	if _, err := os.Stat(s08 + "wire.json"); err != nil {
+		t.Skipf("%s not present", s08)
+	}
+	w := readWireAt(t, s08+"wire.json")
+	for _, name := range []string{"run.jsonl", "recording.json.gz"} {
+		rec := mustLoad(t, s08+name)
+		if len(rec.Problems) != 0 {
+			t.Errorf("%s: problems %v", name, rec.Problems)
+		}
+		checkAgainstWire(t, rec, w, len(w.Calls))
+		checkRuns(t, rec, w)
+		checkIDs(t, rec)
+	}
+}

@@ -78,13 +78,18 @@ func scenarios(t *testing.T) []string {
 
 func readWire(t *testing.T, scenario string) *wireFile {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(testdata, scenario, "wire.json"))
+	return readWireAt(t, filepath.Join(testdata, scenario, "wire.json"))
+}
+
+func readWireAt(t *testing.T, path string) *wireFile {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var w wireFile
 	if err := json.Unmarshal(data, &w); err != nil {
-		t.Fatalf("%s/wire.json: %v", scenario, err)
+		t.Fatalf("%s: %v", path, err)
 	}
 	w.derived = strings.HasPrefix(w.Library, "DERIVED")
 	return &w
