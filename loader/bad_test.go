@@ -189,3 +189,39 @@ func TestOutOfOrder(t *testing.T) {
 		t.Errorf("runs %d (the iteration_end has no runId: a run of its own)", len(rec.Runs))
 	}
 }
+
+// TestEnvelopeProblems: in an envelope a problem has line 0 and names the
+// event by its index in recording.events; an envelope cut after some
+// events keeps them.
+func TestEnvelopeProblems(t *testing.T) {
+	env := strings.Replace(smallEnvelope, `"droppedEvents":0`, `"droppedEvents":3`, 1)
+	env = strings.Replace(env, `{"type":"agentfootprint.stream.llm_end"`, `{"typo":"agentfootprint.stream.llm_end"`, 1)
+	rec, err := Read(strings.NewReader(env), "env.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"env.json: recording.events[3]: event has no type",
+		"env.json: envelope: the recording dropped its first 3 events",
+	}
+	if len(rec.Problems) != len(want) {
+		t.Fatalf("problems %v, want %d", rec.Problems, len(want))
+	}
+	for i, w := range want {
+		if p := rec.Problems[i]; p.Line != 0 || !strings.HasPrefix(p.Message, w) {
+			t.Errorf("problem %+v, want line 0 and %q", p, w)
+		}
+	}
+	if c := rec.Runs[0].Calls[0]; c.Ended || len(c.Appended) != 2 {
+		t.Errorf("call without llm_end: ended %v, %d appended from history", c.Ended, len(c.Appended))
+	}
+
+	cut := smallEnvelope[:strings.Index(smallEnvelope, `{"type":"agentfootprint.stream.tool_start"`)+30]
+	rec, err = Read(strings.NewReader(cut), "cut.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rec.Runs[0].Calls; len(c) != 1 || !c[0].Ended || len(rec.Problems) != 1 || !strings.Contains(rec.Problems[0].Message, "cut.json: the envelope is cut short") {
+		t.Errorf("calls %d, problems %v", len(c), rec.Problems)
+	}
+}

@@ -151,6 +151,7 @@ func (b *builder) raw(data []byte, at loc, last bool) {
 		b.problem(at, "event has no type")
 	case strings.HasPrefix(ev.Type, libraryPrefix):
 		b.sawEvent = true
+		b.runFor(ev.Meta.RunID) // runs come in order of first appearance
 		b.event(&ev, at)
 	}
 }

@@ -89,7 +89,10 @@ func Read(r io.Reader, name string) (*model.Recording, error) {
 	if !content {
 		return nil, fail(name, nil, "is empty")
 	}
-	first, _ := br.Peek(1)
+	first, err := br.Peek(1)
+	if err != nil {
+		return nil, readError(name, compressed, err)
+	}
 	if binary(br, first[0]) {
 		return nil, fail(name, nil, "is a binary file, not an agentfootprint log")
 	}
