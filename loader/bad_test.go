@@ -3,7 +3,9 @@ package loader
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -223,5 +225,12 @@ func TestEnvelopeProblems(t *testing.T) {
 	}
 	if c := rec.Runs[0].Calls; len(c) != 1 || !c[0].Ended || len(rec.Problems) != 1 || !strings.Contains(rec.Problems[0].Message, "cut.json: the envelope is cut short") {
 		t.Errorf("calls %d, problems %v", len(c), rec.Problems)
+	}
+}
+
+func TestMissingUnwraps(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "nope.jsonl"))
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("error %v does not unwrap to fs.ErrNotExist", err)
 	}
 }

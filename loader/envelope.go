@@ -42,7 +42,7 @@ func readEnvelopes(b *builder, s *jsonStream) error {
 	} else {
 		err = readEnvelope(b, s, &envelope{n: 1})
 	}
-	var fatal *Error
+	var fatal *loadError
 	switch {
 	case errors.As(err, &fatal):
 		return err

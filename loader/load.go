@@ -26,18 +26,19 @@ import (
 // bufSize is the read buffer. Lines longer than it still load.
 const bufSize = 256 << 10
 
-// Error is a file that cannot be loaded at all. Its text names the file.
-type Error struct {
+// loadError is a file that cannot be loaded at all. Its text names the
+// file; it unwraps to the cause (fs.ErrNotExist for a missing file).
+type loadError struct {
 	Name string
 	Msg  string
 	Err  error // the cause underneath, if any (for errors.Is)
 }
 
-func (e *Error) Error() string { return e.Name + ": " + e.Msg }
-func (e *Error) Unwrap() error { return e.Err }
+func (e *loadError) Error() string { return e.Name + ": " + e.Msg }
+func (e *loadError) Unwrap() error { return e.Err }
 
-func fail(name string, cause error, format string, args ...any) *Error {
-	return &Error{Name: name, Msg: fmt.Sprintf(format, args...), Err: cause}
+func fail(name string, cause error, format string, args ...any) *loadError {
+	return &loadError{Name: name, Msg: fmt.Sprintf(format, args...), Err: cause}
 }
 
 // Load opens path (read-only), detects the format by content (gzip is
@@ -106,7 +107,7 @@ func Read(r io.Reader, name string) (*model.Recording, error) {
 		err = readNDJSON(b, br, blank)
 	}
 	b.finish()
-	var fatal *Error
+	var fatal *loadError
 	switch {
 	case errors.As(err, &fatal):
 		return nil, err
