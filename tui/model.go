@@ -81,7 +81,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.s.replay, m.s.replaying = msg.replay, false
 		m.reread()
 	case tea.KeyMsg:
-		m, cmd = m.key(msg)
+		m, cmd = m.keys1by1(msg)
 	case tea.MouseMsg:
 		switch m.overlay {
 		case problemsOverlay:
@@ -94,6 +94,22 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	m.layout()
 	return m, cmd
+}
+
+// keys1by1 handles a key message one key at a time: a terminal read can
+// hold several typed runes ("lll" when l is held down), and each one is
+// a key press of its own.
+func (m Model) keys1by1(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste {
+		return m.key(msg)
+	}
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		var cmd tea.Cmd
+		m, cmd = m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
 }
 
 // loaded hands the session to every component.

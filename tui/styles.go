@@ -19,10 +19,10 @@ type Styles struct {
 	// Changed marks a turn whose fate differs from the recorded policy's.
 	Changed lipgloss.Style
 
-	Title, Label, Value, Dim, Cursor, Error lipgloss.Style
-	Match, Differs, Unknown                 lipgloss.Style
-	Border, BorderFocused                   lipgloss.Style
-	Role, ToolCall                          lipgloss.Style
+	Title, Label, Value, Dim, Error lipgloss.Style
+	Match, Differs, Unknown         lipgloss.Style
+	Border, BorderFocused           lipgloss.Style
+	ToolCall                        lipgloss.Style
 
 	// Tokens of a highlighted JSON tool result.
 	JSONKey, JSONString, JSONNumber, JSONLiteral, JSONPunct lipgloss.Style
@@ -53,7 +53,6 @@ func DefaultStyles() *Styles {
 		Label:   fg("#57606A", "#8B949E"),
 		Value:   lipgloss.NewStyle().Bold(true),
 		Dim:     fg("#8C959F", "#6E7681"),
-		Cursor:  lipgloss.NewStyle().Reverse(true),
 		Error:   fg("#CF222E", "#FF7B72").Bold(true),
 		Match:   fg("#1A7F37", "#56D364"),
 		Differs: fg("#CF222E", "#FF7B72").Bold(true),
@@ -61,7 +60,6 @@ func DefaultStyles() *Styles {
 
 		Border:        fg("#D0D7DE", "#30363D"),
 		BorderFocused: fg("#0969DA", "#58A6FF"),
-		Role:          lipgloss.NewStyle().Bold(true),
 		ToolCall:      fg("#8250DF", "#D2A8FF"),
 
 		JSONKey:     fg("#0550AE", "#79C0FF"),

@@ -145,10 +145,11 @@ func (l *turnList) row(r window.Row, selected bool) string {
 	}
 	fs := l.st.Fate(r.Fate)
 	head := mark + cur + " " + fs.Render(fmt.Sprintf("%-7s", r.Fate))
-	if tag := rowTag(r); tag != "" {
-		head += " " + fs.Render(tag)
-	}
 	size := fmt.Sprintf(" %6s", thousands(turnChars(r.Messages)))
+	if tag := rowTag(r); tag != "" {
+		// the tag may take what is left but a little preview
+		head += " " + fs.Render(fit(tag, l.width-ansi.StringWidth(head)-len(size)-4))
+	}
 	room := l.width - ansi.StringWidth(head) - len(size) - 1
 	body := " " + fit(turnPreview(r.Messages), max(0, room))
 	text := body
@@ -178,16 +179,15 @@ func rowTag(r window.Row) string {
 	return ""
 }
 
-// turnPreview is a turn in a few words: who spoke (→tools for an
-// assistant that called tools), then the first words of the first
-// message that has any.
+// turnPreview is a turn in a few words: who spoke and which tools it
+// called, then the first words of the first message that has any.
 func turnPreview(msgs []*model.Message) string {
 	if len(msgs) == 0 {
 		return ""
 	}
 	who := msgs[0].Role + ":"
 	if names := toolNames(msgs); len(names) > 0 {
-		who = "→" + strings.Join(names, ",")
+		who = msgs[0].Role + "→" + strings.Join(names, ",")
 	}
 	for _, m := range msgs {
 		c := m.Content

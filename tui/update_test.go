@@ -253,3 +253,11 @@ func TestLoadErrorQuits(t *testing.T) {
 		t.Error("a load error does not quit")
 	}
 }
+
+func TestRunesReadTogetherAreSeparateKeys(t *testing.T) {
+	m := open(t, fileConfig(s01), 120, 40)
+	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lll")})
+	if m.s.call != 3 {
+		t.Errorf(`"lll" in one read moved to call %d, want 3`, m.s.call)
+	}
+}
