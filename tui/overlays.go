@@ -138,7 +138,7 @@ func problemsText(s *session, st *Styles, w int) string {
 		if pr.Line > 0 {
 			where = fmt.Sprintf("line %d", pr.Line)
 		}
-		b.WriteString(ansi.Wrap(st.Label.Render(where+": ")+pr.Message, w, "") + "\n")
+		b.WriteString(ansi.Wrap(st.Label.Render(where+": ")+withoutPlace(pr.Message, pr.Line), w, "") + "\n")
 	}
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render(fmt.Sprintf("In the replay (%d)", len(s.replay.Problems))))
 	if len(s.replay.Problems) == 0 {
@@ -152,4 +152,14 @@ func problemsText(s *session, st *Styles, w int) string {
 	b.WriteString(ansi.Wrap(inf.Policy.String(), w, "") + "\n")
 	b.WriteString(ansi.Wrap(strings.ReplaceAll(inf.Evidence, "; ", "\n"), w, ""))
 	return b.String()
+}
+
+// withoutPlace drops a leading "file:line: " from a problem's message,
+// since the line is shown already.
+func withoutPlace(msg string, line int) string {
+	tag := fmt.Sprintf(":%d: ", line)
+	if i := strings.Index(msg, tag); line > 0 && i >= 0 && !strings.Contains(msg[:i], " ") {
+		return msg[i+len(tag):]
+	}
+	return msg
 }

@@ -18,7 +18,7 @@ func reason(row window.Row, c *window.CallReplay, p model.Policy) string {
 	case window.FatePinned:
 		return pinnedReason(row, v, p)
 	case window.FateEvicted:
-		return evictedReason(row, v, p)
+		return evictedReason(row, c, p)
 	case window.FateGone:
 		return fmt.Sprintf("gone: left at call %d; not sent on this call", row.LeftAt+1)
 	case window.FateNotice:
@@ -29,12 +29,12 @@ func reason(row window.Row, c *window.CallReplay, p model.Policy) string {
 	case window.FateNew:
 		s := fmt.Sprintf("new: appended since call %d (the answer and tool results of the previous call)", c.Index)
 		if row.Reason == model.ReasonInsideKeepWindow {
-			s += fmt.Sprintf("; inside the %d recent turns", p.KeepRecentTurns)
+			s += "; inside the " + recentTurns(p.KeepRecentTurns)
 		}
 		return s
 	case window.FateRecent:
 		if row.Reason == model.ReasonInsideKeepWindow {
-			return fmt.Sprintf("recent: one of the last %d turns (keepRecentTurns=%d); inside-keep-window", p.KeepRecentTurns, p.KeepRecentTurns)
+			return fmt.Sprintf("recent: inside the %s (keepRecentTurns=%d); inside-keep-window", recentTurns(p.KeepRecentTurns), p.KeepRecentTurns)
 		}
 		return "recent: among the last turns; " + notEngaged(v, c, p)
 	}
@@ -55,16 +55,17 @@ func pinnedReason(row window.Row, v *window.Visit, p model.Policy) string {
 	return s
 }
 
-func evictedReason(row window.Row, v *window.Visit, p model.Policy) string {
+func evictedReason(row window.Row, c *window.CallReplay, p model.Policy) string {
+	v := &c.Visit
 	var b strings.Builder
 	b.WriteString("evicted here: ")
 	if v.Turns[row.Turn].Notice {
 		b.WriteString("an earlier drop notice, dropped like any oldest turn; ")
 	}
-	fmt.Fprintf(&b, "older than the %d recent turns, %s", p.KeepRecentTurns, whyNotPinned(row, v, p))
-	if p.Strategy == model.TokenBudget {
-		b.WriteString("; the previous call's input tokens were above the threshold")
+	if in, ok := prevInput(c); ok && p.Strategy == model.TokenBudget {
+		fmt.Fprintf(&b, "the previous call used %s input tokens, above thresholdTokens=%d; ", thousands(in), p.ThresholdTokens)
 	}
+	fmt.Fprintf(&b, "older than the %s, %s", recentTurns(p.KeepRecentTurns), whyNotPinned(row, v, p))
 	if v.Notice != nil {
 		fmt.Fprintf(&b, "; a drop notice took the place of the %d messages", len(v.Evicted))
 	} else {
@@ -125,10 +126,11 @@ func notEngaged(v *window.Visit, c *window.CallReplay, p model.Policy) string {
 		return "the strategy could not decide: " + v.Problem
 	}
 	if p.Strategy == model.TokenBudget {
-		if len(c.Run.Calls) > 0 && c.Run.Calls[0] == c.Call {
+		in, ok := prevInput(c)
+		if !ok {
 			return "token-budget does not act on the first call of a run"
 		}
-		return fmt.Sprintf("the previous call's input tokens were not above the threshold %d, so token-budget did not engage", p.ThresholdTokens)
+		return fmt.Sprintf("the previous call used %s input tokens, not above thresholdTokens=%d, so token-budget did not engage", thousands(in), p.ThresholdTokens)
 	}
 	return fmt.Sprintf("the window had %d turns, not more than keepRecentTurns=%d, so %s did not engage", len(v.Turns), p.KeepRecentTurns, p.Strategy)
 }
@@ -150,4 +152,23 @@ func toolNames(msgs []*model.Message) []string {
 		add(m.ToolName)
 	}
 	return names
+}
+
+// prevInput is the input tokens the provider reported for the call
+// before c in its run; false on a run's first call.
+func prevInput(c *window.CallReplay) (int, bool) {
+	for i, x := range c.Run.Calls {
+		if x == c.Call && i > 0 {
+			return c.Run.Calls[i-1].Usage.Input, true
+		}
+	}
+	return 0, false
+}
+
+// recentTurns is "1 recent turn" or "N recent turns".
+func recentTurns(k int) string {
+	if k == 1 {
+		return "1 recent turn"
+	}
+	return fmt.Sprintf("%d recent turns", k)
 }
