@@ -3,10 +3,44 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui"
 )
 
-// runUI opens the terminal UI on path (the demo when empty).
-func runUI(path string, o options, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "inspect: the terminal UI is not built yet; use `inspect report FILE`")
-	return 2
+// runUI opens the terminal UI on path (the embedded demo when empty). A
+// file that cannot be opened at all is said before the screen is taken.
+func runUI(path string, _ options, stderr io.Writer) int {
+	name := path
+	if path == "" {
+		name = "demo"
+	} else if err := openable(path); err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return 1
+	}
+	err := tui.Run(tui.Config{Name: name, Load: func() (*model.Recording, error) { return open(path) }})
+	if err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// openable catches the errors worth saying before the UI starts.
+func openable(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case st.IsDir():
+		return fmt.Errorf("%s: is a directory, not a recording", path)
+	case st.Size() == 0:
+		return fmt.Errorf("%s: empty file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
