@@ -9,7 +9,7 @@ type KeyMap struct {
 	// Calls: which model call is on screen.
 	PrevCall, NextCall, FirstCall, LastCall, GotoCall key.Binding
 	// Turns and the detail pane.
-	Up, Down, PageUp, PageDown, Focus key.Binding
+	Up, Down, PageUp, PageDown, Focus, HideGone key.Binding
 	// Policy knobs; Knobs stands for all of them in the short help.
 	RecentLess, RecentMore, PinsLess, PinsMore key.Binding
 	TogglePins, ToggleAnchor, Strategy         key.Binding
@@ -40,6 +40,7 @@ func DefaultKeyMap() KeyMap {
 		PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup", "scroll detail up"),
 		PageDown: b([]string{"pgdown", "ctrl+d", " "}, "pgdn", "scroll detail"),
 		Focus:    b([]string{"tab", "shift+tab"}, "tab", "focus"),
+		HideGone: b([]string{"z"}, "z", "hide/show gone turns"),
 
 		RecentLess:    b([]string{"["}, "[", "keepRecentTurns −1"),
 		RecentMore:    b([]string{"]"}, "]", "keepRecentTurns +1"),
@@ -74,7 +75,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.PrevCall, k.NextCall, k.FirstCall, k.LastCall, k.GotoCall},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Focus},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Focus, k.HideGone},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset},
 		{k.Help, k.Problems, k.Close, k.Quit},
 	}

@@ -197,11 +197,7 @@ func (m Model) panes(h int) string {
 		return box(m.st, "Problems (! or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
 	}
 	listW := m.list.width + 2
-	title := "Turns at this call"
-	if n := len(m.s.rows); n > 0 {
-		title += " (" + itoa(n) + ")"
-	}
-	left := box(m.st, title, m.list.View(), listW, h, m.list.focused)
+	left := box(m.st, m.list.title(), m.list.View(), listW, h, m.list.focused)
 	right := box(m.st, m.detail.title(), m.detail.View(), w-listW, h, m.detail.focused)
 	return joinColumns(left, right)
 }

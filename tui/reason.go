@@ -20,7 +20,7 @@ func reason(row window.Row, c *window.CallReplay, p model.Policy) string {
 	case window.FateEvicted:
 		return evictedReason(row, c, p)
 	case window.FateGone:
-		return fmt.Sprintf("gone: left at call %d; not sent on this call", row.LeftAt+1)
+		return fmt.Sprintf("gone: left at call %d", row.LeftAt+1)
 	case window.FateNotice:
 		if row.WroteAt == c.Index {
 			return fmt.Sprintf("notice: written by the library at this call in place of the %d messages that left", len(v.Evicted))

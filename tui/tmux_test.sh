@@ -80,11 +80,11 @@ keys '?'
 expect 'Keys \(\? or esc closes\)' "? opens the help"
 expect 'keepRecentTurns −1' "the help lists the knob keys"
 keys Escape
-expect 'Turns at this call' "esc closes the help"
+expect 'Turns · ' "esc closes the help"
 
 keys q
 expect '^tour\$ *$' "q quits to the shell prompt"
-absent 'Turns at this call' "the inspector's screen is gone"
+absent 'Turns · ' "the inspector's screen is gone"
 [[ $(flag alternate_on) == 0 ]] && echo "ok    alternate screen left" || { echo "FAIL  still in the alternate screen"; exit 1; }
 [[ $(flag mouse_any_flag) == 0 ]] && echo "ok    mouse reporting off" || { echo "FAIL  mouse reporting still on"; exit 1; }
 

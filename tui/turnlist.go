@@ -25,7 +25,9 @@ type turnList struct {
 	focused bool
 	// chosen: the user moved the cursor, so it follows that turn from
 	// call to call; until then it goes to what left at each call.
-	chosen bool
+	chosen   bool
+	hideGone bool         // turns that left at earlier calls are not listed
+	visible  []window.Row // the session's rows, less the hidden ones
 }
 
 func newTurnList(st *Styles, keys KeyMap) *turnList {
@@ -43,20 +45,21 @@ func (l *turnList) SetSize(w, h int) {
 func (l *turnList) ShortHelp() []key.Binding  { return []key.Binding{l.keys.Up, l.keys.Down} }
 func (l *turnList) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
 
-func (l *turnList) rows() []window.Row {
-	if l.s == nil {
-		return nil
-	}
-	return l.s.rows
-}
+func (l *turnList) rows() []window.Row { return l.visible }
 
-// Update moves the cursor; it answers keys only while focused.
+// Update hides or shows gone turns, and moves the cursor while focused.
 func (l *turnList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
-	if !ok || !l.focused {
-		return l, nil
-	}
 	switch {
+	case !ok:
+	case key.Matches(km, l.keys.HideGone):
+		l.hideGone = !l.hideGone
+		k := ""
+		if r := l.selected(); r != nil {
+			k = r.Key
+		}
+		l.reselect(k)
+	case !l.focused:
 	case key.Matches(km, l.keys.Up):
 		l.move(-1)
 		l.chosen = true
@@ -97,7 +100,15 @@ func (l *turnList) selected() *window.Row {
 // is still there, else on the first turn that left at this call, else
 // on the newest.
 func (l *turnList) reselect(k string) {
-	rs := l.rows()
+	l.visible = l.visible[:0]
+	if l.s != nil {
+		for _, r := range l.s.rows {
+			if !l.hideGone || r.Fate != window.FateGone {
+				l.visible = append(l.visible, r)
+			}
+		}
+	}
+	rs := l.visible
 	l.cursor = len(rs) - 1
 	found := false
 	for i, r := range rs {
@@ -116,6 +127,25 @@ func (l *turnList) reselect(k string) {
 	}
 	l.cursor = max(0, l.cursor)
 	l.scroll()
+}
+
+// title counts the turns, those sent, and says when some are hidden.
+func (l *turnList) title() string {
+	t := "Turns"
+	if l.s == nil || len(l.s.rows) == 0 {
+		return t
+	}
+	sent := 0
+	for _, r := range l.s.rows {
+		if r.Sent {
+			sent++
+		}
+	}
+	t += fmt.Sprintf(" · %d · %d sent", len(l.s.rows), sent)
+	if l.hideGone {
+		t += fmt.Sprintf(" · %d gone hidden", len(l.s.rows)-len(l.visible))
+	}
+	return t
 }
 
 func (l *turnList) View() string {

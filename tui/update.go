@@ -48,6 +48,9 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.replan()
 	case key.Matches(msg, k.PageUp, k.PageDown):
 		m.detail.Update(msg)
+	case key.Matches(msg, k.HideGone):
+		m.list.Update(msg)
+		m.detail.show(m.list.selected())
 	case key.Matches(msg, k.Up, k.Down):
 		if m.list.focused {
 			m.list.Update(msg)

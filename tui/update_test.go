@@ -261,3 +261,21 @@ func TestRunesReadTogetherAreSeparateKeys(t *testing.T) {
 		t.Errorf(`"lll" in one read moved to call %d, want 3`, m.s.call)
 	}
 }
+
+func TestHideGone(t *testing.T) {
+	m := press(open(t, fileConfig(s01), 120, 40), "G")
+	all := len(m.list.rows())
+	m = press(m, "z")
+	for _, r := range m.list.rows() {
+		if r.Fate == window.FateGone {
+			t.Fatalf("a gone turn is listed with gone turns hidden")
+		}
+	}
+	if len(m.list.rows()) >= all || !strings.Contains(m.View(), "gone hidden") {
+		t.Errorf("hiding gone turns: %d of %d rows left", len(m.list.rows()), all)
+	}
+	m = press(m, "tab", "z", "tab")
+	if len(m.list.rows()) != all {
+		t.Errorf("z again (from the detail) lists %d rows, want %d", len(m.list.rows()), all)
+	}
+}
