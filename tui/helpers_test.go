@@ -34,7 +34,7 @@ func open(tb testing.TB, cfg Config, w, h int) Model {
 	tb.Helper()
 	m := New(cfg)
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	return settle(m, loadCmd(cfg.Load))
+	return settle(m, loadCmd(cfg))
 }
 
 func send(m Model, msg tea.Msg) Model {

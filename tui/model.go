@@ -54,7 +54,7 @@ func New(cfg Config) Model {
 }
 
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(loadCmd(m.cfg.Load), m.spin.Tick)
+	return tea.Batch(loadCmd(m.cfg), m.spin.Tick)
 }
 
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

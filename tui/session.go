@@ -36,14 +36,18 @@ type loadedMsg struct {
 
 // loadCmd reads the recording and does every slow first step off the UI
 // goroutine: inference (many replays) and the recorded-policy replay.
-func loadCmd(load func() (*model.Recording, error)) tea.Cmd {
+func loadCmd(cfg Config) tea.Cmd {
 	return func() tea.Msg {
-		rec, err := load()
+		rec, err := cfg.Load()
 		if err != nil {
 			return loadedMsg{err: err}
 		}
 		warmChars(rec)
-		inf := window.Infer(rec)
+		infer := cfg.Infer
+		if infer == nil {
+			infer = window.Infer
+		}
+		inf := infer(rec)
 		r := window.Run(rec, inf.Policy)
 		r.Ledger(0) // builds the ledger's log here, not in View
 		return loadedMsg{rec: rec, inf: inf, recorded: r}

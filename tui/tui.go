@@ -15,12 +15,18 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
 )
 
 // Config is what the program opens.
 type Config struct {
 	Name string                           // file path or "demo", shown in the header
 	Load func() (*model.Recording, error) // runs in a tea.Cmd; a spinner shows meanwhile
+	// Infer names the recorded policy: the one the run is replayed under
+	// at first, that r returns to, and that changes are compared with. It
+	// runs in the same tea.Cmd. Nil means window.Infer; main passes one
+	// that honours the policy flags.
+	Infer func(*model.Recording) window.Inference
 }
 
 // Run runs the inspector full screen with the mouse on, until the user

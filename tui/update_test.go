@@ -134,7 +134,7 @@ func TestSizes(t *testing.T) {
 		t.Errorf("view before the first WindowSizeMsg = %q", v)
 	}
 	m = press(m, "l", "?", "p") // keys while loading are harmless
-	m = settle(m, loadCmd(m.cfg.Load))
+	m = settle(m, loadCmd(m.cfg))
 	m = press(m, "G", "j")
 	for _, sz := range [][2]int{{200, 50}, {120, 40}, {80, 24}, {60, 15}, {20, 6}, {3, 2}, {1, 1}} {
 		m = send(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
@@ -244,7 +244,7 @@ func (panicky) View() string                        { panic("boom") }
 func TestLoadErrorQuits(t *testing.T) {
 	m := New(fileConfig("../testdata/no-such-file.jsonl"))
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	next, cmd := m.Update(loadCmd(m.cfg.Load)())
+	next, cmd := m.Update(loadCmd(m.cfg)())
 	m = next.(Model)
 	if m.err == nil || cmd == nil {
 		t.Fatal("a load error neither kept nor quit")
@@ -277,5 +277,22 @@ func TestHideGone(t *testing.T) {
 	m = press(m, "tab", "z", "tab")
 	if len(m.list.rows()) != all {
 		t.Errorf("z again (from the detail) lists %d rows, want %d", len(m.list.rows()), all)
+	}
+}
+
+func TestConfigInferSetsTheRecordedPolicy(t *testing.T) {
+	cfg := fileConfig(s01)
+	cfg.Infer = func(rec *model.Recording) window.Inference {
+		inf := window.Infer(rec)
+		inf.Policy.KeepLastToolResults = 0 // pins off, as a flag would say
+		return inf
+	}
+	m := open(t, cfg, 120, 40)
+	if m.s.policy.KeepLastToolResults != 0 || m.s.changed() {
+		t.Fatalf("opened under %+v, changed=%v", m.s.policy, m.s.changed())
+	}
+	m = press(m, "}", "r")
+	if m.s.policy.KeepLastToolResults != 0 {
+		t.Errorf("r went back to %+v, not to the given policy", m.s.policy)
 	}
 }
