@@ -18,6 +18,14 @@ type component interface {
 	FullHelp() [][]key.Binding
 }
 
+var (
+	_ component = (*header)(nil)
+	_ component = (*turnList)(nil)
+	_ component = (*detailPane)(nil)
+	_ component = (*policyBar)(nil)
+	_ component = (*textPane)(nil)
+)
+
 // Border glyphs: a focused pane has a thick frame, so focus shows
 // without colour too.
 var (

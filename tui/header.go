@@ -95,7 +95,7 @@ func (h *header) how(c *window.CallReplay, long bool) []string {
 		pol = l("policy ") + h.st.Changed.Render("changed by you")
 	}
 	var rec string
-	switch c.Recorded {
+	switch c.Recorded() {
 	case window.Match:
 		rec = h.st.Match.Render("match")
 	case window.Differs:

@@ -49,7 +49,6 @@ func New(cfg Config) Model {
 	}
 	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w) })
 	m.problems = newTextPane(keys, func(int) string { return "" })
-	m.header.loading = sp.View()
 	return m
 }
 
@@ -116,8 +115,8 @@ func (m Model) keys1by1(msg tea.KeyMsg) (Model, tea.Cmd) {
 func (m *Model) loaded(s *session) {
 	m.s = s
 	m.header.s, m.list.s, m.detail.s, m.bar.s = s, s, s, s
-	m.header.loading = ""
-	m.problems.text = func(w int) string { return problemsText(s, m.st, w) }
+	st := m.st
+	m.problems.text = func(w int) string { return problemsText(s, st, w) }
 	m.list.reselect("")
 	m.problems.refresh()
 	m.detail.show(m.list.selected())

@@ -110,57 +110,69 @@ var jsonLexer = lexers.Get("json")
 // it to w columns itself, token by token, so that no style is cut by a
 // line break.
 func highlightJSON(st *Styles, src string, w int) string {
-	colour := lipgloss.ColorProfile() != termenv.Ascii
 	it, err := jsonLexer.Tokenise(nil, src)
 	if err != nil {
 		return ansi.Wrap(src, w, "")
 	}
-	var b strings.Builder
-	b.Grow(len(src) * 2)
-	col := 0
-	emit := func(s string, style lipgloss.Style, styled bool) {
-		if styled && colour {
-			s = style.Render(s)
-		}
-		b.WriteString(s)
-	}
+	out := &wrapWriter{w: w, colour: lipgloss.ColorProfile() != termenv.Ascii}
+	out.b.Grow(len(src) * 2)
 	for t := it(); t != chroma.EOF; t = it() {
 		style, styled := tokenStyle(st, t.Type)
 		for i, seg := range strings.Split(t.Value, "\n") {
 			if i > 0 {
-				b.WriteByte('\n')
-				col = 0
+				out.newline()
 			}
-			for seg != "" {
-				sw := ansi.StringWidth(seg)
-				if col+sw <= w {
-					emit(seg, style, styled)
-					col += sw
-					break
-				}
-				if col > 0 && sw <= w {
-					b.WriteByte('\n') // the token fits on a line of its own
-					col = 0
-					continue
-				}
-				head := ansi.Truncate(seg, w-col, "")
-				if head == "" && col > 0 {
-					b.WriteByte('\n')
-					col = 0
-					continue
-				}
-				if head == "" { // not even one character fits: show it anyway
-					_, size := utf8.DecodeRuneInString(seg)
-					head = seg[:size]
-				}
-				emit(head, style, styled)
-				b.WriteByte('\n')
-				col = 0
-				seg = seg[len(head):]
-			}
+			out.write(seg, style, styled)
 		}
 	}
-	return b.String()
+	return out.b.String()
+}
+
+// wrapWriter writes styled pieces of text w columns wide: a piece that
+// does not fit starts a new line, one longer than a line is cut.
+type wrapWriter struct {
+	b      strings.Builder
+	w, col int
+	colour bool
+}
+
+func (o *wrapWriter) newline() {
+	o.b.WriteByte('\n')
+	o.col = 0
+}
+
+func (o *wrapWriter) write(seg string, style lipgloss.Style, styled bool) {
+	for seg != "" {
+		sw := ansi.StringWidth(seg)
+		if o.col+sw <= o.w {
+			o.emit(seg, style, styled)
+			o.col += sw
+			return
+		}
+		if o.col > 0 && sw <= o.w {
+			o.newline() // it fits on a line of its own
+			continue
+		}
+		head := ansi.Truncate(seg, o.w-o.col, "")
+		if head == "" && o.col > 0 {
+			o.newline()
+			continue
+		}
+		if head == "" { // not even one character fits: show it anyway
+			_, size := utf8.DecodeRuneInString(seg)
+			head = seg[:size]
+		}
+		o.emit(head, style, styled)
+		o.newline()
+		seg = seg[len(head):]
+	}
+}
+
+func (o *wrapWriter) emit(s string, style lipgloss.Style, styled bool) {
+	if styled && o.colour {
+		s = style.Render(s)
+	}
+	o.b.WriteString(s)
 }
 
 func tokenStyle(st *Styles, t chroma.TokenType) (lipgloss.Style, bool) {
