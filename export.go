@@ -69,7 +69,7 @@ func writeExport(w io.Writer, source string, rec *model.Recording, s session) er
 		ec := exportCall{
 			Call: i + 1, Run: c.Run.Index, RunID: c.Run.RunID, Iteration: c.Call.Iteration,
 			Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
-			Record: c.Visit.Record, RecordedWindow: c.Recorded,
+			Record: c.Visit.Record, RecordedWindow: c.Recorded(),
 			Turns: make([]exportTurn, len(c.Visit.Turns)),
 		}
 		for j, t := range c.Visit.Turns {

@@ -23,7 +23,7 @@ func writeReport(w io.Writer, rec *model.Recording, s session, color bool) error
 		if v.Engaged {
 			left, why = leftLine(v), stayedLine(v)
 		}
-		recorded := c.Recorded
+		recorded := c.Recorded()
 		if color && recorded == window.Differs {
 			recorded = "\x1b[31m" + recorded + "\x1b[0m"
 		}
@@ -39,10 +39,10 @@ func writeReport(w io.Writer, rec *model.Recording, s session, color bool) error
 	}
 	fmt.Fprintf(w, "\npolicy (%s): %s\n  %s\n", how, s.policy, s.evidence)
 	matched, compared := 0, 0
-	for _, c := range s.replay.Calls {
-		if c.Recorded != window.Unknown {
+	for i := range s.replay.Calls {
+		if r := s.replay.Calls[i].Recorded(); r != window.Unknown {
 			compared++
-			if c.Recorded == window.Match {
+			if r == window.Match {
 				matched++
 			}
 		}

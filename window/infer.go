@@ -77,32 +77,39 @@ func Infer(rec *model.Recording) Inference {
 	if p.Strategy == model.TokenBudget && threshold == 0 {
 		ev = append(ev, "no budget_pressure event states the threshold")
 	}
-	best, bestM, compared, full := p, -1, 0, 0
+	var tries []model.Policy
 	for _, lv := range ls {
 		for _, kv := range ks {
 			q := p
 			q.KeepRecentTurns, q.KeepLastToolResults = kv, lv
-			m, c := score(rec, q)
-			if m == c {
-				full++
+			tries = append(tries, q)
+		}
+	}
+	// In preference order, the first policy that reproduces every window.
+	for _, q := range tries {
+		if reproduces(rec, q) {
+			inf.Policy = q
+			inf.Matched, inf.Compared = score(rec, q)
+			if inf.Compared == 0 {
+				ev = append(ev, "no recorded window to compare: library defaults")
+			} else {
+				ev = append(ev, fmt.Sprintf("keepRecentTurns=%d keepLastToolResults=%d reproduce %d/%d recorded windows (the first that does, trying the library defaults first, then the smallest values)",
+					q.KeepRecentTurns, q.KeepLastToolResults, inf.Matched, inf.Compared))
 			}
-			if m > bestM {
-				best, bestM, compared = q, m, c
-			}
+			inf.Evidence = strings.Join(ev, "; ")
+			return inf
+		}
+	}
+	// None does: the closest.
+	best, bestM, compared := p, -1, 0
+	for _, q := range tries {
+		if m, c := score(rec, q); m > bestM {
+			best, bestM, compared = q, m, c
 		}
 	}
 	inf.Policy, inf.Matched, inf.Compared = best, bestM, compared
-	switch {
-	case compared == 0:
-		ev = append(ev, "no recorded window to compare: library defaults")
-	case bestM == compared:
-		ev = append(ev, fmt.Sprintf("keepRecentTurns=%d keepLastToolResults=%d reproduce %d/%d recorded windows", best.KeepRecentTurns, best.KeepLastToolResults, bestM, compared))
-		if full > 1 {
-			ev = append(ev, fmt.Sprintf("%d policies tried reproduce them all; defaults first, then the smallest", full))
-		}
-	default:
-		ev = append(ev, fmt.Sprintf("no policy tried reproduces every recorded window; closest keepRecentTurns=%d keepLastToolResults=%d reproduces %d/%d", best.KeepRecentTurns, best.KeepLastToolResults, bestM, compared))
-	}
+	ev = append(ev, fmt.Sprintf("no policy tried reproduces every recorded window; closest keepRecentTurns=%d keepLastToolResults=%d reproduces %d/%d",
+		best.KeepRecentTurns, best.KeepLastToolResults, bestM, compared))
 	inf.Evidence = strings.Join(ev, "; ")
 	return inf
 }
@@ -158,8 +165,9 @@ func candidatesK(rec *model.Recording, stated int) []int {
 // score counts the calls whose recorded window p reproduces, of those
 // that have one.
 func score(rec *model.Recording, p model.Policy) (matched, compared int) {
-	for _, c := range Run(rec, p).Calls {
-		switch c.Recorded {
+	r := Run(rec, p)
+	for i := range r.Calls {
+		switch r.Calls[i].Recorded() {
 		case Match:
 			matched++
 			compared++
@@ -168,4 +176,20 @@ func score(rec *model.Recording, p model.Policy) (matched, compared int) {
 		}
 	}
 	return matched, compared
+}
+
+// reproduces replays under p only as long as every recorded window is
+// reproduced: a wrong policy stops at its first divergent call, which is
+// what makes trying many policies on a long run cheap.
+func reproduces(rec *model.Recording, p model.Policy) bool {
+	ok := true
+	replay(rec, p, func(c *CallReplay) bool {
+		if c.Call.MessagesCount > 0 && len(c.Visit.After) != c.Call.MessagesCount {
+			ok = false // the recorded size already disagrees
+		} else if c.Recorded() == Differs {
+			ok = false
+		}
+		return !ok
+	})
+	return ok
 }

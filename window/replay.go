@@ -15,9 +15,18 @@ type CallReplay struct {
 	Run   *model.Run // the run the call belongs to
 	Call  *model.Call
 	Visit Visit // the window visit before the call
-	// Recorded says whether the replayed window is the one the library
-	// recorded for this call: Match, Differs or Unknown.
-	Recorded string
+
+	recorded string // memo of Recorded
+}
+
+// Recorded says whether the replayed window is the one the library
+// recorded for this call: Match, Differs or Unknown. It is worked out on
+// first use (it reads every message of the window), not by the replay.
+func (c *CallReplay) Recorded() string {
+	if c.recorded == "" {
+		c.recorded = compareRecorded(c.Visit.After, c.Call)
+	}
+	return c.recorded
 }
 
 // Window is what the model was sent on this call, per the replay.
@@ -36,7 +45,10 @@ type Replay struct {
 // Run replays every run of rec under policy p, from the first iteration.
 // A follow-up run starts from the previous run's last window, that call's
 // answer, and the new request; what was dropped in a run stays gone.
-func Run(rec *model.Recording, p model.Policy) *Replay {
+func Run(rec *model.Recording, p model.Policy) *Replay { return replay(rec, p, nil) }
+
+// replay is Run that stops after the first call for which stop is true.
+func replay(rec *model.Recording, p model.Policy, stop func(*CallReplay) bool) *Replay {
 	total := 0
 	for _, r := range rec.Runs {
 		total += len(r.Calls)
@@ -73,10 +85,10 @@ func Run(rec *model.Recording, p model.Policy) *Replay {
 				seen[v.Problem] = true
 				out.Problems = append(out.Problems, v.Problem)
 			}
-			out.Calls = append(out.Calls, CallReplay{
-				Index: len(out.Calls), Run: run, Call: call, Visit: v,
-				Recorded: compareRecorded(v.After, call),
-			})
+			out.Calls = append(out.Calls, CallReplay{Index: len(out.Calls), Run: run, Call: call, Visit: v})
+			if stop != nil && stop(&out.Calls[len(out.Calls)-1]) {
+				return out
+			}
 			next := mem.msgs.take(len(v.After) + len(call.Appended) + 1)[:0]
 			next = append(next, v.After...)
 			history = append(next, call.Appended...)

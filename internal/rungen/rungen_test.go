@@ -26,8 +26,8 @@ func TestGeneratedLogReplays(t *testing.T) {
 	r := window.Run(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2})
 	drops := 0
 	for _, c := range r.Calls {
-		if c.Recorded != window.Match {
-			t.Fatalf("call %d: recorded window %s", c.Index+1, c.Recorded)
+		if c.Recorded() != window.Match {
+			t.Fatalf("call %d: recorded window %s", c.Index+1, c.Recorded())
 		}
 		drops += len(c.Visit.Evicted)
 	}
@@ -36,7 +36,7 @@ func TestGeneratedLogReplays(t *testing.T) {
 	}
 	// a different policy must not reproduce it: the comparison is real
 	r2 := window.Run(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 6, KeepLastToolResults: 2})
-	if r2.Calls[len(r2.Calls)-1].Recorded != window.Differs {
+	if r2.Calls[len(r2.Calls)-1].Recorded() != window.Differs {
 		t.Fatal("keepRecentTurns 6 should not reproduce a log recorded under 4")
 	}
 }
