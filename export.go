@@ -70,9 +70,9 @@ func writeExport(w io.Writer, source string, rec *model.Recording, s session) er
 			Call: i + 1, Run: c.Run.Index, RunID: c.Run.RunID, Iteration: c.Call.Iteration,
 			Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
 			Record: c.Visit.Record, RecordedWindow: c.Recorded(),
-			Turns: make([]exportTurn, len(c.Visit.Turns)),
+			Turns: make([]exportTurn, 0, 8),
 		}
-		for j, t := range c.Visit.Turns {
+		for _, t := range c.Visit.Turns() {
 			et := exportTurn{Index: t.Index, Start: t.Start, Length: t.Length, Fate: "kept", Notice: t.Notice}
 			if t.Evicted {
 				et.Fate = "evicted"
@@ -81,7 +81,7 @@ func writeExport(w io.Writer, source string, rec *model.Recording, s session) er
 				r := t.Reason
 				et.Reason = &r
 			}
-			ec.Turns[j] = et
+			ec.Turns = append(ec.Turns, et)
 		}
 		doc.Calls = append(doc.Calls, ec)
 	}

@@ -64,7 +64,7 @@ func leftLine(v *window.Visit) string {
 		return "0"
 	}
 	turns := 0
-	for _, t := range v.Turns {
+	for _, t := range v.Turns() {
 		if t.Evicted {
 			turns++
 		}

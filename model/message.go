@@ -40,12 +40,18 @@ type Message struct {
 }
 
 // Chars is the message's content length in UTF-16 units, measured once.
+// A message shared between goroutines must be measured before it is
+// shared (the loader measures every message it makes).
 func (m *Message) Chars() int {
 	if m.chars == 0 {
 		m.chars = Len(m.Content) + 1
 	}
 	return m.chars - 1
 }
+
+// KnownChars records a content length the caller already computed (a
+// drop notice's, say), sparing the measurement. n must be Len(Content).
+func (m *Message) KnownChars(n int) { m.chars = n + 1 }
 
 // Notice markers: a user message whose content starts with one of these
 // was written by the library, not said by the person.

@@ -59,7 +59,7 @@ func evictedReason(row window.Row, c *window.CallReplay, p model.Policy) string 
 	v := &c.Visit
 	var b strings.Builder
 	b.WriteString("evicted here: ")
-	if v.Turns[row.Turn].Notice {
+	if v.Turns()[row.Turn].Notice {
 		b.WriteString("an earlier drop notice, dropped like any oldest turn; ")
 	}
 	if in, ok := prevInput(c); ok && p.Strategy == model.TokenBudget {
@@ -82,13 +82,13 @@ func whyNotPinned(row window.Row, v *window.Visit, p model.Policy) string {
 	case v.StandDown:
 		return "not pinned (the pin stood down: the last two visits removed nothing and named last-tool-result)"
 	}
-	for _, c := range v.Candidates {
+	for _, c := range v.Candidates() {
 		if c.TurnIndex == row.Turn {
 			return fmt.Sprintf("not pinned (its %s pin yielded to newer ones; %d slots)", c.ToolName, p.KeepLastToolResults)
 		}
 	}
 	for _, name := range toolNames(row.Messages) {
-		for _, c := range v.Candidates {
+		for _, c := range v.Candidates() {
 			if c.ToolName == name && c.TurnIndex != row.Turn {
 				return fmt.Sprintf("not pinned (a newer %s result holds that pin)", name)
 			}
@@ -132,7 +132,7 @@ func notEngaged(v *window.Visit, c *window.CallReplay, p model.Policy) string {
 		}
 		return fmt.Sprintf("the previous call used %s input tokens, not above thresholdTokens=%d, so token-budget did not engage", thousands(in), p.ThresholdTokens)
 	}
-	return fmt.Sprintf("the window had %d turns, not more than keepRecentTurns=%d, so %s did not engage", len(v.Turns), p.KeepRecentTurns, p.Strategy)
+	return fmt.Sprintf("the window had %d turns, not more than keepRecentTurns=%d, so %s did not engage", len(v.Turns()), p.KeepRecentTurns, p.Strategy)
 }
 
 // toolNames are the tools a turn's messages called or answered for.

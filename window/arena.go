@@ -40,4 +40,32 @@ type arena struct {
 	records  slab[model.Record]
 	obs      slab[model.Observations]
 	notices  slab[model.Message]
+	// scratch memory of one visit, reused by the next
+	scratch     []model.Turn
+	scratchPins []model.Pin
+	scratchRefs []model.Refusal
+}
+
+// scratchTurns returns n turns of memory reused by every visit.
+func (a *arena) scratchTurns(n int) []model.Turn {
+	if cap(a.scratch) < n {
+		a.scratch = make([]model.Turn, n, n*2)
+	}
+	return a.scratch[:n]
+}
+
+// scratch slices for the refusal engine: the candidate pins and the
+// refusals met, before the visit keeps what it needs.
+func (a *arena) pinScratch(n int) []model.Pin {
+	if cap(a.scratchPins) < n {
+		a.scratchPins = make([]model.Pin, 0, n*2)
+	}
+	return a.scratchPins[:0]
+}
+
+func (a *arena) refusalScratch(n int) []model.Refusal {
+	if cap(a.scratchRefs) < n {
+		a.scratchRefs = make([]model.Refusal, 0, n*2)
+	}
+	return a.scratchRefs[:0]
 }

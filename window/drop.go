@@ -19,6 +19,7 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 	names := spanToolNames(in.mem.names.take(len(span))[:0], w, span)
 
 	var notice string
+	var noticeChars int
 	requestKept := pl.requestKeptAtHead()
 	if spanStart == 0 || requestKept {
 		var newHead *model.Message
@@ -28,7 +29,7 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 			newHead = tail[0]
 		}
 		needs := newHead == nil || newHead.Role != model.RoleUser
-		notice = chooseNotice(len(span), chars(span), in.Iteration, in.Policy.Strategy, requestKept, names)
+		notice, noticeChars = chooseNotice(len(span), chars(span), in.Iteration, in.Policy.Strategy, requestKept, names)
 		if notice == "" && needs {
 			return false, nil
 		}
@@ -41,13 +42,11 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 	if notice != "" {
 		v.Notice = &in.mem.notices.take(1)[0]
 		*v.Notice = model.Message{Role: model.RoleUser, Content: notice}
+		v.Notice.KnownChars(noticeChars)
 		after = append(after, v.Notice)
 	}
 	v.After = append(after, tail...)
 	v.Evicted = span
-	for ti := pl.from; ti <= pl.to; ti++ {
-		v.Turns[ti].Evicted = true
-	}
 	return true, names
 }
 

@@ -52,8 +52,9 @@ func (r *Replay) Ledger(call int) []Row {
 	}
 	log := r.turnLog()
 	v := &r.Calls[call].Visit
+	fates := v.Turns()
 	inBefore := map[string]int{}
-	for i, t := range v.Turns {
+	for i, t := range fates {
 		inBefore[r.keyOf(call, v.Before[t.Start])] = i
 	}
 	var rows []Row
@@ -67,7 +68,7 @@ func (r *Replay) Ledger(call int) []Row {
 		}
 		if ti, ok := inBefore[e.key]; ok {
 			row.Turn = ti
-			r.fateAt(call, ti, &row)
+			r.fateAt(call, fates, ti, &row)
 		} else if e.wroteAt == call {
 			row.Fate, row.Sent = FateNotice, true
 		} else {
@@ -79,9 +80,9 @@ func (r *Replay) Ledger(call int) []Row {
 }
 
 // fateAt names the fate of turn ti of call's window.
-func (r *Replay) fateAt(call, ti int, row *Row) {
+func (r *Replay) fateAt(call int, fates []TurnFate, ti int, row *Row) {
 	v := &r.Calls[call].Visit
-	tf := v.Turns[ti]
+	tf := fates[ti]
 	row.Reason, row.PinTool = tf.Reason, tf.PinTool
 	row.Sent = !tf.Evicted
 	isNew := call > 0 && r.isNew(call, v.Before[tf.Start])
@@ -97,7 +98,7 @@ func (r *Replay) fateAt(call, ti int, row *Row) {
 		row.Fate = FateNew
 	case tf.Notice:
 		row.Fate = FateNotice
-	case tf.Reason == model.ReasonInsideKeepWindow || (tf.Reason == "" && ti >= len(v.Turns)-r.Policy.KeepRecentTurns):
+	case tf.Reason == model.ReasonInsideKeepWindow || (tf.Reason == "" && ti >= len(fates)-r.Policy.KeepRecentTurns):
 		row.Fate = FateRecent
 	default:
 		row.Fate = FateKept
@@ -132,6 +133,12 @@ func (r *Replay) turnLog() []logEntry {
 	if r.log != nil {
 		return r.log
 	}
+	r.noticeAt = map[*model.Message]int{}
+	for ci := range r.Calls {
+		if n := r.Calls[ci].Visit.Notice; n != nil {
+			r.noticeAt[n] = ci
+		}
+	}
 	type node struct {
 		e    logEntry
 		next int
@@ -141,23 +148,21 @@ func (r *Replay) turnLog() []logEntry {
 	at := map[string]int{}
 	for ci := range r.Calls {
 		v := &r.Calls[ci].Visit
-		for _, t := range v.Turns {
-			k := r.keyOf(ci, v.Before[t.Start])
+		eachTurn(v.Before, func(start, end int) {
+			k := r.keyOf(ci, v.Before[start])
 			if _, ok := at[k]; ok {
-				continue
+				return
 			}
-			nodes = append(nodes, node{e: logEntry{key: k, msgs: v.Before[t.Start : t.Start+t.Length], first: ci, left: -1, wroteAt: -1}, next: -1})
+			nodes = append(nodes, node{e: logEntry{key: k, msgs: v.Before[start:end], first: ci, left: -1, wroteAt: -1}, next: -1})
 			nodes[tail].next = len(nodes) - 1
 			tail = len(nodes) - 1
 			at[k] = tail
-		}
+		})
 		last := -1
-		for _, t := range v.Turns {
-			if t.Evicted {
-				last = at[r.keyOf(ci, v.Before[t.Start])]
-				nodes[last].e.left = ci
-			}
-		}
+		eachTurn(v.Evicted, func(start, _ int) {
+			last = at[r.keyOf(ci, v.Evicted[start])]
+			nodes[last].e.left = ci
+		})
 		if v.Notice != nil && last >= 0 {
 			k := "notice@" + strconv.Itoa(ci)
 			nodes = append(nodes, node{e: logEntry{key: k, msgs: []*model.Message{v.Notice}, first: ci, left: -1, wroteAt: ci}, next: nodes[last].next})
@@ -175,4 +180,22 @@ func (r *Replay) turnLog() []logEntry {
 	}
 	r.log = log
 	return log
+}
+
+// eachTurn calls fn with the message range of every turn of w, in order,
+// without building the turns.
+func eachTurn(w []*model.Message, fn func(start, end int)) {
+	start := -1
+	for i, m := range w {
+		if m.Role == model.RoleTool && start >= 0 {
+			continue
+		}
+		if start >= 0 {
+			fn(start, i)
+		}
+		start = i
+	}
+	if start >= 0 {
+		fn(start, len(w))
+	}
 }

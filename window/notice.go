@@ -115,8 +115,8 @@ func NoticeText(n, iteration int, strategy string, requestKept bool, toolNames [
 
 // chooseNotice runs the ladder: the rich notice when there are nameable
 // tools and it is shorter than the span, else the plain one when it is
-// shorter, else none ("").
-func chooseNotice(spanLen, spanChars, iteration int, strategy string, requestKept bool, names []string) string {
+// shorter, else none (""). It returns the notice's length too.
+func chooseNotice(spanLen, spanChars, iteration int, strategy string, requestKept bool, names []string) (string, int) {
 	var buf [8]string
 	named := buf[:0]
 	for _, n := range names {
@@ -124,11 +124,13 @@ func chooseNotice(spanLen, spanChars, iteration int, strategy string, requestKep
 			named = append(named, n)
 		}
 	}
-	if len(named) > 0 && noticeLen(spanLen, iteration, strategy, requestKept, named) < spanChars {
-		return NoticeText(spanLen, iteration, strategy, requestKept, named)
+	if len(named) > 0 {
+		if n := noticeLen(spanLen, iteration, strategy, requestKept, named); n < spanChars {
+			return NoticeText(spanLen, iteration, strategy, requestKept, named), n
+		}
 	}
-	if noticeLen(spanLen, iteration, strategy, requestKept, nil) < spanChars {
-		return NoticeText(spanLen, iteration, strategy, requestKept, nil)
+	if n := noticeLen(spanLen, iteration, strategy, requestKept, nil); n < spanChars {
+		return NoticeText(spanLen, iteration, strategy, requestKept, nil), n
 	}
-	return ""
+	return "", 0
 }

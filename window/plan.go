@@ -19,7 +19,7 @@ type planInput struct {
 type plan struct {
 	from, to   int             // span turn indices; from = -1 when nothing may leave
 	refusals   []model.Refusal // every refused turn met, then the keep window
-	candidates []model.Pin
+	candidates []model.Pin // scratch: valid during the visit only
 	pinned     []model.Pin
 	yielded    int
 }
@@ -33,7 +33,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 		cands = 0
 	}
 	if in.pinLimit > 0 && cands > 0 {
-		p.candidates = pinning.AppendCandidates(in.mem.pins.take(len(turns))[:0], turns, w, in.anchor)
+		p.candidates = pinning.AppendCandidates(in.mem.pinScratch(len(turns)), turns, w, in.anchor)
 		p.pinned = in.mem.pins.take(min(in.pinLimit, len(p.candidates)))[:0]
 		for _, pin := range p.candidates {
 			if pin.TurnIndex >= cands {
@@ -46,7 +46,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 			}
 		}
 	}
-	p.refusals = in.mem.refusals.take(len(turns))[:0]
+	p.refusals = in.mem.refusalScratch(len(turns) + 1)
 	for ti := 0; ti < cands; ti++ {
 		reason := refusalOf(w, turns[ti], in, p.pinned)
 		if reason == "" {
@@ -64,6 +64,8 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 	for ti := cands; ti < len(turns); ti++ {
 		p.refusals = append(p.refusals, model.Refusal{Reason: model.ReasonInsideKeepWindow, TurnIndex: ti, MessageIndex: turns[ti].Start})
 	}
+	// the refusals outlive the visit (in its record); the scratch does not
+	p.refusals = append(in.mem.refusals.take(len(p.refusals))[:0], p.refusals...)
 	return p
 }
 

@@ -39,7 +39,7 @@ type Replay struct {
 	Problems []string // what the replay could not decide, once each
 
 	log      []logEntry             // built by Ledger on first use
-	noticeAt map[*model.Message]int // the call whose visit wrote each notice
+	noticeAt map[*model.Message]int // the call whose visit wrote each notice; built with log
 }
 
 // Run replays every run of rec under policy p, from the first iteration.
@@ -53,7 +53,7 @@ func replay(rec *model.Recording, p model.Policy, stop func(*CallReplay) bool) *
 	for _, r := range rec.Runs {
 		total += len(r.Calls)
 	}
-	out := &Replay{Policy: p, Calls: make([]CallReplay, 0, total), noticeAt: map[*model.Message]int{}}
+	out := &Replay{Policy: p, Calls: make([]CallReplay, 0, total)}
 	seen := map[string]bool{}
 	mem := &arena{}
 	var history []*model.Message
@@ -71,9 +71,6 @@ func replay(rec *model.Recording, p model.Policy, stop func(*CallReplay) bool) *
 				Policy: p, Request: run.Request, Iteration: call.Iteration,
 				FirstCall: ci == 0, PrevUsage: prev, Records: records, mem: mem,
 			})
-			if v.Notice != nil {
-				out.noticeAt[v.Notice] = len(out.Calls)
-			}
 			if v.Record != nil {
 				// stand-down reads only the last two records
 				if len(records) == 2 {

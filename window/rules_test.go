@@ -103,8 +103,8 @@ func TestPinnedTurnEndsSpan(t *testing.T) {
 	if !reflect.DeepEqual(v2.Record.Refusals, want) {
 		t.Fatalf("refusals = %v, want %v", v2.Record.Refusals, want)
 	}
-	if v2.Turns[3].Evicted || v2.Turns[3].Reason != "" {
-		t.Fatalf("turn 3 should stay unreached, got %+v", v2.Turns[3])
+	if tf := v2.Turns()[3]; tf.Evicted || tf.Reason != "" {
+		t.Fatalf("turn 3 should stay unreached, got %+v", tf)
 	}
 }
 

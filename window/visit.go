@@ -31,23 +31,29 @@ type TurnFate struct {
 	PinTool string // the tool whose latest result it holds, when pinned
 }
 
-// Visit is the outcome of one window visit, before one model call.
+// Visit is the outcome of one window visit, before one model call. It
+// keeps what the visit decided; the per-turn account of it (Turns) is
+// worked out when asked, so that a replay of thousands of calls keeps
+// little more than the windows themselves.
 type Visit struct {
 	Before  []*model.Message // the history as it stood
-	Turns   []TurnFate       // Before, cut into turns, with fates
 	After   []*model.Message // the window the model is sent
-	Evicted []*model.Message // what left at this head
+	Evicted []*model.Message // what left at this head (a part of Before)
 	Notice  *model.Message   // the notice put in their place, if any
 	Anchor  int              // index in Before of the current request, -1 for none
 	Engaged bool             // the strategy engaged (and a record was filed)
 	Record  *model.Record
-	// Pins are the admitted last-tool-result pins; Candidates all of them.
-	Pins, Candidates []model.Pin
-	Yielded          int
-	StandDown        bool
+	// Pins are the admitted last-tool-result pins (newest first); Yielded
+	// counts the candidates past the limit.
+	Pins      []model.Pin
+	Yielded   int
+	StandDown bool
 	// Problem says why the strategy could not decide (e.g. a call whose
 	// tokens were not measured); the window is then left as it was.
 	Problem string
+
+	from, to int  // the span, in turns; from = -1 when none
+	held     bool // the span stayed: no notice was smaller (replacement-not-smaller)
 }
 
 // VisitWindow runs one visit of the window stage over history.
@@ -56,22 +62,19 @@ func VisitWindow(history []*model.Message, in VisitInput) Visit {
 	if in.mem == nil {
 		in.mem = &arena{}
 	}
-	v := Visit{Before: history, After: history, Anchor: -1}
-	turns := in.mem.turns.take(countTurns(history))
-	segmentInto(turns, history)
+	v := Visit{Before: history, After: history, Anchor: -1, from: -1, to: -1}
 	if !p.NoAnchor {
 		v.Anchor = pinning.CurrentRequest(history, in.Request)
 	}
-	v.Turns = in.mem.fates.take(len(turns))
-	for i, t := range turns {
-		v.Turns[i] = TurnFate{Turn: t, Notice: history[t.Start].IsNotice()}
-	}
-	engaged, problem := engages(p, len(turns), in)
+	n := countTurns(history)
+	engaged, problem := engages(p, n, in)
 	v.Problem = problem
 	if !engaged {
 		return v
 	}
 	v.Engaged = true
+	turns := in.mem.scratchTurns(n)
+	segmentInto(turns, history)
 	pinLimit := p.KeepLastToolResults
 	if pinLimit > 0 && standsDown(in.Records) {
 		pinLimit, v.StandDown = 0, true
@@ -80,31 +83,48 @@ func VisitWindow(history []*model.Message, in VisitInput) Visit {
 		keepRecent: p.KeepRecentTurns, pinLimit: pinLimit, anchor: v.Anchor,
 		paused: in.PausedCallID, checkIn: in.CheckIn, mem: in.mem,
 	})
-	v.Pins, v.Candidates, v.Yielded = pl.pinned, pl.candidates, pl.yielded
-	for _, r := range pl.refusals {
-		v.Turns[r.TurnIndex].Reason = r.Reason
-	}
-	for _, pin := range pl.pinned {
-		v.Turns[pin.TurnIndex].PinTool = pin.ToolName
-	}
+	v.Pins, v.Yielded = pl.pinned, pl.yielded
+	v.from, v.to = pl.from, pl.to
 	refusals := pl.refusals
 	var dropped []string
 	if pl.from >= 0 {
 		var ok bool
 		ok, dropped = v.drop(turns, pl, in)
 		if !ok {
+			v.held = true
 			refusals = in.mem.refusals.take(len(pl.refusals) + 1)
 			refusals[0] = model.Refusal{Reason: model.ReasonReplacementNotSmaller, TurnIndex: pl.from, MessageIndex: turns[pl.from].Start}
 			copy(refusals[1:], pl.refusals)
-			for ti := pl.from; ti <= pl.to; ti++ {
-				v.Turns[ti].Reason = model.ReasonReplacementNotSmaller
-			}
 		}
 	}
-	v.Record = v.record(p, in, len(turns), refusals, dropped)
+	v.Record = v.record(p, in, n, refusals, dropped)
 	return v
 }
 
+// Turns cuts Before into turns and says what the visit did with each.
+func (v *Visit) Turns() []TurnFate {
+	turns := Segment(v.Before)
+	out := make([]TurnFate, len(turns))
+	for i, t := range turns {
+		out[i] = TurnFate{Turn: t, Notice: v.Before[t.Start].IsNotice()}
+	}
+	if v.Record != nil {
+		for _, r := range v.Record.Refusals {
+			out[r.TurnIndex].Reason = r.Reason
+		}
+	}
+	for _, pin := range v.Pins {
+		out[pin.TurnIndex].PinTool = pin.ToolName
+	}
+	for ti := v.from; ti >= 0 && ti <= v.to; ti++ {
+		if v.held {
+			out[ti].Reason = model.ReasonReplacementNotSmaller
+		} else {
+			out[ti].Evicted = true
+		}
+	}
+	return out
+}
 // engages asks the strategy whether this visit acts at all.
 func engages(p model.Policy, turns int, in VisitInput) (bool, string) {
 	switch p.Strategy {
@@ -144,4 +164,13 @@ func namesReason(rs []model.Refusal, reason string) bool {
 		}
 	}
 	return false
+}
+
+// Candidates are every tool's latest-result pin the visit could have
+// admitted, newest first (before the limit and the keep window).
+func (v *Visit) Candidates() []model.Pin {
+	if !v.Engaged {
+		return nil
+	}
+	return pinning.Candidates(Segment(v.Before), v.Before, v.Anchor)
 }
