@@ -19,7 +19,7 @@ type planInput struct {
 type plan struct {
 	from, to   int             // span turn indices; from = -1 when nothing may leave
 	refusals   []model.Refusal // every refused turn met, then the keep window
-	candidates []model.Pin // scratch: valid during the visit only
+	candidates []model.Pin     // scratch: valid during the visit only
 	pinned     []model.Pin
 	yielded    int
 }

@@ -125,6 +125,7 @@ func (v *Visit) Turns() []TurnFate {
 	}
 	return out
 }
+
 // engages asks the strategy whether this visit acts at all.
 func engages(p model.Policy, turns int, in VisitInput) (bool, string) {
 	switch p.Strategy {
