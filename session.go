@@ -52,6 +52,26 @@ func (o *options) complete() bool {
 		(o.strategy != model.TokenBudget || o.threshold >= 0)
 }
 
+// apply overrides p with the knobs given as flags.
+func (o options) apply(p model.Policy) model.Policy {
+	if o.strategy != "" {
+		p.Strategy = o.strategy
+	}
+	if o.keepRecent >= 0 {
+		p.KeepRecentTurns = o.keepRecent
+	}
+	if o.keepPins >= 0 {
+		p.KeepLastToolResults = o.keepPins
+	}
+	if o.threshold >= 0 {
+		p.ThresholdTokens = o.threshold
+	}
+	if o.noAnchor {
+		p.NoAnchor = true
+	}
+	return p
+}
+
 // session is one recording with the policy it is replayed under.
 type session struct {
 	policy   model.Policy
@@ -74,20 +94,8 @@ func newSession(rec *model.Recording, o options) session {
 		ev = append(ev, "all knobs given as flags")
 	} else {
 		inf := window.Infer(rec) // the recorded policy; flags then override it
-		s.policy, s.inferred = inf.Policy, inf.Inferred
+		s.policy, s.inferred = o.apply(inf.Policy), inf.Inferred
 		ev = append(ev, inf.Evidence)
-		if o.strategy != "" {
-			s.policy.Strategy = o.strategy
-		}
-		if o.keepRecent >= 0 {
-			s.policy.KeepRecentTurns = o.keepRecent
-		}
-		if o.keepPins >= 0 {
-			s.policy.KeepLastToolResults = o.keepPins
-		}
-		if o.threshold >= 0 {
-			s.policy.ThresholdTokens = o.threshold
-		}
 	}
 	s.policy.NoAnchor = o.noAnchor
 	s.evidence = strings.Join(ev, "; ")

@@ -11,7 +11,7 @@ import (
 
 // runUI opens the terminal UI on path (the embedded demo when empty). A
 // file that cannot be opened at all is said before the screen is taken.
-func runUI(path string, _ options, stderr io.Writer) int {
+func runUI(path string, o options, stderr io.Writer) int {
 	name := path
 	if path == "" {
 		name = "demo"
@@ -19,7 +19,11 @@ func runUI(path string, _ options, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
 		return 1
 	}
-	err := tui.Run(tui.Config{Name: name, Load: func() (*model.Recording, error) { return open(path) }})
+	err := tui.Run(tui.Config{
+		Name:  name,
+		Load:  func() (*model.Recording, error) { return open(path) },
+		Start: o.apply,
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
 		return 1

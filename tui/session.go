@@ -31,6 +31,7 @@ type loadedMsg struct {
 	rec      *model.Recording
 	inf      window.Inference
 	recorded *window.Replay
+	start    *window.Replay // under the policy the screen opens with (== recorded without flags)
 	err      error
 }
 
@@ -50,7 +51,14 @@ func loadCmd(cfg Config) tea.Cmd {
 		inf := infer(rec)
 		r := window.Run(rec, inf.Policy)
 		r.Ledger(0) // builds the ledger's log here, not in View
-		return loadedMsg{rec: rec, inf: inf, recorded: r}
+		start := r
+		if cfg.Start != nil {
+			if p := cfg.Start(inf.Policy); p != inf.Policy {
+				start = window.Run(rec, p)
+				start.Ledger(0)
+			}
+		}
+		return loadedMsg{rec: rec, inf: inf, recorded: r, start: start}
 	}
 }
 
@@ -92,6 +100,9 @@ func newSession(name string, msg loadedMsg) *session {
 		name: name, rec: msg.rec, inference: msg.inf,
 		recorded: msg.recorded, replay: msg.recorded, policy: msg.inf.Policy,
 		lastPins: msg.inf.Policy.KeepLastToolResults,
+	}
+	if msg.start != nil {
+		s.replay, s.policy = msg.start, msg.start.Policy
 	}
 	if s.lastPins <= 0 {
 		s.lastPins = model.DefaultKeepLastToolResults

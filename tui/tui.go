@@ -27,6 +27,10 @@ type Config struct {
 	// runs in the same tea.Cmd. Nil means window.Infer; main passes one
 	// that honours the policy flags.
 	Infer func(*model.Recording) window.Inference
+	// Start turns the recorded policy into the one the screen opens with
+	// (the policy flags); nil opens with the recorded policy itself.
+	// Changes are still marked against the recorded policy.
+	Start func(recorded model.Policy) model.Policy
 }
 
 // Run runs the inspector full screen with the mouse on, until the user

@@ -296,3 +296,24 @@ func TestConfigInferSetsTheRecordedPolicy(t *testing.T) {
 		t.Errorf("r went back to %+v, not to the given policy", m.s.policy)
 	}
 }
+
+func TestConfigStartOpensUnderFlagsAgainstTheRecordedPolicy(t *testing.T) {
+	cfg := fileConfig(s01)
+	cfg.Start = func(p model.Policy) model.Policy {
+		p.KeepLastToolResults = 0 // --keep-last-tool-results 0
+		return p
+	}
+	m := open(t, cfg, 120, 40)
+	if m.s.policy.KeepLastToolResults != 0 || m.s.inference.Policy.KeepLastToolResults != 2 || !m.s.changed() {
+		t.Fatalf("opened under %+v (recorded %+v), changed=%v", m.s.policy, m.s.inference.Policy, m.s.changed())
+	}
+	// s01 under pins off is s02: its last wire window has 6 messages
+	m = press(m, "G")
+	if got := len(m.s.current().Window()); got != 6 {
+		t.Errorf("last call sends %d messages with pins off, s02-pins-off's wire has 6", got)
+	}
+	m = press(m, "r")
+	if m.s.policy.KeepLastToolResults != 2 || m.s.changed() {
+		t.Errorf("r went to %+v, not the recorded policy", m.s.policy)
+	}
+}
