@@ -52,6 +52,9 @@ func pinnedReason(row window.Row, v *window.Visit, p model.Policy) string {
 	if v.Yielded > 0 {
 		s += fmt.Sprintf("; %d older pin(s) yielded", v.Yielded)
 	}
+	if row.Reason == "" {
+		s += "; the removal stopped at an earlier kept turn, so the library's record does not name this one"
+	}
 	return s
 }
 

@@ -92,7 +92,9 @@ func (r *Replay) fateAt(call int, fates []TurnFate, ti int, row *Row) {
 		row.Fate, row.LeftAt = FateEvicted, call
 	case holdsAnchor:
 		row.Fate = FateAnchor
-	case tf.Reason == model.ReasonLastToolResult:
+	case tf.Reason == model.ReasonLastToolResult || tf.PinTool != "":
+		// an admitted pin holds it even where the refusal walk stopped
+		// before reaching it (the library's record then does not name it)
 		row.Fate = FatePinned
 	case isNew:
 		row.Fate = FateNew
