@@ -129,3 +129,11 @@ func thousands(n int) string {
 
 // oneLine folds whitespace runs (newlines included) into single spaces.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// plural is "1 msg", "2 msgs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

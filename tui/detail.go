@@ -123,7 +123,7 @@ func (d *detailPane) title() string {
 	if d.row == nil {
 		return "Detail"
 	}
-	t := fmt.Sprintf("%s turn · %d msg · %s chars", d.row.Fate, len(d.row.Messages), thousands(turnChars(d.row.Messages)))
+	t := fmt.Sprintf("%s turn · %s · %s chars", d.row.Fate, plural(len(d.row.Messages), "msg"), thousands(turnChars(d.row.Messages)))
 	if d.vp.TotalLineCount() > d.vp.Height && d.vp.Height > 0 {
 		t += fmt.Sprintf(" · %d%%", int(d.vp.ScrollPercent()*100))
 	}

@@ -75,7 +75,7 @@ func (h *header) where(c *window.CallReplay, iteration string) []string {
 	return []string{
 		l("run ") + v(fmt.Sprintf("%d/%d", c.Run.Index, len(h.s.rec.Runs))),
 		l("call ") + v(fmt.Sprintf("%d/%d", c.Index+1, h.s.calls())) + l(fmt.Sprintf(" (%s %d)", iteration, c.Call.Iteration)),
-		l("window ") + v(fmt.Sprintf("%d msgs, %s chars", len(w), thousands(model.WindowChars(w)))),
+		l("window ") + v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w)))),
 	}
 }
 
