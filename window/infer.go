@@ -87,9 +87,9 @@ func Infer(rec *model.Recording) Inference {
 	}
 	// In preference order, the first policy that reproduces every window.
 	for _, q := range tries {
-		if reproduces(rec, q) {
+		if ok, compared := reproduces(rec, q); ok {
 			inf.Policy = q
-			inf.Matched, inf.Compared = score(rec, q)
+			inf.Matched, inf.Compared = compared, compared
 			if inf.Compared == 0 {
 				ev = append(ev, "no recorded window to compare: library defaults")
 			} else {
@@ -180,16 +180,20 @@ func score(rec *model.Recording, p model.Policy) (matched, compared int) {
 
 // reproduces replays under p only as long as every recorded window is
 // reproduced: a wrong policy stops at its first divergent call, which is
-// what makes trying many policies on a long run cheap.
-func reproduces(rec *model.Recording, p model.Policy) bool {
-	ok := true
+// what makes trying many policies on a long run cheap. When p reproduces
+// them all, it also says how many windows were compared.
+func reproduces(rec *model.Recording, p model.Policy) (ok bool, compared int) {
+	ok = true
 	replay(rec, p, func(c *CallReplay) bool {
-		if c.Call.MessagesCount > 0 && len(c.Visit.After) != c.Call.MessagesCount {
+		switch {
+		case c.Call.MessagesCount > 0 && len(c.Visit.After) != c.Call.MessagesCount:
 			ok = false // the recorded size already disagrees
-		} else if c.Recorded() == Differs {
+		case c.Recorded() == Differs:
 			ok = false
+		case c.Recorded() == Match:
+			compared++
 		}
 		return !ok
 	})
-	return ok
+	return ok, compared
 }

@@ -1,0 +1,63 @@
+package window_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// Logs generated under a known policy: the inferred policy must reproduce
+// every recorded window (it may be another policy that does, when the run
+// never tells them apart).
+func TestInferReproducesGeneratedLogs(t *testing.T) {
+	for _, pol := range []struct{ k, l int }{{4, 2}, {3, 0}, {1, 1}, {7, 3}} {
+		s := rungen.Default(80)
+		s.KeepRecent, s.KeepPins = pol.k, pol.l
+		path := filepath.Join(t.TempDir(), "run.jsonl")
+		if _, err := rungen.WriteFile(path, s); err != nil {
+			t.Fatal(err)
+		}
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf := window.Infer(rec)
+		if !inf.Inferred || inf.Compared != 80 || inf.Matched != 80 {
+			t.Errorf("K=%d L=%d: inferred %+v reproduces %d/%d", pol.k, pol.l, inf.Policy, inf.Matched, inf.Compared)
+		}
+		if inf.Policy.KeepRecentTurns != pol.k && inf.Policy.KeepLastToolResults == pol.l {
+			t.Errorf("K=%d L=%d: with the pin limit right, keepRecentTurns must be too: got %d", pol.k, pol.l, inf.Policy.KeepRecentTurns)
+		}
+	}
+}
+
+// summarize-oldest writes summaries a replay cannot make: no policy
+// reproduces s10, and inference says so rather than pretending.
+func TestInferSaysWhenNothingReproduces(t *testing.T) {
+	rec, err := loader.Load("../testdata/s10-summarize/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf := window.Infer(rec)
+	if inf.Matched >= inf.Compared || !strings.Contains(inf.Evidence, "no policy tried reproduces every recorded window") {
+		t.Fatalf("s10: %d/%d, evidence %q", inf.Matched, inf.Compared, inf.Evidence)
+	}
+}
+
+// The envelope's own records state keepRecentTurns and the pin limit.
+func TestInferReadsRecords(t *testing.T) {
+	rec, err := loader.Load("../testdata/s09-token-budget/recording.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf := window.Infer(rec)
+	want := model.Policy{Strategy: model.TokenBudget, KeepRecentTurns: 2, KeepLastToolResults: 2, ThresholdTokens: 3000}
+	if inf.Policy != want || inf.Inferred {
+		t.Fatalf("s09 envelope: %+v inferred=%v, want %+v from its records (wire.json policy)", inf.Policy, inf.Inferred, want)
+	}
+}
