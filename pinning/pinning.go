@@ -36,7 +36,8 @@ func NewNamer(w []*model.Message) Namer { return Namer{w: w} }
 
 // Name is the tool name of m: its toolName if set; else the name of the
 // assistant toolCalls entry anywhere in the window whose id is its
-// toolCallId; else "" (a result with no name is never pinned). Messages
+// toolCallId (a call with an empty name does not count); else "" (a
+// result with no name is never pinned nor named in a notice). Messages
 // that are not tool results have no name.
 func (n Namer) Name(m *model.Message) string {
 	if m.Role != model.RoleTool {
@@ -47,7 +48,7 @@ func (n Namer) Name(m *model.Message) string {
 	}
 	for _, x := range n.w {
 		for _, c := range x.ToolCalls {
-			if c.ID == m.ToolCallID {
+			if c.ID == m.ToolCallID && c.Name != "" {
 				return c.Name
 			}
 		}

@@ -60,3 +60,17 @@ func TestCandidates(t *testing.T) {
 func mt(index, start, length int) model.Turn {
 	return model.Turn{Index: index, Start: start, Length: length}
 }
+
+func TestNameSkipsUnnamedCalls(t *testing.T) {
+	w := []*model.Message{
+		{Role: "assistant", ToolCalls: []model.ToolCall{{ID: "1", Name: ""}}},
+		{Role: "assistant", ToolCalls: []model.ToolCall{{ID: "1", Name: "lookup"}}},
+	}
+	result := &model.Message{Role: "tool", ToolCallID: "1"}
+	if got := NewNamer(w).Name(result); got != "lookup" {
+		t.Fatalf("Name = %q, want the first call with that id that has a name", got)
+	}
+	if got := NewNamer(w).Name(&model.Message{Role: "tool"}); got != "" {
+		t.Fatalf("a result with no id and no name has no name, got %q", got)
+	}
+}
