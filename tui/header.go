@@ -27,7 +27,9 @@ type header struct {
 	width int
 	// loading is the spinner frame while the recording loads, "" after.
 	loading string
-	err     error
+	// stream is what is known of a recording still being read, nil after.
+	stream *streaming
+	err    error
 }
 
 func newHeader(st *Styles, keys KeyMap, name string) *header {
@@ -45,6 +47,8 @@ func (h *header) View() string {
 	switch {
 	case h.err != nil:
 		return lines(title+"  "+h.st.Error.Render("could not open: "+h.err.Error()), h.width, headerHeight)
+	case h.loading != "" && h.stream != nil:
+		return lines(title+"  "+h.loading+"\n"+h.stream.line(h.st), h.width, headerHeight)
 	case h.loading != "":
 		return lines(title+"  "+h.loading+" loading and replaying…", h.width, headerHeight)
 	}
@@ -65,6 +69,9 @@ func (h *header) View() string {
 		how = h.how(c, false)
 	}
 	line2 := joinFlow(how, "   ", h.width)
+	if h.stream != nil {
+		line2 = fit(h.stream.line(h.st), h.width)
+	}
 	return lines(line1+"\n"+line2, h.width, headerHeight)
 }
 

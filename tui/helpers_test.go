@@ -43,13 +43,14 @@ func send(m Model, msg tea.Msg) Model {
 }
 
 // settle runs cmd and feeds its messages back, as a program would,
-// skipping spinner ticks (they only animate).
+// skipping spinner ticks (they only animate) and stream ticks (a test
+// sends those itself, when it has moved its fake stream on).
 func settle(m Model, cmd tea.Cmd) Model {
 	if cmd == nil {
 		return m
 	}
 	switch msg := cmd().(type) {
-	case nil, spinner.TickMsg, tea.QuitMsg:
+	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg:
 	case tea.BatchMsg:
 		for _, c := range msg {
 			m = settle(m, c)

@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 
+	"github.com/afinspect/inspect/model"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
@@ -31,6 +33,7 @@ type Model struct {
 	width, height int
 	gen           int // counts replay requests; only the latest answer is used
 	err           error
+	stream        *streaming // while a Stream is being read; nil after
 }
 
 // New is the root model for cfg; nothing is loaded until Init's command
@@ -53,7 +56,24 @@ func New(cfg Config) Model {
 }
 
 func (m Model) Init() tea.Cmd {
+	if m.cfg.Open != nil {
+		open := m.cfg.Open
+		return tea.Batch(func() tea.Msg { return streamOpenedMsg{open()} }, m.spin.Tick)
+	}
 	return tea.Batch(loadCmd(m.cfg), m.spin.Tick)
+}
+
+// streamOpenedMsg is sent by Init's command once Config.Open has started
+// reading.
+type streamOpenedMsg struct{ src *Stream }
+
+// mine is the policy the user set, when they moved a knob; nil otherwise.
+func (m Model) mine() *model.Policy {
+	if m.s == nil || !m.s.changed() {
+		return nil
+	}
+	p := m.s.policy
+	return &p
 }
 
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -66,13 +86,27 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // nothing to wait for: let the ticks stop
 		}
 		m.spin, cmd = m.spin.Update(msg)
+	case streamOpenedMsg:
+		m.stream = newStreaming(msg.src)
+		cmd = m.stream.tick(m.cfg, nil)
+	case streamTickMsg:
+		if m.stream != nil {
+			cmd = m.stream.tick(m.cfg, m.mine())
+		}
+	case partialMsg:
+		if m.stream == nil {
+			return m, nil // the whole recording is already on screen
+		}
+		m.stream.partialBusy, m.stream.shownCalls = false, msg.calls
+		m, cmd = m.adopt(msg.loadedMsg)
 	case loadedMsg:
 		if msg.err != nil {
 			m.err = msg.err
 			m.header.err = msg.err
 			return m, tea.Quit
 		}
-		m.loaded(newSession(m.cfg.Name, msg))
+		m.stream = nil
+		m, cmd = m.adopt(msg)
 	case replayedMsg:
 		if m.s == nil || msg.gen != m.gen {
 			return m, nil // a later change is on its way
@@ -109,6 +143,34 @@ func (m Model) keys1by1(msg tea.KeyMsg) (Model, tea.Cmd) {
 		cmds = append(cmds, cmd)
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// adopt puts a freshly prepared recording on screen — the first, a larger
+// part of a stream, or the whole of it — keeping the call and the turn
+// the user was on, and the policy they set.
+func (m Model) adopt(msg loadedMsg) (Model, tea.Cmd) {
+	old := m.s
+	s := newSession(m.cfg.Name, msg)
+	if old == nil {
+		m.loaded(s)
+		return m, nil
+	}
+	k := ""
+	if r := m.list.selected(); r != nil {
+		k = r.Key
+	}
+	s.call = min(old.call, max(0, s.calls()-1))
+	s.lastPins = old.lastPins
+	s.refresh()
+	m.loaded(s)
+	m.list.reselect(k)
+	m.detail.show(m.list.selected())
+	if old.changed() && s.policy != old.policy {
+		// the user moved a knob after this was prepared: replay theirs
+		s.policy = old.policy
+		return m.replan()
+	}
+	return m, nil
 }
 
 // loaded hands the session to every component.
@@ -168,6 +230,7 @@ func (m *Model) layout() {
 	if m.s == nil {
 		m.header.loading = m.spin.View()
 	}
+	m.header.stream = m.stream
 }
 
 func (m Model) View() string {

@@ -43,23 +43,34 @@ func loadCmd(cfg Config) tea.Cmd {
 		if err != nil {
 			return loadedMsg{err: err}
 		}
-		warmChars(rec)
-		infer := cfg.Infer
-		if infer == nil {
-			infer = window.Infer
-		}
-		inf := infer(rec)
-		r := window.Run(rec, inf.Policy)
-		r.Ledger(0) // builds the ledger's log here, not in View
-		start := r
-		if cfg.Start != nil {
-			if p := cfg.Start(inf.Policy); p != inf.Policy {
-				start = window.Run(rec, p)
-				start.Ledger(0)
-			}
-		}
-		return loadedMsg{rec: rec, inf: inf, recorded: r, start: start}
+		return prepare(cfg, rec, nil)
 	}
+}
+
+// prepare infers the recorded policy of rec and replays it, and replays
+// it again under the policy the screen shows: the one the user set
+// (mine, when not nil) or the one the flags start from.
+func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
+	warmChars(rec)
+	infer := cfg.Infer
+	if infer == nil {
+		infer = window.Infer
+	}
+	inf := infer(rec)
+	r := window.Run(rec, inf.Policy)
+	r.Ledger(0) // builds the ledger's log here, not in View
+	start := r
+	p := inf.Policy
+	if mine != nil {
+		p = *mine
+	} else if cfg.Start != nil {
+		p = cfg.Start(inf.Policy)
+	}
+	if p != inf.Policy {
+		start = window.Run(rec, p)
+		start.Ledger(0)
+	}
+	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start}
 }
 
 // warmChars measures every message once, so that later replays running

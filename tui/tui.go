@@ -31,6 +31,10 @@ type Config struct {
 	// (the policy flags); nil opens with the recorded policy itself.
 	// Changes are still marked against the recorded policy.
 	Start func(recorded model.Policy) model.Policy
+	// Open, when set, is used instead of Load: it starts reading in the
+	// background, and the screen shows what has loaded while the rest
+	// arrives, with a progress bar.
+	Open func() *Stream
 }
 
 // Run runs the inspector full screen with the mouse on, until the user

@@ -1,0 +1,129 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// Stream is a recording being read in the background, so that what has
+// loaded can be shown and stepped through while the rest arrives. main.go
+// builds one from the loader.
+type Stream struct {
+	// Progress says how far reading is: bytes read of total (0 when the
+	// size is not known) and model calls so far. Cheap; any goroutine.
+	Progress func() (read, total int64, calls int)
+	// Snapshot is what has loaded so far, safe to replay while reading
+	// goes on.
+	Snapshot func() *model.Recording
+	Done     <-chan struct{} // closed when reading has finished
+	Wait     func() (*model.Recording, error)
+}
+
+// streamEvery is how often a stream's progress is read.
+const streamEvery = 100 * time.Millisecond
+
+// streamTickMsg is sent by streamTick every streamEvery while a Stream is
+// being read.
+type streamTickMsg struct{}
+
+func streamTick() tea.Cmd {
+	return tea.Tick(streamEvery, func(time.Time) tea.Msg { return streamTickMsg{} })
+}
+
+// partialMsg is sent by partialCmd with what had loaded when it ran,
+// inferred and replayed; calls is how many model calls that was.
+type partialMsg struct {
+	loadedMsg
+	calls int
+}
+
+func partialCmd(cfg Config, st *Stream, mine *model.Policy) tea.Cmd {
+	return func() tea.Msg {
+		rec := st.Snapshot()
+		n := 0
+		for _, r := range rec.Runs {
+			n += len(r.Calls)
+		}
+		return partialMsg{loadedMsg: prepare(cfg, rec, mine), calls: n}
+	}
+}
+
+// finalCmd waits for the whole recording and prepares it.
+func finalCmd(cfg Config, st *Stream, mine *model.Policy) tea.Cmd {
+	return func() tea.Msg {
+		rec, err := st.Wait()
+		if err != nil {
+			return loadedMsg{err: err}
+		}
+		return prepare(cfg, rec, mine)
+	}
+}
+
+// streaming is the root model's view of a Stream being read.
+type streaming struct {
+	src          *Stream
+	read, total  int64
+	calls        int
+	shownCalls   int  // calls in the session on screen
+	partialBusy  bool // a partialCmd is running
+	finalStarted bool
+	bar          progress.Model
+}
+
+func newStreaming(src *Stream) *streaming {
+	return &streaming{src: src, bar: progress.New(progress.WithoutPercentage(), progress.WithWidth(24))}
+}
+
+// tick reads the progress and says what to run next: the final load once
+// reading is done, else a partial replay when more calls have arrived
+// than are on screen and none is running.
+func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
+	s.read, s.total, s.calls = s.src.Progress()
+	select {
+	case <-s.src.Done:
+		if !s.finalStarted {
+			s.finalStarted = true
+			return finalCmd(cfg, s.src, mine)
+		}
+		return nil
+	default:
+	}
+	if !s.partialBusy && s.calls > s.shownCalls {
+		s.partialBusy = true
+		return tea.Batch(partialCmd(cfg, s.src, mine), streamTick())
+	}
+	return streamTick()
+}
+
+// line is the progress line: a bar, bytes read of total, calls so far.
+func (s *streaming) line(st *Styles) string {
+	frac := 0.0
+	if s.total > 0 {
+		frac = float64(s.read) / float64(s.total)
+	}
+	size := byteSize(s.read)
+	if s.total > 0 {
+		size += " of " + byteSize(s.total)
+	}
+	return st.Label.Render("loading ") + s.bar.ViewAs(min(frac, 1)) + " " +
+		st.Value.Render(fmt.Sprintf("%d%%", int(frac*100))) + st.Label.Render(" · "+size+" · ") +
+		st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
+}
+
+// byteSize is n bytes for a person: 512 B, 3.1 MB, 1.0 GB.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

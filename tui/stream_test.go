@@ -1,0 +1,88 @@
+package tui
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+)
+
+// fakeStream hands out s01 a few calls at a time, as a loader reading a
+// big file would.
+type fakeStream struct {
+	mu   sync.Mutex
+	rec  *model.Recording
+	n    int // calls loaded so far
+	done chan struct{}
+}
+
+func (f *fakeStream) advance(n int, finished bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n = n
+	if finished {
+		close(f.done)
+	}
+}
+
+func (f *fakeStream) stream() *Stream {
+	return &Stream{
+		Progress: func() (int64, int64, int) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return int64(f.n) * 1000, 9000, f.n
+		},
+		Snapshot: func() *model.Recording {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			run := *f.rec.Runs[0]
+			run.Calls = run.Calls[:f.n]
+			return &model.Recording{Source: f.rec.Source, Runs: []*model.Run{&run}}
+		},
+		Done: f.done,
+		Wait: func() (*model.Recording, error) { <-f.done; return f.rec, nil },
+	}
+}
+
+func TestStreamShowsWhatHasLoaded(t *testing.T) {
+	rec, err := loader.Load(s01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeStream{rec: rec, n: 0, done: make(chan struct{})}
+	cfg := Config{Name: s01, Open: f.stream}
+	m := New(cfg)
+	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = settle(m, m.Init())
+	if m.s != nil || !strings.Contains(m.View(), "loading") {
+		t.Fatalf("nothing has loaded yet; the screen should say it is loading:\n%s", m.View())
+	}
+	f.advance(4, false)
+	m = send(m, streamTickMsg{})
+	if m.s == nil || m.s.calls() != 4 {
+		t.Fatalf("after 4 calls loaded, the screen has %v", m.s)
+	}
+	view := m.View()
+	if !strings.Contains(view, "4 calls so far") || !strings.Contains(view, "44%") {
+		t.Errorf("the header should show the progress (4 of 9 KB, 4 calls):\n%s", view)
+	}
+	m = press(m, "G")
+	if m.s.call != 3 {
+		t.Fatalf("G goes to the last loaded call (4), on %d", m.s.call+1)
+	}
+	f.advance(9, true)
+	m = send(m, streamTickMsg{})
+	if m.stream != nil || m.s.calls() != 9 {
+		t.Fatalf("reading done: want all 9 calls and no progress line, got %d calls, stream %v", m.s.calls(), m.stream != nil)
+	}
+	if m.s.call != 3 {
+		t.Errorf("the whole recording arrived; the user should stay on call 4, is on %d", m.s.call+1)
+	}
+	if strings.Contains(m.View(), "calls so far") {
+		t.Error("the progress line should be gone once reading is done")
+	}
+}
