@@ -143,12 +143,15 @@ func (e *envelope) readEvents(b *builder, s *jsonStream) error {
 			label = e.label() + " " + label
 		}
 		if e.firstRunID == nil {
-			var ev event
+			var ev refEvent
 			if json.Unmarshal(raw, &ev) == nil {
 				e.firstRunID = &ev.Meta.RunID
 			}
 		}
-		b.raw(raw, loc{label: label}, false)
+		b.event(raw, loc{label: label}, false)
+		if i%256 == 255 {
+			b.progress()
+		}
 		return nil
 	})
 }

@@ -3,75 +3,48 @@ package loader
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/afinspect/inspect/model"
 )
 
-// historyMessage is one message of iteration_end history. Content stays
-// raw so that a message whose content is not a string still loads.
-type historyMessage struct {
-	Role       string           `json:"role"`
-	Content    json.RawMessage  `json:"content"`
-	ToolCallID string           `json:"toolCallId"`
-	ToolName   string           `json:"toolName"`
-	ToolCalls  []model.ToolCall `json:"toolCalls"`
-	InjectedBy string           `json:"injectedBy"`
-	Ephemeral  bool             `json:"ephemeral"`
-	ToolChars  *float64         `json:"toolChars"`
-}
-
 // iterationEnd reads the history an iteration ends with: the window as
 // sent on the call, then the call's assistant message and tool results.
-// The last iteration of a run carries none.
-func (b *builder) iterationEnd(ev *event, at loc) {
-	var p struct {
-		History []historyMessage `json:"history"`
-	}
-	if !b.decode(ev, at, &p) || p.History == nil {
-		return
-	}
-	cs := b.open(ev, at)
+// The last iteration of a run carries none. The window is kept as its
+// contentHashes (which the replay compares with); only what the call
+// added is decoded.
+func (b *builder) iterationEnd(rs *runState, p *parsed) {
+	cs := b.open(rs, p)
 	if cs == nil {
 		return
 	}
 	if cs.fromHistory {
-		b.problem(at, "a second agent.iteration_end history for the call of line %d", cs.call.Line)
+		b.problem(p.at, "a second agent.iteration_end history for the call of line %d", cs.call.Line)
 		return
 	}
+	h := p.history
 	n := cs.call.MessagesCount
-	if n > len(p.History) {
-		b.problem(at, "agent.iteration_end history has %d messages, fewer than the %d the call sent", len(p.History), n)
+	if n > len(h.hashes) {
+		b.problem(p.at, "agent.iteration_end history has %d messages, fewer than the %d the call sent", len(h.hashes), n)
 		return
 	}
-	msgs := make([]*model.Message, len(p.History))
-	for i := range p.History {
-		msgs[i] = b.historyMessage(&p.History[i], i, at)
+	for _, i := range h.notString {
+		b.problem(p.at, "agent.iteration_end history[%d]: content is not a string; kept as JSON text", i)
 	}
-	cs.call.Recorded = msgs[:n:n]
-	cs.call.Appended = msgs[n:]
+	appended := make([]*model.Message, 0, len(h.hashes)-n)
+	for i := n; i < len(h.hashes); i++ {
+		var m *model.Message
+		if h.msgs != nil {
+			m = h.msgs[i]
+		} else {
+			m = &model.Message{}
+			s := scanner{b: h.spans[i]}
+			element(&s, i, m)
+		}
+		appended = append(appended, b.message(m))
+	}
+	cs.call.RecordedHashes = h.hashes[:n:n]
+	cs.call.Appended = appended
 	cs.fromHistory = true
-}
-
-func (b *builder) historyMessage(h *historyMessage, i int, at loc) *model.Message {
-	m := model.Message{
-		Role:       h.Role,
-		ToolCallID: h.ToolCallID,
-		ToolName:   h.ToolName,
-		ToolCalls:  h.ToolCalls,
-		InjectedBy: h.InjectedBy,
-		Ephemeral:  h.Ephemeral,
-		ToolChars:  h.ToolChars,
-	}
-	switch {
-	case len(h.Content) == 0 || string(h.Content) == "null":
-	case h.Content[0] == '"':
-		m.Content = jsonText(h.Content)
-	default:
-		b.problem(at, "agent.iteration_end history[%d]: content is not a string; kept as JSON text", i)
-		m.Content = jsonText(h.Content)
-	}
-	return b.message(m)
 }
 
 // settle fixes a call's Appended once nothing more can come for it. With
@@ -83,6 +56,7 @@ func (b *builder) settle(cs *callState) {
 		return
 	}
 	cs.settled = true
+	b.settled++
 	if cs.fromHistory || !cs.call.Ended {
 		return
 	}
@@ -90,14 +64,14 @@ func (b *builder) settle(cs *callState) {
 	for _, t := range cs.tools {
 		calls = append(calls, model.ToolCall{ID: t.id, Name: t.name, Args: t.args})
 	}
-	appended := []*model.Message{b.message(model.Message{
+	appended := []*model.Message{b.message(&model.Message{
 		Role:      model.RoleAssistant,
 		Content:   cs.content,
 		ToolCalls: calls,
 	})}
 	for _, t := range cs.tools {
 		if t.ended {
-			appended = append(appended, b.message(model.Message{
+			appended = append(appended, b.message(&model.Message{
 				Role:       model.RoleTool,
 				Content:    t.content,
 				ToolCallID: t.id,
@@ -111,7 +85,7 @@ func (b *builder) settle(cs *callState) {
 // toolContent is a tool_end result as the model got it. The library puts a
 // thrown error's message in result and flags it with error: true; an error
 // given as text or as an object with a message is taken from there.
-func toolContent(result, errField json.RawMessage) string {
+func toolContent(result, errField []byte) string {
 	errField = bytes.TrimSpace(errField)
 	if len(errField) > 0 {
 		switch errField[0] {
@@ -132,24 +106,15 @@ func toolContent(result, errField json.RawMessage) string {
 
 // jsonText is a JSON value as JavaScript would make it text for the model:
 // a string is itself, anything else its compact JSON (key order kept, as
-// JSON.stringify wrote it). An absent value is "".
-func jsonText(raw json.RawMessage) string {
+// JSON.stringify wrote it). An absent value is "". The value was checked
+// as JSON by the decoder that cut it out.
+func jsonText(raw []byte) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return ""
 	}
-	if raw[0] == '"' {
-		// Already checked as JSON by the decoder that cut it out: with no
-		// escape and no bad UTF-8 (which json turns into U+FFFD) in it,
-		// the text between the quotes is the string.
-		if len(raw) >= 2 && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
-			return string(raw[1 : len(raw)-1])
-		}
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
-		}
-		return string(raw)
+	if raw[0] == '"' && len(raw) >= 2 && raw[len(raw)-1] == '"' {
+		return unquote(raw[1 : len(raw)-1])
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, raw); err != nil {

@@ -44,8 +44,18 @@ func fail(name string, cause error, format string, args ...any) *loadError {
 // Load opens path (read-only), detects the format by content (gzip is
 // decompressed transparently; an object or array with "format" is a
 // recording envelope; anything else is read as an NDJSON event log), and
-// returns the recording.
+// returns the recording. It is Start(path).Wait().
 func Load(path string) (*model.Recording, error) {
+	return Start(path).Wait()
+}
+
+// Read is Load for an already open stream; name is used in messages and
+// as Recording.Source.
+func Read(r io.Reader, name string) (*model.Recording, error) {
+	return StartReader(r, name, 0).Wait()
+}
+
+func (l *Loading) loadFile(path string) (*model.Recording, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		switch {
@@ -64,16 +74,17 @@ func Load(path string) (*model.Recording, error) {
 	if st.IsDir() {
 		return nil, fail(path, nil, "is a directory, not a recording")
 	}
-	return Read(f, path)
+	l.total.Store(st.Size())
+	return l.readAll(f)
 }
 
-// Read is Load for an already open stream; name is used in messages and
-// as Recording.Source.
-func Read(r io.Reader, name string) (*model.Recording, error) {
+// readAll reads one recording from r, publishing its progress.
+func (l *Loading) readAll(r io.Reader) (*model.Recording, error) {
+	name := l.name
 	if r == nil {
 		return nil, fail(name, nil, "nothing to read")
 	}
-	br := bufio.NewReaderSize(r, bufSize)
+	br := bufio.NewReaderSize(counter{r: r, n: &l.read}, bufSize)
 	compressed := false
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -99,14 +110,16 @@ func Read(r io.Reader, name string) (*model.Recording, error) {
 	}
 
 	rec := &model.Recording{Source: name, Format: model.FormatNDJSON}
-	b := newBuilder(rec)
-	if isEnvelope(br, first[0]) {
+	b := newBuilder(rec, l.opts, l)
+	switch {
+	case isEnvelope(br, first[0]):
 		rec.Format = model.FormatEnvelope
 		err = readEnvelopes(b, newJSONStream(br))
-	} else {
+	default:
 		err = readNDJSON(b, br, blank)
 	}
 	b.finish()
+	b.progress()
 	var fatal *loadError
 	switch {
 	case errors.As(err, &fatal):
@@ -118,7 +131,6 @@ func Read(r io.Reader, name string) (*model.Recording, error) {
 	}
 	return rec, nil
 }
-
 func readError(name string, compressed bool, err error) error {
 	if compressed && errors.Is(err, io.ErrUnexpectedEOF) {
 		return fail(name, err, "gzip is cut short before any event could be read")
@@ -197,43 +209,4 @@ func isEnvelope(br *bufio.Reader, first byte) bool {
 		return s.skip()
 	})
 	return found
-}
-
-// readNDJSON reads the log line by line with no cap on a line's length;
-// blank lines are skipped but counted. A read error ends the log: what
-// was read stays, and the error is returned only if no event was.
-func readNDJSON(b *builder, br *bufio.Reader, line int) error {
-	var long []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long, chunk...)
-			continue
-		}
-		data := chunk
-		if len(long) > 0 {
-			long = append(long, chunk...)
-			data = long
-		}
-		if len(data) > 0 {
-			line++
-			trimmed := bytes.TrimRight(data, "\r\n")
-			if len(bytes.TrimSpace(trimmed)) > 0 {
-				b.raw(trimmed, loc{line: line}, err != nil)
-			}
-		}
-		long = long[:0]
-		switch {
-		case err == io.EOF:
-			return nil
-		case err != nil && b.sawEvent && errors.Is(err, io.ErrUnexpectedEOF):
-			b.problem(loc{}, "the compressed stream is cut short after line %d", line)
-			return nil
-		case err != nil && b.sawEvent:
-			b.problem(loc{}, "reading stopped after line %d: %v", line, err)
-			return nil
-		case err != nil:
-			return err
-		}
-	}
 }

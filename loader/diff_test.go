@@ -1,0 +1,157 @@
+package loader
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// The fast decoder must agree with the reference decoder (encoding/json)
+// on everything it builds, and the block pipeline with the one-block
+// path, however the blocks fall.
+
+func readWith(data []byte, opts options) (*model.Recording, error) {
+	return startReader(bytes.NewReader(data), "in", int64(len(data)), opts).Wait()
+}
+
+// ways are the ways one input is read; all must give the same recording.
+var ways = []struct {
+	name string
+	opts options
+}{
+	{"reference", options{reference: true}},
+	{"fast", options{}},
+	{"fast, 61-byte blocks", options{blockSize: 61}},
+	{"reference, 1 KB blocks, 1 worker", options{reference: true, blockSize: 1 << 10, workers: 1}},
+}
+
+func checkSameWays(t *testing.T, data []byte) {
+	t.Helper()
+	want, wantErr := readWith(data, ways[0].opts)
+	for _, w := range ways[1:] {
+		got, err := readWith(data, w.opts)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("%s: error %v, reference %v", w.name, err, wantErr)
+		}
+		if d := recordingDiff(got, want); d != "" {
+			t.Fatalf("%s differs from the reference: %s", w.name, d)
+		}
+	}
+}
+
+// recordingDiff names the first difference between two recordings.
+func recordingDiff(a, b *model.Recording) string {
+	if (a == nil) != (b == nil) {
+		return fmt.Sprintf("recording %v vs %v", a != nil, b != nil)
+	}
+	if a == nil {
+		return ""
+	}
+	if !reflect.DeepEqual(a.Problems, b.Problems) {
+		return fmt.Sprintf("problems\n%v\nvs\n%v", a.Problems, b.Problems)
+	}
+	if a.Format != b.Format || len(a.Runs) != len(b.Runs) {
+		return fmt.Sprintf("format %s/%s, %d/%d runs", a.Format, b.Format, len(a.Runs), len(b.Runs))
+	}
+	for i, r := range a.Runs {
+		s := b.Runs[i]
+		if len(r.Calls) != len(s.Calls) {
+			return fmt.Sprintf("run %d: %d/%d calls", i+1, len(r.Calls), len(s.Calls))
+		}
+		for k, c := range r.Calls {
+			if !reflect.DeepEqual(c, s.Calls[k]) {
+				return fmt.Sprintf("run %d call %d:\n%s\nvs\n%s", i+1, k+1, dump(c), dump(s.Calls[k]))
+			}
+		}
+		if !reflect.DeepEqual(r, s) {
+			return fmt.Sprintf("run %d:\n%s\nvs\n%s", i+1, dump(r), dump(s))
+		}
+	}
+	return ""
+}
+
+func dump(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestFastMatchesReference reads every recording here each way.
+func TestFastMatchesReference(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join(testdata, "*", "run.jsonl"))
+	envs, _ := filepath.Glob(filepath.Join(testdata, "*", "recording.json.gz"))
+	paths = append(paths, envs...)
+	if !testing.Short() {
+		paths = append(paths, s08+"run.jsonl")
+	}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		t.Run(path, func(t *testing.T) { checkSameWays(t, data) })
+	}
+}
+
+// oddLines are shapes the fast decoder leaves to the reference one, or
+// reads itself though the library never writes them.
+var oddLines = []string{
+	`{"TYPE":"agentfootprint.stream.llm_start","payload":{"iteration":1,"messagesCount":1},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.stream.llm_start","payload":{"Iteration":2,"messagesCount":1},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.stream.llm_start","payload":{"iteration":1e0,"messagesCount":1},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.stream.llm_start","payload":{"iteration":1,"iteration":3,"messagesCount":1},"meta":{"runId":"r"}}`,
+	`{"payload":{"iteration":4,"messagesCount":0},"meta":{"runId":"r"},"type":"agentfootprint.stream.llm_start"}`,
+	`{"type":"agentfootprint.stream.llm_end","payload":{"content":"a\"b\\u00e9\ud83d\ude00\ud800x","usage":{"input":2,"output":null}},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.stream.llm_end","payload":null,"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.stream.tool_start","payload":{"toolName":"t","toolCallId":"c","args":[1, 2 ,{"x":null}]},"meta":{"r\u0075nId":"r"}}`,
+	`{"type":"agentfootprint.stream.tool_end","payload":{"toolCallId":"c","result":{"a": [1, 2.5e3]}, "error":{"message":"m\n"}},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.context.injected","payload":{"slot":"messages","contentHash":"00000000FF","position":null},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.context.injected","payload":{"slot":"messages","contentHash":"1ffffffff","position":1},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.context.injected","payload":{"slot":"mess\u0061ges","contentHash":"Ab","position":2},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.agent.iteration_end","payload":{"history":[{"content":"x\u2028","role":"user"},{"role":"assistant","content":null,"toolCalls":[null,{"id":"c","name":null,"args":null}],"toolChars":3.5,"ephemeral":true}]},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.agent.iteration_end","payload":{"history":[{"role":"tool","content":{"b":1}},null]},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.agent.run_configured","payload":{"window":""},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.agent.run_configured","payload":{"window":7},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.context.budget_pressure","payload":{"unit":"tokens","cap":1.5e3},"meta":{"runId":"r"}}`,
+	`{"type":"agentfootprint.agent.turn_end","meta":null}`,
+	`{"type":"elsewhere.event","payload":{"x":[[[[]]]]}}`,
+	`  {"type" : "agentfootprint.x" , "payload" : { } , "meta" : { "runId" : "r2" } }  `,
+	`{"type":"agentfootprint.x","payload":{"a":01}}`,
+	`{"type":"agentfootprint.x","payload":{"a":"\x"}}`,
+	`{"type":"agentfootprint.x","payload":{"a":"tab	in string"}}`,
+	`{"type":"agentfootprint.x","payload":{"a":-}}`,
+	`{"type":"agentfootprint.x"} trailing`,
+	"{\"type\":\"agentfootprint.x\",\"payload\":{\"a\":\"caf\xe9\"}}",
+	`{"type":"agentfootprint.x","payload":{"a":"\ud800"}}`,
+	"\f\u00a0",
+	`[]`,
+	`"agentfootprint.x"`,
+}
+
+// TestOddLines reads lines of unusual shape each way, together and one
+// at a time after the start of a call.
+func TestOddLines(t *testing.T) {
+	base := []string{fmt.Sprintf(turnStart, "go"), llmStart}
+	checkSameWays(t, []byte(strings.Join(append(base, oddLines...), "\n")))
+	for i, l := range oddLines {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			checkSameWays(t, []byte(strings.Join(append(base, l, llmEnd), "\r\n")))
+		})
+	}
+}
+
+func FuzzDifferential(f *testing.F) {
+	lines := s01Lines(f)
+	f.Add([]byte(strings.Join(lines[:40], "\n") + "\n"))
+	for _, l := range oddLines {
+		f.Add([]byte(llmStart + "\n" + l))
+	}
+	f.Add([]byte(smallEnvelope))
+	f.Fuzz(func(t *testing.T, data []byte) { checkSameWays(t, data) })
+}

@@ -1,0 +1,129 @@
+package loader
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// Event types the loader reads; every other type is ignored.
+const (
+	libraryPrefix  = "agentfootprint."
+	evRunConfig    = "agentfootprint.agent.run_configured"
+	evTurnStart    = "agentfootprint.agent.turn_start"
+	evTurnEnd      = "agentfootprint.agent.turn_end"
+	evIterationEnd = "agentfootprint.agent.iteration_end"
+	evLLMStart     = "agentfootprint.stream.llm_start"
+	evLLMEnd       = "agentfootprint.stream.llm_end"
+	evToolStart    = "agentfootprint.stream.tool_start"
+	evToolEnd      = "agentfootprint.stream.tool_end"
+	evInjected     = "agentfootprint.context.injected"
+	evPressure     = "agentfootprint.context.budget_pressure"
+)
+
+// kind is what an event is to the builder.
+type kind uint8
+
+const (
+	kindNone      kind = iota // nothing to build: not JSON, no type, not the library's
+	kindOther                 // a library event the loader does not read: it opens its run
+	kindRunConfig             // the rest are the types above, in order
+	kindTurnStart
+	kindTurnEnd
+	kindIterationEnd
+	kindLLMStart
+	kindLLMEnd
+	kindToolStart
+	kindToolEnd
+	kindInjected
+	kindPressure
+)
+
+var kindNames = [...]string{kindRunConfig: evRunConfig, kindTurnStart: evTurnStart, kindTurnEnd: evTurnEnd,
+	kindIterationEnd: evIterationEnd, kindLLMStart: evLLMStart, kindLLMEnd: evLLMEnd, kindToolStart: evToolStart,
+	kindToolEnd: evToolEnd, kindInjected: evInjected, kindPressure: evPressure}
+
+// kindOf names an event type; the switch on string(typ) does not allocate.
+func kindOf(typ []byte) kind {
+	switch string(typ) {
+	case evRunConfig:
+		return kindRunConfig
+	case evTurnStart:
+		return kindTurnStart
+	case evTurnEnd:
+		return kindTurnEnd
+	case evIterationEnd:
+		return kindIterationEnd
+	case evLLMStart:
+		return kindLLMStart
+	case evLLMEnd:
+		return kindLLMEnd
+	case evToolStart:
+		return kindToolStart
+	case evToolEnd:
+		return kindToolEnd
+	case evInjected:
+		return kindInjected
+	case evPressure:
+		return kindPressure
+	}
+	if len(typ) >= len(libraryPrefix) && string(typ[:len(libraryPrefix)]) == libraryPrefix {
+		return kindOther
+	}
+	return kindNone
+}
+
+// name is the event type without the library prefix, as messages say it.
+func (k kind) name() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return strings.TrimPrefix(kindNames[k], libraryPrefix)
+	}
+	return "event"
+}
+
+// loc says where an event came from: a line of an NDJSON file, or an
+// element of an envelope's recording.events (line 0).
+type loc struct {
+	line  int
+	label string
+}
+
+// parsed is one event as the builder uses it, whichever decoder read it.
+// Only the fields of its kind are set.
+type parsed struct {
+	at       loc
+	problems []string // what decoding found wrong, in order, before the builder's own
+	kind     kind
+	runID    string
+	ok       bool // the payload decoded and carries what the builder acts on
+
+	iteration, messagesCount int         // llm_start
+	usage                    model.Usage // llm_end
+	text                     string      // turn_start prompt, llm_end content, tool_end message text, run_configured strategy
+	toolName, toolCallID     string      // tool_start, tool_end
+	args                     json.RawMessage
+	position                 int // context.injected, when hasPosition
+	hasPosition              bool
+	hash                     uint32
+	threshold                int // context.budget_pressure cap, unit tokens
+	history                  *history
+}
+
+// history is an iteration_end history: the window as sent, then what the
+// call added. Only the hashes of the window are kept; the messages after
+// it are decoded by the builder, which knows where the window ends.
+type history struct {
+	hashes    []uint32         // contentHash of every element, by index
+	notString []int            // elements whose content is not a JSON string
+	spans     [][]byte         // fast decoder: each element's JSON, valid while its block is
+	msgs      []*model.Message // reference decoder: every element, decoded
+}
+
+func (p *parsed) problem(msg string) { p.problems = append(p.problems, msg) }
+
+// reset clears p for reuse, keeping its problems' storage.
+func (p *parsed) reset(at loc) {
+	probs := p.problems[:0]
+	*p = parsed{at: at, problems: probs}
+}

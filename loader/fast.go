@@ -1,0 +1,399 @@
+package loader
+
+import (
+	"strconv"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// fastDecoder reads the lines of the usual shape in one pass over their
+// bytes, validating everything and decoding only what the builder uses.
+// Each worker has its own.
+type fastDecoder struct {
+	lastRun string // the last meta.runId, reused while it repeats
+}
+
+// line decodes one event into p and reports whether it could; a line it
+// cannot read goes to decodeReference, which is the definition.
+func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
+	p.reset(at)
+	s := scanner{b: data}
+	if !s.eat('{') {
+		return false
+	}
+	var payload []byte
+	haveType, havePayload, haveMeta, decoded := false, false, false, false
+	for first := true; s.more('}', &first); {
+		k, ok := s.key()
+		if !ok {
+			return false
+		}
+		switch string(k) {
+		case "type":
+			raw, esc, ok := s.str()
+			if haveType || !ok || esc || len(raw) == 0 {
+				return false
+			}
+			haveType, p.kind = true, kindOf(raw)
+		case "payload":
+			if havePayload {
+				return false
+			}
+			havePayload, decoded = true, haveType
+			start := s.i
+			if decoded && !f.payload(&s, p) || !decoded && !s.skip() {
+				return false
+			}
+			payload = data[start:s.i]
+		case "meta":
+			if haveMeta || !f.meta(&s, p) {
+				return false
+			}
+			haveMeta = true
+		default:
+			if foldsTo(k, "type", "payload", "meta") || !s.skip() {
+				return false
+			}
+		}
+	}
+	if !s.end() || !haveType {
+		return false
+	}
+	if p.kind == kindNone {
+		p.runID = ""
+		return true
+	}
+	switch {
+	case decoded || !needsPayload(p.kind):
+		return true
+	case !havePayload:
+		return false // "has no payload": the reference words it
+	}
+	sub := scanner{b: payload}
+	return f.payload(&sub, p) && sub.end()
+}
+
+// needsPayload reports whether the builder reads the kind's payload.
+func needsPayload(k kind) bool {
+	return int(k) < len(payloadFields) && payloadFields[k] != nil
+}
+
+// meta reads meta.runId and skips the rest.
+func (f *fastDecoder) meta(s *scanner, p *parsed) bool {
+	if s.null() {
+		return true
+	}
+	if !s.eat('{') {
+		return false
+	}
+	seen := false
+	for first := true; s.more('}', &first); {
+		k, ok := s.key()
+		if !ok {
+			return false
+		}
+		if string(k) != "runId" {
+			if foldsTo(k, "runId") || !s.skip() {
+				return false
+			}
+			continue
+		}
+		if seen {
+			return false
+		}
+		seen = true
+		if s.null() {
+			continue
+		}
+		raw, esc, ok := s.str()
+		if !ok {
+			return false
+		}
+		if esc || string(raw) != f.lastRun {
+			f.lastRun = text(raw, esc)
+		}
+		p.runID = f.lastRun
+	}
+	return !s.broken()
+}
+
+// text is a string's decoded text, given what is between its quotes as
+// the scanner checked it.
+func text(raw []byte, escaped bool) string {
+	if escaped {
+		return unquote(raw)
+	}
+	return string(raw)
+}
+
+// payloadFields are the payload keys each kind reads, by field number.
+var payloadFields = [...][]string{
+	kindRunConfig:    {"window"},
+	kindTurnStart:    {"userPrompt"},
+	kindIterationEnd: {"history"},
+	kindLLMStart:     {"iteration", "messagesCount"},
+	kindLLMEnd:       {"content", "usage"},
+	kindToolStart:    {"toolName", "toolCallId", "args"},
+	kindToolEnd:      {"toolCallId", "result", "error"},
+	kindInjected:     {"slot", "contentHash", "position"},
+	kindPressure:     {"unit", "cap"},
+}
+
+// fieldIndex is the number of key among names, -1 if it is none of them.
+func fieldIndex(key []byte, names []string) int {
+	for i, n := range names {
+		if string(key) == n {
+			return i
+		}
+	}
+	return -1
+}
+
+// payloadState is what a payload held that is settled only at its end.
+type payloadState struct {
+	slotMessages, hashOK bool
+	result, errField     []byte
+}
+
+// payload reads the payload object of the kinds the builder uses and
+// skips the others'. A payload that is null or not an object, or a field
+// of another type, goes to the reference decoder, which words the problem.
+func (f *fastDecoder) payload(s *scanner, p *parsed) bool {
+	if !needsPayload(p.kind) {
+		return s.skip()
+	}
+	if !s.eat('{') {
+		return false
+	}
+	names := payloadFields[p.kind]
+	var seen uint8
+	var st payloadState
+	for first := true; s.more('}', &first); {
+		k, ok := s.key()
+		if !ok {
+			return false
+		}
+		i := fieldIndex(k, names)
+		if i < 0 {
+			if foldsTo(k, names...) || !s.skip() {
+				return false
+			}
+			continue
+		}
+		if seen&(1<<i) != 0 || !f.field(s, p, &st, i) {
+			return false
+		}
+		seen |= 1 << i
+	}
+	if s.broken() {
+		return false
+	}
+	return finishPayload(p, &st)
+}
+
+// finishPayload settles what depends on several fields.
+func finishPayload(p *parsed, st *payloadState) bool {
+	switch p.kind {
+	case kindInjected:
+		if !st.slotMessages {
+			return true
+		}
+		p.ok = st.hashOK // a bad hash is a problem the reference words
+		return p.ok
+	case kindToolEnd:
+		p.text = toolContent(st.result, st.errField)
+		p.ok = true
+	case kindTurnStart, kindLLMStart, kindLLMEnd, kindToolStart:
+		p.ok = true
+	}
+	return true
+}
+
+// field reads field i of the payload's kind (see payloadFields).
+func (f *fastDecoder) field(s *scanner, p *parsed, st *payloadState, i int) bool {
+	var ok bool
+	switch p.kind {
+	case kindRunConfig:
+		if s.null() {
+			return true
+		}
+		p.text, ok = stringValue(s)
+		p.ok = ok
+	case kindTurnStart:
+		p.text, ok = stringValue(s)
+	case kindPressure:
+		if i == 0 {
+			var unit string
+			unit, ok = stringValue(s)
+			p.ok = unit == "tokens"
+		} else {
+			var c float64
+			c, ok = floatValue(s)
+			p.threshold = int(c)
+		}
+	case kindLLMStart:
+		n := &p.iteration
+		if i == 1 {
+			n = &p.messagesCount
+		}
+		*n, ok = intValue(s)
+	case kindLLMEnd:
+		if i == 0 {
+			p.text, ok = stringValue(s)
+		} else {
+			ok = usageValue(s, &p.usage)
+		}
+	case kindToolStart, kindToolEnd:
+		ok = toolField(s, p, st, i)
+	case kindInjected:
+		ok = injectedField(s, p, st, i)
+	case kindIterationEnd:
+		ok = f.history(s, p)
+	}
+	return ok
+}
+
+func toolField(s *scanner, p *parsed, st *payloadState, i int) bool {
+	var ok bool
+	if p.kind == kindToolStart {
+		switch i {
+		case 0:
+			p.toolName, ok = stringValue(s)
+		case 1:
+			p.toolCallID, ok = stringValue(s)
+		default:
+			var raw []byte
+			raw, ok = rawValue(s)
+			p.args = append([]byte(nil), raw...)
+		}
+		return ok
+	}
+	switch i {
+	case 0:
+		p.toolCallID, ok = stringValue(s)
+	case 1:
+		st.result, ok = rawValue(s)
+	default:
+		st.errField, ok = rawValue(s)
+	}
+	return ok
+}
+
+func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
+	if i == 2 {
+		if s.null() {
+			return true
+		}
+		var ok bool
+		p.position, ok = s.integer()
+		p.hasPosition = ok
+		return ok
+	}
+	if s.null() {
+		return true
+	}
+	raw, esc, ok := s.str()
+	if !ok {
+		return false
+	}
+	if esc {
+		raw = []byte(unquote(raw))
+	}
+	if i == 0 {
+		st.slotMessages = string(raw) == "messages"
+	} else {
+		p.hash, st.hashOK = parseHash(raw)
+	}
+	return true
+}
+
+// parseHash reads a contentHash as strconv.ParseUint(s, 16, 32) would.
+func parseHash(raw []byte) (uint32, bool) {
+	if len(raw) == 0 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range raw {
+		d := hexDigit(c)
+		if d < 0 {
+			return 0, false
+		}
+		if v = v<<4 | uint64(d); v > 0xffffffff {
+			return 0, false
+		}
+	}
+	return uint32(v), true
+}
+
+// stringValue reads a string field: a string, or null for "".
+func stringValue(s *scanner) (string, bool) {
+	if s.null() {
+		return "", true
+	}
+	raw, esc, ok := s.str()
+	return text(raw, esc), ok
+}
+
+// intValue reads an int field: an integer, or null for 0.
+func intValue(s *scanner) (int, bool) {
+	if s.null() {
+		return 0, true
+	}
+	return s.integer()
+}
+
+// floatValue reads a float64 field: a number in range, or null for 0.
+func floatValue(s *scanner) (float64, bool) {
+	if s.null() {
+		return 0, true
+	}
+	num, ok := s.number()
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(string(num), 64)
+	return v, err == nil
+}
+
+// rawValue reads any value as its JSON text.
+func rawValue(s *scanner) ([]byte, bool) {
+	s.ws()
+	start := s.i
+	ok := s.skip()
+	return s.b[start:s.i], ok
+}
+
+// usageValue reads llm_end usage {input, output}.
+func usageValue(s *scanner, u *model.Usage) bool {
+	if s.null() {
+		return true
+	}
+	if !s.eat('{') {
+		return false
+	}
+	names := []string{"input", "output"}
+	var seen uint8
+	for first := true; s.more('}', &first); {
+		k, ok := s.key()
+		if !ok {
+			return false
+		}
+		i := fieldIndex(k, names)
+		if i < 0 {
+			if foldsTo(k, names...) || !s.skip() {
+				return false
+			}
+			continue
+		}
+		n := &u.Input
+		if i == 1 {
+			n = &u.Output
+		}
+		var good bool
+		if *n, good = intValue(s); !good || seen&(1<<i) != 0 {
+			return false
+		}
+		seen |= 1 << i
+	}
+	return !s.broken()
+}

@@ -1,0 +1,259 @@
+package loader
+
+import (
+	"github.com/afinspect/inspect/model"
+)
+
+// elemFields are the keys of a history message, by field number.
+var elemFields = []string{"role", "content", "toolCallId", "toolName", "toolCalls", "injectedBy", "ephemeral", "toolChars"}
+
+const (
+	fRole = iota
+	fContent
+	fToolCallID
+	fToolName
+	fToolCalls
+	fInjectedBy
+	fEphemeral
+	fToolChars
+)
+
+// history reads iteration_end history: every element is checked and
+// hashed where it lies, none is decoded. The builder decodes the ones
+// after the window from their spans.
+func (f *fastDecoder) history(s *scanner, p *parsed) bool {
+	if s.null() {
+		return true
+	}
+	if !s.eat('[') {
+		return false
+	}
+	h := &history{}
+	for first := true; s.more(']', &first); {
+		s.ws()
+		start := s.i
+		hash, ok := element(s, len(h.hashes), nil)
+		if !ok {
+			return false
+		}
+		h.hashes = append(h.hashes, hash)
+		h.spans = append(h.spans, s.b[start:s.i])
+	}
+	if s.broken() {
+		return false
+	}
+	p.ok, p.history = true, h
+	return true
+}
+
+// elemState is what one element held that its hash needs at its end.
+type elemState struct {
+	role       []byte
+	roleEsc    bool
+	roleSeen   bool // a role came before the content
+	hash       uint32
+	hashed     bool
+	contentAt  int // offset of a string content not hashed yet; 0 if none
+	checkOnly  bool
+	decodeInto *model.Message
+}
+
+// element reads one history message. With m nil it checks it and returns
+// its contentHash as the index-th window message; with m it decodes it
+// into m (the span was checked before). A message of an unusual shape (a
+// content that is not a string, a null message) fails: the line goes to
+// the reference decoder.
+func element(s *scanner, index int, m *model.Message) (uint32, bool) {
+	if !s.eat('{') {
+		return 0, false
+	}
+	e := elemState{checkOnly: m == nil, decodeInto: m}
+	var seen uint8
+	for first := true; s.more('}', &first); {
+		k, ok := s.key()
+		if !ok {
+			return 0, false
+		}
+		i := fieldIndex(k, elemFields)
+		if i < 0 {
+			if foldsTo(k, elemFields...) || !s.skip() {
+				return 0, false
+			}
+			continue
+		}
+		if seen&(1<<i) != 0 || !e.field(s, i, index) {
+			return 0, false
+		}
+		seen |= 1 << i
+	}
+	if s.broken() || !e.checkOnly {
+		return 0, !s.broken()
+	}
+	if !e.hashed {
+		e.hash = hashPrefix(e.roleText(), index)
+		if e.contentAt > 0 {
+			sub := scanner{b: s.b, i: e.contentAt}
+			e.hash, _ = sub.hashString(e.hash)
+		}
+	}
+	return e.hash, true
+}
+
+func (e *elemState) roleText() []byte {
+	if e.roleEsc {
+		return []byte(unquote(e.role))
+	}
+	return e.role
+}
+
+func (e *elemState) field(s *scanner, i, index int) bool {
+	if i == fContent {
+		return e.content(s, index)
+	}
+	if i == fRole {
+		if s.null() {
+			return true
+		}
+		var ok bool
+		e.role, e.roleEsc, ok = s.str()
+		e.roleSeen = true
+		if m := e.decodeInto; m != nil {
+			m.Role = text(e.role, e.roleEsc)
+		}
+		return ok
+	}
+	if m := e.decodeInto; m != nil {
+		return decodeField(s, i, m)
+	}
+	switch i {
+	case fToolCalls:
+		_, ok := toolCalls(s, true)
+		return ok
+	case fEphemeral:
+		if s.null() {
+			return true
+		}
+		_, ok := s.boolean()
+		return ok
+	case fToolChars:
+		_, ok := floatValue(s)
+		return ok
+	}
+	return s.null() || s.peek() == '"' && s.skipString()
+}
+
+// decodeField decodes a field other than role and content into m.
+func decodeField(s *scanner, i int, m *model.Message) bool {
+	var ok bool
+	switch i {
+	case fToolCallID:
+		m.ToolCallID, ok = stringValue(s)
+	case fToolName:
+		m.ToolName, ok = stringValue(s)
+	case fInjectedBy:
+		m.InjectedBy, ok = stringValue(s)
+	case fToolCalls:
+		m.ToolCalls, ok = toolCalls(s, false)
+	case fEphemeral:
+		if s.null() {
+			return true
+		}
+		m.Ephemeral, ok = s.boolean()
+	case fToolChars:
+		if s.null() {
+			return true
+		}
+		var v float64
+		v, ok = floatValue(s)
+		m.ToolChars = &v
+	}
+	return ok
+}
+
+// content hashes a string content in the same pass when the role came
+// first (as the library writes it), else notes where it is.
+func (e *elemState) content(s *scanner, index int) bool {
+	if s.null() {
+		return true
+	}
+	if s.peek() != '"' {
+		return false
+	}
+	if m := e.decodeInto; m != nil {
+		raw, esc, ok := s.str()
+		m.Content = text(raw, esc)
+		return ok
+	}
+	if e.roleSeen {
+		var ok bool
+		e.hash, ok = s.hashString(hashPrefix(e.roleText(), index))
+		e.hashed = ok
+		return ok
+	}
+	e.contentAt = s.i
+	return s.skipString()
+}
+
+// toolCalls reads an assistant message's toolCalls; check skips building.
+func toolCalls(s *scanner, check bool) ([]model.ToolCall, bool) {
+	if s.null() {
+		return nil, true
+	}
+	if !s.eat('[') {
+		return nil, false
+	}
+	names := []string{"id", "name", "args"}
+	var calls []model.ToolCall
+	for first := true; s.more(']', &first); {
+		var c model.ToolCall
+		if !s.null() && !toolCall(s, &c, names, check) {
+			return nil, false
+		}
+		if !check {
+			calls = append(calls, c)
+		}
+	}
+	if !check && calls == nil {
+		calls = []model.ToolCall{}
+	}
+	return calls, !s.broken()
+}
+
+func toolCall(s *scanner, c *model.ToolCall, names []string, check bool) bool {
+	if !s.eat('{') {
+		return false
+	}
+	var seen uint8
+	for first := true; s.more('}', &first); {
+		k, ok := s.key()
+		if !ok {
+			return false
+		}
+		i := fieldIndex(k, names)
+		if i < 0 {
+			if foldsTo(k, names...) || !s.skip() {
+				return false
+			}
+			continue
+		}
+		switch {
+		case check && i < 2:
+			ok = s.null() || s.peek() == '"' && s.skipString()
+		case i == 0:
+			c.ID, ok = stringValue(s)
+		case i == 1:
+			c.Name, ok = stringValue(s)
+		case check:
+			ok = s.skip()
+		default:
+			var raw []byte
+			raw, ok = rawValue(s)
+			c.Args = append([]byte(nil), raw...)
+		}
+		if !ok || seen&(1<<i) != 0 {
+			return false
+		}
+		seen |= 1 << i
+	}
+	return !s.broken()
+}

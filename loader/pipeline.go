@@ -1,0 +1,204 @@
+package loader
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"time"
+)
+
+// An NDJSON log is read in blocks of whole lines: one goroutine cuts the
+// input at line boundaries, workers decode the blocks' lines, and the
+// builder takes the blocks back in file order. A fixed set of buffers
+// goes round, so memory stays bounded whatever the file's size.
+
+// options tune a load; the zero value is what Load uses.
+type options struct {
+	reference bool // decode every event with the reference decoder
+	blockSize int  // largest block; 0 is maxBlock
+	workers   int  // 0 is two
+}
+
+const (
+	minBlock  = 64 << 10
+	maxBlock  = 4 << 20
+	blockWait = 50 * time.Millisecond // longest a block waits for a slow source
+)
+
+// block is a run of whole lines of the log and what they decoded to.
+type block struct {
+	buf    []byte
+	data   []byte   // whole lines (the last may lack its newline at the end of input)
+	line   int      // the number of the line before data's first
+	err    error    // the read error after data, if the input ended with one
+	events []parsed // decoded, in order
+	done   chan struct{}
+}
+
+// lines calls fn with each non-blank line of data, its number, and
+// whether it is the input's cut-off last line.
+func (blk *block) lines(fn func(line []byte, n int, last bool)) {
+	data, n := blk.data, blk.line
+	for len(data) > 0 {
+		ln, found := data, false
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			ln, found = data[:i], true
+		}
+		data = data[len(ln)+min(len(data)-len(ln), 1):]
+		n++
+		ln = bytes.TrimRight(ln, "\r\n")
+		if len(ln) > 0 && (ln[0] == '{' || len(bytes.TrimSpace(ln)) > 0) {
+			fn(ln, n, !found)
+		}
+	}
+}
+
+// decode decodes every line of the block into blk.events.
+func (blk *block) decode(f *fastDecoder, reference bool) {
+	evs := blk.events[:0]
+	blk.lines(func(ln []byte, n int, last bool) {
+		if len(evs) < cap(evs) {
+			evs = evs[:len(evs)+1]
+		} else {
+			evs = append(evs, parsed{})
+		}
+		p := &evs[len(evs)-1]
+		at := loc{line: n}
+		if reference || !f.line(ln, at, p) {
+			decodeReference(ln, at, last, p)
+		}
+	})
+	blk.events = evs
+}
+
+// endLine is the number of the block's last line.
+func (blk *block) endLine() int {
+	n := blk.line + bytes.Count(blk.data, []byte{'\n'})
+	if len(blk.data) > 0 && blk.data[len(blk.data)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// readNDJSON reads the log with no cap on a line's length; blank lines are
+// skipped but counted. A read error ends the log: what was read stays, and
+// the error is returned only if no event was.
+func readNDJSON(b *builder, r io.Reader, line int) error {
+	workers := b.opts.workers
+	if workers <= 0 {
+		workers = 2
+	}
+	free := make(chan *block, 2*workers+2)
+	for range cap(free) {
+		free <- &block{}
+	}
+	work := make(chan *block, cap(free))
+	order := make(chan *block, cap(free))
+	go cut(r, line, b.opts.blockSize, free, work, order)
+	for range workers {
+		go func() {
+			var f fastDecoder
+			for blk := range work {
+				blk.decode(&f, b.opts.reference)
+				close(blk.done)
+			}
+		}()
+	}
+	var err error
+	for blk := range order {
+		<-blk.done
+		if e := b.build(blk); e != nil {
+			err = e
+		}
+		free <- blk
+	}
+	return err
+}
+
+// build applies a decoded block, then what ended the input after it.
+func (b *builder) build(blk *block) error {
+	for i := range blk.events {
+		b.apply(&blk.events[i])
+	}
+	var err error
+	if blk.err != nil {
+		err = readEnd(b, blk.err, blk.endLine())
+	}
+	b.progress()
+	return err
+}
+
+// readEnd says what a read error means once the blocks before it are built.
+func readEnd(b *builder, err error, line int) error {
+	switch {
+	case err == io.EOF:
+		return nil
+	case b.sawEvent && errors.Is(err, io.ErrUnexpectedEOF):
+		b.problem(loc{}, "the compressed stream is cut short after line %d", line)
+		return nil
+	case b.sawEvent:
+		b.problem(loc{}, "reading stopped after line %d: %v", line, err)
+		return nil
+	}
+	return err
+}
+
+// cut reads r into blocks that end at a line end, and hands each to the
+// workers and, in order, to the builder. A line longer than a block
+// grows the buffer. The input's end (io.EOF or an error) rides on the
+// last block.
+func cut(r io.Reader, line, limit int, free <-chan *block, work, order chan<- *block) {
+	defer close(work)
+	defer close(order)
+	if limit <= 0 {
+		limit = maxBlock
+	}
+	size := min(minBlock, limit)
+	cur := <-free
+	cur.buf = cur.buf[:0]
+	for {
+		err := fill(r, cur, size)
+		data := cur.buf
+		i := bytes.LastIndexByte(data, '\n')
+		if err == nil && i < 0 {
+			size = max(size, 2*len(data)) // a long line: keep reading it
+			continue
+		}
+		var next *block
+		if err == nil {
+			next = <-free
+			next.buf = append(next.buf[:0], data[i+1:]...)
+			data = data[:i+1]
+		}
+		cur.data, cur.line, cur.err = data, line, err
+		cur.done = make(chan struct{})
+		line = cur.endLine()
+		work <- cur
+		order <- cur
+		if err != nil {
+			return
+		}
+		cur, size = next, min(2*size, limit)
+	}
+}
+
+// fill reads into blk.buf until it holds size bytes, or the source is slow
+// and what was read already holds a line end. It returns the read error,
+// io.EOF at the end of input.
+func fill(r io.Reader, blk *block, size int) error {
+	if cap(blk.buf) < size {
+		blk.buf = append(make([]byte, 0, size), blk.buf...)
+	}
+	start := time.Now()
+	for len(blk.buf) < size {
+		n, err := r.Read(blk.buf[len(blk.buf):size])
+		blk.buf = blk.buf[:len(blk.buf)+n]
+		if err != nil {
+			return err
+		}
+		if len(blk.buf) < size && time.Since(start) > blockWait && bytes.IndexByte(blk.buf, '\n') >= 0 {
+			return nil
+		}
+	}
+	return nil
+}

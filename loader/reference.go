@@ -1,0 +1,219 @@
+package loader
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// The reference decoder reads an event with encoding/json. It is the
+// definition of what a line means: the fast decoder must agree with it on
+// every line it accepts (the differential fuzz test checks), and hands it
+// every line it does not (bad JSON, bad UTF-8, unusual shapes), so that
+// problems are worded by encoding/json itself.
+
+// refEvent is one line of the log (or one element of recording.events).
+type refEvent struct {
+	Type    string          `json:"type"`
+	Payload json.RawMessage `json:"payload"`
+	Meta    struct {
+		RunID string `json:"runId"`
+	} `json:"meta"`
+}
+
+// decodeReference decodes one event into p. last is true for an NDJSON
+// line that the file ends in the middle of.
+func decodeReference(data []byte, at loc, last bool, p *parsed) {
+	p.reset(at)
+	var ev refEvent
+	if err := json.Unmarshal(data, &ev); err != nil {
+		p.problem(badEvent(data, last, err))
+		return
+	}
+	if !utf8.Valid(data) {
+		p.problem("invalid UTF-8 (shown as U+FFFD)")
+	}
+	if ev.Type == "" {
+		p.problem("event has no type")
+		return
+	}
+	p.kind = kindOf([]byte(ev.Type))
+	if p.kind == kindNone {
+		return
+	}
+	p.runID = ev.Meta.RunID
+	refPayload(ev.Payload, p)
+}
+
+func badEvent(data []byte, last bool, err error) string {
+	var se *json.SyntaxError
+	switch {
+	case !errors.As(err, &se):
+		return "not an event: " + describe(err)
+	case se.Offset < int64(len(data)):
+		return fmt.Sprintf("invalid JSON: %v (at byte %d)", err, se.Offset)
+	case last:
+		return "the last line is cut off (invalid JSON: unexpected end of line)"
+	}
+	return "invalid JSON: unexpected end of line (cut off?)"
+}
+
+// describe says in JSON terms why a value did not decode.
+func describe(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	if te.Field == "" {
+		return "a JSON " + te.Value + ", not an object"
+	}
+	return fmt.Sprintf("%q is a JSON %s", te.Field, te.Value)
+}
+
+// refDecode decodes a payload into v, noting a problem when it does not fit.
+func refDecode(payload json.RawMessage, p *parsed, v any) bool {
+	if len(payload) == 0 || string(payload) == "null" {
+		p.problem(p.kind.name() + " has no payload")
+		return false
+	}
+	if err := json.Unmarshal(payload, v); err != nil {
+		p.problem(p.kind.name() + " payload: " + describe(err))
+		return false
+	}
+	return true
+}
+
+func refPayload(payload json.RawMessage, p *parsed) {
+	switch p.kind {
+	case kindRunConfig:
+		var v struct {
+			Window json.RawMessage `json:"window"`
+		}
+		if !refDecode(payload, p, &v) || len(v.Window) == 0 || string(v.Window) == "null" {
+			return
+		}
+		if err := json.Unmarshal(v.Window, &p.text); err != nil {
+			p.problem(fmt.Sprintf("agent.run_configured window is not a strategy name: %s", v.Window))
+			return
+		}
+		p.ok = true
+	case kindTurnStart:
+		var v struct {
+			UserPrompt string `json:"userPrompt"`
+		}
+		p.ok = refDecode(payload, p, &v)
+		p.text = v.UserPrompt
+	case kindPressure:
+		var v struct {
+			Unit string  `json:"unit"`
+			Cap  float64 `json:"cap"`
+		}
+		p.ok = refDecode(payload, p, &v) && v.Unit == "tokens"
+		p.threshold = int(v.Cap)
+	case kindInjected:
+		refInjected(payload, p)
+	case kindLLMStart:
+		var v struct {
+			Iteration     int `json:"iteration"`
+			MessagesCount int `json:"messagesCount"`
+		}
+		p.ok = refDecode(payload, p, &v)
+		p.iteration, p.messagesCount = v.Iteration, v.MessagesCount
+	default:
+		refStream(payload, p)
+	}
+}
+
+func refInjected(payload json.RawMessage, p *parsed) {
+	var v struct {
+		Slot        string `json:"slot"`
+		ContentHash string `json:"contentHash"`
+		Position    *int   `json:"position"`
+	}
+	if !refDecode(payload, p, &v) || v.Slot != "messages" {
+		return
+	}
+	h, err := strconv.ParseUint(v.ContentHash, 16, 32)
+	if err != nil {
+		p.problem(fmt.Sprintf("context.injected contentHash %q is not a 32-bit hex number", v.ContentHash))
+		return
+	}
+	p.ok, p.hash = true, uint32(h)
+	if v.Position != nil {
+		p.position, p.hasPosition = *v.Position, true
+	}
+}
+
+// refStream decodes the events of one call: llm_end, the tools, and
+// iteration_end.
+func refStream(payload json.RawMessage, p *parsed) {
+	switch p.kind {
+	case kindLLMEnd:
+		var v struct {
+			Content string      `json:"content"`
+			Usage   model.Usage `json:"usage"`
+		}
+		p.ok = refDecode(payload, p, &v)
+		p.text, p.usage = v.Content, v.Usage
+	case kindToolStart:
+		var v struct {
+			ToolName   string          `json:"toolName"`
+			ToolCallID string          `json:"toolCallId"`
+			Args       json.RawMessage `json:"args"`
+		}
+		p.ok = refDecode(payload, p, &v)
+		p.toolName, p.toolCallID, p.args = v.ToolName, v.ToolCallID, v.Args
+	case kindToolEnd:
+		var v struct {
+			ToolCallID string          `json:"toolCallId"`
+			Result     json.RawMessage `json:"result"`
+			Error      json.RawMessage `json:"error"`
+		}
+		if p.ok = refDecode(payload, p, &v); p.ok {
+			p.toolCallID, p.text = v.ToolCallID, toolContent(v.Result, v.Error)
+		}
+	case kindIterationEnd:
+		var v struct {
+			History []historyMessage `json:"history"`
+		}
+		if refDecode(payload, p, &v) && v.History != nil {
+			p.ok, p.history = true, refHistory(v.History)
+		}
+	}
+}
+
+// historyMessage is one message of iteration_end history. Content stays
+// raw so that a message whose content is not a string still loads.
+type historyMessage struct {
+	Role       string           `json:"role"`
+	Content    json.RawMessage  `json:"content"`
+	ToolCallID string           `json:"toolCallId"`
+	ToolName   string           `json:"toolName"`
+	ToolCalls  []model.ToolCall `json:"toolCalls"`
+	InjectedBy string           `json:"injectedBy"`
+	Ephemeral  bool             `json:"ephemeral"`
+	ToolChars  *float64         `json:"toolChars"`
+}
+
+func refHistory(hs []historyMessage) *history {
+	h := &history{hashes: make([]uint32, len(hs)), msgs: make([]*model.Message, len(hs))}
+	for i, m := range hs {
+		msg := &model.Message{Role: m.Role, ToolCallID: m.ToolCallID, ToolName: m.ToolName, ToolCalls: m.ToolCalls,
+			InjectedBy: m.InjectedBy, Ephemeral: m.Ephemeral, ToolChars: m.ToolChars}
+		switch {
+		case len(m.Content) == 0 || string(m.Content) == "null":
+		case m.Content[0] == '"':
+			msg.Content = jsonText(m.Content)
+		default:
+			h.notString = append(h.notString, i)
+			msg.Content = jsonText(m.Content)
+		}
+		h.hashes[i] = contentHash(msg.Role, i, msg.Content)
+		h.msgs[i] = msg
+	}
+	return h
+}
