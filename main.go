@@ -90,7 +90,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd == "ui" {
 		return runUI(path, o, stderr)
 	}
-	rec, err := open(path)
+	var progress io.Writer
+	if isTerminal(stderr) {
+		progress = stderr
+	}
+	rec, err := open(path, progress)
 	if err != nil {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
 		return 1
@@ -115,12 +119,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// open loads FILE, or the embedded demo when path is empty.
-func open(path string) (*model.Recording, error) {
+// start begins loading FILE in the background, or the embedded demo when
+// path is empty.
+func start(path string) *loader.Loading {
 	if path == "" {
-		return loader.Read(bytes.NewReader(demoRun), "demo")
+		return loader.StartReader(bytes.NewReader(demoRun), "demo", int64(len(demoRun)))
 	}
-	return loader.Load(path)
+	return loader.Start(path)
+}
+
+// open loads FILE (or the demo) whole; on a terminal, progress is shown
+// on progress while it loads.
+func open(path string, progress io.Writer) (*model.Recording, error) {
+	l := start(path)
+	if progress != nil {
+		showProgress(l, progress)
+	}
+	return l.Wait()
 }
 
 func formatProblem(path string, p model.Problem) string {
@@ -138,6 +153,10 @@ func useColor(w io.Writer) bool {
 	if _, ok := os.LookupEnv("NO_COLOR"); ok {
 		return false
 	}
+	return isTerminal(w)
+}
+
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

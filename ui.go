@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/tui"
 )
 
@@ -21,7 +21,7 @@ func runUI(path string, o options, stderr io.Writer) int {
 	}
 	err := tui.Run(tui.Config{
 		Name:  name,
-		Load:  func() (*model.Recording, error) { return open(path) },
+		Open:  func() *tui.Stream { return stream(start(path)) },
 		Start: o.apply,
 	})
 	if err != nil {
@@ -29,6 +29,19 @@ func runUI(path string, o options, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// stream shows a load in progress to the terminal UI.
+func stream(l *loader.Loading) *tui.Stream {
+	return &tui.Stream{
+		Progress: func() (int64, int64, int) {
+			p := l.Progress()
+			return p.Bytes, p.Total, p.Calls
+		},
+		Snapshot: l.Snapshot,
+		Done:     l.Done(),
+		Wait:     l.Wait,
+	}
 }
 
 // openable catches the errors worth saying before the UI starts.
