@@ -234,3 +234,46 @@ func TestMissingUnwraps(t *testing.T) {
 		t.Errorf("error %v does not unwrap to fs.ErrNotExist", err)
 	}
 }
+
+// TestCorruptSkimmedLine: a line whose bad part lies in what the loader
+// only skims (a context.injected rawContent, the window part of an
+// iteration_end history, meta) is still a problem with its line number.
+func TestCorruptSkimmedLine(t *testing.T) {
+	cases := []struct {
+		line     int    // 1-based, in s01
+		from, to string // the first from in it becomes to
+		want     string
+	}{
+		{6, `"rawContent":"Find`, `"rawContent":"Fi` + "\x01" + `nd`, "invalid JSON"},
+		{6, `"rawContent":"Find`, `"rawContent":"Fi\qnd`, "invalid JSON"},
+		{6, `"rawContent":"Find`, `"rawContent":"Fi\u00gnd`, "invalid JSON"},
+		{6, `"rawContent":"Find`, `"rawContent":["Find"`, "invalid JSON"},
+		{6, `"rawContent":"Find`, `"rawContent":"Fi` + "\xff" + `nd`, "invalid UTF-8"},
+		{18, `"content":"Find`, `"content":"Find` + "\"\"", "invalid JSON"},
+		{18, `"runId":"`, `"runId":-"`, "invalid JSON"},
+		{18, `"role":"user"`, `"role":"user",,`, "invalid JSON"},
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			lines := s01Lines(t)
+			if !strings.Contains(lines[c.line-1], c.from) {
+				t.Fatalf("line %d has no %s", c.line, c.from)
+			}
+			lines[c.line-1] = strings.Replace(lines[c.line-1], c.from, c.to, 1)
+			rec, err := Read(strings.NewReader(strings.Join(lines, "\n")), "s.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.Problems) != 1 || rec.Problems[0].Line != c.line || !strings.Contains(rec.Problems[0].Message, c.want) {
+				t.Fatalf("problems %v, want one at line %d saying %q", rec.Problems, c.line, c.want)
+			}
+			if n := len(rec.Runs[0].Calls); n != 9 {
+				t.Errorf("%d calls, want all 9", n)
+			}
+			// Without its history, call 1's additions come from the stream.
+			if first := rec.Runs[0].Calls[0]; len(first.Appended) != 2 {
+				t.Errorf("call 1 appended %d messages", len(first.Appended))
+			}
+		})
+	}
+}

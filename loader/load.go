@@ -2,7 +2,16 @@
 // library's NDJSON event log, or its recording envelope
 // (agentfootprint.recording.v1, one object or an array of them), either
 // possibly gzipped. It rebuilds the runs, their calls and the messages each
-// call sent and added, as model values.
+// call added, as model values; the window each call sent is kept as its
+// contentHashes, which is what a replay compares with.
+//
+// Logs run to gigabytes, most of it the window repeated in every call, so
+// the loader streams (memory stays a fraction of the file), decodes only
+// what the replay uses, and checks every line as it goes. A log is cut into
+// blocks of whole lines that two workers decode while the builder takes
+// them back in order; Start shows what has loaded while the rest loads.
+// Lines of the usual shape are read by a hand-written one-pass scanner;
+// any other line by encoding/json, which defines what a line means.
 //
 // It knows file formats and nothing else: it decides nothing about
 // windows. A file it cannot use at all is an error; a line it cannot use

@@ -35,16 +35,15 @@ type block struct {
 	done   chan struct{}
 }
 
+var newline = []byte{'\n'}
+
 // lines calls fn with each non-blank line of data, its number, and
 // whether it is the input's cut-off last line.
 func (blk *block) lines(fn func(line []byte, n int, last bool)) {
 	data, n := blk.data, blk.line
 	for len(data) > 0 {
-		ln, found := data, false
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			ln, found = data[:i], true
-		}
-		data = data[len(ln)+min(len(data)-len(ln), 1):]
+		ln, rest, found := bytes.Cut(data, newline)
+		data = rest
 		n++
 		ln = bytes.TrimRight(ln, "\r\n")
 		if len(ln) > 0 && (ln[0] == '{' || len(bytes.TrimSpace(ln)) > 0) {
@@ -73,7 +72,7 @@ func (blk *block) decode(f *fastDecoder, reference bool) {
 
 // endLine is the number of the block's last line.
 func (blk *block) endLine() int {
-	n := blk.line + bytes.Count(blk.data, []byte{'\n'})
+	n := blk.line + bytes.Count(blk.data, newline)
 	if len(blk.data) > 0 && blk.data[len(blk.data)-1] != '\n' {
 		n++
 	}
@@ -95,11 +94,12 @@ func readNDJSON(b *builder, r io.Reader, line int) error {
 	work := make(chan *block, cap(free))
 	order := make(chan *block, cap(free))
 	go cut(r, line, b.opts.blockSize, free, work, order)
+	reference := b.opts.reference
 	for range workers {
 		go func() {
 			var f fastDecoder
 			for blk := range work {
-				blk.decode(&f, b.opts.reference)
+				blk.decode(&f, reference)
 				close(blk.done)
 			}
 		}()
