@@ -2,10 +2,17 @@ package tui
 
 import (
 	"os"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+
+	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/loader"
 )
 
 // s08 is 201 calls and 438 messages; it lives with the shared recordings.
@@ -62,4 +69,70 @@ func inColour(b *testing.B, bench func(*testing.B)) {
 			bench(b)
 		})
 	}
+}
+
+// BenchmarkFirstFrame1GB is the time from starting to read a ~1 GB log
+// (generated, 16,000 calls) to the first frame that shows its first
+// calls, driven as the program drives the model: the stream's ticks are
+// real timers. Writing the log the first time takes a while; it is kept
+// in the temp directory.
+func BenchmarkFirstFrame1GB(b *testing.B) {
+	path, size, err := rungen.Cached(rungen.Default(16000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(size)/1e6, "MB-file")
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		began := time.Now()
+		l := loader.Start(path)
+		cfg := Config{Name: path, Open: func() *Stream { return streamOf(l) }}
+		m := New(cfg)
+		m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+		cmd := m.Init()
+		for m.s == nil {
+			m, cmd = runOne(m, cmd)
+		}
+		if !strings.Contains(m.View(), "call 1/") {
+			b.Fatalf("the first frame does not show the first call:\n%s", m.View())
+		}
+		total += time.Since(began)
+		b.StopTimer()
+		l.Wait() // let the load finish before the next round
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms-first-frame")
+}
+
+// streamOf is main.go's adapter, for the benchmark.
+func streamOf(l *loader.Loading) *Stream {
+	return &Stream{
+		Progress: func() (int64, int64, int) { p := l.Progress(); return p.Bytes, p.Total, p.Calls },
+		Snapshot: l.Snapshot, Done: l.Done(), Wait: l.Wait,
+	}
+}
+
+// runOne runs cmd (waiting on its timers, as the program would) and feeds
+// every message it yields back into m; it returns the commands those
+// updates asked for, batched.
+func runOne(m Model, cmd tea.Cmd) (Model, tea.Cmd) {
+	if cmd == nil {
+		return m, nil
+	}
+	var next []tea.Cmd
+	switch msg := cmd().(type) {
+	case nil, spinner.TickMsg, tea.QuitMsg:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			var n tea.Cmd
+			m, n = runOne(m, c)
+			next = append(next, n)
+		}
+	default:
+		var n tea.Model
+		n, c := m.Update(msg)
+		m = n.(Model)
+		next = append(next, c)
+	}
+	return m, tea.Batch(next...)
 }

@@ -24,15 +24,18 @@ type Stream struct {
 	Wait     func() (*model.Recording, error)
 }
 
-// streamEvery is how often a stream's progress is read.
-const streamEvery = 100 * time.Millisecond
+// How often a stream's progress is read: often until the first calls are
+// on screen (the first frame should not wait), then calmly.
+const (
+	streamFirst = 15 * time.Millisecond
+	streamEvery = 100 * time.Millisecond
+)
 
-// streamTickMsg is sent by streamTick every streamEvery while a Stream is
-// being read.
+// streamTickMsg is sent by streamTick while a Stream is being read.
 type streamTickMsg struct{}
 
-func streamTick() tea.Cmd {
-	return tea.Tick(streamEvery, func(time.Time) tea.Msg { return streamTickMsg{} })
+func streamTick(d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return streamTickMsg{} })
 }
 
 // partialMsg is sent by partialCmd with what had loaded when it ran,
@@ -93,11 +96,15 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 		return nil
 	default:
 	}
+	next := streamTick(streamEvery)
+	if s.shownCalls == 0 {
+		next = streamTick(streamFirst)
+	}
 	if !s.partialBusy && s.calls > s.shownCalls {
 		s.partialBusy = true
-		return tea.Batch(partialCmd(cfg, s.src, mine), streamTick())
+		return tea.Batch(partialCmd(cfg, s.src, mine), next)
 	}
-	return streamTick()
+	return next
 }
 
 // line is the progress line: a bar, bytes read of total, calls so far.
