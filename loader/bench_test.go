@@ -1,64 +1,221 @@
 package loader
 
 import (
+	"bufio"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/afinspect/inspect/internal/rungen"
 )
 
 // s08 is the long run (201 calls, 14.5 MB log, 114 MB envelope); it lives
 // only in the shared recordings, outside this module.
 const s08 = "../../shared/testdata/s08-long-run/"
 
-func benchmarkLoad(b *testing.B, path string, size func() int64) {
+func benchmarkLoad(b *testing.B, path string, size int64, calls int) {
 	if _, err := os.Stat(path); err != nil {
 		b.Skipf("%s not present", path)
 	}
-	b.SetBytes(size())
+	b.SetBytes(size)
 	b.ReportAllocs()
+	var first time.Duration
 	for b.Loop() {
-		rec, err := Load(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(rec.Runs) != 1 || len(rec.Runs[0].Calls) != 201 {
-			b.Fatalf("%d runs", len(rec.Runs))
-		}
+		first += loadOnce(b, path, calls)
 	}
+	b.ReportMetric(float64(first.Microseconds())/1e3/float64(b.N), "ms-to-first-call")
 }
 
-func fileSize(path string) func() int64 {
-	return func() int64 {
-		st, err := os.Stat(path)
-		if err != nil {
-			return 0
+// loadOnce loads path and checks it has one run of calls calls; it returns
+// how long it took until a Snapshot held a call, polled every 100µs.
+func loadOnce(b *testing.B, path string, calls int) time.Duration {
+	start := time.Now()
+	l := Start(path)
+	var first time.Duration
+	for first == 0 {
+		if l.Progress().Calls > 0 || l.Progress().Done {
+			if rec := l.Snapshot(); len(rec.Runs) == 0 || len(rec.Runs[0].Calls) == 0 {
+				b.Fatal("progress counts a call the snapshot does not hold")
+			}
+			first = time.Since(start)
+			break
 		}
-		return st.Size()
+		time.Sleep(100 * time.Microsecond)
 	}
+	rec, err := l.Wait()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(rec.Runs) != 1 || len(rec.Runs[0].Calls) != calls || len(rec.Problems) != 0 {
+		b.Fatalf("%d runs, problems %v", len(rec.Runs), rec.Problems)
+	}
+	return first
+}
+
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
 }
 
 // BenchmarkLoadS08 loads the 14.5 MB NDJSON log; MB/s is of the file.
 func BenchmarkLoadS08(b *testing.B) {
 	path := s08 + "run.jsonl"
-	benchmarkLoad(b, path, fileSize(path))
+	benchmarkLoad(b, path, fileSize(path), 201)
 }
 
 // BenchmarkLoadS08Envelope loads the gzipped envelope; MB/s is of the
 // decompressed JSON (114 MB, mostly a snapshot that is skipped).
 func BenchmarkLoadS08Envelope(b *testing.B) {
 	path := s08 + "recording.json.gz"
-	benchmarkLoad(b, path, func() int64 {
-		f, err := os.Open(path)
-		if err != nil {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Skipf("%s not present", path)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, zr)
+	benchmarkLoad(b, path, n, 201)
+}
+
+// generated is a log of rungen.Default(calls), written once to the temp
+// directory (16000 calls is ~1 GB and takes ~15 s the first time).
+func generated(b *testing.B, calls int) (string, int64) {
+	path, size, err := rungen.Cached(rungen.Default(calls))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path, size
+}
+
+// BenchmarkLoad1GB loads a generated ~1 GB log of 16000 calls.
+func BenchmarkLoad1GB(b *testing.B) {
+	path, size := generated(b, 16000)
+	benchmarkLoad(b, path, size, 16000)
+}
+
+// BenchmarkLoad10kCalls loads a generated log of 10000 calls (~650 MB).
+func BenchmarkLoad10kCalls(b *testing.B) {
+	path, size := generated(b, 10000)
+	benchmarkLoad(b, path, size, 10000)
+}
+
+// BenchmarkLoadFile loads the log named by $INSPECT_BENCH_LOG, which
+// must hold one run of $INSPECT_BENCH_CALLS calls (scripts/bench-compare.sh
+// runs it on the file it times the other tools on).
+func BenchmarkLoadFile(b *testing.B) {
+	path := os.Getenv("INSPECT_BENCH_LOG")
+	calls, err := strconv.Atoi(os.Getenv("INSPECT_BENCH_CALLS"))
+	if path == "" || err != nil {
+		b.Skip("INSPECT_BENCH_LOG and INSPECT_BENCH_CALLS not set")
+	}
+	benchmarkLoad(b, path, fileSize(path), calls)
+}
+
+// BenchmarkPeakRSS1GB measures the peak resident memory of a load of the
+// ~1 GB log: a fresh process (this test binary, run as rssChild) loads it
+// once and reports its VmHWM, so nothing the benchmark process allocated
+// before counts. The budget is 0.3 times the file's size.
+func BenchmarkPeakRSS1GB(b *testing.B) {
+	path, size := generated(b, 16000)
+	var peak int64
+	for b.Loop() {
+		peak = max(peak, childPeak(b, path, 16000))
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+	b.ReportMetric(float64(peak)/float64(size), "RSS/file")
+	if float64(peak) > 0.3*float64(size) {
+		b.Errorf("peak RSS %d MB is over 0.3 of the %d MB file", peak>>20, size>>20)
+	}
+}
+
+const rssChildEnv = "INSPECT_LOADER_RSS_CHILD"
+
+func childPeak(b *testing.B, path string, calls int) int64 {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), rssChildEnv+"="+path+"|"+strconv.Itoa(calls))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("child: %v: %s", err, out)
+	}
+	var kb int64
+	if _, err := fmt.Sscanf(string(out), "VmHWM %d", &kb); err != nil {
+		b.Fatalf("child said %q", out)
+	}
+	return kb << 10
+}
+
+// TestMain runs the RSS child when asked to, else the tests.
+func TestMain(m *testing.M) {
+	if arg := os.Getenv(rssChildEnv); arg != "" {
+		os.Exit(rssChild(arg))
+	}
+	os.Exit(m.Run())
+}
+
+// rssChild loads one file and prints its peak resident set in kB.
+func rssChild(arg string) int {
+	path, n, _ := strings.Cut(arg, "|")
+	rec, err := Load(path)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	calls := 0
+	for _, r := range rec.Runs {
+		calls += len(r.Calls)
+	}
+	if want, _ := strconv.Atoi(n); calls != want {
+		fmt.Printf("%d calls, want %s\n", calls, n)
+		return 1
+	}
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			fmt.Printf("VmHWM %s\n", strings.TrimSuffix(strings.TrimSpace(v), " kB"))
 			return 0
 		}
-		defer f.Close()
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return 0
-		}
-		n, _ := io.Copy(io.Discard, zr)
-		return n
-	})
+	}
+	fmt.Println("no VmHWM")
+	return 1
+}
+
+// BenchmarkDecode decodes the lines of a generated 1000-call log (64 MB)
+// on one goroutine, held in memory: the fast decoder against the
+// reference one (encoding/json), without reading or building.
+func BenchmarkDecode(b *testing.B) {
+	path, size := generated(b, 1000)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	blk := &block{data: data}
+	for _, reference := range []bool{false, true} {
+		name := map[bool]string{false: "fast", true: "reference"}[reference]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			var f fastDecoder
+			for b.Loop() {
+				blk.decode(&f, reference)
+			}
+		})
+	}
 }
