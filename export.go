@@ -50,7 +50,7 @@ type exportTurn struct {
 }
 
 // writeExport writes the replay as inspect.export.v1 JSON.
-func writeExport(w io.Writer, source string, rec *model.Recording, s session) error {
+func writeExport(w io.Writer, source string, s session) error {
 	doc := exportDoc{
 		Format: exportFormat, Source: source,
 		Policy: exportPolicy{

@@ -101,16 +101,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	s := newSession(rec, o)
 	for _, p := range s.problems {
-		fmt.Fprintf(stderr, "%s\n", formatProblem(path, p))
+		fmt.Fprintln(stderr, p.Message)
 	}
 	if s.inferred {
 		fmt.Fprintf(stderr, "inspect: policy inferred: %s\n", s.evidence)
 	}
 	var werr error
 	if cmd == "export" {
-		werr = writeExport(stdout, path, rec, s)
+		werr = writeExport(stdout, path, s)
 	} else {
-		werr = writeReport(stdout, rec, s, useColor(stdout))
+		werr = writeReport(stdout, s, useColor(stdout))
 	}
 	if werr != nil {
 		fmt.Fprintf(stderr, "inspect: %v\n", werr)
@@ -136,16 +136,6 @@ func open(path string, progress io.Writer) (*model.Recording, error) {
 		showProgress(l, progress)
 	}
 	return l.Wait()
-}
-
-func formatProblem(path string, p model.Problem) string {
-	if path == "" {
-		path = "demo"
-	}
-	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", path, p.Line, p.Message)
-	}
-	return fmt.Sprintf("%s: %s", path, p.Message)
 }
 
 // useColor: only on a terminal, and never under NO_COLOR.

@@ -13,7 +13,7 @@ import (
 
 // writeReport prints the replay as a table, one row per call, then the
 // policy and the problems. Colour only marks a recorded-window mismatch.
-func writeReport(w io.Writer, rec *model.Recording, s session, color bool) error {
+func writeReport(w io.Writer, s session, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CALL\tRUN\tITER\tSENT\tCHARS\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED")
 	for i := range s.replay.Calls {
@@ -51,7 +51,7 @@ func writeReport(w io.Writer, rec *model.Recording, s session, color bool) error
 	if len(s.problems) > 0 {
 		fmt.Fprintf(w, "problems (%d):\n", len(s.problems))
 		for _, p := range s.problems {
-			fmt.Fprintf(w, "  %s\n", formatProblem(rec.Source, p))
+			fmt.Fprintf(w, "  %s\n", p.Message)
 		}
 	}
 	return nil

@@ -101,8 +101,10 @@ func newSession(rec *model.Recording, o options) session {
 	s.evidence = strings.Join(ev, "; ")
 	s.replay = window.Run(rec, s.policy)
 	s.problems = append(s.problems, rec.Problems...)
+	// a problem's message names its place: the loader's name the file and
+	// line; the replay's name the file
 	for _, p := range s.replay.Problems {
-		s.problems = append(s.problems, model.Problem{Message: p})
+		s.problems = append(s.problems, model.Problem{Message: rec.Source + ": replay: " + p})
 	}
 	return s
 }

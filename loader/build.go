@@ -84,9 +84,12 @@ func (b *builder) addProblem(at loc, msg string) {
 	b.rec.Problems = append(b.rec.Problems, model.Problem{Line: at.line, Message: msg})
 }
 
+// message numbers m and measures it: from here on its length is only ever
+// read, so replays on several goroutines may share it.
 func (b *builder) message(m *model.Message) *model.Message {
 	b.nextID++
 	m.ID = b.nextID
+	m.Chars()
 	return m
 }
 

@@ -51,7 +51,6 @@ func loadCmd(cfg Config) tea.Cmd {
 // it again under the policy the screen shows: the one the user set
 // (mine, when not nil) or the one the flags start from.
 func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
-	warmChars(rec)
 	infer := cfg.Infer
 	if infer == nil {
 		infer = window.Infer
@@ -71,24 +70,6 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 		start.Ledger(0)
 	}
 	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start}
-}
-
-// warmChars measures every message once, so that later replays running
-// in a tea.Cmd only ever read the cached lengths.
-func warmChars(rec *model.Recording) {
-	for _, r := range rec.Runs {
-		if r.RequestMessage != nil {
-			r.RequestMessage.Chars()
-		}
-		for _, c := range r.Calls {
-			for _, m := range c.Recorded {
-				m.Chars()
-			}
-			for _, m := range c.Appended {
-				m.Chars()
-			}
-		}
-	}
 }
 
 // replayedMsg is sent by replayCmd when a replay under a policy the user
