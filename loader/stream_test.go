@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/toolbytes"
 )
 
 // withoutHistory rewrites a log with every iteration_end stripped of its
@@ -75,7 +76,7 @@ func TestAppendedFromStream(t *testing.T) {
 				for k, h := range f.Appended {
 					want := *h
 					if want.ToolChars != nil {
-						want.Content = want.Content[:model.ByteOffset(want.Content, int(*want.ToolChars))]
+						want.Content, _ = toolbytes.Split(want.Content, want.ToolChars)
 						want.ToolChars = nil
 					}
 					want.ID = b.Appended[k].ID

@@ -24,23 +24,3 @@ func Len(s string) int {
 	}
 	return n
 }
-
-// ByteOffset returns the byte offset in s at which the first units UTF-16
-// code units end. A cut that falls inside a surrogate pair ends after the
-// whole character; units past the end give len(s).
-func ByteOffset(s string, units int) int {
-	n := 0
-	for i := 0; i < len(s); {
-		if n >= units {
-			return i
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
-	}
-	return len(s)
-}
