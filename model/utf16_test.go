@@ -6,15 +6,15 @@ import "testing"
 // astral characters are surrogate pairs, everything else one unit).
 func TestLen(t *testing.T) {
 	for s, want := range map[string]int{
-		"":             0,
-		"abc":          3,
-		"é":            1, // 2 bytes
-		"—":            1, // 3 bytes, the notice's dash
-		"日本語":          3, // 9 bytes
-		"😀":            2, // 4 bytes, one rune
-		"a😀b":          4,
-		"\xff":         1, // invalid UTF-8: one unit, as U+FFFD
-		"👩‍💻":         5, // woman, zero-width joiner, laptop
+		"":              0,
+		"abc":           3,
+		"é":             1, // 2 bytes
+		"—":             1, // 3 bytes, the notice's dash
+		"日本語":           3, // 9 bytes
+		"😀":             2, // 4 bytes, one rune
+		"a😀b":           4,
+		"\xff":          1, // invalid UTF-8: one unit, as U+FFFD
+		"👩‍💻":           5, // woman, zero-width joiner, laptop
 		"[dropped — …]": 13,
 	} {
 		if got := Len(s); got != want {
