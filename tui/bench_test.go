@@ -136,3 +136,23 @@ func runOne(m Model, cmd tea.Cmd) (Model, tea.Cmd) {
 	}
 	return m, tea.Batch(next...)
 }
+
+// BenchmarkKnobChange10k is one knob key on a generated 10,000-call log:
+// the replay, the ledger and fate comparison at the call, and one frame.
+func BenchmarkKnobChange10k(b *testing.B) {
+	path, _, err := rungen.Cached(rungen.Default(10000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := open(b, fileConfig(path), 120, 40)
+	m = press(m, ":", "5", "0", "0", "0", "enter", "}")
+	knobs := []string{"]", "["}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m = press(m, knobs[i%2])
+		if m.s.replaying {
+			b.Fatal("the replay did not come back")
+		}
+		_ = m.View()
+	}
+}

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/afinspect/inspect/model"
@@ -36,7 +37,7 @@ type Row struct {
 }
 
 type logEntry struct {
-	key     string
+	head    *model.Message // the turn's first message: its identity in this replay
 	msgs    []*model.Message
 	first   int // call index whose Before first held it (or whose visit wrote it)
 	left    int
@@ -53,20 +54,20 @@ func (r *Replay) Ledger(call int) []Row {
 	log := r.turnLog()
 	v := &r.Calls[call].Visit
 	fates := v.Turns()
-	inBefore := map[string]int{}
+	inBefore := make(map[*model.Message]int, len(fates))
 	for i, t := range fates {
-		inBefore[r.keyOf(call, v.Before[t.Start])] = i
+		inBefore[v.Before[t.Start]] = i
 	}
 	var rows []Row
 	for _, e := range log {
 		if e.first > call {
 			continue
 		}
-		row := Row{Key: e.key, Messages: e.msgs, Turn: -1, LeftAt: e.left, WroteAt: e.wroteAt}
+		row := Row{Key: e.key(), Messages: e.msgs, Turn: -1, LeftAt: e.left, WroteAt: e.wroteAt}
 		if e.left >= 0 && e.left > call {
 			row.LeftAt = -1
 		}
-		if ti, ok := inBefore[e.key]; ok {
+		if ti, ok := inBefore[e.head]; ok {
 			row.Turn = ti
 			r.fateAt(call, fates, ti, &row)
 		} else if e.wroteAt == call {
@@ -118,14 +119,17 @@ func (r *Replay) isNew(call int, m *model.Message) bool {
 	return true
 }
 
-func (r *Replay) keyOf(call int, m *model.Message) string {
-	if m.ID != 0 {
-		return "m" + strconv.Itoa(m.ID)
+// key names a turn the same way in every replay of one recording: by its
+// first message's ID (the loader numbers every message), a notice by the
+// call that wrote it.
+func (e *logEntry) key() string {
+	switch {
+	case e.wroteAt >= 0:
+		return "notice@" + strconv.Itoa(e.wroteAt)
+	case e.head.ID != 0:
+		return "m" + strconv.Itoa(e.head.ID)
 	}
-	if c, ok := r.noticeAt[m]; ok {
-		return "notice@" + strconv.Itoa(c)
-	}
-	return "notice@?"
+	return fmt.Sprintf("p%p", e.head) // a hand-built message: the same object in every replay
 }
 
 // turnLog builds, once per replay, every turn the conversation ever had,
@@ -135,45 +139,38 @@ func (r *Replay) turnLog() []logEntry {
 	if r.log != nil {
 		return r.log
 	}
-	r.noticeAt = map[*model.Message]int{}
-	for ci := range r.Calls {
-		if n := r.Calls[ci].Visit.Notice; n != nil {
-			r.noticeAt[n] = ci
-		}
-	}
 	type node struct {
 		e    logEntry
 		next int
 	}
 	nodes := []node{{next: -1}} // nodes[0] is the list head
 	tail := 0
-	at := map[string]int{}
+	at := make(map[*model.Message]int, len(r.Calls)*2)
 	for ci := range r.Calls {
 		v := &r.Calls[ci].Visit
 		eachTurn(v.Before, func(start, end int) {
-			k := r.keyOf(ci, v.Before[start])
-			if _, ok := at[k]; ok {
+			h := v.Before[start]
+			if _, ok := at[h]; ok {
 				return
 			}
-			nodes = append(nodes, node{e: logEntry{key: k, msgs: v.Before[start:end], first: ci, left: -1, wroteAt: -1}, next: -1})
+			nodes = append(nodes, node{e: logEntry{head: h, msgs: v.Before[start:end], first: ci, left: -1, wroteAt: -1}, next: -1})
 			nodes[tail].next = len(nodes) - 1
 			tail = len(nodes) - 1
-			at[k] = tail
+			at[h] = tail
 		})
 		last := -1
 		eachTurn(v.Evicted, func(start, _ int) {
-			last = at[r.keyOf(ci, v.Evicted[start])]
+			last = at[v.Evicted[start]]
 			nodes[last].e.left = ci
 		})
 		if v.Notice != nil && last >= 0 {
-			k := "notice@" + strconv.Itoa(ci)
-			nodes = append(nodes, node{e: logEntry{key: k, msgs: []*model.Message{v.Notice}, first: ci, left: -1, wroteAt: ci}, next: nodes[last].next})
+			nodes = append(nodes, node{e: logEntry{head: v.Notice, msgs: []*model.Message{v.Notice}, first: ci, left: -1, wroteAt: ci}, next: nodes[last].next})
 			n := len(nodes) - 1
 			nodes[last].next = n
 			if tail == last {
 				tail = n
 			}
-			at[k] = n
+			at[v.Notice] = n
 		}
 	}
 	log := make([]logEntry, 0, len(nodes)-1)

@@ -38,8 +38,7 @@ type Replay struct {
 	Calls    []CallReplay
 	Problems []string // what the replay could not decide, once each
 
-	log      []logEntry             // built by Ledger on first use
-	noticeAt map[*model.Message]int // the call whose visit wrote each notice; built with log
+	log []logEntry // built by Ledger on first use
 }
 
 // Run replays every run of rec under policy p, from the first iteration.
