@@ -134,6 +134,35 @@ var payloadFields = [...][]string{
 }
 
 // fieldIndex is the number of key among names, -1 if it is none of them.
+// members reads a JSON object of which only the fields names matter:
+// read reads the value of field i (each at most once); other keys are
+// skipped, and a key encoding/json would fold into one of names sends the
+// line to the reference decoder. False is anything it does not accept.
+func (s *scanner) members(names []string, read func(i int) bool) bool {
+	if !s.eat('{') {
+		return false
+	}
+	var seen uint8
+	for first := true; s.more('}', &first); {
+		k, ok := s.key()
+		if !ok {
+			return false
+		}
+		i := fieldIndex(k, names)
+		if i < 0 {
+			if foldsTo(k, names...) || !s.skip() {
+				return false
+			}
+			continue
+		}
+		if seen&(1<<i) != 0 || !read(i) {
+			return false
+		}
+		seen |= 1 << i
+	}
+	return !s.broken()
+}
+
 func fieldIndex(key []byte, names []string) int {
 	for i, n := range names {
 		if string(key) == n {
@@ -156,30 +185,8 @@ func (f *fastDecoder) payload(s *scanner, p *parsed) bool {
 	if !needsPayload(p.kind) {
 		return s.skip()
 	}
-	if !s.eat('{') {
-		return false
-	}
-	names := payloadFields[p.kind]
-	var seen uint8
 	var st payloadState
-	for first := true; s.more('}', &first); {
-		k, ok := s.key()
-		if !ok {
-			return false
-		}
-		i := fieldIndex(k, names)
-		if i < 0 {
-			if foldsTo(k, names...) || !s.skip() {
-				return false
-			}
-			continue
-		}
-		if seen&(1<<i) != 0 || !f.field(s, p, &st, i) {
-			return false
-		}
-		seen |= 1 << i
-	}
-	if s.broken() {
+	if !s.members(payloadFields[p.kind], func(i int) bool { return f.field(s, p, &st, i) }) {
 		return false
 	}
 	return finishPayload(p, &st)

@@ -220,40 +220,23 @@ func toolCalls(s *scanner, check bool) ([]model.ToolCall, bool) {
 }
 
 func toolCall(s *scanner, c *model.ToolCall, names []string, check bool) bool {
-	if !s.eat('{') {
-		return false
-	}
-	var seen uint8
-	for first := true; s.more('}', &first); {
-		k, ok := s.key()
-		if !ok {
-			return false
-		}
-		i := fieldIndex(k, names)
-		if i < 0 {
-			if foldsTo(k, names...) || !s.skip() {
-				return false
-			}
-			continue
-		}
+	return s.members(names, func(i int) bool {
 		switch {
 		case check && i < 2:
-			ok = s.null() || s.peek() == '"' && s.skipString()
+			return s.null() || s.peek() == '"' && s.skipString()
 		case i == 0:
+			var ok bool
 			c.ID, ok = stringValue(s)
+			return ok
 		case i == 1:
+			var ok bool
 			c.Name, ok = stringValue(s)
+			return ok
 		case check:
-			ok = s.skip()
-		default:
-			var raw []byte
-			raw, ok = rawValue(s)
-			c.Args = append([]byte(nil), raw...)
+			return s.skip()
 		}
-		if !ok || seen&(1<<i) != 0 {
-			return false
-		}
-		seen |= 1 << i
-	}
-	return !s.broken()
+		raw, ok := rawValue(s)
+		c.Args = append([]byte(nil), raw...)
+		return ok
+	})
 }

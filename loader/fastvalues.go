@@ -71,32 +71,15 @@ func usageValue(s *scanner, u *model.Usage) bool {
 	if s.null() {
 		return true
 	}
-	if !s.eat('{') {
-		return false
-	}
-	names := []string{"input", "output"}
-	var seen uint8
-	for first := true; s.more('}', &first); {
-		k, ok := s.key()
-		if !ok {
-			return false
-		}
-		i := fieldIndex(k, names)
-		if i < 0 {
-			if foldsTo(k, names...) || !s.skip() {
-				return false
-			}
-			continue
-		}
+	return s.members(usageFields, func(i int) bool {
 		n := &u.Input
 		if i == 1 {
 			n = &u.Output
 		}
-		var good bool
-		if *n, good = intValue(s); !good || seen&(1<<i) != 0 {
-			return false
-		}
-		seen |= 1 << i
-	}
-	return !s.broken()
+		var ok bool
+		*n, ok = intValue(s)
+		return ok
+	})
 }
+
+var usageFields = []string{"input", "output"}
