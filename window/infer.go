@@ -48,22 +48,23 @@ func Infer(rec *model.Recording) Inference {
 		p.ThresholdTokens = threshold
 		ev = append(ev, fmt.Sprintf("thresholdTokens=%d from budget_pressure", threshold))
 	}
-	k, l, fromRecords := statedByRecords(rec)
+	if p.Strategy == model.TokenBudget && threshold == 0 {
+		// an engaged visit always reports its cap: with none reported the
+		// strategy never engaged, so the threshold is at least every input
+		p.ThresholdTokens = largestInput(rec)
+		ev = append(ev, fmt.Sprintf("no budget_pressure event: the strategy never engaged, so thresholdTokens is at least %d (the largest input)", p.ThresholdTokens))
+	}
+	k, l := statedByRecords(rec)
 	if k >= 0 {
+		p.KeepRecentTurns = k
 		ev = append(ev, fmt.Sprintf("keepRecentTurns=%d from the envelope's records", k))
 	}
 	if l >= 0 {
+		p.KeepLastToolResults = l
 		ev = append(ev, fmt.Sprintf("keepLastToolResults=%d from the records' pin limit", l))
 	}
-	if k >= 0 {
-		p.KeepRecentTurns = k
-	}
-	if l >= 0 {
-		p.KeepLastToolResults = l
-	}
 	inf := Inference{Policy: p}
-	if k >= 0 && l >= 0 {
-		inf.Inferred = !fromRecords
+	if k >= 0 && l >= 0 { // the records state both: nothing to infer
 		inf.Matched, inf.Compared = score(rec, p)
 		inf.Evidence = strings.Join(ev, "; ")
 		return inf
@@ -73,9 +74,6 @@ func Infer(rec *model.Recording) Inference {
 	ls := []int{model.DefaultKeepLastToolResults, 0, 1, 3, 4}
 	if l >= 0 {
 		ls = []int{l}
-	}
-	if p.Strategy == model.TokenBudget && threshold == 0 {
-		ev = append(ev, "no budget_pressure event states the threshold")
 	}
 	var tries []model.Policy
 	for _, lv := range ls {
@@ -116,13 +114,9 @@ func Infer(rec *model.Recording) Inference {
 
 // statedByRecords reads keepRecentTurns and the pin limit from the
 // library's own records when an envelope carried them (-1 when not).
-func statedByRecords(rec *model.Recording) (k, l int, any bool) {
+func statedByRecords(rec *model.Recording) (k, l int) {
 	k, l = -1, -1
 	for _, r := range rec.Runs {
-		if !r.HasRecords {
-			continue
-		}
-		any = true
 		for _, x := range r.Records {
 			if k < 0 {
 				k = x.KeepRecentTurns
@@ -132,7 +126,18 @@ func statedByRecords(rec *model.Recording) (k, l int, any bool) {
 			}
 		}
 	}
-	return k, l, any
+	return k, l
+}
+
+// largestInput is the largest provider-reported input of any call.
+func largestInput(rec *model.Recording) int {
+	n := 0
+	for _, r := range rec.Runs {
+		for _, c := range r.Calls {
+			n = max(n, c.Usage.Input)
+		}
+	}
+	return n
 }
 
 // candidatesK lists the keepRecentTurns values worth trying, the default

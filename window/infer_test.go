@@ -61,3 +61,27 @@ func TestInferReadsRecords(t *testing.T) {
 		t.Fatalf("s09 envelope: %+v inferred=%v, want %+v from its records (wire.json policy)", inf.Policy, inf.Inferred, want)
 	}
 }
+
+// s09's first four calls report inputs 400, 900, 1600 and 2600 (its
+// README): under its threshold of 3000 the strategy never engaged, and so
+// no budget_pressure event named the threshold. Inference must not take
+// the missing threshold for 0 (which engages on every call).
+func TestInferTokenBudgetThatNeverEngaged(t *testing.T) {
+	full, err := loader.Load("../testdata/s09-token-budget/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := *full.Runs[0]
+	run.Calls = run.Calls[:4]
+	run.ThresholdTokens = 0 // as a log cut before the first engaged visit says
+	rec := &model.Recording{Runs: []*model.Run{&run}}
+	inf := window.Infer(rec)
+	if inf.Policy.Strategy != model.TokenBudget || inf.Policy.ThresholdTokens < 2600 || inf.Matched != 4 || inf.Compared != 4 {
+		t.Fatalf("inferred %+v reproducing %d/%d; evidence %q", inf.Policy, inf.Matched, inf.Compared, inf.Evidence)
+	}
+	for _, c := range window.Run(rec, inf.Policy).Calls {
+		if c.Visit.Engaged {
+			t.Fatalf("call %d engaged under the inferred threshold", c.Index+1)
+		}
+	}
+}

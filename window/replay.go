@@ -56,10 +56,7 @@ func replay(rec *model.Recording, p model.Policy, stop func(*CallReplay) bool) *
 	seen := map[string]bool{}
 	mem := &arena{}
 	var history []*model.Message
-	for ri, run := range rec.Runs {
-		if ri == 0 {
-			history = nil
-		}
+	for _, run := range rec.Runs {
 		if run.RequestMessage != nil {
 			history = append(history[:len(history):len(history)], run.RequestMessage)
 		}
@@ -85,7 +82,7 @@ func replay(rec *model.Recording, p model.Policy, stop func(*CallReplay) bool) *
 			if stop != nil && stop(&out.Calls[len(out.Calls)-1]) {
 				return out
 			}
-			next := mem.msgs.take(len(v.After) + len(call.Appended) + 1)[:0]
+			next := mem.msgs.take(len(v.After) + len(call.Appended))[:0]
 			next = append(next, v.After...)
 			history = append(next, call.Appended...)
 			prev = call.Usage
