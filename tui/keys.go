@@ -52,7 +52,7 @@ func DefaultKeyMap() KeyMap {
 		ThresholdLess: b([]string{"t"}, "t", "thresholdTokens −500"),
 		ThresholdMore: b([]string{"T"}, "T", "thresholdTokens +500"),
 		Reset:         b([]string{"r"}, "r", "reset to recorded policy"),
-		Knobs:         b([]string{"[", "]", "{", "}", "p", "a", "s", "t", "T", "r"}, "[]{}pastTr", "knobs"),
+		Knobs:         b([]string{"[", "]", "{", "}", "p", "a", "s", "t", "T", "r"}, "[ ] { } p", "knobs"),
 		Calls:         b([]string{"left", "right", "h", "l"}, "←/→", "call"),
 		Turns:         b([]string{"up", "down", "j", "k"}, "↑/↓", "turn"),
 
