@@ -99,7 +99,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
 		return 1
 	}
+	if progress != nil && !o.complete() {
+		fmt.Fprint(progress, "\r\x1b[Kinspect: inferring the recorded policy…")
+	}
 	s := newSession(rec, o)
+	if progress != nil && !o.complete() {
+		fmt.Fprint(progress, "\r\x1b[K")
+	}
 	for _, p := range s.problems {
 		fmt.Fprintln(stderr, p.Message)
 	}
