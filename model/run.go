@@ -51,11 +51,10 @@ type Call struct {
 	MessagesCount int   // llm_start messagesCount: the window size sent
 	Usage         Usage // llm_end usage; zero when the call never ended
 	Line          int   // line of the llm_start event (0 in an envelope)
-	// Recorded is the window the library sent on this call, when the
-	// input holds it in full (iteration_end history); nil otherwise.
-	Recorded []*Message
-	// RecordedHashes are the context.injected contentHash values of the
-	// window, by position; nil when none were seen.
+	// RecordedHashes are the contentHash values (FNV-1a of
+	// role:index:content) of the window the library sent on this call, by
+	// position: from the call's iteration_end history, else from its
+	// context.injected events; nil when the input holds neither.
 	RecordedHashes []uint32
 	// Appended are the messages this call added to the conversation: the
 	// assistant's answer and the results of the tools it called.

@@ -1,7 +1,6 @@
 package window
 
 import (
-	"bytes"
 	"strconv"
 	"unicode/utf8"
 
@@ -9,55 +8,20 @@ import (
 )
 
 // compareRecorded checks a replayed window against what the library
-// recorded for the call: message by message when the full window was
-// recorded, else by the context.injected content hashes.
+// recorded for the call: its messages' content hashes, by position.
 func compareRecorded(w []*model.Message, c *model.Call) string {
-	switch {
-	case c.Recorded != nil:
-		if sameWindow(w, c.Recorded) {
-			return Match
-		}
+	if c.RecordedHashes == nil {
+		return Unknown
+	}
+	if len(w) != len(c.RecordedHashes) {
 		return Differs
-	case c.RecordedHashes != nil:
-		if len(w) != len(c.RecordedHashes) {
+	}
+	for i, m := range w {
+		if ContentHash(m.Role, i, m.Content) != c.RecordedHashes[i] {
 			return Differs
 		}
-		for i, m := range w {
-			if ContentHash(m.Role, i, m.Content) != c.RecordedHashes[i] {
-				return Differs
-			}
-		}
-		return Match
 	}
-	return Unknown
-}
-
-// SameMessage compares two messages as the wire sees them: role, content,
-// tool call id and name, and the tool calls.
-func SameMessage(a, b *model.Message) bool {
-	if a.Role != b.Role || a.Content != b.Content || a.ToolCallID != b.ToolCallID ||
-		a.ToolName != b.ToolName || len(a.ToolCalls) != len(b.ToolCalls) {
-		return false
-	}
-	for i, c := range a.ToolCalls {
-		d := b.ToolCalls[i]
-		if c.ID != d.ID || c.Name != d.Name || !bytes.Equal(c.Args, d.Args) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameWindow(a, b []*model.Message) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] && !SameMessage(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
+	return Match
 }
 
 // ContentHash is the library's context.injected contentHash: 32-bit
