@@ -37,7 +37,8 @@ FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
 (agentfootprint.recording.v1, a single object or an array); .gz is read too.
 
 Policy flags (export, report, and the UI); an absent flag is inferred from the recording:
-  --strategy NAME              sliding-window | token-budget
+  --strategy NAME              sliding-window | token-budget (summarize-oldest is named
+                               but not replayed: its summaries come from a model)
   --keep-recent-turns N        turns always kept at the end of the window
   --keep-last-tool-results N   last-tool-result pins; 0 switches pins off
   --threshold-tokens N         token-budget threshold

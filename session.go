@@ -30,9 +30,9 @@ func (o *options) register(fs *flag.FlagSet) {
 
 func (o *options) validate() error {
 	switch o.strategy {
-	case "", model.SlidingWindow, model.TokenBudget:
+	case "", model.SlidingWindow, model.TokenBudget, model.SummarizeOldest:
 	default:
-		return fmt.Errorf("unknown --strategy %q (sliding-window or token-budget)", o.strategy)
+		return fmt.Errorf("unknown --strategy %q (sliding-window, token-budget or summarize-oldest)", o.strategy)
 	}
 	if o.keepRecent < -1 {
 		return fmt.Errorf("--keep-recent-turns must be 0 or more")
