@@ -43,6 +43,8 @@ Policy flags (export, report, and the UI); an absent flag is inferred from the r
   --keep-last-tool-results N   last-tool-result pins; 0 switches pins off
   --threshold-tokens N         token-budget threshold
   --no-anchor                  replay without the current-request anchor (before 9.55)
+  --agent KEY                  export or report only this agent's calls (same numbers);
+                               the policy flags then apply to it alone
   --format json                export format (json is the only one)
 `
 
@@ -103,7 +105,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if progress != nil && !o.complete() {
 		fmt.Fprint(progress, "\r\x1b[Kinspect: inferring the recorded policy…")
 	}
-	s := newSession(rec, o)
+	var only *model.Agent
+	if o.agent != "" {
+		if only, err = findAgent(rec, o.agent); err != nil {
+			fmt.Fprintf(stderr, "inspect %s: %v\n", cmd, err)
+			return 2
+		}
+	}
+	s := newSession(rec, o, only)
 	if progress != nil && !o.complete() {
 		fmt.Fprint(progress, "\r\x1b[K")
 	}

@@ -15,7 +15,7 @@ import (
 // policy and the problems. Colour only marks a recorded-window mismatch.
 func writeReport(w io.Writer, s session, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CALL\tRUN\tITER\tSENT\tCHARS\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED")
+	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tSENT\tCHARS\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED")
 	for i := range s.replay.Calls {
 		c := &s.replay.Calls[i]
 		v := &c.Visit
@@ -27,17 +27,20 @@ func writeReport(w io.Writer, s session, color bool) error {
 		if color && recorded == window.Differs {
 			recorded = "\x1b[31m" + recorded + "\x1b[0m"
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", i+1, c.Run.Index, c.Call.Iteration,
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, c.Conversation, c.Run.Agent.Key, c.Call.Iteration,
 			len(v.After), model.WindowChars(v.After), left, why, pinsLine(v), recorded)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	how := "given"
-	if s.inferred {
-		how = "inferred"
+	fmt.Fprintln(w)
+	for _, a := range s.agents {
+		how := "given"
+		if a.inferred {
+			how = "inferred"
+		}
+		fmt.Fprintf(w, "policy of %s (%s): %s\n  %s\n", a.agent.Key, how, a.policy, a.evidence)
 	}
-	fmt.Fprintf(w, "\npolicy (%s): %s\n  %s\n", how, s.policy, s.evidence)
 	matched, compared := 0, 0
 	for i := range s.replay.Calls {
 		if r := s.replay.Calls[i].Recorded(); r != window.Unknown {

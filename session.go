@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
 )
@@ -17,6 +18,7 @@ type options struct {
 	threshold  int
 	noAnchor   bool
 	format     string
+	agent      string // --agent KEY
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -26,6 +28,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.threshold, "threshold-tokens", -1, "")
 	fs.BoolVar(&o.noAnchor, "no-anchor", false, "")
 	fs.StringVar(&o.format, "format", "json", "")
+	fs.StringVar(&o.agent, "agent", "", "")
 }
 
 func (o *options) validate() error {
@@ -49,7 +52,7 @@ func (o *options) validate() error {
 // complete reports whether the flags name the whole policy.
 func (o *options) complete() bool {
 	return o.strategy != "" && o.keepRecent >= 0 && o.keepPins >= 0 &&
-		(o.strategy != model.TokenBudget || o.threshold >= 0)
+		(o.strategy != model.TokenBudget && o.strategy != model.SummarizeOldest || o.threshold >= 0)
 }
 
 // apply overrides p with the knobs given as flags.
@@ -72,35 +75,79 @@ func (o options) apply(p model.Policy) model.Policy {
 	return p
 }
 
-// session is one recording with the policy it is replayed under.
+// agentPolicy is one agent's policy in a session, and where it came from.
+type agentPolicy struct {
+	agent    *model.Agent
+	policy   model.Policy
+	inferred bool
+	evidence string
+}
+
+// session is one recording with the policy of each agent it is replayed
+// under. policy, inferred and evidence are the first (or the chosen)
+// agent's, as version-1 readers expect.
 type session struct {
 	policy   model.Policy
 	inferred bool
 	evidence string
+	agents   []agentPolicy
+	only     *model.Agent // --agent: the export holds this agent's calls only
+	rec      *model.Recording
+	lin      *lineage.Lineage
 	problems []model.Problem
 	replay   *window.Replay
 }
 
-// newSession settles the policy (flags first, the rest inferred) and
-// replays the recording under it.
-func newSession(rec *model.Recording, o options) session {
-	var s session
-	var ev []string
-	if o.complete() {
-		s.policy = model.Policy{Strategy: o.strategy, KeepRecentTurns: o.keepRecent, KeepLastToolResults: o.keepPins}
-		if o.threshold >= 0 {
-			s.policy.ThresholdTokens = o.threshold
+// findAgent is the agent with key, or an error naming the agents.
+func findAgent(rec *model.Recording, key string) (*model.Agent, error) {
+	var keys []string
+	for _, a := range rec.Agents {
+		if a.Key == key {
+			return a, nil
 		}
-		ev = append(ev, "all knobs given as flags")
-	} else {
-		inf := window.Infer(rec) // the recorded policy; flags then override it
-		s.policy, s.inferred = o.apply(inf.Policy), inf.Inferred
-		ev = append(ev, inf.Evidence)
+		keys = append(keys, a.Key)
 	}
-	s.policy.NoAnchor = o.noAnchor
-	s.evidence = strings.Join(ev, "; ")
-	s.replay = window.Run(rec, s.policy)
+	return nil, fmt.Errorf("no agent %q in this file; its agents: %s", key, strings.Join(keys, ", "))
+}
+
+// newSession settles each agent's policy (flags first, the rest inferred
+// from that agent's own segments, §10.10) and replays the recording.
+// only, when not nil, restricts it to that agent.
+func newSession(rec *model.Recording, o options, only *model.Agent) session {
+	s := session{only: only, rec: rec, lin: lineage.Decide(rec)}
+	agents := rec.Agents
+	if only != nil {
+		agents = []*model.Agent{only}
+	}
+	policies := map[string]model.Policy{}
+	var infs []window.Inference
+	if o.complete() {
+		for _, a := range agents {
+			p := o.apply(model.Policy{})
+			s.agents = append(s.agents, agentPolicy{agent: a, policy: p, evidence: "all knobs given as flags"})
+			policies[a.Key] = p
+		}
+	} else {
+		sub := &model.Recording{Source: rec.Source, Runs: rec.Runs, Agents: agents}
+		infs = window.InferAgents(sub, s.lin)
+		for _, inf := range infs {
+			p := o.apply(inf.Policy)
+			if o.threshold < 0 && p.ThresholdTokens == 0 && (p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest) {
+				p.ThresholdTokens = window.LargestInput(rec, inf.Agent)
+			}
+			s.agents = append(s.agents, agentPolicy{agent: inf.Agent, policy: p, inferred: inf.Inferred && !o.complete(), evidence: inf.Evidence})
+			policies[inf.Agent.Key] = p
+		}
+	}
+	if len(s.agents) > 0 {
+		s.policy, s.inferred, s.evidence = s.agents[0].policy, s.agents[0].inferred, s.agents[0].evidence
+	} else {
+		s.policy = o.apply(model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults})
+	}
+	sub := &model.Recording{Source: rec.Source, Runs: rec.Runs, Agents: agents}
+	s.replay = window.Merge(sub, s.lin, infs, policies)
 	s.problems = append(s.problems, rec.Problems...)
+	s.problems = append(s.problems, s.lin.Problems...)
 	// a problem's message names its place: the loader's name the file and
 	// line; the replay's name the file
 	for _, p := range s.replay.Problems {

@@ -1,8 +1,10 @@
 package loader
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -16,19 +18,24 @@ const maxProblems = 1000
 // that one bad number cannot allocate gigabytes.
 const maxGap = 1024
 
-// builder turns events, in file order, into the runs of a Recording. It
-// runs on one goroutine; what others may see of it is published (see
-// Loading).
+// builder turns events, in file order, into the segments of a Recording
+// (WINDOW-SEMANTICS §10). It runs on one goroutine; what others may see
+// of it is published (see Loading).
 type builder struct {
 	rec      *model.Recording
-	runs     map[string]*runState
-	order    []*runState
-	last     *runState // the run of the last event, found without the map
+	segs     map[segKey]*runState
+	order    []*runState // segments that are an agent's, in order of becoming one
+	runNos   map[string]int
+	agents   map[string]*model.Agent
+	interned map[internKey]map[string]*model.Message // recorded window messages, by their text as the file spells it
+	last     *runState                               // the segment of the last event, found without the map
 	nextID   int
+	events   int  // events applied: the order of §10's "first event"
+	calls    int  // llm_starts so far
 	settled  int  // calls settled so far (what a snapshot holds)
 	sawEvent bool // some event's type starts with "agentfootprint."
 	dropped  int  // problems past maxProblems
-	dirty    int  // index of the first run changed since the last publish
+	dirty    int  // index of the first segment changed since the last publish
 
 	opts    options
 	fast    fastDecoder // for events decoded on the builder's goroutine
@@ -36,10 +43,21 @@ type builder struct {
 	loading *Loading // told of progress; nil when nobody watches
 }
 
+// segKey names a segment: one runId and step (§10.3).
+type segKey struct{ runID, step string }
+
 type runState struct {
-	run    *model.Run
-	hashes []uint32   // injected hashes for the call the next llm_start opens
-	cur    *callState // the run's latest call
+	run     *model.Run
+	comp    string            // compositionPath of the segment's first event
+	slots   []*model.Message  // recorded window for the call the next llm_start opens, by position
+	deliver []bool            // which of slots a delivery put there
+	cur     *callState        // the segment's latest call
+	started map[string]bool   // toolCallIds a tool_start opened
+	ended   map[string]bool   // toolCallIds a tool_end answered
+	early   map[string]string // results whose tool_start the segment has not seen
+	opened  []string          // toolCallIds of the tool_starts, in order
+	agentID string            // run_configured agentId
+	hint    int               // room for the next call's window
 }
 
 // callState is what the stream events told about one call, kept until the
@@ -61,7 +79,8 @@ type toolUse struct {
 }
 
 func newBuilder(rec *model.Recording, opts options, l *Loading) *builder {
-	return &builder{rec: rec, runs: map[string]*runState{}, opts: opts, loading: l}
+	return &builder{rec: rec, segs: map[segKey]*runState{}, runNos: map[string]int{}, agents: map[string]*model.Agent{},
+		interned: map[internKey]map[string]*model.Message{}, opts: opts, loading: l}
 }
 
 func (b *builder) problem(at loc, format string, args ...any) {
@@ -90,42 +109,8 @@ func (b *builder) message(m *model.Message) *model.Message {
 	b.nextID++
 	m.ID = b.nextID
 	m.Chars()
+	m.TextKey()
 	return m
-}
-
-func (b *builder) runFor(id string) *runState {
-	if b.last != nil && b.last.run.RunID == id {
-		b.touch(b.last)
-		return b.last
-	}
-	rs := b.runs[id]
-	if rs == nil {
-		rs = &runState{run: &model.Run{Index: len(b.order) + 1, RunID: id}}
-		b.runs[id] = rs
-		b.order = append(b.order, rs)
-		b.rec.Runs = append(b.rec.Runs, rs.run)
-	}
-	b.last = rs
-	b.touch(rs)
-	return rs
-}
-
-// touch notes that rs may have changed, for the next publish.
-func (b *builder) touch(rs *runState) {
-	b.dirty = min(b.dirty, rs.run.Index-1)
-}
-
-// finish settles every call still open and notes the problems left out.
-func (b *builder) finish() {
-	for _, rs := range b.order {
-		b.touch(rs)
-		b.settle(rs.cur)
-	}
-	if b.dropped > 0 {
-		b.rec.Problems = append(b.rec.Problems, model.Problem{
-			Message: fmt.Sprintf("%s: %d more problems not listed", b.rec.Source, b.dropped),
-		})
-	}
 }
 
 // event decodes one event on the builder's goroutine and builds it.
@@ -153,22 +138,26 @@ func (b *builder) apply(p *parsed) {
 		return
 	}
 	b.sawEvent = true
-	rs := b.runFor(p.runID) // runs come in order of first appearance
+	b.events++
+	rs := b.segmentFor(p)
+	if rs == nil {
+		return
+	}
+	rs.run.Last = b.events
 	switch p.kind {
 	case kindRunConfig:
 		if p.ok {
-			rs.run.Strategy = p.text
+			b.configured(rs, p)
 		}
 	case kindTurnStart:
 		if p.ok {
 			b.turnStart(rs, p.text, p.at)
 		}
 	case kindTurnEnd:
-		b.settle(rs.cur)
-		rs.run.Complete = true
+		b.turnEnd(rs, p)
 	case kindPressure:
 		if p.ok {
-			rs.run.ThresholdTokens = p.threshold
+			rs.run.Caps = append(rs.run.Caps, p.threshold)
 		}
 	case kindInjected:
 		if p.ok {
@@ -190,9 +179,7 @@ func (b *builder) stream(rs *runState, p *parsed) {
 	case kindLLMEnd:
 		b.llmEnd(rs, p)
 	case kindToolStart:
-		if cs := b.open(rs, p); cs != nil {
-			cs.tools = append(cs.tools, &toolUse{id: p.toolCallID, name: p.toolName, args: p.args})
-		}
+		b.toolStart(rs, p)
 	case kindToolEnd:
 		b.toolEnd(rs, p)
 	case kindIterationEnd:
@@ -204,25 +191,106 @@ func (b *builder) turnStart(rs *runState, prompt string, at loc) {
 	if rs.run.RequestMessage != nil {
 		b.problem(at, "a second agent.turn_start in run %q; the later request wins", rs.run.RunID)
 	}
+	rs.run.HasTurnStart = true
 	rs.run.Request = prompt
 	rs.run.RequestMessage = b.message(&model.Message{Role: model.RoleUser, Content: prompt})
 }
 
-// injected files one message hash of the window the next call will send:
-// the library composes the window, then emits llm_start.
+func (b *builder) turnEnd(rs *runState, p *parsed) {
+	b.settle(rs.cur)
+	rs.run.Complete = true
+	rs.run.TurnEndAt = b.events
+	if p.hasText {
+		rs.run.FinalAnswer = p.text
+	}
+	rs.run.FinalMessage = b.message(&model.Message{Role: model.RoleAssistant, Content: rs.run.FinalAnswer})
+}
+
+// injected files one message of the window the next call will send: the
+// library composes the window, then emits llm_start (§10.6).
 func (b *builder) injected(rs *runState, p *parsed) {
-	pos := len(rs.hashes)
+	pos := len(rs.slots)
 	if p.hasPosition {
 		pos = p.position
 	}
-	if pos < 0 || pos > len(rs.hashes)+maxGap {
-		b.problem(p.at, "context.injected position %d is out of range (%d hashes so far)", pos, len(rs.hashes))
+	if pos < 0 || pos > len(rs.slots)+maxGap {
+		b.problem(p.at, "context.injected position %d is out of range (%d messages so far)", pos, len(rs.slots))
 		return
 	}
-	for len(rs.hashes) <= pos {
-		rs.hashes = append(rs.hashes, 0)
+	if rs.slots == nil {
+		rs.slots, rs.deliver = make([]*model.Message, 0, rs.hint), make([]bool, 0, rs.hint)
 	}
-	rs.hashes[pos] = p.hash
+	for len(rs.slots) <= pos {
+		rs.slots = append(rs.slots, nil)
+		rs.deliver = append(rs.deliver, false)
+	}
+	rs.slots[pos], rs.deliver[pos] = nil, false
+	if p.hasContent {
+		key := textKey{role: p.role, raw: p.content, delivered: p.delivered}
+		rs.slots[pos], rs.deliver[pos] = b.intern(key, func() *model.Message {
+			m := &model.Message{Role: p.role, Content: jsonText(p.content)}
+			if p.role == model.RoleTool {
+				m.ToolCallID = p.sourceID
+			}
+			if p.delivered {
+				m.InjectedBy = `"delivered"`
+			}
+			return m
+		}), p.delivered
+	}
+}
+
+// internKey splits the interned messages by role and delivery.
+type internKey struct {
+	role      string
+	delivered bool
+}
+
+// intern returns the recorded message with key, making it with make the
+// first time: a window repeated in every call is held once, and looking it
+// up costs a map lookup of its text, not a decode.
+func (b *builder) intern(key textKey, make func() *model.Message) *model.Message {
+	byText, text := b.internTable(key)
+	if m := byText[string(text)]; m != nil {
+		return m
+	}
+	m := b.message(make())
+	byText[stored(text, m)] = m
+	return m
+}
+
+// internAs files m, a message already made, under key unless one is there.
+func (b *builder) internAs(key textKey, m *model.Message) {
+	byText, text := b.internTable(key)
+	if byText[string(text)] == nil {
+		byText[stored(text, m)] = m
+	}
+}
+
+// internTable is the table key belongs in, and the text it is filed by:
+// a content with no escape by its text (inside the quotes), any other by
+// its JSON (with the quotes, so the two never meet).
+func (b *builder) internTable(key textKey) (map[string]*model.Message, []byte) {
+	k := internKey{key.role, key.delivered}
+	byText := b.interned[k]
+	if byText == nil {
+		byText = map[string]*model.Message{}
+		b.interned[k] = byText
+	}
+	raw := key.raw
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		raw = raw[1 : len(raw)-1]
+	}
+	return byText, raw
+}
+
+// stored is the map key to file text under: the message's own content
+// when they are the same text, so that the table costs no copy.
+func stored(text []byte, m *model.Message) string {
+	if m.Content == string(text) {
+		return m.Content
+	}
+	return string(text)
 }
 
 func (b *builder) llmStart(rs *runState, p *parsed) {
@@ -232,11 +300,18 @@ func (b *builder) llmStart(rs *runState, p *parsed) {
 		b.problem(p.at, "stream.llm_start messagesCount %d is negative", n)
 		n = 0
 	}
-	call := &model.Call{Iteration: p.iteration, MessagesCount: n, Line: p.at.line, RecordedHashes: rs.hashes}
-	rs.hashes = nil
+	b.calls++
+	call := &model.Call{Number: b.calls, Iteration: p.iteration, MessagesCount: n, Line: p.at.line}
+	if len(rs.slots) == n && !slices.Contains(rs.slots, nil) {
+		call.Recorded = rs.slots
+		for k := n - 1; k >= 0 && rs.deliver[k]; k-- {
+			call.Deliveries++
+		}
+	}
+	rs.hint = len(rs.slots) + 4
+	rs.slots, rs.deliver = nil, nil
 	rs.cur = &callState{call: call}
 	rs.run.Calls = append(rs.run.Calls, call)
-	rs.run.FinalAnswer = ""
 }
 
 // open returns the run's latest call, or notes that the event has none.
@@ -264,23 +339,43 @@ func (b *builder) llmEnd(rs *runState, p *parsed) {
 	rs.run.FinalAnswer = p.text
 }
 
-func (b *builder) toolEnd(rs *runState, p *parsed) {
+func (b *builder) toolStart(rs *runState, p *parsed) {
+	if !rs.started[p.toolCallID] {
+		rs.started[p.toolCallID] = true
+		rs.opened = append(rs.opened, p.toolCallID)
+	}
 	cs := b.open(rs, p)
 	if cs == nil {
 		return
 	}
-	for i := len(cs.tools) - 1; i >= 0; i-- {
-		t := cs.tools[i]
-		if t.id != p.toolCallID {
-			continue
-		}
-		if t.ended {
-			b.problem(p.at, "a second stream.tool_end for toolCallId %q", p.toolCallID)
-			return
-		}
-		t.ended = true
-		t.content = p.text
+	t := &toolUse{id: p.toolCallID, name: p.toolName, args: p.args}
+	cs.tools = append(cs.tools, t)
+	if text, ok := rs.early[p.toolCallID]; ok { // its tool_end came first
+		delete(rs.early, p.toolCallID)
+		t.ended, t.content = true, text
+	}
+}
+
+// toolEnd pairs a result with its tool_start by toolCallId, whichever
+// came first.
+func (b *builder) toolEnd(rs *runState, p *parsed) {
+	if rs.run.FirstToolEnd == "" && len(rs.ended) == 0 {
+		rs.run.FirstToolEnd = p.toolCallID
+	}
+	if rs.ended[p.toolCallID] {
+		b.problem(p.at, "a second stream.tool_end for toolCallId %q", p.toolCallID)
 		return
 	}
-	b.problem(p.at, "stream.tool_end for toolCallId %q with no stream.tool_start", p.toolCallID)
+	rs.ended[p.toolCallID] = true
+	if cs := rs.cur; cs != nil && !cs.settled {
+		for i := len(cs.tools) - 1; i >= 0; i-- {
+			if t := cs.tools[i]; t.id == p.toolCallID {
+				t.ended, t.content = true, p.text
+				return
+			}
+		}
+	}
+	if !rs.started[p.toolCallID] {
+		rs.early[p.toolCallID] = p.text // a resumed run's answer, or a result before its start
+	}
 }

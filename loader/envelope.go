@@ -16,9 +16,8 @@ type envelope struct {
 	many       bool // the file is an array of envelopes
 	format     string
 	run        envelopeRun
-	firstRunID *string // meta.runId of its first event
-	records    []model.Record
-	hasRecords bool
+	firstRunID *string                   // meta.runId of its first event
+	records    map[string][]model.Record // by step: "" for sharedState.compactions
 }
 
 // envelopeRun is the envelope's "run" object, as far as the loader uses it.
@@ -144,8 +143,8 @@ func (e *envelope) readEvents(b *builder, s *jsonStream) error {
 		}
 		if e.firstRunID == nil {
 			var ev refEvent
-			if json.Unmarshal(raw, &ev) == nil {
-				e.firstRunID = &ev.Meta.RunID
+			if json.Unmarshal(raw, &ev) == nil && ev.Meta.RunID != nil {
+				e.firstRunID = ev.Meta.RunID
 			}
 		}
 		b.event(raw, loc{label: label}, false)
@@ -156,43 +155,87 @@ func (e *envelope) readEvents(b *builder, s *jsonStream) error {
 	})
 }
 
-// readSnapshot keeps snapshot.sharedState.compactions, the library's window
-// records, and skips everything else (the execution tree is the bulk).
+// readSnapshot keeps the library's window records — sharedState.compactions,
+// and for a Sequence's steps subflowResults[step].treeContext.globalContext.compactions
+// (§10.4) — and skips everything else (the execution tree is the bulk).
 func (e *envelope) readSnapshot(b *builder, s *jsonStream) error {
-	return s.object(func(key string) error {
-		if key != "sharedState" {
-			return s.skip()
-		}
+	e.records = map[string][]model.Record{}
+	compactions := func(step, what string) error {
 		return s.object(func(key string) error {
 			if key != "compactions" {
 				return s.skip()
 			}
-			e.hasRecords = true
-			return e.decode(b, s, "recording.snapshot.sharedState.compactions", &e.records)
+			var rs []model.Record
+			err := e.decode(b, s, what, &rs)
+			e.records[step] = rs
+			return err
 		})
+	}
+	return s.object(func(key string) error {
+		switch key {
+		case "sharedState":
+			return compactions("", "recording.snapshot.sharedState.compactions")
+		case "subflowResults":
+			return s.object(func(step string) error {
+				return s.object(func(key string) error {
+					if key != "treeContext" {
+						return s.skip()
+					}
+					return s.object(func(key string) error {
+						if key != "globalContext" {
+							return s.skip()
+						}
+						return compactions(step, "recording.snapshot.subflowResults["+step+"] compactions")
+					})
+				})
+			})
+		}
+		return s.skip()
 	})
 }
 
-// finish files the envelope's records with its run: the run it names, or
-// else the run of its first event.
+// finish files the envelope's records with the segments of its run (the
+// run it names, or else the run of its first event): each segment keeps
+// the records of its own calls' iterations; the rest are copies a resumed
+// run restored from the run it resumed, filed there already (§12.1).
 func (e *envelope) finish(b *builder) {
 	at := loc{label: e.label()}
 	if e.run.DroppedEvents > 0 {
 		b.problem(at, "the recording dropped its first %d events; the calls they held are missing", e.run.DroppedEvents)
 	}
-	if !e.hasRecords {
-		return
-	}
 	id := e.run.RunID
 	if id == "" && e.firstRunID != nil {
 		id = *e.firstRunID
 	}
-	rs := b.runFor(id)
-	if rs.run.HasRecords {
-		b.problem(at, "a second set of window records for run %q; the later one wins", id)
+	for step, records := range e.records {
+		rs := b.segs[segKey{id, step}]
+		if rs == nil {
+			continue
+		}
+		if rs.run.HasRecords {
+			b.problem(at, "a second set of window records for run %q; the later one wins", id)
+		}
+		rs.run.Records = ownRecords(records, rs.run.Calls)
+		rs.run.HasRecords = true
+		b.touch(rs)
 	}
-	rs.run.Records = e.records
-	rs.run.HasRecords = true
+}
+
+// ownRecords are the records filed from the segment's first call on:
+// those before it are copies of the records of the run it resumed. (A
+// record precedes its call, so an envelope frozen between a visit and its
+// llm_start still holds the record.)
+func ownRecords(records []model.Record, calls []*model.Call) []model.Record {
+	if len(calls) == 0 {
+		return records
+	}
+	out := records[:0:0]
+	for _, r := range records {
+		if r.Iteration >= calls[0].Iteration {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // clip shortens a raw value for a message.

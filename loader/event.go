@@ -96,25 +96,35 @@ type parsed struct {
 	problems []string // what decoding found wrong, in order, before the builder's own
 	kind     kind
 	runID    string
-	ok       bool // the payload decoded and carries what the builder acts on
+	hasRunID bool   // meta.runId was a string (absent or null: no run)
+	comp     string // meta.compositionPath, entries joined by NUL
+	sub0     string // meta.subflowPath[0], or ""
+	ok       bool   // the payload decoded and carries what the builder acts on
 
 	iteration, messagesCount int         // llm_start
 	usage                    model.Usage // llm_end
-	text                     string      // turn_start prompt, llm_end content, tool_end message text, run_configured strategy
+	text                     string      // turn_start prompt, llm_end content, tool_end message text, run_configured strategy, turn_end finalContent
+	hasText                  bool        // run_configured named a window; turn_end had a string finalContent
+	agentID                  string      // run_configured agentId
+	iterIndex                int         // iteration_end
 	toolName, toolCallID     string      // tool_start, tool_end
 	args                     json.RawMessage
 	position                 int // context.injected, when hasPosition
 	hasPosition              bool
-	hash                     uint32
-	threshold                int // context.budget_pressure cap, unit tokens
+	role, sourceID           string // context.injected asRole, sourceId
+	content                  []byte // context.injected rawContent as JSON (may point into the line)
+	hasContent               bool
+	delivered                bool // context.injected reason does not start with "conversation history"
+	threshold                int  // context.budget_pressure cap, unit tokens
 	history                  *history
 }
 
 // history is an iteration_end history: the window as sent, then what the
-// call added. Only the hashes of the window are kept; the messages after
-// it are decoded by the builder, which knows where the window ends.
+// call added. The window's elements are interned by their text as the
+// file spells it and decoded by the builder only when new; the messages
+// after it are decoded by the builder, which knows where the window ends.
 type history struct {
-	hashes    []uint32         // contentHash of every element, by index
+	keys      []textKey        // of every element, by index
 	notString []int            // elements whose content is not a JSON string
 	spans     [][]byte         // fast decoder: each element's JSON, valid while its block is
 	msgs      []*model.Message // reference decoder: every element, decoded
@@ -126,4 +136,13 @@ func (p *parsed) problem(msg string) { p.problems = append(p.problems, msg) }
 func (p *parsed) reset(at loc) {
 	probs := p.problems[:0]
 	*p = parsed{at: at, problems: probs}
+}
+
+// textKey is how a recorded message is interned: its role, its content as
+// the file spells it (the JSON value; JSON.stringify writes one text one
+// way), and whether an injection delivered it.
+type textKey struct {
+	role      string
+	raw       []byte
+	delivered bool
 }

@@ -4,7 +4,8 @@ package loader
 // bytes, validating everything and decoding only what the builder uses.
 // Each worker has its own.
 type fastDecoder struct {
-	lastRun string // the last meta.runId, reused while it repeats
+	lastRun, lastComp, lastSub string // the last meta values, reused while they repeat
+	scratch                    []byte
 }
 
 // line decodes one event into p and reports whether it could; a line it
@@ -72,32 +73,23 @@ func needsPayload(k kind) bool {
 	return int(k) < len(payloadFields) && payloadFields[k] != nil
 }
 
-// meta reads meta.runId and skips the rest.
+// metaFields are the meta keys the builder reads.
+var metaFields = []string{"runId", "compositionPath", "subflowPath"}
+
+// meta reads meta.runId, compositionPath and subflowPath, and skips the rest.
 func (f *fastDecoder) meta(s *scanner, p *parsed) bool {
 	if s.null() {
 		return true
 	}
-	if !s.eat('{') {
-		return false
-	}
-	seen := false
-	for first := true; s.more('}', &first); {
-		k, ok := s.key()
-		if !ok {
-			return false
+	return s.members(metaFields, func(i int) bool {
+		switch i {
+		case 1:
+			return f.path(s, &p.comp, false)
+		case 2:
+			return f.path(s, &p.sub0, true)
 		}
-		if string(k) != "runId" {
-			if foldsTo(k, "runId") || !s.skip() {
-				return false
-			}
-			continue
-		}
-		if seen {
-			return false
-		}
-		seen = true
 		if s.null() {
-			continue
+			return true
 		}
 		raw, esc, ok := s.str()
 		if !ok {
@@ -106,8 +98,50 @@ func (f *fastDecoder) meta(s *scanner, p *parsed) bool {
 		if esc || string(raw) != f.lastRun {
 			f.lastRun = text(raw, esc)
 		}
-		p.runID = f.lastRun
+		p.runID, p.hasRunID = f.lastRun, true
+		return true
+	})
+}
+
+// path reads an array of strings: all of them joined by NUL, or with
+// first only the first. The text is reused while it repeats. An entry
+// that is not a string goes to the reference decoder.
+func (f *fastDecoder) path(s *scanner, out *string, first bool) bool {
+	if s.null() {
+		return true
 	}
+	if !s.eat('[') {
+		return false
+	}
+	buf := f.scratch[:0]
+	n := 0
+	for more := true; s.more(']', &more); n++ {
+		raw, esc, ok := s.str()
+		if !ok {
+			return false
+		}
+		switch {
+		case first && n > 0:
+		case n > 0:
+			buf = append(buf, 0)
+			fallthrough
+		default:
+			if esc {
+				buf = append(buf, unquote(raw)...)
+			} else {
+				buf = append(buf, raw...)
+			}
+		}
+	}
+	f.scratch = buf
+	last := &f.lastComp
+	if first {
+		last = &f.lastSub
+	}
+	if string(buf) != *last {
+		*last = string(buf)
+	}
+	*out = *last
 	return !s.broken()
 }
 
@@ -122,14 +156,15 @@ func text(raw []byte, escaped bool) string {
 
 // payloadFields are the payload keys each kind reads, by field number.
 var payloadFields = [...][]string{
-	kindRunConfig:    {"window"},
+	kindRunConfig:    {"window", "agentId"},
 	kindTurnStart:    {"userPrompt"},
-	kindIterationEnd: {"history"},
+	kindTurnEnd:      {"finalContent"},
+	kindIterationEnd: {"history", "iterIndex"},
 	kindLLMStart:     {"iteration", "messagesCount"},
 	kindLLMEnd:       {"content", "usage"},
 	kindToolStart:    {"toolName", "toolCallId", "args"},
 	kindToolEnd:      {"toolCallId", "result", "error"},
-	kindInjected:     {"slot", "contentHash", "position"},
+	kindInjected:     {"slot", "position", "asRole", "rawContent", "sourceId", "reason"},
 	kindPressure:     {"unit", "cap"},
 }
 
@@ -174,8 +209,9 @@ func fieldIndex(key []byte, names []string) int {
 
 // payloadState is what a payload held that is settled only at its end.
 type payloadState struct {
-	slotMessages, hashOK bool
-	result, errField     []byte
+	slotMessages, hasRole bool
+	result, errField      []byte
+	reason                []byte
 }
 
 // payload reads the payload object of the kinds the builder uses and
@@ -196,11 +232,11 @@ func (f *fastDecoder) payload(s *scanner, p *parsed) bool {
 func finishPayload(p *parsed, st *payloadState) bool {
 	switch p.kind {
 	case kindInjected:
-		if !st.slotMessages {
-			return true
+		if st.slotMessages {
+			finishInjected(p, st.hasRole, st.reason)
 		}
-		p.ok = st.hashOK // a bad hash is a problem the reference words
-		return p.ok
+	case kindRunConfig:
+		p.ok = true
 	case kindToolEnd:
 		p.text = toolContent(st.result, st.errField)
 		p.ok = true
@@ -215,11 +251,19 @@ func (f *fastDecoder) field(s *scanner, p *parsed, st *payloadState, i int) bool
 	var ok bool
 	switch p.kind {
 	case kindRunConfig:
+		if i == 1 {
+			p.agentID, ok = stringValue(s)
+			break
+		}
+		p.hasText = true // the key is there: a window, or null for none
 		if s.null() {
 			return true
 		}
 		p.text, ok = stringValue(s)
-		p.ok = ok
+	case kindTurnEnd:
+		var raw []byte
+		raw, ok = rawValue(s)
+		p.text, p.hasText = finalText(raw)
 	case kindTurnStart:
 		p.text, ok = stringValue(s)
 	case kindPressure:
@@ -249,6 +293,10 @@ func (f *fastDecoder) field(s *scanner, p *parsed, st *payloadState, i int) bool
 	case kindInjected:
 		ok = injectedField(s, p, st, i)
 	case kindIterationEnd:
+		if i == 1 {
+			p.iterIndex, ok = intValue(s)
+			break
+		}
 		ok = f.history(s, p)
 	}
 	return ok
@@ -281,7 +329,13 @@ func toolField(s *scanner, p *parsed, st *payloadState, i int) bool {
 }
 
 func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
-	if i == 2 {
+	if i == 3 && s.peek() == '"' { // rawContent: kept as JSON, decoded only if new
+		var ok bool
+		p.content, ok = rawValue(s)
+		p.hasContent = true
+		return ok
+	}
+	if i == 1 {
 		if s.null() {
 			return true
 		}
@@ -300,10 +354,17 @@ func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	if esc {
 		raw = []byte(unquote(raw))
 	}
-	if i == 0 {
+	switch i {
+	case 0:
 		st.slotMessages = string(raw) == "messages"
-	} else {
-		p.hash, st.hashOK = parseHash(raw)
+	case 2:
+		p.role, st.hasRole = roleText(raw), true
+	case 3:
+		return false // rawContent null is for the reference to word
+	case 4:
+		p.sourceID = string(raw)
+	case 5:
+		st.reason = raw
 	}
 	return true
 }

@@ -32,11 +32,12 @@ func (f *fastDecoder) history(s *scanner, p *parsed) bool {
 	for first := true; s.more(']', &first); {
 		s.ws()
 		start := s.i
-		hash, ok := element(s, len(h.hashes), nil)
+		var key textKey
+		ok := element(s, nil, &key)
 		if !ok {
 			return false
 		}
-		h.hashes = append(h.hashes, hash)
+		h.keys = append(h.keys, key)
 		h.spans = append(h.spans, s.b[start:s.i])
 	}
 	if s.broken() {
@@ -50,53 +51,43 @@ func (f *fastDecoder) history(s *scanner, p *parsed) bool {
 type elemState struct {
 	role       []byte
 	roleEsc    bool
-	roleSeen   bool // a role came before the content
-	hash       uint32
-	hashed     bool
-	contentAt  int // offset of a string content not hashed yet; 0 if none
+	key        *textKey
 	checkOnly  bool
 	decodeInto *model.Message
 }
 
-// element reads one history message. With m nil it checks it and returns
-// its contentHash as the index-th window message; with m it decodes it
-// into m (the span was checked before). A message of an unusual shape (a
-// content that is not a string, a null message) fails: the line goes to
-// the reference decoder.
-func element(s *scanner, index int, m *model.Message) (uint32, bool) {
+// element reads one history message. With m nil it checks it and fills
+// key; with m it decodes it into m (the span was checked before). A
+// message of an unusual shape (a content that is not a string, a null
+// message) fails: the line goes to the reference decoder.
+func element(s *scanner, m *model.Message, key *textKey) bool {
 	if !s.eat('{') {
-		return 0, false
+		return false
 	}
-	e := elemState{checkOnly: m == nil, decodeInto: m}
+	e := elemState{checkOnly: m == nil, decodeInto: m, key: key}
 	var seen uint8
 	for first := true; s.more('}', &first); {
 		k, ok := s.key()
 		if !ok {
-			return 0, false
+			return false
 		}
 		i := fieldIndex(k, elemFields)
 		if i < 0 {
 			if foldsTo(k, elemFields...) || !s.skip() {
-				return 0, false
+				return false
 			}
 			continue
 		}
-		if seen&(1<<i) != 0 || !e.field(s, i, index) {
-			return 0, false
+		if seen&(1<<i) != 0 || !e.field(s, i) {
+			return false
 		}
 		seen |= 1 << i
 	}
 	if s.broken() || !e.checkOnly {
-		return 0, !s.broken()
+		return !s.broken()
 	}
-	if !e.hashed {
-		e.hash = hashPrefix(e.roleText(), index)
-		if e.contentAt > 0 {
-			sub := scanner{b: s.b, i: e.contentAt}
-			e.hash, _ = sub.hashString(e.hash)
-		}
-	}
-	return e.hash, true
+	key.role = roleText(e.roleText())
+	return true
 }
 
 func (e *elemState) roleText() []byte {
@@ -106,9 +97,9 @@ func (e *elemState) roleText() []byte {
 	return e.role
 }
 
-func (e *elemState) field(s *scanner, i, index int) bool {
+func (e *elemState) field(s *scanner, i int) bool {
 	if i == fContent {
-		return e.content(s, index)
+		return e.content(s)
 	}
 	if i == fRole {
 		if s.null() {
@@ -116,7 +107,6 @@ func (e *elemState) field(s *scanner, i, index int) bool {
 		}
 		var ok bool
 		e.role, e.roleEsc, ok = s.str()
-		e.roleSeen = true
 		if m := e.decodeInto; m != nil {
 			m.Role = text(e.role, e.roleEsc)
 		}
@@ -138,6 +128,10 @@ func (e *elemState) field(s *scanner, i, index int) bool {
 	case fToolChars:
 		_, ok := floatValue(s)
 		return ok
+	case fInjectedBy:
+		raw, ok := rawValue(s)
+		e.key.delivered = ok && string(raw) != "null"
+		return ok
 	}
 	return s.null() || s.peek() == '"' && s.skipString()
 }
@@ -151,7 +145,9 @@ func decodeField(s *scanner, i int, m *model.Message) bool {
 	case fToolName:
 		m.ToolName, ok = stringValue(s)
 	case fInjectedBy:
-		m.InjectedBy, ok = stringValue(s)
+		var raw []byte
+		raw, ok = rawValue(s)
+		m.InjectedBy = injectedText(raw)
 	case fToolCalls:
 		m.ToolCalls, ok = toolCalls(s, false)
 	case fEphemeral:
@@ -172,7 +168,7 @@ func decodeField(s *scanner, i int, m *model.Message) bool {
 
 // content hashes a string content in the same pass when the role came
 // first (as the library writes it), else notes where it is.
-func (e *elemState) content(s *scanner, index int) bool {
+func (e *elemState) content(s *scanner) bool {
 	if s.null() {
 		return true
 	}
@@ -184,14 +180,9 @@ func (e *elemState) content(s *scanner, index int) bool {
 		m.Content = text(raw, esc)
 		return ok
 	}
-	if e.roleSeen {
-		var ok bool
-		e.hash, ok = s.hashString(hashPrefix(e.roleText(), index))
-		e.hashed = ok
-		return ok
-	}
-	e.contentAt = s.i
-	return s.skipString()
+	var ok bool
+	e.key.raw, ok = rawValue(s)
+	return ok
 }
 
 // toolCalls reads an assistant message's toolCalls; check skips building.
@@ -239,4 +230,13 @@ func toolCall(s *scanner, c *model.ToolCall, names []string, check bool) bool {
 		c.Args = append([]byte(nil), raw...)
 		return ok
 	})
+}
+
+// injectedText is an injectedBy value as Message.InjectedBy keeps it: its
+// JSON text, "" for null.
+func injectedText(raw []byte) string {
+	if string(raw) == "null" {
+		return ""
+	}
+	return string(raw)
 }

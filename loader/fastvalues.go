@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"strconv"
 
 	"github.com/afinspect/inspect/model"
@@ -10,22 +11,35 @@ import (
 // encoding/json would put in the Go field without an error (null leaves
 // the zero value) and fails on anything else.
 
-// parseHash reads a contentHash as strconv.ParseUint(s, 16, 32) would.
-func parseHash(raw []byte) (uint32, bool) {
-	if len(raw) == 0 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range raw {
-		d := hexDigit(c)
-		if d < 0 {
-			return 0, false
-		}
-		if v = v<<4 | uint64(d); v > 0xffffffff {
-			return 0, false
+// roleText is a role as a string, the usual ones without allocating.
+func roleText(raw []byte) string {
+	for _, r := range [...]string{model.RoleUser, model.RoleAssistant, model.RoleTool, model.RoleSystem} {
+		if string(raw) == r {
+			return r
 		}
 	}
-	return uint32(v), true
+	return string(raw)
+}
+
+// historyReason starts the context.injected reason of a message the
+// window already held; any other reason is a delivery (§10.6).
+const historyReason = "conversation history"
+
+// finishInjected settles a context.injected of slot messages: a window
+// message is known when it has a role and content.
+func finishInjected(p *parsed, hasRole bool, reason []byte) {
+	p.ok = true
+	p.hasContent = p.hasContent && hasRole
+	p.delivered = !bytes.HasPrefix(reason, []byte(historyReason))
+}
+
+// finalText is turn_end finalContent, when it is a string.
+func finalText(raw []byte) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	return unquote(raw[1 : len(raw)-1]), true
 }
 
 // stringValue reads a string field: a string, or null for "".

@@ -69,7 +69,7 @@ func FuzzNDJSON(f *testing.F) {
 
 const smallEnvelope = `{"format":"agentfootprint.recording.v1","producer":{"agentfootprintVersion":"9.62.0"},` +
 	`"run":{"runId":"r1","complete":true,"droppedEvents":0},"configuration":{},"privacy":{"mode":"full"},` +
-	`"recording":{"snapshot":{"sharedState":{"compactions":[{"strategy":"sliding-window","iteration":2,"keepRecentTurns":2,` +
+	`"recording":{"snapshot":{"sharedState":{"compactions":[{"strategy":"sliding-window","iteration":1,"keepRecentTurns":2,` +
 	`"removedMessageCount":2,"windowCharsBefore":900,"windowCharsAfter":300,"turnsBefore":3,"turnsAfter":2,` +
 	`"refusals":[{"reason":"current-request","turnIndex":0,"messageIndex":0}]}]},"executionTree":{"next":{"next":{"a":[1,"}"]}}}},` +
 	`"events":[` +
@@ -104,12 +104,12 @@ func TestSmallEnvelope(t *testing.T) {
 	if rec.Format != model.FormatEnvelope || len(rec.Runs) != 1 || r.RunID != "r1" || !r.Complete || len(rec.Problems) != 0 {
 		t.Fatalf("format %q, %d runs, problems %v", rec.Format, len(rec.Runs), rec.Problems)
 	}
-	if !r.HasRecords || len(r.Records) != 1 || r.Records[0].Iteration != 2 || len(r.Records[0].Refusals) != 1 {
+	if !r.HasRecords || len(r.Records) != 1 || r.Records[0].Iteration != 1 || len(r.Records[0].Refusals) != 1 {
 		t.Errorf("records %+v", r.Records)
 	}
 	c := r.Calls[0]
-	// The history's hash wins over the injected one (be692eae, s01's).
-	if len(c.RecordedHashes) != 1 || c.RecordedHashes[0] != fnv1a("user", 0, "hi") || len(c.Appended) != 2 ||
+	// The history's window wins over the injected one.
+	if len(c.Recorded) != 1 || c.Recorded[0].Role != "user" || c.Recorded[0].Content != "hi" || len(c.Appended) != 2 ||
 		c.Appended[1].Content != `{"ok":true}` || c.Usage.Output != 4 {
 		t.Errorf("call %+v", c)
 	}

@@ -9,10 +9,20 @@ import (
 
 // iterationEnd reads the history an iteration ends with: the window as
 // sent on the call, then the call's assistant message and tool results.
-// The last iteration of a run carries none. The window is kept as its
-// contentHashes (which the replay compares with); only what the call
-// added is decoded.
+// The last iteration of a run carries none. The window is kept as
+// interned messages (decoded only when new); what the call added is
+// decoded. A history before the segment's first call completes the call
+// a resumed run was paused on (§10.6).
 func (b *builder) iterationEnd(rs *runState, p *parsed) {
+	h := p.history
+	if rs.cur == nil && rs.run.LeadHistory == nil {
+		rs.run.LeadIteration = p.iterIndex
+		rs.run.LeadHistory = make([]*model.Message, len(h.keys))
+		for i := range h.keys {
+			rs.run.LeadHistory[i] = b.message(h.decode(i))
+		}
+		return
+	}
 	cs := b.open(rs, p)
 	if cs == nil {
 		return
@@ -21,43 +31,68 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 		b.problem(p.at, "a second agent.iteration_end history for the call of line %d", cs.call.Line)
 		return
 	}
-	h := p.history
 	n := cs.call.MessagesCount
-	if n > len(h.hashes) {
-		b.problem(p.at, "agent.iteration_end history has %d messages, fewer than the %d the call sent", len(h.hashes), n)
+	if n > len(h.keys) {
+		b.problem(p.at, "agent.iteration_end history has %d messages, fewer than the %d the call sent", len(h.keys), n)
 		return
 	}
 	for _, i := range h.notString {
 		b.problem(p.at, "agent.iteration_end history[%d]: content is not a string; kept as JSON text", i)
 	}
-	appended := make([]*model.Message, 0, len(h.hashes)-n)
-	for i := n; i < len(h.hashes); i++ {
-		var m *model.Message
-		if h.msgs != nil {
-			m = h.msgs[i]
+	recorded := make([]*model.Message, n)
+	deliveries, trailing := 0, true
+	for i := n - 1; i >= 0; i-- {
+		recorded[i] = b.intern(h.keys[i], func() *model.Message { return h.decode(i) })
+		if trailing && h.keys[i].delivered && deliveredAt(h.decode(i), cs.call.Iteration) {
+			deliveries++
 		} else {
-			m = &model.Message{}
-			s := scanner{b: h.spans[i]}
-			element(&s, i, m)
+			trailing = false
 		}
-		appended = append(appended, b.message(m))
 	}
-	cs.call.RecordedHashes = h.hashes[:n:n]
+	appended := make([]*model.Message, 0, len(h.keys)-n)
+	for i := n; i < len(h.keys); i++ {
+		m := b.message(h.decode(i))
+		appended = append(appended, m)
+		b.internAs(h.keys[i], m) // the next call's window holds it: no second decode
+	}
+	cs.call.Recorded, cs.call.Deliveries = recorded, deliveries
 	cs.call.Appended = appended
 	cs.fromHistory = true
 }
 
+// decode is element i of the history as a message of its own.
+func (h *history) decode(i int) *model.Message {
+	if h.msgs != nil {
+		m := *h.msgs[i]
+		return &m
+	}
+	m := &model.Message{}
+	s := scanner{b: h.spans[i]}
+	element(&s, m, nil)
+	return m
+}
+
+// deliveredAt reports whether an injection delivered m at iteration: its
+// injectedBy names that iteration (§10.6).
+func deliveredAt(m *model.Message, iteration int) bool {
+	var by struct {
+		Iteration *float64 `json:"iteration"`
+	}
+	return json.Unmarshal([]byte(m.InjectedBy), &by) == nil && by.Iteration != nil && *by.Iteration == float64(iteration)
+}
+
 // settle fixes a call's Appended once nothing more can come for it. With
-// no iteration_end history they are rebuilt from the stream: the
-// assistant's answer with the tool calls that followed it, then one tool
-// message per finished tool.
+// no iteration_end history, a call that made tool calls is rebuilt from
+// the stream (a damaged log, §10.9): the assistant's answer with the tool
+// calls that followed it, then one tool message per finished tool. A
+// final answer is the run's, appended at turn_end.
 func (b *builder) settle(cs *callState) {
 	if cs == nil || cs.settled {
 		return
 	}
 	cs.settled = true
 	b.settled++
-	if cs.fromHistory || !cs.call.Ended {
+	if cs.fromHistory || !cs.call.Ended || len(cs.tools) == 0 {
 		return
 	}
 	var calls []model.ToolCall

@@ -1,9 +1,12 @@
 // Package loader reads a recorded agentfootprint run from disk: the
 // library's NDJSON event log, or its recording envelope
 // (agentfootprint.recording.v1, one object or an array of them), either
-// possibly gzipped. It rebuilds the runs, their calls and the messages each
-// call added, as model values; the window each call sent is kept as its
-// contentHashes, which is what a replay compares with.
+// possibly gzipped. It rebuilds the segments (one runId and step,
+// WINDOW-SEMANTICS §10.3) and their agents (§10.5), their calls, what each
+// call added, and what §10.6–§10.7 read of each: the window each call sent
+// (as interned messages: a text repeated in every call is decoded and held
+// once), its deliveries, the tool calls a run was paused on, and the
+// records of an envelope (a Sequence's from subflowResults).
 //
 // Logs run to gigabytes, most of it the window repeated in every call, so
 // the loader streams (memory stays a fraction of the file), decodes only

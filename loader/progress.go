@@ -29,6 +29,7 @@ type Loading struct {
 	mu       sync.Mutex
 	format   string
 	runs     []*model.Run // published copies; each is never changed once published
+	agents   []*model.Agent
 	problems []model.Problem
 
 	rec *model.Recording // the result, set before done is closed
@@ -81,7 +82,7 @@ func (l *Loading) Progress() Progress {
 func (l *Loading) Snapshot() *model.Recording {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return &model.Recording{Source: l.name, Format: l.format, Runs: slices.Clone(l.runs), Problems: l.problems}
+	return &model.Recording{Source: l.name, Format: l.format, Runs: slices.Clone(l.runs), Agents: l.agents, Problems: l.problems}
 }
 
 // Wait waits for the load to end and returns what Load would.
@@ -112,6 +113,7 @@ func (l *Loading) publish(b *builder) {
 	l.format = b.rec.Format
 	l.runs = append(l.runs[:min(b.dirty, len(l.runs))], fresh...)
 	l.problems = problems[:len(problems):len(problems)]
+	l.agents = slices.Clone(b.rec.Agents)
 	l.mu.Unlock()
 	b.dirty = len(b.order)
 	l.calls.Store(int64(b.settled))

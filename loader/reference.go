@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/afinspect/inspect/model"
@@ -21,8 +21,23 @@ type refEvent struct {
 	Type    string          `json:"type"`
 	Payload json.RawMessage `json:"payload"`
 	Meta    struct {
-		RunID string `json:"runId"`
+		RunID           *string         `json:"runId"`
+		CompositionPath json.RawMessage `json:"compositionPath"`
+		SubflowPath     json.RawMessage `json:"subflowPath"`
 	} `json:"meta"`
+}
+
+// refPath is a meta path as the builder keeps it: its entries joined by
+// NUL, or only the first; anything but an array of strings is none.
+func refPath(raw json.RawMessage, first bool) string {
+	var entries []string
+	if json.Unmarshal(raw, &entries) != nil || len(entries) == 0 {
+		return ""
+	}
+	if first {
+		return entries[0]
+	}
+	return strings.Join(entries, "\x00")
 }
 
 // decodeReference decodes one event into p. last is true for an NDJSON
@@ -45,7 +60,10 @@ func decodeReference(data []byte, at loc, last bool, p *parsed) {
 	if p.kind == kindNone {
 		return
 	}
-	p.runID = ev.Meta.RunID
+	if ev.Meta.RunID != nil {
+		p.runID, p.hasRunID = *ev.Meta.RunID, true
+	}
+	p.comp, p.sub0 = refPath(ev.Meta.CompositionPath, false), refPath(ev.Meta.SubflowPath, true)
 	refPayload(ev.Payload, p)
 }
 
@@ -91,16 +109,27 @@ func refPayload(payload json.RawMessage, p *parsed) {
 	switch p.kind {
 	case kindRunConfig:
 		var v struct {
-			Window json.RawMessage `json:"window"`
+			Window  json.RawMessage `json:"window"`
+			AgentID string          `json:"agentId"`
 		}
-		if !refDecode(payload, p, &v) || len(v.Window) == 0 || string(v.Window) == "null" {
+		if !refDecode(payload, p, &v) {
 			return
 		}
-		if err := json.Unmarshal(v.Window, &p.text); err != nil {
-			p.problem(fmt.Sprintf("agent.run_configured window is not a strategy name: %s", v.Window))
-			return
+		p.agentID, p.hasText = v.AgentID, v.Window != nil
+		if p.hasText && string(v.Window) != "null" {
+			if err := json.Unmarshal(v.Window, &p.text); err != nil {
+				p.problem(fmt.Sprintf("agent.run_configured window is not a strategy name: %s", v.Window))
+				return
+			}
 		}
 		p.ok = true
+	case kindTurnEnd:
+		var v struct {
+			FinalContent json.RawMessage `json:"finalContent"`
+		}
+		if len(payload) > 0 && string(payload) != "null" && refDecode(payload, p, &v) {
+			p.text, p.hasText = finalText(v.FinalContent)
+		}
 	case kindTurnStart:
 		var v struct {
 			UserPrompt string `json:"userPrompt"`
@@ -130,22 +159,27 @@ func refPayload(payload json.RawMessage, p *parsed) {
 
 func refInjected(payload json.RawMessage, p *parsed) {
 	var v struct {
-		Slot        string `json:"slot"`
-		ContentHash string `json:"contentHash"`
-		Position    *int   `json:"position"`
+		Slot       string          `json:"slot"`
+		Position   *int            `json:"position"`
+		AsRole     *string         `json:"asRole"`
+		RawContent json.RawMessage `json:"rawContent"`
+		SourceID   string          `json:"sourceId"`
+		Reason     string          `json:"reason"`
 	}
 	if !refDecode(payload, p, &v) || v.Slot != "messages" {
 		return
 	}
-	h, err := strconv.ParseUint(v.ContentHash, 16, 32)
-	if err != nil {
-		p.problem(fmt.Sprintf("context.injected contentHash %q is not a 32-bit hex number", v.ContentHash))
-		return
-	}
-	p.ok, p.hash = true, uint32(h)
 	if v.Position != nil {
 		p.position, p.hasPosition = *v.Position, true
 	}
+	if v.AsRole != nil {
+		p.role = *v.AsRole
+	}
+	if len(v.RawContent) > 0 && v.RawContent[0] == '"' {
+		p.content, p.hasContent = v.RawContent, true
+	}
+	p.sourceID = v.SourceID
+	finishInjected(p, v.AsRole != nil, []byte(v.Reason))
 }
 
 // refStream decodes the events of one call: llm_end, the tools, and
@@ -178,11 +212,13 @@ func refStream(payload json.RawMessage, p *parsed) {
 		}
 	case kindIterationEnd:
 		var v struct {
-			History []historyMessage `json:"history"`
+			History   []historyMessage `json:"history"`
+			IterIndex int              `json:"iterIndex"`
 		}
 		if refDecode(payload, p, &v) && v.History != nil {
 			p.ok, p.history = true, refHistory(v.History)
 		}
+		p.iterIndex = v.IterIndex
 	}
 }
 
@@ -194,16 +230,16 @@ type historyMessage struct {
 	ToolCallID string           `json:"toolCallId"`
 	ToolName   string           `json:"toolName"`
 	ToolCalls  []model.ToolCall `json:"toolCalls"`
-	InjectedBy string           `json:"injectedBy"`
+	InjectedBy json.RawMessage  `json:"injectedBy"`
 	Ephemeral  bool             `json:"ephemeral"`
 	ToolChars  *float64         `json:"toolChars"`
 }
 
 func refHistory(hs []historyMessage) *history {
-	h := &history{hashes: make([]uint32, len(hs)), msgs: make([]*model.Message, len(hs))}
+	h := &history{keys: make([]textKey, len(hs)), msgs: make([]*model.Message, len(hs))}
 	for i, m := range hs {
 		msg := &model.Message{Role: m.Role, ToolCallID: m.ToolCallID, ToolName: m.ToolName, ToolCalls: m.ToolCalls,
-			InjectedBy: m.InjectedBy, Ephemeral: m.Ephemeral, ToolChars: m.ToolChars}
+			InjectedBy: injectedText(m.InjectedBy), Ephemeral: m.Ephemeral, ToolChars: m.ToolChars}
 		switch {
 		case len(m.Content) == 0 || string(m.Content) == "null":
 		case m.Content[0] == '"':
@@ -212,7 +248,7 @@ func refHistory(hs []historyMessage) *history {
 			h.notString = append(h.notString, i)
 			msg.Content = jsonText(m.Content)
 		}
-		h.hashes[i] = contentHash(msg.Role, i, msg.Content)
+		h.keys[i] = textKey{role: msg.Role, raw: m.Content, delivered: msg.InjectedBy != ""}
 		h.msgs[i] = msg
 	}
 	return h

@@ -4,14 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/afinspect/inspect/window"
 )
 
 // checkString: for a JSON string literal that encoding/json accepts,
-// unquote gives the same text, and the hash taken while scanning it (and
-// from the decoded text) is window.ContentHash of that text, which is
-// what the replay compares with.
+// unquote and jsonText (which decode recorded messages) give the same
+// text, and skipString agrees on whether it is valid.
 func checkString(t *testing.T, lit []byte) {
 	var want string
 	if json.Unmarshal(lit, &want) != nil || len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
@@ -20,23 +17,10 @@ func checkString(t *testing.T, lit []byte) {
 	if got := unquote(lit[1 : len(lit)-1]); got != want {
 		t.Fatalf("unquote(%s) = %q, encoding/json says %q", lit, got, want)
 	}
-	h := window.ContentHash("tool", 12, want)
-	if got := contentHash("tool", 12, want); got != h {
-		t.Fatalf("contentHash of %q = %08x, window.ContentHash %08x", want, got, h)
+	if got := jsonText(lit); got != want {
+		t.Fatalf("jsonText(%s) = %q, encoding/json says %q", lit, got, want)
 	}
 	s := scanner{b: lit}
-	got, ok := s.hashString(hashPrefix([]byte("tool"), 12))
-	switch {
-	case !utf8.Valid(lit):
-		if ok {
-			t.Fatalf("hashString(%q) took bad UTF-8", lit)
-		}
-	case !ok || s.i != len(lit):
-		t.Fatalf("hashString(%s) failed at byte %d", lit, s.i)
-	case got != h:
-		t.Fatalf("hashString(%s) = %08x, window.ContentHash of %q is %08x", lit, got, want, h)
-	}
-	s = scanner{b: lit}
 	if s.skipString() != utf8.Valid(lit) {
 		t.Fatalf("skipString(%q) disagrees with encoding/json on it", lit)
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf16"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -108,13 +107,14 @@ func mustLoad(t *testing.T, path string) *model.Recording {
 type flatCall struct {
 	run  int
 	call *model.Call
+	r    *model.Run
 }
 
 func flatten(rec *model.Recording) []flatCall {
 	var out []flatCall
 	for _, r := range rec.Runs {
 		for _, c := range r.Calls {
-			out = append(out, flatCall{r.Index, c})
+			out = append(out, flatCall{r.Index, c, r})
 		}
 	}
 	return out
@@ -153,20 +153,6 @@ func sameMessage(got *model.Message, want wireMessage) bool {
 		sameToolCalls(got.ToolCalls, want.ToolCalls)
 }
 
-// fnv1a is the library's contentHash: 32-bit FNV-1a over the UTF-16 code
-// units of "role:index:content".
-func fnv1a(role string, index int, content string) uint32 {
-	h := uint32(0x811c9dc5)
-	s := role + ":" + itoa(index) + ":" + content
-	for _, u := range utf16.Encode([]rune(s)) {
-		h ^= uint32(u)
-		h *= 0x01000193
-	}
-	return h
-}
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
-
 // checkAgainstWire compares the calls of a loaded recording with the wire
 // capture. want is how many calls the input covers.
 func checkAgainstWire(t *testing.T, rec *model.Recording, w *wireFile, want int) {
@@ -189,12 +175,12 @@ func checkAgainstWire(t *testing.T, rec *model.Recording, w *wireFile, want int)
 	}
 }
 
-// checkHashes: every call's RecordedHashes are the hashes of the wire
-// window, including a run's last call. They come from the call's
-// iteration_end history (the window as sent) and, on a run's last call,
-// which has none, from context.injected; the full window is not kept.
-// In a derived recording (t01) the injected hashes are those of the
-// recording it came from, so a run's last call is not compared.
+// checkHashes: every call's Recorded window is the wire window, role and
+// content, message by message, including a run's last call. It comes
+// from the call's iteration_end history (the window as sent) and, on a
+// run's last call, which has none, from context.injected. In a derived
+// recording (t01) the injected messages are those of the recording it
+// came from, so a run's last call is not compared.
 func checkHashes(t *testing.T, calls []flatCall, i int, wc wireCall, derived bool) {
 	t.Helper()
 	c := calls[i].call
@@ -202,13 +188,13 @@ func checkHashes(t *testing.T, calls []flatCall, i int, wc wireCall, derived boo
 	if derived && lastOfRun {
 		return
 	}
-	if len(c.RecordedHashes) != len(wc.Messages) {
-		t.Errorf("call %d: %d hashes, wire window has %d messages", wc.Call, len(c.RecordedHashes), len(wc.Messages))
+	if len(c.Recorded) != len(wc.Messages) {
+		t.Errorf("call %d: %d recorded messages, wire window has %d", wc.Call, len(c.Recorded), len(wc.Messages))
 		return
 	}
 	for k, m := range wc.Messages {
-		if h := fnv1a(m.Role, k, m.Content); c.RecordedHashes[k] != h {
-			t.Errorf("call %d hash %d: %08x, wire message hashes to %08x", wc.Call, k, c.RecordedHashes[k], h)
+		if r := c.Recorded[k]; r.Role != m.Role || r.Content != m.Content || r.TextKey() != model.Key(m.Role, m.Content) {
+			t.Errorf("call %d message %d: recorded %s %.60q, wire %s %.60q", wc.Call, k, r.Role, r.Content, m.Role, m.Content)
 		}
 	}
 }
@@ -226,7 +212,12 @@ func checkAppended(t *testing.T, calls []flatCall, i int, w *wireFile) {
 		return
 	}
 	if len(c.Appended) == 0 {
-		t.Fatalf("call %d ended but appended nothing", wc.Call)
+		// a final answer: the run's, appended at turn_end
+		r := calls[i].r
+		if r.FinalMessage != nil && (wc.Response == nil || len(wc.Response.ToolCalls) == 0 && r.FinalMessage.Content == wc.Response.Content) {
+			return
+		}
+		t.Fatalf("call %d ended but appended nothing, and is no final answer", wc.Call)
 	}
 	if a := c.Appended[0]; a.Role != model.RoleAssistant {
 		t.Errorf("call %d: first appended message is %s, not the assistant's", wc.Call, a.Role)

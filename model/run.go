@@ -1,11 +1,13 @@
 package model
 
-// Recording is everything one file held: its runs in file order, and the
-// problems met while reading it.
+// Recording is everything one file held: its segments (the events of one
+// runId and step, WINDOW-SEMANTICS §10.3) in order of first event, the
+// agents they belong to (§10.5), and the problems met while reading it.
 type Recording struct {
 	Source   string    // the path as given, or "demo"
 	Format   string    // FormatNDJSON or FormatEnvelope
-	Runs     []*Run    // in file order; Run.Index counts from 1
+	Runs     []*Run    // segments, in order of first event; Run.Index counts from 1
+	Agents   []*Agent  // in order of the first event of their first segment
 	Problems []Problem // lines that could not be used, and why
 }
 
@@ -22,42 +24,90 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// Run is one agent run (one user turn of the conversation, with its ReAct
-// iterations), as the library recorded it.
+// Agent is one agent key of the log (§10.5): the composition path of its
+// segments' first events, with the step.
+type Agent struct {
+	Key     string   // e.g. "oncall", "pipeline/step-research"
+	AgentID string   // run_configured agentId, else the id of an Agent: path entry
+	HasID   bool     // AgentID is known (a Sequence step's is not)
+	Path    []string // compositionPath entries, then the step if any
+	Step    string   // meta.subflowPath[0] of a composition's step, or ""
+}
+
+// Strategy names besides the library's: a run configured with no window.
+const StrategyNone = "none"
+
+// Run is one segment (§10.3): the events of one runId and step. A plain
+// agent's run is one segment; a Sequence's steps are one segment each,
+// sharing the runId.
 type Run struct {
-	Index    int    // 1-based, in file order
-	RunID    string // meta.runId
-	Request  string // agent.turn_start userPrompt: the run's own request text
-	Strategy string // agent.run_configured window ("" when none was named)
-	// ThresholdTokens is the token threshold seen in
-	// context.budget_pressure events with unit "tokens"; 0 when none.
-	ThresholdTokens int
+	Index int    // 1-based, in order of first event
+	RunNo int    // 1-based number of its runId, in order of first event (§10.2)
+	RunID string // meta.runId
+	Step  string // "" unless a Sequence step
+	Agent *Agent
+	// First and Last order the segment's first and last events in the
+	// file; TurnEndAt is its turn_end's (0 when none). Line is the line of
+	// its first event (0 in an envelope).
+	First, Last, TurnEndAt int
+	Line                   int
+
+	HasTurnStart bool
+	Request      string // agent.turn_start userPrompt: the run's own request text
+	// Configured: the segment had an agent.run_configured; Strategy is its
+	// window ("none" when it named no window). Unconfigured: "".
+	Configured bool
+	Strategy   string
+	// Caps are the caps of the segment's context.budget_pressure events
+	// with unit tokens, in order.
+	Caps []int
 	// RequestMessage is the user message that opened the run; the replay
 	// appends it to the conversation, so its identity is stable.
 	RequestMessage *Message
 	Calls          []*Call
-	// Records are the library's own window records for this run, from a
-	// recording envelope (snapshot.sharedState.compactions). HasRecords is
-	// false when the input carries none (an NDJSON log).
-	Records     []Record
-	HasRecords  bool
-	Complete    bool // the run's turn_end was seen
-	FinalAnswer string
+	// Records are the library's own window records this segment filed,
+	// from a recording envelope (sharedState.compactions, or for a step
+	// subflowResults[step]…compactions; copies restored from an earlier
+	// run are left out). HasRecords is false when the input carries none.
+	Records    []Record
+	HasRecords bool
+	Complete   bool // the run's turn_end was seen
+	// FinalAnswer is turn_end finalContent (else the last llm_end content);
+	// FinalMessage is it as the assistant message turn_end appends.
+	FinalAnswer  string
+	FinalMessage *Message
+	// FirstToolEnd is the toolCallId of the segment's first tool_end, and
+	// Opened whether a tool_start of the segment opened it; Unanswered are
+	// the ids of tool_starts with no tool_end in the segment (§10.7).
+	FirstToolEnd string
+	FirstOpened  bool
+	Unanswered   []string
+	// LeadHistory is an iteration_end history that came before the
+	// segment's first llm_start: after a resume() it completes the paused
+	// run's last call (§10.6). LeadIteration is its iterIndex.
+	LeadHistory   []*Message
+	LeadIteration int
 }
 
 // Call is one model call (one stream.llm_start) of a run.
 type Call struct {
-	Iteration     int   // the library's iteration number, from 1 in each run
+	Number        int   // 1-based over all calls of the file, in llm_start order
+	Iteration     int   // the library's iteration number
 	MessagesCount int   // llm_start messagesCount: the window size sent
 	Usage         Usage // llm_end usage; zero when the call never ended
 	Line          int   // line of the llm_start event (0 in an envelope)
-	// RecordedHashes are the contentHash values (FNV-1a of
-	// role:index:content) of the window the library sent on this call, by
-	// position: from the call's iteration_end history, else from its
-	// context.injected events; nil when the input holds neither.
-	RecordedHashes []uint32
+	// Recorded is the window the library sent on this call, message by
+	// message (role and content; §10.6), from its iteration_end history,
+	// else from its context.injected events; nil when unknown. Messages
+	// are interned: equal role and content is one *Message.
+	Recorded []*Message
+	// Deliveries counts the trailing messages of Recorded that an
+	// injection delivered after the visit (§10.6).
+	Deliveries int
 	// Appended are the messages this call added to the conversation: the
-	// assistant's answer and the results of the tools it called.
+	// assistant's answer and the results of the tools it called, from its
+	// iteration_end history (or rebuilt from the stream when it made tool
+	// calls and has none). A final answer is the run's FinalAnswer.
 	Appended []*Message
 	Ended    bool // llm_end was seen
 }

@@ -17,7 +17,7 @@ const s01 = "../testdata/s01-basic-loop/run.jsonl"
 func oneCall() *model.Recording {
 	req := &model.Message{Role: model.RoleUser, Content: "What is 2+2?", ID: 1}
 	return &model.Recording{Source: "one", Runs: []*model.Run{{
-		Index: 1, RunID: "r1", Request: req.Content, RequestMessage: req,
+		Index: 1, RunNo: 1, RunID: "r1", HasTurnStart: true, Request: req.Content, RequestMessage: req,
 		Strategy: model.SlidingWindow, Complete: true, FinalAnswer: "4",
 		Calls: []*model.Call{{
 			Iteration: 1, MessagesCount: 1, Ended: true,

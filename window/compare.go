@@ -8,20 +8,28 @@ import (
 )
 
 // compareRecorded checks a replayed window against what the library
-// recorded for the call: its messages' content hashes, by position.
+// recorded for the call, message by message, by role and content (§10.6).
 func compareRecorded(w []*model.Message, c *model.Call) string {
-	if c.RecordedHashes == nil {
+	if c.Recorded == nil {
 		return Unknown
 	}
-	if len(w) != len(c.RecordedHashes) {
+	if !sameWindow(w, c.Recorded) {
 		return Differs
 	}
-	for i, m := range w {
-		if ContentHash(m.Role, i, m.Content) != c.RecordedHashes[i] {
-			return Differs
+	return Match
+}
+
+// sameWindow compares two windows by role and content.
+func sameWindow(a, b []*model.Message) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !model.SameText(a[i], b[i]) {
+			return false
 		}
 	}
-	return Match
+	return true
 }
 
 // ContentHash is the library's context.injected contentHash: 32-bit

@@ -2,175 +2,86 @@ package window
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/model"
 )
 
-// Inference is the policy a recording was most likely made under, and why.
+// Inference is the policy one agent's segments were most likely made
+// under, and why (WINDOW-SEMANTICS §10.10).
 type Inference struct {
+	Agent    *model.Agent
 	Policy   model.Policy
 	Inferred bool   // some knob was not stated by the input and was inferred
 	Evidence string // what each knob was read or inferred from
 	// Matched of Compared calls' recorded windows the policy reproduces.
 	Matched, Compared int
+
+	replay *Replay // the agent's replay under Policy, when complete
 }
 
-// maxInferK bounds the keepRecentTurns search; past the longest recorded
-// window every value behaves the same.
+// maxInferK bounds the keepRecentTurns search.
 const maxInferK = 64
 
-// Infer reads what the recording states (the strategy, a token threshold,
-// and, from an envelope's records, keepRecentTurns and the pin limit) and
-// infers the rest as the values whose replay reproduces every recorded
-// window. Among values that all reproduce it, the library's defaults win,
-// then the smallest. When none does, the closest is chosen and said so.
+// maxInferL is the largest keepLastToolResults tried.
+const maxInferL = 5
+
+// Infer is the first agent's inference (the only one, in a one-agent file).
 func Infer(rec *model.Recording) Inference {
-	var ev []string
-	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults}
-	strategy, threshold := "", 0
-	for _, r := range rec.Runs {
-		if strategy == "" {
-			strategy = r.Strategy
-		}
-		if r.ThresholdTokens > threshold {
-			threshold = r.ThresholdTokens
-		}
+	infs := InferAgents(rec, lineage.Decide(rec))
+	if len(infs) == 0 {
+		return Inference{Policy: model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: model.DefaultKeepRecentTurns,
+			KeepLastToolResults: model.DefaultKeepLastToolResults}, Evidence: "no calls: library defaults"}
 	}
-	if strategy != "" {
-		p.Strategy = strategy
-		ev = append(ev, fmt.Sprintf("strategy %s from run_configured", strategy))
-	} else {
-		ev = append(ev, "no strategy named in the log; assuming sliding-window")
+	return infs[0]
+}
+
+// InferAgents infers every agent's policy from its own segments, in the
+// order of rec.Agents.
+func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
+	out := make([]Inference, 0, len(rec.Agents))
+	for _, a := range rec.Agents {
+		out = append(out, inferAgent(rec, lin, a))
 	}
-	if threshold > 0 {
-		p.ThresholdTokens = threshold
-		ev = append(ev, fmt.Sprintf("thresholdTokens=%d from budget_pressure", threshold))
+	return out
+}
+
+func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent) Inference {
+	facts := gather(rec, a)
+	inf := Inference{Agent: a, Inferred: true}
+	p := model.Policy{Strategy: facts.strategy, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults}
+	ev := []string{facts.strategyWhy}
+	if p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {
+		p.ThresholdTokens = facts.threshold
+		ev = append(ev, facts.thresholdWhy)
 	}
-	if p.Strategy == model.TokenBudget && threshold == 0 {
-		// an engaged visit always reports its cap: with none reported the
-		// strategy never engaged, so the threshold is at least every input
-		p.ThresholdTokens = largestInput(rec)
-		ev = append(ev, fmt.Sprintf("no budget_pressure event: the strategy never engaged, so thresholdTokens is at least %d (the largest input)", p.ThresholdTokens))
-	}
-	k, l := statedByRecords(rec)
-	if k >= 0 {
-		p.KeepRecentTurns = k
-		ev = append(ev, fmt.Sprintf("keepRecentTurns=%d from the envelope's records", k))
-	}
-	if l >= 0 {
-		p.KeepLastToolResults = l
-		ev = append(ev, fmt.Sprintf("keepLastToolResults=%d from the records' pin limit", l))
-	}
-	inf := Inference{Policy: p}
-	if k >= 0 && l >= 0 { // the records state both: nothing to infer
-		inf.Matched, inf.Compared = score(rec, p)
-		inf.Evidence = strings.Join(ev, "; ")
+	if p.Strategy == model.StrategyNone {
+		inf.Policy = p
+		inf.replay = replayOne(rec, lin, a, p, nil)
+		inf.Matched, inf.Compared = inf.replay.score()
+		inf.Evidence = strings.Join(append(ev, fmt.Sprintf("the windows never change; %d/%d recorded windows reproduced", inf.Matched, inf.Compared)), "; ")
 		return inf
 	}
-	inf.Inferred = true
-	ks := candidatesK(rec, k)
-	ls := []int{model.DefaultKeepLastToolResults, 0, 1, 3, 4}
-	if l >= 0 {
-		ls = []int{l}
-	}
-	var tries []model.Policy
-	for _, lv := range ls {
-		for _, kv := range ks {
-			q := p
-			q.KeepRecentTurns, q.KeepLastToolResults = kv, lv
-			tries = append(tries, q)
-		}
-	}
-	// In preference order, the first policy that reproduces every window.
-	for _, q := range tries {
-		if ok, compared := reproduces(rec, q); ok {
-			inf.Policy = q
-			inf.Matched, inf.Compared = compared, compared
-			if inf.Compared == 0 {
-				ev = append(ev, "no recorded window to compare: library defaults")
-			} else {
-				ev = append(ev, fmt.Sprintf("keepRecentTurns=%d keepLastToolResults=%d reproduce %d/%d recorded windows (the first that does, trying the library defaults first, then the smallest values)",
-					q.KeepRecentTurns, q.KeepLastToolResults, inf.Matched, inf.Compared))
-			}
-			inf.Evidence = strings.Join(ev, "; ")
-			return inf
-		}
-	}
-	// None does: the closest.
-	best, bestM, compared := p, -1, 0
-	for _, q := range tries {
-		if m, c := score(rec, q); m > bestM {
-			best, bestM, compared = q, m, c
-		}
-	}
-	inf.Policy, inf.Matched, inf.Compared = best, bestM, compared
-	ev = append(ev, fmt.Sprintf("no policy tried reproduces every recorded window; closest keepRecentTurns=%d keepLastToolResults=%d reproduces %d/%d",
-		best.KeepRecentTurns, best.KeepLastToolResults, bestM, compared))
+	s := search(rec, lin, a, p, facts)
+	inf.Policy, inf.replay = s.best, s.bestReplay
+	inf.Matched, inf.Compared = s.bestScore, facts.recorded
+	inf.Inferred = !(facts.named && s.statedK && s.statedL)
+	ev = append(ev, s.evidence(facts.recorded))
 	inf.Evidence = strings.Join(ev, "; ")
 	return inf
 }
 
-// statedByRecords reads keepRecentTurns and the pin limit from the
-// library's own records when an envelope carried them (-1 when not).
-func statedByRecords(rec *model.Recording) (k, l int) {
-	k, l = -1, -1
-	for _, r := range rec.Runs {
-		for _, x := range r.Records {
-			if k < 0 {
-				k = x.KeepRecentTurns
-			}
-			if l < 0 && x.Observations != nil && x.Observations.Limit > 0 {
-				l = x.Observations.Limit
-			}
-		}
-	}
-	return k, l
+// replayOne replays agent a alone under p.
+func replayOne(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, stop func(*CallReplay) bool) *Replay {
+	r := replay(rec, lin, func(x *model.Agent) (model.Policy, bool) { return p, x == a }, stop)
+	r.Policy = p
+	return r
 }
 
-// largestInput is the largest provider-reported input of any call.
-func largestInput(rec *model.Recording) int {
-	n := 0
-	for _, r := range rec.Runs {
-		for _, c := range r.Calls {
-			n = max(n, c.Usage.Input)
-		}
-	}
-	return n
-}
-
-// candidatesK lists the keepRecentTurns values worth trying, the default
-// first so that it wins a tie.
-func candidatesK(rec *model.Recording, stated int) []int {
-	if stated >= 0 {
-		return []int{stated}
-	}
-	longest := 1
-	for _, r := range rec.Runs {
-		for _, c := range r.Calls {
-			if c.MessagesCount > longest {
-				longest = c.MessagesCount
-			}
-		}
-	}
-	if longest > maxInferK {
-		longest = maxInferK
-	}
-	ks := []int{model.DefaultKeepRecentTurns}
-	for k := 0; k <= longest; k++ {
-		if k != model.DefaultKeepRecentTurns {
-			ks = append(ks, k)
-		}
-	}
-	sort.SliceStable(ks[1:], func(i, j int) bool { return ks[1+i] < ks[1+j] })
-	return ks
-}
-
-// score counts the calls whose recorded window p reproduces, of those
-// that have one.
-func score(rec *model.Recording, p model.Policy) (matched, compared int) {
-	r := Run(rec, p)
+// score counts the calls whose recorded window the replay reproduces, of
+// those that have one.
+func (r *Replay) score() (matched, compared int) {
 	for i := range r.Calls {
 		switch r.Calls[i].Recorded() {
 		case Match:
@@ -183,22 +94,47 @@ func score(rec *model.Recording, p model.Policy) (matched, compared int) {
 	return matched, compared
 }
 
-// reproduces replays under p only as long as every recorded window is
-// reproduced: a wrong policy stops at its first divergent call, which is
-// what makes trying many policies on a long run cheap. When p reproduces
-// them all, it also says how many windows were compared.
-func reproduces(rec *model.Recording, p model.Policy) (ok bool, compared int) {
-	ok = true
-	replay(rec, p, func(c *CallReplay) bool {
-		switch {
-		case c.Call.MessagesCount > 0 && len(c.Visit.After) != c.Call.MessagesCount:
-			ok = false // the recorded size already disagrees
-		case c.Recorded() == Differs:
-			ok = false
-		case c.Recorded() == Match:
-			compared++
+// Merge is a replay of every agent under policies, reusing the replay an
+// inference made when its policy is the one asked for.
+func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy) *Replay {
+	var parts []*Replay
+	var redo []*model.Agent
+	for _, a := range rec.Agents {
+		reused := false
+		for _, inf := range infs {
+			if inf.Agent == a && inf.replay != nil && policyOf(policies, a) == inf.Policy {
+				parts, reused = append(parts, inf.replay), true
+				break
+			}
 		}
-		return !ok
-	})
-	return ok, compared
+		if !reused {
+			redo = append(redo, a)
+		}
+	}
+	if len(redo) > 0 {
+		parts = append(parts, replay(rec, lin, func(a *model.Agent) (model.Policy, bool) {
+			for _, x := range redo {
+				if x == a {
+					return policyOf(policies, a), true
+				}
+			}
+			return model.Policy{}, false
+		}, nil))
+	}
+	out := &Replay{Lineage: lin, Policies: policies}
+	if len(rec.Agents) > 0 {
+		out.Policy = policyOf(policies, rec.Agents[0])
+	}
+	seen := map[string]bool{}
+	for _, part := range parts {
+		out.Calls = append(out.Calls, part.Calls...)
+		for _, pr := range part.Problems {
+			if !seen[pr] {
+				seen[pr] = true
+				out.Problems = append(out.Problems, pr)
+			}
+		}
+	}
+	sortCalls(out.Calls)
+	return out
 }

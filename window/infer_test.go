@@ -73,8 +73,8 @@ func TestInferTokenBudgetThatNeverEngaged(t *testing.T) {
 	}
 	run := *full.Runs[0]
 	run.Calls = run.Calls[:4]
-	run.ThresholdTokens = 0 // as a log cut before the first engaged visit says
-	rec := &model.Recording{Runs: []*model.Run{&run}}
+	run.Caps = nil // as a log cut before the first engaged visit says
+	rec := &model.Recording{Runs: []*model.Run{&run}, Agents: full.Agents}
 	inf := window.Infer(rec)
 	if inf.Policy.Strategy != model.TokenBudget || inf.Policy.ThresholdTokens < 2600 || inf.Matched != 4 || inf.Compared != 4 {
 		t.Fatalf("inferred %+v reproducing %d/%d; evidence %q", inf.Policy, inf.Matched, inf.Compared, inf.Evidence)

@@ -1,6 +1,11 @@
 package window
 
-import "github.com/afinspect/inspect/model"
+import (
+	"slices"
+
+	"github.com/afinspect/inspect/lineage"
+	"github.com/afinspect/inspect/model"
+)
 
 // Recorded-window comparison outcomes.
 const (
@@ -11,10 +16,11 @@ const (
 
 // CallReplay is one model call of a replay.
 type CallReplay struct {
-	Index int        // 0-based, across all runs in file order
-	Run   *model.Run // the run the call belongs to
-	Call  *model.Call
-	Visit Visit // the window visit before the call
+	Index        int        // 0-based position in Replay.Calls (file order of llm_start)
+	Run          *model.Run // the segment the call belongs to
+	Call         *model.Call
+	Visit        Visit // the window visit before the call; After ends with the call's deliveries
+	Conversation int   // its conversation's number (§10.8)
 
 	recorded string // memo of Recorded
 }
@@ -32,61 +38,194 @@ func (c *CallReplay) Recorded() string {
 // Window is what the model was sent on this call, per the replay.
 func (c *CallReplay) Window() []*model.Message { return c.Visit.After }
 
-// Replay is a whole recording replayed under one policy.
+// Replay is a whole recording replayed, each agent under its policy.
 type Replay struct {
-	Policy   model.Policy
+	Policy   model.Policy            // the first agent's (the only one, in a one-agent file)
+	Policies map[string]model.Policy // by agent key
+	Lineage  *lineage.Lineage
 	Calls    []CallReplay
 	Problems []string // what the replay could not decide, once each
 
 	log []logEntry // built by Ledger on first use
 }
 
-// Run replays every run of rec under policy p, from the first iteration.
-// A follow-up run starts from the previous run's last window, that call's
-// answer, and the new request; what was dropped in a run stays gone.
-func Run(rec *model.Recording, p model.Policy) *Replay { return replay(rec, p, nil) }
-
-// replay is Run that stops after the first call for which stop is true.
-func replay(rec *model.Recording, p model.Policy, stop func(*CallReplay) bool) *Replay {
-	total := 0
-	for _, r := range rec.Runs {
-		total += len(r.Calls)
+// Run replays every agent of rec under p (§10.9).
+func Run(rec *model.Recording, p model.Policy) *Replay {
+	policies := map[string]model.Policy{"": p}
+	for _, a := range rec.Agents {
+		policies[a.Key] = p
 	}
-	out := &Replay{Policy: p, Calls: make([]CallReplay, 0, total)}
+	r := RunAgents(rec, lineage.Decide(rec), policies)
+	r.Policy = p
+	return r
+}
+
+// RunAgents replays every agent of rec under its policy in policies (an
+// agent with none: the library defaults), each segment from the seed lin
+// names for it (§10.9).
+func RunAgents(rec *model.Recording, lin *lineage.Lineage, policies map[string]model.Policy) *Replay {
+	out := replay(rec, lin, func(a *model.Agent) (model.Policy, bool) { return policyOf(policies, a), true }, nil)
+	out.Policies = policies
+	if len(rec.Agents) > 0 {
+		out.Policy = policyOf(policies, rec.Agents[0])
+	}
+	return out
+}
+
+func policyOf(policies map[string]model.Policy, a *model.Agent) model.Policy {
+	if p, ok := policies[keyOf(a)]; ok {
+		return p
+	}
+	return model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults}
+}
+
+// chain is the state a run chain carries from call to call (§7, §10.9).
+type chain struct {
+	history    []*model.Message // what the next visit sees
+	window     []*model.Message // the last call's window (after its visit and deliveries)
+	last       *model.Call
+	records    []model.Record // the last two records filed
+	reading    model.Usage
+	readIter   int
+	hasReading bool
+	request    string
+}
+
+// replay replays the segments of the agents policy accepts, in order of
+// first event, and stops after the first call for which stop is true.
+// Calls come out in file order of their llm_start.
+func replay(rec *model.Recording, lin *lineage.Lineage, policy func(*model.Agent) (model.Policy, bool), stop func(*CallReplay) bool) *Replay {
+	out := &Replay{Lineage: lin}
 	seen := map[string]bool{}
 	mem := &arena{}
-	var history []*model.Message
-	for _, run := range rec.Runs {
-		if run.RequestMessage != nil {
-			history = append(history[:len(history):len(history)], run.RequestMessage)
+	states := make([]*chain, len(rec.Runs))
+	stopped := false
+	for i, run := range rec.Runs {
+		p, ok := policy(run.Agent)
+		link := lin.Links[i]
+		if !ok || link.Kind == lineage.None || stopped {
+			continue
 		}
-		records := make([]model.Record, 0, 2)
-		var prev model.Usage
+		ch := seed(rec, states, i, link)
 		for ci, call := range run.Calls {
-			v := VisitWindow(history, VisitInput{
-				Policy: p, Request: run.Request, Iteration: call.Iteration,
-				FirstCall: ci == 0, PrevUsage: prev, Records: records, mem: mem,
-			})
-			if v.Record != nil {
-				// stand-down reads only the last two records
-				if len(records) == 2 {
-					records[0], records = records[1], records[:1]
-				}
-				records = append(records, *v.Record)
+			c := CallReplay{Run: run, Call: call, Conversation: link.Conversation}
+			if ci == 0 && link.Kind == lineage.Orphan {
+				c.Visit = asRecorded(ch.history)
+			} else {
+				c.Visit = ch.visit(p, run, call, mem)
 			}
-			if v.Problem != "" && !seen[v.Problem] {
+			deliver(&c.Visit, call, mem)
+			if v := &c.Visit; v.Problem != "" && !seen[v.Problem] {
 				seen[v.Problem] = true
 				out.Problems = append(out.Problems, v.Problem)
 			}
-			out.Calls = append(out.Calls, CallReplay{Index: len(out.Calls), Run: run, Call: call, Visit: v})
+			out.Calls = append(out.Calls, c)
 			if stop != nil && stop(&out.Calls[len(out.Calls)-1]) {
-				return out
+				stopped = true
+				break
 			}
-			next := mem.msgs.take(len(v.After) + len(call.Appended))[:0]
-			next = append(next, v.After...)
-			history = append(next, call.Appended...)
-			prev = call.Usage
+			ch.after(call, c.Visit.After, mem)
 		}
+		if run.Complete && run.FinalMessage != nil {
+			ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.FinalMessage)
+		}
+		states[i] = ch
 	}
+	sortCalls(out.Calls)
 	return out
+}
+
+// sortCalls puts calls in file order of their llm_start and numbers them.
+func sortCalls(calls []CallReplay) {
+	slices.SortFunc(calls, func(a, b CallReplay) int { return a.Call.Number - b.Call.Number })
+	for i := range calls {
+		calls[i].Index = i
+	}
+}
+
+// seed is the state segment i starts from (§10.9).
+func seed(rec *model.Recording, states []*chain, i int, link lineage.Link) *chain {
+	run := rec.Runs[i]
+	switch link.Kind {
+	case lineage.FollowUp:
+		if pred := states[link.Pred]; pred != nil {
+			return &chain{history: withRequest(pred.history, run), request: run.Request}
+		}
+	case lineage.Resume:
+		if pred := states[link.Pred]; pred != nil {
+			ch := *pred
+			ch.records = slices.Clone(pred.records)
+			ch.history = pred.window
+			if run.LeadHistory != nil && pred.last != nil && pred.last.MessagesCount <= len(run.LeadHistory) {
+				ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.LeadHistory[pred.last.MessagesCount:]...)
+			} else if pred.last != nil {
+				ch.history = append(ch.history[:len(ch.history):len(ch.history)], pred.last.Appended...)
+			}
+			return &ch
+		}
+	case lineage.Orphan:
+		return &chain{history: lineage.FirstWindow(run), request: run.Request}
+	}
+	return &chain{history: withRequest(nil, run), request: run.Request}
+}
+
+func withRequest(history []*model.Message, run *model.Run) []*model.Message {
+	if run.RequestMessage == nil {
+		return history
+	}
+	return append(history[:len(history):len(history)], run.RequestMessage)
+}
+
+// visit runs the window stage before one call, with the chain's records
+// and reading (§7): a reading is current only if taken at iteration I−1
+// or later, and a Sequence step has no meter.
+func (ch *chain) visit(p model.Policy, run *model.Run, call *model.Call, mem *arena) Visit {
+	current := ch.hasReading && ch.readIter >= call.Iteration-1 && run.Step == ""
+	v := VisitWindow(ch.history, VisitInput{
+		Policy: p, Request: ch.request, Iteration: call.Iteration,
+		NoReading: !current, PrevUsage: ch.reading, Records: ch.records, mem: mem,
+	})
+	if v.Record != nil {
+		// stand-down reads only the last two records
+		if len(ch.records) == 2 {
+			ch.records = []model.Record{ch.records[1]}
+		}
+		ch.records = append(ch.records, *v.Record)
+	}
+	return v
+}
+
+// after moves the chain past a call: its window, what it added, its reading.
+func (ch *chain) after(call *model.Call, window []*model.Message, mem *arena) {
+	ch.window, ch.last = window, call
+	next := mem.msgs.take(len(window) + len(call.Appended))[:0]
+	next = append(next, window...)
+	ch.history = append(next, call.Appended...)
+	if call.Ended {
+		ch.reading, ch.readIter, ch.hasReading = call.Usage, call.Iteration, true
+	}
+}
+
+// asRecorded is the first call of an orphan: taken as recorded.
+func asRecorded(w []*model.Message) Visit {
+	return Visit{Before: w, After: w, Anchor: -1, from: -1, to: -1}
+}
+
+// deliver appends the call's deliveries to the window after the visit
+// (§10.6): the next visit sees them.
+func deliver(v *Visit, call *model.Call, mem *arena) {
+	if call.Deliveries == 0 || call.Recorded == nil {
+		return
+	}
+	d := call.Recorded[len(call.Recorded)-call.Deliveries:]
+	after := mem.msgs.take(len(v.After) + len(d))[:0]
+	v.After = append(append(after, v.After...), d...)
+}
+
+// keyOf is an agent's key; a run built by hand may have no agent ("").
+func keyOf(a *model.Agent) string {
+	if a == nil {
+		return ""
+	}
+	return a.Key
 }

@@ -10,7 +10,7 @@ type VisitInput struct {
 	Policy    model.Policy
 	Request   string // the run's own request text (the anchor is matched against it)
 	Iteration int    // the library's iteration number of the call about to be made
-	FirstCall bool   // the first call of the run: nothing measured yet
+	NoReading bool   // no current reading (§7): a fresh run's first call, an expired one, a Sequence step
 	PrevUsage model.Usage
 	Records   []model.Record // records filed earlier in this run
 	// PausedCallID names a tool call the run is paused on ("" for none);
@@ -130,7 +130,7 @@ func (v *Visit) Turns() []TurnFate {
 func engages(p model.Policy, turns int, in VisitInput) (bool, string) {
 	switch p.Strategy {
 	case model.TokenBudget:
-		if in.FirstCall {
+		if in.NoReading {
 			return false, ""
 		}
 		if in.PrevUsage.Input == 0 && in.PrevUsage.Output == 0 {
@@ -139,6 +139,8 @@ func engages(p model.Policy, turns int, in VisitInput) (bool, string) {
 		return in.PrevUsage.Input > p.ThresholdTokens, ""
 	case model.SummarizeOldest:
 		return false, "summarize-oldest is not replayed (its summaries come from a model)"
+	case model.StrategyNone:
+		return false, ""
 	default:
 		return turns > p.KeepRecentTurns, ""
 	}

@@ -1,0 +1,180 @@
+// Package lineage decides, from the log alone, which run continues which
+// (WINDOW-SEMANTICS §10.7) and which runs make one conversation (§10.8).
+// Nothing in an event names the run a follow-up continues or the
+// conversation it belongs to: a resumed run is linked by the tool call it
+// answers, a new conversation is a first window that is only its request,
+// and a follow-up continues the earlier run of the same agent whose final
+// state explains its first window. It sits between loader (which states
+// what each segment recorded) and window (which replays each agent from
+// the seeds this package names); it decides nothing about windows.
+package lineage
+
+import (
+	"fmt"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// Kind is how a segment starts.
+type Kind uint8
+
+// How a segment can start (§10.7).
+const (
+	None     Kind = iota // no calls: part of no conversation
+	New                  // a new conversation: its first window is its request
+	FollowUp             // continues Pred's final history
+	Resume               // continues Pred's state at the paused call
+	Orphan               // continues something the log does not hold; replayed from its first recorded window
+)
+
+var kindNames = [...]string{None: "none", New: "new", FollowUp: "follow-up", Resume: "resume", Orphan: "orphan"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Link says how one segment starts. Pred is the index in Recording.Runs
+// of the segment it continues (-1 for none).
+type Link struct {
+	Kind         Kind
+	Pred         int
+	Score        int // a follow-up's explanation score (§10.7)
+	Conversation int // 1-based; 0 for None
+}
+
+// Conversation is a new or orphan segment and every follow-up and resume
+// that continues it, transitively (§10.8).
+type Conversation struct {
+	Number int
+	Agent  *model.Agent
+	Runs   []int // indices in Recording.Runs, in order of first event
+}
+
+// Lineage is the answer for one recording.
+type Lineage struct {
+	Links         []Link // by index in Recording.Runs
+	Conversations []Conversation
+	Problems      []model.Problem // orphans, unrecorded first windows, ambiguous links
+}
+
+// Decide links every segment of rec (§10.7) and groups them (§10.8).
+// rec.Runs must be in order of first event, as the loader leaves them.
+func Decide(rec *model.Recording) *Lineage {
+	d := &decider{rec: rec, resumed: map[int]bool{}, continued: map[int]bool{}}
+	d.out = &Lineage{Links: make([]Link, len(rec.Runs))}
+	for i, r := range rec.Runs {
+		d.out.Links[i] = d.link(i, r)
+		d.group(i)
+	}
+	return d.out
+}
+
+type decider struct {
+	rec       *model.Recording
+	out       *Lineage
+	resumed   map[int]bool // paused segments a resume already continues
+	continued map[int]bool // segments a follow-up already continues
+}
+
+func (d *decider) problem(r *model.Run, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if r.Line > 0 {
+		msg = fmt.Sprintf("%s:%d: %s", d.rec.Source, r.Line, msg)
+	} else {
+		msg = fmt.Sprintf("%s: %s", d.rec.Source, msg)
+	}
+	d.out.Problems = append(d.out.Problems, model.Problem{Line: r.Line, Message: msg})
+}
+
+// group files segment i in its conversation.
+func (d *decider) group(i int) {
+	l := &d.out.Links[i]
+	switch l.Kind {
+	case None:
+		return
+	case FollowUp, Resume:
+		l.Conversation = d.out.Links[l.Pred].Conversation
+		c := &d.out.Conversations[l.Conversation-1]
+		c.Runs = append(c.Runs, i)
+		return
+	}
+	n := len(d.out.Conversations) + 1
+	l.Conversation = n
+	d.out.Conversations = append(d.out.Conversations, Conversation{Number: n, Agent: d.rec.Runs[i].Agent, Runs: []int{i}})
+}
+
+// link decides how segment i starts.
+func (d *decider) link(i int, r *model.Run) Link {
+	none := Link{Kind: None, Pred: -1}
+	if len(r.Calls) == 0 {
+		return none
+	}
+	if !r.HasTurnStart {
+		if p := d.pausedOn(i, r); p >= 0 {
+			d.resumed[p] = true
+			return Link{Kind: Resume, Pred: p}
+		}
+		d.problem(r, "run %s%s starts with no turn_start and resumes no paused run in this file: an orphan, replayed from its first recorded window", r.RunID, stepNote(r))
+		return Link{Kind: Orphan, Pred: -1}
+	}
+	w1 := FirstWindow(r)
+	switch {
+	case w1 == nil:
+		d.problem(r, "run %s%s: its first window was not recorded; taken as a new conversation", r.RunID, stepNote(r))
+		return Link{Kind: New, Pred: -1}
+	case len(w1) == 1 && w1[0].Role == model.RoleUser && w1[0].Content == r.Request:
+		return Link{Kind: New, Pred: -1}
+	}
+	p, score := d.bestExplanation(i, r, w1)
+	if p < 0 {
+		d.problem(r, "run %s%s: no earlier run of agent %s explains its first window of %d messages: an orphan, replayed from that window", r.RunID, stepNote(r), r.Agent.Key, len(w1))
+		return Link{Kind: Orphan, Pred: -1}
+	}
+	d.continued[p] = true
+	return Link{Kind: FollowUp, Pred: p, Score: score}
+}
+
+func stepNote(r *model.Run) string {
+	if r.Step == "" {
+		return ""
+	}
+	return " step " + r.Step
+}
+
+// FirstWindow is a segment's first recorded window without that call's
+// deliveries (W1 of §10.7), nil when not recorded.
+func FirstWindow(r *model.Run) []*model.Message {
+	if len(r.Calls) == 0 || r.Calls[0].Recorded == nil {
+		return nil
+	}
+	c := r.Calls[0]
+	return c.Recorded[:len(c.Recorded)-c.Deliveries]
+}
+
+// pausedOn is the segment r resumes (§10.7 rule 1), -1 for none: among
+// the earlier segments of its agent paused on the tool call its first
+// tool_end answers, and not resumed yet, the one whose last event is
+// latest.
+func (d *decider) pausedOn(i int, r *model.Run) int {
+	if r.FirstToolEnd == "" || r.FirstOpened {
+		return -1
+	}
+	best := -1
+	for k := 0; k < i; k++ {
+		p := d.rec.Runs[k]
+		if p.Agent != r.Agent || p.Complete || d.resumed[k] || len(p.Calls) == 0 || !contains(p.Unanswered, r.FirstToolEnd) {
+			continue
+		}
+		if best < 0 || p.Last > d.rec.Runs[best].Last {
+			best = k
+		}
+	}
+	return best
+}
+
+func contains(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}

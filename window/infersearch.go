@@ -1,0 +1,234 @@
+package window
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/afinspect/inspect/lineage"
+	"github.com/afinspect/inspect/model"
+)
+
+// facts is what an agent's segments state about its policy.
+type facts struct {
+	strategy, strategyWhy string
+	threshold             int
+	thresholdWhy          string
+	maxTurns              int  // the most turns any recorded window had
+	recorded              int  // calls with a recorded window
+	statedK, statedL      int  // from an envelope's records; -1 when not stated
+	named                 bool // the strategy (and threshold) came from the log, not a guess
+}
+
+// isPrefix: a starts b, by role and content.
+func isPrefix(a, b []*model.Message) bool {
+	return len(a) <= len(b) && sameWindow(a, b[:len(a)])
+}
+
+var noticeStrategy = regexp.MustCompile(`by the '([^']+)' window strategy\.`)
+
+// gather reads the strategy and threshold of agent a (§10.10) and the
+// size of its recorded windows.
+func gather(rec *model.Recording, a *model.Agent) facts {
+	f := facts{statedK: -1, statedL: -1}
+	configured, frame, notice, changed := "", false, "", false
+	caps := map[int]int{}
+	largest := 0
+	for _, r := range rec.Runs {
+		if r.Agent != a {
+			continue
+		}
+		if r.Configured && configured == "" {
+			configured = r.Strategy
+		}
+		for _, c := range r.Caps {
+			caps[c]++
+		}
+		for _, x := range r.Records {
+			if f.statedK < 0 && x.KeepRecentTurns > 0 {
+				f.statedK = x.KeepRecentTurns
+			}
+			if f.statedL < 0 && x.Observations != nil && x.Observations.Limit > 0 {
+				f.statedL = x.Observations.Limit
+			}
+		}
+		var prev []*model.Message
+		for _, c := range r.Calls {
+			largest = max(largest, c.Usage.Input)
+			if c.Recorded == nil {
+				prev = nil
+				continue
+			}
+			if prev != nil && !isPrefix(prev, c.Recorded) {
+				changed = true // something left between two calls
+			}
+			prev = c.Recorded
+			f.recorded++
+			f.maxTurns = max(f.maxTurns, countTurns(c.Recorded))
+			for _, m := range c.Recorded {
+				if m.Role != model.RoleUser {
+					continue
+				}
+				if strings.HasPrefix(m.Content, model.CompactedPrefix) {
+					frame = true
+				}
+				if sm := noticeStrategy.FindStringSubmatch(m.Content); sm != nil && notice == "" && strings.HasPrefix(m.Content, model.DroppedPrefix) {
+					notice = sm[1]
+				}
+			}
+		}
+	}
+	switch {
+	case configured != "":
+		f.named = true
+		f.strategy, f.strategyWhy = configured, fmt.Sprintf("strategy '%s' from run_configured", configured)
+	case frame:
+		f.strategy, f.strategyWhy = model.SummarizeOldest, "strategy 'summarize-oldest' from the compaction frames of its recorded windows"
+	case notice != "":
+		f.strategy, f.strategyWhy = notice, fmt.Sprintf("strategy '%s' named by the drop notices of its recorded windows", notice)
+	case len(caps) > 0:
+		f.strategy, f.strategyWhy = model.TokenBudget, "strategy 'token-budget' from its budget_pressure events"
+	case changed:
+		f.strategy, f.strategyWhy = model.SlidingWindow, "strategy 'sliding-window': its windows changed and nothing names the strategy (a Sequence step has no meter)"
+	default:
+		f.strategy, f.strategyWhy = model.SlidingWindow, "strategy named nowhere in the log: assuming 'sliding-window'"
+	}
+	best, n := 0, 0
+	for c, k := range caps {
+		if k > n || k == n && c < best {
+			best, n = c, k
+		}
+	}
+	if n > 0 {
+		f.threshold, f.thresholdWhy = best, fmt.Sprintf("thresholdTokens %d from budget_pressure cap", best)
+	} else if f.strategy == model.TokenBudget || f.strategy == model.SummarizeOldest {
+		f.named = false
+		f.threshold, f.thresholdWhy = largest, fmt.Sprintf("no budget_pressure: the strategy never engaged, so thresholdTokens is taken as the largest input, %d", largest)
+	}
+	return f
+}
+
+// searchResult is the best (K, L) found and the equally good ones.
+type searchResult struct {
+	best       model.Policy
+	bestScore  int
+	bestReplay *Replay
+	equal      [][2]int // (K, L) scoring bestScore
+	statedK    bool     // K was read from the envelope's records
+	statedL    bool     // so was L
+}
+
+// search tries K from 1 to one more than the most turns, L from 0 to 5,
+// L = 2 first (the library default wins a tie), then the smallest L, the
+// smallest K. A candidate stops being replayed as soon as it cannot reach
+// the best score so far.
+func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, f facts) searchResult {
+	var ks []int
+	for k := 1; k <= min(f.maxTurns+1, maxInferK); k++ {
+		ks = append(ks, k)
+	}
+	ls := []int{model.DefaultKeepLastToolResults}
+	for l := 0; l <= maxInferL; l++ {
+		if l != model.DefaultKeepLastToolResults {
+			ls = append(ls, l)
+		}
+	}
+	if f.statedK > 0 {
+		ks = []int{f.statedK}
+	}
+	if f.statedL > 0 {
+		ls = []int{f.statedL}
+	}
+	res := searchResult{bestScore: -1, statedK: f.statedK > 0, statedL: f.statedL > 0}
+	for _, l := range ls {
+		for _, k := range ks {
+			q := p
+			q.KeepRecentTurns, q.KeepLastToolResults = k, l
+			matched, missed := 0, 0
+			r := replayOne(rec, lin, a, q, func(c *CallReplay) bool {
+				switch c.Recorded() {
+				case Match:
+					matched++
+				case Differs:
+					missed++
+				}
+				return f.recorded-missed < res.bestScore
+			})
+			if f.recorded-missed < res.bestScore {
+				continue
+			}
+			switch {
+			case matched > res.bestScore:
+				res.best, res.bestScore, res.bestReplay, res.equal = q, matched, r, [][2]int{{k, l}}
+			case matched == res.bestScore:
+				res.equal = append(res.equal, [2]int{k, l})
+			}
+		}
+	}
+	return res
+}
+
+// evidence says which K and L were chosen, how many windows they
+// reproduce, and what else did as well.
+func (s searchResult) evidence(recorded int) string {
+	if recorded == 0 {
+		return fmt.Sprintf("no recorded window to compare: keepRecentTurns %d and keepLastToolResults %d (the smallest tried, the library's pin default)",
+			s.best.KeepRecentTurns, s.best.KeepLastToolResults)
+	}
+	out := ""
+	if s.statedK {
+		out += fmt.Sprintf("keepRecentTurns %d from the envelope's records; ", s.best.KeepRecentTurns)
+	}
+	if s.statedL {
+		out += fmt.Sprintf("keepLastToolResults %d from the records' pin limit; ", s.best.KeepLastToolResults)
+	}
+	out += fmt.Sprintf("keepRecentTurns %d and keepLastToolResults %d reproduce %d/%d recorded windows",
+		s.best.KeepRecentTurns, s.best.KeepLastToolResults, s.bestScore, recorded)
+	if s.bestScore < recorded {
+		out += " (no policy tried reproduces every recorded window; this is the closest)"
+	}
+	if len(s.equal) > 1 {
+		var ks, ls []int
+		for _, e := range s.equal {
+			ks, ls = append(ks, e[0]), append(ls, e[1])
+		}
+		out += fmt.Sprintf(" (equally good: K %s, L %s)", ranges(ks), ranges(ls))
+	}
+	return out
+}
+
+// ranges writes a set of numbers as runs: "1–3, 5".
+func ranges(ns []int) string {
+	slices.Sort(ns)
+	ns = slices.Compact(ns)
+	var parts []string
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(ns[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(ns[i])+"–"+strconv.Itoa(ns[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// LargestInput is the largest input count of agent a's calls.
+func LargestInput(rec *model.Recording, a *model.Agent) int {
+	n := 0
+	for _, r := range rec.Runs {
+		if r.Agent != a {
+			continue
+		}
+		for _, c := range r.Calls {
+			n = max(n, c.Usage.Input)
+		}
+	}
+	return n
+}
