@@ -38,7 +38,8 @@ type builder struct {
 
 type runState struct {
 	run    *model.Run
-	hashes []uint32   // injected hashes for the call the next llm_start opens
+	hashes []uint32 // injected hashes for the call the next llm_start opens
+	frames map[int]string
 	cur    *callState // the run's latest call
 }
 
@@ -223,6 +224,14 @@ func (b *builder) injected(rs *runState, p *parsed) {
 		rs.hashes = append(rs.hashes, 0)
 	}
 	rs.hashes[pos] = p.hash
+	if p.frame != "" {
+		if rs.frames == nil {
+			rs.frames = map[int]string{}
+		}
+		rs.frames[pos] = p.frame
+	} else if rs.frames != nil {
+		delete(rs.frames, pos)
+	}
 }
 
 func (b *builder) llmStart(rs *runState, p *parsed) {
@@ -232,8 +241,8 @@ func (b *builder) llmStart(rs *runState, p *parsed) {
 		b.problem(p.at, "stream.llm_start messagesCount %d is negative", n)
 		n = 0
 	}
-	call := &model.Call{Iteration: p.iteration, MessagesCount: n, Line: p.at.line, RecordedHashes: rs.hashes}
-	rs.hashes = nil
+	call := &model.Call{Iteration: p.iteration, MessagesCount: n, Line: p.at.line, RecordedHashes: rs.hashes, RecordedFrames: rs.frames}
+	rs.hashes, rs.frames = nil, nil
 	rs.cur = &callState{call: call}
 	rs.run.Calls = append(rs.run.Calls, call)
 	rs.run.FinalAnswer = ""

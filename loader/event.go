@@ -106,7 +106,8 @@ type parsed struct {
 	position                 int // context.injected, when hasPosition
 	hasPosition              bool
 	hash                     uint32
-	threshold                int // context.budget_pressure cap, unit tokens
+	frame                    string // context.injected rawContent, when it is a compaction frame
+	threshold                int    // context.budget_pressure cap, unit tokens
 	history                  *history
 }
 

@@ -1,5 +1,7 @@
 package loader
 
+import "bytes"
+
 // fastDecoder reads the lines of the usual shape in one pass over their
 // bytes, validating everything and decoding only what the builder uses.
 // Each worker has its own.
@@ -129,7 +131,7 @@ var payloadFields = [...][]string{
 	kindLLMEnd:       {"content", "usage"},
 	kindToolStart:    {"toolName", "toolCallId", "args"},
 	kindToolEnd:      {"toolCallId", "result", "error"},
-	kindInjected:     {"slot", "contentHash", "position"},
+	kindInjected:     {"slot", "contentHash", "position", "rawContent"},
 	kindPressure:     {"unit", "cap"},
 }
 
@@ -297,13 +299,32 @@ func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	if !ok {
 		return false
 	}
+	if i == 3 {
+		p.frame = rawFrame(raw, esc)
+		return true
+	}
 	if esc {
 		raw = []byte(unquote(raw))
 	}
-	if i == 0 {
+	switch i {
+	case 0:
 		st.slotMessages = string(raw) == "messages"
-	} else {
+	default:
 		p.hash, st.hashOK = parseHash(raw)
 	}
 	return true
+}
+
+// rawFrame is a JSON string's text when it is a compaction frame, else "".
+// Only a string whose first bytes hold the prefix or an escape is decoded:
+// without an escape there, the bytes are the text.
+func rawFrame(raw []byte, esc bool) string {
+	n := min(len(raw), len(compactedBytes))
+	if bytes.HasPrefix(raw, compactedBytes) || esc && bytes.IndexByte(raw[:n], '\\') >= 0 {
+		if esc {
+			return frameText(unquote(raw))
+		}
+		return string(raw)
+	}
+	return ""
 }

@@ -3,6 +3,7 @@ package loader
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -43,6 +44,7 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 		appended = append(appended, b.message(m))
 	}
 	cs.call.RecordedHashes = h.hashes[:n:n]
+	cs.call.RecordedFrames = historyFrames(h, n)
 	cs.call.Appended = appended
 	cs.fromHistory = true
 }
@@ -121,4 +123,42 @@ func jsonText(raw []byte) string {
 		return string(raw)
 	}
 	return buf.String()
+}
+
+// historyFrames are the compaction frames among the first n messages of a
+// history (the window as sent), by position. The fast decoder decodes only
+// the elements whose bytes hold the frame prefix (or a \u escape, which
+// could spell it).
+func historyFrames(h *history, n int) map[int]string {
+	var out map[int]string
+	for i := 0; i < n; i++ {
+		var m *model.Message
+		switch {
+		case h.msgs != nil:
+			m = h.msgs[i]
+		case bytes.Contains(h.spans[i], compactedBytes) || bytes.Contains(h.spans[i], unicodeEscape):
+			m = &model.Message{}
+			s := scanner{b: h.spans[i]}
+			element(&s, i, m)
+		default:
+			continue
+		}
+		if m.Role == model.RoleUser && frameText(m.Content) != "" {
+			if out == nil {
+				out = map[int]string{}
+			}
+			out[i] = m.Content
+		}
+	}
+	return out
+}
+
+var compactedBytes, unicodeEscape = []byte(model.CompactedPrefix), []byte(`\u`)
+
+// frameText is s when it is a compaction frame's content, else "".
+func frameText(s string) string {
+	if strings.HasPrefix(s, model.CompactedPrefix) {
+		return s
+	}
+	return ""
 }

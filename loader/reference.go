@@ -133,6 +133,7 @@ func refInjected(payload json.RawMessage, p *parsed) {
 		Slot        string `json:"slot"`
 		ContentHash string `json:"contentHash"`
 		Position    *int   `json:"position"`
+		RawContent  string `json:"rawContent"`
 	}
 	if !refDecode(payload, p, &v) || v.Slot != "messages" {
 		return
@@ -143,6 +144,7 @@ func refInjected(payload json.RawMessage, p *parsed) {
 		return
 	}
 	p.ok, p.hash = true, uint32(h)
+	p.frame = frameText(v.RawContent)
 	if v.Position != nil {
 		p.position, p.hasPosition = *v.Position, true
 	}

@@ -206,10 +206,20 @@ func checkHashes(t *testing.T, calls []flatCall, i int, wc wireCall, derived boo
 		t.Errorf("call %d: %d hashes, wire window has %d messages", wc.Call, len(c.RecordedHashes), len(wc.Messages))
 		return
 	}
+	frames := 0
 	for k, m := range wc.Messages {
 		if h := fnv1a(m.Role, k, m.Content); c.RecordedHashes[k] != h {
 			t.Errorf("call %d hash %d: %08x, wire message hashes to %08x", wc.Call, k, c.RecordedHashes[k], h)
 		}
+		if m.Role == model.RoleUser && strings.HasPrefix(m.Content, model.CompactedPrefix) {
+			frames++
+			if c.RecordedFrames[k] != m.Content {
+				t.Errorf("call %d message %d: recorded frame %.80q, wire %.80q", wc.Call, k, c.RecordedFrames[k], m.Content)
+			}
+		}
+	}
+	if len(c.RecordedFrames) != frames {
+		t.Errorf("call %d: %d recorded frames, the wire window has %d", wc.Call, len(c.RecordedFrames), frames)
 	}
 }
 

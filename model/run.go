@@ -56,6 +56,10 @@ type Call struct {
 	// position: from the call's iteration_end history, else from its
 	// context.injected events; nil when the input holds neither.
 	RecordedHashes []uint32
+	// RecordedFrames are the compaction frames of that window (user
+	// messages starting "[compacted history"), by position: the one text
+	// of a recorded window the replay cannot make itself (a summary).
+	RecordedFrames map[int]string
 	// Appended are the messages this call added to the conversation: the
 	// assistant's answer and the results of the tools it called.
 	Appended []*Message
