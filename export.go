@@ -19,13 +19,14 @@ type exportDoc struct {
 }
 
 type exportPolicy struct {
-	Strategy            string `json:"strategy"`
-	KeepRecentTurns     int    `json:"keepRecentTurns"`
-	KeepLastToolResults int    `json:"keepLastToolResults"`
-	ThresholdTokens     int    `json:"thresholdTokens,omitempty"`
-	NoAnchor            bool   `json:"noAnchor,omitempty"`
-	Inferred            bool   `json:"inferred"`
-	Evidence            string `json:"evidence"`
+	Strategy            string   `json:"strategy"`
+	KeepRecentTurns     int      `json:"keepRecentTurns"`
+	KeepLastToolResults int      `json:"keepLastToolResults"`
+	ThresholdTokens     int      `json:"thresholdTokens"`
+	NoAnchor            bool     `json:"noAnchor"`
+	Inferred            bool     `json:"inferred"`
+	Given               []string `json:"given"` // the knobs given as flags
+	Evidence            string   `json:"evidence"`
 }
 
 type exportCall struct {
@@ -38,6 +39,7 @@ type exportCall struct {
 	Turns          []exportTurn     `json:"turns"`
 	Record         *model.Record    `json:"record"`
 	RecordedWindow string           `json:"recordedWindow"`
+	Usage          *model.Usage     `json:"usage"` // the provider's tokens; null when the call never ended
 }
 
 type exportTurn struct {
@@ -56,7 +58,7 @@ func writeExport(w io.Writer, source string, s session) error {
 		Policy: exportPolicy{
 			Strategy: s.policy.Strategy, KeepRecentTurns: s.policy.KeepRecentTurns,
 			KeepLastToolResults: s.policy.KeepLastToolResults, ThresholdTokens: s.policy.ThresholdTokens,
-			NoAnchor: s.policy.NoAnchor, Inferred: s.inferred, Evidence: s.evidence,
+			NoAnchor: s.policy.NoAnchor, Inferred: s.inferred, Given: append([]string{}, s.given...), Evidence: s.evidence,
 		},
 		Problems: s.problems,
 		Calls:    make([]exportCall, 0, len(s.replay.Calls)),
@@ -71,6 +73,10 @@ func writeExport(w io.Writer, source string, s session) error {
 			Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
 			Record: c.Visit.Record, RecordedWindow: c.Recorded(),
 			Turns: make([]exportTurn, 0, 8),
+		}
+		if c.Call.Ended {
+			u := c.Call.Usage
+			ec.Usage = &u
 		}
 		for _, t := range c.Visit.Turns() {
 			et := exportTurn{Index: t.Index, Start: t.Start, Length: t.Length, Fate: "kept", Notice: t.Notice}

@@ -3,13 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
 )
 
-// options are the policy flags; -1 (or "") means "infer it".
+// options are the flags; a knob left at -1 (or "") is inferred.
 type options struct {
 	strategy   string
 	keepRecent int
@@ -17,6 +18,19 @@ type options struct {
 	threshold  int
 	noAnchor   bool
 	format     string
+	quiet      bool // -q: no "policy inferred" line, no progress
+	failDiffer bool // --fail-on-differs: exit 3 when a recorded window is not reproduced
+	given      map[string]bool
+}
+
+// knobFlags maps each policy flag to the knob it sets, as the library
+// names it.
+var knobFlags = []struct{ flag, knob string }{
+	{"strategy", "strategy"},
+	{"keep-recent-turns", "keepRecentTurns"},
+	{"keep-last-tool-results", "keepLastToolResults"},
+	{"threshold-tokens", "thresholdTokens"},
+	{"no-anchor", "anchor"},
 }
 
 func (o *options) register(fs *flag.FlagSet) {
@@ -26,6 +40,15 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.threshold, "threshold-tokens", -1, "")
 	fs.BoolVar(&o.noAnchor, "no-anchor", false, "")
 	fs.StringVar(&o.format, "format", "json", "")
+	fs.BoolVar(&o.quiet, "q", false, "")
+	fs.BoolVar(&o.quiet, "quiet", false, "")
+	fs.BoolVar(&o.failDiffer, "fail-on-differs", false, "")
+}
+
+// noteGiven records which flags were on the command line.
+func (o *options) noteGiven(fs *flag.FlagSet) {
+	o.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.given[f.Name] = true })
 }
 
 func (o *options) validate() error {
@@ -34,16 +57,34 @@ func (o *options) validate() error {
 	default:
 		return fmt.Errorf("unknown --strategy %q (sliding-window, token-budget or summarize-oldest)", o.strategy)
 	}
-	if o.keepRecent < -1 {
-		return fmt.Errorf("--keep-recent-turns must be 0 or more")
+	if o.given["strategy"] && o.strategy == "" {
+		return fmt.Errorf("--strategy needs a value (sliding-window, token-budget or summarize-oldest)")
 	}
-	if o.keepPins < -1 {
-		return fmt.Errorf("--keep-last-tool-results must be 0 or more (0 switches pins off)")
-	}
-	if o.threshold < -1 {
-		return fmt.Errorf("--threshold-tokens must be 0 or more")
+	for _, n := range []struct {
+		flag string
+		v    int
+		note string
+	}{
+		{"keep-recent-turns", o.keepRecent, ""},
+		{"keep-last-tool-results", o.keepPins, " (0 switches pins off)"},
+		{"threshold-tokens", o.threshold, ""},
+	} {
+		if o.given[n.flag] && n.v < 0 {
+			return fmt.Errorf("--%s must be 0 or more%s (got %d)", n.flag, n.note, n.v)
+		}
 	}
 	return nil
+}
+
+// givenKnobs names the knobs set by flags, in the library's words.
+func (o *options) givenKnobs() []string {
+	var out []string
+	for _, k := range knobFlags {
+		if o.given[k.flag] {
+			out = append(out, k.knob)
+		}
+	}
+	return out
 }
 
 // complete reports whether the flags name the whole policy.
@@ -75,16 +116,18 @@ func (o options) apply(p model.Policy) model.Policy {
 // session is one recording with the policy it is replayed under.
 type session struct {
 	policy   model.Policy
-	inferred bool
+	inferred bool     // some knob not given was inferred (not stated by the input)
+	given    []string // the knobs given as flags, in the library's words
 	evidence string
 	problems []model.Problem
 	replay   *window.Replay
 }
 
 // newSession settles the policy (flags first, the rest inferred) and
-// replays the recording under it.
-func newSession(rec *model.Recording, o options) session {
-	var s session
+// replays the recording under it. A token-budget replay with no
+// threshold from a flag or the log is refused: it would be a guess.
+func newSession(rec *model.Recording, o options) (session, error) {
+	s := session{given: o.givenKnobs()}
 	var ev []string
 	if o.complete() {
 		s.policy = model.Policy{Strategy: o.strategy, KeepRecentTurns: o.keepRecent, KeepLastToolResults: o.keepPins}
@@ -97,6 +140,9 @@ func newSession(rec *model.Recording, o options) session {
 		s.policy, s.inferred = o.apply(inf.Policy), inf.Inferred
 		ev = append(ev, inf.Evidence)
 	}
+	if s.policy.Strategy == model.TokenBudget && s.policy.ThresholdTokens <= 0 && !o.given["threshold-tokens"] {
+		return s, fmt.Errorf("--strategy token-budget needs --threshold-tokens N: %s names no threshold", rec.Source)
+	}
 	s.policy.NoAnchor = o.noAnchor
 	s.evidence = strings.Join(ev, "; ")
 	s.replay = window.Run(rec, s.policy)
@@ -106,5 +152,47 @@ func newSession(rec *model.Recording, o options) session {
 	for _, p := range s.replay.Problems {
 		s.problems = append(s.problems, model.Problem{Message: rec.Source + ": replay: " + p})
 	}
-	return s
+	return s, nil
+}
+
+// sources says which knobs were given as flags and which were read or
+// inferred from the recording, for the report's footer and stderr.
+func (s session) sources() string {
+	all := []string{"strategy", "keepRecentTurns", "keepLastToolResults"}
+	if s.policy.Strategy == model.TokenBudget || s.policy.ThresholdTokens > 0 {
+		all = append(all, "thresholdTokens")
+	}
+	var from []string
+	for _, k := range all {
+		if !slices.Contains(s.given, k) {
+			from = append(from, k)
+		}
+	}
+	var parts []string
+	if len(s.given) > 0 {
+		parts = append(parts, "given as flags: "+strings.Join(s.given, ", "))
+	}
+	if len(from) > 0 {
+		how := "read from the recording"
+		if s.inferred {
+			how = "inferred from the recording"
+		}
+		parts = append(parts, how+": "+strings.Join(from, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// differs counts the calls whose recorded window the replay does not
+// reproduce, of those compared.
+func (s session) differs() (differ, compared int) {
+	for i := range s.replay.Calls {
+		switch s.replay.Calls[i].Recorded() {
+		case window.Differs:
+			differ++
+			compared++
+		case window.Match:
+			compared++
+		}
+	}
+	return differ, compared
 }

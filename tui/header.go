@@ -79,10 +79,17 @@ func (h *header) View() string {
 func (h *header) where(c *window.CallReplay, iteration string) []string {
 	l, v := h.st.Label.Render, h.st.Value.Render
 	w := c.Window()
+	size := l("window ") + v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w))))
+	if c.Call.Ended {
+		// the provider's count of what was sent
+		size += l(", ") + v(thousands(c.Call.Usage.Input)) + l(" tok")
+	} else {
+		size += l(", ") + h.st.Unknown.Render("unfinished")
+	}
 	return []string{
 		l("run ") + v(fmt.Sprintf("%d/%d", c.Run.Index, len(h.s.rec.Runs))),
 		l("call ") + v(fmt.Sprintf("%d/%d", c.Index+1, h.s.calls())) + l(fmt.Sprintf(" (%s %d)", iteration, c.Call.Iteration)),
-		l("window ") + v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w)))),
+		size,
 	}
 }
 
