@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 )
 
 // exportFormat names the JSON shape `inspect export` writes.
@@ -91,9 +93,15 @@ func writeExport(w io.Writer, source string, s session) error {
 		}
 		doc.Calls = append(doc.Calls, ec)
 	}
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	// exact JSON still, but nothing a terminal or an editor acts on raw
+	_, err := w.Write(termtext.JSON(buf.Bytes()))
+	return err
 }
 
 func nonNil(ms []*model.Message) []*model.Message {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -63,7 +64,21 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// run is the command line; every line it writes to stderr goes through
+// termtext (a file name or a strategy name may carry escapes), and a
+// stderr that cannot be written makes the exit status non-zero.
 func run(args []string, stdout, stderr io.Writer) int {
+	errw := termtext.NewWriter(stderr)
+	code := run1(args, stdout, errw, stderr)
+	if errw.Err() != nil && code == 0 {
+		return 1
+	}
+	return code
+}
+
+// run1 is run with stderr sanitized; raw is the same stream unsanitized,
+// for the progress line's own cursor controls.
+func run1(args []string, stdout io.Writer, stderr *termtext.Writer, raw io.Writer) int {
 	cmd := "ui"
 	if len(args) > 0 && slices.Contains(commands, args[0]) {
 		cmd, args = args[0], args[1:]
@@ -119,14 +134,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd == "ui" {
 		return runUI(path, o, stderr)
 	}
-	return runBatch(cmd, path, o, stdout, stderr)
+	return runBatch(cmd, path, o, stdout, stderr, raw)
 }
 
 // runBatch is export and report: load, settle the policy, replay, print.
-func runBatch(cmd, path string, o options, stdout, stderr io.Writer) int {
+// Raw is stderr unsanitized, for the progress line's cursor controls.
+func runBatch(cmd, path string, o options, stdout, stderr, raw io.Writer) int {
 	var progress io.Writer
-	if isTerminal(stderr) && !o.quiet {
-		progress = stderr
+	if isTerminal(raw) && !o.quiet {
+		progress = raw
 	}
 	rec, err := open(path, progress)
 	if err != nil {
@@ -145,10 +161,10 @@ func runBatch(cmd, path string, o options, stdout, stderr io.Writer) int {
 		return 2
 	}
 	for _, p := range s.problems {
-		fmt.Fprintln(stderr, p.Message)
+		fmt.Fprintln(stderr, termtext.Line(p.Message))
 	}
 	if s.inferred && !o.quiet {
-		fmt.Fprintf(stderr, "inspect: policy %s (%s): %s\n", s.policy, s.sources(), s.evidence)
+		fmt.Fprintf(stderr, "inspect: policy %s (%s): %s\n", termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
 	}
 	var werr error
 	if cmd == "export" {

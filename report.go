@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -30,18 +31,18 @@ func writeReport(w io.Writer, s session, color bool) error {
 		}
 		in, out := tokens(c.Call)
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, c.Run.Index, c.Call.Iteration,
-			len(v.After), model.WindowChars(v.After), in, out, left, why, pinsLine(v), recorded)
+			len(v.After), model.WindowChars(v.After), in, out, termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\npolicy: %s\n  %s\n  evidence: %s\n", s.policy, s.sources(), s.evidence)
+	fmt.Fprintf(w, "\npolicy: %s\n  %s\n  evidence: %s\n", termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
 	differ, compared := s.differs()
 	fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", compared-differ, compared)
 	if len(s.problems) > 0 {
 		fmt.Fprintf(w, "problems (%d):\n", len(s.problems))
 		for _, p := range s.problems {
-			fmt.Fprintf(w, "  %s\n", p.Message)
+			fmt.Fprintf(w, "  %s\n", termtext.Line(p.Message))
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -88,14 +89,14 @@ func (d *detailPane) show(row *window.Row) {
 	w := max(1, d.width)
 	c := d.s.current()
 	fs := d.st.Fate(row.Fate)
-	d.head = wrapLines(reason(*row, c, d.s.policy), fs, w)
+	d.head = wrapLines(termtext.Line(reason(*row, c, d.s.policy)), fs, w)
 	sent := "sent to the model on this call"
 	if !row.Sent {
 		sent = "not sent on this call"
 	}
 	d.head = append(d.head, d.st.Dim.Render(sent))
 	if ch := d.s.changes.of(row.Key); ch != "" {
-		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+ch, d.st.Changed, w)...)
+		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
 	}
 	if len(d.head) > d.height/2 {
 		d.head = d.head[:d.height/2]

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -243,7 +244,8 @@ func (m Model) View() string {
 		parts = append(parts, m.bar.View())
 	}
 	parts = append(parts, m.footer())
-	return lines(strings.Join(parts, "\n"), m.width, m.height)
+	// every printer sanitized its text; Frame is the guard behind them
+	return termtext.Frame(lines(strings.Join(parts, "\n"), m.width, m.height))
 }
 
 // panes is the middle of the screen: the turn list and the detail side

@@ -97,3 +97,7 @@ func (s *Styles) Fate(f window.Fate) lipgloss.Style {
 	}
 	return lipgloss.NewStyle()
 }
+
+// Placeholder styles what stands in for a control character or an
+// invisible one in a recording's text (termtext's placeholders).
+func (s *Styles) Placeholder(p string) string { return s.Dim.Render(p) }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -176,12 +177,12 @@ func (l *turnList) row(r window.Row, selected bool) string {
 	fs := l.st.Fate(r.Fate)
 	head := mark + cur + " " + fs.Render(fmt.Sprintf("%-7s", r.Fate))
 	size := fmt.Sprintf(" %6s", thousands(turnChars(r.Messages)))
-	if tag := rowTag(r); tag != "" {
+	if tag := termtext.Line(rowTag(r)); tag != "" {
 		// the tag may take what is left but a little preview
 		head += " " + fs.Render(fit(tag, l.width-ansi.StringWidth(head)-len(size)-4))
 	}
 	room := l.width - ansi.StringWidth(head) - len(size) - 1
-	body := " " + fit(turnPreview(r.Messages), max(0, room))
+	body := " " + fit(termtext.Line(turnPreview(r.Messages)), max(0, room))
 	text := body
 	switch {
 	case r.Fate == window.FateGone:
