@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -27,13 +28,22 @@ type detailPane struct {
 	row     *window.Row
 	head    []string // the reason and what changed; never scrolls
 	vp      viewport.Model
-	bodyFor string // what the viewport's content was rendered from
+	bodyFor renderKey // what the viewport's content was rendered from
+
+	cache  renderCache
+	job    tea.Cmd       // a render to start; the root model takes it
+	gen    int64         // counts renders asked for
+	latest *atomic.Int64 // the newest gen, read by renders in flight
+	// pending: the turn on screen is being rendered; want is where the
+	// keys pressed meanwhile scrolled it to.
+	pending bool
+	want    int
 }
 
 func newDetailPane(st *Styles, keys KeyMap) *detailPane {
 	vp := viewport.New(0, 0)
 	vp.MouseWheelEnabled = true
-	return &detailPane{st: st, keys: keys, vp: vp}
+	return &detailPane{st: st, keys: keys, vp: vp, latest: new(atomic.Int64)}
 }
 
 func (d *detailPane) Init() tea.Cmd { return nil }
@@ -58,6 +68,8 @@ func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		switch {
+		case d.pending:
+			d.scrollPending(msg)
 		case key.Matches(msg, d.keys.PageUp):
 			d.vp.PageUp()
 		case key.Matches(msg, d.keys.PageDown):
@@ -75,6 +87,21 @@ func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, nil
 }
 
+// scrollPending moves where the turn being rendered will be scrolled to.
+func (d *detailPane) scrollPending(msg tea.KeyMsg) {
+	switch {
+	case key.Matches(msg, d.keys.PageUp):
+		d.want -= d.vp.Height
+	case key.Matches(msg, d.keys.PageDown):
+		d.want += d.vp.Height
+	case d.focused && key.Matches(msg, d.keys.Up):
+		d.want--
+	case d.focused && key.Matches(msg, d.keys.Down):
+		d.want++
+	}
+	d.want = max(0, d.want)
+}
+
 // show puts row in the pane. The messages are rendered again only when
 // the turn or the width changed; the reason is cheap and always redone.
 func (d *detailPane) show(row *window.Row) {
@@ -82,7 +109,7 @@ func (d *detailPane) show(row *window.Row) {
 	d.head = nil
 	if row == nil || d.s == nil || d.s.current() == nil {
 		d.vp.SetContent("")
-		d.bodyFor = ""
+		d.bodyFor = renderKey{}
 		d.resize()
 		return
 	}
@@ -101,13 +128,51 @@ func (d *detailPane) show(row *window.Row) {
 	if len(d.head) > d.height/2 {
 		d.head = d.head[:d.height/2]
 	}
-	key := fmt.Sprintf("%p/%d/%d", row.Messages[0], len(row.Messages), w)
-	if key != d.bodyFor {
-		d.bodyFor = key
-		d.vp.SetContent(renderTurn(d.st, row.Messages, w))
-		d.vp.GotoTop()
+	if k := (renderKey{row.Messages[0], len(row.Messages), w}); k != d.bodyFor {
+		d.bodyFor = k
+		d.body(row)
 	}
 	d.resize()
+}
+
+// body fills the viewport for the turn in d.bodyFor: from the cache, at
+// once when the turn is small, else with a line saying it is being
+// rendered while renderCmd does the work.
+func (d *detailPane) body(row *window.Row) {
+	k := d.bodyFor
+	text, ok := d.cache.get(k)
+	if !ok && quick(row.Messages) {
+		text, ok = renderTurn(d.st, row.Messages, k.width), true
+		d.cache.put(k, text)
+	}
+	d.pending, d.want = !ok, 0
+	if !ok {
+		text = d.st.Dim.Render("rendering " + megabytes(turnBytes(row.Messages)) + "…")
+		d.gen++
+		d.latest.Store(d.gen)
+		d.job = renderCmd(d.st, k, row.Messages, d.gen, d.latest)
+	}
+	d.vp.SetContent(text)
+	d.vp.GotoTop()
+}
+
+// rendered takes a background render: kept for a later visit, shown if
+// it is the turn on screen.
+func (d *detailPane) rendered(msg renderedMsg) {
+	d.cache.put(msg.key, msg.text)
+	if msg.key == d.bodyFor && d.pending {
+		d.pending = false
+		d.vp.SetContent(msg.text)
+		d.resize()
+		d.vp.SetYOffset(d.want) // the scrolling done while it rendered
+	}
+}
+
+// takeJob hands over the render to start, if there is one.
+func (d *detailPane) takeJob() tea.Cmd {
+	j := d.job
+	d.job = nil
+	return j
 }
 
 func (d *detailPane) resize() {

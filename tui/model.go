@@ -108,6 +108,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.stream = nil
 		m, cmd = m.adopt(msg)
+	case renderedMsg:
+		m.detail.rendered(msg)
 	case replayedMsg:
 		if m.s == nil || msg.gen != m.gen {
 			return m, nil // a later change is on its way
@@ -127,6 +129,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	m.layout()
+	if job := m.detail.takeJob(); job != nil {
+		cmd = tea.Batch(cmd, job)
+	}
 	return m, cmd
 }
 

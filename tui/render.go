@@ -86,6 +86,13 @@ func renderBody(st *Styles, s string, w int) string {
 	if s == "" {
 		return st.Dim.Render("(empty)")
 	}
+	if len(s) > highlightBytes {
+		note := st.Dim.Render(fit("not highlighted: "+megabytes(len(s)), w))
+		if pretty, ok := prettyJSON(s); ok {
+			s = pretty
+		}
+		return note + "\n" + ansi.Wrap(termtext.Screen(s, st.Placeholder), w, "")
+	}
 	if pretty, ok := prettyJSON(s); ok && jsonLexer != nil {
 		return highlightJSON(st, termtext.Screen(pretty, nil), w)
 	}
