@@ -82,7 +82,10 @@ func writeExport(w io.Writer, source string, s session) error {
 		}
 		for _, t := range c.Visit.Turns() {
 			et := exportTurn{Index: t.Index, Start: t.Start, Length: t.Length, Fate: "kept", Notice: t.Notice}
-			if t.Evicted {
+			switch {
+			case t.Folded:
+				et.Fate = "folded"
+			case t.Evicted:
 				et.Fate = "evicted"
 			}
 			if t.Reason != "" {

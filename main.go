@@ -42,11 +42,12 @@ FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
 Flags may come before or after FILE.
 
 Policy flags (export, report, and the UI); an absent flag is inferred from the recording:
-  --strategy NAME              sliding-window | token-budget (summarize-oldest is named
-                               but not replayed: its summaries come from a model)
+  --strategy NAME              sliding-window | token-budget | summarize-oldest (its
+                               summaries are the ones the library recorded; a fold the
+                               library never made gets a placeholder, marked as such)
   --keep-recent-turns N        turns always kept at the end of the window
   --keep-last-tool-results N   last-tool-result pins; 0 switches pins off
-  --threshold-tokens N         token-budget threshold
+  --threshold-tokens N         token-budget and summarize-oldest threshold
   --no-anchor                  replay without the current-request anchor (before 9.55)
   --format json                export format (json is the only one)
 

@@ -50,7 +50,7 @@ func writeReport(w io.Writer, s session, color bool) error {
 
 // leftLine names what left at this call's head: the tools each evicted
 // turn called or answered for (its role when it had none), and whether a
-// drop notice took their place — words a grep can find.
+// drop notice or a summary frame took their place — words a grep can find.
 func leftLine(v *window.Visit) string {
 	if len(v.Evicted) == 0 {
 		return "-"
@@ -81,13 +81,20 @@ func leftLine(v *window.Visit) string {
 		case tools > 0:
 		case msgs[0].IsNotice():
 			add("notice")
+		case msgs[0].IsFrame():
+			add("summary")
 		default:
 			add(msgs[0].Role)
 		}
 	}
 	s := strings.Join(names, ",")
-	if v.Notice != nil {
+	switch {
+	case v.Notice != nil:
 		s += " +notice"
+	case v.Frame != nil && v.Frame.Placeholder:
+		s += " folded +summary (placeholder: not recorded)"
+	case v.Frame != nil:
+		s += " folded +summary"
 	}
 	return s
 }

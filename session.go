@@ -90,7 +90,7 @@ func (o *options) givenKnobs() []string {
 // complete reports whether the flags name the whole policy.
 func (o *options) complete() bool {
 	return o.strategy != "" && o.keepRecent >= 0 && o.keepPins >= 0 &&
-		(o.strategy != model.TokenBudget || o.threshold >= 0)
+		(o.strategy != model.TokenBudget && o.strategy != model.SummarizeOldest || o.threshold >= 0)
 }
 
 // apply overrides p with the knobs given as flags.
@@ -129,6 +129,7 @@ type session struct {
 func newSession(rec *model.Recording, o options) (session, error) {
 	s := session{given: o.givenKnobs()}
 	var ev []string
+	var folds *window.FoldBook
 	if o.complete() {
 		s.policy = model.Policy{Strategy: o.strategy, KeepRecentTurns: o.keepRecent, KeepLastToolResults: o.keepPins}
 		if o.threshold >= 0 {
@@ -139,13 +140,20 @@ func newSession(rec *model.Recording, o options) (session, error) {
 		inf := window.Infer(rec) // the recorded policy; flags then override it
 		s.policy, s.inferred = o.apply(inf.Policy), inf.Inferred
 		ev = append(ev, inf.Evidence)
+		folds = inf.Folds
 	}
 	if s.policy.Strategy == model.TokenBudget && s.policy.ThresholdTokens <= 0 && !o.given["threshold-tokens"] {
 		return s, fmt.Errorf("--strategy token-budget needs --threshold-tokens N: %s names no threshold", rec.Source)
 	}
 	s.policy.NoAnchor = o.noAnchor
 	s.evidence = strings.Join(ev, "; ")
-	s.replay = window.Run(rec, s.policy)
+	if folds != nil {
+		// the summaries of the recorded folds, refusals learned under the
+		// recorded policy, whatever the flags changed
+		s.replay = window.RunFolds(rec, s.policy, folds)
+	} else {
+		s.replay = window.Run(rec, s.policy)
+	}
 	s.problems = append(s.problems, rec.Problems...)
 	// a problem's message names its place: the loader's name the file and
 	// line; the replay's name the file

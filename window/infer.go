@@ -15,6 +15,10 @@ type Inference struct {
 	Evidence string // what each knob was read or inferred from
 	// Matched of Compared calls' recorded windows the policy reproduces.
 	Matched, Compared int
+	// Folds are the recorded folds of a summarize-oldest recording, with
+	// the refusals learned under Policy (nil for other strategies): a
+	// replay under any policy takes its summaries from them (RunFolds).
+	Folds *FoldBook
 }
 
 // maxInferK bounds the keepRecentTurns search; past the longest recorded
@@ -48,7 +52,7 @@ func Infer(rec *model.Recording) Inference {
 		p.ThresholdTokens = threshold
 		ev = append(ev, fmt.Sprintf("thresholdTokens=%d from budget_pressure", threshold))
 	}
-	if p.Strategy == model.TokenBudget && threshold == 0 {
+	if (p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest) && threshold == 0 {
 		// an engaged visit always reports its cap: with none reported the
 		// strategy never engaged, so the threshold is at least every input
 		p.ThresholdTokens = largestInput(rec)
@@ -64,8 +68,23 @@ func Infer(rec *model.Recording) Inference {
 		ev = append(ev, fmt.Sprintf("keepLastToolResults=%d from the records' pin limit", l))
 	}
 	inf := Inference{Policy: p}
+	var folds *FoldBook
+	if p.Strategy == model.SummarizeOldest {
+		folds = readFolds(rec) // each policy tried learns its own refusals (§10.10)
+	}
+	inf = inferKnobs(rec, inf, ev, k, l, folds)
+	if folds != nil {
+		inf.Folds = folds.learnedUnder(rec, inf.Policy)
+	}
+	return inf
+}
+
+// inferKnobs settles keepRecentTurns and keepLastToolResults where the
+// input did not state them (k, l < 0).
+func inferKnobs(rec *model.Recording, inf Inference, ev []string, k, l int, folds *FoldBook) Inference {
+	p := inf.Policy
 	if k >= 0 && l >= 0 { // the records state both: nothing to infer
-		inf.Matched, inf.Compared = score(rec, p)
+		inf.Matched, inf.Compared = score(rec, p, folds)
 		inf.Evidence = strings.Join(ev, "; ")
 		return inf
 	}
@@ -85,7 +104,7 @@ func Infer(rec *model.Recording) Inference {
 	}
 	// In preference order, the first policy that reproduces every window.
 	for _, q := range tries {
-		if ok, compared := reproduces(rec, q); ok {
+		if ok, compared := reproduces(rec, q, folds); ok {
 			inf.Policy = q
 			inf.Matched, inf.Compared = compared, compared
 			if inf.Compared == 0 {
@@ -101,7 +120,7 @@ func Infer(rec *model.Recording) Inference {
 	// None does: the closest.
 	best, bestM, compared := p, -1, 0
 	for _, q := range tries {
-		if m, c := score(rec, q); m > bestM {
+		if m, c := score(rec, q, folds); m > bestM {
 			best, bestM, compared = q, m, c
 		}
 	}
@@ -118,7 +137,7 @@ func statedByRecords(rec *model.Recording) (k, l int) {
 	k, l = -1, -1
 	for _, r := range rec.Runs {
 		for _, x := range r.Records {
-			if k < 0 {
+			if k < 0 && x.Strategy != model.SummarizeOldest { // its records do not state it
 				k = x.KeepRecentTurns
 			}
 			if l < 0 && x.Observations != nil && x.Observations.Limit > 0 {
@@ -158,7 +177,7 @@ func candidatesK(rec *model.Recording, stated int) []int {
 		longest = maxInferK
 	}
 	ks := []int{model.DefaultKeepRecentTurns}
-	for k := 0; k <= longest; k++ {
+	for k := 1; k <= longest; k++ { // the library refuses K < 1 (§12.3)
 		if k != model.DefaultKeepRecentTurns {
 			ks = append(ks, k)
 		}
@@ -168,9 +187,10 @@ func candidatesK(rec *model.Recording, stated int) []int {
 }
 
 // score counts the calls whose recorded window p reproduces, of those
-// that have one.
-func score(rec *model.Recording, p model.Policy) (matched, compared int) {
-	r := Run(rec, p)
+// that have one; under summarize-oldest with the recorded folds, learning
+// the refusals as if p were the recorded policy.
+func score(rec *model.Recording, p model.Policy, folds *FoldBook) (matched, compared int) {
+	r := replay(rec, p, replayOptions{book: folds.fresh(), learn: true})
 	for i := range r.Calls {
 		switch r.Calls[i].Recorded() {
 		case Match:
@@ -187,9 +207,9 @@ func score(rec *model.Recording, p model.Policy) (matched, compared int) {
 // reproduced: a wrong policy stops at its first divergent call, which is
 // what makes trying many policies on a long run cheap. When p reproduces
 // them all, it also says how many windows were compared.
-func reproduces(rec *model.Recording, p model.Policy) (ok bool, compared int) {
+func reproduces(rec *model.Recording, p model.Policy, folds *FoldBook) (ok bool, compared int) {
 	ok = true
-	replay(rec, p, func(c *CallReplay) bool {
+	replay(rec, p, replayOptions{book: folds.fresh(), learn: true, stop: func(c *CallReplay) bool {
 		switch {
 		case c.Call.MessagesCount > 0 && len(c.Visit.After) != c.Call.MessagesCount:
 			ok = false // the recorded size already disagrees
@@ -199,6 +219,6 @@ func reproduces(rec *model.Recording, p model.Policy) (ok bool, compared int) {
 			compared++
 		}
 		return !ok
-	})
+	}})
 	return ok, compared
 }

@@ -44,10 +44,35 @@ type Replay struct {
 // Run replays every run of rec under policy p, from the first iteration.
 // A follow-up run starts from the previous run's last window, that call's
 // answer, and the new request; what was dropped in a run stays gone.
-func Run(rec *model.Recording, p model.Policy) *Replay { return replay(rec, p, nil) }
+// Under summarize-oldest the summaries come from the recorded folds,
+// learned taking p as the recorded policy (RunFolds takes a book learned
+// under another).
+func Run(rec *model.Recording, p model.Policy) *Replay {
+	var book *FoldBook
+	if p.Strategy == model.SummarizeOldest {
+		book = RecordedFolds(rec, p)
+	}
+	return RunFolds(rec, p, book)
+}
 
-// replay is Run that stops after the first call for which stop is true.
-func replay(rec *model.Recording, p model.Policy, stop func(*CallReplay) bool) *Replay {
+// RunFolds is Run with the recorded folds given.
+func RunFolds(rec *model.Recording, p model.Policy, book *FoldBook) *Replay {
+	return replay(rec, p, replayOptions{book: book})
+}
+
+// replayOptions: the recorded folds, whether the replay learns refusals
+// into them, and a call after which to stop (when stop is true).
+type replayOptions struct {
+	book  *FoldBook
+	learn bool
+	stop  func(*CallReplay) bool
+}
+
+// replay is Run with its options.
+func replay(rec *model.Recording, p model.Policy, o replayOptions) *Replay {
+	stop := o.stop
+	sums := NewSummaries(o.book) // one conversation: every run continues the previous
+	sums.learn = o.learn
 	total := 0
 	for _, r := range rec.Runs {
 		total += len(r.Calls)
@@ -66,6 +91,7 @@ func replay(rec *model.Recording, p model.Policy, stop func(*CallReplay) bool) *
 			v := VisitWindow(history, VisitInput{
 				Policy: p, Request: run.Request, Iteration: call.Iteration,
 				FirstCall: ci == 0, PrevUsage: prev, Records: records, mem: mem,
+				Summaries: sums, Call: call,
 			})
 			if v.Record != nil {
 				// stand-down reads only the last two records

@@ -1,0 +1,212 @@
+package window
+
+import (
+	"github.com/afinspect/inspect/model"
+)
+
+// Fold is one fold the library made, as its log shows it: the summary its
+// summarizer wrote for a span, and the label's model and retention.
+type Fold struct {
+	Summary, Model, Retain string
+}
+
+// FoldBook is what one agent's log says of its summarize-oldest folds
+// (WINDOW-SEMANTICS §11.9): the summary of every span the library folded,
+// the spans it refused to fold, and the library's own history before each
+// visit (P), read from the recorded windows alone.
+type FoldBook struct {
+	folds   map[fingerprint]Fold
+	refused map[fingerprint]bool
+	// Model and Retain are named by the agent's recorded frames ("" when
+	// it has none).
+	Model, Retain string
+	lib           map[*model.Call]libraryVisit
+}
+
+// libraryVisit is the library's side of one visit: the history before it
+// (P) and whether the recorded window, less its deliveries, equals it.
+type libraryVisit struct {
+	before    []*model.Message
+	unchanged bool
+}
+
+// NewFoldBook is an empty book, to be filled by Observe.
+func NewFoldBook() *FoldBook {
+	return &FoldBook{folds: map[fingerprint]Fold{}, refused: map[fingerprint]bool{}, lib: map[*model.Call]libraryVisit{}}
+}
+
+// Folds is how many folds the book holds.
+func (b *FoldBook) Folds() int { return len(b.folds) }
+
+// Observe reads one call's recorded window W against the library's
+// history before the visit, p, and returns W as messages (nil when W is
+// not known or cannot be read as p with at most one span folded). The
+// last deliveries entries of W are not the visit's (§10.6). If at the
+// first index a where p and W differ W holds a frame of this iteration
+// folding N messages, and W[a+1:] is p[a+N:], the library folded p[a:a+N]
+// into that frame: the book keeps its summary for that span.
+func (b *FoldBook) Observe(call *model.Call, p []*model.Message, deliveries int) []*model.Message {
+	hs := call.RecordedHashes
+	if hs == nil || deliveries > len(hs) {
+		return nil
+	}
+	hs = hs[:len(hs)-deliveries]
+	for _, content := range call.RecordedFrames {
+		if f, ok := ParseFrame(content); ok && b.Model == "" {
+			b.Model, b.Retain = f.Model, f.Retain
+		}
+	}
+	a := 0
+	for a < len(p) && a < len(hs) && ContentHash(p[a].Role, a, p[a].Content) == hs[a] {
+		a++
+	}
+	if a == len(p) && a == len(hs) {
+		b.lib[call] = libraryVisit{before: p, unchanged: true}
+		return p
+	}
+	b.lib[call] = libraryVisit{before: p}
+	content, ok := call.RecordedFrames[a]
+	if !ok || a >= len(hs) || ContentHash(model.RoleUser, a, content) != hs[a] {
+		return nil
+	}
+	f, ok := ParseFrame(content)
+	n := f.Count
+	if !ok || f.Iteration != call.Iteration || n < 1 || a+n > len(p) || len(hs)-(a+1) != len(p)-(a+n) {
+		return nil
+	}
+	for k := a + n; k < len(p); k++ {
+		if ContentHash(p[k].Role, k-n+1, p[k].Content) != hs[k-n+1] {
+			return nil
+		}
+	}
+	b.folds[fingerprintOf(p[a:a+n])] = Fold{Summary: f.Summary, Model: f.Model, Retain: f.Retain}
+	frame := &model.Message{Role: model.RoleUser, Content: content}
+	w := make([]*model.Message, 0, len(p)-n+1)
+	w = append(append(append(w, p[:a]...), frame), p[a+n:]...)
+	return w
+}
+
+// Summaries is summarize-oldest's state in one conversation of a replay:
+// the spans latched as not smaller (§11.6 rule 1; the log cannot name
+// strategy instances, so the latch is kept per conversation) and the
+// agent's recorded folds, which give the summaries.
+type Summaries struct {
+	book    *FoldBook
+	latches map[fingerprint]bool
+	// learn notes the folds this replay plans where the library, facing
+	// the same history, changed nothing: refusals (§11.9). Only a replay
+	// under the recorded policy may learn.
+	learn bool
+	// write stands in for the recorded folds in hand-made tests.
+	write func(foldRequest) summary
+}
+
+// NewSummaries starts a conversation's summarize-oldest state over the
+// agent's book (nil: no fold is recorded).
+func NewSummaries(book *FoldBook) *Summaries {
+	if book == nil {
+		book = NewFoldBook()
+	}
+	return &Summaries{book: book, latches: map[fingerprint]bool{}}
+}
+
+func (s *Summaries) latched(f fingerprint) bool { return s.latches[f] }
+func (s *Summaries) latch(f fingerprint)        { s.latches[f] = true }
+
+// summarize gives the frame for a planned fold, in §11.9's order: a
+// recorded fold; a learned refusal; a label that alone is already too
+// long; else a placeholder. (The latch, rule (ii), is asked first by the
+// visit: a latched span is never summarized again.)
+func (s *Summaries) summarize(req foldRequest) summary {
+	if s.write != nil {
+		return s.write(req)
+	}
+	b := s.book
+	n, fp := len(req.span), fingerprintOf(req.span)
+	if f, ok := b.folds[fp]; ok {
+		return summary{frame: FrameText(n, req.iteration, f.Model, f.Retain, f.Summary)}
+	}
+	if b.refused[fp] {
+		return summary{notSmaller: true}
+	}
+	by := b.Model
+	if by == "" {
+		by = UnknownModel
+	}
+	label := FrameLabel(n, req.iteration, by, b.Retain)
+	if model.Len(label)+len(frameSep) >= chars(req.span) {
+		return summary{notSmaller: true}
+	}
+	if s.learn && req.call != nil {
+		if lv, ok := b.lib[req.call]; ok && lv.unchanged && sameWindow(req.before, lv.before) {
+			b.refused[fp] = true
+			return summary{notSmaller: true}
+		}
+	}
+	return summary{frame: label + frameSep + PlaceholderSummary, placeholder: true}
+}
+
+// sameWindow compares two windows by role and content.
+func sameWindow(a, b []*model.Message) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && (a[i].Role != b[i].Role || a[i].Content != b[i].Content) {
+			return false
+		}
+	}
+	return true
+}
+
+// RecordedFolds reads the folds of rec for a replay whose recorded policy
+// is p (§11.9): the fold book from the recorded windows, then the
+// refusals learned by replaying p.
+func RecordedFolds(rec *model.Recording, p model.Policy) *FoldBook {
+	return readFolds(rec).learnedUnder(rec, p)
+}
+
+// learnedUnder is a copy of b with the refusals learned by replaying rec
+// under p, taken as the recorded policy. The copy shares b's folds.
+func (b *FoldBook) learnedUnder(rec *model.Recording, p model.Policy) *FoldBook {
+	c := b.fresh()
+	if c != nil && p.Strategy == model.SummarizeOldest {
+		replay(rec, p, replayOptions{book: c, learn: true})
+	}
+	return c
+}
+
+// fresh is a copy of b, sharing its folds, that learns refusals of its
+// own (nil for nil).
+func (b *FoldBook) fresh() *FoldBook {
+	if b == nil {
+		return nil
+	}
+	c := *b
+	c.refused = make(map[fingerprint]bool, len(b.refused))
+	for f := range b.refused {
+		c.refused[f] = true
+	}
+	return &c
+}
+
+// readFolds builds the fold book of rec from its recorded windows,
+// walking the library's history call by call: a run's request, then each
+// call's recorded window and what the call added.
+func readFolds(rec *model.Recording) *FoldBook {
+	b := NewFoldBook()
+	var hist []*model.Message
+	for _, run := range rec.Runs {
+		if run.RequestMessage != nil {
+			hist = append(hist[:len(hist):len(hist)], run.RequestMessage)
+		}
+		for _, call := range run.Calls {
+			w := b.Observe(call, hist, 0)
+			if w == nil {
+				w = hist // not known or not read: carry on as if unchanged
+			}
+			hist = append(w[:len(w):len(w)], call.Appended...)
+		}
+	}
+	return b
+}
