@@ -26,6 +26,7 @@ type detailPane struct {
 	focused bool
 
 	row     *window.Row
+	note    string   // shown instead of a turn (a fold of gone turns is selected)
 	head    []string // the reason and what changed; never scrolls
 	vp      viewport.Model
 	bodyFor renderKey // what the viewport's content was rendered from
@@ -51,7 +52,13 @@ func (d *detailPane) Init() tea.Cmd { return nil }
 func (d *detailPane) ShortHelp() []key.Binding {
 	return []key.Binding{d.keys.Up, d.keys.Down, d.keys.PageUp, d.keys.PageDown}
 }
-func (d *detailPane) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
+func (d *detailPane) FullHelp() [][]key.Binding {
+	k := d.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown}}
+}
+
+// top scrolls back to the top: a new call starts its detail there.
+func (d *detailPane) top() { d.vp.GotoTop() }
 
 // SetSize is the size inside the frame.
 func (d *detailPane) SetSize(w, h int) {
@@ -74,6 +81,14 @@ func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			d.vp.PageUp()
 		case key.Matches(msg, d.keys.PageDown):
 			d.vp.PageDown()
+		case key.Matches(msg, d.keys.HalfUp):
+			d.vp.HalfPageUp()
+		case key.Matches(msg, d.keys.HalfDown):
+			d.vp.HalfPageDown()
+		case d.focused && key.Matches(msg, d.keys.Top):
+			d.vp.GotoTop()
+		case d.focused && key.Matches(msg, d.keys.Bottom):
+			d.vp.GotoBottom()
 		case d.focused && key.Matches(msg, d.keys.Up):
 			d.vp.ScrollUp(1)
 		case d.focused && key.Matches(msg, d.keys.Down):
@@ -105,7 +120,7 @@ func (d *detailPane) scrollPending(msg tea.KeyMsg) {
 // show puts row in the pane. The messages are rendered again only when
 // the turn or the width changed; the reason is cheap and always redone.
 func (d *detailPane) show(row *window.Row) {
-	d.row = row
+	d.row, d.note = row, ""
 	d.head = nil
 	if row == nil || d.s == nil || d.s.current() == nil {
 		d.vp.SetContent("")
@@ -190,13 +205,29 @@ func (d *detailPane) title() string {
 		return "Detail"
 	}
 	t := fmt.Sprintf("%s turn · %s · %s chars", d.row.Fate, plural(len(d.row.Messages), "msg"), thousands(turnChars(d.row.Messages)))
-	if d.vp.TotalLineCount() > d.vp.Height && d.vp.Height > 0 {
-		t += fmt.Sprintf(" · %d%%", int(d.vp.ScrollPercent()*100))
+	return t + d.position()
+}
+
+// position says which lines of the text are in view, when not all are.
+func (d *detailPane) position() string {
+	n := d.vp.TotalLineCount()
+	if n <= d.vp.Height || d.vp.Height <= 0 {
+		return ""
 	}
-	return t
+	first := d.vp.YOffset + 1
+	return fmt.Sprintf(" · lines %d–%d of %d", first, min(n, d.vp.YOffset+d.vp.Height), n)
+}
+
+// showNote puts a sentence in the pane instead of a turn.
+func (d *detailPane) showNote(text string) {
+	d.show(nil)
+	d.note = text
 }
 
 func (d *detailPane) View() string {
+	if d.row == nil && d.note != "" {
+		return lines(strings.Join(wrapLines(d.note, d.st.Gone, max(1, d.width)), "\n"), d.width, d.height)
+	}
 	if d.row == nil {
 		return lines(d.st.Dim.Render("no turn selected"), d.width, d.height)
 	}
