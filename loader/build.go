@@ -40,7 +40,11 @@ type runState struct {
 	run    *model.Run
 	hashes []uint32 // injected hashes for the call the next llm_start opens
 	frames map[int]string
+	gapped bool       // some position in hashes was skipped over, not stated
 	cur    *callState // the run's latest call
+	// historyWins: context.injected and iteration_end history disagreed;
+	// from then on the history's hashes are taken (see windowHashes)
+	historyWins bool
 }
 
 // callState is what the stream events told about one call, kept until the
@@ -52,6 +56,7 @@ type callState struct {
 	tools       []*toolUse
 	fromHistory bool
 	settled     bool
+	stated      bool // context.injected gave the hash of every message the call sent
 }
 
 type toolUse struct {
@@ -220,6 +225,7 @@ func (b *builder) injected(rs *runState, p *parsed) {
 		b.problem(p.at, "context.injected position %d is out of range (%d hashes so far)", pos, len(rs.hashes))
 		return
 	}
+	rs.gapped = rs.gapped || pos > len(rs.hashes)
 	for len(rs.hashes) <= pos {
 		rs.hashes = append(rs.hashes, 0)
 	}
@@ -242,8 +248,9 @@ func (b *builder) llmStart(rs *runState, p *parsed) {
 		n = 0
 	}
 	call := &model.Call{Iteration: p.iteration, MessagesCount: n, Line: p.at.line, RecordedHashes: rs.hashes, RecordedFrames: rs.frames}
-	rs.hashes, rs.frames = nil, nil
-	rs.cur = &callState{call: call}
+	stated := !rs.gapped && len(rs.hashes) == n
+	rs.hashes, rs.frames, rs.gapped = nil, nil, false
+	rs.cur = &callState{call: call, stated: stated}
 	rs.run.Calls = append(rs.run.Calls, call)
 	rs.run.FinalAnswer = ""
 }

@@ -112,10 +112,11 @@ type parsed struct {
 }
 
 // history is an iteration_end history: the window as sent, then what the
-// call added. Only the hashes of the window are kept; the messages after
-// it are decoded by the builder, which knows where the window ends.
+// call added. Only the hashes of the window are kept; the builder, which
+// knows where the window ends, hashes it when it must and decodes the
+// messages after it.
 type history struct {
-	hashes    []uint32         // contentHash of every element, by index
+	hashes    []uint32         // reference decoder: contentHash of every element, by index
 	notString []int            // elements whose content is not a JSON string
 	spans     [][]byte         // fast decoder: each element's JSON, valid while its block is
 	msgs      []*model.Message // reference decoder: every element, decoded

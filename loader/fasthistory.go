@@ -18,9 +18,10 @@ const (
 	fToolChars
 )
 
-// history reads iteration_end history: every element is checked and
-// hashed where it lies, none is decoded. The builder decodes the ones
-// after the window from their spans.
+// history reads iteration_end history: every element is checked where it
+// lies, none is decoded or hashed. The builder, which knows where the
+// window ends and whether context.injected already gave its hashes,
+// hashes or decodes what it needs from the spans.
 func (f *fastDecoder) history(s *scanner, p *parsed) bool {
 	if s.null() {
 		return true
@@ -32,11 +33,9 @@ func (f *fastDecoder) history(s *scanner, p *parsed) bool {
 	for first := true; s.more(']', &first); {
 		s.ws()
 		start := s.i
-		hash, ok := element(s, len(h.hashes), nil)
-		if !ok {
+		if _, ok := element(s, len(h.spans), nil, false); !ok {
 			return false
 		}
-		h.hashes = append(h.hashes, hash)
 		h.spans = append(h.spans, s.b[start:s.i])
 	}
 	if s.broken() {
@@ -55,19 +54,20 @@ type elemState struct {
 	hashed     bool
 	contentAt  int // offset of a string content not hashed yet; 0 if none
 	checkOnly  bool
+	wantHash   bool
 	decodeInto *model.Message
 }
 
-// element reads one history message. With m nil it checks it and returns
-// its contentHash as the index-th window message; with m it decodes it
-// into m (the span was checked before). A message of an unusual shape (a
-// content that is not a string, a null message) fails: the line goes to
-// the reference decoder.
-func element(s *scanner, index int, m *model.Message) (uint32, bool) {
+// element reads one history message. With m nil it checks it and, if
+// hash, returns its contentHash as the index-th window message; with m it
+// decodes it into m (the span was checked before). A message of an
+// unusual shape (a content that is not a string, a null message) fails:
+// the line goes to the reference decoder.
+func element(s *scanner, index int, m *model.Message, hash bool) (uint32, bool) {
 	if !s.eat('{') {
 		return 0, false
 	}
-	e := elemState{checkOnly: m == nil, decodeInto: m}
+	e := elemState{checkOnly: m == nil, wantHash: hash && m == nil, decodeInto: m}
 	var seen uint8
 	for first := true; s.more('}', &first); {
 		k, ok := s.key()
@@ -86,7 +86,7 @@ func element(s *scanner, index int, m *model.Message) (uint32, bool) {
 		}
 		seen |= 1 << i
 	}
-	if s.broken() || !e.checkOnly {
+	if s.broken() || !e.wantHash {
 		return 0, !s.broken()
 	}
 	if !e.hashed {
@@ -183,6 +183,9 @@ func (e *elemState) content(s *scanner, index int) bool {
 		raw, esc, ok := s.str()
 		m.Content = text(raw, esc)
 		return ok
+	}
+	if !e.wantHash {
+		return s.skipString()
 	}
 	if e.roleSeen {
 		var ok bool

@@ -11,7 +11,8 @@ import (
 // iterationEnd reads the history an iteration ends with: the window as
 // sent on the call, then the call's assistant message and tool results.
 // The last iteration of a run carries none. The window is kept as its
-// contentHashes (which the replay compares with); only what the call
+// contentHashes (which the replay compares with), hashed here only when
+// context.injected did not already state every one; only what the call
 // added is decoded.
 func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	cs := b.open(rs, p)
@@ -24,29 +25,83 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	}
 	h := p.history
 	n := cs.call.MessagesCount
-	if n > len(h.hashes) {
-		b.problem(p.at, "agent.iteration_end history has %d messages, fewer than the %d the call sent", len(h.hashes), n)
+	if n > h.size() {
+		b.problem(p.at, "agent.iteration_end history has %d messages, fewer than the %d the call sent", h.size(), n)
 		return
 	}
 	for _, i := range h.notString {
 		b.problem(p.at, "agent.iteration_end history[%d]: content is not a string; kept as JSON text", i)
 	}
-	appended := make([]*model.Message, 0, len(h.hashes)-n)
-	for i := n; i < len(h.hashes); i++ {
+	appended := make([]*model.Message, 0, h.size()-n)
+	for i := n; i < h.size(); i++ {
 		var m *model.Message
 		if h.msgs != nil {
 			m = h.msgs[i]
 		} else {
 			m = &model.Message{}
 			s := scanner{b: h.spans[i]}
-			element(&s, i, m)
+			element(&s, i, m, false)
 		}
 		appended = append(appended, b.message(m))
 	}
-	cs.call.RecordedHashes = h.hashes[:n:n]
+	cs.call.RecordedHashes = b.windowHashes(rs, cs, h, n)
 	cs.call.RecordedFrames = historyFrames(h, n)
 	cs.call.Appended = appended
 	cs.fromHistory = true
+}
+
+// windowHashes are the contentHashes of the window a call sent. When
+// context.injected stated every one, they are taken from there and the
+// history is not hashed again, except for the messages the previous call
+// added (new to this window): a spot check that the two agree. At the
+// first disagreement (a log edited by hand, say) the history wins, for
+// this call and the rest of the run.
+func (b *builder) windowHashes(rs *runState, cs *callState, h *history, n int) []uint32 {
+	if !cs.stated || rs.historyWins {
+		return h.windowHashes(n)
+	}
+	fresh := n
+	if calls := rs.run.Calls; len(calls) >= 2 {
+		fresh = min(n, len(calls[len(calls)-2].Appended))
+	}
+	for i := n - fresh; i < n; i++ {
+		if h.hashAt(i) != cs.call.RecordedHashes[i] {
+			rs.historyWins = true
+			return h.windowHashes(n)
+		}
+	}
+	return cs.call.RecordedHashes
+}
+
+// size is how many messages the history holds.
+func (h *history) size() int {
+	if h.msgs != nil {
+		return len(h.msgs)
+	}
+	return len(h.spans)
+}
+
+// windowHashes are the contentHashes of the first n messages: the window
+// as sent.
+func (h *history) windowHashes(n int) []uint32 {
+	if h.hashes != nil {
+		return h.hashes[:n:n]
+	}
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = h.hashAt(i)
+	}
+	return out
+}
+
+// hashAt is the contentHash of the i-th message as a window message.
+func (h *history) hashAt(i int) uint32 {
+	if h.hashes != nil {
+		return h.hashes[i]
+	}
+	s := scanner{b: h.spans[i]}
+	hash, _ := element(&s, i, nil, true)
+	return hash
 }
 
 // settle fixes a call's Appended once nothing more can come for it. With
@@ -139,7 +194,7 @@ func historyFrames(h *history, n int) map[int]string {
 		case bytes.Contains(h.spans[i], compactedBytes) || bytes.Contains(h.spans[i], unicodeEscape):
 			m = &model.Message{}
 			s := scanner{b: h.spans[i]}
-			element(&s, i, m)
+			element(&s, i, m, false)
 		default:
 			continue
 		}
