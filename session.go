@@ -90,7 +90,7 @@ func (o *options) givenKnobs() []string {
 // complete reports whether the flags name the whole policy.
 func (o *options) complete() bool {
 	return o.strategy != "" && o.keepRecent >= 0 && o.keepPins >= 0 &&
-		(o.strategy != model.TokenBudget && o.strategy != model.SummarizeOldest || o.threshold >= 0)
+		(!tokenMeasured(o.strategy) || o.threshold >= 0)
 }
 
 // apply overrides p with the knobs given as flags.
@@ -142,8 +142,8 @@ func newSession(rec *model.Recording, o options) (session, error) {
 		ev = append(ev, inf.Evidence)
 		folds = inf.Folds
 	}
-	if s.policy.Strategy == model.TokenBudget && s.policy.ThresholdTokens <= 0 && !o.given["threshold-tokens"] {
-		return s, fmt.Errorf("--strategy token-budget needs --threshold-tokens N: %s names no threshold", rec.Source)
+	if tokenMeasured(s.policy.Strategy) && s.policy.ThresholdTokens <= 0 && !o.given["threshold-tokens"] {
+		return s, fmt.Errorf("--strategy %s needs --threshold-tokens N: %s names no threshold", s.policy.Strategy, rec.Source)
 	}
 	s.policy.NoAnchor = o.noAnchor
 	s.evidence = strings.Join(ev, "; ")
@@ -167,7 +167,7 @@ func newSession(rec *model.Recording, o options) (session, error) {
 // inferred from the recording, for the report's footer and stderr.
 func (s session) sources() string {
 	all := []string{"strategy", "keepRecentTurns", "keepLastToolResults"}
-	if s.policy.Strategy == model.TokenBudget || s.policy.ThresholdTokens > 0 {
+	if tokenMeasured(s.policy.Strategy) || s.policy.ThresholdTokens > 0 {
 		all = append(all, "thresholdTokens")
 	}
 	var from []string
@@ -203,4 +203,10 @@ func (s session) differs() (differ, compared int) {
 		}
 	}
 	return differ, compared
+}
+
+// tokenMeasured: the strategy engages on the provider's token count and
+// needs a threshold (token-budget, summarize-oldest).
+func tokenMeasured(strategy string) bool {
+	return strategy == model.TokenBudget || strategy == model.SummarizeOldest
 }

@@ -87,10 +87,11 @@ func replay(rec *model.Recording, p model.Policy, o replayOptions) *Replay {
 		}
 		records := make([]model.Record, 0, 2)
 		var prev model.Usage
-		for ci, call := range run.Calls {
+		readingAt := 0 // no reading yet
+		for _, call := range run.Calls {
 			v := VisitWindow(history, VisitInput{
 				Policy: p, Request: run.Request, Iteration: call.Iteration,
-				FirstCall: ci == 0, PrevUsage: prev, Records: records, mem: mem,
+				FirstCall: readingAt == 0, PrevUsage: prev, ReadingAt: readingAt, Records: records, mem: mem,
 				Summaries: sums, Call: call,
 			})
 			if v.Record != nil {
@@ -111,7 +112,9 @@ func replay(rec *model.Recording, p model.Policy, o replayOptions) *Replay {
 			next := mem.msgs.take(len(v.After) + len(call.Appended))[:0]
 			next = append(next, v.After...)
 			history = append(next, call.Appended...)
-			prev = call.Usage
+			if call.Ended { // a call that never ended reported nothing
+				prev, readingAt = call.Usage, call.Iteration
+			}
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 // summarizer wrote for a span, and the label's model and retention.
 type Fold struct {
 	Summary, Model, Retain string
+	Tokens                 *model.Usage // the summarizer call's, when an envelope's record states them
 }
 
 // FoldBook is what one agent's log says of its summarize-oldest folds
@@ -21,6 +22,7 @@ type FoldBook struct {
 	// it has none).
 	Model, Retain string
 	lib           map[*model.Call]libraryVisit
+	foldAt        map[*model.Call]fingerprint // the span each call's visit folded
 }
 
 // libraryVisit is the library's side of one visit: the history before it
@@ -32,7 +34,8 @@ type libraryVisit struct {
 
 // NewFoldBook is an empty book, to be filled by Observe.
 func NewFoldBook() *FoldBook {
-	return &FoldBook{folds: map[fingerprint]Fold{}, refused: map[fingerprint]bool{}, lib: map[*model.Call]libraryVisit{}}
+	return &FoldBook{folds: map[fingerprint]Fold{}, refused: map[fingerprint]bool{},
+		lib: map[*model.Call]libraryVisit{}, foldAt: map[*model.Call]fingerprint{}}
 }
 
 // Folds is how many folds the book holds.
@@ -79,7 +82,9 @@ func (b *FoldBook) Observe(call *model.Call, p []*model.Message, deliveries int)
 			return nil
 		}
 	}
-	b.folds[fingerprintOf(p[a:a+n])] = Fold{Summary: f.Summary, Model: f.Model, Retain: f.Retain}
+	fp := fingerprintOf(p[a : a+n])
+	b.folds[fp] = Fold{Summary: f.Summary, Model: f.Model, Retain: f.Retain}
+	b.foldAt[call] = fp
 	frame := &model.Message{Role: model.RoleUser, Content: content}
 	w := make([]*model.Message, 0, len(p)-n+1)
 	w = append(append(append(w, p[:a]...), frame), p[a+n:]...)
@@ -124,7 +129,7 @@ func (s *Summaries) summarize(req foldRequest) summary {
 	b := s.book
 	n, fp := len(req.span), fingerprintOf(req.span)
 	if f, ok := b.folds[fp]; ok {
-		return summary{frame: FrameText(n, req.iteration, f.Model, f.Retain, f.Summary)}
+		return summary{frame: FrameText(n, req.iteration, f.Model, f.Retain, f.Summary), tokens: f.Tokens}
 	}
 	if b.refused[fp] {
 		return summary{notSmaller: true}
@@ -205,8 +210,26 @@ func readFolds(rec *model.Recording) *FoldBook {
 			if w == nil {
 				w = hist // not known or not read: carry on as if unchanged
 			}
+			b.noteTokens(run, call)
 			hist = append(w[:len(w):len(w)], call.Appended...)
 		}
 	}
 	return b
+}
+
+// noteTokens takes the summarizer's token counts of a fold from the
+// library's own record of that visit, when an envelope carried it.
+func (b *FoldBook) noteTokens(run *model.Run, call *model.Call) {
+	fp, ok := b.foldAt[call]
+	if !ok {
+		return
+	}
+	for _, r := range run.Records {
+		if r.Iteration == call.Iteration && r.SummarizerTokens != nil {
+			f := b.folds[fp]
+			f.Tokens = r.SummarizerTokens
+			b.folds[fp] = f
+			return
+		}
+	}
 }

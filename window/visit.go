@@ -12,6 +12,10 @@ type VisitInput struct {
 	Iteration int    // the library's iteration number of the call about to be made
 	FirstCall bool   // the first call of the run: nothing measured yet
 	PrevUsage model.Usage
+	// ReadingAt is the iteration of the call PrevUsage was reported for
+	// (0: the call just before this one). A reading older than the
+	// previous iteration has expired (§7).
+	ReadingAt int
 	Records   []model.Record // records filed earlier in this run
 	// PausedCallID names a tool call the run is paused on ("" for none);
 	// CheckIn says the pause is a human check-in.
@@ -154,8 +158,8 @@ func engages(p model.Policy, turns int, in VisitInput) (bool, string) {
 	switch p.Strategy {
 	case model.TokenBudget, model.SummarizeOldest:
 		// both read the provider's count of the previous call (§7, §11.1)
-		if in.FirstCall {
-			return false, ""
+		if in.FirstCall || in.ReadingAt > 0 && in.ReadingAt < in.Iteration-1 {
+			return false, "" // no current reading
 		}
 		if in.PrevUsage.Input == 0 && in.PrevUsage.Output == 0 {
 			return false, p.Strategy + ": the previous call reported no tokens (unmeasurable)"
