@@ -241,7 +241,9 @@ func TestFoldOutcomesInOrder(t *testing.T) {
 		t.Fatalf("failed: asked %d times, record %+v", calls, r)
 	}
 	// One char smaller folds.
-	in.Summaries = writing(func(foldRequest) summary { return summary{frame: "[compacted history — " + strings.Repeat("f", 1978)} })
+	in.Summaries = writing(func(foldRequest) summary {
+		return summary{frame: "[compacted history — " + strings.Repeat("f", 1978)}
+	})
 	if v := VisitWindow(w, in); v.Record.RemovedMessageCount != 4 || *v.Record.SummaryChars != 1999 {
 		t.Fatalf("1999 < 2000 must fold: %+v", v.Record)
 	}
