@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
 )
 
@@ -42,6 +43,8 @@ type exportCall struct {
 	Record         *model.Record    `json:"record"`
 	RecordedWindow string           `json:"recordedWindow"`
 	Usage          *model.Usage     `json:"usage"` // the provider's tokens; null when the call never ended
+	Response       model.Response   `json:"response"`
+	Evidence       exportEvidence   `json:"evidence"`
 }
 
 type exportTurn struct {
@@ -68,6 +71,7 @@ func writeExport(w io.Writer, source string, s session) error {
 	if doc.Problems == nil {
 		doc.Problems = []model.Problem{}
 	}
+	book := provenance.New(s.rec, s.replay)
 	for i := range s.replay.Calls {
 		c := &s.replay.Calls[i]
 		ec := exportCall{
@@ -94,6 +98,7 @@ func writeExport(w io.Writer, source string, s session) error {
 			}
 			ec.Turns = append(ec.Turns, et)
 		}
+		ec.Response, ec.Evidence = callResponse(c.Call), callEvidence(book, i, c.Call)
 		doc.Calls = append(doc.Calls, ec)
 	}
 	var buf bytes.Buffer

@@ -121,6 +121,7 @@ type session struct {
 	evidence string
 	problems []model.Problem
 	replay   *window.Replay
+	rec      *model.Recording
 }
 
 // newSession settles the policy (flags first, the rest inferred) and
@@ -154,6 +155,7 @@ func newSession(rec *model.Recording, o options) (session, error) {
 	} else {
 		s.replay = window.Run(rec, s.policy)
 	}
+	s.rec = rec
 	s.problems = append(s.problems, rec.Problems...)
 	// a problem's message names its place: the loader's name the file and
 	// line; the replay's name the file

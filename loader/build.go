@@ -45,6 +45,7 @@ type runState struct {
 	// historyWins: context.injected and iteration_end history disagreed;
 	// from then on the history's hashes are taken (see windowHashes)
 	historyWins bool
+	sys    systemPrompts
 }
 
 // callState is what the stream events told about one call, kept until the
@@ -64,6 +65,7 @@ type toolUse struct {
 	args     json.RawMessage
 	ended    bool
 	content  string // the tool message text the model got
+	repeated bool   // a tools.repeated_call event names it
 }
 
 func newBuilder(rec *model.Recording, opts options, l *Loading) *builder {
@@ -180,6 +182,9 @@ func (b *builder) apply(p *parsed) {
 		if p.ok {
 			b.injected(rs, p)
 		}
+		if p.isSystem {
+			rs.systemPrompt(p.text)
+		}
 	case kindLLMStart:
 		if p.ok {
 			b.llmStart(rs, p)
@@ -203,6 +208,10 @@ func (b *builder) stream(rs *runState, p *parsed) {
 		b.toolEnd(rs, p)
 	case kindIterationEnd:
 		b.iterationEnd(rs, p)
+	case kindEvidence:
+		b.evidenceChecked(rs, p)
+	case kindRepeated:
+		b.repeatedCall(rs, p)
 	}
 }
 
@@ -250,6 +259,7 @@ func (b *builder) llmStart(rs *runState, p *parsed) {
 	call := &model.Call{Iteration: p.iteration, MessagesCount: n, Line: p.at.line, RecordedHashes: rs.hashes, RecordedFrames: rs.frames}
 	stated := !rs.gapped && len(rs.hashes) == n
 	rs.hashes, rs.frames, rs.gapped = nil, nil, false
+	call.Facts.SystemPrompt = rs.sys.forCall()
 	rs.cur = &callState{call: call, stated: stated}
 	rs.run.Calls = append(rs.run.Calls, call)
 	rs.run.FinalAnswer = ""
@@ -277,6 +287,12 @@ func (b *builder) llmEnd(rs *runState, p *parsed) {
 	cs.call.Usage = p.usage
 	cs.call.Ended = true
 	cs.content = p.text
+	cs.call.Facts.Response.Content = p.text
+	cs.call.Facts.Response.StopReason = p.stopReason
+	if p.hasUsage {
+		u := p.usage
+		cs.call.Facts.Response.Usage = &u
+	}
 	rs.run.FinalAnswer = p.text
 }
 

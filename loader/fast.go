@@ -59,6 +59,9 @@ func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 		p.runID = ""
 		return true
 	}
+	if p.kind == kindEvidence || p.kind == kindRepeated {
+		return false // rare events the reference decoder reads whole
+	}
 	switch {
 	case decoded || !needsPayload(p.kind):
 		return true
@@ -128,10 +131,10 @@ var payloadFields = [...][]string{
 	kindTurnStart:    {"userPrompt"},
 	kindIterationEnd: {"history"},
 	kindLLMStart:     {"iteration", "messagesCount"},
-	kindLLMEnd:       {"content", "usage"},
+	kindLLMEnd:       {"content", "usage", "stopReason"},
 	kindToolStart:    {"toolName", "toolCallId", "args"},
 	kindToolEnd:      {"toolCallId", "result", "error"},
-	kindInjected:     {"slot", "contentHash", "position", "rawContent"},
+	kindInjected:     {"slot", "contentHash", "position", "rawContent", "contentSummary"},
 	kindPressure:     {"unit", "cap"},
 }
 
@@ -178,6 +181,11 @@ func fieldIndex(key []byte, names []string) int {
 type payloadState struct {
 	slotMessages, hashOK bool
 	result, errField     []byte
+	// a system-prompt record: its rawContent and contentSummary (JSON
+	// string bodies, valid while the line is)
+	slotSystem         bool
+	raw, summary       []byte
+	rawEsc, summaryEsc bool
 }
 
 // payload reads the payload object of the kinds the builder uses and
@@ -198,6 +206,13 @@ func (f *fastDecoder) payload(s *scanner, p *parsed) bool {
 func finishPayload(p *parsed, st *payloadState) bool {
 	switch p.kind {
 	case kindInjected:
+		if st.slotSystem {
+			p.isSystem = true
+			p.text = text(st.raw, st.rawEsc)
+			if p.text == "" {
+				p.text = text(st.summary, st.summaryEsc)
+			}
+		}
 		if !st.slotMessages {
 			return true
 		}
@@ -241,11 +256,7 @@ func (f *fastDecoder) field(s *scanner, p *parsed, st *payloadState, i int) bool
 		}
 		*n, ok = intValue(s)
 	case kindLLMEnd:
-		if i == 0 {
-			p.text, ok = stringValue(s)
-		} else {
-			ok = usageValue(s, &p.usage)
-		}
+		ok = llmEndField(s, p, i)
 	case kindToolStart, kindToolEnd:
 		ok = toolField(s, p, st, i)
 	case kindInjected:
@@ -299,8 +310,13 @@ func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	if !ok {
 		return false
 	}
-	if i == 3 {
+	switch i {
+	case 3:
 		p.frame = rawFrame(raw, esc)
+		st.raw, st.rawEsc = raw, esc
+		return true
+	case 4:
+		st.summary, st.summaryEsc = raw, esc
 		return true
 	}
 	if esc {
@@ -309,6 +325,7 @@ func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	switch i {
 	case 0:
 		st.slotMessages = string(raw) == "messages"
+		st.slotSystem = string(raw) == "system-prompt"
 	default:
 		p.hash, st.hashOK = parseHash(raw)
 	}
@@ -327,4 +344,30 @@ func rawFrame(raw []byte, esc bool) string {
 		return string(raw)
 	}
 	return ""
+}
+
+// llmEndField reads llm_end's content (0), usage (1) and stopReason (2):
+// a stop reason that is not a string counts as absent.
+func llmEndField(s *scanner, p *parsed, i int) bool {
+	switch i {
+	case 0:
+		var ok bool
+		p.text, ok = stringValue(s)
+		return ok
+	case 1:
+		if s.null() {
+			return true
+		}
+		p.hasUsage = true
+		return usageValue(s, &p.usage)
+	}
+	raw, ok := rawValue(s)
+	if ok && len(raw) > 0 && raw[0] == '"' {
+		sub := scanner{b: raw}
+		var r string
+		if r, ok = stringValue(&sub); ok {
+			p.stopReason = &r
+		}
+	}
+	return ok
 }

@@ -48,6 +48,7 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	cs.call.RecordedFrames = historyFrames(h, n)
 	cs.call.Appended = appended
 	cs.fromHistory = true
+	b.responseFromHistory(cs)
 }
 
 // windowHashes are the contentHashes of the window a call sent. When
@@ -114,6 +115,9 @@ func (b *builder) settle(cs *callState) {
 	}
 	cs.settled = true
 	b.settled++
+	if !cs.fromHistory {
+		cs.call.Facts.Response.ToolCalls = cs.toolStarts()
+	}
 	if cs.fromHistory || !cs.call.Ended {
 		return
 	}
@@ -137,6 +141,7 @@ func (b *builder) settle(cs *callState) {
 		}
 	}
 	cs.call.Appended = appended
+	b.noteRepeated(cs)
 }
 
 // toolContent is a tool_end result as the model got it. The library puts a

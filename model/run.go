@@ -7,6 +7,10 @@ type Recording struct {
 	Format   string    // FormatNDJSON or FormatEnvelope
 	Runs     []*Run    // in file order; Run.Index counts from 1
 	Problems []Problem // lines that could not be used, and why
+	// RepeatedResults maps the tool message of each agentfootprint.tools.
+	// repeated_call event to its stream.tool_end result as message text: the
+	// tool's own bytes when a proper prefix (EVIDENCE-SEMANTICS §6).
+	RepeatedResults map[*Message]string
 }
 
 // Input formats a Recording can come from.
@@ -64,6 +68,8 @@ type Call struct {
 	// assistant's answer and the results of the tools it called.
 	Appended []*Message
 	Ended    bool // llm_end was seen
+	// Facts are the call's response, system prompt and evidence verdict.
+	Facts CallFacts
 }
 
 // Usage is the provider-reported token count of one call.
