@@ -45,7 +45,7 @@ type runState struct {
 	// historyWins: context.injected and iteration_end history disagreed;
 	// from then on the history's hashes are taken (see windowHashes)
 	historyWins bool
-	sys    systemPrompts
+	sys         systemPrompts
 }
 
 // callState is what the stream events told about one call, kept until the
