@@ -39,6 +39,10 @@ type detailPane struct {
 	// keys pressed meanwhile scrolled it to.
 	pending bool
 	want    int
+	raw     string // the rendered turn, before search hits are marked
+	// markPending: scroll to the first hit once the render arrives.
+	markPending bool
+	mark        string // the search query whose hits are marked
 }
 
 func newDetailPane(st *Styles, keys KeyMap) *detailPane {
@@ -123,7 +127,7 @@ func (d *detailPane) show(row *window.Row) {
 	d.row, d.note = row, ""
 	d.head = nil
 	if row == nil || d.s == nil || d.s.current() == nil {
-		d.vp.SetContent("")
+		d.setContent("")
 		d.bodyFor = renderKey{}
 		d.resize()
 		return
@@ -136,7 +140,10 @@ func (d *detailPane) show(row *window.Row) {
 	if !row.Sent {
 		sent = "not sent on this call"
 	}
-	d.head = append(d.head, d.st.Dim.Render(sent))
+	if lf, ok := d.s.livesOf().byKey[row.Key]; ok {
+		sent += "; " + lifeline(lf, d.s.calls(), d.s.policy)
+	}
+	d.head = append(d.head, wrapLines(sent, d.st.Dim, w)...)
 	if ch := d.s.changes.of(row.Key); ch != "" {
 		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
 	}
@@ -167,7 +174,7 @@ func (d *detailPane) body(row *window.Row) {
 		d.latest.Store(d.gen)
 		d.job = renderCmd(d.st, k, row.Messages, d.gen, d.latest)
 	}
-	d.vp.SetContent(text)
+	d.setContent(text)
 	d.vp.GotoTop()
 }
 
@@ -177,9 +184,41 @@ func (d *detailPane) rendered(msg renderedMsg) {
 	d.cache.put(msg.key, msg.text)
 	if msg.key == d.bodyFor && d.pending {
 		d.pending = false
-		d.vp.SetContent(msg.text)
+		d.setContent(msg.text)
 		d.resize()
 		d.vp.SetYOffset(d.want) // the scrolling done while it rendered
+		if d.markPending {
+			d.toMark()
+		}
+	}
+}
+
+// setContent puts a rendered turn in the viewport, search hits marked.
+func (d *detailPane) setContent(text string) {
+	d.raw = text
+	d.vp.SetContent(markHits(d.st, text, d.mark))
+}
+
+// setMark marks the hits of q in the turn on screen, keeping the scroll.
+func (d *detailPane) setMark(q string) {
+	if q == d.mark {
+		return
+	}
+	d.mark = q
+	y := d.vp.YOffset
+	d.vp.SetContent(markHits(d.st, d.raw, q))
+	d.vp.SetYOffset(y)
+}
+
+// toMark scrolls to the first line holding a hit (once the turn is
+// rendered, when it is being rendered).
+func (d *detailPane) toMark() {
+	d.markPending = d.pending
+	if d.pending {
+		return
+	}
+	if i := firstHitLine(d.raw, d.mark); i >= 0 {
+		d.vp.SetYOffset(max(0, i-2))
 	}
 }
 

@@ -102,14 +102,14 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one line always on screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Calls, k.Turns, k.NextEvict, k.Knobs, k.Help, k.Quit, k.Problems, k.GotoCall, k.Focus}
+	return []key.Binding{k.Calls, k.Turns, k.Search, k.NextEvict, k.Knobs, k.Help, k.Quit, k.Problems, k.GotoCall, k.Focus}
 }
 
 // FullHelp is the `?` screen, one column per group.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.PrevCall, k.NextCall, k.FirstCall, k.LastCall, k.GotoCall},
-		{k.NextEvict, k.NextDiffer, k.NextRun, k.NextNotice},
+		{k.Search, k.NextHit, k.NextEvict, k.NextDiffer, k.NextRun, k.NextNotice},
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
 		{k.Mouse},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset},

@@ -21,7 +21,8 @@ type Model struct {
 	s    *session // nil until the recording is loaded
 
 	header   *header
-	timeline *timeline // nil when the terminal is too short for it
+	timeline *timeline
+	search   *search
 	list     *turnList
 	detail   *detailPane
 	bar      *policyBar
@@ -50,6 +51,7 @@ func New(cfg Config) Model {
 		cfg: cfg, st: st, keys: keys,
 		header:   newHeader(st, keys, cfg.Name),
 		timeline: newTimeline(st, keys),
+		search:   newSearch(st, keys),
 		list:     newTurnList(st, keys),
 		detail:   newDetailPane(st, keys),
 		bar:      newPolicyBar(st, keys),
@@ -123,6 +125,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.reread()
 	case tea.KeyMsg:
 		m, cmd = m.keys1by1(msg)
+	case searchedMsg:
+		m = m.searched(msg)
 	case tea.MouseMsg:
 		m = m.mouse(msg)
 	}
@@ -177,7 +181,7 @@ func (m Model) adopt(msg loadedMsg) (Model, tea.Cmd) {
 // loaded hands the session to every component.
 func (m *Model) loaded(s *session) {
 	m.s = s
-	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s = s, s, s, s, s
+	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
 	m.list.land()
@@ -249,6 +253,7 @@ func (m *Model) layout() {
 	m.bar.SetSize(w, 0)
 	m.help.Width = w
 	m.timeline.SetSize(w, timelineHeight)
+	m.search.SetSize(w, 1)
 	paneH := m.paneHeight()
 	listW := max(30, w*2/5)
 	if listW > w-24 {
@@ -316,6 +321,9 @@ func (m Model) footer() string {
 	}
 	if m.flash != "" {
 		return m.st.Unknown.Render(m.flash)
+	}
+	if m.search.active() {
+		return m.search.View()
 	}
 	if m.mouseOff {
 		return m.st.Title.Render("mouse off: select text with it; m takes it back") + "  " + m.help.ShortHelpView(m.keys.ShortHelp())

@@ -12,7 +12,7 @@ import (
 // focused component.
 func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
-	if msg.String() == "ctrl+c" || (!m.prompt && key.Matches(msg, k.Quit)) {
+	if msg.String() == "ctrl+c" || (!m.prompt && !m.search.typing && key.Matches(msg, k.Quit)) {
 		return m, tea.Quit
 	}
 	if m.s == nil {
@@ -20,6 +20,9 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	if m.prompt {
 		return m.promptKey(msg), nil
+	}
+	if m.search.typing {
+		return m.searchKey(msg)
 	}
 	if m.overlay != noOverlay {
 		return m.overlayKey(msg), nil
@@ -29,6 +32,15 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return j, nil
 	}
 	switch {
+	case key.Matches(msg, k.Search):
+		m.endSearch()
+		m.search.typing = true
+	case m.search.query != "" && key.Matches(msg, k.NextHit):
+		m.stepHit(1)
+	case m.search.query != "" && key.Matches(msg, k.PrevHit):
+		m.stepHit(-1)
+	case m.search.query != "" && key.Matches(msg, k.Close):
+		m.endSearch()
 	case key.Matches(msg, k.Help):
 		m.overlay = helpOverlay
 	case key.Matches(msg, k.Problems):
