@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
-	"github.com/afinspect/inspect/termtext"
 )
 
 // exportFormat names the JSON shape `inspect export` writes.
@@ -56,8 +53,16 @@ type exportTurn struct {
 	Notice bool    `json:"notice"`
 }
 
-// writeExport writes the replay as inspect.export.v1 JSON.
+// writeExport writes the replay as inspect.export.v1 JSON, one call at a
+// time (see streamExport): what it holds is one call's JSON, not the
+// whole document's.
 func writeExport(w io.Writer, source string, s session) error {
+	book := provenance.New(s.rec, s.replay)
+	return streamExport(w, exportHead(source, s), len(s.replay.Calls), func(i int) exportCall { return exportCallOf(s, book, i) })
+}
+
+// exportHead is the document without its calls.
+func exportHead(source string, s session) exportDoc {
 	doc := exportDoc{
 		Format: exportFormat, Source: source,
 		Policy: exportPolicy{
@@ -66,50 +71,44 @@ func writeExport(w io.Writer, source string, s session) error {
 			NoAnchor: s.policy.NoAnchor, Inferred: s.inferred, Given: append([]string{}, s.given...), Evidence: s.evidence,
 		},
 		Problems: s.problems,
-		Calls:    make([]exportCall, 0, len(s.replay.Calls)),
+		Calls:    []exportCall{},
 	}
 	if doc.Problems == nil {
 		doc.Problems = []model.Problem{}
 	}
-	book := provenance.New(s.rec, s.replay)
-	for i := range s.replay.Calls {
-		c := &s.replay.Calls[i]
-		ec := exportCall{
-			Call: i + 1, Run: c.Run.Index, RunID: c.Run.RunID, Iteration: c.Call.Iteration,
-			Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
-			Record: c.Visit.Record, RecordedWindow: c.Recorded(),
-			Turns: make([]exportTurn, 0, 8),
-		}
-		if c.Call.Ended {
-			u := c.Call.Usage
-			ec.Usage = &u
-		}
-		for _, t := range c.Visit.Turns() {
-			et := exportTurn{Index: t.Index, Start: t.Start, Length: t.Length, Fate: "kept", Notice: t.Notice}
-			switch {
-			case t.Folded:
-				et.Fate = "folded"
-			case t.Evicted:
-				et.Fate = "evicted"
-			}
-			if t.Reason != "" {
-				r := t.Reason
-				et.Reason = &r
-			}
-			ec.Turns = append(ec.Turns, et)
-		}
-		ec.Response, ec.Evidence = callResponse(c.Call), callEvidence(book, i, c.Call)
-		doc.Calls = append(doc.Calls, ec)
+	return doc
+}
+
+// exportCallOf is the i-th call of the replay as exported; book follows
+// the messages through the replay for its evidence.
+func exportCallOf(s session, book *provenance.Book, i int) exportCall {
+	c := &s.replay.Calls[i]
+	ec := exportCall{
+		Call: i + 1, Run: c.Run.Index, RunID: c.Run.RunID, Iteration: c.Call.Iteration,
+		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
+		Record: c.Visit.Record, RecordedWindow: c.Recorded(),
+		Turns: make([]exportTurn, 0, 8),
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return err
+	if c.Call.Ended {
+		u := c.Call.Usage
+		ec.Usage = &u
 	}
-	// exact JSON still, but nothing a terminal or an editor acts on raw
-	_, err := w.Write(termtext.JSON(buf.Bytes()))
-	return err
+	for _, t := range c.Visit.Turns() {
+		et := exportTurn{Index: t.Index, Start: t.Start, Length: t.Length, Fate: "kept", Notice: t.Notice}
+		switch {
+		case t.Folded:
+			et.Fate = "folded"
+		case t.Evicted:
+			et.Fate = "evicted"
+		}
+		if t.Reason != "" {
+			r := t.Reason
+			et.Reason = &r
+		}
+		ec.Turns = append(ec.Turns, et)
+	}
+	ec.Response, ec.Evidence = callResponse(c.Call), callEvidence(book, i, c.Call)
+	return ec
 }
 
 func nonNil(ms []*model.Message) []*model.Message {

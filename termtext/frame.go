@@ -1,6 +1,7 @@
 package termtext
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -102,43 +103,52 @@ func sgrLen(s string) int {
 // JSON escapes, in already encoded JSON, what a terminal or an editor
 // would act on although encoding/json leaves it raw: DEL, C1 controls,
 // U+2028/U+2029 and bidi controls become \uXXXX. Such characters only
-// occur inside JSON strings, where the escape means the same.
+// occur inside JSON strings, where the escape means the same. It works
+// character by character, so a document may go through it in pieces cut
+// between characters.
 func JSON(b []byte) []byte {
-	i := 0
-	for i < len(b) && !jsonRaw(b[i:]) {
-		i++
-	}
-	if i == len(b) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+64)
-	out = append(out, b[:i]...)
-	for i < len(b) {
+	var out []byte
+	done := 0 // b[:done] is in out
+	for i := 0; i < len(b); {
+		i += plainRun(b[i:])
+		if i == len(b) {
+			break
+		}
 		if b[i] == 0x7f {
-			out = append(out, `\u007f`...)
+			out = append(append(out, b[done:i]...), `\u007f`...)
 			i++
+			done = i
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
 		if size > 1 && jsonEscaped(r) {
-			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
-			out = append(out, b[i:i+size]...)
+			out = fmt.Appendf(append(out, b[done:i]...), `\u%04x`, r)
+			done = i + size
 		}
 		i += size
 	}
-	return out
+	if done == 0 {
+		return b
+	}
+	return append(out, b[done:]...)
 }
 
-func jsonRaw(b []byte) bool {
-	if b[0] == 0x7f {
-		return true
+// plainRun is the length of the ASCII below DEL that b starts with, read
+// eight bytes at a time: a JSON export is mostly that.
+func plainRun(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// a byte of 0x80 or more has its top bit set, and so does
+		// 0x7f + 1 (a byte below 0x80 plus one carries into no other)
+		if (x|(x+0x0101010101010101))&0x8080808080808080 != 0 {
+			break
+		}
 	}
-	if b[0] < utf8.RuneSelf {
-		return false
+	for i < len(b) && b[i] < 0x7f {
+		i++
 	}
-	r, size := utf8.DecodeRune(b)
-	return size > 1 && jsonEscaped(r)
+	return i
 }
 
 func jsonEscaped(r rune) bool {

@@ -1,10 +1,14 @@
 package termtext
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The escapes of issue 7, each as a recording carried it.
@@ -100,6 +104,48 @@ func TestJSONEscapesWhatTerminalsActOn(t *testing.T) {
 	var back map[string]string
 	if err := json.Unmarshal([]byte(got), &back); err != nil || back["k"] != "a\u009b\u2028\u202E\x7fb\x1b" {
 		t.Errorf("escaped JSON reads back as %q (%v)", back["k"], err)
+	}
+}
+
+// jsonSlow is JSON as a plain rune-by-rune loop, to check the fast one.
+func jsonSlow(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case b[i] == 0x7f:
+			out = append(out, `\u007f`...)
+		case size > 1 && jsonEscaped(r):
+			out = fmt.Appendf(out, `\u%04x`, r)
+		default:
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+func TestJSONIsRuneByRune(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	parts := []string{"a", "plain text run ", "\x7f", "\u0085", "\u2028", "\u202e", "é", "😀", "\xff", "\xe2\x80", `"`, "~"}
+	for trial := range 2000 {
+		var b []byte
+		for range rng.IntN(30) {
+			b = append(b, parts[rng.IntN(len(parts))]...)
+		}
+		got, want := JSON(b), jsonSlow(b)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("trial %d: JSON(%q) = %q, want %q", trial, b, got, want)
+		}
+		// cut between characters, piece by piece, the same bytes
+		cut := 0
+		for cut < len(b) && rng.IntN(3) > 0 {
+			_, size := utf8.DecodeRune(b[cut:])
+			cut += size
+		}
+		if pieces := append(JSON(b[:cut:cut]), JSON(b[cut:])...); !bytes.Equal(pieces, want) {
+			t.Fatalf("trial %d: cut at %d gives %q, want %q", trial, cut, pieces, want)
+		}
 	}
 }
 
