@@ -1,10 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 )
 
 // exportFormat names the JSON shape `inspect export` writes; version 2 of
@@ -24,13 +24,14 @@ type exportDoc struct {
 // exportPolicy is §13.3's policy object: thresholdTokens only for the
 // token strategies, noAnchor only when true.
 type exportPolicy struct {
-	Strategy            string `json:"strategy"`
-	KeepRecentTurns     int    `json:"keepRecentTurns"`
-	KeepLastToolResults int    `json:"keepLastToolResults"`
-	ThresholdTokens     *int   `json:"thresholdTokens,omitempty"`
-	NoAnchor            bool   `json:"noAnchor,omitempty"`
-	Inferred            bool   `json:"inferred"`
-	Evidence            string `json:"evidence"`
+	Strategy            string   `json:"strategy"`
+	KeepRecentTurns     int      `json:"keepRecentTurns"`
+	KeepLastToolResults int      `json:"keepLastToolResults"`
+	ThresholdTokens     *int     `json:"thresholdTokens,omitempty"`
+	NoAnchor            bool     `json:"noAnchor,omitempty"`
+	Inferred            bool     `json:"inferred"`
+	Given               []string `json:"given"` // the knobs given as flags
+	Evidence            string   `json:"evidence"`
 }
 
 type exportAgent struct {
@@ -59,6 +60,9 @@ type exportCall struct {
 	Turns          []exportTurn     `json:"turns"`
 	Record         *model.Record    `json:"record"`
 	RecordedWindow string           `json:"recordedWindow"`
+	Usage          *model.Usage     `json:"usage"` // the provider's tokens; null when the call never ended
+	Response       model.Response   `json:"response"`
+	Evidence       exportEvidence   `json:"evidence"`
 }
 
 type exportTurn struct {
@@ -71,28 +75,36 @@ type exportTurn struct {
 	PinTool string  `json:"pinTool,omitempty"`
 }
 
-func policyObject(a agentPolicy) exportPolicy {
-	p := a.policy
+// writeExport writes the replay as inspect.export.v1 JSON, one call at a
+// time (see streamExport): what it holds is one call's JSON, not the
+// whole document's.
+func writeExport(w io.Writer, source string, s session) error {
+	book := provenance.New(s.rec, s.replay)
+	return streamExport(w, exportHead(source, s), len(s.replay.Calls), func(i int) exportCall { return exportCallOf(s, book, i) })
+}
+
+func policyObject(p model.Policy, inferred bool, given []string, evidence string) exportPolicy {
 	out := exportPolicy{Strategy: p.Strategy, KeepRecentTurns: p.KeepRecentTurns, KeepLastToolResults: p.KeepLastToolResults,
-		NoAnchor: p.NoAnchor, Inferred: a.inferred, Evidence: a.evidence}
-	if p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {
+		NoAnchor: p.NoAnchor, Inferred: inferred, Given: append([]string{}, given...), Evidence: evidence}
+	if tokenMeasured(p.Strategy) {
 		t := p.ThresholdTokens
 		out.ThresholdTokens = &t
 	}
 	return out
 }
 
-// writeExport writes the replay as JSON (§13).
-func writeExport(w io.Writer, source string, s session) error {
+// exportHead is the document without its calls.
+func exportHead(source string, s session) exportDoc {
 	doc := exportDoc{
 		Format: exportFormat, Source: source,
-		Policy:   policyObject(agentPolicy{policy: s.policy, inferred: s.inferred, evidence: s.evidence}),
-		Agents:   make([]exportAgent, 0, len(s.agents)),
+		Policy:   policyObject(s.policy, s.inferred, s.given, s.evidence),
+		Agents:   []exportAgent{},
 		Problems: s.problems,
-		Calls:    make([]exportCall, 0, len(s.replay.Calls)),
+		Calls:    []exportCall{},
 	}
 	for _, a := range s.agents {
-		ea := exportAgent{Agent: a.agent.Key, Path: a.agent.Path, Step: a.agent.Step, Policy: policyObject(a)}
+		ea := exportAgent{Agent: a.agent.Key, Path: a.agent.Path, Step: a.agent.Step,
+			Policy: policyObject(a.policy, a.inferred, s.given, a.evidence)}
 		if a.agent.HasID {
 			id := a.agent.AgentID
 			ea.AgentID = &id
@@ -106,31 +118,7 @@ func writeExport(w io.Writer, source string, s session) error {
 	if doc.Problems == nil {
 		doc.Problems = []model.Problem{}
 	}
-	for i := range s.replay.Calls {
-		c := &s.replay.Calls[i]
-		ec := exportCall{
-			Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Conversation: c.Conversation,
-			Agent: c.Run.Agent.Key, Iteration: c.Call.Iteration,
-			Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
-			Record: c.Visit.Record, RecordedWindow: c.Recorded(),
-			Turns: make([]exportTurn, 0, 8),
-		}
-		for _, t := range c.Visit.Turns() {
-			et := exportTurn{Index: t.Index, Start: t.Start, Length: t.Length, Fate: "kept", Notice: t.Notice, PinTool: t.PinTool}
-			if t.Evicted {
-				et.Fate = "evicted"
-			}
-			if t.Reason != "" {
-				r := t.Reason
-				et.Reason = &r
-			}
-			ec.Turns = append(ec.Turns, et)
-		}
-		doc.Calls = append(doc.Calls, ec)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return doc
 }
 
 // conversations lists the session's conversations (§10.8), with the
@@ -141,13 +129,46 @@ func conversations(s session) []exportConversation {
 		if s.only != nil && c.Agent != s.only {
 			continue
 		}
-		ec := exportConversation{Conversation: c.Number, Agent: c.Agent.Key, Runs: []string{}}
+		ec := exportConversation{Conversation: c.Number, Agent: agentKey(s.rec.Runs[c.Runs[0]]), Runs: []string{}}
 		for _, i := range c.Runs {
 			ec.Runs = append(ec.Runs, s.rec.Runs[i].RunID)
 		}
 		out = append(out, ec)
 	}
 	return out
+}
+
+// exportCallOf is the i-th call of the replay as exported; book follows
+// the messages through the replay for its evidence.
+func exportCallOf(s session, book *provenance.Book, i int) exportCall {
+	c := &s.replay.Calls[i]
+	ec := exportCall{
+		Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Conversation: c.Conversation,
+		Agent: agentKey(c.Run), Iteration: c.Call.Iteration,
+		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
+		Record: c.Visit.Record, RecordedWindow: c.Recorded(),
+		Turns: make([]exportTurn, 0, 8),
+	}
+	if c.Call.Ended {
+		u := c.Call.Usage
+		ec.Usage = &u
+	}
+	for _, t := range c.Visit.Turns() {
+		et := exportTurn{Index: t.Index, Start: t.Start, Length: t.Length, Fate: "kept", Notice: t.Notice, PinTool: t.PinTool}
+		switch {
+		case t.Folded:
+			et.Fate = "folded"
+		case t.Evicted:
+			et.Fate = "evicted"
+		}
+		if t.Reason != "" {
+			r := t.Reason
+			et.Reason = &r
+		}
+		ec.Turns = append(ec.Turns, et)
+	}
+	ec.Response, ec.Evidence = callResponse(c.Call), callEvidence(book, i, c.Call)
+	return ec
 }
 
 func nonNil(ms []*model.Message) []*model.Message {

@@ -14,9 +14,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -31,30 +34,56 @@ Usage:
   inspect [FILE]                  open FILE in the terminal UI (no FILE: the embedded demo run)
   inspect export [flags] FILE     print the replay as JSON (format inspect.export.v1)
   inspect report [flags] FILE     print the replay as a plain-text table, one row per call
-  inspect --help | --version
+  inspect help | --help | --version
 
 FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
 (agentfootprint.recording.v1, a single object or an array); .gz is read too.
 
+Flags may come before or after FILE.
+
 Policy flags (export, report, and the UI); an absent flag is inferred from the recording:
-  --strategy NAME              sliding-window | token-budget (summarize-oldest is named
-                               but not replayed: its summaries come from a model)
+  --strategy NAME              sliding-window | token-budget | summarize-oldest (its
+                               summaries are the ones the library recorded; a fold the
+                               library never made gets a placeholder, marked as such)
   --keep-recent-turns N        turns always kept at the end of the window
   --keep-last-tool-results N   last-tool-result pins; 0 switches pins off
-  --threshold-tokens N         token-budget threshold
+  --threshold-tokens N         token-budget and summarize-oldest threshold
   --no-anchor                  replay without the current-request anchor (before 9.55)
   --agent KEY                  export or report only this agent's calls (same numbers);
                                the policy flags then apply to it alone
   --format json                export format (json is the only one)
+
+Output flags (export, report):
+  -q, --quiet                  no "policy inferred" line and no progress on stderr
+  --fail-on-differs            exit 3 when any recorded window is not reproduced (for CI)
+
+Exit status: 0 done; 1 the file could not be read; 2 a usage error; 3 --fail-on-differs found a difference.
 `
+
+// seeHelp closes a usage error.
+const seeHelp = "run inspect --help for the commands and flags\n"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// run is the command line; every line it writes to stderr goes through
+// termtext (a file name or a strategy name may carry escapes), and a
+// stderr that cannot be written makes the exit status non-zero.
 func run(args []string, stdout, stderr io.Writer) int {
+	errw := termtext.NewWriter(stderr)
+	code := run1(args, stdout, errw, stderr)
+	if errw.Err() != nil && code == 0 {
+		return 1
+	}
+	return code
+}
+
+// run1 is run with stderr sanitized; raw is the same stream unsanitized,
+// for the progress line's own cursor controls.
+func run1(args []string, stdout io.Writer, stderr *termtext.Writer, raw io.Writer) int {
 	cmd := "ui"
-	if len(args) > 0 && (args[0] == "export" || args[0] == "report") {
+	if len(args) > 0 && slices.Contains(commands, args[0]) {
 		cmd, args = args[0], args[1:]
 	}
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
@@ -64,21 +93,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 	showVersion := fs.Bool("version", false, "")
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "inspect: %v\n\n%s", err, usage)
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n%s", err, seeHelp)
 		return 2
 	}
+	o.noteGiven(fs)
+	if cmd == "ui" {
+		if err := unknownCommand(files); err != nil {
+			fmt.Fprintf(stderr, "inspect: %v\n%s", err, seeHelp)
+			return 2
+		}
+	}
 	switch {
-	case *help:
+	case *help || cmd == "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	case *showVersion:
 		fmt.Fprintf(stdout, "inspect %s\n", version)
 		return 0
-	case fs.NArg() > 1:
-		fmt.Fprintf(stderr, "inspect: one file at a time (got %d)\n", fs.NArg())
+	case len(files) > 1:
+		fmt.Fprintf(stderr, "inspect: one file at a time (got %d: %s)\n", len(files), strings.Join(files, " "))
 		return 2
-	case cmd != "ui" && fs.NArg() == 0:
+	case cmd != "ui" && len(files) == 0:
 		fmt.Fprintf(stderr, "inspect %s: which file? (inspect %s [flags] FILE)\n", cmd, cmd)
 		return 2
 	case cmd == "export" && o.format != "json":
@@ -89,13 +126,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
 		return 2
 	}
-	path := fs.Arg(0)
+	path := ""
+	if len(files) == 1 {
+		path = files[0]
+		if err := checkFile(path); err != nil {
+			fmt.Fprintf(stderr, "inspect: %v\n", err)
+			return 1
+		}
+	}
 	if cmd == "ui" {
 		return runUI(path, o, stderr)
 	}
+	return runBatch(cmd, path, o, stdout, stderr, raw)
+}
+
+// runBatch is export and report: load, settle the policy, replay, print.
+// Raw is stderr unsanitized, for the progress line's cursor controls.
+func runBatch(cmd, path string, o options, stdout, stderr, raw io.Writer) int {
 	var progress io.Writer
-	if isTerminal(stderr) {
-		progress = stderr
+	if isTerminal(raw) && !o.quiet {
+		progress = raw
 	}
 	rec, err := open(path, progress)
 	if err != nil {
@@ -108,19 +158,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var only *model.Agent
 	if o.agent != "" {
 		if only, err = findAgent(rec, o.agent); err != nil {
-			fmt.Fprintf(stderr, "inspect %s: %v\n", cmd, err)
+			fmt.Fprintf(stderr, "inspect %s: %s\n", cmd, termtext.Line(err.Error()))
 			return 2
 		}
 	}
-	s := newSession(rec, o, only)
+	s, err := newSession(rec, o, only)
 	if progress != nil && !o.complete() {
 		fmt.Fprint(progress, "\r\x1b[K")
 	}
-	for _, p := range s.problems {
-		fmt.Fprintln(stderr, p.Message)
+	if err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return 2
 	}
-	if s.inferred {
-		fmt.Fprintf(stderr, "inspect: policy inferred: %s\n", s.evidence)
+	for _, p := range s.problems {
+		fmt.Fprintln(stderr, termtext.Line(p.Message))
+	}
+	if s.inferred && !o.quiet {
+		fmt.Fprintf(stderr, "inspect: policy %s (%s): %s\n", termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
 	}
 	var werr error
 	if cmd == "export" {
@@ -131,6 +185,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if werr != nil {
 		fmt.Fprintf(stderr, "inspect: %v\n", werr)
 		return 1
+	}
+	if differ, compared := s.differs(); o.failDiffer && differ > 0 {
+		fmt.Fprintf(stderr, "inspect: %d of %d recorded windows not reproduced under %s (--fail-on-differs)\n", differ, compared, s.policy)
+		return 3
 	}
 	return 0
 }

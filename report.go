@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -15,7 +17,7 @@ import (
 // policy and the problems. Colour only marks a recorded-window mismatch.
 func writeReport(w io.Writer, s session, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tSENT\tCHARS\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED")
+	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tSENT\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED")
 	for i := range s.replay.Calls {
 		c := &s.replay.Calls[i]
 		v := &c.Visit
@@ -27,56 +29,91 @@ func writeReport(w io.Writer, s session, color bool) error {
 		if color && recorded == window.Differs {
 			recorded = "\x1b[31m" + recorded + "\x1b[0m"
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, c.Conversation, c.Run.Agent.Key, c.Call.Iteration,
-			len(v.After), model.WindowChars(v.After), left, why, pinsLine(v), recorded)
+		in, out := tokens(c.Call)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, c.Conversation,
+			termtext.Line(agentKey(c.Run)), c.Call.Iteration, len(v.After), model.WindowChars(v.After), in, out,
+			termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w)
-	for _, a := range s.agents {
+	fmt.Fprintf(w, "\npolicy: %s\n  %s\n  evidence: %s\n", termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
+	for _, a := range s.agents[min(1, len(s.agents)):] { // the first is the line above
 		how := "given"
 		if a.inferred {
 			how = "inferred"
 		}
-		fmt.Fprintf(w, "policy of %s (%s): %s\n  %s\n", a.agent.Key, how, a.policy, a.evidence)
+		fmt.Fprintf(w, "policy of %s (%s): %s\n  evidence: %s\n", termtext.Line(a.agent.Key), how, termtext.Line(a.policy.String()), termtext.Line(a.evidence))
 	}
-	matched, compared := 0, 0
-	for i := range s.replay.Calls {
-		if r := s.replay.Calls[i].Recorded(); r != window.Unknown {
-			compared++
-			if r == window.Match {
-				matched++
-			}
-		}
-	}
-	fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", matched, compared)
+	differ, compared := s.differs()
+	fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", compared-differ, compared)
 	if len(s.problems) > 0 {
 		fmt.Fprintf(w, "problems (%d):\n", len(s.problems))
 		for _, p := range s.problems {
-			fmt.Fprintf(w, "  %s\n", p.Message)
+			fmt.Fprintf(w, "  %s\n", termtext.Line(p.Message))
 		}
 	}
 	return nil
 }
 
-// leftLine says how much left at this call's head: messages, turns, and
-// whether a drop notice took their place.
+// leftLine names what left at this call's head: the tools each evicted
+// turn called or answered for (its role when it had none), and whether a
+// drop notice or a summary frame took their place — words a grep can find.
 func leftLine(v *window.Visit) string {
 	if len(v.Evicted) == 0 {
-		return "0"
+		return "-"
 	}
-	turns := 0
-	for _, t := range v.Turns() {
-		if t.Evicted {
-			turns++
+	var names []string
+	add := func(n string) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
 		}
 	}
-	s := fmt.Sprintf("%d msgs/%d turns", len(v.Evicted), turns)
-	if v.Notice != nil {
+	for _, t := range v.Turns() {
+		if !t.Evicted {
+			continue
+		}
+		msgs := v.Before[t.Start : t.Start+t.Length]
+		tools := 0
+		for _, m := range msgs {
+			for _, tc := range m.ToolCalls {
+				add(tc.Name)
+				tools++
+			}
+			if m.ToolName != "" {
+				add(m.ToolName)
+				tools++
+			}
+		}
+		switch {
+		case tools > 0:
+		case msgs[0].IsNotice():
+			add("notice")
+		case msgs[0].IsFrame():
+			add("summary")
+		default:
+			add(msgs[0].Role)
+		}
+	}
+	s := strings.Join(names, ",")
+	switch {
+	case v.Notice != nil:
 		s += " +notice"
+	case v.Frame != nil && v.Frame.Placeholder:
+		s += " folded +summary (placeholder: not recorded)"
+	case v.Frame != nil:
+		s += " folded +summary"
 	}
 	return s
+}
+
+// tokens is the provider-reported input and output of a call, "-" for a
+// call that never ended.
+func tokens(c *model.Call) (in, out string) {
+	if !c.Ended {
+		return "-", "-"
+	}
+	return strconv.Itoa(c.Usage.Input), strconv.Itoa(c.Usage.Output)
 }
 
 // stayedLine names the refusals that kept turns out of the span (the keep
@@ -110,4 +147,12 @@ func pinsLine(v *window.Visit) string {
 		s += fmt.Sprintf(" (+%d yielded)", v.Yielded)
 	}
 	return s
+}
+
+// agentKey is the key of a run's agent ("-" for a run built by hand).
+func agentKey(r *model.Run) string {
+	if r.Agent == nil {
+		return "-"
+	}
+	return r.Agent.Key
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/tui"
@@ -15,9 +14,6 @@ func runUI(path string, o options, stderr io.Writer) int {
 	name := path
 	if path == "" {
 		name = "demo"
-	} else if err := openable(path); err != nil {
-		fmt.Fprintf(stderr, "inspect: %v\n", err)
-		return 1
 	}
 	err := tui.Run(tui.Config{
 		Name:  name,
@@ -42,22 +38,4 @@ func stream(l *loader.Loading) *tui.Stream {
 		Done:     l.Done(),
 		Wait:     l.Wait,
 	}
-}
-
-// openable catches the errors worth saying before the UI starts.
-func openable(path string) error {
-	st, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return err
-	case st.IsDir():
-		return fmt.Errorf("%s: is a directory, not a recording", path)
-	case st.Size() == 0:
-		return fmt.Errorf("%s: empty file", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	return f.Close()
 }

@@ -58,6 +58,7 @@ type runState struct {
 	opened  []string          // toolCallIds of the tool_starts, in order
 	agentID string            // run_configured agentId
 	hint    int               // room for the next call's window
+	sys     systemPrompts
 }
 
 // callState is what the stream events told about one call, kept until the
@@ -69,6 +70,7 @@ type callState struct {
 	tools       []*toolUse
 	fromHistory bool
 	settled     bool
+	stated      bool // context.injected gave the hash of every message the call sent
 }
 
 type toolUse struct {
@@ -76,6 +78,7 @@ type toolUse struct {
 	args     json.RawMessage
 	ended    bool
 	content  string // the tool message text the model got
+	repeated bool   // a tools.repeated_call event names it
 }
 
 func newBuilder(rec *model.Recording, opts options, l *Loading) *builder {
@@ -163,6 +166,9 @@ func (b *builder) apply(p *parsed) {
 		if p.ok {
 			b.injected(rs, p)
 		}
+		if p.isSystem {
+			rs.systemPrompt(p.text)
+		}
 	case kindLLMStart:
 		if p.ok {
 			b.llmStart(rs, p)
@@ -184,6 +190,10 @@ func (b *builder) stream(rs *runState, p *parsed) {
 		b.toolEnd(rs, p)
 	case kindIterationEnd:
 		b.iterationEnd(rs, p)
+	case kindEvidence:
+		b.evidenceChecked(rs, p)
+	case kindRepeated:
+		b.repeatedCall(rs, p)
 	}
 }
 
@@ -302,6 +312,7 @@ func (b *builder) llmStart(rs *runState, p *parsed) {
 	}
 	b.calls++
 	call := &model.Call{Number: b.calls, Iteration: p.iteration, MessagesCount: n, Line: p.at.line}
+	call.Facts.SystemPrompt = rs.sys.forCall()
 	if len(rs.slots) == n && !slices.Contains(rs.slots, nil) {
 		call.Recorded = rs.slots
 		for k := n - 1; k >= 0 && rs.deliver[k]; k-- {
@@ -336,6 +347,12 @@ func (b *builder) llmEnd(rs *runState, p *parsed) {
 	cs.call.Usage = p.usage
 	cs.call.Ended = true
 	cs.content = p.text
+	cs.call.Facts.Response.Content = p.text
+	cs.call.Facts.Response.StopReason = p.stopReason
+	if p.hasUsage {
+		u := p.usage
+		cs.call.Facts.Response.Usage = &u
+	}
 	rs.run.FinalAnswer = p.text
 }
 

@@ -57,6 +57,9 @@ func recordingDiff(a, b *model.Recording) string {
 	if !reflect.DeepEqual(a.Problems, b.Problems) {
 		return fmt.Sprintf("problems\n%v\nvs\n%v", a.Problems, b.Problems)
 	}
+	if ra, rb := repeatedByID(a), repeatedByID(b); !reflect.DeepEqual(ra, rb) {
+		return fmt.Sprintf("repeated results %v vs %v", ra, rb)
+	}
 	if a.Format != b.Format || len(a.Runs) != len(b.Runs) {
 		return fmt.Sprintf("format %s/%s, %d/%d runs", a.Format, b.Format, len(a.Runs), len(b.Runs))
 	}
@@ -154,4 +157,14 @@ func FuzzDifferential(f *testing.F) {
 	}
 	f.Add([]byte(smallEnvelope))
 	f.Fuzz(func(t *testing.T, data []byte) { checkSameWays(t, data) })
+}
+
+// repeatedByID is RepeatedResults keyed by message number, comparable
+// across two loads.
+func repeatedByID(r *model.Recording) map[int]string {
+	out := map[int]string{}
+	for m, text := range r.RepeatedResults {
+		out[m.ID] = text
+	}
+	return out
 }

@@ -20,6 +20,8 @@ const (
 	evToolEnd      = "agentfootprint.stream.tool_end"
 	evInjected     = "agentfootprint.context.injected"
 	evPressure     = "agentfootprint.context.budget_pressure"
+	evEvidence     = "agentfootprint.agent.evidence_checked"
+	evRepeated     = "agentfootprint.tools.repeated_call"
 )
 
 // kind is what an event is to the builder.
@@ -38,11 +40,14 @@ const (
 	kindToolEnd
 	kindInjected
 	kindPressure
+	kindEvidence // read by the reference decoder only (rare, kept whole)
+	kindRepeated // likewise
 )
 
 var kindNames = [...]string{kindRunConfig: evRunConfig, kindTurnStart: evTurnStart, kindTurnEnd: evTurnEnd,
 	kindIterationEnd: evIterationEnd, kindLLMStart: evLLMStart, kindLLMEnd: evLLMEnd, kindToolStart: evToolStart,
-	kindToolEnd: evToolEnd, kindInjected: evInjected, kindPressure: evPressure}
+	kindToolEnd: evToolEnd, kindInjected: evInjected, kindPressure: evPressure,
+	kindEvidence: evEvidence, kindRepeated: evRepeated}
 
 // kindOf names an event type; the switch on string(typ) does not allocate.
 func kindOf(typ []byte) kind {
@@ -67,6 +72,10 @@ func kindOf(typ []byte) kind {
 		return kindInjected
 	case evPressure:
 		return kindPressure
+	case evEvidence:
+		return kindEvidence
+	case evRepeated:
+		return kindRepeated
 	}
 	if len(typ) >= len(libraryPrefix) && string(typ[:len(libraryPrefix)]) == libraryPrefix {
 		return kindOther
@@ -117,6 +126,13 @@ type parsed struct {
 	delivered                bool // context.injected reason does not start with "conversation history"
 	threshold                int  // context.budget_pressure cap, unit tokens
 	history                  *history
+
+	// EVIDENCE-SEMANTICS §6: llm_end's stop reason and whether it had a
+	// usage object; a system-prompt injection record's text (isSystem);
+	// an evidence_checked payload as recorded, with its iteration.
+	stopReason         *string
+	hasUsage, isSystem bool
+	evidence           json.RawMessage
 }
 
 // history is an iteration_end history: the window as sent, then what the

@@ -58,6 +58,9 @@ func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 		p.runID = ""
 		return true
 	}
+	if p.kind == kindEvidence || p.kind == kindRepeated {
+		return false // rare events the reference decoder reads whole
+	}
 	switch {
 	case decoded || !needsPayload(p.kind):
 		return true
@@ -161,10 +164,10 @@ var payloadFields = [...][]string{
 	kindTurnEnd:      {"finalContent"},
 	kindIterationEnd: {"history", "iterIndex"},
 	kindLLMStart:     {"iteration", "messagesCount"},
-	kindLLMEnd:       {"content", "usage"},
+	kindLLMEnd:       {"content", "usage", "stopReason"},
 	kindToolStart:    {"toolName", "toolCallId", "args"},
 	kindToolEnd:      {"toolCallId", "result", "error"},
-	kindInjected:     {"slot", "position", "asRole", "rawContent", "sourceId", "reason"},
+	kindInjected:     {"slot", "position", "asRole", "rawContent", "sourceId", "reason", "contentSummary"},
 	kindPressure:     {"unit", "cap"},
 }
 
@@ -212,6 +215,11 @@ type payloadState struct {
 	slotMessages, hasRole bool
 	result, errField      []byte
 	reason                []byte
+	// a system-prompt record's contentSummary (a JSON string body, valid
+	// while the line is); its rawContent is p.content
+	slotSystem bool
+	summary    []byte
+	summaryEsc bool
 }
 
 // payload reads the payload object of the kinds the builder uses and
@@ -232,6 +240,15 @@ func (f *fastDecoder) payload(s *scanner, p *parsed) bool {
 func finishPayload(p *parsed, st *payloadState) bool {
 	switch p.kind {
 	case kindInjected:
+		if st.slotSystem {
+			p.isSystem = true
+			if p.hasContent {
+				p.text = jsonText(p.content)
+			}
+			if p.text == "" {
+				p.text = text(st.summary, st.summaryEsc)
+			}
+		}
 		if st.slotMessages {
 			finishInjected(p, st.hasRole, st.reason)
 		}
@@ -283,11 +300,7 @@ func (f *fastDecoder) field(s *scanner, p *parsed, st *payloadState, i int) bool
 		}
 		*n, ok = intValue(s)
 	case kindLLMEnd:
-		if i == 0 {
-			p.text, ok = stringValue(s)
-		} else {
-			ok = usageValue(s, &p.usage)
-		}
+		ok = llmEndField(s, p, i)
 	case kindToolStart, kindToolEnd:
 		ok = toolField(s, p, st, i)
 	case kindInjected:
@@ -348,8 +361,12 @@ func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 		return true
 	}
 	raw, esc, ok := s.str()
-	if !ok {
-		return false
+	if !ok || i == 3 {
+		return false // rawContent of another type is for the reference to word
+	}
+	if i == 6 {
+		st.summary, st.summaryEsc = raw, esc
+		return true
 	}
 	if esc {
 		raw = []byte(unquote(raw))
@@ -357,14 +374,39 @@ func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	switch i {
 	case 0:
 		st.slotMessages = string(raw) == "messages"
+		st.slotSystem = string(raw) == "system-prompt"
 	case 2:
 		p.role, st.hasRole = roleText(raw), true
-	case 3:
-		return false // rawContent null is for the reference to word
 	case 4:
 		p.sourceID = string(raw)
 	case 5:
 		st.reason = raw
 	}
 	return true
+}
+
+// llmEndField reads llm_end's content (0), usage (1) and stopReason (2):
+// a stop reason that is not a string counts as absent.
+func llmEndField(s *scanner, p *parsed, i int) bool {
+	switch i {
+	case 0:
+		var ok bool
+		p.text, ok = stringValue(s)
+		return ok
+	case 1:
+		if s.null() {
+			return true
+		}
+		p.hasUsage = true
+		return usageValue(s, &p.usage)
+	}
+	raw, ok := rawValue(s)
+	if ok && len(raw) > 0 && raw[0] == '"' {
+		sub := scanner{b: raw}
+		var r string
+		if r, ok = stringValue(&sub); ok {
+			p.stopReason = &r
+		}
+	}
+	return ok
 }

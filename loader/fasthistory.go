@@ -18,9 +18,10 @@ const (
 	fToolChars
 )
 
-// history reads iteration_end history: every element is checked and
-// hashed where it lies, none is decoded. The builder decodes the ones
-// after the window from their spans.
+// history reads iteration_end history: every element is checked where it
+// lies, none is decoded or hashed. The builder, which knows where the
+// window ends and whether context.injected already gave its hashes,
+// hashes or decodes what it needs from the spans.
 func (f *fastDecoder) history(s *scanner, p *parsed) bool {
 	if s.null() {
 		return true
@@ -53,6 +54,7 @@ type elemState struct {
 	roleEsc    bool
 	key        *textKey
 	checkOnly  bool
+	wantHash   bool
 	decodeInto *model.Message
 }
 

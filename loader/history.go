@@ -58,6 +58,7 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	cs.call.Recorded, cs.call.Deliveries = recorded, deliveries
 	cs.call.Appended = appended
 	cs.fromHistory = true
+	b.responseFromHistory(cs)
 }
 
 // decode is element i of the history as a message of its own.
@@ -92,6 +93,9 @@ func (b *builder) settle(cs *callState) {
 	}
 	cs.settled = true
 	b.settled++
+	if !cs.fromHistory {
+		cs.call.Facts.Response.ToolCalls = cs.toolStarts()
+	}
 	if cs.fromHistory || !cs.call.Ended || len(cs.tools) == 0 {
 		return
 	}
@@ -115,6 +119,7 @@ func (b *builder) settle(cs *callState) {
 		}
 	}
 	cs.call.Appended = appended
+	b.noteRepeated(cs)
 }
 
 // toolContent is a tool_end result as the model got it. The library puts a

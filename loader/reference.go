@@ -145,6 +145,19 @@ func refPayload(payload json.RawMessage, p *parsed) {
 		p.threshold = int(v.Cap)
 	case kindInjected:
 		refInjected(payload, p)
+	case kindEvidence:
+		var v struct {
+			Iteration int `json:"iteration"`
+		}
+		if p.ok = refDecode(payload, p, &v); p.ok {
+			p.iteration, p.evidence = v.Iteration, append(json.RawMessage(nil), payload...)
+		}
+	case kindRepeated:
+		var v struct {
+			ToolCallID string `json:"toolCallId"`
+		}
+		p.ok = refDecode(payload, p, &v)
+		p.toolCallID = v.ToolCallID
 	case kindLLMStart:
 		var v struct {
 			Iteration     int `json:"iteration"`
@@ -159,14 +172,27 @@ func refPayload(payload json.RawMessage, p *parsed) {
 
 func refInjected(payload json.RawMessage, p *parsed) {
 	var v struct {
-		Slot       string          `json:"slot"`
-		Position   *int            `json:"position"`
-		AsRole     *string         `json:"asRole"`
-		RawContent json.RawMessage `json:"rawContent"`
-		SourceID   string          `json:"sourceId"`
-		Reason     string          `json:"reason"`
+		Slot           string          `json:"slot"`
+		Position       *int            `json:"position"`
+		AsRole         *string         `json:"asRole"`
+		RawContent     json.RawMessage `json:"rawContent"`
+		SourceID       string          `json:"sourceId"`
+		Reason         string          `json:"reason"`
+		ContentSummary string          `json:"contentSummary"`
 	}
-	if !refDecode(payload, p, &v) || v.Slot != "messages" {
+	if !refDecode(payload, p, &v) {
+		return
+	}
+	if v.Slot == "system-prompt" {
+		p.isSystem = true
+		if len(v.RawContent) > 0 && v.RawContent[0] == '"' {
+			p.text = jsonText(v.RawContent)
+		}
+		if p.text == "" {
+			p.text = v.ContentSummary
+		}
+	}
+	if v.Slot != "messages" {
 		return
 	}
 	if v.Position != nil {
@@ -188,11 +214,19 @@ func refStream(payload json.RawMessage, p *parsed) {
 	switch p.kind {
 	case kindLLMEnd:
 		var v struct {
-			Content string      `json:"content"`
-			Usage   model.Usage `json:"usage"`
+			Content    string          `json:"content"`
+			Usage      *model.Usage    `json:"usage"`
+			StopReason json.RawMessage `json:"stopReason"`
 		}
 		p.ok = refDecode(payload, p, &v)
-		p.text, p.usage = v.Content, v.Usage
+		p.text = v.Content
+		if v.Usage != nil {
+			p.usage, p.hasUsage = *v.Usage, true
+		}
+		var r string
+		if len(v.StopReason) > 0 && v.StopReason[0] == '"' && json.Unmarshal(v.StopReason, &r) == nil {
+			p.stopReason = &r
+		}
 	case kindToolStart:
 		var v struct {
 			ToolName   string          `json:"toolName"`

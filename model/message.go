@@ -38,6 +38,10 @@ type Message struct {
 	// units), when the library appended a note after it. Kept as the
 	// number the library wrote; toolbytes decides whether it applies.
 	ToolChars *float64 `json:"toolChars,omitempty"`
+	// Placeholder marks a compaction frame the replay made for a fold the
+	// library never made: its summary text is not known (§11.9). Such a
+	// message was never sent.
+	Placeholder bool `json:"placeholder,omitempty"`
 
 	ID    int    `json:"-"`
 	chars int    // cached Len(Content)+1; 0 means not measured yet
@@ -78,6 +82,12 @@ const (
 // IsNotice reports whether m is a drop notice the library wrote.
 func (m *Message) IsNotice() bool {
 	return m.Role == RoleUser && hasPrefix(m.Content, DroppedPrefix)
+}
+
+// IsFrame reports whether m is a compaction frame: a user message holding
+// a summary that summarize-oldest put in place of folded messages.
+func (m *Message) IsFrame() bool {
+	return m.Role == RoleUser && hasPrefix(m.Content, CompactedPrefix)
 }
 
 // IsPersonSaid reports whether m is something the person said: a user

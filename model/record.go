@@ -1,5 +1,7 @@
 package model
 
+import "encoding/json"
+
 // Refusal reasons: why a turn may not leave the window.
 const (
 	ReasonCurrentRequest        = "current-request"
@@ -10,6 +12,8 @@ const (
 	ReasonLastToolResult        = "last-tool-result"
 	ReasonInsideKeepWindow      = "inside-keep-window"
 	ReasonReplacementNotSmaller = "replacement-not-smaller"
+	ReasonOnlyExistingSummary   = "only-existing-summary"
+	ReasonSummarizerFailed      = "summarizer-failed"
 )
 
 // Turn is a run of the window: a non-tool message and the tool results
@@ -62,4 +66,55 @@ type Record struct {
 	Refusals            []Refusal     `json:"refusals"`
 	DroppedObservations []string      `json:"droppedObservations,omitempty"`
 	Observations        *Observations `json:"observations,omitempty"`
+
+	// Written by summarize-oldest (WINDOW-SEMANTICS §11.7), with
+	// MeasuredTokens, ThresholdTokens and OverBudget, but no
+	// KeepRecentTurns, TurnsBefore or TurnsAfter.
+	//
+	// SummaryChars is the frame's length (0 when no span was planned);
+	// nil when it is not known (a fold the library refused for a reason
+	// the log does not give).
+	SummaryChars      *int   `json:"summaryChars,omitempty"`
+	SummarizerTokens  *Usage `json:"summarizerTokens,omitempty"`
+	SummarizerSkipped bool   `json:"summarizerSkipped,omitempty"`
+	// SummaryRecorded is false when the frame's summary is a placeholder:
+	// the library never folded this span, so its summary is not known.
+	SummaryRecorded *bool `json:"summaryRecorded,omitempty"`
+}
+
+// summaryRecord is a summarize-oldest record as JSON: the library's keys,
+// summaryChars always present (null when unknown).
+type summaryRecord struct {
+	Strategy            string        `json:"strategy"`
+	Iteration           int           `json:"iteration"`
+	MeasuredTokens      int           `json:"measuredTokens"`
+	ThresholdTokens     int           `json:"thresholdTokens"`
+	OverBudget          bool          `json:"overBudget"`
+	WindowCharsBefore   int           `json:"windowCharsBefore"`
+	RemovedMessageCount int           `json:"removedMessageCount"`
+	WindowCharsAfter    int           `json:"windowCharsAfter"`
+	SummaryChars        *int          `json:"summaryChars"`
+	SummarizerTokens    *Usage        `json:"summarizerTokens,omitempty"`
+	SummarizerSkipped   bool          `json:"summarizerSkipped,omitempty"`
+	SummaryRecorded     *bool         `json:"summaryRecorded,omitempty"`
+	Refusals            []Refusal     `json:"refusals"`
+	DroppedObservations []string      `json:"droppedObservations,omitempty"`
+	Observations        *Observations `json:"observations,omitempty"`
+}
+
+// MarshalJSON writes the keys the record's strategy writes.
+func (r Record) MarshalJSON() ([]byte, error) {
+	if r.Strategy != SummarizeOldest {
+		type plain Record
+		return json.Marshal(plain(r))
+	}
+	return json.Marshal(summaryRecord{
+		Strategy: r.Strategy, Iteration: r.Iteration, MeasuredTokens: r.MeasuredTokens,
+		ThresholdTokens: r.ThresholdTokens, OverBudget: r.OverBudget,
+		WindowCharsBefore: r.WindowCharsBefore, RemovedMessageCount: r.RemovedMessageCount,
+		WindowCharsAfter: r.WindowCharsAfter, SummaryChars: r.SummaryChars,
+		SummarizerTokens: r.SummarizerTokens, SummarizerSkipped: r.SummarizerSkipped,
+		SummaryRecorded: r.SummaryRecorded, Refusals: r.Refusals,
+		DroppedObservations: r.DroppedObservations, Observations: r.Observations,
+	})
 }

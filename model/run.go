@@ -9,6 +9,10 @@ type Recording struct {
 	Runs     []*Run    // segments, in order of first event; Run.Index counts from 1
 	Agents   []*Agent  // in order of the first event of their first segment
 	Problems []Problem // lines that could not be used, and why
+	// RepeatedResults maps the tool message of each agentfootprint.tools.
+	// repeated_call event to its stream.tool_end result as message text: the
+	// tool's own bytes when a proper prefix (EVIDENCE-SEMANTICS §6).
+	RepeatedResults map[*Message]string
 }
 
 // Input formats a Recording can come from.
@@ -110,6 +114,8 @@ type Call struct {
 	// calls and has none). A final answer is the run's FinalAnswer.
 	Appended []*Message
 	Ended    bool // llm_end was seen
+	// Facts are the call's response, system prompt and evidence verdict.
+	Facts CallFacts
 }
 
 // Usage is the provider-reported token count of one call.

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -24,15 +26,29 @@ type detailPane struct {
 	focused bool
 
 	row     *window.Row
+	note    string   // shown instead of a turn (a fold of gone turns is selected)
 	head    []string // the reason and what changed; never scrolls
 	vp      viewport.Model
-	bodyFor string // what the viewport's content was rendered from
+	bodyFor renderKey // what the viewport's content was rendered from
+
+	cache  renderCache
+	job    tea.Cmd       // a render to start; the root model takes it
+	gen    int64         // counts renders asked for
+	latest *atomic.Int64 // the newest gen, read by renders in flight
+	// pending: the turn on screen is being rendered; want is where the
+	// keys pressed meanwhile scrolled it to.
+	pending bool
+	want    int
+	raw     string // the rendered turn, before search hits are marked
+	// markPending: scroll to the first hit once the render arrives.
+	markPending bool
+	mark        string // the search query whose hits are marked
 }
 
 func newDetailPane(st *Styles, keys KeyMap) *detailPane {
 	vp := viewport.New(0, 0)
 	vp.MouseWheelEnabled = true
-	return &detailPane{st: st, keys: keys, vp: vp}
+	return &detailPane{st: st, keys: keys, vp: vp, latest: new(atomic.Int64)}
 }
 
 func (d *detailPane) Init() tea.Cmd { return nil }
@@ -40,7 +56,13 @@ func (d *detailPane) Init() tea.Cmd { return nil }
 func (d *detailPane) ShortHelp() []key.Binding {
 	return []key.Binding{d.keys.Up, d.keys.Down, d.keys.PageUp, d.keys.PageDown}
 }
-func (d *detailPane) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
+func (d *detailPane) FullHelp() [][]key.Binding {
+	k := d.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown}}
+}
+
+// top scrolls back to the top: a new call starts its detail there.
+func (d *detailPane) top() { d.vp.GotoTop() }
 
 // SetSize is the size inside the frame.
 func (d *detailPane) SetSize(w, h int) {
@@ -57,10 +79,20 @@ func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		switch {
+		case d.pending:
+			d.scrollPending(msg)
 		case key.Matches(msg, d.keys.PageUp):
 			d.vp.PageUp()
 		case key.Matches(msg, d.keys.PageDown):
 			d.vp.PageDown()
+		case key.Matches(msg, d.keys.HalfUp):
+			d.vp.HalfPageUp()
+		case key.Matches(msg, d.keys.HalfDown):
+			d.vp.HalfPageDown()
+		case d.focused && key.Matches(msg, d.keys.Top):
+			d.vp.GotoTop()
+		case d.focused && key.Matches(msg, d.keys.Bottom):
+			d.vp.GotoBottom()
 		case d.focused && key.Matches(msg, d.keys.Up):
 			d.vp.ScrollUp(1)
 		case d.focused && key.Matches(msg, d.keys.Down):
@@ -74,39 +106,127 @@ func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, nil
 }
 
+// scrollPending moves where the turn being rendered will be scrolled to.
+func (d *detailPane) scrollPending(msg tea.KeyMsg) {
+	switch {
+	case key.Matches(msg, d.keys.PageUp):
+		d.want -= d.vp.Height
+	case key.Matches(msg, d.keys.PageDown):
+		d.want += d.vp.Height
+	case d.focused && key.Matches(msg, d.keys.Up):
+		d.want--
+	case d.focused && key.Matches(msg, d.keys.Down):
+		d.want++
+	}
+	d.want = max(0, d.want)
+}
+
 // show puts row in the pane. The messages are rendered again only when
 // the turn or the width changed; the reason is cheap and always redone.
 func (d *detailPane) show(row *window.Row) {
-	d.row = row
+	d.row, d.note = row, ""
 	d.head = nil
 	if row == nil || d.s == nil || d.s.current() == nil {
-		d.vp.SetContent("")
-		d.bodyFor = ""
+		d.setContent("")
+		d.bodyFor = renderKey{}
 		d.resize()
 		return
 	}
 	w := max(1, d.width)
 	c := d.s.current()
 	fs := d.st.Fate(row.Fate)
-	d.head = wrapLines(reason(*row, c, d.s.policy), fs, w)
+	d.head = wrapLines(termtext.Line(reason(*row, c, d.s.policy)), fs, w)
 	sent := "sent to the model on this call"
 	if !row.Sent {
 		sent = "not sent on this call"
 	}
-	d.head = append(d.head, d.st.Dim.Render(sent))
+	if lf, ok := d.s.livesOf().byKey[row.Key]; ok {
+		sent += "; " + lifeline(lf, d.s.calls(), d.s.policy)
+	}
+	d.head = append(d.head, wrapLines(sent, d.st.Dim, w)...)
 	if ch := d.s.changes.of(row.Key); ch != "" {
-		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+ch, d.st.Changed, w)...)
+		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
 	}
 	if len(d.head) > d.height/2 {
 		d.head = d.head[:d.height/2]
 	}
-	key := fmt.Sprintf("%p/%d/%d", row.Messages[0], len(row.Messages), w)
-	if key != d.bodyFor {
-		d.bodyFor = key
-		d.vp.SetContent(renderTurn(d.st, row.Messages, w))
-		d.vp.GotoTop()
+	if k := (renderKey{row.Messages[0], len(row.Messages), w}); k != d.bodyFor {
+		d.bodyFor = k
+		d.body(row)
 	}
 	d.resize()
+}
+
+// body fills the viewport for the turn in d.bodyFor: from the cache, at
+// once when the turn is small, else with a line saying it is being
+// rendered while renderCmd does the work.
+func (d *detailPane) body(row *window.Row) {
+	k := d.bodyFor
+	text, ok := d.cache.get(k)
+	if !ok && quick(row.Messages) {
+		text, ok = renderTurn(d.st, row.Messages, k.width), true
+		d.cache.put(k, text)
+	}
+	d.pending, d.want = !ok, 0
+	if !ok {
+		text = d.st.Dim.Render("rendering " + megabytes(turnBytes(row.Messages)) + "…")
+		d.gen++
+		d.latest.Store(d.gen)
+		d.job = renderCmd(d.st, k, row.Messages, d.gen, d.latest)
+	}
+	d.setContent(text)
+	d.vp.GotoTop()
+}
+
+// rendered takes a background render: kept for a later visit, shown if
+// it is the turn on screen.
+func (d *detailPane) rendered(msg renderedMsg) {
+	d.cache.put(msg.key, msg.text)
+	if msg.key == d.bodyFor && d.pending {
+		d.pending = false
+		d.setContent(msg.text)
+		d.resize()
+		d.vp.SetYOffset(d.want) // the scrolling done while it rendered
+		if d.markPending {
+			d.toMark()
+		}
+	}
+}
+
+// setContent puts a rendered turn in the viewport, search hits marked.
+func (d *detailPane) setContent(text string) {
+	d.raw = text
+	d.vp.SetContent(markHits(d.st, text, d.mark))
+}
+
+// setMark marks the hits of q in the turn on screen, keeping the scroll.
+func (d *detailPane) setMark(q string) {
+	if q == d.mark {
+		return
+	}
+	d.mark = q
+	y := d.vp.YOffset
+	d.vp.SetContent(markHits(d.st, d.raw, q))
+	d.vp.SetYOffset(y)
+}
+
+// toMark scrolls to the first line holding a hit (once the turn is
+// rendered, when it is being rendered).
+func (d *detailPane) toMark() {
+	d.markPending = d.pending
+	if d.pending {
+		return
+	}
+	if i := firstHitLine(d.raw, d.mark); i >= 0 {
+		d.vp.SetYOffset(max(0, i-2))
+	}
+}
+
+// takeJob hands over the render to start, if there is one.
+func (d *detailPane) takeJob() tea.Cmd {
+	j := d.job
+	d.job = nil
+	return j
 }
 
 func (d *detailPane) resize() {
@@ -124,13 +244,29 @@ func (d *detailPane) title() string {
 		return "Detail"
 	}
 	t := fmt.Sprintf("%s turn · %s · %s chars", d.row.Fate, plural(len(d.row.Messages), "msg"), thousands(turnChars(d.row.Messages)))
-	if d.vp.TotalLineCount() > d.vp.Height && d.vp.Height > 0 {
-		t += fmt.Sprintf(" · %d%%", int(d.vp.ScrollPercent()*100))
+	return t + d.position()
+}
+
+// position says which lines of the text are in view, when not all are.
+func (d *detailPane) position() string {
+	n := d.vp.TotalLineCount()
+	if n <= d.vp.Height || d.vp.Height <= 0 {
+		return ""
 	}
-	return t
+	first := d.vp.YOffset + 1
+	return fmt.Sprintf(" · lines %d–%d of %d", first, min(n, d.vp.YOffset+d.vp.Height), n)
+}
+
+// showNote puts a sentence in the pane instead of a turn.
+func (d *detailPane) showNote(text string) {
+	d.show(nil)
+	d.note = text
 }
 
 func (d *detailPane) View() string {
+	if d.row == nil && d.note != "" {
+		return lines(strings.Join(wrapLines(d.note, d.st.Gone, max(1, d.width)), "\n"), d.width, d.height)
+	}
 	if d.row == nil {
 		return lines(d.st.Dim.Render("no turn selected"), d.width, d.height)
 	}

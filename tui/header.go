@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -43,10 +44,11 @@ func (h *header) ShortHelp() []key.Binding            { return []key.Binding{h.k
 func (h *header) FullHelp() [][]key.Binding           { return [][]key.Binding{h.ShortHelp()} }
 
 func (h *header) View() string {
-	title := h.st.Title.Render("inspect") + " " + h.st.Value.Render(h.name)
+	name := termtext.Line(h.name)
+	title := h.st.Title.Render("inspect") + " " + h.st.Value.Render(name)
 	switch {
 	case h.err != nil:
-		return lines(title+"  "+h.st.Error.Render("could not open: "+h.err.Error()), h.width, headerHeight)
+		return lines(title+"  "+h.st.Error.Render("could not open: "+termtext.Line(h.err.Error())), h.width, headerHeight)
 	case h.loading != "" && h.stream != nil:
 		return lines(title+"  "+h.loading+"\n"+h.stream.line(h.st), h.width, headerHeight)
 	case h.loading != "":
@@ -62,7 +64,7 @@ func (h *header) View() string {
 		// give way before the numbers do
 		rest := "  " + strings.Join(h.where(c, "iter"), "  ")
 		room := max(8, h.width-ansi.StringWidth(rest))
-		line1 = fit(h.st.Value.Render(fitLeft(shortName(h.name), room))+rest, h.width)
+		line1 = fit(h.st.Value.Render(fitLeft(shortName(name), room))+rest, h.width)
 	}
 	how := h.how(c, true)
 	if ansi.StringWidth(strings.Join(how, "   ")) > h.width {
@@ -79,10 +81,17 @@ func (h *header) View() string {
 func (h *header) where(c *window.CallReplay, iteration string) []string {
 	l, v := h.st.Label.Render, h.st.Value.Render
 	w := c.Window()
+	size := l("window ") + v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w))))
+	if c.Call.Ended {
+		// the provider's count of what was sent
+		size += l(", ") + v(thousands(c.Call.Usage.Input)) + l(" tok")
+	} else {
+		size += l(", ") + h.st.Unknown.Render("unfinished")
+	}
 	return []string{
 		l("run ") + v(fmt.Sprintf("%d/%d", c.Run.Index, len(h.s.rec.Runs))),
 		l("call ") + v(fmt.Sprintf("%d/%d", c.Index+1, h.s.calls())) + l(fmt.Sprintf(" (%s %d)", iteration, c.Call.Iteration)),
-		l("window ") + v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w)))),
+		size,
 	}
 }
 

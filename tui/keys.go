@@ -8,8 +8,17 @@ import "github.com/charmbracelet/bubbles/key"
 type KeyMap struct {
 	// Calls: which model call is on screen.
 	PrevCall, NextCall, FirstCall, LastCall, GotoCall key.Binding
+	// Jumps to the next/previous call where something happens.
+	NextEvict, PrevEvict, NextDiffer, PrevDiffer key.Binding
+	NextRun, PrevRun, NextNotice, PrevNotice     key.Binding
+	// Search over every message of the file.
+	Search, NextHit, PrevHit key.Binding
 	// Turns and the detail pane.
-	Up, Down, PageUp, PageDown, Focus, HideGone key.Binding
+	Up, Down, Expand, HideGone, Focus  key.Binding
+	Top, Bottom                        key.Binding // of the detail, while it is focused
+	PageUp, PageDown, HalfUp, HalfDown key.Binding
+	// Views and the terminal.
+	Transcript, Pager, Copy, Mouse, Follow, Reload key.Binding
 	// Policy knobs; Knobs stands for all of them in the short help.
 	RecentLess, RecentMore, PinsLess, PinsMore key.Binding
 	TogglePins, ToggleAnchor, Strategy         key.Binding
@@ -19,7 +28,7 @@ type KeyMap struct {
 	Calls, Turns key.Binding
 	// Other.
 	Help, Problems, Close, Quit key.Binding
-	// Inside the go-to-call prompt.
+	// Inside a prompt (go to call, search).
 	Confirm, Erase key.Binding
 }
 
@@ -35,12 +44,37 @@ func DefaultKeyMap() KeyMap {
 		LastCall:  b([]string{"G", "end"}, "G/end", "last call"),
 		GotoCall:  b([]string{":"}, ":", "go to call"),
 
+		NextEvict:  b([]string{"e"}, "e/E", "next/previous eviction"),
+		PrevEvict:  b([]string{"E"}, "E", "previous eviction"),
+		NextDiffer: b([]string{"d"}, "d/D", "next/previous call differing from its record"),
+		PrevDiffer: b([]string{"D"}, "D", "previous differing call"),
+		NextRun:    b([]string{">"}, ">/<", "next/previous run"),
+		PrevRun:    b([]string{"<"}, "<", "previous run"),
+		NextNotice: b([]string{"c"}, "c/C", "next/previous drop notice written"),
+		PrevNotice: b([]string{"C"}, "C", "previous drop notice"),
+
+		Search:  b([]string{"/"}, "/", "search every message"),
+		NextHit: b([]string{"n"}, "n/N", "next/previous hit"),
+		PrevHit: b([]string{"N"}, "N", "previous hit"),
+
 		Up:       b([]string{"up", "k"}, "↑/k", "turn up (detail: scroll)"),
 		Down:     b([]string{"down", "j"}, "↓/j", "turn down (detail: scroll)"),
-		PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup", "scroll detail up"),
-		PageDown: b([]string{"pgdown", "ctrl+d", " "}, "pgdn", "scroll detail"),
-		Focus:    b([]string{"tab", "shift+tab"}, "tab", "focus"),
+		Expand:   b([]string{"enter"}, "enter", "open/close folded gone turns"),
 		HideGone: b([]string{"z"}, "z", "hide/show gone turns"),
+		Focus:    b([]string{"tab", "shift+tab"}, "tab", "focus list/detail"),
+		Top:      b([]string{"g", "home"}, "g/home", "detail focused: top"),
+		Bottom:   b([]string{"G", "end"}, "G/end", "detail focused: bottom"),
+		PageUp:   b([]string{"pgup", "b"}, "pgup/b", "detail page up"),
+		PageDown: b([]string{"pgdown", " "}, "pgdn/space", "detail page down"),
+		HalfUp:   b([]string{"ctrl+u"}, "ctrl+u", "detail half page up"),
+		HalfDown: b([]string{"ctrl+d"}, "ctrl+d", "detail half page down"),
+
+		Transcript: b([]string{"v"}, "v", "transcript: the whole window"),
+		Pager:      b([]string{"o"}, "o", "open in $PAGER"),
+		Copy:       b([]string{"y"}, "y", "copy the turn (OSC 52)"),
+		Mouse:      b([]string{"m"}, "m", "mouse off/on (off: select text)"),
+		Follow:     b([]string{"F"}, "F", "follow the file as it grows"),
+		Reload:     b([]string{"R"}, "R", "reload a file that grew"),
 
 		RecentLess:    b([]string{"["}, "[", "keepRecentTurns −1"),
 		RecentMore:    b([]string{"]"}, "]", "keepRecentTurns +1"),
@@ -68,21 +102,23 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one line always on screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Calls, k.Turns, k.Knobs, k.Problems, k.Help, k.Quit, k.GotoCall, k.Focus, k.PageDown}
+	return []key.Binding{k.Calls, k.Turns, k.Search, k.NextEvict, k.Knobs, k.Help, k.Quit, k.Problems, k.GotoCall, k.Focus}
 }
 
 // FullHelp is the `?` screen, one column per group.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.PrevCall, k.NextCall, k.FirstCall, k.LastCall, k.GotoCall},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Focus, k.HideGone},
+		{k.Search, k.NextHit, k.NextEvict, k.NextDiffer, k.NextRun, k.NextNotice},
+		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
+		{k.Mouse},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset},
 		{k.Help, k.Problems, k.Close, k.Quit},
 	}
 }
 
 // helpGroups names FullHelp's columns, in the same order.
-var helpGroups = []string{"Calls", "Turns & detail", "Policy", "Other"}
+var helpGroups = []string{"Calls", "Find", "Turns & detail", "Views", "Policy", "Other"}
 
 // promptHelp is the short help while the go-to-call prompt is open.
 func (k KeyMap) promptHelp() []key.Binding { return []key.Binding{k.Confirm, k.Erase, k.Close} }

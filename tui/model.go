@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -19,6 +21,8 @@ type Model struct {
 	s    *session // nil until the recording is loaded
 
 	header   *header
+	timeline *timeline
+	search   *search
 	list     *turnList
 	detail   *detailPane
 	bar      *policyBar
@@ -28,6 +32,8 @@ type Model struct {
 	spin     spinner.Model
 
 	overlay       overlay
+	mouseOff      bool   // m gave the mouse to the terminal
+	flash         string // a one-time answer to the last key ("no later eviction"), in the footer
 	prompt        bool   // the go-to-call prompt is open
 	digits        string // typed into it so far
 	width, height int
@@ -43,12 +49,14 @@ func New(cfg Config) Model {
 	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
 	m := Model{
 		cfg: cfg, st: st, keys: keys,
-		header: newHeader(st, keys, cfg.Name),
-		list:   newTurnList(st, keys),
-		detail: newDetailPane(st, keys),
-		bar:    newPolicyBar(st, keys),
-		help:   newHelp(st),
-		spin:   sp,
+		header:   newHeader(st, keys, cfg.Name),
+		timeline: newTimeline(st, keys),
+		search:   newSearch(st, keys),
+		list:     newTurnList(st, keys),
+		detail:   newDetailPane(st, keys),
+		bar:      newPolicyBar(st, keys),
+		help:     newHelp(st),
+		spin:     sp,
 	}
 	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w) })
 	m.problems = newTextPane(keys, func(int) string { return "" })
@@ -107,6 +115,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.stream = nil
 		m, cmd = m.adopt(msg)
+	case renderedMsg:
+		m.detail.rendered(msg)
 	case replayedMsg:
 		if m.s == nil || msg.gen != m.gen {
 			return m, nil // a later change is on its way
@@ -115,17 +125,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.reread()
 	case tea.KeyMsg:
 		m, cmd = m.keys1by1(msg)
+	case searchedMsg:
+		m = m.searched(msg)
 	case tea.MouseMsg:
-		switch m.overlay {
-		case problemsOverlay:
-			m.problems.Update(msg)
-		case helpOverlay:
-			m.keyhelp.Update(msg)
-		default:
-			m.detail.Update(msg)
-		}
+		m = m.mouse(msg)
 	}
 	m.layout()
+	if job := m.detail.takeJob(); job != nil {
+		cmd = tea.Batch(cmd, job)
+	}
 	return m, cmd
 }
 
@@ -155,16 +163,13 @@ func (m Model) adopt(msg loadedMsg) (Model, tea.Cmd) {
 		m.loaded(s)
 		return m, nil
 	}
-	k := ""
-	if r := m.list.selected(); r != nil {
-		k = r.Key
-	}
+	k := m.list.selectedKey()
 	s.call = min(old.call, max(0, s.calls()-1))
 	s.lastPins = old.lastPins
 	s.refresh()
 	m.loaded(s)
-	m.list.reselect(k)
-	m.detail.show(m.list.selected())
+	m.list.keep(k)
+	m.syncDetail()
 	if old.changed() && s.policy != old.policy {
 		// the user moved a knob after this was prepared: replay theirs
 		s.policy = old.policy
@@ -176,24 +181,33 @@ func (m Model) adopt(msg loadedMsg) (Model, tea.Cmd) {
 // loaded hands the session to every component.
 func (m *Model) loaded(s *session) {
 	m.s = s
-	m.header.s, m.list.s, m.detail.s, m.bar.s = s, s, s, s
+	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
-	m.list.reselect("")
+	m.list.land()
 	m.problems.refresh()
-	m.detail.show(m.list.selected())
+	m.syncDetail()
 }
 
-// reread follows a change of call or replay: same turn selected when it
-// is still there, the detail and problems brought up to date.
+// reread follows a new replay of the same call: the turn the user chose
+// stays selected when it is still there; the detail and problems are
+// brought up to date.
 func (m *Model) reread() {
-	k := ""
-	if r := m.list.selected(); r != nil {
-		k = r.Key
-	}
+	k := m.list.selectedKey()
 	m.s.refresh()
-	m.list.reselect(k)
+	m.list.keep(k)
 	m.problems.refresh()
+	m.syncDetail()
+}
+
+// syncDetail shows in the detail what the list's cursor is on.
+func (m *Model) syncDetail() {
+	if f, ok := m.list.selectedFold(); ok {
+		rs := m.s.rows[f.row : f.row+f.n]
+		m.detail.showNote(fmt.Sprintf("%d turns that left at calls %d–%d, folded so the list stays short. enter opens them; z hides every gone turn.",
+			f.n, rs[0].LeftAt+1, lastLeft(rs)+1))
+		return
+	}
 	m.detail.show(m.list.selected())
 }
 
@@ -210,13 +224,37 @@ func (m Model) replan() (Model, tea.Cmd) {
 	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.policy, m.s.call), m.spin.Tick)
 }
 
+// showTimeline: the timeline takes three lines, when the terminal has
+// room for them and the recording is on screen.
+func (m Model) showTimeline() bool {
+	return m.s != nil && m.s.calls() > 0 && m.height >= 20
+}
+
+// timelineTop is the screen line the timeline starts on.
+func (m Model) timelineTop() int { return headerHeight }
+
+// paneTop is the screen line the panes' frames start on.
+func (m Model) paneTop() int {
+	if m.showTimeline() {
+		return headerHeight + timelineHeight
+	}
+	return headerHeight
+}
+
+// paneHeight is the height of the panes, frames included.
+func (m Model) paneHeight() int {
+	return max(0, m.height-m.paneTop()-m.bar.height()-1)
+}
+
 // layout sizes every component for the terminal.
 func (m *Model) layout() {
-	w, h := m.width, m.height
+	w := m.width
 	m.header.SetSize(w, headerHeight)
 	m.bar.SetSize(w, 0)
 	m.help.Width = w
-	paneH := max(0, h-headerHeight-m.bar.height()-1)
+	m.timeline.SetSize(w, timelineHeight)
+	m.search.SetSize(w, 1)
+	paneH := m.paneHeight()
 	listW := max(30, w*2/5)
 	if listW > w-24 {
 		listW = w / 2
@@ -237,13 +275,17 @@ func (m Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return "" // no size yet: the first WindowSizeMsg is on its way
 	}
-	paneH := max(0, m.height-headerHeight-m.bar.height()-1)
-	parts := []string{m.header.View(), m.panes(paneH)}
+	parts := []string{m.header.View()}
+	if m.showTimeline() {
+		parts = append(parts, m.timeline.View())
+	}
+	parts = append(parts, m.panes(m.paneHeight()))
 	if m.s != nil {
 		parts = append(parts, m.bar.View())
 	}
 	parts = append(parts, m.footer())
-	return lines(strings.Join(parts, "\n"), m.width, m.height)
+	// every printer sanitized its text; Frame is the guard behind them
+	return termtext.Frame(lines(strings.Join(parts, "\n"), m.width, m.height))
 }
 
 // panes is the middle of the screen: the turn list and the detail side
@@ -276,6 +318,15 @@ func (m Model) footer() string {
 	if m.prompt {
 		p := m.st.Title.Render("go to call (1–"+itoa(m.s.calls())+"): ") + m.digits + "▏  "
 		return p + m.help.ShortHelpView(m.keys.promptHelp())
+	}
+	if m.flash != "" {
+		return m.st.Unknown.Render(m.flash)
+	}
+	if m.search.active() {
+		return m.search.View()
+	}
+	if m.mouseOff {
+		return m.st.Title.Render("mouse off: select text with it; m takes it back") + "  " + m.help.ShortHelpView(m.keys.ShortHelp())
 	}
 	return m.help.ShortHelpView(m.keys.ShortHelp())
 }

@@ -10,6 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/termtext"
 )
 
 // overlay is what covers the two panes, if anything.
@@ -138,19 +140,19 @@ func problemsText(s *session, st *Styles, w int) string {
 		if pr.Line > 0 {
 			where = fmt.Sprintf("line %d", pr.Line)
 		}
-		b.WriteString(ansi.Wrap(st.Label.Render(where+": ")+withoutPlace(pr.Message, pr.Line), w, "") + "\n")
+		b.WriteString(ansi.Wrap(st.Label.Render(where+": ")+termtext.Screen(withoutPlace(pr.Message, pr.Line), st.Placeholder), w, "") + "\n")
 	}
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render(fmt.Sprintf("In the replay (%d)", len(s.replay.Problems))))
 	if len(s.replay.Problems) == 0 {
 		b.WriteString(st.Dim.Render("none") + "\n")
 	}
 	for _, pr := range s.replay.Problems {
-		b.WriteString(ansi.Wrap(pr, w, "") + "\n")
+		b.WriteString(ansi.Wrap(termtext.Screen(pr, st.Placeholder), w, "") + "\n")
 	}
 	inf := s.inference
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("How the recorded policy was found"))
-	b.WriteString(ansi.Wrap(inf.Policy.String(), w, "") + "\n")
-	b.WriteString(ansi.Wrap(strings.ReplaceAll(inf.Evidence, "; ", "\n"), w, ""))
+	b.WriteString(ansi.Wrap(termtext.Screen(inf.Policy.String(), st.Placeholder), w, "") + "\n")
+	b.WriteString(ansi.Wrap(termtext.Screen(strings.ReplaceAll(inf.Evidence, "; ", "\n"), st.Placeholder), w, ""))
 	return b.String()
 }
 

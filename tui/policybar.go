@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 )
 
 // thresholdStep is how far t/T move thresholdTokens; startThreshold is
@@ -52,7 +53,7 @@ func (b *policyBar) lines() []string {
 	}
 	p, was := b.s.policy, b.s.inference.Policy
 	knob := func(name string, val any, changed bool) string {
-		s := fmt.Sprintf("%s=%v", name, val)
+		s := termtext.Line(fmt.Sprintf("%s=%v", name, val))
 		if changed {
 			return b.st.Changed.Render(s + "*")
 		}

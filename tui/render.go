@@ -14,6 +14,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/toolbytes"
 )
 
@@ -33,9 +34,9 @@ func renderMessage(st *Styles, m *model.Message, w int) string {
 	label := m.Role
 	switch {
 	case m.Role == model.RoleTool:
-		label = "tool " + m.ToolName
+		label = "tool " + termtext.Line(m.ToolName)
 		if m.ToolCallID != "" {
-			label += " · " + m.ToolCallID
+			label += " · " + termtext.Line(m.ToolCallID)
 		}
 	case m.IsNotice():
 		label = "user · drop notice written by the library"
@@ -49,7 +50,7 @@ func renderMessage(st *Styles, m *model.Message, w int) string {
 	}
 	for _, tc := range m.ToolCalls {
 		b.WriteString("\n")
-		b.WriteString(st.ToolCall.Render(fit(fmt.Sprintf("→ calls %s  (id %s)", tc.Name, tc.ID), w)))
+		b.WriteString(st.ToolCall.Render(fit(fmt.Sprintf("→ calls %s  (id %s)", termtext.Line(tc.Name), termtext.Line(tc.ID)), w)))
 		if len(tc.Args) > 0 {
 			b.WriteString("\n")
 			b.WriteString(indent(renderBody(st, string(tc.Args), w-2), "  "))
@@ -71,7 +72,8 @@ func renderToolResult(st *Styles, m *model.Message, w int) string {
 	b.WriteString(renderBody(st, own, w))
 	b.WriteByte('\n')
 	b.WriteString(st.LibraryNote.Render(fit(fmt.Sprintf("┄┄ library note (not the tool's bytes) · %s chars ┄┄", thousands(model.Len(note))), w)))
-	for _, l := range strings.Split(ansi.Wrap(strings.Trim(note, "\n"), max(1, w-2), ""), "\n") {
+	note = termtext.Screen(strings.Trim(note, "\n"), nil)
+	for _, l := range strings.Split(ansi.Wrap(note, max(1, w-2), ""), "\n") {
 		b.WriteString("\n" + st.LibraryNote.Render("┆ "+l))
 	}
 	return b.String()
@@ -84,10 +86,17 @@ func renderBody(st *Styles, s string, w int) string {
 	if s == "" {
 		return st.Dim.Render("(empty)")
 	}
-	if pretty, ok := prettyJSON(s); ok && jsonLexer != nil {
-		return highlightJSON(st, pretty, w)
+	if len(s) > highlightBytes {
+		note := st.Dim.Render(fit("not highlighted: "+megabytes(len(s)), w))
+		if pretty, ok := prettyJSON(s); ok {
+			s = pretty
+		}
+		return note + "\n" + ansi.Wrap(termtext.Screen(s, st.Placeholder), w, "")
 	}
-	return ansi.Wrap(s, w, "")
+	if pretty, ok := prettyJSON(s); ok && jsonLexer != nil {
+		return highlightJSON(st, termtext.Screen(pretty, nil), w)
+	}
+	return ansi.Wrap(termtext.Screen(s, st.Placeholder), w, "")
 }
 
 // prettyJSON indents s when it is a JSON object or array.

@@ -23,6 +23,7 @@ type session struct {
 	call    int          // 0-based index into replay.Calls
 	rows    []window.Row // replay.Ledger(call)
 	changes fateChanges  // rows whose fate differs from the recorded policy's
+	lives   *lives       // every turn's calls in view, for the replay on screen (livesOf)
 }
 
 // loadedMsg is sent by loadCmd once the recording is read, its policy

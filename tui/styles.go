@@ -23,6 +23,8 @@ type Styles struct {
 	Match, Differs, Unknown         lipgloss.Style
 	Border, BorderFocused           lipgloss.Style
 	ToolCall                        lipgloss.Style
+	// Hit is a search match in the detail.
+	Hit lipgloss.Style
 
 	// Tokens of a highlighted JSON tool result.
 	JSONKey, JSONString, JSONNumber, JSONLiteral, JSONPunct lipgloss.Style
@@ -61,6 +63,7 @@ func DefaultStyles() *Styles {
 		Border:        fg("#D0D7DE", "#30363D"),
 		BorderFocused: fg("#0969DA", "#58A6FF"),
 		ToolCall:      fg("#8250DF", "#D2A8FF"),
+		Hit:           lipgloss.NewStyle().Reverse(true).Bold(true),
 
 		JSONKey:     fg("#0550AE", "#79C0FF"),
 		JSONString:  fg("#0A3069", "#A5D6FF"),
@@ -97,3 +100,7 @@ func (s *Styles) Fate(f window.Fate) lipgloss.Style {
 	}
 	return lipgloss.NewStyle()
 }
+
+// Placeholder styles what stands in for a control character or an
+// invisible one in a recording's text (termtext's placeholders).
+func (s *Styles) Placeholder(p string) string { return s.Dim.Render(p) }

@@ -61,7 +61,7 @@ keys G
 expect 'call 9/9 \(iteration 9\)' "G goes to the last call"
 expect 'window 10 msgs' "the last call sent 10 messages (wire.json call 9)"
 expect 'notice ' "a drop notice is in the list"
-expect 'gone +left@' "turns that left earlier are listed as gone"
+expect 'gone +[a-z_,:]+ left@' "turns that left earlier are listed as gone"
 
 keys ']'
 expect 'keepRecentTurns=3\*' "] raises keepRecentTurns to 3, marked as changed"

@@ -9,57 +9,97 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
+// foldMin is the shortest stretch of gone turns folded into one row, when
+// the list is longer than its pane.
+const foldMin = 4
+
+// itemKind is what one line of the turn list is.
+type itemKind int
+
+const (
+	turnItem itemKind = iota // one turn
+	runItem                  // a separator: run N starts here (never selected)
+	foldItem                 // a stretch of gone turns of one run, folded
+)
+
+// listItem is one line of the turn list.
+type listItem struct {
+	kind itemKind
+	row  int    // turnItem: index into session.rows; foldItem: its first row
+	n    int    // foldItem: how many rows it folds
+	run  int    // runItem: the run's index
+	fold string // the Key of the first row of the gone stretch this is in ("" when none)
+}
+
 // turnList is every turn of the conversation so far at the call on
-// screen, one line each, with its fate word, in conversation order.
+// screen, one line each, with its fate word, in conversation order; a
+// separator opens each run after the first, and in a long list each
+// run's stretches of gone turns fold into one row that enter opens.
 type turnList struct {
 	s       *session
 	st      *Styles
 	keys    KeyMap
 	width   int // inside the frame
 	height  int
-	cursor  int
+	cursor  int // index into items; never on a runItem
 	offset  int
 	focused bool
-	// chosen: the user moved the cursor, so it follows that turn from
-	// call to call; until then it goes to what left at each call.
+	// chosen: the user moved the cursor, so it stays on that turn across
+	// replays of the same call; a new call always lands it afresh.
 	chosen   bool
-	hideGone bool         // turns that left at earlier calls are not listed
-	visible  []window.Row // the session's rows, less the hidden ones
+	hideGone bool            // turns that left at earlier calls are not listed
+	expanded map[string]bool // gone stretches opened, by their first row's Key
+	items    []listItem
 }
 
 func newTurnList(st *Styles, keys KeyMap) *turnList {
-	return &turnList{st: st, keys: keys, focused: true}
+	return &turnList{st: st, keys: keys, focused: true, expanded: map[string]bool{}}
 }
 
 func (l *turnList) Init() tea.Cmd { return nil }
 
-// SetSize is the size inside the frame.
+// SetSize is the size inside the frame. Whether gone turns fold depends
+// on the height, so the items are rebuilt.
 func (l *turnList) SetSize(w, h int) {
+	if w == l.width && h == l.height {
+		return
+	}
 	l.width, l.height = max(0, w), max(0, h)
-	l.scroll()
+	l.keep(l.selectedKey())
 }
 
-func (l *turnList) ShortHelp() []key.Binding  { return []key.Binding{l.keys.Up, l.keys.Down} }
-func (l *turnList) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
+func (l *turnList) ShortHelp() []key.Binding { return []key.Binding{l.keys.Up, l.keys.Down} }
+func (l *turnList) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{l.keys.Up, l.keys.Down, l.keys.Expand, l.keys.HideGone}}
+}
 
-func (l *turnList) rows() []window.Row { return l.visible }
+// rows are the turns listed one by one (not folded, not hidden), in order.
+func (l *turnList) rows() []window.Row {
+	var out []window.Row
+	for _, it := range l.items {
+		if it.kind == turnItem {
+			out = append(out, l.s.rows[it.row])
+		}
+	}
+	return out
+}
 
-// Update hides or shows gone turns, and moves the cursor while focused.
+// Update hides or shows gone turns, opens and closes folds, and moves
+// the cursor while focused.
 func (l *turnList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
 	switch {
 	case !ok:
 	case key.Matches(km, l.keys.HideGone):
 		l.hideGone = !l.hideGone
-		k := ""
-		if r := l.selected(); r != nil {
-			k = r.Key
-		}
-		l.reselect(k)
+		l.keep(l.selectedKey())
 	case !l.focused:
+	case key.Matches(km, l.keys.Expand):
+		l.toggleFold()
 	case key.Matches(km, l.keys.Up):
 		l.move(-1)
 		l.chosen = true
@@ -70,63 +110,196 @@ func (l *turnList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return l, nil
 }
 
+// toggleFold opens the fold under the cursor, or closes the opened
+// stretch the cursor is in.
+func (l *turnList) toggleFold() {
+	if l.cursor >= len(l.items) {
+		return
+	}
+	it := l.items[l.cursor]
+	switch {
+	case it.kind == foldItem:
+		k := l.s.rows[it.row].Key
+		l.expanded[k] = true
+		l.keep(k)
+	case it.fold != "" && l.expanded[it.fold]:
+		delete(l.expanded, it.fold)
+		l.build()
+		l.cursorTo(func(x listItem) bool { return x.kind == foldItem && l.s.rows[x.row].Key == it.fold })
+	}
+}
+
+// move steps the cursor by d selectable items.
 func (l *turnList) move(d int) {
-	l.cursor = max(0, min(l.cursor+d, len(l.rows())-1))
+	i := l.cursor
+	for step := 0; step < abs(d); {
+		next := i + sign(d)
+		if next < 0 || next >= len(l.items) {
+			break
+		}
+		i = next
+		if l.items[i].kind != runItem {
+			step++
+		}
+	}
+	if i < len(l.items) && l.items[i].kind != runItem {
+		l.cursor = i
+	}
 	l.scroll()
 }
 
-// scroll keeps the cursor inside the visible lines.
+// scroll keeps the cursor inside the visible lines, and the separator
+// above it when it is the run's first turn.
 func (l *turnList) scroll() {
-	if l.cursor < l.offset {
-		l.offset = l.cursor
+	top := l.cursor
+	if top > 0 && l.items[top-1].kind == runItem {
+		top--
+	}
+	if top < l.offset {
+		l.offset = top
 	}
 	if l.height > 0 && l.cursor >= l.offset+l.height {
 		l.offset = l.cursor - l.height + 1
 	}
-	l.offset = max(0, min(l.offset, len(l.rows())-l.height))
+	l.offset = max(0, min(l.offset, len(l.items)-l.height))
 }
 
-// selected is the row under the cursor, nil when there are none.
+// selected is the turn under the cursor, nil on a fold or when there are
+// no turns.
 func (l *turnList) selected() *window.Row {
-	rs := l.rows()
-	if l.cursor < 0 || l.cursor >= len(rs) {
+	if l.s == nil || l.cursor < 0 || l.cursor >= len(l.items) || l.items[l.cursor].kind != turnItem {
 		return nil
 	}
-	return &rs[l.cursor]
+	return &l.s.rows[l.items[l.cursor].row]
 }
 
-// reselect places the cursor after the rows changed (another call,
-// another replay): on the turn with key k when the user chose it and it
-// is still there, else on the first turn that left at this call, else
-// on the newest.
-func (l *turnList) reselect(k string) {
-	l.visible = l.visible[:0]
-	if l.s != nil {
-		for _, r := range l.s.rows {
-			if !l.hideGone || r.Fate != window.FateGone {
-				l.visible = append(l.visible, r)
+// selectedFold is the fold under the cursor, if it is one.
+func (l *turnList) selectedFold() (listItem, bool) {
+	if l.cursor < 0 || l.cursor >= len(l.items) || l.items[l.cursor].kind != foldItem {
+		return listItem{}, false
+	}
+	return l.items[l.cursor], true
+}
+
+func (l *turnList) selectedKey() string {
+	if r := l.selected(); r != nil {
+		return r.Key
+	}
+	return ""
+}
+
+// land places the cursor after the call changed, whatever key changed
+// it: on the first turn that left at this call, else the first new one,
+// else the last turn.
+func (l *turnList) land() {
+	l.chosen = false
+	l.build()
+	if !l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Fate == window.FateEvicted }) &&
+		!l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Fate == window.FateNew }) {
+		l.cursor = len(l.items)
+		l.move(-1)
+	}
+}
+
+// keep rebuilds the items at the same call (another replay, a fold, a
+// size) and keeps the cursor on the turn with key k when the user chose
+// it and it is still listed; otherwise it lands as on a new call.
+func (l *turnList) keep(k string) {
+	chosen := l.chosen
+	l.build()
+	if k != "" && chosen && l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Key == k }) {
+		return
+	}
+	l.land()
+	l.chosen = chosen && k != ""
+}
+
+// show puts the cursor on the row with key k, opening its fold.
+func (l *turnList) show(k string) bool {
+	for _, it := range l.items {
+		if it.kind == foldItem {
+			for _, r := range l.s.rows[it.row : it.row+it.n] {
+				if r.Key == k {
+					l.expanded[l.s.rows[it.row].Key] = true
+				}
 			}
 		}
 	}
-	rs := l.visible
-	l.cursor = len(rs) - 1
-	found := false
-	for i, r := range rs {
-		if l.chosen && r.Key == k {
-			l.cursor, found = i, true
-			break
+	l.build()
+	l.chosen = true
+	return l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Key == k })
+}
+
+// cursorTo moves the cursor to the first item ok accepts.
+func (l *turnList) cursorTo(ok func(listItem) bool) bool {
+	for i, it := range l.items {
+		if ok(it) {
+			l.cursor = i
+			l.scroll()
+			return true
 		}
 	}
-	if !found {
-		for i, r := range rs {
-			if r.Fate == window.FateEvicted {
-				l.cursor = i
-				break
+	return false
+}
+
+// build lists the session's rows as items: separators, turns, folds.
+func (l *turnList) build() {
+	l.items = l.items[:0]
+	if l.s == nil {
+		return
+	}
+	starts := runStarts(l.s.rec)
+	rows := l.s.rows
+	fold := len(rows) > l.height
+	for i := 0; i < len(rows); {
+		if run, ok := starts[rows[i].Messages[0]]; ok {
+			l.items = append(l.items, listItem{kind: runItem, run: run})
+		}
+		if rows[i].Fate != window.FateGone {
+			l.items = append(l.items, listItem{kind: turnItem, row: i})
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(rows) && rows[j].Fate == window.FateGone && !isStart(starts, rows[j]) {
+			j++
+		}
+		k := rows[i].Key
+		switch {
+		case l.hideGone:
+		case fold && j-i >= foldMin && !l.expanded[k]:
+			l.items = append(l.items, listItem{kind: foldItem, row: i, n: j - i})
+		default:
+			for x := i; x < j; x++ {
+				it := listItem{kind: turnItem, row: x}
+				if j-i >= foldMin {
+					it.fold = k
+				}
+				l.items = append(l.items, it)
 			}
 		}
+		i = j
 	}
-	l.cursor = max(0, l.cursor)
-	l.scroll()
+	l.cursor = max(0, min(l.cursor, len(l.items)-1))
+}
+
+// runStarts maps each later run's request message to the run's index.
+func runStarts(rec *model.Recording) map[*model.Message]int {
+	m := map[*model.Message]int{}
+	if rec == nil {
+		return m
+	}
+	for _, r := range rec.Runs {
+		if r.Index > 1 && r.RequestMessage != nil {
+			m[r.RequestMessage] = r.Index
+		}
+	}
+	return m
+}
+
+func isStart(starts map[*model.Message]int, r window.Row) bool {
+	_, ok := starts[r.Messages[0]]
+	return ok
 }
 
 // title counts the turns, those sent, and says when some are hidden.
@@ -135,102 +308,156 @@ func (l *turnList) title() string {
 	if l.s == nil || len(l.s.rows) == 0 {
 		return t
 	}
-	sent := 0
+	sent, gone := 0, 0
 	for _, r := range l.s.rows {
 		if r.Sent {
 			sent++
 		}
+		if r.Fate == window.FateGone {
+			gone++
+		}
 	}
 	t += fmt.Sprintf(" · %d · %d sent", len(l.s.rows), sent)
 	if l.hideGone {
-		t += fmt.Sprintf(" · %d gone hidden", len(l.s.rows)-len(l.visible))
+		t += fmt.Sprintf(" · %d gone hidden", gone)
 	}
 	return t
 }
 
 func (l *turnList) View() string {
-	rs := l.rows()
-	if len(rs) == 0 {
+	if l.s == nil || len(l.items) == 0 {
 		return lines(l.st.Dim.Render("no turns at this call"), l.width, l.height)
 	}
 	out := make([]string, 0, l.height)
-	for i := l.offset; i < len(rs) && i < l.offset+l.height; i++ {
-		out = append(out, l.row(rs[i], i == l.cursor))
+	for i := l.offset; i < len(l.items) && i < l.offset+l.height; i++ {
+		out = append(out, l.line(l.items[i], i == l.cursor))
 	}
 	return lines(strings.Join(out, "\n"), l.width, l.height)
 }
 
-// row is one turn: change mark, cursor, fate word, its detail (pin tool,
-// kept reason, when it left), a preview, and its size in chars.
+// line draws one item.
+func (l *turnList) line(it listItem, selected bool) string {
+	switch it.kind {
+	case runItem:
+		label := fmt.Sprintf("── run %d ", it.run)
+		return l.st.Label.Render(label + strings.Repeat("─", max(0, l.width-ansi.StringWidth(label))))
+	case foldItem:
+		rs := l.s.rows[it.row : it.row+it.n]
+		text := fmt.Sprintf("%s %-7s %d turns, left@%d–%d · enter opens", cursorMark(selected, l.focused), window.FateGone, it.n, rs[0].LeftAt+1, lastLeft(rs)+1)
+		return " " + l.st.Gone.Render(fit(text, l.width-1))
+	}
+	return l.row(l.s.rows[it.row], selected)
+}
+
+func lastLeft(rs []window.Row) int {
+	n := 0
+	for _, r := range rs {
+		n = max(n, r.LeftAt)
+	}
+	return n
+}
+
+func cursorMark(selected, focused bool) string {
+	switch {
+	case selected && focused:
+		return "▸"
+	case selected:
+		return "▹"
+	}
+	return " "
+}
+
+// row is one turn: change mark, cursor, fate word, who it is (the tools
+// it called or answered, first, as they are what one looks for), what
+// the fate word does not say (kept reason, when it left), a preview, and
+// its size in chars.
 func (l *turnList) row(r window.Row, selected bool) string {
-	mark, cur := " ", " "
+	mark := " "
 	if l.s.changes.of(r.Key) != "" {
 		mark = l.st.Changed.Render("≠")
 	}
-	if selected {
-		cur = "▸"
-		if !l.focused {
-			cur = "▹"
-		}
-	}
 	fs := l.st.Fate(r.Fate)
-	head := mark + cur + " " + fs.Render(fmt.Sprintf("%-7s", r.Fate))
+	head := mark + cursorMark(selected, l.focused) + " " + fs.Render(fmt.Sprintf("%-7s", r.Fate))
 	size := fmt.Sprintf(" %6s", thousands(turnChars(r.Messages)))
-	if tag := rowTag(r); tag != "" {
-		// the tag may take what is left but a little preview
-		head += " " + fs.Render(fit(tag, l.width-ansi.StringWidth(head)-len(size)-4))
+	who := termtext.Line(turnWho(r.Messages))
+	if tag := termtext.Line(rowTag(r)); tag != "" {
+		who += " " + tag
 	}
 	room := l.width - ansi.StringWidth(head) - len(size) - 1
-	body := " " + fit(turnPreview(r.Messages), max(0, room))
-	text := body
+	who = fit(who, max(0, room))
+	body := " " + who
+	if rest := room - ansi.StringWidth(who) - 1; rest > 2 {
+		body += " " + l.st.Dim.Render(fit(termtext.Line(turnText(r.Messages)), rest))
+	}
 	switch {
 	case r.Fate == window.FateGone:
-		text = l.st.Gone.Render(body)
+		body = l.st.Gone.Render(body)
 	case selected:
-		text = l.st.Title.Render(body)
+		body = l.st.Title.Render(body)
 	}
-	return head + pad(text, max(0, room+1)) + l.st.Dim.Render(size)
+	return head + pad(body, max(0, room+1)) + l.st.Dim.Render(size)
 }
 
-// rowTag names what the fate word alone does not: the pinned tool, the
-// refusal that kept a turn, when a gone turn left.
+// rowTag names what the fate word alone does not: the refusal that kept
+// a turn, when a gone turn left.
 func rowTag(r window.Row) string {
 	switch r.Fate {
-	case window.FatePinned:
-		return r.PinTool
 	case window.FateKept:
 		if r.Reason == "" {
-			return "not reached"
+			return "(not reached)"
 		}
-		return r.Reason
+		return "(" + r.Reason + ")"
 	case window.FateGone:
 		return fmt.Sprintf("left@%d", r.LeftAt+1)
 	}
 	return ""
 }
 
-// turnPreview is a turn in a few words: who spoke and which tools it
-// called, then the first words of the first message that has any.
-func turnPreview(msgs []*model.Message) string {
+// turnWho is who a turn is: the tools it called or answered for, else
+// the role of its first message.
+func turnWho(msgs []*model.Message) string {
 	if len(msgs) == 0 {
 		return ""
 	}
-	who := msgs[0].Role + ":"
 	if names := toolNames(msgs); len(names) > 0 {
-		who = msgs[0].Role + "→" + strings.Join(names, ",")
+		return strings.Join(names, ",")
 	}
+	return msgs[0].Role + ":"
+}
+
+// turnText is the first words of the first message that has any.
+func turnText(msgs []*model.Message) string {
 	for _, m := range msgs {
 		c := m.Content
 		if len(c) > 400 { // a preview never needs more; keeps frames cheap
 			c = strings.ToValidUTF8(c[:400], "")
 		}
 		if c = oneLine(c); c != "" {
-			return who + " " + c
+			return c
 		}
 	}
-	return who
+	return ""
+}
+
+// turnPreview is a turn in a few words: who, then what it said.
+func turnPreview(msgs []*model.Message) string {
+	return strings.TrimSpace(turnWho(msgs) + " " + turnText(msgs))
 }
 
 func turnChars(msgs []*model.Message) int {
 	return model.WindowChars(msgs)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func sign(n int) int {
+	if n < 0 {
+		return -1
+	}
+	return 1
 }

@@ -12,7 +12,7 @@ import (
 // focused component.
 func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
-	if msg.String() == "ctrl+c" || (!m.prompt && key.Matches(msg, k.Quit)) {
+	if msg.String() == "ctrl+c" || (!m.prompt && !m.search.typing && key.Matches(msg, k.Quit)) {
 		return m, tea.Quit
 	}
 	if m.s == nil {
@@ -21,16 +21,36 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.prompt {
 		return m.promptKey(msg), nil
 	}
+	if m.search.typing {
+		return m.searchKey(msg)
+	}
 	if m.overlay != noOverlay {
 		return m.overlayKey(msg), nil
 	}
+	m.flash = ""
+	if j, ok := m.jumpKey(msg); ok {
+		return j, nil
+	}
 	switch {
+	case key.Matches(msg, k.Search):
+		m.endSearch()
+		m.search.typing = true
+	case m.search.query != "" && key.Matches(msg, k.NextHit):
+		m.stepHit(1)
+	case m.search.query != "" && key.Matches(msg, k.PrevHit):
+		m.stepHit(-1)
+	case m.search.query != "" && key.Matches(msg, k.Close):
+		m.endSearch()
 	case key.Matches(msg, k.Help):
 		m.overlay = helpOverlay
 	case key.Matches(msg, k.Problems):
 		m.overlay = problemsOverlay
+	case key.Matches(msg, k.Mouse):
+		return m.mouseToggle()
 	case key.Matches(msg, k.GotoCall):
 		m.prompt, m.digits = true, ""
+	case m.detail.focused && key.Matches(msg, k.Top, k.Bottom):
+		m.detail.Update(msg)
 	case key.Matches(msg, k.PrevCall):
 		m.goTo(m.s.call - 1)
 	case key.Matches(msg, k.NextCall):
@@ -42,19 +62,19 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Focus):
 		m.list.focused = !m.list.focused
 		m.detail.focused = !m.list.focused
-		m.detail.show(m.list.selected())
+		m.syncDetail()
 	case key.Matches(msg, k.Knobs):
 		m.s.applyKnob(k, msg)
 		return m.replan()
-	case key.Matches(msg, k.PageUp, k.PageDown):
+	case key.Matches(msg, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown):
 		m.detail.Update(msg)
 	case key.Matches(msg, k.HideGone):
 		m.list.Update(msg)
-		m.detail.show(m.list.selected())
-	case key.Matches(msg, k.Up, k.Down):
+		m.syncDetail()
+	case key.Matches(msg, k.Up, k.Down, k.Expand):
 		if m.list.focused {
 			m.list.Update(msg)
-			m.detail.show(m.list.selected())
+			m.syncDetail()
 		} else {
 			m.detail.Update(msg)
 		}
@@ -72,7 +92,11 @@ func (m *Model) goTo(i int) {
 		return
 	}
 	m.s.call = i
-	m.reread()
+	m.s.refresh()
+	m.list.land()
+	m.problems.refresh()
+	m.syncDetail()
+	m.detail.top()
 }
 
 // promptKey edits the go-to-call prompt: digits, erase, enter, esc.

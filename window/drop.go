@@ -80,6 +80,12 @@ func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals 
 	} else {
 		r.TurnsBefore, r.TurnsAfter = turnsBefore, countTurns(v.After)
 	}
+	v.observe(r, p, in.mem)
+	return r
+}
+
+// observe files what the pin did, when it did anything.
+func (v *Visit) observe(r *model.Record, p model.Policy, mem *arena) {
 	if r.Refusals == nil {
 		r.Refusals = []model.Refusal{}
 	}
@@ -88,8 +94,7 @@ func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals 
 		if pinned == nil {
 			pinned = []model.Pin{}
 		}
-		r.Observations = &in.mem.obs.take(1)[0]
+		r.Observations = &mem.obs.take(1)[0]
 		*r.Observations = model.Observations{Pinned: pinned, Yielded: v.Yielded, Limit: p.KeepLastToolResults, StandDown: v.StandDown}
 	}
-	return r
 }

@@ -17,6 +17,10 @@ type Inference struct {
 	Evidence string // what each knob was read or inferred from
 	// Matched of Compared calls' recorded windows the policy reproduces.
 	Matched, Compared int
+	// Folds are the recorded folds of a summarize-oldest agent, with the
+	// refusals learned under Policy (nil for other strategies): a replay
+	// under any policy takes its summaries from them (§11.9).
+	Folds *FoldBook
 
 	replay *Replay // the agent's replay under Policy, when complete
 }
@@ -41,14 +45,18 @@ func Infer(rec *model.Recording) Inference {
 // order of rec.Agents.
 func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
 	out := make([]Inference, 0, len(rec.Agents))
+	var book *FoldBook // read once, for the summarize-oldest agents
 	for _, a := range rec.Agents {
-		out = append(out, inferAgent(rec, lin, a))
+		f := gather(rec, a)
+		if f.strategy == model.SummarizeOldest && book == nil {
+			book = readFolds(rec)
+		}
+		out = append(out, inferAgent(rec, lin, a, f, book))
 	}
 	return out
 }
 
-func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent) Inference {
-	facts := gather(rec, a)
+func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, facts facts, book *FoldBook) Inference {
 	inf := Inference{Agent: a, Inferred: true}
 	p := model.Policy{Strategy: facts.strategy, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults}
 	ev := []string{facts.strategyWhy}
@@ -58,13 +66,16 @@ func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent) Infe
 	}
 	if p.Strategy == model.StrategyNone {
 		inf.Policy = p
-		inf.replay = replayOne(rec, lin, a, p, nil)
+		inf.replay = replayOne(rec, lin, a, p, nil, nil)
 		inf.Matched, inf.Compared = inf.replay.score()
 		inf.Evidence = strings.Join(append(ev, fmt.Sprintf("the windows never change; %d/%d recorded windows reproduced", inf.Matched, inf.Compared)), "; ")
 		return inf
 	}
-	s := search(rec, lin, a, p, facts)
-	inf.Policy, inf.replay = s.best, s.bestReplay
+	if p.Strategy != model.SummarizeOldest {
+		book = nil
+	}
+	s := search(rec, lin, a, p, facts, book)
+	inf.Policy, inf.replay, inf.Folds = s.best, s.bestReplay, s.bestBook
 	inf.Matched, inf.Compared = s.bestScore, facts.recorded
 	inf.Inferred = !(facts.named && s.statedK && s.statedL)
 	ev = append(ev, s.evidence(facts.recorded))
@@ -72,9 +83,13 @@ func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent) Infe
 	return inf
 }
 
-// replayOne replays agent a alone under p.
-func replayOne(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, stop func(*CallReplay) bool) *Replay {
-	r := replay(rec, lin, func(x *model.Agent) (model.Policy, bool) { return p, x == a }, stop)
+// replayOne replays agent a alone under p; under summarize-oldest it
+// learns refusals into book, taking p as the recorded policy.
+func replayOne(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, book *FoldBook, stop func(*CallReplay) bool) *Replay {
+	r := replay(rec, lin, replayOptions{
+		policy: func(x *model.Agent) (model.Policy, bool) { return p, x == a },
+		book:   book, learn: book != nil, stop: stop,
+	})
 	r.Policy = p
 	return r
 }
@@ -95,10 +110,18 @@ func (r *Replay) score() (matched, compared int) {
 }
 
 // Merge is a replay of every agent under policies, reusing the replay an
-// inference made when its policy is the one asked for.
+// inference made when its policy is the one asked for. Summaries come
+// from the folds the inference learned (else from the recorded folds
+// learned under the policy asked for).
 func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy) *Replay {
 	var parts []*Replay
 	var redo []*model.Agent
+	var book *FoldBook
+	for _, inf := range infs {
+		if inf.Folds != nil {
+			book = inf.Folds
+		}
+	}
 	for _, a := range rec.Agents {
 		reused := false
 		for _, inf := range infs {
@@ -112,14 +135,19 @@ func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 		}
 	}
 	if len(redo) > 0 {
-		parts = append(parts, replay(rec, lin, func(a *model.Agent) (model.Policy, bool) {
+		for _, a := range redo {
+			if p := policyOf(policies, a); p.Strategy == model.SummarizeOldest && book == nil {
+				book = RecordedFolds(rec, p)
+			}
+		}
+		parts = append(parts, replay(rec, lin, replayOptions{book: book, policy: func(a *model.Agent) (model.Policy, bool) {
 			for _, x := range redo {
 				if x == a {
 					return policyOf(policies, a), true
 				}
 			}
 			return model.Policy{}, false
-		}, nil))
+		}}))
 	}
 	out := &Replay{Lineage: lin, Policies: policies}
 	if len(rec.Agents) > 0 {

@@ -36,16 +36,35 @@ func TestInferReproducesGeneratedLogs(t *testing.T) {
 	}
 }
 
-// summarize-oldest writes summaries a replay cannot make: no policy
-// reproduces s10, and inference says so rather than pretending.
+// A recorded window no policy can make (here: s01's sixth call, one
+// message's hash changed): inference says so rather than pretending.
 func TestInferSaysWhenNothingReproduces(t *testing.T) {
+	rec, err := loader.Load("../testdata/s01-basic-loop/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rec.Runs[0].Calls[5]
+	c.Recorded = append([]*model.Message(nil), c.Recorded...)
+	c.Recorded[0] = &model.Message{Role: model.RoleUser, Content: "a request nobody made"}
+	inf := window.Infer(rec)
+	if inf.Matched >= inf.Compared || !strings.Contains(inf.Evidence, "no policy tried reproduces every recorded window") {
+		t.Fatalf("s01 with a foreign window: %d/%d, evidence %q", inf.Matched, inf.Compared, inf.Evidence)
+	}
+}
+
+// summarize-oldest is inferred by replaying with the recorded folds
+// (§10.10): s10 (README: keepRecentTurns 2, keepLastToolResults default 2,
+// thresholdTokens 2800) is reproduced call for call. K 1 reproduces its
+// windows as well (only the records tell them apart) and is the smallest.
+func TestInferSummarizeOldest(t *testing.T) {
 	rec, err := loader.Load("../testdata/s10-summarize/run.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	inf := window.Infer(rec)
-	if inf.Matched >= inf.Compared || !strings.Contains(inf.Evidence, "no policy tried reproduces every recorded window") {
-		t.Fatalf("s10: %d/%d, evidence %q", inf.Matched, inf.Compared, inf.Evidence)
+	want := model.Policy{Strategy: model.SummarizeOldest, KeepRecentTurns: 1, KeepLastToolResults: 2, ThresholdTokens: 2800}
+	if inf.Policy != want || inf.Matched != 9 || inf.Compared != 9 || inf.Folds == nil || inf.Folds.Folds() != 3 {
+		t.Fatalf("s10: %+v reproducing %d/%d, evidence %q", inf.Policy, inf.Matched, inf.Compared, inf.Evidence)
 	}
 }
 

@@ -115,16 +115,17 @@ type searchResult struct {
 	best       model.Policy
 	bestScore  int
 	bestReplay *Replay
-	equal      [][2]int // (K, L) scoring bestScore
-	statedK    bool     // K was read from the envelope's records
-	statedL    bool     // so was L
+	bestBook   *FoldBook // the recorded folds with the refusals learned under best
+	equal      [][2]int  // (K, L) scoring bestScore
+	statedK    bool      // K was read from the envelope's records
+	statedL    bool      // so was L
 }
 
 // search tries K from 1 to one more than the most turns, L from 0 to 5,
 // L = 2 first (the library default wins a tie), then the smallest L, the
 // smallest K. A candidate stops being replayed as soon as it cannot reach
 // the best score so far.
-func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, f facts) searchResult {
+func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, f facts, book *FoldBook) searchResult {
 	var ks []int
 	for k := 1; k <= min(f.maxTurns+1, maxInferK); k++ {
 		ks = append(ks, k)
@@ -147,7 +148,8 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 			q := p
 			q.KeepRecentTurns, q.KeepLastToolResults = k, l
 			matched, missed := 0, 0
-			r := replayOne(rec, lin, a, q, func(c *CallReplay) bool {
+			bk := book.fresh()
+			r := replayOne(rec, lin, a, q, bk, func(c *CallReplay) bool {
 				switch c.Recorded() {
 				case Match:
 					matched++
@@ -161,7 +163,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 			}
 			switch {
 			case matched > res.bestScore:
-				res.best, res.bestScore, res.bestReplay, res.equal = q, matched, r, [][2]int{{k, l}}
+				res.best, res.bestScore, res.bestReplay, res.bestBook, res.equal = q, matched, r, bk, [][2]int{{k, l}}
 			case matched == res.bestScore:
 				res.equal = append(res.equal, [2]int{k, l})
 			}

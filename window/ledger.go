@@ -33,6 +33,7 @@ type Row struct {
 	Sent     bool   // the model was sent this turn on this call
 	Turn     int    // its index in the window before this call's visit; -1 when not there
 	LeftAt   int    // call index at which it left; -1 while it has not
+	First    int    // call index whose window first held it (a notice: the call that wrote it)
 	WroteAt  int    // for notices: the call index whose visit wrote it; -1 otherwise
 }
 
@@ -63,7 +64,7 @@ func (r *Replay) Ledger(call int) []Row {
 		if e.first > call {
 			continue
 		}
-		row := Row{Key: e.key(), Messages: e.msgs, Turn: -1, LeftAt: e.left, WroteAt: e.wroteAt}
+		row := Row{Key: e.key(), Messages: e.msgs, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt}
 		if e.left >= 0 && e.left > call {
 			row.LeftAt = -1
 		}

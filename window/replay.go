@@ -49,27 +49,52 @@ type Replay struct {
 	log []logEntry // built by Ledger on first use
 }
 
-// Run replays every agent of rec under p (§10.9).
+// Run replays every agent of rec under p (§10.9). Under summarize-oldest
+// the summaries come from the recorded folds, learned taking p as the
+// recorded policy (RunFolds takes a book learned under another).
 func Run(rec *model.Recording, p model.Policy) *Replay {
+	var book *FoldBook
+	if p.Strategy == model.SummarizeOldest {
+		book = RecordedFolds(rec, p)
+	}
+	return RunFolds(rec, p, book)
+}
+
+// RunFolds is Run with the recorded folds given.
+func RunFolds(rec *model.Recording, p model.Policy, book *FoldBook) *Replay {
 	policies := map[string]model.Policy{"": p}
 	for _, a := range rec.Agents {
 		policies[a.Key] = p
 	}
-	r := RunAgents(rec, lineage.Decide(rec), policies)
-	r.Policy = p
+	r := replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: book})
+	r.Policies, r.Policy = policies, p
 	return r
 }
 
 // RunAgents replays every agent of rec under its policy in policies (an
 // agent with none: the library defaults), each segment from the seed lin
-// names for it (§10.9).
-func RunAgents(rec *model.Recording, lin *lineage.Lineage, policies map[string]model.Policy) *Replay {
-	out := replay(rec, lin, func(a *model.Agent) (model.Policy, bool) { return policyOf(policies, a), true }, nil)
+// names for it (§10.9); summarize-oldest takes its summaries from book.
+func RunAgents(rec *model.Recording, lin *lineage.Lineage, policies map[string]model.Policy, book *FoldBook) *Replay {
+	out := replay(rec, lin, replayOptions{policy: everyAgent(policies), book: book})
 	out.Policies = policies
 	if len(rec.Agents) > 0 {
 		out.Policy = policyOf(policies, rec.Agents[0])
 	}
 	return out
+}
+
+func everyAgent(policies map[string]model.Policy) func(*model.Agent) (model.Policy, bool) {
+	return func(a *model.Agent) (model.Policy, bool) { return policyOf(policies, a), true }
+}
+
+// replayOptions: which agents to replay under which policy, the recorded
+// folds, whether the replay learns refusals into them, and a call after
+// which to stop (when stop is true).
+type replayOptions struct {
+	policy func(*model.Agent) (model.Policy, bool)
+	book   *FoldBook
+	learn  bool
+	stop   func(*CallReplay) bool
 }
 
 func policyOf(policies map[string]model.Policy, a *model.Agent) model.Policy {
@@ -91,20 +116,25 @@ type chain struct {
 	request    string
 }
 
-// replay replays the segments of the agents policy accepts, in order of
-// first event, and stops after the first call for which stop is true.
+// replay replays the segments of the agents o.policy accepts, in order of
+// first event, and stops after the first call for which o.stop is true.
 // Calls come out in file order of their llm_start.
-func replay(rec *model.Recording, lin *lineage.Lineage, policy func(*model.Agent) (model.Policy, bool), stop func(*CallReplay) bool) *Replay {
+func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay {
 	out := &Replay{Lineage: lin}
 	seen := map[string]bool{}
 	mem := &arena{}
 	states := make([]*chain, len(rec.Runs))
+	sums := map[int]*Summaries{} // by conversation: the latch is kept per conversation (§11.9)
 	stopped := false
 	for i, run := range rec.Runs {
-		p, ok := policy(run.Agent)
+		p, ok := o.policy(run.Agent)
 		link := lin.Links[i]
 		if !ok || link.Kind == lineage.None || stopped {
 			continue
+		}
+		if sums[link.Conversation] == nil {
+			sums[link.Conversation] = NewSummaries(o.book)
+			sums[link.Conversation].learn = o.learn
 		}
 		ch := seed(rec, states, i, link)
 		for ci, call := range run.Calls {
@@ -112,7 +142,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, policy func(*model.Agent
 			if ci == 0 && link.Kind == lineage.Orphan {
 				c.Visit = asRecorded(ch.history)
 			} else {
-				c.Visit = ch.visit(p, run, call, mem)
+				c.Visit = ch.visit(p, run, call, sums[link.Conversation], mem)
 			}
 			deliver(&c.Visit, call, mem)
 			if v := &c.Visit; v.Problem != "" && !seen[v.Problem] {
@@ -120,7 +150,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, policy func(*model.Agent
 				out.Problems = append(out.Problems, v.Problem)
 			}
 			out.Calls = append(out.Calls, c)
-			if stop != nil && stop(&out.Calls[len(out.Calls)-1]) {
+			if o.stop != nil && o.stop(&out.Calls[len(out.Calls)-1]) {
 				stopped = true
 				break
 			}
@@ -179,11 +209,12 @@ func withRequest(history []*model.Message, run *model.Run) []*model.Message {
 // visit runs the window stage before one call, with the chain's records
 // and reading (§7): a reading is current only if taken at iteration I−1
 // or later, and a Sequence step has no meter.
-func (ch *chain) visit(p model.Policy, run *model.Run, call *model.Call, mem *arena) Visit {
+func (ch *chain) visit(p model.Policy, run *model.Run, call *model.Call, sums *Summaries, mem *arena) Visit {
 	current := ch.hasReading && ch.readIter >= call.Iteration-1 && run.Step == ""
 	v := VisitWindow(ch.history, VisitInput{
 		Policy: p, Request: ch.request, Iteration: call.Iteration,
-		NoReading: !current, PrevUsage: ch.reading, Records: ch.records, mem: mem,
+		FirstCall: !current, PrevUsage: ch.reading, ReadingAt: ch.readIter, Records: ch.records,
+		Summaries: sums, Call: call, mem: mem,
 	})
 	if v.Record != nil {
 		// stand-down reads only the last two records

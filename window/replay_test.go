@@ -83,6 +83,7 @@ func sameAsWire(got *model.Message, want wireMessage) bool {
 var scenarios = []string{
 	"demo-incident", "demo-incident-pins-off", "s01-basic-loop", "s02-pins-off", "s04-parallel-batch",
 	"s05-multi-turn", "s06-tiny-results", "s09-token-budget", "s90-truncated", "t01-toolchars",
+	"s10-summarize", "c04-summarize-multi",
 }
 
 // checkWindows replays rec under p and compares every call's window with
@@ -181,7 +182,29 @@ func sameRecord(a, b model.Record) bool {
 			return false
 		}
 	}
-	return sameObservations(a.Observations, b.Observations)
+	return sameObservations(a.Observations, b.Observations) && sameSummary(a, b)
+}
+
+// sameSummary compares what summarize-oldest adds: the frame's length
+// where the replay knows it (a refusal the log does not explain leaves it
+// unknown), whether the summarizer was skipped, and its tokens on a fold.
+func sameSummary(lib, rep model.Record) bool {
+	if (lib.SummaryChars == nil) != (lib.Strategy != model.SummarizeOldest) {
+		return false // the library writes it on every summarize-oldest record
+	}
+	if rep.SummaryChars != nil && *rep.SummaryChars != *lib.SummaryChars {
+		return false
+	}
+	if rep.SummaryChars == nil && rep.Strategy == model.SummarizeOldest && lib.Refusals[0].Reason != model.ReasonReplacementNotSmaller {
+		return false // unknown only for a span held back
+	}
+	if lib.SummarizerTokens != nil && rep.SummarizerTokens != nil && *lib.SummarizerTokens != *rep.SummarizerTokens {
+		return false
+	}
+	if lib.RemovedMessageCount > 0 && (lib.SummarizerTokens == nil) != (rep.SummarizerTokens == nil) {
+		return false // a recorded fold carries the tokens its record states
+	}
+	return lib.SummarizerSkipped == rep.SummarizerSkipped
 }
 
 // sameObservations compares what the library writes of the pin: each
@@ -200,4 +223,46 @@ func sameObservations(a, b *model.Observations) bool {
 		}
 	}
 	return true
+}
+
+// Under a policy the library did not run (c04 with keepRecentTurns 3), a
+// fold it never made gets a placeholder frame: marked, its record says the
+// summary was not recorded, and no call whose window holds it matches the
+// recorded window. Under the recorded policy there is none.
+func TestPlaceholderFramesAreNeverCalledSent(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "c04-summarize-multi")
+	rec, err := loader.Load(filepath.Join(dir, "run.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := readWire(t, dir).policy()
+	folds := window.RecordedFolds(rec, recorded)
+	for _, c := range window.RunFolds(rec, recorded, folds).Calls {
+		for _, m := range c.Window() {
+			if m.Placeholder {
+				t.Fatalf("call %d: a placeholder under the recorded policy", c.Index+1)
+			}
+		}
+	}
+	other := recorded
+	other.KeepRecentTurns = 3
+	held := 0
+	for _, c := range window.RunFolds(rec, other, folds).Calls {
+		if f := c.Visit.Frame; f != nil && f.Placeholder {
+			if r := c.Visit.Record; r.SummaryRecorded == nil || *r.SummaryRecorded {
+				t.Errorf("call %d: placeholder fold recorded as known", c.Index+1)
+			}
+		}
+		for _, m := range c.Window() {
+			if m.Placeholder {
+				held++
+				if c.Recorded() != window.Differs {
+					t.Errorf("call %d holds a placeholder but is %s", c.Index+1, c.Recorded())
+				}
+			}
+		}
+	}
+	if held == 0 {
+		t.Fatalf("keepRecentTurns 3 made no placeholder fold")
+	}
 }

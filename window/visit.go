@@ -10,13 +10,24 @@ type VisitInput struct {
 	Policy    model.Policy
 	Request   string // the run's own request text (the anchor is matched against it)
 	Iteration int    // the library's iteration number of the call about to be made
-	NoReading bool   // no current reading (§7): a fresh run's first call, an expired one, a Sequence step
+	FirstCall bool   // the first call of the run: nothing measured yet
 	PrevUsage model.Usage
+	// ReadingAt is the iteration of the call PrevUsage was reported for
+	// (0: the call just before this one). A reading older than the
+	// previous iteration has expired (§7).
+	ReadingAt int
 	Records   []model.Record // records filed earlier in this run
 	// PausedCallID names a tool call the run is paused on ("" for none);
 	// CheckIn says the pause is a human check-in.
 	PausedCallID string
 	CheckIn      bool
+	// Summaries is the summarize-oldest state of the conversation (its
+	// latch, and the agent's recorded folds); Call the call the visit
+	// precedes, whose recorded window the recorded folds were read from.
+	// Both are used by summarize-oldest only; a nil Summaries knows no
+	// recorded fold and latches for this visit alone.
+	Summaries *Summaries
+	Call      *model.Call
 
 	mem *arena // where the visit's slices come from; nil: its own
 }
@@ -26,8 +37,9 @@ type VisitInput struct {
 type TurnFate struct {
 	model.Turn
 	Evicted bool   // left the window at this visit
+	Folded  bool   // it left folded into a compaction frame (summarize-oldest)
 	Reason  string // why it stayed: a refusal reason, or "" (removable, not reached)
-	Notice  bool   // the turn is a drop notice the library wrote earlier
+	Notice  bool   // the turn is a drop notice or a compaction frame written earlier
 	PinTool string // the tool whose latest result it holds, when pinned
 }
 
@@ -40,6 +52,7 @@ type Visit struct {
 	After   []*model.Message // the window the model is sent
 	Evicted []*model.Message // what left at this head (a part of Before)
 	Notice  *model.Message   // the notice put in their place, if any
+	Frame   *model.Message   // the compaction frame they were folded into, if any
 	Anchor  int              // index in Before of the current request, -1 for none
 	Engaged bool             // the strategy engaged (and a record was filed)
 	Record  *model.Record
@@ -52,8 +65,9 @@ type Visit struct {
 	// tokens were not measured); the window is then left as it was.
 	Problem string
 
-	from, to int  // the span, in turns; from = -1 when none
-	held     bool // the span stayed: no notice was smaller (replacement-not-smaller)
+	from, to int    // the span, in turns; from = -1 when none
+	held     bool   // the span stayed (no notice or frame was smaller, or the summarizer failed)
+	heldBy   string // why it stayed: the refusal listed first
 }
 
 // VisitWindow runs one visit of the window stage over history.
@@ -83,15 +97,27 @@ func VisitWindow(history []*model.Message, in VisitInput) Visit {
 		keepRecent: p.KeepRecentTurns, pinLimit: pinLimit, anchor: v.Anchor,
 		paused: in.PausedCallID, checkIn: in.CheckIn, mem: in.mem,
 	})
+	if p.Strategy == model.SummarizeOldest {
+		onlyExistingSummary(history, turns, &pl, in.mem)
+	}
 	v.Pins, v.Yielded = pl.pinned, pl.yielded
 	v.from, v.to = pl.from, pl.to
+	if p.Strategy == model.SummarizeOldest {
+		if in.Summaries == nil {
+			in.Summaries = NewSummaries(nil)
+		}
+		var o summarizeOutcome
+		refusals, dropped := v.fold(turns, pl, in, &o)
+		v.Record = v.summarizeRecord(p, in, refusals, dropped, o)
+		return v
+	}
 	refusals := pl.refusals
 	var dropped []string
 	if pl.from >= 0 {
 		var ok bool
 		ok, dropped = v.drop(turns, pl, in)
 		if !ok {
-			v.held = true
+			v.held, v.heldBy = true, model.ReasonReplacementNotSmaller
 			refusals = in.mem.refusals.take(len(pl.refusals) + 1)
 			refusals[0] = model.Refusal{Reason: model.ReasonReplacementNotSmaller, TurnIndex: pl.from, MessageIndex: turns[pl.from].Start}
 			copy(refusals[1:], pl.refusals)
@@ -106,7 +132,8 @@ func (v *Visit) Turns() []TurnFate {
 	turns := Segment(v.Before)
 	out := make([]TurnFate, len(turns))
 	for i, t := range turns {
-		out[i] = TurnFate{Turn: t, Notice: v.Before[t.Start].IsNotice()}
+		first := v.Before[t.Start]
+		out[i] = TurnFate{Turn: t, Notice: first.IsNotice() || first.IsFrame()}
 	}
 	if v.Record != nil {
 		for _, r := range v.Record.Refusals {
@@ -118,9 +145,9 @@ func (v *Visit) Turns() []TurnFate {
 	}
 	for ti := v.from; ti >= 0 && ti <= v.to; ti++ {
 		if v.held {
-			out[ti].Reason = model.ReasonReplacementNotSmaller
+			out[ti].Reason = v.heldBy
 		} else {
-			out[ti].Evicted = true
+			out[ti].Evicted, out[ti].Folded = true, v.Frame != nil
 		}
 	}
 	return out
@@ -129,16 +156,15 @@ func (v *Visit) Turns() []TurnFate {
 // engages asks the strategy whether this visit acts at all.
 func engages(p model.Policy, turns int, in VisitInput) (bool, string) {
 	switch p.Strategy {
-	case model.TokenBudget:
-		if in.NoReading {
-			return false, ""
+	case model.TokenBudget, model.SummarizeOldest:
+		// both read the provider's count of the previous call (§7, §11.1)
+		if in.FirstCall || in.ReadingAt > 0 && in.ReadingAt < in.Iteration-1 {
+			return false, "" // no current reading
 		}
 		if in.PrevUsage.Input == 0 && in.PrevUsage.Output == 0 {
-			return false, "token-budget: the previous call reported no tokens (unmeasurable)"
+			return false, p.Strategy + ": the previous call reported no tokens (unmeasurable)"
 		}
 		return in.PrevUsage.Input > p.ThresholdTokens, ""
-	case model.SummarizeOldest:
-		return false, "summarize-oldest is not replayed (its summaries come from a model)"
 	case model.StrategyNone:
 		return false, ""
 	default:

@@ -117,7 +117,7 @@ func Write(w io.Writer, s Spec) error {
 	history := []*model.Message{{Role: model.RoleUser, Content: request}}
 	var records []model.Record
 	for it := 1; it <= s.Calls; it++ {
-		v := window.VisitWindow(history, window.VisitInput{Policy: policy, Request: request, Iteration: it, NoReading: it == 1, Records: records})
+		v := window.VisitWindow(history, window.VisitInput{Policy: policy, Request: request, Iteration: it, FirstCall: it == 1, Records: records})
 		if v.Record != nil {
 			records = append(records, *v.Record)
 		}

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const (
+	s01  = "testdata/s01-basic-loop/run.jsonl"
+	demo = "testdata/demo-incident/run.jsonl"
+)
+
+func TestFlagsBeforeOrAfterFile(t *testing.T) {
+	for _, args := range [][]string{
+		{"export", "--keep-recent-turns", "3", s01},
+		{"export", s01, "--keep-recent-turns", "3"},
+		{"export", "--keep-recent-turns=3", s01, "-q"},
+		{"export", "--keep-recent-turns", "3", "--", s01},
+	} {
+		code, out, errs := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var doc exported
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Policy.KeepRecentTurns != 3 {
+			t.Errorf("%v: keepRecentTurns %d (%v), want 3", args, doc.Policy.KeepRecentTurns, err)
+		}
+	}
+}
+
+func TestUnknownCommandAndHelp(t *testing.T) {
+	code, _, errs := runCLI("repotr", s01)
+	if code != 2 || !strings.Contains(errs, `unknown command "repotr"`) {
+		t.Errorf("inspect repotr FILE: exit %d, %q", code, errs)
+	}
+	code, _, errs = runCLI("repotr")
+	if code != 2 || !strings.Contains(errs, "not a command") {
+		t.Errorf("inspect repotr: exit %d, %q", code, errs)
+	}
+	code, out, errs := runCLI("help")
+	if code != 0 || !strings.Contains(out, "inspect report [flags] FILE") || errs != "" {
+		t.Errorf("inspect help: exit %d, stdout %.80q, stderr %q", code, out, errs)
+	}
+}
+
+func TestKnobValuesRefused(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", "--keep-recent-turns", "-1", s01}, "--keep-recent-turns must be 0 or more (got -1)"},
+		{[]string{"report", "--keep-last-tool-results", "-1", s01}, "--keep-last-tool-results must be 0 or more"},
+		{[]string{"report", "--threshold-tokens", "-5", s01}, "--threshold-tokens must be 0 or more"},
+		{[]string{"report", s01, "--keep-recent-turns"}, "--keep-recent-turns needs a value"},
+		{[]string{"report", "--keep-recent-turns", "two", s01}, `--keep-recent-turns: "two" is not a whole number`},
+		{[]string{"report", "--strategy=", s01}, "--strategy needs a value"},
+	}
+	for _, c := range cases {
+		code, out, errs := runCLI(c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) || out != "" {
+			t.Errorf("%v: exit %d, stderr %q, %d bytes out; want exit 2 saying %q", c.args, code, errs, len(out), c.want)
+		}
+	}
+	// a token strategy given for an agent whose recorded strategy has no
+	// threshold gets the largest recorded input (WINDOW-SEMANTICS §13.2)
+	largest := 0
+	for _, u := range llmEndUsage(t, s01) {
+		largest = max(largest, u[0])
+	}
+	if code, out, errs := runCLI("report", "-q", "--strategy", "token-budget", s01); code != 0 || !strings.Contains(out, fmt.Sprintf("thresholdTokens=%d", largest)) {
+		t.Errorf("--strategy token-budget on s01: exit %d, stderr %q; want thresholdTokens=%d", code, errs, largest)
+	}
+	// with a threshold it runs
+	if code, _, errs := runCLI("report", "--strategy", "token-budget", "--threshold-tokens", "900", s01); code != 0 {
+		t.Errorf("token-budget with a threshold: exit %d: %s", code, errs)
+	}
+}
+
+// One wording for each file error, whichever command met it.
+func TestFileErrorsWordedOnce(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "missing.jsonl"), "missing.jsonl: no such file"},
+		{dir, ": is a directory, not a recording"},
+		{empty, "empty.jsonl: is empty"},
+	} {
+		var said []string
+		for _, args := range [][]string{{c.path}, {"report", c.path}, {"export", c.path}} {
+			code, _, errs := runCLI(args...)
+			if code != 1 || !strings.Contains(errs, c.want) {
+				t.Errorf("%v: exit %d, %q; want exit 1 saying %q", args, code, errs, c.want)
+			}
+			said = append(said, errs)
+		}
+		if said[0] != said[1] || said[1] != said[2] {
+			t.Errorf("%s worded differently: %q", c.path, said)
+		}
+	}
+}
+
+func TestFooterSaysGivenAndInferred(t *testing.T) {
+	_, out, _ := runCLI("report", "--keep-recent-turns", "3", s01)
+	for _, want := range []string{
+		"policy: sliding-window keepRecentTurns=3 keepLastToolResults=2",
+		"given as flags: keepRecentTurns; inferred from the recording: strategy, keepLastToolResults",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("footer lacks %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = runCLI("report", s01)
+	if strings.Contains(out, "given as flags") || !strings.Contains(out, "inferred from the recording: strategy, keepRecentTurns, keepLastToolResults") {
+		t.Errorf("with no flags nothing is given:\n%s", out)
+	}
+}
+
+func TestQuiet(t *testing.T) {
+	_, _, errs := runCLI("report", s01)
+	if !strings.Contains(errs, "inspect: policy ") {
+		t.Fatalf("without -q the inferred policy is said on stderr: %q", errs)
+	}
+	for _, q := range []string{"-q", "--quiet"} {
+		if _, _, errs := runCLI("report", s01, q); errs != "" {
+			t.Errorf("%s: stderr %q, want nothing", q, errs)
+		}
+	}
+}
+
+func TestFailOnDiffers(t *testing.T) {
+	// s01 under its recorded policy reproduces every window
+	if code, _, errs := runCLI("report", "--fail-on-differs", "-q", s01); code != 0 {
+		t.Errorf("recorded policy: exit %d: %s", code, errs)
+	}
+	// with pins off, s02's windows come out instead (TestExportPinsOffIsS02)
+	code, out, errs := runCLI("export", "--fail-on-differs", "-q", "--keep-last-tool-results", "0", s01)
+	if code != 3 || !regexp.MustCompile(`\d+ of 9 recorded windows not reproduced`).MatchString(errs) {
+		t.Errorf("pins off: exit %d, %q; want 3", code, errs)
+	}
+	if !json.Valid([]byte(out)) {
+		t.Error("the export is still written in full")
+	}
+	if code, _, _ := runCLI("report", "-q", "--keep-last-tool-results", "0", s01); code != 0 {
+		t.Errorf("without the flag a difference exits %d", code)
+	}
+}
+
+func TestLeftNamesWhatLeft(t *testing.T) {
+	// The demo's README: at call 8 the list_hosts turn leaves and a drop
+	// notice takes its place.
+	_, out, _ := runCLI("report", "-q", demo)
+	row := reportRow(t, out, "8")
+	if !strings.Contains(row, " list_hosts +notice ") {
+		t.Errorf("call 8's LEFT should read list_hosts +notice:\n%s", row)
+	}
+	if strings.Contains(out, "msgs/") {
+		t.Error("LEFT still counts instead of naming")
+	}
+}
+
+func reportRow(t *testing.T, out, call string) string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == call {
+			return l
+		}
+	}
+	t.Fatalf("no row for call %s:\n%s", call, out)
+	return ""
+}
+
+// The policy object of §13.3: thresholdTokens for the token strategies
+// only, noAnchor only when true.
+func TestExportPolicyFields(t *testing.T) {
+	for _, c := range []struct {
+		args        []string
+		has, hasNot []string
+	}{
+		{[]string{s01}, []string{"strategy", "keepRecentTurns", "keepLastToolResults", "inferred", "given", "evidence"}, []string{"thresholdTokens", "noAnchor"}},
+		{[]string{"--no-anchor", "--strategy", "token-budget", "--threshold-tokens", "900", s01}, []string{"thresholdTokens", "noAnchor"}, nil},
+	} {
+		_, out, _ := runCLI(append([]string{"export", "-q"}, c.args...)...)
+		var doc struct {
+			Policy map[string]json.RawMessage `json:"policy"`
+			Agents []struct {
+				Policy map[string]json.RawMessage `json:"policy"`
+			} `json:"agents"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Agents) != 1 {
+			t.Fatalf("%v: %d agents, want 1", c.args, len(doc.Agents))
+		}
+		for _, pol := range []map[string]json.RawMessage{doc.Policy, doc.Agents[0].Policy} {
+			for _, k := range c.has {
+				if _, ok := pol[k]; !ok {
+					t.Errorf("%v: policy lacks %q", c.args, k)
+				}
+			}
+			for _, k := range c.hasNot {
+				if _, ok := pol[k]; ok {
+					t.Errorf("%v: policy has %q", c.args, k)
+				}
+			}
+		}
+	}
+}
+
+// llmEndUsage reads every stream.llm_end usage of a log, in order, on
+// its own (not through the loader).
+func llmEndUsage(t *testing.T, path string) [][2]int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out [][2]int
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var e struct {
+			Type    string `json:"type"`
+			Payload struct {
+				Usage struct{ Input, Output int } `json:"usage"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Type == "agentfootprint.stream.llm_end" {
+			out = append(out, [2]int{e.Payload.Usage.Input, e.Payload.Usage.Output})
+		}
+	}
+	return out
+}
+
+func TestTokensInReportAndExport(t *testing.T) {
+	want := llmEndUsage(t, demo)
+	if len(want) != 16 || want[0] != [2]int{145, 40} {
+		t.Fatalf("the demo's llm_end usage: %v", want)
+	}
+	_, out, _ := runCLI("export", "-q", demo)
+	var doc struct {
+		Calls []struct {
+			Usage *struct{ Input, Output int } `json:"usage"`
+		} `json:"calls"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range doc.Calls {
+		if c.Usage == nil || [2]int{c.Usage.Input, c.Usage.Output} != want[i] {
+			t.Errorf("call %d: usage %+v, want %v", i+1, c.Usage, want[i])
+		}
+	}
+	_, out, _ = runCLI("report", "-q", demo)
+	if !strings.Contains(out, "TOK IN") {
+		t.Fatal("the report has no token columns")
+	}
+	if f := strings.Fields(reportRow(t, out, "2")); f[7] != "1640" || f[8] != "40" {
+		t.Errorf("call 2 tokens %v, want 1640 and 40", f[7:9])
+	}
+}

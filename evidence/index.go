@@ -1,0 +1,145 @@
+package evidence
+
+// Index is one of §3's sets (evidence or exempt): distinct lookup forms,
+// added in order, at most FormLimit of them.
+type Index struct {
+	forms map[string]struct{}
+}
+
+// NewIndex is an empty set.
+func NewIndex() *Index { return &Index{forms: map[string]struct{}{}} }
+
+// Truncated reports whether the set reached FormLimit (also when that
+// happened to be every form).
+func (x *Index) Truncated() bool { return len(x.forms) >= FormLimit }
+
+// Len is the number of forms held.
+func (x *Index) Len() int { return len(x.forms) }
+
+// Has reports whether any lookup form of the normalized value v is held.
+func (x *Index) Has(v string) bool {
+	if x == nil {
+		return false
+	}
+	for _, f := range LookupForms(v) {
+		if _, ok := x.forms[f]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// addNormalized adds the lookup forms of an already normalized value.
+func (x *Index) addNormalized(v string) {
+	if v == "" {
+		return
+	}
+	for _, f := range LookupForms(v) {
+		if len(x.forms) >= FormLimit {
+			return
+		}
+		x.forms[f] = struct{}{}
+	}
+}
+
+// AddWhole adds a whole string (a JSON key or string leaf), normalized
+// exactly once.
+func (x *Index) AddWhole(raw string) { x.addNormalized(Normalize(raw)) }
+
+// AddText adds the tokens of text (each normalized a second time, which
+// changes nothing for a token).
+func (x *Index) AddText(text string) {
+	if x.Truncated() {
+		return
+	}
+	eachToken(text, -1, func(tok string) bool {
+		x.addNormalized(Normalize(tok))
+		return !x.Truncated()
+	})
+}
+
+// AddToolResult indexes one tool message's content as the library does
+// (§3): a trimmed content starting with { or [ that JSON.parse accepts is
+// walked (absence frames at the top level only); anything else is text.
+func (x *Index) AddToolResult(content string) {
+	if x.Truncated() {
+		return
+	}
+	t := jsTrim(content)
+	if t != "" && (t[0] == '{' || t[0] == '[') {
+		if v, ok := parseJSON(t); ok {
+			x.walk(absenceView(v))
+			return
+		}
+	}
+	x.AddText(content)
+}
+
+// absenceView is what of a parsed result is indexed: for an absence
+// frame only [checked, not_checked, cannot_cover]; for a coverage ledger
+// around one, [af_coverage, checked, not_checked, cannot_cover]; else the
+// whole value.
+func absenceView(v *jsonValue) *jsonValue {
+	if lists, ok := absenceLists(v); ok {
+		return &jsonValue{kind: jArray, elems: lists}
+	}
+	if v.kind != jObject {
+		return v
+	}
+	cov, res := v.member("af_coverage"), v.member("result")
+	if cov == nil || cov.kind != jObject || res == nil {
+		return v
+	}
+	if lists, ok := absenceLists(res); ok {
+		return &jsonValue{kind: jArray, elems: append([]*jsonValue{cov}, lists...)}
+	}
+	return v
+}
+
+// absenceLists: an object whose af_absent is true and whose checked is a
+// non-empty array gives its three lists (missing or null: empty).
+func absenceLists(v *jsonValue) ([]*jsonValue, bool) {
+	if v.kind != jObject {
+		return nil, false
+	}
+	a, c := v.member("af_absent"), v.member("checked")
+	if a == nil || a.kind != jBool || a.str != "true" || c == nil || c.kind != jArray || len(c.elems) == 0 {
+		return nil, false
+	}
+	out := []*jsonValue{c}
+	for _, k := range []string{"not_checked", "cannot_cover"} {
+		m := v.member(k)
+		if m == nil || m.kind == jNull {
+			m = &jsonValue{kind: jArray}
+		}
+		out = append(out, m)
+	}
+	return out, true
+}
+
+// walk adds a parsed value: keys whole, strings whole and as tokens,
+// numbers as JavaScript prints them, booleans as words.
+func (x *Index) walk(v *jsonValue) {
+	if x.Truncated() {
+		return
+	}
+	switch v.kind {
+	case jObject:
+		for i, k := range v.keys {
+			x.AddWhole(k)
+			x.walk(v.elems[i])
+		}
+	case jArray:
+		for _, e := range v.elems {
+			x.walk(e)
+		}
+	case jString:
+		x.AddWhole(v.str)
+		x.AddText(v.str)
+	case jNumber:
+		s, _ := jsNumberString(v.str)
+		x.AddWhole(s)
+	case jBool:
+		x.AddWhole(v.str)
+	}
+}

@@ -1,0 +1,133 @@
+package evidence
+
+import (
+	"strings"
+)
+
+// Normalize is §1's normalize: lower-case and trim with JavaScript
+// semantics, strip leading and trailing punctuation, drop the thousands
+// separators of a grouped number, and print a number of at most 15 digits
+// as JavaScript's String(Number(v)). "" means the value is dropped.
+func Normalize(raw string) string {
+	s := jsTrim(jsLower(raw))
+	s = strings.TrimLeft(s, "$#@+'\"`([{<")
+	s = strings.TrimRight(s, ".,;:!?%'\"`)]}>")
+	if s == "" {
+		return ""
+	}
+	if isGrouped(s) {
+		s = strings.ReplaceAll(s, ",", "")
+	}
+	if isPlainNumber(s) && digitCount(s) <= 15 {
+		if out, ok := jsNumberString(s); ok {
+			return out
+		}
+	}
+	return s
+}
+
+// LookupForms are the spellings a normalized value is looked up (and
+// indexed) under: a value starting with 0x and longer than that also
+// without its 0x.
+func LookupForms(v string) []string {
+	if len(v) > 2 && v[0] == '0' && v[1] == 'x' {
+		return []string{v, v[2:]}
+	}
+	return []string{v}
+}
+
+// Tokenize is §1's tokenize: every run of characters outside
+// A-Z a-z 0-9 : _ - / . , % + @ # $ separates; a comma splits a piece
+// unless it has a digit on both sides; each piece is normalized and empty
+// results are dropped.
+func Tokenize(text string) []string {
+	var out []string
+	eachToken(text, -1, func(tok string) bool {
+		out = append(out, tok)
+		return true
+	})
+	return out
+}
+
+// eachToken calls fn with each token of text in order until fn returns
+// false or limit tokens were given (limit < 0: no limit).
+func eachToken(text string, limit int, fn func(string) bool) {
+	n := 0
+	emit := func(piece string) bool {
+		if v := Normalize(piece); v != "" {
+			n++
+			if !fn(v) || n == limit {
+				return false
+			}
+		}
+		return true
+	}
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && tokenByte(text[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			if !splitCommas(text[start:i], emit) {
+				return
+			}
+			start = -1
+		}
+	}
+}
+
+// tokenByte: the characters a token is made of. Every byte of a multi-byte
+// UTF-8 character is ≥ 0x80 and so a separator, as the character is.
+func tokenByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	switch c {
+	case ':', '_', '-', '/', '.', ',', '%', '+', '@', '#', '$':
+		return true
+	}
+	return false
+}
+
+// splitCommas cuts piece at every comma that is not between two digits.
+func splitCommas(piece string, emit func(string) bool) bool {
+	from := 0
+	for i := 0; i < len(piece); i++ {
+		if piece[i] != ',' {
+			continue
+		}
+		if i > 0 && i+1 < len(piece) && isDigit(piece[i-1]) && isDigit(piece[i+1]) {
+			continue
+		}
+		if !emit(piece[from:i]) {
+			return false
+		}
+		from = i + 1
+	}
+	return emit(piece[from:])
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func digitCount(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			return true
+		}
+	}
+	return false
+}

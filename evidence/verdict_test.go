@@ -1,0 +1,63 @@
+package evidence
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// §5: the first grounded verdict that applies, and left / never-read with
+// the messages that hold a value.
+func TestJudge(t *testing.T) {
+	tc := 25.0 // the tool's own text is the first 25 units
+	frame := "[compacted history — 4 earlier message(s) were folded out of this window at iteration 5. The text after this line is a SUMMARY written by m-1234; it is a claim.]\n\nThe host was 10.12.4.25 in us-east-1b."
+	window := []*model.Message{
+		{Role: model.RoleUser, Content: "Check INC-20931 on web-7f3a2c"},
+		{Role: model.RoleUser, Content: frame},
+		{Role: model.RoleUser, Content: "[dropped history — 2 earlier message(s) at ITER-0007]"},
+		{Role: model.RoleAssistant, Content: "web-3e6f14", ToolCalls: []model.ToolCall{{ID: "c1", Name: "get_metrics"}}},
+		{Role: model.RoleTool, ToolCallID: "c1", ToolName: "get_metrics", Content: `{"host":"web-7f3a2c"} [filled: NOTE-4242]`, ToolChars: &tc},
+		{Role: model.RoleUser, Content: "[evidence check]\n\n`web-9d4b27` (identifier)"},
+	}
+	goneTool := &model.Message{Role: model.RoleTool, ToolCallID: "c0", ToolName: "list_hosts", Content: `[{"id":"web-9d4b27","az":"us-east-1b"}]`}
+	goneUser := &model.Message{Role: model.RoleUser, Content: "Earlier request BD-2026-118843 about web-9d4b27"}
+	goneAssistant := &model.Message{Role: model.RoleAssistant, Content: "I made up web-3e6f14 and web-1111"}
+	gone := []*model.Message{goneTool, goneUser, goneAssistant}
+	values := Candidates("web-7f3a2c INC-20931 SC-1234 us-east-1b 10.12.4.25 m-1234 NOTE-4242 ITER-0007 web-9d4b27 bd-2026-118843 web-3e6f14 web-1111")
+	view := View{Window: window, Request: "Check INC-20931 on web-7f3a2c", SystemPrompt: []string{"contract SC-1234"}}
+	got := NewJudger().Judge(values, view, gone)
+	want := map[string]struct {
+		verdict string
+		sources []int
+	}{
+		"web-7f3a2c":     {InView, nil},       // tool bytes beat the request
+		"inc-20931":      {UserSupplied, nil}, // the request
+		"sc-1234":        {UserSupplied, nil}, // the system prompt
+		"us-east-1b":     {Summary, nil},      // only in the frame's summary (not the gone tool: grounded wins)
+		"10.12.4.25":     {Summary, nil},
+		"m-1234":         {LibraryNote, nil},  // the frame's label
+		"note-4242":      {LibraryNote, nil},  // past the tool's own bytes
+		"iter-0007":      {LibraryNote, nil},  // a drop notice
+		"web-9d4b27":     {Left, []int{0, 1}}, // the re-ask is not exempt; two messages that left
+		"bd-2026-118843": {Left, []int{1}},
+		"web-3e6f14":     {NeverRead, nil}, // assistant text is never evidence
+		"web-1111":       {NeverRead, nil},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d values: %v", len(got), got)
+	}
+	for _, j := range got {
+		w := want[j.Value.Value]
+		if j.Verdict != w.verdict || !slices.Equal(j.Sources, w.sources) {
+			t.Errorf("%s: %s %v, want %s %v", j.Value.Value, j.Verdict, j.Sources, w.verdict, w.sources)
+		}
+	}
+}
+
+func TestSplitFrame(t *testing.T) {
+	l, s := SplitFrame("[compacted history — x]\n\nsummary [a]\n\nb")
+	if l != "[compacted history — x]" || s != "summary [a]\n\nb" {
+		t.Errorf("%q %q", l, s)
+	}
+}

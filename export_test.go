@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/termtext"
+)
+
+// TestExportStreamsTheWholeDocument: written call by call, the export is
+// byte for byte the document encoded at once, on every recording here,
+// under the inferred policy and under flags.
+func TestExportStreamsTheWholeDocument(t *testing.T) {
+	logs, _ := filepath.Glob("testdata/*/run.jsonl")
+	envelopes, _ := filepath.Glob("testdata/*/recording.json*")
+	if len(logs) < 10 {
+		t.Fatalf("only %d recordings in testdata", len(logs))
+	}
+	for _, path := range append(logs, envelopes...) {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []options{{keepRecent: -1, keepPins: -1, threshold: -1},
+			{strategy: "sliding-window", keepRecent: 1, keepPins: 0, threshold: -1, noAnchor: true}} {
+			s, err := newSession(rec, o, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var streamed bytes.Buffer
+			if err := writeExport(&streamed, path, s); err != nil {
+				t.Fatal(err)
+			}
+			whole := wholeExport(t, path, s)
+			if !bytes.Equal(streamed.Bytes(), whole) {
+				t.Errorf("%s (%+v): streamed export differs from the whole document (%d vs %d bytes)", path, o, streamed.Len(), len(whole))
+			}
+		}
+	}
+}
+
+// wholeExport encodes the export as one document, as it was written
+// before it streamed.
+func wholeExport(t *testing.T, source string, s session) []byte {
+	doc := exportHead(source, s)
+	book := provenance.New(s.rec, s.replay)
+	for i := range s.replay.Calls {
+		doc.Calls = append(doc.Calls, exportCallOf(s, book, i))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	return termtext.JSON(buf.Bytes())
+}

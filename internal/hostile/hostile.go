@@ -1,0 +1,41 @@
+// Package hostile makes an attacker's copy of a real recording for the
+// tests of issue 7: the terminal escapes, C1 and bidi controls and
+// width-ambiguous emoji of the issue, put into the user prompt, a tool
+// name and the tool results of a log the library wrote.
+//
+// It is a test helper, not a user command.
+package hostile
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Escapes is every attack of the issue in one string: window title,
+// clipboard write, leaving the alternate screen, autowrap off, insert
+// mode on, carriage return and backspace, a C1 CSI, a bidi override, a
+// zero-width space, and emoji terminals draw at different widths.
+const Escapes = "\x1b]0;PWNED\x07\x1b]52;c;cHduZWQ=\x07\x1b[?1049l\x1b[?7l\x1b[4h\rX\bY\u009b31m\u202eevil\u200b 👍🏽 👨\u200d👩\u200d👧 🇺🇸 ❤\ufe0f\x7f"
+
+// Recording returns run (an NDJSON event log) with Escapes put into the
+// user prompt ("Find out why"), a tool name ("read_file") and the tool
+// results ("alpha bravo"), everywhere they occur.
+func Recording(run []byte) []byte {
+	esc := escaped(Escapes)
+	for _, w := range []string{"Find out why", "read_file", "alpha"} {
+		run = bytes.ReplaceAll(run, []byte(w), []byte(w+esc))
+	}
+	return run
+}
+
+// Strategy returns run with Escapes after the strategy name of
+// run_configured.
+func Strategy(run []byte) []byte {
+	return bytes.ReplaceAll(run, []byte(`"window":"sliding-window"`), []byte(`"window":"sliding-window`+escaped(Escapes)+`"`))
+}
+
+// escaped is s as it reads inside a JSON string.
+func escaped(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}

@@ -1,0 +1,148 @@
+package provenance
+
+import (
+	"strings"
+
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/toolbytes"
+	"github.com/afinspect/inspect/window"
+)
+
+// Where a value was found in a response.
+const (
+	InAnswer   = "answer"
+	InToolCall = "toolCall"
+)
+
+// Source is one message that held a value and left the window (§6.2).
+// Call numbers are 1-based, as the export numbers calls.
+type Source struct {
+	ToolName   *string `json:"toolName"`
+	ToolCallID *string `json:"toolCallId"`
+	Run        int     `json:"run"`
+	SentOn     [2]int  `json:"sentOn"`
+	EvictedAt  int     `json:"evictedAt"`
+	Rule       string  `json:"rule"`
+
+	msg *model.Message
+}
+
+// Entry is one value of a response with its verdict (§6.2 `values`).
+type Entry struct {
+	Value      string   `json:"value"`
+	Shape      string   `json:"shape"`
+	In         string   `json:"in"`
+	ToolCallID *string  `json:"toolCallId,omitempty"`
+	Verdict    string   `json:"verdict"`
+	Sources    []Source `json:"sources"`
+}
+
+// Flagged reports whether the library would call the value unsupported.
+func (e Entry) Flagged() bool { return evidence.Flagged(e.Verdict) }
+
+// CallEvidence is every value of one call's response.
+type CallEvidence struct {
+	Candidates int     // distinct values of the response content
+	Values     []Entry // the answer's, then each tool call's arguments'
+}
+
+// Book answers §6.2 for every call of one replay; it remembers what it
+// worked out, so asking again is cheap. It is not safe for concurrent use.
+type Book struct {
+	rec    *model.Recording
+	r      *window.Replay
+	lives  map[*model.Message]*life
+	gone   []*goneList
+	judger *evidence.Judger
+	memo   map[int]*CallEvidence
+}
+
+// New follows every message of replay r (of rec) through its windows.
+func New(rec *model.Recording, r *window.Replay) *Book {
+	b := &Book{rec: rec, r: r, judger: evidence.NewJudger(), memo: map[int]*CallEvidence{}}
+	b.lives, b.gone = track(r)
+	return b
+}
+
+// Call judges every value of call i's response (0-based) against its
+// replayed window.
+func (b *Book) Call(i int) *CallEvidence {
+	if ce, ok := b.memo[i]; ok {
+		return ce
+	}
+	c := &b.r.Calls[i]
+	resp := c.Call.Facts.Response
+	answer := evidence.Candidates(resp.Content)
+	values := append([]evidence.Value(nil), answer...)
+	groups := []int{len(answer)}
+	for _, tc := range resp.ToolCalls {
+		vs := evidence.ArgValues(tc.Args)
+		values = append(values, vs...)
+		groups = append(groups, len(vs))
+	}
+	ce := &CallEvidence{Candidates: len(answer), Values: make([]Entry, 0, len(values))}
+	if len(values) > 0 {
+		view := evidence.View{Window: c.Window(), Request: c.Run.Request,
+			SystemPrompt: c.Call.Facts.SystemPrompt, OwnBytes: b.OwnBytes}
+		gone := goneBefore(i, c.Window(), b.lives, b.gone[i])
+		judged := b.judger.Judge(values, view, gone)
+		k := 0
+		for g, n := range groups {
+			for _, j := range judged[k : k+n] {
+				e := Entry{Value: j.Value.Value, Shape: j.Shape, In: InAnswer, Verdict: j.Verdict, Sources: []Source{}}
+				if g > 0 {
+					id := resp.ToolCalls[g-1].ID
+					e.In, e.ToolCallID = InToolCall, &id
+				}
+				for _, s := range j.Sources {
+					e.Sources = append(e.Sources, b.source(gone[s]))
+				}
+				ce.Values = append(ce.Values, e)
+			}
+			k += n
+		}
+	}
+	b.memo[i] = ce
+	return ce
+}
+
+func (b *Book) source(m *model.Message) Source {
+	l := b.lives[m]
+	s := Source{Run: b.r.Calls[l.first].Run.Index, SentOn: [2]int{l.first + 1, l.last + 1},
+		EvictedAt: l.evictedAt + 1, Rule: l.rule, msg: m}
+	if m.Role == model.RoleTool {
+		name, id := m.ToolName, m.ToolCallID
+		if name == "" {
+			name = toolNameIn(b.r.Calls[l.first].Window(), id)
+		}
+		s.ToolName, s.ToolCallID = &name, &id
+	}
+	return s
+}
+
+// toolNameIn is the name of the assistant tool call with id in w
+// (WINDOW-SEMANTICS §4), for a result that does not carry its own.
+func toolNameIn(w []*model.Message, id string) string {
+	for _, m := range w {
+		for _, tc := range m.ToolCalls {
+			if tc.ID == id && tc.Name != "" {
+				return tc.Name
+			}
+		}
+	}
+	return ""
+}
+
+// OwnBytes is a tool message's own bytes (§6 "Tool bytes"): the toolChars
+// cut when it applies; else, for a repeated call whose tool_end text is a
+// proper prefix of the content, that prefix; else the whole content.
+func (b *Book) OwnBytes(m *model.Message) string {
+	if cut, ok := toolbytes.Cut(m.Content, m.ToolChars); ok {
+		return m.Content[:cut]
+	}
+	if res, ok := b.rec.RepeatedResults[m]; ok && len(res) < len(m.Content) && strings.HasPrefix(m.Content, res) {
+		return res
+	}
+	return m.Content
+}

@@ -1,0 +1,94 @@
+package provenance
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// life is one message's time in the windows of a replay. A message is one
+// pointer from the moment the history gains it; the replay carries it.
+type life struct {
+	first, last int // replay call indexes of the first and last windows that held it
+	pos         int // its position in the first window
+	evictedAt   int // call index whose visit removed it; -1 while none has
+	rule        string
+}
+
+// goneList is the messages the visits of a run chain removed, newest
+// visit first; chains of follow-ups share their predecessors' tail.
+type goneList struct {
+	msgs []*model.Message
+	next *goneList
+}
+
+// track walks the replay once: each message's life, each call's
+// predecessor on its run chain (the latest earlier call whose window or
+// additions its history carries; -1 for none), and what left each chain.
+func track(r *window.Replay) (map[*model.Message]*life, []*goneList) {
+	lives := map[*model.Message]*life{}
+	lastSeen := map[*model.Message]int{}
+	gone := make([]*goneList, len(r.Calls))
+	for i := range r.Calls {
+		c := &r.Calls[i]
+		pred := -1
+		for _, m := range c.Visit.Before {
+			if j, ok := lastSeen[m]; ok && j < i && j > pred {
+				pred = j
+			}
+		}
+		var tail *goneList
+		if pred >= 0 {
+			tail = gone[pred]
+		}
+		gone[i] = tail
+		if len(c.Visit.Evicted) > 0 {
+			gone[i] = &goneList{msgs: c.Visit.Evicted, next: tail}
+		}
+		for _, m := range c.Visit.Evicted {
+			if l := lives[m]; l != nil {
+				l.evictedAt, l.rule = i, c.Visit.EvictionRule(m, r.Policy)
+			}
+		}
+		for pos, m := range c.Window() {
+			l := lives[m]
+			if l == nil {
+				l = &life{first: i, pos: pos, evictedAt: -1}
+				lives[m] = l
+			}
+			l.last = i
+			lastSeen[m] = i
+		}
+		for _, m := range c.Call.Appended {
+			lastSeen[m] = i
+		}
+	}
+	return lives, gone
+}
+
+// goneBefore lists the messages sent on an earlier call of call i's chain
+// that are not in its window, ordered by the first call they were sent on
+// and their position in that call's window.
+func goneBefore(i int, window []*model.Message, lives map[*model.Message]*life, list *goneList) []*model.Message {
+	in := make(map[*model.Message]bool, len(window))
+	for _, m := range window {
+		in[m] = true
+	}
+	var out []*model.Message
+	seen := map[*model.Message]bool{}
+	for g := list; g != nil; g = g.next {
+		for _, m := range g.msgs {
+			if l := lives[m]; l != nil && l.first < i && !in[m] && !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *model.Message) int {
+		la, lb := lives[a], lives[b]
+		return cmp.Or(cmp.Compare(la.first, lb.first), cmp.Compare(la.pos, lb.pos))
+	})
+	return out
+}

@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/internal/hostile"
+)
+
+// hostileFile writes s01-basic-loop with the escapes of issue 7 in the
+// prompt, a tool name and the tool results (and, with strategy, in the
+// strategy name), under a file name that carries them too.
+func hostileFile(t testing.TB, strategy bool) string {
+	t.Helper()
+	b, err := os.ReadFile(s01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = hostile.Recording(b)
+	if strategy {
+		b = hostile.Strategy(b)
+	}
+	p := filepath.Join(t.TempDir(), "run\x1b]0;NAME\x07\u202e.jsonl")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// safeView fails when view holds anything but text, newlines and colour
+// (SGR), or a line wider than w.
+func safeView(t *testing.T, where, view string, w int) {
+	t.Helper()
+	for i, l := range strings.Split(view, "\n") {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("%s: line %d is %d columns wide, more than %d: %q", where, i+1, n, w, l)
+			return
+		}
+		for j := 0; j < len(l); j++ {
+			c := l[j]
+			if c == 0x1b {
+				k := j + 2
+				for k < len(l) && (l[k] >= '0' && l[k] <= '9' || l[k] == ';' || l[k] == ':') {
+					k++
+				}
+				if j+1 >= len(l) || l[j+1] != '[' || k >= len(l) || l[k] != 'm' {
+					t.Errorf("%s: line %d has an escape that is not a colour: %q", where, i+1, l[j:min(len(l), j+12)])
+					return
+				}
+				j = k
+				continue
+			}
+			if c < 0x20 || c == 0x7f {
+				t.Errorf("%s: line %d has control byte %#x: %q", where, i+1, c, l)
+				return
+			}
+			if c >= utf8.RuneSelf {
+				r, size := utf8.DecodeRuneInString(l[j:])
+				if r == utf8.RuneError && size <= 1 || r >= 0x80 && r <= 0x9f || r == 0x202e || r == 0x200b || r == 0x200d || r == 0xfe0f {
+					t.Errorf("%s: line %d has %U: %q", where, i+1, r, l)
+					return
+				}
+				j += size - 1
+			}
+		}
+	}
+}
+
+// Every component's View, at every call and every turn, in three sizes,
+// with the overlays open: no escape but colour, nothing wider than the
+// frame; and the attack is shown, not dropped.
+func TestHostileContentNeverReachesTheTerminal(t *testing.T) {
+	path := hostileFile(t, true)
+	for _, size := range [][2]int{{120, 40}, {60, 15}, {20, 5}} {
+		w, h := size[0], size[1]
+		m := open(t, fileConfig(path), w, h)
+		if m.s == nil {
+			t.Fatalf("%dx%d: the hostile recording did not load: %v", w, h, m.err)
+		}
+		seen := ""
+		check := func(where string) {
+			safeView(t, where+" root", m.View(), w)
+			safeView(t, where+" header", m.header.View(), w)
+			safeView(t, where+" turns", m.list.View(), m.list.width)
+			safeView(t, where+" detail", m.detail.View(), m.detail.width)
+			safeView(t, where+" detail title", m.detail.title(), 1<<20)
+			safeView(t, where+" policy bar", m.bar.View(), w)
+			seen += m.View() + m.detail.vp.View()
+		}
+		for call := 0; call < m.s.calls(); call++ {
+			for turn := 0; turn < len(m.list.rows()); turn++ {
+				check("call " + itoa(call+1) + " turn " + itoa(turn+1))
+				m = press(m, "down")
+			}
+			m = press(m, "right")
+		}
+		m = press(m, "!")
+		check("problems overlay")
+		m = press(m, "esc", "?")
+		check("help overlay")
+		if w >= 120 && !strings.Contains(seen, "␛]0;PWNED␇") {
+			t.Errorf("%dx%d: the escape is not shown as placeholders anywhere", w, h)
+		}
+	}
+}

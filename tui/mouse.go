@@ -1,0 +1,75 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// mouse routes a mouse event to the area under the pointer: a left
+// click selects a turn (or a call on the timeline), the wheel scrolls
+// the pane it is over.
+func (m Model) mouse(msg tea.MouseMsg) Model {
+	switch m.overlay {
+	case problemsOverlay:
+		m.problems.Update(msg)
+		return m
+	case helpOverlay:
+		m.keyhelp.Update(msg)
+		return m
+	}
+	if m.s == nil {
+		return m
+	}
+	top := m.paneTop()
+	if m.showTimeline() && msg.Y >= m.timelineTop() && msg.Y < top {
+		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
+			if c, ok := m.timeline.callAt(msg.X); ok {
+				m.goTo(c)
+			}
+		}
+		return m
+	}
+	inList := msg.X < m.list.width+2 && msg.Y > top
+	wheel := msg.Button == tea.MouseButtonWheelUp || msg.Button == tea.MouseButtonWheelDown
+	switch {
+	case inList && wheel:
+		d := 3
+		if msg.Button == tea.MouseButtonWheelUp {
+			d = -3
+		}
+		m.list.scrollBy(d)
+	case inList && msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft:
+		if m.list.clickAt(msg.Y - top - 1) {
+			m.list.focused, m.detail.focused = true, false
+			m.syncDetail()
+		}
+	case !inList:
+		m.detail.Update(msg)
+	}
+	return m
+}
+
+// mouseToggle gives the mouse to the terminal (so text can be selected
+// and copied) or takes it back.
+func (m Model) mouseToggle() (Model, tea.Cmd) {
+	m.mouseOff = !m.mouseOff
+	if m.mouseOff {
+		return m, tea.DisableMouse
+	}
+	return m, tea.EnableMouseCellMotion
+}
+
+// scrollBy moves the list's view by d lines, the cursor staying where it is.
+func (l *turnList) scrollBy(d int) {
+	l.offset = max(0, min(l.offset+d, len(l.items)-l.height))
+}
+
+// clickAt selects the item on line y of the list's view; false when
+// there is none, or it is a run separator.
+func (l *turnList) clickAt(y int) bool {
+	i := l.offset + y
+	if y < 0 || y >= l.height || i >= len(l.items) || l.items[i].kind == runItem {
+		return false
+	}
+	l.cursor, l.chosen = i, true
+	return true
+}

@@ -1,0 +1,183 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/window"
+)
+
+// Whatever key brings a call on screen, the cursor lands on the same
+// turn: the first that left at that call, else the first new one; and
+// the detail starts at its top.
+func TestCursorLandsTheSameWhateverKey(t *testing.T) {
+	// s01 call 5 (wire.json): read_file#1 left there; call 2 evicts
+	// nothing and appends the first tool round.
+	for _, c := range []struct {
+		call int
+		fate window.Fate
+	}{{4, window.FateEvicted}, {1, window.FateNew}} {
+		var want string
+		for _, ks := range [][]string{
+			repeat("l", c.call),
+			{":", itoa(c.call + 1), "enter"},
+			append([]string{"G"}, repeat("h", 8-c.call)...),
+			append([]string{"j", "j", "pgdown"}, repeat("l", c.call)...),
+		} {
+			m := press(open(t, fileConfig(s01), 120, 40), ks...)
+			if m.s.call != c.call {
+				t.Fatalf("%v: at call %d", ks, m.s.call+1)
+			}
+			r := m.list.selected()
+			if r == nil || r.Fate != c.fate {
+				t.Fatalf("%v: cursor on %+v, want the first %s turn", ks, r, c.fate)
+			}
+			if want == "" {
+				want = r.Key
+			}
+			if r.Key != want {
+				t.Errorf("%v: cursor on %s, another key put it on %s", ks, r.Key, want)
+			}
+			if m.detail.vp.YOffset != 0 {
+				t.Errorf("%v: the detail is scrolled to line %d on a new call", ks, m.detail.vp.YOffset)
+			}
+		}
+	}
+}
+
+func repeat(k string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = k
+	}
+	return out
+}
+
+const t01 = "../testdata/t01-toolchars/run.jsonl"
+
+// In the focused detail, g/G/Home/End go to the top and bottom of the
+// text (the less habit) and the title says which lines are in view.
+func TestDetailScrollKeys(t *testing.T) {
+	m := press(open(t, fileConfig(t01), 120, 40), "l", "l", "tab")
+	h, n := m.detail.vp.Height, m.detail.vp.TotalLineCount()
+	if n <= h {
+		t.Fatalf("t01 call 3's turn should be longer than the pane: %d lines in %d", n, h)
+	}
+	for _, c := range []struct {
+		keys []string
+		y    int
+	}{
+		{[]string{"G"}, n - h},
+		{[]string{"end", "g"}, 0},
+		{[]string{"end"}, n - h},
+		{[]string{"G", "home"}, 0},
+		{[]string{"ctrl+d"}, h / 2},
+		{[]string{"ctrl+d", "ctrl+u"}, 0},
+		{[]string{" "}, min(h, n-h)},
+		{[]string{"pgdown", "b"}, 0},
+		{[]string{"j", "j", "k"}, 1},
+	} {
+		mm := press(m, c.keys...)
+		if mm.detail.vp.YOffset != c.y {
+			t.Errorf("%v: at line %d, want %d", c.keys, mm.detail.vp.YOffset, c.y)
+		}
+		if mm.s.call != 2 {
+			t.Errorf("%v: the call moved to %d in the focused detail", c.keys, mm.s.call+1)
+		}
+		want := " · lines " + itoa(c.y+1) + "–" + itoa(min(n, c.y+h)) + " of " + itoa(n)
+		if got := mm.detail.title(); !strings.HasSuffix(got, want) {
+			t.Errorf("%v: title %q, want it to end %q", c.keys, got, want)
+		}
+		m = press(mm, "g")
+	}
+}
+
+func click(x, y int) tea.MouseMsg {
+	return tea.MouseMsg{X: x, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+}
+
+func TestMouse(t *testing.T) {
+	m := open(t, fileConfig(s01), 120, 40)
+	// the timeline's cells start after the label; s01's 9 calls get 4
+	// columns each at 120 wide
+	m = send(m, click(timelineLabel+4*7+2, m.timelineTop()+1))
+	if m.s.call != 7 {
+		t.Fatalf("a click on the 8th cell went to call %d", m.s.call+1)
+	}
+	// a click on the list's third line selects the third turn
+	m = send(m, click(5, m.paneTop()+3))
+	if r := m.list.selected(); r == nil || r.Key != m.s.rows[2].Key || !m.list.chosen {
+		t.Errorf("a click on the third row selected %+v", r)
+	}
+	// the wheel over the detail scrolls it (t01 call 3: a long turn)
+	m = press(open(t, fileConfig(t01), 120, 40), "l", "l")
+	y := m.detail.vp.YOffset
+	m = send(m, tea.MouseMsg{X: 100, Y: m.paneTop() + 10, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if m.detail.vp.YOffset <= y {
+		t.Errorf("the wheel over the detail did not scroll it")
+	}
+	// m gives the mouse to the terminal and takes it back
+	next, cmd := m.Update(keyMsg("m"))
+	if !next.(Model).mouseOff || cmd == nil {
+		t.Fatal("m did not release the mouse")
+	}
+	next, cmd = next.(Model).Update(keyMsg("m"))
+	if next.(Model).mouseOff || cmd == nil {
+		t.Error("m again did not take the mouse back")
+	}
+}
+
+func TestBlock(t *testing.T) {
+	for _, c := range []struct {
+		v, top int
+		want   rune
+	}{{0, 100, '▁'}, {1, 100, '▁'}, {12, 100, '▁'}, {13, 100, '▂'}, {50, 100, '▄'}, {99, 100, '█'}, {100, 100, '█'}, {500, 100, '█'}, {5, 0, '▁'}} {
+		if got := block(c.v, c.top); got != c.want {
+			t.Errorf("block(%d, %d) = %c, want %c", c.v, c.top, got, c.want)
+		}
+	}
+}
+
+func TestJumps(t *testing.T) {
+	// The demo (report): evictions at calls 5, 6, 8–15; drop notices
+	// written at 8, 9, 10, 13, 14; run 2 starts at call 13. Every window
+	// matches its record.
+	demo := "../testdata/demo-incident/run.jsonl"
+	cases := []struct {
+		keys  []string
+		call  int // 1-based
+		flash string
+	}{
+		{[]string{"e"}, 5, ""},
+		{[]string{"e", "e", "e"}, 8, ""},
+		{[]string{"G", "E"}, 15, ""},
+		{[]string{":", "7", "enter", "E"}, 6, ""},
+		{[]string{"c"}, 8, ""},
+		{[]string{"c", "c", "c", "c"}, 13, ""},
+		{[]string{"G", "C", "C"}, 13, ""},
+		{[]string{">"}, 13, ""},
+		{[]string{">", ">"}, 13, "no later run"},
+		{[]string{"G", "<"}, 13, ""},
+		{[]string{"G", "<", "<"}, 1, ""},
+		{[]string{"d"}, 1, "no later call whose replay differs from its recorded window"},
+		{[]string{"G", "e"}, 16, "no later eviction"},
+	}
+	for _, c := range cases {
+		m := press(open(t, fileConfig(demo), 120, 40), c.keys...)
+		if m.s.call != c.call-1 || m.flash != c.flash {
+			t.Errorf("%v: at call %d saying %q, want call %d saying %q", c.keys, m.s.call+1, m.flash, c.call, c.flash)
+		}
+	}
+	// a jump lands the cursor as any other key does
+	m := press(open(t, fileConfig(demo), 120, 40), "e")
+	if r := m.list.selected(); r == nil || r.Fate != window.FateEvicted {
+		t.Errorf("after e the cursor is on %+v, want the evicted turn", r)
+	}
+	// with pins off, s01 differs from its record (TestExportPinsOffIsS02)
+	m = press(open(t, fileConfig(s01), 120, 40), "p", "d")
+	if m.s.current().Recorded() != window.Differs {
+		t.Errorf("d went to call %d, which does not differ", m.s.call+1)
+	}
+}

@@ -1,0 +1,240 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/window"
+)
+
+// maxHits bounds one search; the count says when it was reached.
+const maxHits = 10000
+
+// searchHit is one message of the file that holds the query.
+type searchHit struct {
+	key   string // the turn's Row.Key
+	where string // "in the list_hosts result", "in get_metrics arguments", …
+	life  life
+}
+
+// search is the / prompt and its answer: every message of the file
+// (content, tool names, tool-call arguments, turns already gone
+// included), searched in a tea.Cmd as the query is typed; n and N step
+// through the hits across calls.
+type search struct {
+	s      *session
+	st     *Styles
+	keys   KeyMap
+	width  int
+	typing bool // the prompt is open
+	query  string
+	hits   []searchHit
+	at     int  // the hit on screen; -1 before the first jump
+	busy   bool // a search for query is running
+	gen    int  // counts searches; only the latest answer is used
+}
+
+func newSearch(st *Styles, keys KeyMap) *search { return &search{st: st, keys: keys, at: -1} }
+
+func (s *search) Init() tea.Cmd                       { return nil }
+func (s *search) Update(tea.Msg) (tea.Model, tea.Cmd) { return s, nil }
+func (s *search) SetSize(w, _ int)                    { s.width = max(0, w) }
+func (s *search) View() string {
+	if s.s == nil {
+		return ""
+	}
+	return s.line(s.s.calls(), s.s.policy)
+}
+func (s *search) ShortHelp() []key.Binding {
+	if s.typing {
+		return []key.Binding{s.keys.Confirm, s.keys.Close}
+	}
+	return []key.Binding{s.keys.NextHit, s.keys.PrevHit, s.keys.Close}
+}
+func (s *search) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{s.keys.Search, s.keys.NextHit, s.keys.PrevHit}}
+}
+
+// active: a query is typed or kept.
+func (s *search) active() bool { return s.typing || s.query != "" }
+
+// searchedMsg is sent by searchCmd with the hits for query; gen tells
+// the latest search from stale ones.
+type searchedMsg struct {
+	gen   int
+	query string
+	hits  []searchHit
+}
+
+// searchCmd looks for q in every turn of rows, in conversation order.
+// It only reads the messages, which nothing changes once loaded.
+func searchCmd(gen int, q string, rows []window.Row, lv map[string]life) tea.Cmd {
+	return func() tea.Msg {
+		m := newMatcher(q)
+		var hits []searchHit
+		for _, r := range rows {
+			for _, msg := range r.Messages {
+				if w := m.where(msg); w != "" && len(hits) < maxHits {
+					hits = append(hits, searchHit{key: r.Key, where: w, life: lv[r.Key]})
+				}
+			}
+		}
+		return searchedMsg{gen: gen, query: q, hits: hits}
+	}
+}
+
+// matcher is smart case: a query with no capital letter ignores case.
+type matcher struct {
+	q    string
+	fold bool
+}
+
+func newMatcher(q string) matcher {
+	fold := !strings.ContainsFunc(q, unicode.IsUpper)
+	if fold {
+		q = strings.ToLower(q)
+	}
+	return matcher{q: q, fold: fold}
+}
+
+func (m matcher) in(s string) bool {
+	if m.q == "" {
+		return false
+	}
+	if m.fold {
+		return containsFold(s, m.q)
+	}
+	return strings.Contains(s, m.q)
+}
+
+// containsFold is strings.Contains(strings.ToLower(s), q) without
+// lowering the whole of a large s when it is plain ASCII.
+func containsFold(s, q string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return strings.Contains(strings.ToLower(s), q)
+		}
+	}
+	for i := 0; i+len(q) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(q)], q) {
+			return true
+		}
+	}
+	return false
+}
+
+// where says in which part of msg the query is, "" when it is not.
+func (m matcher) where(msg *model.Message) string {
+	switch {
+	case msg.Role == model.RoleTool && (m.in(msg.Content) || m.in(msg.ToolName)):
+		return "in the " + msg.ToolName + " result"
+	case msg.IsNotice() && m.in(msg.Content):
+		return "in a drop notice"
+	case m.in(msg.Content):
+		return "in " + msg.Role + " text"
+	}
+	for _, tc := range msg.ToolCalls {
+		if m.in(tc.Name) || m.in(string(tc.Args)) {
+			return "in the " + tc.Name + " call's arguments"
+		}
+	}
+	return ""
+}
+
+// describe is one hit for the footer: where the text is, and where its
+// turn was in view.
+func (s *search) describe(calls int, p model.Policy) string {
+	if s.at < 0 || s.at >= len(s.hits) {
+		return ""
+	}
+	h := s.hits[s.at]
+	return termtext.Line(h.where) + " · " + lifeline(h.life, calls, p)
+}
+
+// line is the footer while a search is on: the prompt while typing,
+// then the hit on screen and what it is.
+func (s *search) line(calls int, p model.Policy) string {
+	q := s.st.Title.Render("/") + termtext.Line(s.query)
+	count := ""
+	switch {
+	case s.busy:
+		count = "searching…"
+	case s.query == "":
+	case len(s.hits) == 0:
+		count = "no message holds it"
+	case s.at < 0:
+		count = fmt.Sprintf("%s (enter goes to the first)", plural(len(s.hits), "hit"))
+	default:
+		count = fmt.Sprintf("hit %d of %d", s.at+1, len(s.hits))
+	}
+	if len(s.hits) >= maxHits {
+		count += " (the first " + thousands(maxHits) + ")"
+	}
+	if s.typing {
+		return q + "▏  " + s.st.Label.Render(count)
+	}
+	out := q + "  " + s.st.Label.Render(count)
+	if d := s.describe(calls, p); d != "" {
+		out += s.st.Label.Render(" · ") + d
+	}
+	return fit(out, s.width)
+}
+
+// markHits shows every place q occurs in text (rendered lines) in the
+// Hit style; a line with a hit loses its other colours.
+func markHits(st *Styles, text, q string) string {
+	if q == "" {
+		return text
+	}
+	m := newMatcher(q)
+	ls := strings.Split(text, "\n")
+	for i, l := range ls {
+		plain := ansi.Strip(l)
+		if !m.in(plain) {
+			continue
+		}
+		ls[i] = m.mark(plain, st.Hit)
+	}
+	return strings.Join(ls, "\n")
+}
+
+// mark styles each occurrence of the query in plain.
+func (m matcher) mark(plain string, hit lipgloss.Style) string {
+	hay := plain
+	if m.fold {
+		hay = strings.ToLower(plain)
+		if len(hay) != len(plain) { // lowering changed the bytes: mark nothing
+			return plain
+		}
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(hay, m.q)
+		if i < 0 {
+			b.WriteString(plain)
+			return b.String()
+		}
+		b.WriteString(plain[:i])
+		b.WriteString(hit.Render(plain[i : i+len(m.q)]))
+		plain, hay = plain[i+len(m.q):], hay[i+len(m.q):]
+	}
+}
+
+// firstHitLine is the first line of text holding q, -1 when none does.
+func firstHitLine(text, q string) int {
+	m := newMatcher(q)
+	for i, l := range strings.Split(text, "\n") {
+		if m.in(ansi.Strip(l)) {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,132 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/window"
+)
+
+const demoLog = "../testdata/demo-incident/run.jsonl"
+
+// typeSearch opens the prompt and types q, one key at a time.
+func typeSearch(m Model, q string) Model {
+	m = press(m, "/")
+	for _, r := range q {
+		m = press(m, string(r))
+	}
+	return m
+}
+
+func TestSearchGoneValue(t *testing.T) {
+	// wire.json: web-9d4b27 is only in the list_hosts result, which the
+	// library sent on calls 2–7; the README: it left at call 8.
+	m := typeSearch(open(t, fileConfig(demoLog), 120, 40), "web-9d4b27")
+	if !m.search.typing || len(m.search.hits) != 1 {
+		t.Fatalf("typing: %d hits, want 1", len(m.search.hits))
+	}
+	m = press(m, "enter")
+	if m.search.typing || m.s.call != 1 {
+		t.Fatalf("enter: prompt %v, at call %d; want the first call that sent it, 2", m.search.typing, m.s.call+1)
+	}
+	want := "in the list_hosts result · sent on calls 2–7 · evicted at 8 by keepRecentTurns=2"
+	if got := m.search.describe(m.s.calls(), m.s.policy); got != want {
+		t.Errorf("hit: %q\nwant %q", got, want)
+	}
+	if r := m.list.selected(); r == nil || !strings.Contains(turnWho(r.Messages), "list_hosts") {
+		t.Errorf("cursor on %+v, want the list_hosts turn", r)
+	}
+	if !strings.Contains(ansiFree(m.View()), "hit 1 of 1") {
+		t.Errorf("the footer does not count the hit:\n%s", m.View())
+	}
+	// from call 10, where the turn is gone, the search stays there
+	m = typeSearch(press(open(t, fileConfig(demoLog), 120, 40), ":", "1", "0", "enter"), "WEB-9d4b27")
+	if len(m.search.hits) != 0 {
+		t.Errorf("a capital letter makes the search match case: %d hits", len(m.search.hits))
+	}
+	m = press(m, "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
+	m = typeSearch(m, "web-9D4B27")
+	m = press(m, "esc")
+	m = typeSearch(m, "web-9d4b27")
+	m = press(m, "enter")
+	if m.s.call != 9 {
+		t.Errorf("at call 10 the hit moved the screen to call %d", m.s.call+1)
+	}
+	if r := m.list.selected(); r == nil || r.Fate != window.FateGone {
+		t.Errorf("at call 10 the list_hosts turn should be selected as gone: %+v", r)
+	}
+	if firstHitLine(m.detail.raw, "web-9d4b27") < m.detail.vp.YOffset {
+		t.Error("the detail is not scrolled to the hit")
+	}
+}
+
+func TestSearchSteps(t *testing.T) {
+	// wire.json: web-1c94d2 is in five messages: the list_hosts result,
+	// an assistant text, the get_metrics result for it, another
+	// assistant text, and run 1's final answer (sent in run 2).
+	m := press(typeSearch(open(t, fileConfig(demoLog), 120, 40), "web-1c94d2"), "enter")
+	if n := len(m.search.hits); n != 5 {
+		for _, h := range m.search.hits {
+			t.Log(h.where, h.life)
+		}
+		t.Fatalf("%d hits, want 5", n)
+	}
+	var seen []string
+	calls := []int{}
+	for range 5 {
+		seen = append(seen, m.list.selectedKey())
+		calls = append(calls, m.s.call)
+		m = press(m, "n")
+	}
+	if m.search.at != 0 || m.list.selectedKey() != seen[0] {
+		t.Errorf("n after the last hit does not wrap to the first")
+	}
+	for i := 1; i < len(calls); i++ {
+		if calls[i] < calls[i-1] {
+			t.Errorf("n went back from call %d to %d", calls[i-1]+1, calls[i]+1)
+		}
+	}
+	m = press(m, "N")
+	if m.search.at != 4 || m.list.selectedKey() != seen[4] {
+		t.Errorf("N from the first hit goes to hit %d, want the last", m.search.at+1)
+	}
+	m = press(m, "esc")
+	if m.search.active() || m.detail.mark != "" {
+		t.Error("esc does not end the search")
+	}
+	m = press(m, "n")
+	if m.search.at >= 0 {
+		t.Error("n after esc still steps")
+	}
+}
+
+func TestSearchToolNamesAndArguments(t *testing.T) {
+	m := typeSearch(open(t, fileConfig(demoLog), 120, 40), "restart_service")
+	var args, result bool
+	for _, h := range m.search.hits {
+		args = args || h.where == "in the restart_service call's arguments"
+		result = result || h.where == "in the restart_service result"
+	}
+	if !args || !result {
+		t.Errorf("restart_service: found in arguments %v, in its result %v", args, result)
+	}
+	// q is typed into the prompt, not a quit
+	m = typeSearch(open(t, fileConfig(demoLog), 120, 40), "q")
+	if m.search.query != "q" {
+		t.Errorf("q in the prompt: query %q", m.search.query)
+	}
+}
+
+func TestMarkHits(t *testing.T) {
+	st := DefaultStyles()
+	if got := markHits(st, "a Web-1 b web-1", "web-1"); ansiFree(got) != "a Web-1 b web-1" {
+		t.Errorf("marking changed the text: %q", got)
+	}
+	if firstHitLine("x\ny web\nweb", "WEB") != -1 || firstHitLine("x\ny web\nweb", "web") != 1 {
+		t.Error("firstHitLine")
+	}
+}
+
+func ansiFree(s string) string { return ansi.Strip(s) }

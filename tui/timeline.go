@@ -1,0 +1,162 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// timelineHeight is the timeline's lines: window chars, input tokens,
+// and the marks (cursor, evictions, differing calls, runs).
+const timelineHeight = 3
+
+// timelineLabel is the width of the labels in front of the cells.
+const timelineLabel = 6
+
+// blocks are the eight heights of a cell, lowest first.
+var blocks = []rune("▁▂▃▄▅▆▇█")
+
+// timeline is the whole recording at a glance: one cell per call (calls
+// share a cell when there are more than columns), the window's size in
+// characters and the provider's input tokens as two rows of blocks, and
+// a row of marks: ▲ the call on screen, × an eviction, ≠ a call whose
+// replay differs from its recorded window, │ a new run. Under a
+// token-budget policy the token row is scaled to thresholdTokens: a full
+// block is at or over the threshold.
+type timeline struct {
+	s     *session
+	st    *Styles
+	keys  KeyMap
+	width int
+}
+
+func newTimeline(st *Styles, keys KeyMap) *timeline { return &timeline{st: st, keys: keys} }
+
+func (t *timeline) Init() tea.Cmd                       { return nil }
+func (t *timeline) Update(tea.Msg) (tea.Model, tea.Cmd) { return t, nil }
+func (t *timeline) SetSize(w, _ int)                    { t.width = max(0, w) }
+func (t *timeline) ShortHelp() []key.Binding            { return []key.Binding{t.keys.NextEvict} }
+func (t *timeline) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{t.keys.NextEvict, t.keys.NextDiffer, t.keys.NextRun}}
+}
+
+// cells is how many cells the calls get; 0 when there is no room.
+func (t *timeline) cells() int {
+	n := t.s.calls()
+	return max(0, min(n, t.width-timelineLabel-1-legendRoom))
+}
+
+// bucket is the calls [from, to) that cell j shows.
+func (t *timeline) bucket(j int) (from, to int) {
+	n, w := t.s.calls(), t.cells()
+	return j * n / w, max(j*n/w+1, (j+1)*n/w)
+}
+
+// cellWidth is the columns each cell takes: more than one when there
+// are few calls, up to four.
+func (t *timeline) cellWidth() int {
+	n := t.s.calls()
+	if n == 0 {
+		return 1
+	}
+	return max(1, min(4, (t.width-timelineLabel-1-legendRoom)/n))
+}
+
+// legendRoom is kept free after the cells for the scale and the legend.
+const legendRoom = 16
+
+// callAt is the first call of the cell at screen column x.
+func (t *timeline) callAt(x int) (int, bool) {
+	if t.s == nil || x < timelineLabel {
+		return 0, false
+	}
+	j := (x - timelineLabel) / t.cellWidth()
+	if j >= t.cells() {
+		return 0, false
+	}
+	from, _ := t.bucket(j)
+	return from, true
+}
+
+func (t *timeline) View() string {
+	if t.s == nil || t.cells() == 0 {
+		return lines("", t.width, timelineHeight)
+	}
+	rp := t.s.replay
+	w, cw := t.cells(), t.cellWidth()
+	var maxChars, maxTok int
+	for i := range rp.Calls {
+		maxChars = max(maxChars, model.WindowChars(rp.Calls[i].Window()))
+		maxTok = max(maxTok, rp.Calls[i].Call.Usage.Input)
+	}
+	scaleTok, tokNote := maxTok, "max "+thousands(maxTok)
+	if th := rp.Policy.ThresholdTokens; rp.Policy.Strategy == model.TokenBudget && th > 0 {
+		scaleTok, tokNote = th, "█ = threshold "+thousands(th)
+	}
+	var chars, toks, marks strings.Builder
+	for j := range w {
+		from, to := t.bucket(j)
+		c, k, over := 0, 0, false
+		mark, ms := "·", t.st.Dim
+		for i := from; i < to; i++ {
+			cr := &rp.Calls[i]
+			c = max(c, model.WindowChars(cr.Window()))
+			in := cr.Call.Usage.Input
+			k = max(k, in)
+			over = over || (scaleTok == rp.Policy.ThresholdTokens && in > scaleTok)
+			switch {
+			case i == t.s.call:
+				mark, ms = "▲", t.st.Title
+			case mark == "▲":
+			case cr.Recorded() == window.Differs:
+				mark, ms = "≠", t.st.Differs
+			case mark == "≠":
+			case i > 0 && cr.Run != rp.Calls[i-1].Run:
+				mark, ms = "│", t.st.Label
+			case mark == "│":
+			case len(cr.Visit.Evicted) > 0:
+				mark, ms = "×", t.st.Evicted
+			}
+		}
+		ts := t.st.New
+		if over {
+			ts = t.st.Evicted
+		}
+		chars.WriteString(t.st.Value.Render(strings.Repeat(string(block(c, maxChars)), cw)))
+		toks.WriteString(ts.Render(strings.Repeat(string(block(k, scaleTok)), cw)))
+		marks.WriteString(ms.Render(mark + strings.Repeat(" ", cw-1)))
+	}
+	l := t.st.Label.Render
+	return lines(strings.Join([]string{
+		l(fmt.Sprintf("%-*s", timelineLabel, "chars")) + chars.String() + " " + l("max "+thousands(maxChars)),
+		l(fmt.Sprintf("%-*s", timelineLabel, "tok")) + toks.String() + " " + l(tokNote),
+		l(fmt.Sprintf("%-*s", timelineLabel, "calls")) + marks.String() + " " + l(t.legend(w*cw)),
+	}, "\n"), t.width, timelineHeight)
+}
+
+// legend says what the marks mean, and how many calls a cell holds.
+func (t *timeline) legend(w int) string {
+	s := "▲ here × evicted ≠ differs │ run"
+	if n, cells := t.s.calls(), t.cells(); n > cells {
+		s = fmt.Sprintf("%.1f calls a cell; ", float64(n)/float64(cells)) + s
+	}
+	return fit(s, max(0, t.width-timelineLabel-w-1))
+}
+
+// block is v on a scale of top as one of eight heights; nothing at all
+// is the lowest, anything over top the highest.
+func block(v, top int) rune {
+	if top <= 0 || v <= 0 {
+		return blocks[0]
+	}
+	i := v * len(blocks) / top
+	if v*len(blocks)%top == 0 {
+		i--
+	}
+	return blocks[max(0, min(i, len(blocks)-1))]
+}

@@ -1,0 +1,248 @@
+package window
+
+import (
+	"github.com/afinspect/inspect/lineage"
+	"github.com/afinspect/inspect/model"
+)
+
+// Fold is one fold the library made, as its log shows it: the summary its
+// summarizer wrote for a span, and the label's model and retention.
+type Fold struct {
+	Summary, Model, Retain string
+	Tokens                 *model.Usage // the summarizer call's, when an envelope's record states them
+}
+
+// FoldBook is what one agent's log says of its summarize-oldest folds
+// (WINDOW-SEMANTICS §11.9): the summary of every span the library folded,
+// the spans it refused to fold, and the library's own history before each
+// visit (P), read from the recorded windows alone.
+type FoldBook struct {
+	folds   map[fingerprint]Fold
+	refused map[fingerprint]bool
+	// Model and Retain are named by the agent's recorded frames ("" when
+	// it has none).
+	Model, Retain string
+	lib           map[*model.Call]libraryVisit
+	foldAt        map[*model.Call]fingerprint // the span each call's visit folded
+}
+
+// libraryVisit is the library's side of one visit: the history before it
+// (P) and whether the recorded window, less its deliveries, equals it.
+type libraryVisit struct {
+	before    []*model.Message
+	unchanged bool
+}
+
+// NewFoldBook is an empty book, to be filled by Observe.
+func NewFoldBook() *FoldBook {
+	return &FoldBook{folds: map[fingerprint]Fold{}, refused: map[fingerprint]bool{},
+		lib: map[*model.Call]libraryVisit{}, foldAt: map[*model.Call]fingerprint{}}
+}
+
+// Folds is how many folds the book holds.
+func (b *FoldBook) Folds() int { return len(b.folds) }
+
+// Observe reads one call's recorded window W against the library's
+// history before the visit, p, and returns W as messages (nil when W is
+// not known or cannot be read as p with at most one span folded). The
+// last deliveries entries of W are not the visit's (§10.6). If at the
+// first index a where p and W differ W holds a frame of this iteration
+// folding N messages, and W[a+1:] is p[a+N:], the library folded p[a:a+N]
+// into that frame: the book keeps its summary for that span.
+func (b *FoldBook) Observe(call *model.Call, p []*model.Message, deliveries int) []*model.Message {
+	w := call.Recorded
+	if w == nil || deliveries > len(w) {
+		return nil
+	}
+	w = w[:len(w)-deliveries]
+	for _, m := range w {
+		if f, ok := ParseFrame(m.Content); ok && m.IsFrame() && b.Model == "" {
+			b.Model, b.Retain = f.Model, f.Retain
+		}
+	}
+	a := 0
+	for a < len(p) && a < len(w) && model.SameText(p[a], w[a]) {
+		a++
+	}
+	if a == len(p) && a == len(w) {
+		b.lib[call] = libraryVisit{before: p, unchanged: true}
+		return p
+	}
+	b.lib[call] = libraryVisit{before: p}
+	if a >= len(w) || !w[a].IsFrame() {
+		return nil
+	}
+	f, ok := ParseFrame(w[a].Content)
+	n := f.Count
+	if !ok || f.Iteration != call.Iteration || n < 1 || a+n > len(p) || len(w)-(a+1) != len(p)-(a+n) {
+		return nil
+	}
+	if !sameWindow(p[a+n:], w[a+1:]) {
+		return nil
+	}
+	fp := fingerprintOf(p[a : a+n])
+	b.folds[fp] = Fold{Summary: f.Summary, Model: f.Model, Retain: f.Retain}
+	b.foldAt[call] = fp
+	out := make([]*model.Message, 0, len(p)-n+1)
+	return append(append(append(out, p[:a]...), w[a]), p[a+n:]...)
+}
+
+// Summaries is summarize-oldest's state in one conversation of a replay:
+// the spans latched as not smaller (§11.6 rule 1; the log cannot name
+// strategy instances, so the latch is kept per conversation) and the
+// agent's recorded folds, which give the summaries.
+type Summaries struct {
+	book    *FoldBook
+	latches map[fingerprint]bool
+	// learn notes the folds this replay plans where the library, facing
+	// the same history, changed nothing: refusals (§11.9). Only a replay
+	// under the recorded policy may learn.
+	learn bool
+	// write stands in for the recorded folds in hand-made tests.
+	write func(foldRequest) summary
+}
+
+// NewSummaries starts a conversation's summarize-oldest state over the
+// agent's book (nil: no fold is recorded).
+func NewSummaries(book *FoldBook) *Summaries {
+	if book == nil {
+		book = NewFoldBook()
+	}
+	return &Summaries{book: book, latches: map[fingerprint]bool{}}
+}
+
+func (s *Summaries) latched(f fingerprint) bool { return s.latches[f] }
+func (s *Summaries) latch(f fingerprint)        { s.latches[f] = true }
+
+// summarize gives the frame for a planned fold, in §11.9's order: a
+// recorded fold; a learned refusal; a label that alone is already too
+// long; else a placeholder. (The latch, rule (ii), is asked first by the
+// visit: a latched span is never summarized again.)
+func (s *Summaries) summarize(req foldRequest) summary {
+	if s.write != nil {
+		return s.write(req)
+	}
+	b := s.book
+	n, fp := len(req.span), fingerprintOf(req.span)
+	if f, ok := b.folds[fp]; ok {
+		return summary{frame: FrameText(n, req.iteration, f.Model, f.Retain, f.Summary), tokens: f.Tokens}
+	}
+	if b.refused[fp] {
+		return summary{notSmaller: true}
+	}
+	by := b.Model
+	if by == "" {
+		by = UnknownModel
+	}
+	label := FrameLabel(n, req.iteration, by, b.Retain)
+	if model.Len(label)+len(frameSep) >= chars(req.span) {
+		return summary{notSmaller: true}
+	}
+	if s.learn && req.call != nil {
+		if lv, ok := b.lib[req.call]; ok && lv.unchanged && sameWindow(req.before, lv.before) {
+			b.refused[fp] = true
+			return summary{notSmaller: true}
+		}
+	}
+	return summary{frame: label + frameSep + PlaceholderSummary, placeholder: true}
+}
+
+// RecordedFolds reads the folds of rec for a replay whose recorded policy
+// is p (§11.9): the fold book from the recorded windows, then the
+// refusals learned by replaying p.
+func RecordedFolds(rec *model.Recording, p model.Policy) *FoldBook {
+	return readFolds(rec).learnedUnder(rec, p)
+}
+
+// learnedUnder is a copy of b with the refusals learned by replaying rec
+// under p, taken as the recorded policy. The copy shares b's folds.
+func (b *FoldBook) learnedUnder(rec *model.Recording, p model.Policy) *FoldBook {
+	c := b.fresh()
+	if c != nil && p.Strategy == model.SummarizeOldest {
+		policies := map[string]model.Policy{"": p}
+		for _, a := range rec.Agents {
+			policies[a.Key] = p
+		}
+		replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: c, learn: true})
+	}
+	return c
+}
+
+// fresh is a copy of b, sharing its folds, that learns refusals of its
+// own (nil for nil).
+func (b *FoldBook) fresh() *FoldBook {
+	if b == nil {
+		return nil
+	}
+	c := *b
+	c.refused = make(map[fingerprint]bool, len(b.refused))
+	for f := range b.refused {
+		c.refused[f] = true
+	}
+	return &c
+}
+
+// readFolds builds the fold book of rec from its recorded windows,
+// walking the library's history call by call from each segment's seed of
+// §10.9 built from recorded windows alone (§11.9): a new conversation's
+// request; a follow-up's predecessor's last recorded window, its final
+// answer and the request; a resumed run's paused history.
+func readFolds(rec *model.Recording) *FoldBook {
+	b := NewFoldBook()
+	lin := lineage.Decide(rec)
+	last := make([][]*model.Message, len(rec.Runs)) // each segment's last window as recorded, with deliveries
+	for i, run := range rec.Runs {
+		link := lin.Links[i]
+		var hist []*model.Message
+		switch link.Kind {
+		case lineage.None:
+			continue
+		case lineage.FollowUp:
+			hist = append(hist, last[link.Pred]...)
+			if pred := rec.Runs[link.Pred]; pred.FinalMessage != nil {
+				hist = append(hist, pred.FinalMessage)
+			}
+			hist = withRequest(hist, run)
+		case lineage.Resume:
+			hist = append(hist, last[link.Pred]...)
+			pred := rec.Runs[link.Pred]
+			if n := pred.Calls[len(pred.Calls)-1].MessagesCount; run.LeadHistory != nil && n <= len(run.LeadHistory) {
+				hist = append(hist, run.LeadHistory[n:]...)
+			}
+		case lineage.Orphan:
+			hist = lineage.FirstWindow(run)
+		default:
+			hist = withRequest(nil, run)
+		}
+		for _, call := range run.Calls {
+			w := b.Observe(call, hist, call.Deliveries)
+			if w == nil {
+				w = hist // not known or not read: carry on as if unchanged
+			}
+			if call.Recorded != nil {
+				w = append(w[:len(w):len(w)], call.Recorded[len(call.Recorded)-call.Deliveries:]...)
+			}
+			last[i] = w
+			b.noteTokens(run, call)
+			hist = append(w[:len(w):len(w)], call.Appended...)
+		}
+	}
+	return b
+}
+
+// noteTokens takes the summarizer's token counts of a fold from the
+// library's own record of that visit, when an envelope carried it.
+func (b *FoldBook) noteTokens(run *model.Run, call *model.Call) {
+	fp, ok := b.foldAt[call]
+	if !ok {
+		return
+	}
+	for _, r := range run.Records {
+		if r.Iteration == call.Iteration && r.SummarizerTokens != nil {
+			f := b.folds[fp]
+			f.Tokens = r.SummarizerTokens
+			b.folds[fp] = f
+			return
+		}
+	}
+}
