@@ -55,6 +55,11 @@ Output flags (export, report):
   -q, --quiet                  no "policy inferred" line and no progress on stderr
   --fail-on-differs            exit 3 when any recorded window is not reproduced (for CI)
 
+Input flags (export, report, and the UI):
+  --max-line-mb N              skip and report a line longer than N MB (default 256)
+
+FILE "-" reads standard input (the UI then takes its keys from the terminal).
+
 Exit status: 0 done; 1 the file could not be read; 2 a usage error; 3 --fail-on-differs found a difference.
 `
 
@@ -145,7 +150,7 @@ func runBatch(cmd, path string, o options, stdout, stderr, raw io.Writer) int {
 	if isTerminal(raw) && !o.quiet {
 		progress = raw
 	}
-	rec, err := open(path, progress)
+	rec, err := open(path, o.maxLine(), progress)
 	if err != nil {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
 		return 1
@@ -186,17 +191,21 @@ func runBatch(cmd, path string, o options, stdout, stderr, raw io.Writer) int {
 
 // start begins loading FILE in the background, or the embedded demo when
 // path is empty.
-func start(path string) *loader.Loading {
-	if path == "" {
+// "-" reads standard input (the UI then reads keys from the terminal).
+func start(path string, maxLine int) *loader.Loading {
+	switch path {
+	case "":
 		return loader.StartReader(bytes.NewReader(demoRun), "demo", int64(len(demoRun)))
+	case "-":
+		return loader.StartReaderLimited(os.Stdin, "stdin", 0, maxLine)
 	}
-	return loader.Start(path)
+	return loader.StartLimited(path, maxLine)
 }
 
 // open loads FILE (or the demo) whole; on a terminal, progress is shown
 // on progress while it loads.
-func open(path string, progress io.Writer) (*model.Recording, error) {
-	l := start(path)
+func open(path string, maxLine int, progress io.Writer) (*model.Recording, error) {
+	l := start(path, maxLine)
 	if progress != nil {
 		showProgress(l, progress)
 	}

@@ -20,6 +20,7 @@ type options struct {
 	format     string
 	quiet      bool // -q: no "policy inferred" line, no progress
 	failDiffer bool // --fail-on-differs: exit 3 when a recorded window is not reproduced
+	maxLineMB  int  // --max-line-mb: the longest line read; 0 is the loader's default
 	given      map[string]bool
 }
 
@@ -43,6 +44,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.quiet, "q", false, "")
 	fs.BoolVar(&o.quiet, "quiet", false, "")
 	fs.BoolVar(&o.failDiffer, "fail-on-differs", false, "")
+	fs.IntVar(&o.maxLineMB, "max-line-mb", 0, "")
 }
 
 // noteGiven records which flags were on the command line.
@@ -51,7 +53,13 @@ func (o *options) noteGiven(fs *flag.FlagSet) {
 	fs.Visit(func(f *flag.Flag) { o.given[f.Name] = true })
 }
 
+// maxLine is the line limit in bytes, 0 for the loader's default.
+func (o *options) maxLine() int { return o.maxLineMB << 20 }
+
 func (o *options) validate() error {
+	if o.maxLineMB < 0 || o.maxLineMB > 1<<20 {
+		return fmt.Errorf("--max-line-mb must be between 1 and 1048576 (MB)")
+	}
 	switch o.strategy {
 	case "", model.SlidingWindow, model.TokenBudget, model.SummarizeOldest:
 	default:
