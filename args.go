@@ -9,7 +9,7 @@ import (
 )
 
 // commands are the words inspect answers as its first argument.
-var commands = []string{"export", "report", "help"}
+var commands = []string{"export", "report", "evidence", "help"}
 
 // parseArgs parses flags wherever they stand, before or after FILE (as
 // most Unix tools do); everything after "--" is a file name.

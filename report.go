@@ -17,7 +17,7 @@ import (
 // policy and the problems. Colour only marks a recorded-window mismatch.
 func writeReport(w io.Writer, s session, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CALL\tRUN\tITER\tSENT\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED")
+	fmt.Fprintln(tw, "CALL\tRUN\tITER\tSENT\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tPRODUCED")
 	for i := range s.replay.Calls {
 		c := &s.replay.Calls[i]
 		v := &c.Visit
@@ -30,8 +30,9 @@ func writeReport(w io.Writer, s session, color bool) error {
 			recorded = "\x1b[31m" + recorded + "\x1b[0m"
 		}
 		in, out := tokens(c.Call)
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, c.Run.Index, c.Call.Iteration,
-			len(v.After), model.WindowChars(v.After), in, out, termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, c.Run.Index, c.Call.Iteration,
+			len(v.After), model.WindowChars(v.After), in, out, termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded,
+			termtext.Line(produced(c.Call)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

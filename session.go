@@ -18,9 +18,10 @@ type options struct {
 	threshold  int
 	noAnchor   bool
 	format     string
-	quiet      bool // -q: no "policy inferred" line, no progress
-	failDiffer bool // --fail-on-differs: exit 3 when a recorded window is not reproduced
-	maxLineMB  int  // --max-line-mb: the longest line read; 0 is the loader's default
+	quiet      bool   // -q: no "policy inferred" line, no progress
+	failDiffer bool   // --fail-on-differs: exit 3 when a recorded window is not reproduced
+	maxLineMB  int    // --max-line-mb: the longest line read; 0 is the loader's default
+	failOn     string // evidence --fail-on left,never-read: exit 4 when such a value exists
 	given      map[string]bool
 }
 
@@ -45,6 +46,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.quiet, "quiet", false, "")
 	fs.BoolVar(&o.failDiffer, "fail-on-differs", false, "")
 	fs.IntVar(&o.maxLineMB, "max-line-mb", 0, "")
+	fs.StringVar(&o.failOn, "fail-on", "", "")
 }
 
 // noteGiven records which flags were on the command line.
@@ -130,6 +132,7 @@ type session struct {
 	problems []model.Problem
 	replay   *window.Replay
 	rec      *model.Recording
+	folds    *window.FoldBook // the recorded folds, when the log has them
 }
 
 // newSession settles the policy (flags first, the rest inferred) and
@@ -156,14 +159,8 @@ func newSession(rec *model.Recording, o options) (session, error) {
 	}
 	s.policy.NoAnchor = o.noAnchor
 	s.evidence = strings.Join(ev, "; ")
-	if folds != nil {
-		// the summaries of the recorded folds, refusals learned under the
-		// recorded policy, whatever the flags changed
-		s.replay = window.RunFolds(rec, s.policy, folds)
-	} else {
-		s.replay = window.Run(rec, s.policy)
-	}
-	s.rec = rec
+	s.rec, s.folds = rec, folds
+	s.replay = s.replayUnder(s.policy)
 	s.problems = append(s.problems, rec.Problems...)
 	// a problem's message names its place: the loader's name the file and
 	// line; the replay's name the file
@@ -219,4 +216,14 @@ func (s session) differs() (differ, compared int) {
 // needs a threshold (token-budget, summarize-oldest).
 func tokenMeasured(strategy string) bool {
 	return strategy == model.TokenBudget || strategy == model.SummarizeOldest
+}
+
+// replayUnder replays the session's recording under p: with the summaries
+// of the recorded folds, refusals learned under the recorded policy,
+// whatever p changed.
+func (s session) replayUnder(p model.Policy) *window.Replay {
+	if s.folds != nil {
+		return window.RunFolds(s.rec, p, s.folds)
+	}
+	return window.Run(s.rec, p)
 }
