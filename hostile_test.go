@@ -164,3 +164,48 @@ func TestFIFOIsStreamedAndItsWriterFinishes(t *testing.T) {
 		t.Error("the writer is still blocked")
 	}
 }
+
+// writeLines writes lines as a log in a temporary folder.
+func writeLines(t *testing.T, lines []string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func s01Lines(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/s01-basic-loop/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// "problems 1001" for 200,000 bad lines: the count is the true one.
+func TestProblemCountIsTheTrueCount(t *testing.T) {
+	lines := s01Lines(t)
+	for range 5000 {
+		lines = append(lines, "not json")
+	}
+	_, out, _ := runCLI("report", writeLines(t, lines))
+	if !strings.Contains(out, "problems (5000):") || !strings.Contains(out, "4000 more problems not listed") {
+		t.Errorf("report does not count 5000 problems:\n%s", out[strings.Index(out, "problems"):][:200])
+	}
+}
+
+// "reproduces 0/0" when nothing could be compared.
+func TestNothingToCompareIsSaidNotZeroOfZero(t *testing.T) {
+	var lines []string
+	for _, l := range s01Lines(t) {
+		if !strings.Contains(l, "context.injected") && !strings.Contains(l, "iteration_end") {
+			lines = append(lines, l)
+		}
+	}
+	_, out, errOut := runCLI("report", writeLines(t, lines))
+	if strings.Contains(out+errOut, "0/0") || !strings.Contains(out, "none to compare") {
+		t.Errorf("report:\n%s\nstderr %s", out, errOut)
+	}
+}

@@ -39,9 +39,13 @@ func writeReport(w io.Writer, s session, color bool) error {
 	}
 	fmt.Fprintf(w, "\npolicy: %s\n  %s\n  evidence: %s\n", termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
 	differ, compared := s.differs()
-	fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", compared-differ, compared)
+	if compared == 0 {
+		fmt.Fprintln(w, "recorded windows reproduced: none to compare (the recording holds no window the library sent)")
+	} else {
+		fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", compared-differ, compared)
+	}
 	if len(s.problems) > 0 {
-		fmt.Fprintf(w, "problems (%d):\n", len(s.problems))
+		fmt.Fprintf(w, "problems (%d):\n", len(s.problems)+max(0, s.rec.Unlisted-1))
 		for _, p := range s.problems {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(p.Message))
 		}

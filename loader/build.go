@@ -130,6 +130,7 @@ func (b *builder) finish() {
 		b.settle(rs.cur)
 	}
 	if b.dropped > 0 {
+		b.rec.Unlisted = b.dropped
 		b.rec.Problems = append(b.rec.Problems, model.Problem{
 			Message: fmt.Sprintf("%s: %d more problems not listed", b.rec.Source, b.dropped),
 		})

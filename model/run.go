@@ -7,10 +7,21 @@ type Recording struct {
 	Format   string    // FormatNDJSON or FormatEnvelope
 	Runs     []*Run    // in file order; Run.Index counts from 1
 	Problems []Problem // lines that could not be used, and why
+	// Unlisted counts the problems past the list's bound; the list then
+	// ends with one problem that says how many.
+	Unlisted int
 	// RepeatedResults maps the tool message of each agentfootprint.tools.
 	// repeated_call event to its stream.tool_end result as message text: the
 	// tool's own bytes when a proper prefix (EVIDENCE-SEMANTICS §6).
 	RepeatedResults map[*Message]string
+}
+
+// ProblemCount is how many problems the input had, listed or not.
+func (r *Recording) ProblemCount() int {
+	if r.Unlisted > 0 {
+		return len(r.Problems) - 1 + r.Unlisted
+	}
+	return len(r.Problems)
 }
 
 // Input formats a Recording can come from.
