@@ -9,7 +9,7 @@ import (
 )
 
 // commands are the words inspect answers as its first argument.
-var commands = []string{"export", "report", "help"}
+var commands = []string{"export", "report", "evidence", "help"}
 
 // parseArgs parses flags wherever they stand, before or after FILE (as
 // most Unix tools do); everything after "--" is a file name.
@@ -69,7 +69,12 @@ func unknownCommand(files []string) error {
 
 // checkFile says, in one wording for every command, why path cannot be
 // read as a recording: missing, unreadable, a directory, or empty.
+// Standard input ("-") and pipes are not opened here: a pipe opened and
+// closed would lose what its writer wrote.
 func checkFile(path string) error {
+	if path == "-" {
+		return nil
+	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -82,6 +87,8 @@ func checkFile(path string) error {
 		return fmt.Errorf("%s: is a directory, not a recording", path)
 	case st.Mode().IsRegular() && st.Size() == 0:
 		return fmt.Errorf("%s: is empty", path)
+	case !st.Mode().IsRegular():
+		return nil // a pipe or a device: the loader opens it once
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/afinspect/inspect/internal/hostile"
 )
@@ -95,5 +97,115 @@ func TestFailedStderrWriteExitsNonZero(t *testing.T) {
 	var out strings.Builder
 	if code := run([]string{"report", hostileRun(t)}, &out, brokenPipe{}); code == 0 {
 		t.Error("exit 0 although nothing could be written to stderr")
+	}
+}
+
+// "-" was not standard input.
+func TestDashReadsStandardInput(t *testing.T) {
+	f, err := os.Open("testdata/s01-basic-loop/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	old := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = old }()
+	code, out, errOut := runCLI("export", "-")
+	var doc struct {
+		Source string `json:"source"`
+		Calls  []any  `json:"calls"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Calls) != 9 {
+		t.Errorf("export - : exit %d, %d calls, stderr %q", code, len(doc.Calls), errOut)
+	}
+}
+
+func TestMaxLineFlagRaisesTheLineLimit(t *testing.T) {
+	b, _ := os.ReadFile("testdata/s01-basic-loop/run.jsonl")
+	long := append([]byte(`{"type":"agentfootprint.x","payload":{"blob":"`+strings.Repeat("a", 2<<20)+`"}}`+"\n"), b...)
+	p := filepath.Join(t.TempDir(), "long.jsonl")
+	os.WriteFile(p, long, 0o644)
+	_, _, errOut := runCLI("report", "--max-line-mb", "1", p)
+	if !strings.Contains(errOut, ":1: too long: 2 MB, over the 1 MB line limit (--max-line-mb raises it); skipped") {
+		t.Errorf("with --max-line-mb 1, stderr %q", errOut)
+	}
+	_, _, errOut = runCLI("report", "--max-line-mb", "3", p)
+	if strings.Contains(errOut, "too long") {
+		t.Errorf("with --max-line-mb 3, stderr %q", errOut)
+	}
+}
+
+// A FIFO was "empty file", and its writer was left blocked.
+func TestFIFOIsStreamedAndItsWriterFinishes(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "run.fifo")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	b, _ := os.ReadFile("testdata/s01-basic-loop/run.jsonl")
+	wrote := make(chan error, 1)
+	go func() {
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = f.Write(b)
+			f.Close()
+		}
+		wrote <- err
+	}()
+	code, out, errOut := runCLI("report", p)
+	if code != 0 || strings.Count(out, "\n") < 9 {
+		t.Errorf("report on a FIFO: exit %d, stderr %q", code, errOut)
+	}
+	select {
+	case err := <-wrote:
+		if err != nil {
+			t.Errorf("the writer: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the writer is still blocked")
+	}
+}
+
+// writeLines writes lines as a log in a temporary folder.
+func writeLines(t *testing.T, lines []string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func s01Lines(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/s01-basic-loop/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// "problems 1001" for 200,000 bad lines: the count is the true one.
+func TestProblemCountIsTheTrueCount(t *testing.T) {
+	lines := s01Lines(t)
+	for range 5000 {
+		lines = append(lines, "not json")
+	}
+	_, out, _ := runCLI("report", writeLines(t, lines))
+	if !strings.Contains(out, "problems (5000):") || !strings.Contains(out, "4000 more problems not listed") {
+		t.Errorf("report does not count 5000 problems:\n%s", out[strings.Index(out, "problems"):][:200])
+	}
+}
+
+// "reproduces 0/0" when nothing could be compared.
+func TestNothingToCompareIsSaidNotZeroOfZero(t *testing.T) {
+	var lines []string
+	for _, l := range s01Lines(t) {
+		if !strings.Contains(l, "context.injected") && !strings.Contains(l, "iteration_end") {
+			lines = append(lines, l)
+		}
+	}
+	_, out, errOut := runCLI("report", writeLines(t, lines))
+	if strings.Contains(out+errOut, "0/0") || !strings.Contains(out, "none to compare") {
+		t.Errorf("report:\n%s\nstderr %s", out, errOut)
 	}
 }

@@ -5,6 +5,7 @@
 //	inspect [FILE]                 the terminal UI (no FILE: an embedded demo run)
 //	inspect export [flags] FILE    the replay as JSON (inspect.export.v1)
 //	inspect report [flags] FILE    the replay as a plain-text table
+//	inspect evidence [flags] FILE  every value the model typed that was not in view
 package main
 
 import (
@@ -34,6 +35,9 @@ Usage:
   inspect [FILE]                  open FILE in the terminal UI (no FILE: the embedded demo run)
   inspect export [flags] FILE     print the replay as JSON (format inspect.export.v1)
   inspect report [flags] FILE     print the replay as a plain-text table, one row per call
+  inspect evidence [flags] FILE   every number and identifier of a response that was not in
+                                  view: left the window (its source, when it left, what would
+                                  have kept it) or never read
   inspect help | --help | --version
 
 FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
@@ -51,13 +55,20 @@ Policy flags (export, report, and the UI); an absent flag is inferred from the r
   --no-anchor                  replay without the current-request anchor (before 9.55)
   --agent KEY                  export or report only this agent's calls (same numbers);
                                the policy flags then apply to it alone
-  --format json                export format (json is the only one)
+  --format json                export format (json is the only one); evidence: table or json
 
 Output flags (export, report):
   -q, --quiet                  no "policy inferred" line and no progress on stderr
   --fail-on-differs            exit 3 when any recorded window is not reproduced (for CI)
+  --fail-on left,never-read    evidence: exit 4 when any value has one of these verdicts (for CI)
 
-Exit status: 0 done; 1 the file could not be read; 2 a usage error; 3 --fail-on-differs found a difference.
+Input flags (export, report, and the UI):
+  --max-line-mb N              skip and report a line longer than N MB (default 256)
+
+FILE "-" reads standard input (the UI then takes its keys from the terminal).
+
+Exit status: 0 done; 1 the file could not be read; 2 a usage error; 3 --fail-on-differs found a
+difference; 4 --fail-on found a value.
 `
 
 // seeHelp closes a usage error.
@@ -121,6 +132,17 @@ func run1(args []string, stdout io.Writer, stderr *termtext.Writer, raw io.Write
 	case cmd == "export" && o.format != "json":
 		fmt.Fprintf(stderr, "inspect export: unknown --format %q (json is the only one)\n", o.format)
 		return 2
+	case cmd == "evidence" && o.format != "json" && o.format != "table":
+		fmt.Fprintf(stderr, "inspect evidence: unknown --format %q (table or json)\n", o.format)
+		return 2
+	case o.failOn != "" && cmd != "evidence":
+		fmt.Fprintf(stderr, "inspect: --fail-on is for inspect evidence (--fail-on-differs for %s)\n", cmd)
+		return 2
+	}
+	failVerdicts, err := failOn(o.failOn)
+	if err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return 2
 	}
 	if err := o.validate(); err != nil {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
@@ -137,44 +159,18 @@ func run1(args []string, stdout io.Writer, stderr *termtext.Writer, raw io.Write
 	if cmd == "ui" {
 		return runUI(path, o, stderr)
 	}
+	if cmd == "evidence" {
+		return runEvidence(path, o, failVerdicts, stdout, stderr, raw)
+	}
 	return runBatch(cmd, path, o, stdout, stderr, raw)
 }
 
 // runBatch is export and report: load, settle the policy, replay, print.
 // Raw is stderr unsanitized, for the progress line's cursor controls.
 func runBatch(cmd, path string, o options, stdout, stderr, raw io.Writer) int {
-	var progress io.Writer
-	if isTerminal(raw) && !o.quiet {
-		progress = raw
-	}
-	rec, err := open(path, progress)
-	if err != nil {
-		fmt.Fprintf(stderr, "inspect: %v\n", err)
-		return 1
-	}
-	if progress != nil && !o.complete() {
-		fmt.Fprint(progress, "\r\x1b[Kinspect: inferring the recorded policy…")
-	}
-	var only *model.Agent
-	if o.agent != "" {
-		if only, err = findAgent(rec, o.agent); err != nil {
-			fmt.Fprintf(stderr, "inspect %s: %s\n", cmd, termtext.Line(err.Error()))
-			return 2
-		}
-	}
-	s, err := newSession(rec, o, only)
-	if progress != nil && !o.complete() {
-		fmt.Fprint(progress, "\r\x1b[K")
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "inspect: %v\n", err)
-		return 2
-	}
-	for _, p := range s.problems {
-		fmt.Fprintln(stderr, termtext.Line(p.Message))
-	}
-	if s.inferred && !o.quiet {
-		fmt.Fprintf(stderr, "inspect: policy %s (%s): %s\n", termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
+	s, code := batchSession(path, o, stderr, raw)
+	if code >= 0 {
+		return code
 	}
 	var werr error
 	if cmd == "export" {
@@ -193,19 +189,81 @@ func runBatch(cmd, path string, o options, stdout, stderr, raw io.Writer) int {
 	return 0
 }
 
+// runEvidence is `inspect evidence`: every flagged value, and exit 4 when
+// --fail-on names the verdict of one.
+func runEvidence(path string, o options, fail []string, stdout, stderr, raw io.Writer) int {
+	s, code := batchSession(path, o, stderr, raw)
+	if code >= 0 {
+		return code
+	}
+	doc := evidenceReport(path, s)
+	if err := writeEvidence(stdout, doc, o.given["format"] && o.format == "json"); err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return 1
+	}
+	if n := failing(doc, fail); n > 0 {
+		fmt.Fprintf(stderr, "inspect: %d value(s) %s (--fail-on %s)\n", n, strings.Join(fail, " or "), o.failOn)
+		return 4
+	}
+	return 0
+}
+
+// batchSession loads path and replays it for a batch command; code is the
+// exit status when that failed, -1 when it did not.
+func batchSession(path string, o options, stderr, raw io.Writer) (session, int) {
+	var progress io.Writer
+	if isTerminal(raw) && !o.quiet {
+		progress = raw
+	}
+	rec, err := open(path, o.maxLine(), progress)
+	if err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return session{}, 1
+	}
+	if progress != nil && !o.complete() {
+		fmt.Fprint(progress, "\r\x1b[Kinspect: inferring the recorded policy…")
+	}
+	var only *model.Agent
+	if o.agent != "" {
+		if only, err = findAgent(rec, o.agent); err != nil {
+			fmt.Fprintf(stderr, "inspect: %s\n", termtext.Line(err.Error()))
+			return session{}, 2
+		}
+	}
+	s, err := newSession(rec, o, only)
+	if progress != nil && !o.complete() {
+		fmt.Fprint(progress, "\r\x1b[K")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return s, 2
+	}
+	for _, p := range s.problems {
+		fmt.Fprintln(stderr, termtext.Line(p.Message))
+	}
+	if s.inferred && !o.quiet {
+		fmt.Fprintf(stderr, "inspect: policy %s (%s): %s\n", termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
+	}
+	return s, -1
+}
+
 // start begins loading FILE in the background, or the embedded demo when
 // path is empty.
-func start(path string) *loader.Loading {
-	if path == "" {
+// "-" reads standard input (the UI then reads keys from the terminal).
+func start(path string, maxLine int) *loader.Loading {
+	switch path {
+	case "":
 		return loader.StartReader(bytes.NewReader(demoRun), "demo", int64(len(demoRun)))
+	case "-":
+		return loader.StartReaderLimited(os.Stdin, "stdin", 0, maxLine)
 	}
-	return loader.Start(path)
+	return loader.StartLimited(path, maxLine)
 }
 
 // open loads FILE (or the demo) whole; on a terminal, progress is shown
 // on progress while it loads.
-func open(path string, progress io.Writer) (*model.Recording, error) {
-	l := start(path)
+func open(path string, maxLine int, progress io.Writer) (*model.Recording, error) {
+	l := start(path, maxLine)
 	if progress != nil {
 		showProgress(l, progress)
 	}

@@ -17,7 +17,7 @@ import (
 // policy and the problems. Colour only marks a recorded-window mismatch.
 func writeReport(w io.Writer, s session, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tSENT\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED")
+	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tSENT\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tPRODUCED")
 	for i := range s.replay.Calls {
 		c := &s.replay.Calls[i]
 		v := &c.Visit
@@ -30,9 +30,9 @@ func writeReport(w io.Writer, s session, color bool) error {
 			recorded = "\x1b[31m" + recorded + "\x1b[0m"
 		}
 		in, out := tokens(c.Call)
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, c.Conversation,
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, c.Conversation,
 			termtext.Line(agentKey(c.Run)), c.Call.Iteration, len(v.After), model.WindowChars(v.After), in, out,
-			termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded)
+			termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded, termtext.Line(produced(c.Call)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -46,9 +46,13 @@ func writeReport(w io.Writer, s session, color bool) error {
 		fmt.Fprintf(w, "policy of %s (%s): %s\n  evidence: %s\n", termtext.Line(a.agent.Key), how, termtext.Line(a.policy.String()), termtext.Line(a.evidence))
 	}
 	differ, compared := s.differs()
-	fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", compared-differ, compared)
+	if compared == 0 {
+		fmt.Fprintln(w, "recorded windows reproduced: none to compare (the recording holds no window the library sent)")
+	} else {
+		fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", compared-differ, compared)
+	}
 	if len(s.problems) > 0 {
-		fmt.Fprintf(w, "problems (%d):\n", len(s.problems))
+		fmt.Fprintf(w, "problems (%d):\n", len(s.problems)+max(0, s.rec.Unlisted-1))
 		for _, p := range s.problems {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(p.Message))
 		}

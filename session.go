@@ -23,6 +23,7 @@ type options struct {
 	quiet      bool   // -q: no "policy inferred" line, no progress
 	failDiffer bool   // --fail-on-differs: exit 3 when a recorded window is not reproduced
 	maxLineMB  int    // --max-line-mb: the longest line read; 0 is the loader's default
+	failOn     string // evidence --fail-on left,never-read: exit 4 when such a value exists
 	given      map[string]bool
 }
 
@@ -48,6 +49,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.quiet, "quiet", false, "")
 	fs.BoolVar(&o.failDiffer, "fail-on-differs", false, "")
 	fs.IntVar(&o.maxLineMB, "max-line-mb", 0, "")
+	fs.StringVar(&o.failOn, "fail-on", "", "")
 }
 
 // noteGiven records which flags were on the command line.
@@ -146,6 +148,7 @@ type session struct {
 	problems []model.Problem
 	replay   *window.Replay
 	rec      *model.Recording
+	folds    *window.FoldBook // the recorded folds, when the log has them
 }
 
 // findAgent is the agent with key, or an error naming the agents.
@@ -206,6 +209,11 @@ func newSession(rec *model.Recording, o options, only *model.Agent) (session, er
 	// summaries come from the recorded folds, refusals learned under the
 	// recorded policy, whatever the flags changed
 	s.replay = window.Merge(sub, s.lin, infs, policies)
+	for _, inf := range infs {
+		if inf.Folds != nil && s.folds == nil {
+			s.folds = inf.Folds
+		}
+	}
 	s.problems = append(s.problems, rec.Problems...)
 	s.problems = append(s.problems, s.lin.Problems...)
 	// a problem's message names its place: the loader's name the file and
@@ -262,4 +270,14 @@ func (s session) differs() (differ, compared int) {
 // needs a threshold (token-budget, summarize-oldest).
 func tokenMeasured(strategy string) bool {
 	return strategy == model.TokenBudget || strategy == model.SummarizeOldest
+}
+
+// replayUnder replays the session's recording under p: with the summaries
+// of the recorded folds, refusals learned under the recorded policy,
+// whatever p changed.
+func (s session) replayUnder(p model.Policy) *window.Replay {
+	if s.folds != nil {
+		return window.RunFolds(s.rec, p, s.folds)
+	}
+	return window.Run(s.rec, p)
 }

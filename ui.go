@@ -12,12 +12,15 @@ import (
 // file that cannot be opened at all is said before the screen is taken.
 func runUI(path string, o options, stderr io.Writer) int {
 	name := path
-	if path == "" {
+	switch path {
+	case "":
 		name = "demo"
+	case "-":
+		name = "stdin"
 	}
 	err := tui.Run(tui.Config{
 		Name:  name,
-		Open:  func() *tui.Stream { return stream(start(path)) },
+		Open:  func() *tui.Stream { return stream(start(path, o.maxLine())) },
 		Start: o.apply,
 	})
 	if err != nil {

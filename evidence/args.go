@@ -45,3 +45,30 @@ func ArgValues(raw []byte) []Value {
 	walk(v)
 	return c.out
 }
+
+// ArgLeaves are the string and number leaves of a tool call's arguments as
+// the model wrote them (strings as they are, numbers as JavaScript prints
+// them), in order, for a one-line summary; none when they are not JSON.
+func ArgLeaves(raw []byte) []string {
+	v, ok := parseJSON(jsTrim(string(raw)))
+	if !ok {
+		return nil
+	}
+	var out []string
+	var walk func(*jsonValue)
+	walk = func(v *jsonValue) {
+		switch v.kind {
+		case jObject, jArray:
+			for _, e := range v.elems {
+				walk(e)
+			}
+		case jString:
+			out = append(out, v.str)
+		case jNumber:
+			s, _ := jsNumberString(v.str)
+			out = append(out, s)
+		}
+	}
+	walk(v)
+	return out
+}

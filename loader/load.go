@@ -106,6 +106,9 @@ func (l *Loading) readAll(r io.Reader) (*model.Recording, error) {
 		br = bufio.NewReaderSize(zr, bufSize)
 		compressed = true
 	}
+	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
+		br.Discard(len(utf8BOM)) // an editor's mark, not content
+	}
 	blank, content, err := leadingSpace(br)
 	if err != nil {
 		return nil, readError(name, compressed, err)
@@ -176,10 +179,18 @@ func leadingSpace(br *bufio.Reader) (lines int, content bool, err error) {
 	}
 }
 
+// utf8BOM is the byte order mark some editors put before line 1.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 // binary reports whether the head of the content is not text: a NUL byte,
 // or bytes that are not UTF-8 when the file does not even start like JSON.
+// A head with a later line that starts like an event is text with a bad
+// first line: that line is reported like any other, the rest loads.
 func binary(br *bufio.Reader, first byte) bool {
 	head, _ := br.Peek(8 << 10)
+	if bytes.Contains(head, []byte("\n{")) {
+		return false
+	}
 	if bytes.IndexByte(head, 0) >= 0 {
 		return true
 	}

@@ -17,6 +17,7 @@ type options struct {
 	reference bool // decode every event with the reference decoder
 	blockSize int  // largest block; 0 is maxBlock
 	workers   int  // 0 is two
+	maxLine   int  // longest line read; 0 is DefaultMaxLine
 }
 
 const (
@@ -32,6 +33,10 @@ type block struct {
 	line   int      // the number of the line before data's first
 	err    error    // the read error after data, if the input ended with one
 	events []parsed // decoded, in order
+	// long is the length of a line over the limit, skipped unread: the
+	// block is that line alone (data is empty). cutOff: it had no end.
+	long   int64
+	cutOff bool
 	done   chan struct{}
 }
 
@@ -72,6 +77,9 @@ func (blk *block) decode(f *fastDecoder, reference bool) {
 
 // endLine is the number of the block's last line.
 func (blk *block) endLine() int {
+	if blk.long > 0 {
+		return blk.line + 1
+	}
 	n := blk.line + bytes.Count(blk.data, newline)
 	if len(blk.data) > 0 && blk.data[len(blk.data)-1] != '\n' {
 		n++
@@ -79,8 +87,8 @@ func (blk *block) endLine() int {
 	return n
 }
 
-// readNDJSON reads the log with no cap on a line's length; blank lines are
-// skipped but counted. A read error ends the log: what was read stays, and
+// readNDJSON reads the log; a line longer than the limit is skipped and
+// said, blank lines are skipped but counted. A read error ends the log: what was read stays, and
 // the error is returned only if no event was.
 func readNDJSON(b *builder, r io.Reader, line int) error {
 	workers := b.opts.workers
@@ -93,7 +101,8 @@ func readNDJSON(b *builder, r io.Reader, line int) error {
 	}
 	work := make(chan *block, cap(free))
 	order := make(chan *block, cap(free))
-	go cut(r, line, b.opts.blockSize, free, work, order)
+	c := cutter{r: r, line: line, limit: b.opts.blockSize, maxLine: b.opts.maxLine}
+	go c.run(free, work, order)
 	reference := b.opts.reference
 	for range workers {
 		go func() {
@@ -105,18 +114,28 @@ func readNDJSON(b *builder, r io.Reader, line int) error {
 		}()
 	}
 	var err error
+	var long *loadError // the first line skipped for its length
 	for blk := range order {
 		<-blk.done
+		if blk.long > 0 && long == nil {
+			long = b.longError(blk)
+		}
 		if e := b.build(blk); e != nil {
 			err = e
 		}
 		free <- blk
+	}
+	if !b.sawEvent && long != nil {
+		return long // say why nothing loaded: not "no event type"
 	}
 	return err
 }
 
 // build applies a decoded block, then what ended the input after it.
 func (b *builder) build(blk *block) error {
+	if blk.long > 0 {
+		b.tooLong(blk)
+	}
 	for i := range blk.events {
 		b.apply(&blk.events[i])
 	}
@@ -141,64 +160,4 @@ func readEnd(b *builder, err error, line int) error {
 		return nil
 	}
 	return err
-}
-
-// cut reads r into blocks that end at a line end, and hands each to the
-// workers and, in order, to the builder. A line longer than a block
-// grows the buffer. The input's end (io.EOF or an error) rides on the
-// last block.
-func cut(r io.Reader, line, limit int, free <-chan *block, work, order chan<- *block) {
-	defer close(work)
-	defer close(order)
-	if limit <= 0 {
-		limit = maxBlock
-	}
-	size := min(minBlock, limit)
-	cur := <-free
-	cur.buf = cur.buf[:0]
-	for {
-		err := fill(r, cur, size)
-		data := cur.buf
-		i := bytes.LastIndexByte(data, '\n')
-		if err == nil && i < 0 {
-			size = max(size, 2*len(data)) // a long line: keep reading it
-			continue
-		}
-		var next *block
-		if err == nil {
-			next = <-free
-			next.buf = append(next.buf[:0], data[i+1:]...)
-			data = data[:i+1]
-		}
-		cur.data, cur.line, cur.err = data, line, err
-		cur.done = make(chan struct{})
-		line = cur.endLine()
-		work <- cur
-		order <- cur
-		if err != nil {
-			return
-		}
-		cur, size = next, min(2*size, limit)
-	}
-}
-
-// fill reads into blk.buf until it holds size bytes, or the source is slow
-// and what was read already holds a line end. It returns the read error,
-// io.EOF at the end of input.
-func fill(r io.Reader, blk *block, size int) error {
-	if cap(blk.buf) < size {
-		blk.buf = append(make([]byte, 0, size), blk.buf...)
-	}
-	start := time.Now()
-	for len(blk.buf) < size {
-		n, err := r.Read(blk.buf[len(blk.buf):size])
-		blk.buf = blk.buf[:len(blk.buf)+n]
-		if err != nil {
-			return err
-		}
-		if len(blk.buf) < size && time.Since(start) > blockWait && bytes.IndexByte(blk.buf, '\n') >= 0 {
-			return nil
-		}
-	}
-	return nil
 }

@@ -159,6 +159,7 @@ func (b *builder) finish() {
 	}
 	b.dirty = 0
 	if b.dropped > 0 {
+		b.rec.Unlisted = b.dropped
 		b.rec.Problems = append(b.rec.Problems, model.Problem{
 			Message: fmt.Sprintf("%s: %d more problems not listed", b.rec.Source, b.dropped),
 		})

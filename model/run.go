@@ -9,10 +9,21 @@ type Recording struct {
 	Runs     []*Run    // segments, in order of first event; Run.Index counts from 1
 	Agents   []*Agent  // in order of the first event of their first segment
 	Problems []Problem // lines that could not be used, and why
+	// Unlisted counts the problems past the list's bound; the list then
+	// ends with one problem that says how many.
+	Unlisted int
 	// RepeatedResults maps the tool message of each agentfootprint.tools.
 	// repeated_call event to its stream.tool_end result as message text: the
 	// tool's own bytes when a proper prefix (EVIDENCE-SEMANTICS §6).
 	RepeatedResults map[*Message]string
+}
+
+// ProblemCount is how many problems the input had, listed or not.
+func (r *Recording) ProblemCount() int {
+	if r.Unlisted > 0 {
+		return len(r.Problems) - 1 + r.Unlisted
+	}
+	return len(r.Problems)
 }
 
 // Input formats a Recording can come from.

@@ -118,3 +118,38 @@ func TestE03Rules(t *testing.T) {
 		}
 	}
 }
+
+// The README of demo-evidence-k3-pins3 found K=3, L=3 the smallest policy
+// keeping list_hosts in view at call 13 (its sweep: no K=2 or K=3 with
+// L ≤ 2, no L=3 or L=4 with K=2, nor K=4 L=2); 3940 is unsupported in
+// every cell of that sweep; across the follow-up no window policy keeps
+// anything.
+func TestKeep(t *testing.T) {
+	b, r := book(t, "demo-evidence", 2, 2)
+	s := NewSearcher(r.Policy, func(p model.Policy) *window.Replay { return window.Run(b.rec, p) })
+	var got []string
+	for _, i := range []int{12, 15} {
+		for _, e := range b.Call(i).Values {
+			if e.In != InAnswer || e.Verdict != "left" {
+				continue
+			}
+			sug, ok := s.Keep(i, e)
+			if !ok {
+				sug.Text = NoneText()
+			}
+			got = append(got, e.Value+": "+sug.Text)
+		}
+	}
+	want := []string{
+		"us-east-1b: keepRecentTurns 2→3 and keepLastToolResults 2→3 keep list_hosts call_0001 in view at call 13",
+		"10.12.4.52: keepRecentTurns 2→3 and keepLastToolResults 2→3 keep list_hosts call_0001 in view at call 13",
+		"3940: " + NoneText(), // the sweep: 3940 stays unsupported for every K ≤ 6, L ≤ 4
+		"web-9d4b27: keepRecentTurns 2→3 and keepLastToolResults 2→3 keep list_hosts call_0001 in view at call 13",
+		"us-west-2a: " + NoneText(),
+		"eu-west-1c: " + NoneText(),
+		"1284: " + NoneText(),
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("suggestions:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -137,13 +137,17 @@ func (d *detailPane) show(row *window.Row) {
 	fs := d.st.Fate(row.Fate)
 	d.head = wrapLines(termtext.Line(reason(*row, c, d.s.policy)), fs, w)
 	sent := "sent to the model on this call"
-	if !row.Sent {
+	st := d.st.Dim
+	switch {
+	case row.Placeholder:
+		sent, st = "not recorded — the library never sent this (the replay folded where the library did not)", d.st.Evicted
+	case !row.Sent:
 		sent = "not sent on this call"
 	}
 	if lf, ok := d.s.livesOf().byKey[row.Key]; ok {
 		sent += "; " + lifeline(lf, d.s.calls(), d.s.policy)
 	}
-	d.head = append(d.head, wrapLines(sent, d.st.Dim, w)...)
+	d.head = append(d.head, wrapLines(sent, st, w)...)
 	if ch := d.s.changes.of(row.Key); ch != "" {
 		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
 	}

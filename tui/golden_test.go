@@ -116,3 +116,15 @@ func TestGoldenDemoSmall(t *testing.T) {
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, 80, 24, "call 1/16", keys("l", "l", "l")))
 }
+
+func TestGoldenC04FoldFrameSelected(t *testing.T) {
+	// c04 call 6 (run 1, iteration 6), the first fold (README: run 1
+	// folds at iterations 6, 8, 9, 10): the library's record says 2
+	// messages left and the frame is 546 chars; wire.json's window is the
+	// request, that frame, then the rest. The folded turn is marked
+	// folded, the frame is the turn after it, selected: labelled as a
+	// summary written by cheap-summarizer-1, its text in the detail.
+	cfg := fileConfig("../testdata/c04-summarize-multi/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/21",
+		keys(":", "6", "enter"), step{wait: "call 6/21"}, keys("j")))
+}

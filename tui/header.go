@@ -119,7 +119,7 @@ func (h *header) how(c *window.CallReplay, long bool) []string {
 	default:
 		rec = h.st.Unknown.Render("unknown")
 	}
-	probs := len(h.s.rec.Problems)
+	probs := h.s.rec.ProblemCount()
 	ps := l("problems ") + h.st.Value.Render(fmt.Sprint(probs))
 	if probs > 0 {
 		ps = l("problems ") + h.st.Error.Render(fmt.Sprint(probs))

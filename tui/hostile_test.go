@@ -108,3 +108,18 @@ func TestHostileContentNeverReachesTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// "problems 1001" for 200,000 bad lines: the header counts them all.
+func TestHeaderCountsEveryProblem(t *testing.T) {
+	b, err := os.ReadFile(s01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, strings.Repeat("not json\n", 5000)...)
+	p := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(p, b, 0o644)
+	m := open(t, fileConfig(p), 160, 30)
+	if v := m.header.View(); !strings.Contains(v, "problems 5000") {
+		t.Errorf("header: %s", v)
+	}
+}

@@ -13,6 +13,8 @@ import (
 type life struct {
 	first, left int // call indexes; left is -1 when it never left
 	notice      bool
+	folded      bool // it left folded into a summary frame
+	placeholder bool // a placeholder frame: in the replay's windows, never sent
 }
 
 // lives maps each turn's key to its life, for one replay.
@@ -32,7 +34,8 @@ func (s *session) livesOf() *lives {
 		l.rows = s.replay.Ledger(n - 1)
 	}
 	for _, r := range l.rows {
-		l.byKey[r.Key] = life{first: r.First, left: r.LeftAt, notice: r.WroteAt >= 0}
+		folded := r.LeftAt >= 0 && r.LeftAt < len(s.replay.Calls) && s.replay.Calls[r.LeftAt].Visit.Frame != nil
+		l.byKey[r.Key] = life{first: r.First, left: r.LeftAt, notice: r.WroteAt >= 0, folded: folded, placeholder: r.Placeholder}
 	}
 	s.lives = l
 	return l
@@ -49,6 +52,10 @@ func lifeline(lf life, calls int, p model.Policy) string {
 	}
 	var s string
 	switch {
+	case lf.placeholder && last == first:
+		s = fmt.Sprintf("in the replay's window on call %d, never sent (not recorded)", first)
+	case lf.placeholder:
+		s = fmt.Sprintf("in the replay's windows on calls %d–%d, never sent (not recorded)", first, last)
 	case last < first:
 		s = "never sent"
 	case last == first:
@@ -63,8 +70,12 @@ func lifeline(lf life, calls int, p model.Policy) string {
 		return s + " · still in the window at the last call"
 	}
 	by := fmt.Sprintf("keepRecentTurns=%d", p.KeepRecentTurns)
-	if p.Strategy == model.TokenBudget {
+	if p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {
 		by = fmt.Sprintf("thresholdTokens=%d", p.ThresholdTokens)
 	}
-	return s + fmt.Sprintf(" · evicted at %d by %s", lf.left+1, by)
+	how := "evicted"
+	if lf.folded {
+		how = "folded into a summary"
+	}
+	return s + fmt.Sprintf(" · %s at %d by %s", how, lf.left+1, by)
 }

@@ -221,7 +221,7 @@ func (m Model) replan() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.s.replaying = true
-	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.policy, m.s.call), m.spin.Tick)
+	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.policy, m.s.inference.Folds, m.s.call), m.spin.Tick)
 }
 
 // showTimeline: the timeline takes three lines, when the terminal has

@@ -131,7 +131,7 @@ func problemsText(s *session, st *Styles, w int) string {
 	}
 	var b strings.Builder
 	rec := s.rec
-	fmt.Fprintf(&b, "%s\n", st.Title.Render(fmt.Sprintf("In the file (%d)", len(rec.Problems))))
+	fmt.Fprintf(&b, "%s\n", st.Title.Render(fmt.Sprintf("In the file (%d)", rec.ProblemCount())))
 	if len(rec.Problems) == 0 {
 		b.WriteString(st.Dim.Render("none: every line was used") + "\n")
 	}

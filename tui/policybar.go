@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -60,7 +61,7 @@ func (b *policyBar) lines() []string {
 		return b.st.Value.Render(s)
 	}
 	threshold := "—"
-	if p.ThresholdTokens > 0 || p.Strategy == model.TokenBudget {
+	if p.ThresholdTokens > 0 || p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {
 		threshold = fmt.Sprint(p.ThresholdTokens)
 	}
 	segs := []string{
@@ -116,7 +117,7 @@ func (s *session) applyKnob(k KeyMap, msg tea.KeyMsg) bool {
 		p.NoAnchor = !p.NoAnchor
 	case key.Matches(msg, k.Strategy):
 		p.Strategy = nextStrategy(p.Strategy, s.inference.Policy.Strategy)
-		if p.Strategy == model.TokenBudget && p.ThresholdTokens == 0 {
+		if (p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest) && p.ThresholdTokens == 0 {
 			p.ThresholdTokens = startThreshold
 		}
 	case key.Matches(msg, k.ThresholdLess):
@@ -134,11 +135,13 @@ func (s *session) applyKnob(k KeyMap, msg tea.KeyMsg) bool {
 	return true
 }
 
-// nextStrategy cycles through the strategies a replay can run, and the
-// recorded one even when it cannot (so the user can get back to it).
+// nextStrategy cycles through the strategies a replay can run
+// (summarize-oldest with placeholder summaries where the library did not
+// fold), and the recorded one even when it is none of them (so the user
+// can get back to it).
 func nextStrategy(cur, recorded string) string {
-	order := []string{model.SlidingWindow, model.TokenBudget}
-	if recorded != model.SlidingWindow && recorded != model.TokenBudget && recorded != "" {
+	order := []string{model.SlidingWindow, model.TokenBudget, model.SummarizeOldest}
+	if !slices.Contains(order, recorded) && recorded != "" {
 		order = append(order, recorded)
 	}
 	for i, s := range order {

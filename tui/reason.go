@@ -19,6 +19,10 @@ func reason(row window.Row, c *window.CallReplay, p model.Policy) string {
 		return pinnedReason(row, v, p)
 	case window.FateEvicted:
 		return evictedReason(row, c, p)
+	case window.FateFolded:
+		return foldedReason(row, c, p)
+	case window.FateSummary:
+		return summaryReason(row, c)
 	case window.FateGone:
 		return fmt.Sprintf("gone: left at call %d", row.LeftAt+1)
 	case window.FateNotice:
@@ -111,7 +115,12 @@ func keptReason(row window.Row, v *window.Visit, c *window.CallReplay, p model.P
 	case model.ReasonUnresolvedToolCall:
 		return "kept: unresolved-tool-call; a tool call of this turn has no result in the window"
 	case model.ReasonReplacementNotSmaller:
+		if p.Strategy == model.SummarizeOldest {
+			return "kept: replacement-not-smaller; a summary frame was not smaller than what it would replace (that span is latched: not summarized again)"
+		}
 		return "kept: replacement-not-smaller; the wire needs a notice in front, and no notice is smaller than what it would replace"
+	case model.ReasonSummarizerFailed:
+		return "kept: summarizer-failed; the summarizer call threw, so nothing was folded (it is asked again next time)"
 	case model.ReasonCurrentRequest:
 		return "kept: current-request"
 	case "":
@@ -128,12 +137,12 @@ func notEngaged(v *window.Visit, c *window.CallReplay, p model.Policy) string {
 	if v.Problem != "" {
 		return "the strategy could not decide: " + v.Problem
 	}
-	if p.Strategy == model.TokenBudget {
+	if p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {
 		in, ok := prevInput(c)
 		if !ok {
-			return "token-budget does not act on the first call of a run"
+			return p.Strategy + " does not act on the first call of a run"
 		}
-		return fmt.Sprintf("the previous call used %s input tokens, not above thresholdTokens=%d, so token-budget did not engage", thousands(in), p.ThresholdTokens)
+		return fmt.Sprintf("the previous call used %s input tokens, not above thresholdTokens=%d, so %s did not engage", thousands(in), p.ThresholdTokens, p.Strategy)
 	}
 	return fmt.Sprintf("the window had %d turns, not more than keepRecentTurns=%d, so %s did not engage", len(v.Turns()), p.KeepRecentTurns, p.Strategy)
 }

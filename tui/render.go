@@ -40,12 +40,17 @@ func renderMessage(st *Styles, m *model.Message, w int) string {
 		}
 	case m.IsNotice():
 		label = "user · drop notice written by the library"
+	case m.IsFrame():
+		label = frameLabel(m)
 	}
 	b.WriteString(rule(st, fmt.Sprintf("%s · %s chars", label, thousands(m.Chars())), w))
 	b.WriteByte('\n')
-	if m.Role == model.RoleTool {
+	switch {
+	case m.Role == model.RoleTool:
 		b.WriteString(renderToolResult(st, m, w))
-	} else {
+	case m.IsFrame():
+		b.WriteString(renderFrame(st, m, w))
+	default:
 		b.WriteString(renderBody(st, m.Content, w))
 	}
 	for _, tc := range m.ToolCalls {

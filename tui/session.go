@@ -57,7 +57,7 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 		infer = window.Infer
 	}
 	inf := infer(rec)
-	r := window.Run(rec, inf.Policy)
+	r := window.RunFolds(rec, inf.Policy, inf.Folds)
 	r.Ledger(0) // builds the ledger's log here, not in View
 	start := r
 	p := inf.Policy
@@ -67,7 +67,7 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 		p = cfg.Start(inf.Policy)
 	}
 	if p != inf.Policy {
-		start = window.Run(rec, p)
+		start = window.RunFolds(rec, p, inf.Folds)
 		start.Ledger(0)
 	}
 	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start}
@@ -80,9 +80,11 @@ type replayedMsg struct {
 	replay *window.Replay
 }
 
-func replayCmd(gen int, rec *model.Recording, p model.Policy, call int) tea.Cmd {
+// The summaries of summarize-oldest come from folds (learned under the
+// recorded policy).
+func replayCmd(gen int, rec *model.Recording, p model.Policy, folds *window.FoldBook, call int) tea.Cmd {
 	return func() tea.Msg {
-		r := window.Run(rec, p)
+		r := window.RunFolds(rec, p, folds)
 		r.Ledger(call)
 		return replayedMsg{gen: gen, replay: r}
 	}

@@ -14,6 +14,8 @@ import (
 type Styles struct {
 	// Fates of a turn at a call.
 	Anchor, Pinned, Recent, Kept, Evicted, Gone, Notice, New lipgloss.Style
+	// Folded turns left into a summary; Summary is a frame holding one.
+	Folded, Summary lipgloss.Style
 	// LibraryNote is text the library appended after a tool's own bytes.
 	LibraryNote lipgloss.Style
 	// Changed marks a turn whose fate differs from the recorded policy's.
@@ -48,6 +50,8 @@ func DefaultStyles() *Styles {
 		Gone:        fg("#8C959F", "#6E7681").Faint(true),
 		Notice:      fg("#9A6700", "#E3B341"),
 		New:         fg("#0969DA", "#58A6FF"),
+		Folded:      fg("#BC4C00", "#FFA657").Bold(true),
+		Summary:     fg("#6639BA", "#BC8CFF").Italic(true),
 		LibraryNote: fg("#953800", "#FFA657").Italic(true),
 		Changed:     fg("#BF3989", "#FF9BCE").Bold(true),
 
@@ -97,6 +101,10 @@ func (s *Styles) Fate(f window.Fate) lipgloss.Style {
 		return s.Notice
 	case window.FateNew:
 		return s.New
+	case window.FateFolded:
+		return s.Folded
+	case window.FateSummary:
+		return s.Summary
 	}
 	return lipgloss.NewStyle()
 }

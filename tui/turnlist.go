@@ -194,7 +194,7 @@ func (l *turnList) selectedKey() string {
 func (l *turnList) land() {
 	l.chosen = false
 	l.build()
-	if !l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Fate == window.FateEvicted }) &&
+	if !l.cursorTo(func(it listItem) bool { return it.kind == turnItem && leaves(l.s.rows[it.row].Fate) }) &&
 		!l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Fate == window.FateNew }) {
 		l.cursor = len(l.items)
 		l.move(-1)
@@ -409,6 +409,11 @@ func rowTag(r window.Row) string {
 		return "(" + r.Reason + ")"
 	case window.FateGone:
 		return fmt.Sprintf("left@%d", r.LeftAt+1)
+	case window.FateSummary:
+		if r.Placeholder {
+			return "(NOT RECORDED)"
+		}
+		return "(by a model)"
 	}
 	return ""
 }
@@ -421,6 +426,9 @@ func turnWho(msgs []*model.Message) string {
 	}
 	if names := toolNames(msgs); len(names) > 0 {
 		return strings.Join(names, ",")
+	}
+	if msgs[0].IsFrame() {
+		return "frame"
 	}
 	return msgs[0].Role + ":"
 }
@@ -461,3 +469,6 @@ func sign(n int) int {
 	}
 	return 1
 }
+
+// leaves: the turn left the window at this call (dropped or folded).
+func leaves(f window.Fate) bool { return f == window.FateEvicted || f == window.FateFolded }

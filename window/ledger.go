@@ -21,6 +21,9 @@ const (
 	FateGone    Fate = "gone"    // left at an earlier call
 	FateNotice  Fate = "notice"  // a drop notice the library wrote
 	FateNew     Fate = "new"     // appended since the previous call
+	// summarize-oldest (§11)
+	FateFolded  Fate = "folded"  // left at this call's head, folded into a summary frame
+	FateSummary Fate = "summary" // a compaction frame: a summary a model wrote of folded turns
 )
 
 // Row is one turn of the conversation so far, at one call.
@@ -34,7 +37,11 @@ type Row struct {
 	Turn     int    // its index in the window before this call's visit; -1 when not there
 	LeftAt   int    // call index at which it left; -1 while it has not
 	First    int    // call index whose window first held it (a notice: the call that wrote it)
-	WroteAt  int    // for notices: the call index whose visit wrote it; -1 otherwise
+	WroteAt  int    // for notices and frames: the call index whose visit wrote it; -1 otherwise
+	// Placeholder: the turn is a compaction frame the replay made for a
+	// fold the library never made. Its summary is not known, and it was
+	// never sent (Sent is false).
+	Placeholder bool
 }
 
 type logEntry struct {
@@ -64,7 +71,7 @@ func (r *Replay) Ledger(call int) []Row {
 		if e.first > call {
 			continue
 		}
-		row := Row{Key: e.key(), Messages: e.msgs, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt}
+		row := Row{Key: e.key(), Messages: e.msgs, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.head.Placeholder}
 		if e.left >= 0 && e.left > call {
 			row.LeftAt = -1
 		}
@@ -72,7 +79,10 @@ func (r *Replay) Ledger(call int) []Row {
 			row.Turn = ti
 			r.fateAt(call, fates, ti, &row)
 		} else if e.wroteAt == call {
-			row.Fate, row.Sent = FateNotice, true
+			row.Fate, row.Sent = FateNotice, !row.Placeholder
+			if e.head.IsFrame() {
+				row.Fate = FateSummary
+			}
 		} else {
 			row.Fate = FateGone
 		}
@@ -86,10 +96,12 @@ func (r *Replay) fateAt(call int, fates []TurnFate, ti int, row *Row) {
 	v := &r.Calls[call].Visit
 	tf := fates[ti]
 	row.Reason, row.PinTool = tf.Reason, tf.PinTool
-	row.Sent = !tf.Evicted
+	row.Sent = !tf.Evicted && !row.Placeholder
 	isNew := call > 0 && r.isNew(call, v.Before[tf.Start])
 	holdsAnchor := v.Anchor >= tf.Start && v.Anchor < tf.Start+tf.Length
 	switch {
+	case tf.Folded:
+		row.Fate, row.LeftAt = FateFolded, call
 	case tf.Evicted:
 		row.Fate, row.LeftAt = FateEvicted, call
 	case holdsAnchor:
@@ -100,6 +112,8 @@ func (r *Replay) fateAt(call int, fates []TurnFate, ti int, row *Row) {
 		row.Fate = FatePinned
 	case isNew:
 		row.Fate = FateNew
+	case tf.Notice && v.Before[tf.Start].IsFrame():
+		row.Fate = FateSummary
 	case tf.Notice:
 		row.Fate = FateNotice
 	case tf.Reason == model.ReasonInsideKeepWindow || (tf.Reason == "" && ti >= len(fates)-r.Policy.KeepRecentTurns):
@@ -134,8 +148,8 @@ func (e *logEntry) key() string {
 }
 
 // turnLog builds, once per replay, every turn the conversation ever had,
-// in conversation order: new turns at the end, a notice right after the
-// span it replaced. Entries are linked so an insertion costs nothing.
+// in conversation order: new turns at the end, a notice or a summary frame
+// right after the span it replaced. Entries are linked so an insertion costs nothing.
 func (r *Replay) turnLog() []logEntry {
 	if r.log != nil {
 		return r.log
@@ -164,14 +178,18 @@ func (r *Replay) turnLog() []logEntry {
 			last = at[v.Evicted[start]]
 			nodes[last].e.left = ci
 		})
-		if v.Notice != nil && last >= 0 {
-			nodes = append(nodes, node{e: logEntry{head: v.Notice, msgs: []*model.Message{v.Notice}, first: ci, left: -1, wroteAt: ci}, next: nodes[last].next})
+		written := v.Notice
+		if v.Frame != nil {
+			written = v.Frame
+		}
+		if written != nil && last >= 0 {
+			nodes = append(nodes, node{e: logEntry{head: written, msgs: []*model.Message{written}, first: ci, left: -1, wroteAt: ci}, next: nodes[last].next})
 			n := len(nodes) - 1
 			nodes[last].next = n
 			if tail == last {
 				tail = n
 			}
-			at[v.Notice] = n
+			at[written] = n
 		}
 	}
 	log := make([]logEntry, 0, len(nodes)-1)

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// --fail-on gates a pipeline: exit 4 when a value of a named verdict
+// exists, 0 when none does. (s01-basic-loop: its values are never read,
+// none left; s06-tiny-results: none flagged; demo-evidence: both.)
+func TestEvidenceFailOn(t *testing.T) {
+	for _, c := range []struct {
+		file, on string
+		code     int
+	}{
+		{"testdata/demo-evidence/run.jsonl", "left,never-read", 4},
+		{"testdata/demo-evidence/run.jsonl", "left", 4},
+		{"testdata/s01-basic-loop/run.jsonl", "left", 0},
+		{"testdata/s01-basic-loop/run.jsonl", "never-read", 4},
+		{"testdata/s06-tiny-results/run.jsonl", "left,never-read", 0},
+		{"testdata/s06-tiny-results/run.jsonl", "", 0},
+		{"testdata/demo-evidence/run.jsonl", "", 0},
+	} {
+		args := []string{"evidence", "-q", c.file}
+		if c.on != "" {
+			args = append(args, "--fail-on", c.on)
+		}
+		code, _, stderr := runCLI(args...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, c.code, stderr)
+		}
+		if c.code == 4 && !strings.Contains(stderr, "--fail-on "+c.on) {
+			t.Errorf("%v: stderr %q does not say why", args, stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"evidence", "--fail-on", "in-view", "testdata/s01-basic-loop/run.jsonl"},
+		{"evidence", "--fail-on", "left,", "testdata/s01-basic-loop/run.jsonl"},
+		{"evidence", "--format", "yaml", "testdata/s01-basic-loop/run.jsonl"},
+		{"report", "--fail-on", "left", "testdata/s01-basic-loop/run.jsonl"},
+	} {
+		if code, _, _ := runCLI(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (a usage error)", args, code)
+		}
+	}
+}
+
+// The table and the JSON name the same values; the demo's answer at call
+// 13 has its five flagged values, the suggestion its README's sweep
+// found, and the library's verdict beside inspect's.
+func TestEvidenceOutput(t *testing.T) {
+	code, table, _ := runCLI("evidence", "-q", "testdata/demo-evidence/run.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"13    1    answer          us-east-1b",
+		"keepRecentTurns 2→3 and keepLastToolResults 2→3 keep list_hosts call_0001 in view at call 13",
+		"library: call 13 flagged, 13 candidates, 5 unsupported — inspect agrees",
+		"flagged: 10 left the window, 8 never read",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	_, out, _ := runCLI("evidence", "-q", "--format", "json", "testdata/demo-evidence/run.jsonl")
+	var doc struct {
+		Format string `json:"format"`
+		Values []struct {
+			Call    int    `json:"call"`
+			Value   string `json:"value"`
+			Verdict string `json:"verdict"`
+			Keep    *struct {
+				Steps int `json:"steps"`
+			} `json:"keep"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var at13 []string
+	for _, v := range doc.Values {
+		if v.Call == 13 {
+			at13 = append(at13, v.Value+" "+v.Verdict)
+		}
+	}
+	if doc.Format != "inspect.evidence.v1" || strings.Join(at13, ", ") != "us-east-1b left, 10.12.4.52 left, 3940 left, web-3e6f14 never-read, web-9d4b27 left" {
+		t.Errorf("json: %s %q", doc.Format, at13)
+	}
+}

@@ -1,0 +1,198 @@
+package loader
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// DefaultMaxLine is the longest line a load reads (256 MB): a longer one
+// is skipped and reported, so that memory stays bounded by it whatever
+// the input (an endless writer, /dev/zero-like input, a cut-off
+// multi-gigabyte line).
+const DefaultMaxLine = 256 << 20
+
+// cutter reads the input into blocks that end at a line end. Each byte
+// is looked at for a line end once, however short the reads (a pipe, a
+// gzip stream) and however long the line.
+type cutter struct {
+	r       io.Reader
+	line    int // the number of the line before the next block's first
+	limit   int // largest block
+	maxLine int // longest line kept
+}
+
+// run hands each block to the workers and, in order, to the builder. A
+// line longer than a block grows the buffer, up to maxLine. The input's
+// end (io.EOF or an error) rides on the last block.
+func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
+	defer close(work)
+	defer close(order)
+	if c.limit <= 0 {
+		c.limit = maxBlock
+	}
+	if c.maxLine <= 0 {
+		c.maxLine = DefaultMaxLine
+	}
+	size := min(minBlock, c.limit)
+	cur := <-free
+	cur.buf = cur.buf[:0]
+	scanned := 0 // cur.buf[:scanned] holds no line end
+	send := func(blk *block) {
+		blk.done = make(chan struct{})
+		c.line = blk.endLine()
+		work <- blk
+		order <- blk
+	}
+	for {
+		err := fill(c.r, cur, size, scanned)
+		data := cur.buf
+		i := bytes.LastIndexByte(data[scanned:], '\n')
+		if i >= 0 {
+			i += scanned
+		}
+		if err == nil && i < 0 {
+			scanned = len(data)
+			if len(data) > c.maxLine {
+				rest, err := c.skip(cur)
+				send(cur)
+				if err != nil {
+					return
+				}
+				cur = <-free
+				cur.buf = append(cur.buf[:0], rest...)
+				scanned, size = 0, min(minBlock, c.limit)
+				continue
+			}
+			// a long line: keep reading it, never past the limit
+			size = min(max(size, 2*len(data)), c.maxLine+1)
+			continue
+		}
+		var next *block
+		if err == nil {
+			next = <-free
+			next.buf = append(next.buf[:0], data[i+1:]...)
+			data = data[:i+1]
+		}
+		cur.data, cur.line, cur.err = data, c.line, err
+		cur.long, cur.cutOff = 0, false
+		send(cur)
+		if err != nil {
+			return
+		}
+		cur, size = next, min(2*size, c.limit)
+		scanned = len(cur.buf) // the rest of a line, after the last line end
+	}
+}
+
+// skip reads past the rest of a line over the limit, keeping none of it,
+// and makes blk that line alone. It returns what was read after the
+// line's end, and the read error if the input ended inside the line.
+func (c *cutter) skip(blk *block) ([]byte, error) {
+	n := int64(len(blk.buf))
+	buf := blk.buf[:cap(blk.buf)]
+	if len(buf) > maxBlock {
+		buf = buf[:maxBlock]
+	}
+	blk.buf = nil // let the long line's memory go
+	var rest []byte
+	var err error
+	for {
+		var k int
+		k, err = c.r.Read(buf)
+		if i := bytes.IndexByte(buf[:k], '\n'); i >= 0 {
+			n += int64(i)
+			rest = append([]byte(nil), buf[i+1:k]...)
+			err = nil
+			break
+		}
+		n += int64(k)
+		if err != nil {
+			break
+		}
+	}
+	blk.data, blk.line, blk.long, blk.cutOff = nil, c.line, n, err != nil
+	blk.events = blk.events[:0]
+	blk.err = err
+	return rest, err
+}
+
+// tooLong reports a line skipped for its length.
+func (b *builder) tooLong(blk *block) {
+	at := loc{line: blk.line + 1}
+	if blk.cutOff {
+		b.problem(at, "cut off or too long: %s with no line end, over the %s line limit (--max-line-mb raises it); skipped", size(blk.long), size(int64(b.maxLine())))
+		return
+	}
+	b.problem(at, "too long: %s, over the %s line limit (--max-line-mb raises it); skipped", size(blk.long), size(int64(b.maxLine())))
+}
+
+// longError is a file that holds no event but a line too long to read.
+func (b *builder) longError(blk *block) *loadError {
+	how := fmt.Sprintf("too long: %s", size(blk.long))
+	if blk.cutOff {
+		how = fmt.Sprintf("cut off or too long: %s with no line end", size(blk.long))
+	}
+	return fail(b.rec.Source, nil, "line %d is %s, over the %s line limit (--max-line-mb raises it)",
+		blk.line+1, how, size(int64(b.maxLine())))
+}
+
+func (b *builder) maxLine() int {
+	if b.opts.maxLine > 0 {
+		return b.opts.maxLine
+	}
+	return DefaultMaxLine
+}
+
+// size is a byte count as a person reads it.
+func size(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// fill reads into blk.buf until it holds size bytes, or the source is slow
+// and what was read already holds a line end (looked for only in the
+// bytes past scanned, each once). It returns the read error, io.EOF at
+// the end of input.
+func fill(r io.Reader, blk *block, size, scanned int) error {
+	if cap(blk.buf) < size {
+		blk.buf = append(make([]byte, 0, size), blk.buf...)
+	}
+	start := time.Now()
+	end := false // a line end is in blk.buf[scanned:]
+	for len(blk.buf) < size {
+		n, err := r.Read(blk.buf[len(blk.buf):size])
+		from := len(blk.buf)
+		blk.buf = blk.buf[:from+n]
+		if err != nil {
+			return err
+		}
+		end = end || bytes.IndexByte(blk.buf[max(from, scanned):], '\n') >= 0
+		if end && len(blk.buf) < size && time.Since(start) > blockWait {
+			return nil
+		}
+	}
+	return nil
+}
+
+// StartLimited is Start with the longest line read set to maxLine bytes
+// (0: DefaultMaxLine).
+func StartLimited(path string, maxLine int) *Loading {
+	return start(path, options{maxLine: maxLine}, func(l *Loading) (*model.Recording, error) { return l.loadFile(path) })
+}
+
+// StartReaderLimited is StartReader with the longest line read set to
+// maxLine bytes (0: DefaultMaxLine).
+func StartReaderLimited(r io.Reader, name string, total int64, maxLine int) *Loading {
+	return startReader(r, name, total, options{maxLine: maxLine})
+}
