@@ -57,6 +57,10 @@ Policy flags (export, report, and the UI); an absent flag is inferred from the r
                                the policy flags then apply to it alone
   --format json                export format (json is the only one); evidence: table or json
 
+UI flags:
+  --theme auto|dark|light      colours for a dark or a light background; auto reads
+                               COLORFGBG when the terminal sets it, else asks the terminal
+
 Output flags (export, report):
   -q, --quiet                  no "policy inferred" line and no progress on stderr
   --fail-on-differs            exit 3 when any recorded window is not reproduced (for CI)

@@ -24,6 +24,7 @@ type options struct {
 	failDiffer bool   // --fail-on-differs: exit 3 when a recorded window is not reproduced
 	maxLineMB  int    // --max-line-mb: the longest line read; 0 is the loader's default
 	failOn     string // evidence --fail-on left,never-read: exit 4 when such a value exists
+	theme      string // --theme auto|dark|light (the UI)
 	given      map[string]bool
 }
 
@@ -50,6 +51,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.failDiffer, "fail-on-differs", false, "")
 	fs.IntVar(&o.maxLineMB, "max-line-mb", 0, "")
 	fs.StringVar(&o.failOn, "fail-on", "", "")
+	fs.StringVar(&o.theme, "theme", "auto", "")
 }
 
 // noteGiven records which flags were on the command line.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/tui"
@@ -17,6 +18,10 @@ func runUI(path string, o options, stderr io.Writer) int {
 		name = "demo"
 	case "-":
 		name = "stdin"
+	}
+	if err := tui.ApplyTheme(o.theme, os.Getenv("COLORFGBG")); err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return 2
 	}
 	err := tui.Run(tui.Config{
 		Name:  name,

@@ -1,10 +1,15 @@
 package tui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"github.com/afinspect/inspect/internal/rungen"
 )
 
 func typed(s string) []string { return strings.Split(s, "") }
@@ -28,5 +33,51 @@ func TestGoldenSearchHitGone(t *testing.T) {
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
 		keys(":", "1", "0", "enter"),
 		step{keys: append(append([]string{"/"}, typed("web-1c94d2")...), "enter"), wait: "hit 4 of 5"},
-		step{keys: []string{"N", "N", "N"}, wait: "hit 1 of 5"}))
+		// the list_hosts turn is rendered in the background: wait for it
+		// (a wait consumes the output it read, so this is the only one)
+		step{keys: []string{"N", "N", "N"}, wait: `"id": "web-1c94d2"`}))
+}
+
+// The light theme, in 256 colours: s01 call 5 as TestGoldenS01Call5,
+// every colour from the light side of the style sheet.
+func TestGoldenLightTheme(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	if err := ApplyTheme(ThemeLight, ""); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		lipgloss.SetColorProfile(termenv.Ascii)
+		lipgloss.SetHasDarkBackground(true)
+	}()
+	// the colours split "call 1/9"; the iteration is one styled piece
+	teatest.RequireEqualOutput(t, screen(t, fileConfig(s01), goldenW, goldenH, "(iteration 1)",
+		keys("l", "l", "l", "l")))
+}
+
+// longRun writes a 200-call run shaped like s08-long-run (rungen: results
+// of 100..6000 chars, keepRecentTurns 4, pins 2); s08 itself is 14 MB.
+func longRun(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	if _, err := rungen.WriteFile(path, rungen.Default(200)); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// At call 150 of a long run the conversation has well over a hundred
+// turns, almost all gone: they fold into one row (the list then holds
+// the request, the fold, a notice, and the turns in the window).
+func TestGoldenLongRunFolded(t *testing.T) {
+	cfg := fileConfig(longRun(t))
+	cfg.Name = "long-run (rungen, 200 calls)"
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/200",
+		keys(":", "1", "5", "0", "enter")))
+}
+
+// s09 runs token-budget: the token row is scaled to its threshold (a
+// full block is at or over it, as the label says), and the calls whose
+// previous input went over it are where turns were evicted (×).
+func TestGoldenTimelineTokenBudget(t *testing.T) {
+	teatest.RequireEqualOutput(t, screen(t, fileConfig("../testdata/s09-token-budget/run.jsonl"), goldenW, goldenH, "call 1/", keys("G")))
 }

@@ -143,7 +143,7 @@ func (t *timeline) View() string {
 func (t *timeline) legend(w int) string {
 	s := "▲ here × evicted ≠ differs │ run"
 	if n, cells := t.s.calls(), t.cells(); n > cells {
-		s = fmt.Sprintf("%.1f calls a cell; ", float64(n)/float64(cells)) + s
+		s = fmt.Sprintf("%.1f calls/cell", float64(n)/float64(cells))
 	}
 	return fit(s, max(0, t.width-timelineLabel-w-1))
 }

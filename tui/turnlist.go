@@ -343,7 +343,7 @@ func (l *turnList) line(it listItem, selected bool) string {
 		return l.st.Label.Render(label + strings.Repeat("─", max(0, l.width-ansi.StringWidth(label))))
 	case foldItem:
 		rs := l.s.rows[it.row : it.row+it.n]
-		text := fmt.Sprintf("%s %-7s %d turns, left@%d–%d · enter opens", cursorMark(selected, l.focused), window.FateGone, it.n, rs[0].LeftAt+1, lastLeft(rs)+1)
+		text := fmt.Sprintf("%s %-7s %d turns left@%d–%d · enter", cursorMark(selected, l.focused), window.FateGone, it.n, rs[0].LeftAt+1, lastLeft(rs)+1)
 		return " " + l.st.Gone.Render(fit(text, l.width-1))
 	}
 	return l.row(l.s.rows[it.row], selected)
