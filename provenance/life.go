@@ -27,10 +27,11 @@ type goneList struct {
 // track walks the replay once: each message's life, each call's
 // predecessor on its run chain (the latest earlier call whose window or
 // additions its history carries; -1 for none), and what left each chain.
-func track(r *window.Replay) (map[*model.Message]*life, []*goneList) {
+func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
 	lives := map[*model.Message]*life{}
 	lastSeen := map[*model.Message]int{}
 	gone := make([]*goneList, len(r.Calls))
+	preds := make([]int, len(r.Calls))
 	for i := range r.Calls {
 		c := &r.Calls[i]
 		pred := -1
@@ -39,6 +40,7 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList) {
 				pred = j
 			}
 		}
+		preds[i] = pred
 		var tail *goneList
 		if pred >= 0 {
 			tail = gone[pred]
@@ -65,7 +67,7 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList) {
 			lastSeen[m] = i
 		}
 	}
-	return lives, gone
+	return lives, gone, preds
 }
 
 // goneBefore lists the messages sent on an earlier call of call i's chain
