@@ -57,11 +57,12 @@ type Book struct {
 	preds  []int // each call's predecessor on its run chain, -1 for none
 	judger *evidence.Judger
 	memo   map[int]*CallEvidence
+	last   goneAt // the messages gone at the last call asked, kept to extend
 }
 
 // New follows every message of replay r (of rec) through its windows.
 func New(rec *model.Recording, r *window.Replay) *Book {
-	b := &Book{rec: rec, r: r, judger: evidence.NewJudger(), memo: map[int]*CallEvidence{}}
+	b := &Book{rec: rec, r: r, judger: evidence.NewJudger(), memo: map[int]*CallEvidence{}, last: goneAt{call: -1}}
 	b.lives, b.gone, b.preds = track(r)
 	return b
 }
@@ -86,8 +87,11 @@ func (b *Book) Call(i int) *CallEvidence {
 	if len(values) > 0 {
 		view := evidence.View{Window: c.Window(), Request: b.request(i),
 			SystemPrompt: b.systemPrompt(i), OwnBytes: b.OwnBytes}
-		gone := goneBefore(i, c.Window(), b.lives, b.gone[i])
-		judged := b.judger.Judge(values, view, gone)
+		var gone []*model.Message
+		judged := b.judger.Judge(values, view, func() []*model.Message {
+			gone = b.goneBefore(i)
+			return gone
+		})
 		k := 0
 		for g, n := range groups {
 			for _, j := range judged[k : k+n] {
@@ -105,6 +109,9 @@ func (b *Book) Call(i int) *CallEvidence {
 		}
 	}
 	b.memo[i] = ce
+	if b.last.call != i {
+		b.extendGone(i) // keeps a sequential walk linear
+	}
 	return ce
 }
 
