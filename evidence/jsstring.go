@@ -19,7 +19,13 @@ func jsSpace(r rune) bool {
 }
 
 // jsTrim is JavaScript's String.prototype.trim.
-func jsTrim(s string) string { return strings.TrimFunc(s, jsSpace) }
+func jsTrim(s string) string {
+	// the common case: nothing to trim at either end, ASCII letters
+	if s == "" || s[0] > ' ' && s[0] < utf8.RuneSelf && s[len(s)-1] > ' ' && s[len(s)-1] < utf8.RuneSelf {
+		return s
+	}
+	return strings.TrimFunc(s, jsSpace)
+}
 
 // jsLower is JavaScript's String.prototype.toLowerCase: the full Unicode
 // mapping, which differs from Go's per-rune simple mapping in U+0130

@@ -10,8 +10,14 @@ import (
 // as JavaScript's String(Number(v)). "" means the value is dropped.
 func Normalize(raw string) string {
 	s := jsTrim(jsLower(raw))
-	s = strings.TrimLeft(s, "$#@+'\"`([{<")
-	s = strings.TrimRight(s, ".,;:!?%'\"`)]}>")
+	i, j := 0, len(s)
+	for i < j && leadingPunct(s[i]) {
+		i++
+	}
+	for j > i && trailingPunct(s[j-1]) {
+		j--
+	}
+	s = s[i:j]
 	if s == "" {
 		return ""
 	}
@@ -128,6 +134,24 @@ func hasDigit(s string) bool {
 		if isDigit(s[i]) {
 			return true
 		}
+	}
+	return false
+}
+
+// leadingPunct: $ # @ + ' " ` ( [ { <, stripped from the front (§1 step 2).
+func leadingPunct(c byte) bool {
+	switch c {
+	case '$', '#', '@', '+', '\'', '"', '`', '(', '[', '{', '<':
+		return true
+	}
+	return false
+}
+
+// trailingPunct: . , ; : ! ? % ' " ` ) ] } >, stripped from the end.
+func trailingPunct(c byte) bool {
+	switch c {
+	case '.', ',', ';', ':', '!', '?', '%', '\'', '"', '`', ')', ']', '}', '>':
+		return true
 	}
 	return false
 }

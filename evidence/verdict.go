@@ -49,12 +49,18 @@ type Judged struct {
 	Sources []int
 }
 
-// judgeSets are the indexes that tell the grounded verdicts apart.
+// judgeSets are the indexes that tell the grounded verdicts apart. Each
+// message is indexed once: a tool result whole when its own bytes are its
+// content (same), else whole and own apart; the exempt text by where it
+// came from. While no set reaches FormLimit their unions are the
+// library's sets exactly; past that, lib holds the library's sets, built
+// in message order.
 type judgeSets struct {
-	lib     Sets
-	own     *Index // tools' own bytes in the window
-	user    *Index // exempt text but frames and notices
-	summary *Index // compaction frames' summaries
+	same, whole, own *Index // tool results: own bytes = content; whole and own bytes of the others
+	user             *Index // exempt text but frames and notices
+	summary          *Index // compaction frames' summaries
+	label            *Index // frames' labels and drop notices: the library's words
+	lib              *Sets  // nil while the unions are exact
 }
 
 // Judger judges the values of many calls, remembering the index of each
@@ -70,14 +76,19 @@ func NewJudger() *Judger { return &Judger{held: map[*model.Message]*Index{}} }
 // Judge gives each value its verdict (§5) in view, and for a value no rule
 // grounds, the messages of gone (those sent on earlier calls of the run
 // chain and no longer in the window, in the order sources are listed)
-// that hold it.
-func (j *Judger) Judge(values []Value, view View, gone []*model.Message) []Judged {
+// that hold it. gone is asked only when some value is not grounded.
+func (j *Judger) Judge(values []Value, view View, goneOf func() []*model.Message) []Judged {
 	s := buildJudgeSets(view)
 	out := make([]Judged, len(values))
+	var gone []*model.Message
+	asked := false
 	for i, v := range values {
 		out[i] = Judged{Value: v, Verdict: s.grounded(v.Value)}
 		if out[i].Verdict != "" {
 			continue
+		}
+		if !asked {
+			gone, asked = goneOf(), true
 		}
 		out[i].Verdict = NeverRead
 		for k, m := range gone {
@@ -91,33 +102,55 @@ func (j *Judger) Judge(values []Value, view View, gone []*model.Message) []Judge
 }
 
 func buildJudgeSets(view View) judgeSets {
-	s := judgeSets{lib: BuildSets(view.Window, view.Request, view.SystemPrompt),
-		own: NewIndex(), user: NewIndex(), summary: NewIndex()}
+	s := judgeSets{same: NewIndex(), whole: NewIndex(), own: NewIndex(),
+		user: NewIndex(), summary: NewIndex(), label: NewIndex()}
 	s.user.AddText(view.Request)
 	for _, m := range view.Window {
 		switch {
 		case m.Role == model.RoleTool:
-			s.own.AddToolResult(view.own(m))
+			if own := view.own(m); own == m.Content {
+				s.same.AddToolResult(own)
+			} else {
+				s.whole.AddToolResult(m.Content)
+				s.own.AddToolResult(own)
+			}
 		case !isExemptRole(m):
 		case strings.HasPrefix(m.Content, model.CompactedPrefix):
-			_, summary := SplitFrame(m.Content)
+			// the separators at the cut make the two halves' tokens
+			// those of the whole
+			label, summary := SplitFrame(m.Content)
+			s.label.AddText(label)
 			s.summary.AddText(summary)
-		case !m.IsNotice():
+		case m.IsNotice():
+			s.label.AddText(m.Content)
+		default:
 			s.user.AddText(m.Content)
 		}
 	}
 	for _, p := range view.SystemPrompt {
 		s.user.AddText(p)
 	}
+	if s.same.Len()+s.whole.Len() >= FormLimit || s.user.Len()+s.summary.Len()+s.label.Len() >= FormLimit {
+		lib := BuildSets(view.Window, view.Request, view.SystemPrompt)
+		s.lib = &lib
+	}
 	return s
+}
+
+// libGrounded is the library's verdict on v: in the evidence or the exempt set.
+func (s judgeSets) libGrounded(v string) bool {
+	if s.lib != nil {
+		return s.lib.Grounded(v)
+	}
+	return s.same.Has(v) || s.whole.Has(v) || s.user.Has(v) || s.summary.Has(v) || s.label.Has(v)
 }
 
 // grounded names the first grounded verdict that applies, or "".
 func (s judgeSets) grounded(v string) string {
 	switch {
-	case !s.lib.Grounded(v):
+	case !s.libGrounded(v):
 		return ""
-	case s.own.Has(v):
+	case s.same.Has(v) || s.own.Has(v):
 		return InView
 	case s.user.Has(v):
 		return UserSupplied

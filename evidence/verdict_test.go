@@ -1,7 +1,9 @@
 package evidence
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/afinspect/inspect/model"
@@ -26,7 +28,7 @@ func TestJudge(t *testing.T) {
 	gone := []*model.Message{goneTool, goneUser, goneAssistant}
 	values := Candidates("web-7f3a2c INC-20931 SC-1234 us-east-1b 10.12.4.25 m-1234 NOTE-4242 ITER-0007 web-9d4b27 bd-2026-118843 web-3e6f14 web-1111")
 	view := View{Window: window, Request: "Check INC-20931 on web-7f3a2c", SystemPrompt: []string{"contract SC-1234"}}
-	got := NewJudger().Judge(values, view, gone)
+	got := NewJudger().Judge(values, view, func() []*model.Message { return gone })
 	want := map[string]struct {
 		verdict string
 		sources []int
@@ -59,5 +61,25 @@ func TestSplitFrame(t *testing.T) {
 	l, s := SplitFrame("[compacted history — x]\n\nsummary [a]\n\nb")
 	if l != "[compacted history — x]" || s != "summary [a]\n\nb" {
 		t.Errorf("%q %q", l, s)
+	}
+}
+
+// Past FormLimit forms the library adds no more: a value only in the
+// forms it left out is unsupported, even in a tool result in view — the
+// verdict never contradicts the library.
+func TestJudgePastTheLimit(t *testing.T) {
+	var b strings.Builder
+	for i := range FormLimit + 5 {
+		fmt.Fprintf(&b, "v%d ", i)
+	}
+	window := []*model.Message{
+		{Role: model.RoleUser, Content: "go"},
+		{Role: model.RoleAssistant, ToolCalls: []model.ToolCall{{ID: "c1", Name: "dump"}}},
+		{Role: model.RoleTool, ToolCallID: "c1", ToolName: "dump", Content: b.String()},
+	}
+	got := NewJudger().Judge([]Value{{"v1234", ShapeIdentifier}, {"v200003", ShapeIdentifier}},
+		View{Window: window, Request: "go"}, func() []*model.Message { return nil })
+	if got[0].Verdict != InView || got[1].Verdict != NeverRead {
+		t.Errorf("verdicts %s %s, want in-view never-read", got[0].Verdict, got[1].Verdict)
 	}
 }

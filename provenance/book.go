@@ -54,14 +54,16 @@ type Book struct {
 	r      *window.Replay
 	lives  map[*model.Message]*life
 	gone   []*goneList
+	preds  []int // each call's predecessor on its run chain, -1 for none
 	judger *evidence.Judger
 	memo   map[int]*CallEvidence
+	last   goneAt // the messages gone at the last call asked, kept to extend
 }
 
 // New follows every message of replay r (of rec) through its windows.
 func New(rec *model.Recording, r *window.Replay) *Book {
-	b := &Book{rec: rec, r: r, judger: evidence.NewJudger(), memo: map[int]*CallEvidence{}}
-	b.lives, b.gone = track(r)
+	b := &Book{rec: rec, r: r, judger: evidence.NewJudger(), memo: map[int]*CallEvidence{}, last: goneAt{call: -1}}
+	b.lives, b.gone, b.preds = track(r)
 	return b
 }
 
@@ -83,10 +85,13 @@ func (b *Book) Call(i int) *CallEvidence {
 	}
 	ce := &CallEvidence{Candidates: len(answer), Values: make([]Entry, 0, len(values))}
 	if len(values) > 0 {
-		view := evidence.View{Window: c.Window(), Request: c.Run.Request,
-			SystemPrompt: c.Call.Facts.SystemPrompt, OwnBytes: b.OwnBytes}
-		gone := goneBefore(i, c.Window(), b.lives, b.gone[i])
-		judged := b.judger.Judge(values, view, gone)
+		view := evidence.View{Window: c.Window(), Request: b.request(i),
+			SystemPrompt: b.systemPrompt(i), OwnBytes: b.OwnBytes}
+		var gone []*model.Message
+		judged := b.judger.Judge(values, view, func() []*model.Message {
+			gone = b.goneBefore(i)
+			return gone
+		})
 		k := 0
 		for g, n := range groups {
 			for _, j := range judged[k : k+n] {
@@ -104,6 +109,9 @@ func (b *Book) Call(i int) *CallEvidence {
 		}
 	}
 	b.memo[i] = ce
+	if b.last.call != i {
+		b.extendGone(i) // keeps a sequential walk linear
+	}
 	return ce
 }
 
@@ -145,4 +153,28 @@ func (b *Book) OwnBytes(m *model.Message) string {
 		return res
 	}
 	return m.Content
+}
+
+// request is the current run's request text at call i: its run's own, or
+// for a run that opened with none (made by resume()), the run it
+// continues'.
+func (b *Book) request(i int) string {
+	for ; i >= 0; i = b.preds[i] {
+		if run := b.r.Calls[i].Run; run.RequestMessage != nil {
+			return run.Request
+		}
+	}
+	return ""
+}
+
+// systemPrompt is the system prompt call i was built from: its own
+// records, or when none were composed since the chain's last call, that
+// call's.
+func (b *Book) systemPrompt(i int) []string {
+	for ; i >= 0; i = b.preds[i] {
+		if sp := b.r.Calls[i].Call.Facts.SystemPrompt; sp != nil {
+			return sp
+		}
+	}
+	return nil
 }

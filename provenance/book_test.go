@@ -153,3 +153,20 @@ func TestKeep(t *testing.T) {
 		t.Errorf("suggestions:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Extending the predecessor's list of messages gone gives the list a
+// full walk gives, call after call.
+func TestGoneExtended(t *testing.T) {
+	for _, name := range []string{"demo-evidence", "e03-tokens"} {
+		for _, kl := range [][2]int{{2, 2}, {2, 3}, {3, 3}, {1, 0}} {
+			b, r := book(t, name, kl[0], kl[1])
+			for i := range r.Calls {
+				got := slices.Clone(b.goneBefore(i))
+				want := listGone(i, r.Calls[i].Window(), b.lives, b.gone[i])
+				if !slices.Equal(got, want) {
+					t.Errorf("%s K%d L%d call %d: extended %d messages, walked %d", name, kl[0], kl[1], i+1, len(got), len(want))
+				}
+			}
+		}
+	}
+}

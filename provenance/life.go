@@ -27,10 +27,11 @@ type goneList struct {
 // track walks the replay once: each message's life, each call's
 // predecessor on its run chain (the latest earlier call whose window or
 // additions its history carries; -1 for none), and what left each chain.
-func track(r *window.Replay) (map[*model.Message]*life, []*goneList) {
+func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
 	lives := map[*model.Message]*life{}
 	lastSeen := map[*model.Message]int{}
 	gone := make([]*goneList, len(r.Calls))
+	preds := make([]int, len(r.Calls))
 	for i := range r.Calls {
 		c := &r.Calls[i]
 		pred := -1
@@ -39,6 +40,7 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList) {
 				pred = j
 			}
 		}
+		preds[i] = pred
 		var tail *goneList
 		if pred >= 0 {
 			tail = gone[pred]
@@ -65,13 +67,55 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList) {
 			lastSeen[m] = i
 		}
 	}
-	return lives, gone
+	return lives, gone, preds
 }
 
-// goneBefore lists the messages sent on an earlier call of call i's chain
+// goneAt is the messages gone at one call, as goneBefore lists them.
+type goneAt struct {
+	call int // -1: none kept
+	msgs []*model.Message
+}
+
+// goneBefore is the messages sent on an earlier call of call i's chain and
+// no longer in its window: extended from the predecessor's when that was
+// the last call asked (a walk in call order is linear), else listed.
+func (b *Book) goneBefore(i int) []*model.Message {
+	if b.last.call != i {
+		b.extendGone(i)
+	}
+	return b.last.msgs
+}
+
+// extendGone makes b.last the messages gone at call i.
+func (b *Book) extendGone(i int) {
+	pred := b.preds[i]
+	if pred < 0 || b.last.call != pred {
+		b.last = goneAt{call: i, msgs: listGone(i, b.r.Calls[i].Window(), b.lives, b.gone[i])}
+		return
+	}
+	msgs := b.last.msgs
+	for _, m := range b.r.Calls[i].Visit.Evicted {
+		l := b.lives[m]
+		if l == nil || l.first >= i {
+			continue // never sent
+		}
+		at, _ := slices.BinarySearchFunc(msgs, m, func(x, m *model.Message) int { return b.order(x, m) })
+		msgs = slices.Insert(msgs, at, m)
+	}
+	b.last = goneAt{call: i, msgs: msgs}
+}
+
+// order sorts messages by the first call they were sent on, then their
+// position in that call's window.
+func (b *Book) order(x, y *model.Message) int {
+	lx, ly := b.lives[x], b.lives[y]
+	return cmp.Or(cmp.Compare(lx.first, ly.first), cmp.Compare(lx.pos, ly.pos))
+}
+
+// listGone lists the messages sent on an earlier call of call i's chain
 // that are not in its window, ordered by the first call they were sent on
 // and their position in that call's window.
-func goneBefore(i int, window []*model.Message, lives map[*model.Message]*life, list *goneList) []*model.Message {
+func listGone(i int, window []*model.Message, lives map[*model.Message]*life, list *goneList) []*model.Message {
 	in := make(map[*model.Message]bool, len(window))
 	for _, m := range window {
 		in[m] = true
