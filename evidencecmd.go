@@ -50,7 +50,7 @@ func evidenceReport(source string, s session) evidenceDoc {
 	doc := evidenceDoc{Format: evidenceFormat, Source: source, Policy: s.policy.String(),
 		Values: []flaggedValue{}, Library: []libraryRow{}}
 	book := provenance.New(s.rec, s.replay)
-	search := provenance.NewSearcher(s.policy, s.replayUnder)
+	search := provenance.NewSearcher(s.replay, s.replayWith)
 	for i := range s.replay.Calls {
 		c := &s.replay.Calls[i]
 		ce := book.Call(i)
@@ -58,14 +58,14 @@ func evidenceReport(source string, s session) evidenceDoc {
 			if !e.Flagged() {
 				continue
 			}
-			fv := flaggedValue{Call: i + 1, Run: c.Run.Index, RunID: c.Run.RunID, Iteration: c.Call.Iteration, Entry: e}
+			fv := flaggedValue{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Iteration: c.Call.Iteration, Entry: e}
 			if sug, ok := search.Keep(i, e); ok {
 				fv.Keep = &sug
 			}
 			doc.Values = append(doc.Values, fv)
 		}
 		if l, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
-			doc.Library = append(doc.Library, libraryRow{Call: i + 1, Library: l})
+			doc.Library = append(doc.Library, libraryRow{Call: c.Call.Number, Library: l})
 		}
 	}
 	return doc

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -150,7 +151,10 @@ type session struct {
 	problems []model.Problem
 	replay   *window.Replay
 	rec      *model.Recording
-	folds    *window.FoldBook // the recorded folds, when the log has them
+	// what the replay was made of, to replay it with one agent changed
+	sub      *model.Recording
+	infs     []window.Inference
+	policies map[string]model.Policy
 }
 
 // findAgent is the agent with key, or an error naming the agents.
@@ -211,11 +215,7 @@ func newSession(rec *model.Recording, o options, only *model.Agent) (session, er
 	// summaries come from the recorded folds, refusals learned under the
 	// recorded policy, whatever the flags changed
 	s.replay = window.Merge(sub, s.lin, infs, policies)
-	for _, inf := range infs {
-		if inf.Folds != nil && s.folds == nil {
-			s.folds = inf.Folds
-		}
-	}
+	s.sub, s.infs, s.policies = sub, infs, policies
 	s.problems = append(s.problems, rec.Problems...)
 	s.problems = append(s.problems, s.lin.Problems...)
 	// a problem's message names its place: the loader's name the file and
@@ -274,12 +274,11 @@ func tokenMeasured(strategy string) bool {
 	return strategy == model.TokenBudget || strategy == model.SummarizeOldest
 }
 
-// replayUnder replays the session's recording under p: with the summaries
-// of the recorded folds, refusals learned under the recorded policy,
-// whatever p changed.
-func (s session) replayUnder(p model.Policy) *window.Replay {
-	if s.folds != nil {
-		return window.RunFolds(s.rec, p, s.folds)
-	}
-	return window.Run(s.rec, p)
+// replayWith replays the session's recording with agent under p and the
+// other agents as they are (summaries from the recorded folds, as the
+// session's own replay).
+func (s session) replayWith(agent string, p model.Policy) *window.Replay {
+	policies := maps.Clone(s.policies)
+	policies[agent] = p
+	return window.Merge(s.sub, s.lin, s.infs, policies)
 }

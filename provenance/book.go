@@ -16,7 +16,8 @@ const (
 )
 
 // Source is one message that held a value and left the window (§6.2).
-// Call numbers are 1-based, as the export numbers calls.
+// Call numbers are the export's (model.Call.Number); Run is the run
+// number (WINDOW-SEMANTICS §10.2).
 type Source struct {
 	ToolName   *string `json:"toolName"`
 	ToolCallID *string `json:"toolCallId"`
@@ -117,8 +118,8 @@ func (b *Book) Call(i int) *CallEvidence {
 
 func (b *Book) source(m *model.Message) Source {
 	l := b.lives[m]
-	s := Source{Run: b.r.Calls[l.first].Run.Index, SentOn: [2]int{l.first + 1, l.last + 1},
-		EvictedAt: l.evictedAt + 1, Rule: l.rule, msg: m}
+	s := Source{Run: b.r.Calls[l.first].Run.RunNo, SentOn: [2]int{b.number(l.first), b.number(l.last)},
+		EvictedAt: b.number(l.evictedAt), Rule: l.rule, msg: m}
 	if m.Role == model.RoleTool {
 		name, id := m.ToolName, m.ToolCallID
 		if name == "" {
@@ -127,6 +128,14 @@ func (b *Book) source(m *model.Message) Source {
 		s.ToolName, s.ToolCallID = &name, &id
 	}
 	return s
+}
+
+// number is the export's number of replay call i (0 for none).
+func (b *Book) number(i int) int {
+	if i < 0 {
+		return 0
+	}
+	return b.r.Calls[i].Call.Number
 }
 
 // toolNameIn is the name of the assistant tool call with id in w

@@ -126,7 +126,7 @@ func TestE03Rules(t *testing.T) {
 // anything.
 func TestKeep(t *testing.T) {
 	b, r := book(t, "demo-evidence", 2, 2)
-	s := NewSearcher(r.Policy, func(p model.Policy) *window.Replay { return window.Run(b.rec, p) })
+	s := NewSearcher(r, func(_ string, p model.Policy) *window.Replay { return window.Run(b.rec, p) })
 	var got []string
 	for _, i := range []int{12, 15} {
 		for _, e := range b.Call(i).Values {

@@ -22,23 +22,31 @@ type Suggestion struct {
 }
 
 // Searcher tries nearby policies by replay; replays are kept, so asking
-// about many values costs one replay per policy tried.
+// about many values costs one replay per policy tried. Only the policy of
+// the agent whose call used the value changes.
 type Searcher struct {
-	base    model.Policy
-	replay  func(model.Policy) *window.Replay
-	replays map[model.Policy]*window.Replay
-	tried   []model.Policy
+	r       *window.Replay
+	replay  Replayer
+	replays map[agentPolicy]*window.Replay
+}
+
+// Replayer replays the recording with one agent (key) under p and every
+// other agent as it was.
+type Replayer func(agent string, p model.Policy) *window.Replay
+
+type agentPolicy struct {
+	agent  string
+	policy model.Policy
 }
 
 // MaxSteps bounds the search: knob steps away from the current policy.
 const MaxSteps = 4
 
-// NewSearcher searches around base; replay replays the recording under a
-// policy (the caller knows how: recorded folds, agents).
-func NewSearcher(base model.Policy, replay func(model.Policy) *window.Replay) *Searcher {
-	s := &Searcher{base: base, replay: replay, replays: map[model.Policy]*window.Replay{}}
-	s.tried = nearby(base)
-	return s
+// NewSearcher searches around the policies of replay r; replay replays
+// the recording under a changed policy (the caller knows how: recorded
+// folds, agents).
+func NewSearcher(r *window.Replay, replay Replayer) *Searcher {
+	return &Searcher{r: r, replay: replay, replays: map[agentPolicy]*window.Replay{}}
 }
 
 // nearby lists the policies tried, fewest steps first: keepRecentTurns
@@ -79,14 +87,20 @@ func abs(n int) int {
 // call i (0-based); false when no policy tried does (for instance across a
 // follow-up, which releases every pin).
 func (s *Searcher) Keep(i int, e Entry) (Suggestion, bool) {
-	if e.Verdict != evidence.Left || len(e.Sources) == 0 {
+	if e.Verdict != evidence.Left || len(e.Sources) == 0 || i >= len(s.r.Calls) {
 		return Suggestion{}, false
 	}
-	for _, p := range s.tried {
-		r := s.replays[p]
+	c := &s.r.Calls[i]
+	base, agent := s.r.PolicyOf(c), ""
+	if c.Run.Agent != nil {
+		agent = c.Run.Agent.Key
+	}
+	for _, p := range nearby(base) {
+		key := agentPolicy{agent, p}
+		r := s.replays[key]
 		if r == nil {
-			r = s.replay(p)
-			s.replays[p] = r
+			r = s.replay(agent, p)
+			s.replays[key] = r
 		}
 		if i >= len(r.Calls) {
 			continue
@@ -94,20 +108,20 @@ func (s *Searcher) Keep(i int, e Entry) (Suggestion, bool) {
 		w := r.Calls[i].Window()
 		for _, src := range e.Sources {
 			if slices.Contains(w, src.msg) {
-				return s.suggest(p, i, src), true
+				return suggest(base, p, c.Call.Number, src), true
 			}
 		}
 	}
 	return Suggestion{}, false
 }
 
-func (s *Searcher) suggest(p model.Policy, i int, src Source) Suggestion {
+func suggest(base, p model.Policy, call int, src Source) Suggestion {
 	var knobs []string
-	if p.KeepRecentTurns != s.base.KeepRecentTurns {
-		knobs = append(knobs, fmt.Sprintf("keepRecentTurns %d→%d", s.base.KeepRecentTurns, p.KeepRecentTurns))
+	if p.KeepRecentTurns != base.KeepRecentTurns {
+		knobs = append(knobs, fmt.Sprintf("keepRecentTurns %d→%d", base.KeepRecentTurns, p.KeepRecentTurns))
 	}
-	if p.KeepLastToolResults != s.base.KeepLastToolResults {
-		knobs = append(knobs, fmt.Sprintf("keepLastToolResults %d→%d", s.base.KeepLastToolResults, p.KeepLastToolResults))
+	if p.KeepLastToolResults != base.KeepLastToolResults {
+		knobs = append(knobs, fmt.Sprintf("keepLastToolResults %d→%d", base.KeepLastToolResults, p.KeepLastToolResults))
 	}
 	kept := "the user's text"
 	if src.ToolName != nil {
@@ -117,8 +131,8 @@ func (s *Searcher) suggest(p model.Policy, i int, src Source) Suggestion {
 	if len(knobs) > 1 {
 		verb = "keep"
 	}
-	return Suggestion{Policy: p, Steps: steps(s.base, p), Kept: kept,
-		Text: fmt.Sprintf("%s %s %s in view at call %d", strings.Join(knobs, " and "), verb, kept, i+1)}
+	return Suggestion{Policy: p, Steps: steps(base, p), Kept: kept,
+		Text: fmt.Sprintf("%s %s %s in view at call %d", strings.Join(knobs, " and "), verb, kept, call)}
 }
 
 // NoneText says plainly that no policy tried keeps the value's sources.

@@ -51,7 +51,7 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
 		}
 		for _, m := range c.Visit.Evicted {
 			if l := lives[m]; l != nil {
-				l.evictedAt, l.rule = i, c.Visit.EvictionRule(m, r.Policy)
+				l.evictedAt, l.rule = i, c.Visit.EvictionRule(m, r.PolicyOf(c))
 			}
 		}
 		for pos, m := range c.Window() {

@@ -81,3 +81,10 @@ func TestGoldenLongRunFolded(t *testing.T) {
 func TestGoldenTimelineTokenBudget(t *testing.T) {
 	teatest.RequireEqualOutput(t, screen(t, fileConfig("../testdata/s09-token-budget/run.jsonl"), goldenW, goldenH, "call 1/", keys("G")))
 }
+
+// The transcript of s01's call 5: wire.json's seven messages in order,
+// the request first, the width of the screen.
+func TestGoldenTranscript(t *testing.T) {
+	teatest.RequireEqualOutput(t, screen(t, fileConfig(s01), goldenW, goldenH, "call 1/9",
+		keys(":", "5", "enter"), step{keys: []string{"v"}, wait: "┃#3 "})) // rendered in a tea.Cmd: wait for the text
+}

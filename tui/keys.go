@@ -70,8 +70,8 @@ func DefaultKeyMap() KeyMap {
 		HalfDown: b([]string{"ctrl+d"}, "ctrl+d", "detail half page down"),
 
 		Transcript: b([]string{"v"}, "v", "transcript: the whole window"),
-		Pager:      b([]string{"o"}, "o", "open in $PAGER"),
-		Copy:       b([]string{"y"}, "y", "copy the turn (OSC 52)"),
+		Pager:      b([]string{"o"}, "o", "open the turn (transcript: the window) in $PAGER"),
+		Copy:       b([]string{"y"}, "y", "copy the turn (transcript: the window) by OSC 52"),
 		Mouse:      b([]string{"m"}, "m", "mouse off/on (off: select text)"),
 		Follow:     b([]string{"F"}, "F", "follow the file as it grows"),
 		Reload:     b([]string{"R"}, "R", "reload a file that grew"),
@@ -111,7 +111,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.PrevCall, k.NextCall, k.FirstCall, k.LastCall, k.GotoCall},
 		{k.Search, k.NextHit, k.NextEvict, k.NextDiffer, k.NextRun, k.NextNotice},
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
-		{k.Mouse},
+		{k.Transcript, k.Pager, k.Copy, k.Mouse},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset},
 		{k.Help, k.Problems, k.Close, k.Quit},
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/afinspect/inspect/model"
@@ -23,6 +24,7 @@ type Model struct {
 	header   *header
 	timeline *timeline
 	search   *search
+	trans    *transcript // the v overlay
 	list     *turnList
 	detail   *detailPane
 	bar      *policyBar
@@ -52,6 +54,7 @@ func New(cfg Config) Model {
 		header:   newHeader(st, keys, cfg.Name),
 		timeline: newTimeline(st, keys),
 		search:   newSearch(st, keys),
+		trans:    newTranscript(st, keys),
 		list:     newTurnList(st, keys),
 		detail:   newDetailPane(st, keys),
 		bar:      newPolicyBar(st, keys),
@@ -127,6 +130,24 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.keys1by1(msg)
 	case searchedMsg:
 		m = m.searched(msg)
+	case transcriptMsg:
+		m.trans.rendered(msg)
+	case pagerFileMsg:
+		if msg.err != nil {
+			m.flash = "could not open the pager: " + msg.err.Error()
+		} else {
+			cmd = openPager(msg.path)
+		}
+	case pagerDoneMsg:
+		os.Remove(msg.path)
+		if msg.err != nil {
+			m.flash = "the pager: " + msg.err.Error()
+		}
+	case copiedMsg:
+		m.flash = "copied " + thousands(msg.chars) + " chars to the clipboard (OSC 52)"
+		if msg.err != nil {
+			m.flash = "could not copy: " + msg.err.Error()
+		}
 	case tea.MouseMsg:
 		m = m.mouse(msg)
 	}
@@ -263,6 +284,7 @@ func (m *Model) layout() {
 	m.detail.SetSize(w-listW-2, paneH-2)
 	m.problems.SetSize(w-2, paneH-2)
 	m.keyhelp.SetSize(w-2, paneH-2)
+	m.trans.SetSize(w-2, paneH-2)
 	m.bar.spin = m.spin.View()
 	m.header.loading = ""
 	if m.s == nil {
@@ -299,6 +321,8 @@ func (m Model) panes(h int) string {
 		return box(m.st, "Keys (? or esc closes)"+moreMark(m.keyhelp), m.keyhelp.View(), w, h, true)
 	case m.overlay == problemsOverlay:
 		return box(m.st, "Problems (! or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
+	case m.overlay == transcriptOverlay:
+		return box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
 	}
 	listW := m.list.width + 2
 	left := box(m.st, m.list.title(), m.list.View(), listW, h, m.list.focused)

@@ -15,6 +15,9 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 	case helpOverlay:
 		m.keyhelp.Update(msg)
 		return m
+	case transcriptOverlay:
+		m.trans.Update(msg)
+		return m
 	}
 	if m.s == nil {
 		return m

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"bytes"
+	"encoding/base64"
+	"os"
 	"strings"
 	"testing"
 
@@ -196,5 +199,82 @@ func TestCOLORFGBG(t *testing.T) {
 	}
 	if ApplyTheme("sepia", "") == nil {
 		t.Error("an unknown theme is accepted")
+	}
+}
+
+func TestTranscript(t *testing.T) {
+	// s01 call 5 (wire.json): 7 messages, the request first
+	m := press(open(t, fileConfig(s01), 120, 40), ":", "5", "enter", "v")
+	if m.overlay != transcriptOverlay || m.trans.busy || m.trans.call != 4 {
+		t.Fatalf("v: overlay %v busy %v call %d", m.overlay, m.trans.busy, m.trans.call)
+	}
+	text := ansiFree(m.trans.raw)
+	for i := 1; i <= 7; i++ {
+		if !strings.Contains(text, "#"+itoa(i)+"\n") {
+			t.Errorf("message #%d is not in the transcript", i)
+		}
+	}
+	if strings.Contains(text, "#8\n") || !strings.HasPrefix(text, "#1\n── user") {
+		t.Errorf("the transcript is not call 5's 7 messages, request first:\n%.300s", text)
+	}
+	m = press(m, "l")
+	if m.trans.call != 5 || m.overlay != transcriptOverlay {
+		t.Errorf("→ in the transcript: call %d", m.trans.call+1)
+	}
+	m = press(m, "G")
+	if !m.trans.vp.AtBottom() || m.s.call != 5 {
+		t.Errorf("G in the transcript goes to its bottom, not the last call")
+	}
+	m = press(m, "v")
+	if m.overlay != noOverlay {
+		t.Error("v again does not close the transcript")
+	}
+	checkFrame(t, press(m, "v").View(), 120, 40)
+}
+
+func TestCopyOSC52(t *testing.T) {
+	var clip bytes.Buffer
+	cfg := fileConfig(demoLog)
+	cfg.Clipboard = &clip
+	// the demo's call 8: the cursor lands on the evicted list_hosts turn
+	m := press(open(t, cfg, 120, 40), ":", "8", "enter", "y")
+	out := clip.String()
+	if !strings.HasPrefix(out, "\x1b]52;c;") || !strings.HasSuffix(out, "\x07") {
+		t.Fatalf("y wrote %q, not an OSC 52 sequence", out)
+	}
+	text, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(strings.TrimPrefix(out, "\x1b]52;c;"), "\x07"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.list.selected()
+	if r == nil || string(text) != plainText(r.Messages) || !strings.Contains(string(text), `"id":"web-9d4b27"`) {
+		t.Errorf("copied %.200q", text)
+	}
+	if !strings.Contains(m.footer(), "copied") {
+		t.Errorf("the footer does not say it copied: %q", m.footer())
+	}
+}
+
+func TestPagerFile(t *testing.T) {
+	m := press(open(t, fileConfig(s01), 120, 40), ":", "5", "enter")
+	_, cmd := m.Update(keyMsg("o"))
+	if cmd == nil {
+		t.Fatal("o started nothing")
+	}
+	msg, ok := cmd().(pagerFileMsg)
+	if !ok || msg.err != nil {
+		t.Fatalf("o: %#v", msg)
+	}
+	defer os.Remove(msg.path)
+	b, err := os.ReadFile(msg.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the evicted read_file#1 turn, plain
+	if !strings.Contains(string(b), "read_file#1 q=read_file-2") || strings.Contains(string(b), "\x1b") {
+		t.Errorf("the pager's file: %.200q", b)
+	}
+	if _, cmd := m.Update(msg); cmd == nil {
+		t.Error("the file did not start the pager")
 	}
 }

@@ -21,6 +21,7 @@ const (
 	noOverlay overlay = iota
 	helpOverlay
 	problemsOverlay
+	transcriptOverlay
 )
 
 // newHelp is the bubbles help model dressed in the style sheet.

@@ -10,6 +10,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -35,6 +36,9 @@ type Config struct {
 	// background, and the screen shows what has loaded while the rest
 	// arrives, with a progress bar.
 	Open func() *Stream
+	// Clipboard is where y writes its OSC 52 sequence: the terminal
+	// (nil means standard output, which is the terminal).
+	Clipboard io.Writer
 }
 
 // Run runs the inspector full screen with the mouse on, until the user

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"io"
+	"os"
 	"strconv"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -23,6 +25,9 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	if m.search.typing {
 		return m.searchKey(msg)
+	}
+	if m.overlay == transcriptOverlay {
+		return m.transcriptKey(msg)
 	}
 	if m.overlay != noOverlay {
 		return m.overlayKey(msg), nil
@@ -47,6 +52,18 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.overlay = problemsOverlay
 	case key.Matches(msg, k.Mouse):
 		return m.mouseToggle()
+	case key.Matches(msg, k.Pager):
+		if r := m.list.selected(); r != nil {
+			return m, pagerCmd(m.st, r.Messages, false)
+		}
+	case key.Matches(msg, k.Copy):
+		if r := m.list.selected(); r != nil {
+			return m, copyCmd(m.clipboard(), plainText(r.Messages))
+		}
+	case key.Matches(msg, k.Transcript):
+		m.overlay = transcriptOverlay
+		m.trans.setMark(m.search.query)
+		return m, m.trans.show(m.s.current())
 	case key.Matches(msg, k.GotoCall):
 		m.prompt, m.digits = true, ""
 	case m.detail.focused && key.Matches(msg, k.Top, k.Bottom):
@@ -141,3 +158,41 @@ func (m Model) overlayKey(msg tea.KeyMsg) Model {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// transcriptKey: the transcript follows the call keys (and the jumps),
+// scrolls with the rest, and closes with v or esc.
+func (m Model) transcriptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.keys
+	call := m.s.call
+	switch {
+	case key.Matches(msg, k.Close, k.Transcript):
+		m.overlay = noOverlay
+		return m, nil
+	case key.Matches(msg, k.Pager) && m.s.current() != nil:
+		return m, pagerCmd(m.st, m.s.current().Window(), true)
+	case key.Matches(msg, k.Copy) && m.s.current() != nil:
+		return m, copyCmd(m.clipboard(), plainText(m.s.current().Window()))
+	case key.Matches(msg, k.PrevCall):
+		m.goTo(m.s.call - 1)
+	case key.Matches(msg, k.NextCall):
+		m.goTo(m.s.call + 1)
+	default:
+		if j, ok := m.jumpKey(msg); ok {
+			m = j
+			break
+		}
+		m.trans.Update(msg)
+	}
+	if m.s.call != call {
+		return m, m.trans.show(m.s.current())
+	}
+	return m, nil
+}
+
+// clipboard is where OSC 52 goes.
+func (m Model) clipboard() io.Writer {
+	if m.cfg.Clipboard != nil {
+		return m.cfg.Clipboard
+	}
+	return os.Stdout
+}

@@ -54,3 +54,11 @@ func (v *Visit) EvictionRule(m *model.Message, p model.Policy) string {
 	}
 	return RuleYielded
 }
+
+// PolicyOf is the policy call c was replayed under: its agent's.
+func (r *Replay) PolicyOf(c *CallReplay) model.Policy {
+	if r.Policies == nil {
+		return r.Policy
+	}
+	return policyOf(r.Policies, c.Run.Agent)
+}
