@@ -143,33 +143,88 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 		ls = []int{f.statedL}
 	}
 	res := searchResult{bestScore: -1, statedK: f.statedK > 0, statedL: f.statedL > 0}
+	// First every candidate up to its first differing window, in
+	// preference order: the first that differs nowhere is the answer,
+	// and the others that differ nowhere are as good.
+	var tries []trial
 	for _, l := range ls {
 		for _, k := range ks {
 			q := p
 			q.KeepRecentTurns, q.KeepLastToolResults = k, l
-			matched, missed := 0, 0
-			bk := book.fresh()
-			r := replayOne(rec, lin, a, q, bk, func(c *CallReplay) bool {
+			tr := trial{policy: q, book: book.fresh()}
+			tr.replay = replayOne(rec, lin, a, q, tr.book, func(c *CallReplay) bool {
 				switch c.Recorded() {
 				case Match:
-					matched++
+					tr.matched++
 				case Differs:
-					missed++
+					tr.differs = true
 				}
-				return f.recorded-missed < res.bestScore
+				return tr.differs
 			})
-			if f.recorded-missed < res.bestScore {
-				continue
+			if !tr.differs && res.bestScore < 0 {
+				res.best, res.bestScore, res.bestReplay, res.bestBook = q, tr.matched, tr.replay, tr.book
 			}
-			switch {
-			case matched > res.bestScore:
-				res.best, res.bestScore, res.bestReplay, res.bestBook, res.equal = q, matched, r, bk, [][2]int{{k, l}}
-			case matched == res.bestScore:
+			if !tr.differs {
 				res.equal = append(res.equal, [2]int{k, l})
 			}
+			tries = append(tries, tr)
+		}
+	}
+	if res.bestScore >= 0 {
+		return res
+	}
+	// None reproduces every window: score them in full, the longest
+	// reproducing prefix first, each only as long as it can still beat
+	// the best so far.
+	slices.SortStableFunc(tries, func(x, y trial) int { return y.matched - x.matched })
+	for _, tr := range tries {
+		matched, missed := 0, 0
+		bk := book.fresh()
+		r := replayOne(rec, lin, a, tr.policy, bk, func(c *CallReplay) bool {
+			switch c.Recorded() {
+			case Match:
+				matched++
+			case Differs:
+				missed++
+			}
+			return f.recorded-missed < res.bestScore
+		})
+		if f.recorded-missed < res.bestScore {
+			continue
+		}
+		kl := [2]int{tr.policy.KeepRecentTurns, tr.policy.KeepLastToolResults}
+		switch {
+		case matched > res.bestScore, matched == res.bestScore && prefer(tr.policy, res.best, ls):
+			if matched > res.bestScore {
+				res.equal = nil
+			}
+			res.best, res.bestScore, res.bestReplay, res.bestBook = tr.policy, matched, r, bk
+			res.equal = append(res.equal, kl)
+		case matched == res.bestScore:
+			res.equal = append(res.equal, kl)
 		}
 	}
 	return res
+}
+
+// trial is one candidate's first pass: how many windows it reproduced
+// before the first that differs.
+type trial struct {
+	policy  model.Policy
+	matched int
+	differs bool
+	replay  *Replay
+	book    *FoldBook
+}
+
+// prefer reports whether q wins a tie over best: an L earlier in ls (the
+// library default first, then the smallest), then the smaller K.
+func prefer(q, best model.Policy, ls []int) bool {
+	qi, bi := slices.Index(ls, q.KeepLastToolResults), slices.Index(ls, best.KeepLastToolResults)
+	if qi != bi {
+		return qi < bi
+	}
+	return q.KeepRecentTurns < best.KeepRecentTurns
 }
 
 // evidence says which K and L were chosen, how many windows they
