@@ -58,6 +58,7 @@ Policy flags (export, report, and the UI); an absent flag is inferred from the r
   --format json                export format (json is the only one); evidence: table or json
 
 UI flags:
+  -f, --follow                 follow a log still being written (new calls appear; F in the UI)
   --theme auto|dark|light      colours for a dark or a light background; auto reads
                                COLORFGBG when the terminal sets it, else asks the terminal
 

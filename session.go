@@ -26,6 +26,7 @@ type options struct {
 	maxLineMB  int    // --max-line-mb: the longest line read; 0 is the loader's default
 	failOn     string // evidence --fail-on left,never-read: exit 4 when such a value exists
 	theme      string // --theme auto|dark|light (the UI)
+	follow     bool   // -f: the UI reads the file again as it grows
 	given      map[string]bool
 }
 
@@ -53,6 +54,8 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.maxLineMB, "max-line-mb", 0, "")
 	fs.StringVar(&o.failOn, "fail-on", "", "")
 	fs.StringVar(&o.theme, "theme", "auto", "")
+	fs.BoolVar(&o.follow, "f", false, "")
+	fs.BoolVar(&o.follow, "follow", false, "")
 }
 
 // noteGiven records which flags were on the command line.

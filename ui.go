@@ -24,15 +24,26 @@ func runUI(path string, o options, stderr io.Writer) int {
 		return 2
 	}
 	err := tui.Run(tui.Config{
-		Name:  name,
-		Open:  func() *tui.Stream { return stream(start(path, o.maxLine())) },
-		Start: o.apply,
+		Name:   name,
+		Open:   func() *tui.Stream { return stream(start(path, o.maxLine())) },
+		Start:  o.apply,
+		Path:   filePath(path),
+		Follow: o.follow,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// filePath is path when it names a file that can be read again, ""
+// for the demo and standard input.
+func filePath(path string) string {
+	if path == "-" {
+		return ""
+	}
+	return path
 }
 
 // stream shows a load in progress to the terminal UI.

@@ -31,6 +31,9 @@ type header struct {
 	// stream is what is known of a recording still being read, nil after.
 	stream *streaming
 	err    error
+	// note is what the root says about the file on disk (following, or
+	// grown since it was read); "" for nothing.
+	note string
 }
 
 func newHeader(st *Styles, keys KeyMap, name string) *header {
@@ -86,10 +89,14 @@ func (h *header) where(c *window.CallReplay, iteration string) []string {
 		// the provider's count of what was sent
 		size += l(", ") + v(thousands(c.Call.Usage.Input)) + l(" tok")
 	} else {
-		size += l(", ") + h.st.Unknown.Render("unfinished")
+		size += l(", ") + h.st.Unknown.Render("no reply yet") // no llm_end
+	}
+	run := l("run ") + v(fmt.Sprintf("%d/%d", c.Run.Index, len(h.s.rec.Runs)))
+	if !c.Run.Complete {
+		run += " " + h.st.Unknown.Render("unfinished") // no turn_end yet
 	}
 	return []string{
-		l("run ") + v(fmt.Sprintf("%d/%d", c.Run.Index, len(h.s.rec.Runs))),
+		run,
 		l("call ") + v(fmt.Sprintf("%d/%d", c.Index+1, h.s.calls())) + l(fmt.Sprintf(" (%s %d)", iteration, c.Call.Iteration)),
 		size,
 	}
@@ -127,7 +134,11 @@ func (h *header) how(c *window.CallReplay, long bool) []string {
 	if n := len(h.s.replay.Problems); n > 0 {
 		ps += l(" · replay ") + h.st.Error.Render(fmt.Sprint(n))
 	}
-	return []string{pol, l("replay vs recorded: ") + rec, ps + l(" (! list)")}
+	out := []string{pol, l("replay vs recorded: ") + rec, ps + l(" (! list)")}
+	if h.note != "" {
+		out = append([]string{h.note}, out...) // first: it asks for a key
+	}
+	return out
 }
 
 // shortName keeps the last folder and the file name of a long path.

@@ -43,14 +43,15 @@ func send(m Model, msg tea.Msg) Model {
 }
 
 // settle runs cmd and feeds its messages back, as a program would,
-// skipping spinner ticks (they only animate) and stream ticks (a test
-// sends those itself, when it has moved its fake stream on).
+// skipping spinner ticks (they only animate), stream ticks and looks at
+// a file's size (a test sends those itself, when it has moved its fake
+// stream on or grown its file).
 func settle(m Model, cmd tea.Cmd) Model {
 	if cmd == nil {
 		return m
 	}
 	switch msg := cmd().(type) {
-	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg:
+	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileSizeMsg:
 	case tea.BatchMsg:
 		for _, c := range msg {
 			m = settle(m, c)

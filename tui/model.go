@@ -35,6 +35,7 @@ type Model struct {
 
 	overlay       overlay
 	mouseOff      bool   // m gave the mouse to the terminal
+	watch         watch  // the file on disk: followed, or grown since it was read
 	flash         string // a one-time answer to the last key ("no later eviction"), in the footer
 	prompt        bool   // the go-to-call prompt is open
 	digits        string // typed into it so far
@@ -61,6 +62,7 @@ func New(cfg Config) Model {
 		help:     newHelp(st),
 		spin:     sp,
 	}
+	m.watch.follow = cfg.Follow
 	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w) })
 	m.problems = newTextPane(keys, func(int) string { return "" })
 	return m
@@ -118,6 +120,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.stream = nil
 		m, cmd = m.adopt(msg)
+		cmd = tea.Batch(cmd, m.startWatching())
+	case fileSizeMsg:
+		m, cmd = m.looked(msg)
+	case reloadedMsg:
+		m, cmd = m.reloaded(msg)
 	case renderedMsg:
 		m.detail.rendered(msg)
 	case replayedMsg:
@@ -291,6 +298,7 @@ func (m *Model) layout() {
 		m.header.loading = m.spin.View()
 	}
 	m.header.stream = m.stream
+	m.header.note = m.fileNote()
 }
 
 func (m Model) View() string {

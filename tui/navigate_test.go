@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/window"
@@ -276,5 +278,37 @@ func TestPagerFile(t *testing.T) {
 	}
 	if _, cmd := m.Update(msg); cmd == nil {
 		t.Error("the file did not start the pager")
+	}
+}
+
+// Every key the KeyMap binds is in the full help, so none is secret.
+func TestEveryKeyIsInTheHelp(t *testing.T) {
+	k := DefaultKeyMap()
+	inHelp := map[string]bool{}
+	for _, g := range k.FullHelp() {
+		for _, b := range g {
+			for _, s := range b.Keys() {
+				inHelp[s] = true
+			}
+		}
+	}
+	// the previous-of-a-pair keys are named with their pair (e/E)
+	for _, p := range [][2]key.Binding{{k.NextEvict, k.PrevEvict}, {k.NextDiffer, k.PrevDiffer},
+		{k.NextRun, k.PrevRun}, {k.NextNotice, k.PrevNotice}, {k.NextHit, k.PrevHit}} {
+		for _, s := range p[1].Keys() {
+			inHelp[s] = inHelp[p[0].Keys()[0]] && strings.Contains(p[0].Help().Key, s)
+		}
+	}
+	for _, b := range []key.Binding{k.PrevCall, k.NextCall, k.FirstCall, k.LastCall, k.GotoCall,
+		k.Search, k.NextHit, k.PrevHit, k.NextEvict, k.PrevEvict, k.NextDiffer, k.PrevDiffer, k.NextRun, k.PrevRun, k.NextNotice, k.PrevNotice,
+		k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown,
+		k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload,
+		k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset,
+		k.Help, k.Problems, k.Close, k.Quit} {
+		for _, s := range b.Keys() {
+			if !inHelp[s] {
+				t.Errorf("%q (%s) is not in the help", s, b.Help().Desc)
+			}
+		}
 	}
 }

@@ -36,6 +36,11 @@ type Config struct {
 	// background, and the screen shows what has loaded while the rest
 	// arrives, with a progress bar.
 	Open func() *Stream
+	// Path is the file on disk, "" for the demo or standard input: only
+	// a file can be followed or read again.
+	Path string
+	// Follow reads the file again whenever it grows (-f).
+	Follow bool
 	// Clipboard is where y writes its OSC 52 sequence: the terminal
 	// (nil means standard output, which is the terminal).
 	Clipboard io.Writer

@@ -52,6 +52,10 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.overlay = problemsOverlay
 	case key.Matches(msg, k.Mouse):
 		return m.mouseToggle()
+	case key.Matches(msg, k.Follow):
+		return m.followKey()
+	case key.Matches(msg, k.Reload):
+		return m.reloadKey()
 	case key.Matches(msg, k.Pager):
 		if r := m.list.selected(); r != nil {
 			return m, pagerCmd(m.st, r.Messages, false)

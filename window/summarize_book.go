@@ -19,9 +19,12 @@ type Fold struct {
 type FoldBook struct {
 	folds   map[fingerprint]Fold
 	refused map[fingerprint]bool
-	// Model and Retain are named by the agent's recorded frames ("" when
-	// it has none).
+	// Model and Retain are named by the first recorded frame ("" when
+	// there is none); named holds each agent's own (a placeholder names
+	// its agent's summarizer, unknown-model when its frames name none).
 	Model, Retain string
+	named         map[*model.Agent]Fold
+	agentOf       map[*model.Call]*model.Agent
 	lib           map[*model.Call]libraryVisit
 	foldAt        map[*model.Call]fingerprint // the span each call's visit folded
 }
@@ -36,7 +39,8 @@ type libraryVisit struct {
 // NewFoldBook is an empty book, to be filled by Observe.
 func NewFoldBook() *FoldBook {
 	return &FoldBook{folds: map[fingerprint]Fold{}, refused: map[fingerprint]bool{},
-		lib: map[*model.Call]libraryVisit{}, foldAt: map[*model.Call]fingerprint{}}
+		lib: map[*model.Call]libraryVisit{}, foldAt: map[*model.Call]fingerprint{},
+		named: map[*model.Agent]Fold{}, agentOf: map[*model.Call]*model.Agent{}}
 }
 
 // Folds is how many folds the book holds.
@@ -130,11 +134,14 @@ func (s *Summaries) summarize(req foldRequest) summary {
 	if b.refused[fp] {
 		return summary{notSmaller: true}
 	}
-	by := b.Model
+	by, retain := b.Model, b.Retain
+	if a, ok := b.agentOf[req.call]; ok {
+		by, retain = b.named[a].Model, b.named[a].Retain // the agent's own frames, or none
+	}
 	if by == "" {
 		by = UnknownModel
 	}
-	label := FrameLabel(n, req.iteration, by, b.Retain)
+	label := FrameLabel(n, req.iteration, by, retain)
 	if model.Len(label)+len(frameSep) >= chars(req.span) {
 		return summary{notSmaller: true}
 	}
@@ -224,6 +231,7 @@ func readFolds(rec *model.Recording) *FoldBook {
 			}
 			last[i] = w
 			b.noteTokens(run, call)
+			b.noteAgent(run.Agent, call)
 			hist = append(w[:len(w):len(w)], call.Appended...)
 		}
 	}
@@ -242,6 +250,21 @@ func (b *FoldBook) noteTokens(run *model.Run, call *model.Call) {
 			f := b.folds[fp]
 			f.Tokens = r.SummarizerTokens
 			b.folds[fp] = f
+			return
+		}
+	}
+}
+
+// noteAgent files which agent made call, and the summarizer and retention
+// its first recorded frame names.
+func (b *FoldBook) noteAgent(a *model.Agent, call *model.Call) {
+	b.agentOf[call] = a
+	if _, ok := b.named[a]; ok {
+		return
+	}
+	for _, m := range call.Recorded {
+		if f, ok := ParseFrame(m.Content); ok && m.IsFrame() {
+			b.named[a] = Fold{Model: f.Model, Retain: f.Retain}
 			return
 		}
 	}

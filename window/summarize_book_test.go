@@ -159,3 +159,28 @@ func TestLatchPerConversation(t *testing.T) {
 		t.Fatalf("fingerprints compare role and content, not identity")
 	}
 }
+
+// A placeholder names the summarizer of its own agent's recorded frames,
+// and unknown-model for an agent whose frames name none (§11.9).
+func TestPlaceholderNamesItsAgentsSummarizer(t *testing.T) {
+	p, _, w := bookWindow()
+	a, other := &model.Agent{Key: "a"}, &model.Agent{Key: "b"}
+	b := NewFoldBook()
+	ca, cb := recorded(5, w), recorded(5, p)
+	b.Observe(ca, p, 0)
+	b.noteAgent(a, ca)
+	b.noteAgent(other, cb)
+	in := over(6)
+	in.Policy.KeepLastToolResults = 0
+	small := loop("find it", []string{"x", "y", "x", "y"}, 900) // another span: a placeholder
+	in.Summaries, in.Call = NewSummaries(b), ca
+	if v := VisitWindow(small, in); v.Frame == nil || !strings.Contains(v.Frame.Content, "SUMMARY written by cheap-1;") ||
+		!strings.Contains(v.Frame.Content, "not retained beyond") {
+		t.Fatalf("agent a's placeholder: %+v", v.Frame)
+	}
+	in.Summaries, in.Call = NewSummaries(b), cb
+	if v := VisitWindow(small, in); v.Frame == nil || !strings.Contains(v.Frame.Content, "SUMMARY written by "+UnknownModel+";") ||
+		!strings.Contains(v.Frame.Content, "retained verbatim") {
+		t.Fatalf("agent b's placeholder: %+v", v.Frame)
+	}
+}

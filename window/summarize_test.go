@@ -276,3 +276,36 @@ func TestSummarizeRecordJSON(t *testing.T) {
 		t.Errorf("sliding-window record: %s", sw)
 	}
 }
+
+// §11.8: a lone frame in front of a pinned turn removes nothing twice
+// (only-existing-summary + last-tool-result); the third visit stands down,
+// the pin is released, and frame and turn fold together.
+func TestSummarizeStandDown(t *testing.T) {
+	w := []*model.Message{
+		user("find it"), user(FrameText(4, 5, "m", RetainConversation, "old")),
+		asst("", "fetch_ticket:c6"), tool("fetch_ticket", "c6", strings.Repeat("t", 300)),
+		asst("", "fetch_logs:c7"), tool("fetch_logs", "c7", strings.Repeat("l", 400)),
+		asst("", "fetch_logs:c8"), tool("fetch_logs", "c8", strings.Repeat("l", 500)),
+	}
+	in := over(9)
+	in.Summaries = writing(func(foldRequest) summary { return summary{frame: "[compacted history — short"} })
+	var records []model.Record
+	for i := 0; i < 2; i++ {
+		in.Records = records
+		v := VisitWindow(w, in)
+		if v.StandDown || v.Record.RemovedMessageCount != 0 || !namesReason(v.Record.Refusals, model.ReasonOnlyExistingSummary) ||
+			!namesReason(v.Record.Refusals, model.ReasonLastToolResult) {
+			t.Fatalf("visit %d: %+v", i+1, v.Record)
+		}
+		records = append(records, *v.Record)
+	}
+	in.Records = records
+	v := VisitWindow(w, in)
+	if !v.StandDown || len(v.Pins) != 0 || v.Record.Observations == nil || !v.Record.Observations.StandDown {
+		t.Fatalf("third visit did not stand down: %+v", v.Record)
+	}
+	// K=2: turns 0–2 are candidates; 0 refuses; frame and ticket turn fold
+	if v.Frame == nil || len(v.Evicted) != 3 || v.Evicted[0] != w[1] || v.Evicted[2] != w[3] {
+		t.Fatalf("folded %d messages, frame %v", len(v.Evicted), v.Frame)
+	}
+}

@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+)
+
+// s01's log, cut after its first line n (lines from 1).
+func s01Lines(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open(s01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<22)
+	for sc.Scan() {
+		out = append(out, sc.Text()+"\n")
+	}
+	return out
+}
+
+// growingConfig opens path as main.go does, able to read it again.
+func growingConfig(path string, follow bool) Config {
+	return Config{
+		Name: path, Path: path, Follow: follow,
+		Load: func() (*model.Recording, error) { return loader.Load(path) },
+		Open: func() *Stream {
+			l := loader.Start(path)
+			return &Stream{Snapshot: l.Snapshot, Done: l.Done(), Wait: l.Wait,
+				Progress: func() (int64, int64, int) { p := l.Progress(); return p.Bytes, p.Total, p.Calls }}
+		},
+	}
+}
+
+func appendLines(t *testing.T, path string, ls []string) int64 {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(strings.Join(ls, "")); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, _ := os.Stat(path)
+	return st.Size()
+}
+
+func TestFollowGrowingLog(t *testing.T) {
+	ls := s01Lines(t)
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	// lines 1–96: calls 1–4 (call 5's llm_start is line 97), no turn_end
+	appendLines(t, path, ls[:96])
+	m := open(t, growingConfig(path, true), 120, 40)
+	if m.s.calls() != 4 || !strings.Contains(m.View(), "unfinished") {
+		t.Fatalf("the cut log: %d calls, unfinished shown: %v", m.s.calls(), strings.Contains(m.View(), "unfinished"))
+	}
+	m = press(m, "G")
+	// the writer adds calls 5–7
+	size := appendLines(t, path, ls[96:173])
+	m = send(m, fileSizeMsg{size: size})
+	if m.s.calls() != 7 || m.s.call != 6 {
+		t.Fatalf("after growth: %d calls, on call %d; want 7, following the last", m.s.calls(), m.s.call+1)
+	}
+	if !strings.Contains(m.View(), "following") || !strings.Contains(m.View(), "unfinished") {
+		t.Errorf("the header should say following and unfinished:\n%s", m.View())
+	}
+	// then the rest, turn_end included: the mark goes
+	size = appendLines(t, path, ls[173:])
+	m = send(m, fileSizeMsg{size: size})
+	if m.s.calls() != 9 || m.s.call != 8 || strings.Contains(m.View(), "unfinished") {
+		t.Errorf("at turn_end: %d calls, on call %d, unfinished still shown: %v", m.s.calls(), m.s.call+1, strings.Contains(m.View(), "unfinished"))
+	}
+	// a file that stops growing is not read again
+	m = send(m, fileSizeMsg{size: size})
+	if m.watch.reloading {
+		t.Error("an unchanged file is read again")
+	}
+}
+
+func TestGrownFileOffersReload(t *testing.T) {
+	ls := s01Lines(t)
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	appendLines(t, path, ls[:96])
+	m := press(open(t, growingConfig(path, false), 120, 40), "l")
+	size := appendLines(t, path, ls[96:])
+	m = send(m, fileSizeMsg{size: size})
+	if m.s.calls() != 4 || !strings.Contains(m.View(), "R reads it again") {
+		t.Fatalf("without -f: %d calls; the header should offer R:\n%s", m.s.calls(), m.View())
+	}
+	m = press(m, "R")
+	if m.s.calls() != 9 || m.s.call != 1 || strings.Contains(m.View(), "R reads it again") {
+		t.Errorf("after R: %d calls, on call %d", m.s.calls(), m.s.call+1)
+	}
+	// F follows from then on
+	m = press(m, "F")
+	if !m.watch.follow {
+		t.Error("F does not follow")
+	}
+	// the demo cannot be followed
+	d := press(open(t, fileConfig(demoLog), 120, 40), "F")
+	if d.watch.follow {
+		t.Error("a config without a path is followed")
+	}
+}
