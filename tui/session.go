@@ -56,6 +56,7 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	if infer == nil {
 		infer = window.Infer
 	}
+	rec = window.FirstAgent(rec) // one agent's policy, one agent's calls (the picker is to come)
 	inf := infer(rec)
 	r := window.RunFolds(rec, inf.Policy, inf.Folds)
 	r.Ledger(0) // builds the ledger's log here, not in View
