@@ -187,3 +187,7 @@ func (b *Book) systemPrompt(i int) []string {
 	}
 	return nil
 }
+
+// Message is the message the source names, for a caller that follows it
+// through the windows (the TUI's lifetime strip).
+func (s Source) Message() *model.Message { return s.msg }

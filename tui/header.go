@@ -138,6 +138,9 @@ func (h *header) how(c *window.CallReplay, long bool) []string {
 	if h.note != "" {
 		out = append([]string{h.note}, out...) // first: it asks for a key
 	}
+	if e := evidenceCount(h.s, h.st); e != "" {
+		out = append(out, e)
+	}
 	return out
 }
 

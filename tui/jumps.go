@@ -30,6 +30,9 @@ func (m Model) jumps() []jump {
 		{k.NextNotice, k.PrevNotice, "drop notice written", func(rp *window.Replay, i int) bool {
 			return rp.Calls[i].Visit.Notice != nil
 		}},
+		{k.NextFlagged, k.PrevFlagged, "call with a value typed, not read", func(_ *window.Replay, i int) bool {
+			return m.s.flagged(i)
+		}},
 	}
 }
 

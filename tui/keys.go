@@ -26,6 +26,9 @@ type KeyMap struct {
 	Knobs                                      key.Binding
 	// Calls and Turns stand for their pairs in the short help.
 	Calls, Turns key.Binding
+	// Evidence: the response block, the final answer, the calls with a
+	// value typed rather than read, and the suggestion applied.
+	Response, FinalAnswer, NextFlagged, PrevFlagged, ApplyKeep key.Binding
 	// Other.
 	Help, Problems, Close, Quit key.Binding
 	// Inside a prompt (go to call, search).
@@ -90,6 +93,12 @@ func DefaultKeyMap() KeyMap {
 		Calls:         b([]string{"left", "right", "h", "l"}, "←/→", "call"),
 		Turns:         b([]string{"up", "down", "j", "k"}, "↑/↓", "turn"),
 
+		Response:    b([]string{"i"}, "i", "the response: its values and why each was (not) in view"),
+		FinalAnswer: b([]string{"A"}, "A", "the run's final answer"),
+		NextFlagged: b([]string{"x"}, "x/X", "next/previous call with a value typed, not read"),
+		PrevFlagged: b([]string{"X"}, "X", "previous call with a value typed, not read"),
+		ApplyKeep:   b([]string{"K"}, "K", "apply the policy that would have kept it"),
+
 		Help:     b([]string{"?"}, "?", "help"),
 		Problems: b([]string{"!"}, "!", "problems"),
 		Close:    b([]string{"esc"}, "esc", "close"),
@@ -113,12 +122,13 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
 		{k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset},
+		{k.Response, k.FinalAnswer, k.NextFlagged, k.ApplyKeep},
 		{k.Help, k.Problems, k.Close, k.Quit},
 	}
 }
 
 // helpGroups names FullHelp's columns, in the same order.
-var helpGroups = []string{"Calls", "Find", "Turns & detail", "Views", "Policy", "Other"}
+var helpGroups = []string{"Calls", "Find", "Turns & detail", "Views", "Policy", "Evidence", "Other"}
 
 // promptHelp is the short help while the go-to-call prompt is open.
 func (k KeyMap) promptHelp() []key.Binding { return []key.Binding{k.Confirm, k.Erase, k.Close} }

@@ -30,8 +30,13 @@ type Model struct {
 	bar      *policyBar
 	problems *textPane // the ! overlay
 	keyhelp  *textPane // the ? overlay
-	help     help.Model
-	spin     spinner.Model
+	resp     *textPane // the i overlay: the response and its values
+	// keep holds the answers of the "what would have kept it" search;
+	// keepAsked, by call, the generation (+1) each was asked for
+	keep      *keepState
+	keepAsked map[int]int
+	help      help.Model
+	spin      spinner.Model
 
 	overlay       overlay
 	mouseOff      bool   // m gave the mouse to the terminal
@@ -65,6 +70,8 @@ func New(cfg Config) Model {
 	m.watch.follow = cfg.Follow
 	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w) })
 	m.problems = newTextPane(keys, func(int) string { return "" })
+	m.resp = newTextPane(keys, func(int) string { return "" })
+	m.keep, m.keepAsked = &keepState{}, map[int]int{}
 	return m
 }
 
@@ -131,8 +138,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.s == nil || msg.gen != m.gen {
 			return m, nil // a later change is on its way
 		}
-		m.s.replay, m.s.replaying = msg.replay, false
+		m.s.replay, m.s.replaying, m.s.book = msg.replay, false, msg.book
 		m.reread()
+		cmd = m.responseFollows()
+	case keptMsg:
+		m.kept(msg)
 	case tea.KeyMsg:
 		m, cmd = m.keys1by1(msg)
 	case searchedMsg:
@@ -212,6 +222,8 @@ func (m *Model) loaded(s *session) {
 	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
+	keep := m.keep
+	m.resp.text = func(w int) string { return responseText(s, st, *keep, w) }
 	m.list.land()
 	m.problems.refresh()
 	m.syncDetail()
@@ -244,9 +256,9 @@ func (m *Model) syncDetail() {
 func (m Model) replan() (Model, tea.Cmd) {
 	m.gen++
 	if !m.s.changed() {
-		m.s.replay, m.s.replaying = m.s.recorded, false
+		m.s.replay, m.s.replaying, m.s.book = m.s.recorded, false, m.s.recordedBook
 		m.reread()
-		return m, nil
+		return m, m.responseFollows()
 	}
 	m.s.replaying = true
 	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.policy, m.s.inference.Folds, m.s.call), m.spin.Tick)
@@ -292,6 +304,7 @@ func (m *Model) layout() {
 	m.problems.SetSize(w-2, paneH-2)
 	m.keyhelp.SetSize(w-2, paneH-2)
 	m.trans.SetSize(w-2, paneH-2)
+	m.resp.SetSize(w-2, paneH-2)
 	m.bar.spin = m.spin.View()
 	m.header.loading = ""
 	if m.s == nil {
@@ -331,6 +344,8 @@ func (m Model) panes(h int) string {
 		return box(m.st, "Problems (! or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
 	case m.overlay == transcriptOverlay:
 		return box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
+	case m.overlay == responseOverlay:
+		return box(m.st, "Response of call "+itoa(m.s.call+1)+" — its values and why (i or esc closes)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}
 	listW := m.list.width + 2
 	left := box(m.st, m.list.title(), m.list.View(), listW, h, m.list.focused)

@@ -22,6 +22,7 @@ const (
 	helpOverlay
 	problemsOverlay
 	transcriptOverlay
+	responseOverlay
 )
 
 // newHelp is the bubbles help model dressed in the style sheet.

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -24,6 +25,10 @@ type session struct {
 	rows    []window.Row // replay.Ledger(call)
 	changes fateChanges  // rows whose fate differs from the recorded policy's
 	lives   *lives       // every turn's calls in view, for the replay on screen (livesOf)
+
+	// the values of each response judged against recorded and replay
+	// (provenance.Book of each; made with them, off the UI goroutine)
+	recordedBook, book *provenance.Book
 }
 
 // loadedMsg is sent by loadCmd once the recording is read, its policy
@@ -32,7 +37,8 @@ type loadedMsg struct {
 	rec      *model.Recording
 	inf      window.Inference
 	recorded *window.Replay
-	start    *window.Replay // under the policy the screen opens with (== recorded without flags)
+	start    *window.Replay      // under the policy the screen opens with (== recorded without flags)
+	books    [2]*provenance.Book // of recorded and start
 	err      error
 }
 
@@ -67,11 +73,14 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	} else if cfg.Start != nil {
 		p = cfg.Start(inf.Policy)
 	}
+	books := [2]*provenance.Book{provenance.New(rec, r)}
+	books[1] = books[0]
 	if p != inf.Policy {
 		start = window.RunFolds(rec, p, inf.Folds)
 		start.Ledger(0)
+		books[1] = provenance.New(rec, start)
 	}
-	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start}
+	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books}
 }
 
 // replayedMsg is sent by replayCmd when a replay under a policy the user
@@ -79,6 +88,7 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 type replayedMsg struct {
 	gen    int
 	replay *window.Replay
+	book   *provenance.Book
 }
 
 // The summaries of summarize-oldest come from folds (learned under the
@@ -87,7 +97,7 @@ func replayCmd(gen int, rec *model.Recording, p model.Policy, folds *window.Fold
 	return func() tea.Msg {
 		r := window.RunFolds(rec, p, folds)
 		r.Ledger(call)
-		return replayedMsg{gen: gen, replay: r}
+		return replayedMsg{gen: gen, replay: r, book: provenance.New(rec, r)}
 	}
 }
 
@@ -95,10 +105,11 @@ func newSession(name string, msg loadedMsg) *session {
 	s := &session{
 		name: name, rec: msg.rec, inference: msg.inf,
 		recorded: msg.recorded, replay: msg.recorded, policy: msg.inf.Policy,
-		lastPins: msg.inf.Policy.KeepLastToolResults,
+		lastPins:     msg.inf.Policy.KeepLastToolResults,
+		recordedBook: msg.books[0], book: msg.books[0],
 	}
 	if msg.start != nil {
-		s.replay, s.policy = msg.start, msg.start.Policy
+		s.replay, s.policy, s.book = msg.start, msg.start.Policy, msg.books[1]
 	}
 	if s.lastPins <= 0 {
 		s.lastPins = model.DefaultKeepLastToolResults

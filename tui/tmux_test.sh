@@ -3,7 +3,10 @@
 # open s01-basic-loop, step to the last call, change both knobs, reset,
 # open the help, quit; check the screen text at every step, and that the
 # terminal is given back (alternate screen left, mouse off, the shell's
-# prompt and line discipline back).
+# prompt and line discipline back). Then the demo: search a value and step
+# through its hits, jump to the next eviction and the next run, copy a turn
+# by OSC 52 (read back with tmux show-buffer); and -f on a file that another
+# process appends to.
 #
 #   tui/tmux_test.sh                       # builds /tmp/inspect-tour from the repo root
 #   INSPECT_BIN=/path/to/inspect tui/tmux_test.sh   # uses that binary instead
@@ -17,12 +20,17 @@ fi
 command -v tmux >/dev/null || { echo "tmux is not installed"; exit 2; }
 
 session=inspect-tour-$$
-tmux new-session -d -s "$session" -x 120 -y 40 "env -i HOME=$HOME TERM=xterm-256color PATH=$PATH PS1='tour\$ ' bash --norc --noprofile"
-trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
+# a tmux server of its own: paste buffers are the server's, not a session's
+tm() { tmux -L "$session" "$@"; }
+live=$(mktemp /tmp/inspect-live-XXXXXX.jsonl)
+tm new-session -d -s "$session" -x 120 -y 40 "env -i HOME=$HOME TERM=xterm-256color PATH=$PATH PS1='tour\$ ' bash --norc --noprofile"
+trap 'tm kill-server 2>/dev/null || true; rm -f "$live"' EXIT
+# an application's OSC 52 sets a tmux paste buffer
+tm set-option -s set-clipboard on
 
-screen() { tmux capture-pane -p -t "$session"; }
-flag() { tmux display-message -p -t "$session" "#{$1}"; }
-keys() { tmux send-keys -t "$session" "$@"; }
+screen() { tm capture-pane -p -t "$session"; }
+flag() { tm display-message -p -t "$session" "#{$1}"; }
+keys() { tm send-keys -t "$session" "$@"; }
 
 # expect waits up to 5 s for a line matching the extended regexp.
 expect() {
@@ -91,4 +99,78 @@ absent 'Turns · ' "the inspector's screen is gone"
 keys 'echo "rc=$?"; stty -a | grep -oE "(^| )-?(icanon|echo)( |$)" | tr -d " " | tr "\n" " "; echo' Enter
 expect '^rc=0$' "inspect exited 0"
 expect '^icanon echo *$' "the terminal is back in canonical mode with echo"
+
+# esc sends Escape alone: followed at once by another key, the terminal
+# would read the two as one Alt key.
+esc() {
+	keys Escape
+	sleep 0.3
+}
+
+# within waits up to n tenths of a second for the regexp.
+within() {
+	local tenths=$1 pattern=$2 what=$3
+	for _ in $(seq "$tenths"); do
+		if screen | grep -qE -- "$pattern"; then
+			echo "ok    $what"
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "FAIL  $what: nothing matches /$pattern/ within $tenths tenths of a second:"
+	screen
+	exit 1
+}
+
+keys clear Enter
+keys "'$bin'" Enter
+expect 'call 1/16 \(iteration 1\)' "the demo opens"
+keys / w e b - 9 d 4 b 2 7
+expect '^/web-9d4b27.*1 hit' "a search for a host id finds one message while it is typed"
+keys Enter
+expect 'hit 1 of 1 · in the list_hosts result · sent on calls 2–7 · evicted at 8 by keepRecentTurns=2' "the hit says where it was in view and where it left"
+expect 'call 2/16' "enter goes to the first call that sent it"
+esc
+keys / w e b - 1 c 9 4 d 2 Enter
+expect 'hit 1 of 5' "another value has five hits"
+keys n
+expect 'hit 2 of 5' "n steps to the next hit"
+keys n n
+expect 'hit 4 of 5' "and on"
+keys N
+expect 'hit 3 of 5' "N steps back"
+esc
+keys g e
+expect 'call 5/16' "e jumps to the first eviction (call 5)"
+keys '>'
+expect 'run 2/2 +call 13/16' "> jumps to the next run (call 13)"
+keys ':' 8 Enter
+expect 'evicted list_hosts' "call 8: the list_hosts turn is evicted"
+keys y
+expect 'copied [0-9,]+ chars to the clipboard' "y says it copied"
+for _ in $(seq 30); do
+	tm show-buffer 2>/dev/null | grep -q '"id":"web-9d4b27"' && break
+	sleep 0.1
+done
+tm show-buffer 2>/dev/null | grep -q '"id":"web-9d4b27"' && echo "ok    y put the list_hosts turn on the clipboard (tmux show-buffer)" ||
+	{ echo "FAIL  tmux show-buffer does not hold the copied turn"; exit 1; }
+keys q
+expect '^tour\$ *$' "q quits the demo"
+
+# -f: another process appends to the log
+sed -n '1,96p' "$root/testdata/s01-basic-loop/run.jsonl" >"$live"
+keys clear Enter
+keys "'$bin' -f '$live'" Enter
+expect 'call 1/4 \(iteration 1\)' "a log cut after call 4 opens"
+expect 'run 1/1 unfinished' "its run is unfinished: no turn_end yet"
+expect 'following' "the header says it follows the file"
+keys G
+sed -n '97,173p' "$root/testdata/s01-basic-loop/run.jsonl" >>"$live"
+within 10 'call 7/7' "calls 5-7 appear within a second, the last in view"
+expect 'run 1/1 unfinished' "still unfinished"
+sed -n '174,$p' "$root/testdata/s01-basic-loop/run.jsonl" >>"$live"
+within 10 'call 9/9' "the rest appears"
+within 10 'run 1/1   call' "the unfinished mark goes at turn_end"
+keys q
+expect '^tour\$ *$' "q quits"
 echo "tour passed"

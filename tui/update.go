@@ -29,6 +29,9 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.overlay == transcriptOverlay {
 		return m.transcriptKey(msg)
 	}
+	if m.overlay == responseOverlay {
+		return m.responseKey(msg)
+	}
 	if m.overlay != noOverlay {
 		return m.overlayKey(msg), nil
 	}
@@ -46,6 +49,13 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.stepHit(-1)
 	case m.search.query != "" && key.Matches(msg, k.Close):
 		m.endSearch()
+	case key.Matches(msg, k.Response):
+		return m.openResponse()
+	case key.Matches(msg, k.FinalAnswer):
+		m.goTo(m.finalAnswer())
+		return m.openResponse()
+	case key.Matches(msg, k.ApplyKeep):
+		return m.applyKeep()
 	case key.Matches(msg, k.Help):
 		m.overlay = helpOverlay
 	case key.Matches(msg, k.Problems):

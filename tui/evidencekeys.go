@@ -1,0 +1,197 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/window"
+)
+
+// What the search for a policy that would have kept a value found.
+const (
+	keepPending = iota // not answered yet
+	keepFound
+	keepNone
+)
+
+// keepState is the answers of the "what would have kept it" search for
+// the replay on screen: by call, then by value.
+type keepState struct {
+	gen     int // the replay they were asked for (Model.gen)
+	answers map[int]map[string]*provenance.Suggestion
+}
+
+func (k keepState) of(call int, value string) (provenance.Suggestion, int) {
+	vs, ok := k.answers[call]
+	if !ok {
+		return provenance.Suggestion{}, keepPending
+	}
+	if sug := vs[value]; sug != nil {
+		return *sug, keepFound
+	}
+	return provenance.Suggestion{}, keepNone
+}
+
+// keptMsg is sent by keepCmd with the suggestions for one call's values
+// that left; gen names the replay they were worked out on.
+type keptMsg struct {
+	gen  int
+	call int
+	sugs map[string]*provenance.Suggestion
+}
+
+// keepCmd searches nearby policies, by replay, for each value of call i
+// that left the window: slow (a replay per policy tried), so off the UI
+// goroutine. It reads the book it is given and nothing else of the
+// session.
+func keepCmd(gen int, rec *model.Recording, r *window.Replay, folds *window.FoldBook, vals []provenance.Entry, i int) tea.Cmd {
+	return func() tea.Msg {
+		search := provenance.NewSearcher(r, func(_ string, p model.Policy) *window.Replay {
+			return window.RunFolds(rec, p, folds)
+		})
+		sugs := map[string]*provenance.Suggestion{}
+		for _, e := range vals {
+			if sug, ok := search.Keep(i, e); ok {
+				sugs[e.Value] = &sug
+			}
+		}
+		return keptMsg{gen: gen, call: i, sugs: sugs}
+	}
+}
+
+// askKeep starts the search for the call on screen unless it is answered
+// or under way.
+func (m *Model) askKeep() tea.Cmd {
+	if m.keep.gen != m.gen || m.keep.answers == nil {
+		*m.keep = keepState{gen: m.gen, answers: map[int]map[string]*provenance.Suggestion{}}
+	}
+	ce := m.s.evidenceAt(m.s.call)
+	if ce == nil || m.keepAsked[m.s.call] == m.gen+1 {
+		return nil
+	}
+	var left []provenance.Entry
+	for _, e := range ce.Values {
+		if e.Verdict == evidence.Left {
+			left = append(left, e)
+		}
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	if m.keepAsked == nil {
+		m.keepAsked = map[int]int{}
+	}
+	m.keepAsked[m.s.call] = m.gen + 1
+	return keepCmd(m.gen, m.s.rec, m.s.replay, m.s.inference.Folds, left, m.s.call)
+}
+
+// kept files an answer of keepCmd, if it is for the replay on screen.
+func (m *Model) kept(msg keptMsg) {
+	if msg.gen != m.keep.gen || m.keep.answers == nil {
+		return
+	}
+	m.keep.answers[msg.call] = msg.sugs
+	m.resp.refresh()
+}
+
+// responseKey handles keys while the response block is open: it closes
+// with i or esc, scrolls, follows the call keys and the flagged jumps,
+// and K applies the suggestion.
+func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Close, k.Response):
+		m.overlay = noOverlay
+		return m, nil
+	case key.Matches(msg, k.ApplyKeep):
+		return m.applyKeep()
+	case key.Matches(msg, k.FinalAnswer):
+		m.goTo(m.finalAnswer())
+	case key.Matches(msg, k.PrevCall):
+		m.goTo(m.s.call - 1)
+	case key.Matches(msg, k.NextCall):
+		m.goTo(m.s.call + 1)
+	default:
+		if j, ok := m.jumpKey(msg); ok {
+			m = j
+		} else {
+			m.resp.Update(msg)
+			return m, nil
+		}
+	}
+	m.resp.top()
+	return m, m.askKeep()
+}
+
+// openResponse shows the response block of the call on screen.
+func (m Model) openResponse() (Model, tea.Cmd) {
+	m.overlay = responseOverlay
+	m.resp.top()
+	return m, m.askKeep()
+}
+
+// finalAnswer is the last call of the run on screen whose response asks
+// for no tool: the run's final answer (else its last call).
+func (m Model) finalAnswer() int {
+	cur := m.s.current()
+	last := m.s.call
+	for i := m.s.call; i < m.s.calls(); i++ {
+		c := &m.s.replay.Calls[i]
+		if c.Run != cur.Run {
+			continue
+		}
+		last = i
+		if len(c.Call.Facts.Response.ToolCalls) == 0 {
+			return i
+		}
+	}
+	return last
+}
+
+// applyKeep moves the knobs to the first suggestion found for the call
+// on screen and replays.
+func (m Model) applyKeep() (Model, tea.Cmd) {
+	ce := m.s.evidenceAt(m.s.call)
+	if ce == nil {
+		return m, nil
+	}
+	for _, e := range ce.Values {
+		if sug, state := m.keep.of(m.s.call, e.Value); state == keepFound && e.Verdict == evidence.Left {
+			m.s.policy.KeepRecentTurns = sug.Policy.KeepRecentTurns
+			m.s.policy.KeepLastToolResults = sug.Policy.KeepLastToolResults
+			if sug.Policy.KeepLastToolResults > 0 {
+				m.s.lastPins = sug.Policy.KeepLastToolResults
+			}
+			m.flash = "applied: " + sug.Text
+			return m.replan()
+		}
+	}
+	m.flash = "no suggestion to apply on this call"
+	return m, nil
+}
+
+// flagged reports whether call i of the replay on screen has a value that
+// left the window or was never read.
+func (s *session) flagged(i int) bool {
+	left, never := flagCounts(s.evidenceAt(i))
+	return left+never > 0
+}
+
+// responseFollows brings the open response block up to the replay on
+// screen and asks for its suggestions.
+func (m *Model) responseFollows() tea.Cmd {
+	if m.overlay != responseOverlay {
+		return nil
+	}
+	m.resp.refresh()
+	return m.askKeep()
+}
+
+// top shows the start of the pane's text, rebuilt.
+func (p *textPane) top() {
+	p.refresh()
+	p.vp.GotoTop()
+}

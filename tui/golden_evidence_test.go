@@ -1,0 +1,46 @@
+package tui
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/x/exp/teatest"
+)
+
+const evidenceDemo = "../testdata/demo-evidence/run.jsonl"
+
+func TestGoldenEvidenceAnswerCall13(t *testing.T) {
+	// demo-evidence's README: the answer at call 13 names values in view
+	// (web-7f3a2c, 2.42.0, checkout#2291, 9c1e4b7, 4,812, 1,822), one the
+	// user typed (INC-20931), values only the evicted inventory held
+	// (us-east-1b, 10.12.4.52: list_hosts call_0001, sent on 2–6), an old
+	// reading (3940: get_metrics call_0004, sent on 4–7), web-9d4b27 (both
+	// its sources left) and the invented web-3e6f14 (never read); the
+	// library flagged the same five of 13. The README of
+	// demo-evidence-k3-pins3: K=3 L=3 keeps list_hosts in view at call 13.
+	cfg := fileConfig(evidenceDemo)
+	cfg.Name = "demo"
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
+		step{keys: []string{"A"}, wait: "would have kept it"}))
+}
+
+func TestGoldenEvidenceNextFlaggedArgs(t *testing.T) {
+	// x from call 1 goes to call 2, whose tool-call arguments carry a time
+	// window no message held; x again to call 4, then call 7 types
+	// web-9d4b27 from memory at the very call list_hosts left (README (i)).
+	cfg := fileConfig(evidenceDemo)
+	cfg.Name = "demo"
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
+		keys("x", "x", "x"), step{keys: []string{"i"}, wait: "would have kept it"}))
+}
+
+func TestGoldenEvidenceSuggestionApplied(t *testing.T) {
+	// K applies keepRecentTurns 2→3 and keepLastToolResults 2→3 at call
+	// 13: demo-evidence-k3-pins3 recorded that policy, and its library
+	// verdict at call 13 is 2 unsupported — 3940 and web-3e6f14; the
+	// inventory's values are in view.
+	cfg := fileConfig(evidenceDemo)
+	cfg.Name = "demo"
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
+		step{keys: []string{"A"}, wait: "would have kept it"},
+		step{keys: []string{"K"}, wait: "evidence: 1 left · 1 never read"}))
+}

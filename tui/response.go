@@ -1,0 +1,229 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/window"
+)
+
+// The response block (EVIDENCE-SEMANTICS §5, §6): what the model answered
+// on the call on screen, each of its values with its verdict against the
+// replayed window, and for a value whose evidence left, where it went and
+// what would have kept it. The verdicts come from package provenance; this
+// file only draws them.
+
+// evidenceAt is call i's judged values, nil before the book is made.
+func (s *session) evidenceAt(i int) *provenance.CallEvidence {
+	if s == nil || s.book == nil || i < 0 || i >= s.calls() {
+		return nil
+	}
+	return s.book.Call(i)
+}
+
+// flagCounts counts a call's values that left the window and that were
+// never read.
+func flagCounts(ce *provenance.CallEvidence) (left, never int) {
+	if ce == nil {
+		return 0, 0
+	}
+	for _, e := range ce.Values {
+		switch e.Verdict {
+		case evidence.Left:
+			left++
+		case evidence.NeverRead:
+			never++
+		}
+	}
+	return left, never
+}
+
+// evidenceCount is the header's `evidence: 2 left · 1 never read`, "" for
+// a call with nothing flagged.
+func evidenceCount(s *session, st *Styles) string {
+	left, never := flagCounts(s.evidenceAt(s.call))
+	if left+never == 0 {
+		return ""
+	}
+	var parts []string
+	if left > 0 {
+		parts = append(parts, st.Verdict(evidence.Left).Render(fmt.Sprintf("%d left", left)))
+	}
+	if never > 0 {
+		parts = append(parts, st.Verdict(evidence.NeverRead).Render(fmt.Sprintf("%d never read", never)))
+	}
+	return st.Label.Render("evidence: ") + strings.Join(parts, st.Label.Render(" · ")) + st.Label.Render(" (i)")
+}
+
+// Verdict is the style of a verdict word; the word itself always says it.
+func (s *Styles) Verdict(v string) lipgloss.Style {
+	switch v {
+	case evidence.InView:
+		return s.Match
+	case evidence.UserSupplied:
+		return s.Anchor
+	case evidence.Summary:
+		return s.Summary
+	case evidence.LibraryNote:
+		return s.LibraryNote
+	case evidence.Left:
+		return s.Evicted
+	case evidence.NeverRead:
+		return s.Error
+	}
+	return s.Value
+}
+
+// responseText is the response overlay's body at width w.
+func responseText(s *session, st *Styles, keep keepState, w int) string {
+	c := s.current()
+	if c == nil {
+		return ""
+	}
+	r := c.Call.Facts.Response
+	var b strings.Builder
+	line := func(t string) { b.WriteString(t + "\n") }
+	rule := func(t string) {
+		line(st.Label.Render("── " + t + " " + strings.Repeat("─", max(0, w-ansi.StringWidth(t)-4))))
+	}
+	ce := s.evidenceAt(s.call)
+	line(st.Label.Render(responseHead(c, r)))
+	if lib, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
+		line(st.Label.Render("the library's own check: ") + fmt.Sprintf("%s, %d candidates, %d unsupported — %s",
+			termtext.Line(lib.Action), lib.Candidates, len(lib.Unsupported), libraryAgreement(s, st, lib)))
+	}
+	rule(fmt.Sprintf("values · %d in the text, %d in the arguments", ce.Candidates, len(ce.Values)-answerValues(ce)))
+	if len(ce.Values) == 0 {
+		line(st.Dim.Render("no numbers or identifiers"))
+	}
+	for _, e := range ce.Values {
+		valueLines(&b, s, st, keep, e, w)
+	}
+	rule(fmt.Sprintf("text · %s chars", thousands(model.Len(r.Content))))
+	if r.Content == "" {
+		line(st.Dim.Render("(no text)"))
+	}
+	for _, l := range wrapText(termtext.Screen(r.Content, nil), w) {
+		line(l)
+	}
+	for _, tc := range r.ToolCalls {
+		for _, l := range wrapText(st.ToolCall.Render("→ "+termtext.Line(tc.Name))+" "+st.Dim.Render(termtext.Line(string(tc.Args))), w) {
+			line(l)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func responseHead(c *window.CallReplay, r model.Response) string {
+	h := fmt.Sprintf("call %d (run %d, iteration %d)", c.Index+1, c.Run.Index, c.Call.Iteration)
+	if r.StopReason != nil {
+		h += " · stop reason " + termtext.Line(*r.StopReason)
+	}
+	if r.Usage != nil {
+		h += fmt.Sprintf(" · %s in / %s out tokens", thousands(r.Usage.Input), thousands(r.Usage.Output))
+	}
+	return h
+}
+
+func answerValues(ce *provenance.CallEvidence) int {
+	n := 0
+	for _, e := range ce.Values {
+		if e.In == provenance.InAnswer {
+			n++
+		}
+	}
+	return n
+}
+
+// valueLines writes one value: its verdict word, the value, where it was,
+// and for a value that left its sources, lifetime strip and suggestion.
+func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, e provenance.Entry, w int) {
+	where := "text"
+	if e.ToolCallID != nil {
+		where = "args " + termtext.Line(*e.ToolCallID)
+	}
+	word := st.Verdict(e.Verdict).Render(fmt.Sprintf("%-13s", e.Verdict))
+	b.WriteString(fit(word+" "+st.Value.Render(termtext.Line(e.Value))+"  "+st.Dim.Render(where), w) + "\n")
+	indent := strings.Repeat(" ", 14)
+	for _, src := range e.Sources {
+		name := "the user's text"
+		if src.ToolName != nil {
+			name = termtext.Line(*src.ToolName + " " + *src.ToolCallID)
+		}
+		b.WriteString(fit(indent+fmt.Sprintf("in %s · sent on %s · evicted at %d (%s)", name, callSpan(src.SentOn), src.EvictedAt, src.Rule), w) + "\n")
+		b.WriteString(fit(indent+lifetimeStrip(s, st, src.Message()), w) + "\n")
+	}
+	if e.Verdict == evidence.NeverRead {
+		b.WriteString(fit(indent+st.Dim.Render("in no message this conversation sent: typed, not read"), w) + "\n")
+	}
+	if e.Verdict != evidence.Left {
+		return
+	}
+	switch sug, state := keep.of(s.call, e.Value); state {
+	case keepFound:
+		for _, l := range wrapText("would have kept it: "+sug.Text+" (K applies)", w-len(indent)) {
+			b.WriteString(indent + st.Changed.Render(l) + "\n")
+		}
+	case keepNone:
+		b.WriteString(fit(indent+st.Dim.Render(provenance.NoneText()), w) + "\n")
+	default:
+		b.WriteString(fit(indent+st.Dim.Render("looking for a policy that would have kept it…"), w) + "\n")
+	}
+}
+
+func callSpan(c [2]int) string {
+	if c[0] == c[1] {
+		return fmt.Sprintf("call %d", c[0])
+	}
+	return fmt.Sprintf("calls %d–%d", c[0], c[1])
+}
+
+// lifetimeStrip is one cell per call up to the one on screen: ▮ the
+// message was in that call's window, ╳ its visit evicted it, · out of
+// view, ▲ this call, which used the value while it was out of view.
+func lifetimeStrip(s *session, st *Styles, m *model.Message) string {
+	var b strings.Builder
+	for i := 0; i <= s.call && i < s.calls(); i++ {
+		c := &s.replay.Calls[i]
+		switch {
+		case i == s.call:
+			b.WriteString(st.Evicted.Render("▲"))
+		case slices.Contains(c.Visit.Evicted, m):
+			b.WriteString(st.Evicted.Render("╳"))
+		case slices.Contains(c.Window(), m):
+			b.WriteString(st.Match.Render("▮"))
+		default:
+			b.WriteString(st.Dim.Render("·"))
+		}
+	}
+	return b.String() + st.Dim.Render("  ▮ in view ╳ evicted · out of view ▲ used here")
+}
+
+// wrapText wraps plain text to w columns.
+func wrapText(s string, w int) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(ansi.Wrap(s, max(1, w), ""), "\n")
+}
+
+// libraryAgreement marks whether inspect's verdict is the library's. Under
+// knobs the user changed, the library's (recorded under the recorded
+// policy) is shown for reference and not compared.
+func libraryAgreement(s *session, st *Styles, lib provenance.Library) string {
+	switch {
+	case s.changed():
+		return st.Dim.Render("recorded under the recorded policy")
+	case lib.Agrees:
+		return st.Match.Render("inspect agrees")
+	}
+	return st.Differs.Render("inspect DISAGREES")
+}
