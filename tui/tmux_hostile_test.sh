@@ -24,9 +24,11 @@ command -v tmux >/dev/null || { echo "tmux is not installed"; exit 2; }
 work=$(mktemp -d)
 (cd "$root" && go run ./scripts/hostilelog -o "$work" testdata/s01-basic-loop/run.jsonl)
 
+# a server of its own: its paste buffers are only this test's
 session=inspect-hostile-$$
+tmux() { command tmux -L "$session" "$@"; }
 tmux -f /dev/null new-session -d -s "$session" -x 120 -y 40 "env -i HOME=$HOME TERM=xterm-256color PATH=$PATH LANG=C.UTF-8 PS1='tour\$ ' bash --norc --noprofile"
-trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'tmux kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 tmux set-option -t "$session" set-clipboard on >/dev/null   # an OSC 52 would land in a paste buffer
 tmux set-option -t "$session" allow-rename on >/dev/null 2>&1 || true
 tmux select-pane -t "$session" -T "before"
@@ -53,11 +55,18 @@ expect() {
 
 # borders: every line that starts with a frame glyph ends with one, at
 # the pane's last column (an emoji drawn wider than measured pushes it).
+# A frame drawn while the terminal resizes may be torn: it has 2 s.
 borders() {
 	local bad
-	bad=$(screen | grep -E '^[┃│┏┗╭╰]' | grep -vE '[┃│┓┛╮╯]$' || true)
-	[[ -z $bad ]] || fail "a border moved ($1):"$'\n'"$bad"
-	echo "ok    borders in place ($1)"
+	for _ in $(seq 20); do
+		bad=$(screen | grep -E '^[┃│┏┗╭╰]' | grep -vE '[┃│┓┛╮╯]$' || true)
+		if [[ -z $bad ]]; then
+			echo "ok    borders in place ($1)"
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "a border moved ($1):"$'\n'"$bad"
 }
 
 modes() {
