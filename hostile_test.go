@@ -205,7 +205,7 @@ func TestNothingToCompareIsSaidNotZeroOfZero(t *testing.T) {
 		}
 	}
 	_, out, errOut := runCLI("report", writeLines(t, lines))
-	if strings.Contains(out+errOut, "0/0") || !strings.Contains(out, "none to compare") {
+	if strings.Contains(out+errOut, "reproduced: 0/0") || strings.Contains(out+errOut, "reproduces 0/0") || !strings.Contains(out, "none to compare") {
 		t.Errorf("report:\n%s\nstderr %s", out, errOut)
 	}
 }

@@ -9,6 +9,7 @@ package hostile
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 )
 
 // Escapes is every attack of the issue in one string: window title,
@@ -38,4 +39,32 @@ func Strategy(run []byte) []byte {
 func escaped(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
+}
+
+// BigResult returns run with the first tool result replaced, wherever
+// the log holds it (tool_end, context.injected, iteration_end history),
+// by a JSON array of about n bytes (a fleet dump): the model call after
+// it is sent a result of that size.
+func BigResult(run []byte, n int) []byte {
+	var rows bytes.Buffer
+	rows.WriteByte('[')
+	for i := 0; rows.Len() < n; i++ {
+		if i > 0 {
+			rows.WriteByte(',')
+		}
+		fmt.Fprintf(&rows, `{"id":"web-%06d","region":"us-east-1","az":"us-east-1b","cpu":%d}`, i, i%97)
+	}
+	rows.WriteByte(']')
+	for _, l := range bytes.Split(run, []byte("\n")) {
+		var ev struct {
+			Type    string
+			Payload struct{ Result json.RawMessage }
+		}
+		if json.Unmarshal(l, &ev) != nil || ev.Type != "agentfootprint.stream.tool_end" || len(ev.Payload.Result) < 3 {
+			continue
+		}
+		old := ev.Payload.Result[1 : len(ev.Payload.Result)-1]
+		return bytes.ReplaceAll(run, old, []byte(escaped(rows.String())))
+	}
+	return run
 }

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Hostile and unlucky input in a real terminal (tmux, 120×40), issue 7:
+#  1. a copy of s01-basic-loop with terminal escapes (window title, OSC 52
+#     clipboard write, leave the alternate screen, autowrap off, insert
+#     mode on, CR/BS, C1 CSI, bidi override) and width-ambiguous emoji in
+#     the prompt, a tool name, the tool results and the strategy name:
+#     step through it, quit, and check that the pane title, the paste
+#     buffers and the terminal's modes are what they were, and that no
+#     border moved;
+#  2. a log with a 6.7 MB JSON tool result: select it, step past it,
+#     resize, quit — each answered within 2 s.
+# The files are generated (scripts/hostilelog), never committed.
+#
+#   tui/tmux_hostile_test.sh                          # builds /tmp/inspect-hostile
+#   INSPECT_BIN=/path/to/inspect tui/tmux_hostile_test.sh
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${INSPECT_BIN:-/tmp/inspect-hostile}
+if [[ -z ${INSPECT_BIN:-} ]]; then
+	(cd "$root" && go build -o "$bin" .)
+fi
+command -v tmux >/dev/null || { echo "tmux is not installed"; exit 2; }
+work=$(mktemp -d)
+(cd "$root" && go run ./scripts/hostilelog -o "$work" testdata/s01-basic-loop/run.jsonl)
+
+# a server of its own: its paste buffers are only this test's
+session=inspect-hostile-$$
+tmux() { command tmux -L "$session" "$@"; }
+tmux -f /dev/null new-session -d -s "$session" -x 120 -y 40 "env -i HOME=$HOME TERM=xterm-256color PATH=$PATH LANG=C.UTF-8 PS1='tour\$ ' bash --norc --noprofile"
+trap 'tmux kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+tmux set-option -t "$session" set-clipboard on >/dev/null   # an OSC 52 would land in a paste buffer
+tmux set-option -t "$session" allow-rename on >/dev/null 2>&1 || true
+tmux select-pane -t "$session" -T "before"
+
+screen() { tmux capture-pane -p -t "$session"; }
+flag() { tmux display-message -p -t "$session" "#{$1}"; }
+keys() { tmux send-keys -t "$session" "$@"; }
+fail() { echo "FAIL  $*"; screen; exit 1; }
+now() { date +%s%N; }
+
+# expect waits up to $2 s (5 by default) for a line matching the regexp.
+expect() {
+	local pattern=$1 what=$2 limit=${3:-5} start
+	start=$(now)
+	while (( ($(now) - start) / 1000000 < limit * 1000 )); do
+		if screen | grep -qE -- "$pattern"; then
+			echo "ok    $what ($(( ($(now) - start) / 1000000 )) ms)"
+			return 0
+		fi
+		sleep 0.05
+	done
+	fail "$what: nothing matches /$pattern/ within $limit s"
+}
+
+# borders: every line that starts with a frame glyph ends with one, at
+# the pane's last column (an emoji drawn wider than measured pushes it).
+# A frame drawn while the terminal resizes may be torn: it has 2 s.
+borders() {
+	local bad
+	for _ in $(seq 20); do
+		bad=$(screen | grep -E '^[┃│┏┗╭╰]' | grep -vE '[┃│┓┛╮╯]$' || true)
+		if [[ -z $bad ]]; then
+			echo "ok    borders in place ($1)"
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "a border moved ($1):"$'\n'"$bad"
+}
+
+modes() {
+	[[ $(flag pane_title) == before ]] || fail "the pane title changed to '$(flag pane_title)'"
+	[[ $(tmux list-buffers 2>/dev/null | wc -l) == 0 ]] || fail "a paste buffer was written: $(tmux list-buffers)"
+	[[ $(flag wrap_flag) == 1 ]] || fail "autowrap is off"
+	[[ $(flag insert_flag) == 0 ]] || fail "insert mode is on"
+	echo "ok    title, clipboard, autowrap and insert mode unchanged ($1)"
+}
+
+expect '^tour\$' "a shell is ready"
+modes "before"
+
+# 1. escapes
+keys "'$bin' '$work/hostile.jsonl'" Enter
+expect 'call 1/9' "the hostile copy opens"
+[[ $(flag alternate_on) == 1 ]] || fail "not in the alternate screen"
+expect 'why␛\]0;PWNED␇␛\]52;c;' "the prompt's escapes are shown as placeholders"
+borders "call 1"
+for _ in 1 2 3 4 5; do keys l; done
+expect 'call 6/9' "stepped to call 6"
+expect 'read_file␛\]0;PWNED' "the tool name's escapes are shown"
+for _ in 1 2 3 4 5 6 7 8; do keys Up; done
+borders "call 6, turns walked"
+keys Tab
+for _ in $(seq 30); do keys Down; done
+borders "call 6, detail scrolled"
+[[ $(flag alternate_on) == 1 ]] || fail "dropped out of the alternate screen"
+modes "inside"
+keys '!'
+expect 'Problems \(! or esc closes\)' "the problems overlay opens"
+borders "problems"
+keys Escape
+expect 'Turns · ' "esc closes it"
+keys q
+expect '^tour\$ *$' "q quits to the shell prompt"
+[[ $(flag alternate_on) == 0 ]] || fail "still in the alternate screen"
+modes "after quitting"
+keys 'clear' Enter
+
+# 2. a 6.7 MB JSON result
+keys "'$bin' '$work/big.jsonl'" Enter
+expect 'call 1/9' "the log with a 6.7 MB result opens" 10
+keys l
+expect 'call 2/9' "step to call 2: the answer to the key" 2
+expect 'not highlighted: 6\.[0-9] MB' "the 6.7 MB result is shown, plain, with its note" 2
+expect '"id": "web-000000"' "its first record is on screen" 2
+keys l
+expect 'call 3/9' "step past it" 2
+keys h
+expect 'call 2/9' "back to it (from the cache)" 2
+tmux resize-window -t "$session" -x 100 -y 30
+expect '"id": "web-000000"' "resized to 100×30 and shown again" 2
+borders "resized"
+keys q
+expect '^tour\$ *$' "q quits" 2
+[[ $(flag alternate_on) == 0 ]] || fail "still in the alternate screen"
+echo "hostile tour passed"
