@@ -118,19 +118,25 @@ func NewSummaries(book *FoldBook) *Summaries {
 func (s *Summaries) latched(f fingerprint) bool { return s.latches[f] }
 func (s *Summaries) latch(f fingerprint)        { s.latches[f] = true }
 
-// summarize gives the frame for a planned fold, in §11.9's order: a
-// recorded fold; a learned refusal; a label that alone is already too
-// long; else a placeholder. (The latch, rule (ii), is asked first by the
-// visit: a latched span is never summarized again.)
+// recorded is the frame of a fold the library recorded for this span
+// (§11.9 (i)), rebuilt with this visit's count and iteration.
+func (s *Summaries) recorded(req foldRequest, fp fingerprint) (summary, bool) {
+	f, ok := s.book.folds[fp]
+	if !ok || s.write != nil {
+		return summary{}, false
+	}
+	return summary{frame: FrameText(len(req.span), req.iteration, f.Model, f.Retain, f.Summary), tokens: f.Tokens}, true
+}
+
+// summarize gives the frame for a planned fold the library did not
+// record, after the latch (§11.9 (ii)): a learned refusal; a label that
+// alone is already too long; else a placeholder.
 func (s *Summaries) summarize(req foldRequest) summary {
 	if s.write != nil {
 		return s.write(req)
 	}
 	b := s.book
 	n, fp := len(req.span), fingerprintOf(req.span)
-	if f, ok := b.folds[fp]; ok {
-		return summary{frame: FrameText(n, req.iteration, f.Model, f.Retain, f.Summary), tokens: f.Tokens}
-	}
 	if b.refused[fp] {
 		return summary{notSmaller: true}
 	}

@@ -184,3 +184,21 @@ func TestPlaceholderNamesItsAgentsSummarizer(t *testing.T) {
 		t.Fatalf("agent b's placeholder: %+v", v.Frame)
 	}
 }
+
+// (i) before (ii): a span the library refused once (the summarizer threw,
+// which the log cannot tell from not-smaller, so it was latched here) and
+// folded at a later visit is folded there with the recorded summary.
+func TestRecordedFoldBeforeLatch(t *testing.T) {
+	p, _, w := bookWindow()
+	b := NewFoldBook()
+	b.Observe(recorded(5, w), p, 0)
+	fp := fingerprintOf(p[1:5])
+	b.refused[fp] = true
+	in := over(6)
+	in.Policy.KeepLastToolResults = 0
+	in.Summaries = NewSummaries(b)
+	in.Summaries.latch(fp)
+	if v := VisitWindow(p, in); v.Frame == nil || v.Record.SummarizerSkipped || v.Record.RemovedMessageCount != 4 {
+		t.Fatalf("a recorded fold of a latched span: %+v", v.Record)
+	}
+}

@@ -24,6 +24,7 @@ type foldRequest struct {
 // summarizer writes the frame for a planned fold. The replay's is a
 // conversation's Summaries, which takes the text from the recorded folds.
 type summarizer interface {
+	recorded(foldRequest, fingerprint) (summary, bool)
 	latched(fingerprint) bool
 	latch(fingerprint)
 	summarize(foldRequest) summary
@@ -82,11 +83,17 @@ func (v *Visit) fold(turns []model.Turn, pl plan, in VisitInput, out *summarizeO
 	}
 	fp := fingerprintOf(span)
 	sum := in.Summaries
-	if sum.latched(fp) {
+	req := foldRequest{span: span, iteration: in.Iteration, before: w, call: in.Call}
+	// A fold the library recorded comes first (§11.9 (i)): the library
+	// folded that span, so whatever this replay latched, it was asked.
+	s, ok := sum.recorded(req, fp)
+	if !ok && sum.latched(fp) {
 		out.skipped = true
 		return keep(model.ReasonReplacementNotSmaller), nil
 	}
-	s := sum.summarize(foldRequest{span: span, iteration: in.Iteration, before: w, call: in.Call})
+	if !ok {
+		s = sum.summarize(req)
+	}
 	out.tokens = s.tokens
 	switch {
 	case s.failed:
