@@ -26,7 +26,7 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
-//go:embed testdata/demo-incident/run.jsonl
+//go:embed testdata/demo-evidence/run.jsonl
 var demoRun []byte
 
 const usage = `inspect — step through a recorded agentfootprint run and see what the model was sent.

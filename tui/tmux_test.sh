@@ -5,8 +5,10 @@
 # terminal is given back (alternate screen left, mouse off, the shell's
 # prompt and line discipline back). Then the demo: search a value and step
 # through its hits, jump to the next eviction and the next run, copy a turn
-# by OSC 52 (read back with tmux show-buffer); and -f on a file that another
-# process appends to.
+# by OSC 52 (read back with tmux show-buffer) on demo-incident; on the
+# embedded demo (demo-evidence) jump to a flagged value, open the final
+# answer, apply the suggestion and see the verdicts change; and -f on a
+# file that another process appends to.
 #
 #   tui/tmux_test.sh                       # builds /tmp/inspect-tour from the repo root
 #   INSPECT_BIN=/path/to/inspect tui/tmux_test.sh   # uses that binary instead
@@ -123,8 +125,8 @@ within() {
 }
 
 keys clear Enter
-keys "'$bin'" Enter
-expect 'call 1/16 \(iteration 1\)' "the demo opens"
+keys "'$bin' testdata/demo-incident/run.jsonl" Enter
+expect 'call 1/16 \(iteration 1\)' "demo-incident opens"
 keys / w e b - 9 d 4 b 2 7
 expect '^/web-9d4b27.*1 hit' "a search for a host id finds one message while it is typed"
 keys Enter
@@ -154,6 +156,27 @@ for _ in $(seq 30); do
 done
 tm show-buffer 2>/dev/null | grep -q '"id":"web-9d4b27"' && echo "ok    y put the list_hosts turn on the clipboard (tmux show-buffer)" ||
 	{ echo "FAIL  tmux show-buffer does not hold the copied turn"; exit 1; }
+keys q
+expect '^tour\$ *$' "q quits demo-incident"
+
+# the embedded demo (demo-evidence): the values typed, not read
+keys clear Enter
+keys "'$bin'" Enter
+expect 'call 1/16 \(iteration 1\)' "the demo opens"
+keys x
+expect 'call 2/16' "x jumps to the first call with a value not read"
+expect 'evidence: 2 never read' "call 2's two tool calls each typed a time window no message held"
+keys A
+expect 'call 13/16' "A goes to run 1's final answer"
+expect 'evidence: 4 left · 1 never read' "the header counts its flagged values"
+expect '^. *left +us-east-1b' "us-east-1b left the window"
+expect 'in list_hosts call_0001 · sent on calls 2–6 · evicted at 7 \(yielded\)' "its source, when it left and why"
+expect 'would have kept it: keepRecentTurns 2→3 and keepLastToolResults 2→3' "the policy that would have kept it"
+expect 'never-read +web-3e6f14' "the invented canary id was never read"
+keys K
+expect 'keepRecentTurns=3\* +keepLastToolResults=3\*' "K applies the suggestion to the knobs"
+expect 'evidence: 1 left · 1 never read' "under it only 3940 left and web-3e6f14 stays invented"
+expect '^. *in-view +us-east-1b' "us-east-1b is in view now"
 keys q
 expect '^tour\$ *$' "q quits the demo"
 
