@@ -91,7 +91,10 @@ func (h *header) where(c *window.CallReplay, iteration string) []string {
 	} else {
 		size += l(", ") + h.st.Unknown.Render("no reply yet") // no llm_end
 	}
-	run := l("run ") + v(fmt.Sprintf("%d/%d", c.Run.Index, len(h.s.rec.Runs)))
+	run := l("run ") + v(fmt.Sprintf("%d/%d", runPosition(h.s.rec, c.Run), len(h.s.rec.Runs)))
+	if label := h.s.views.label(); label != "" {
+		run = v(label) + l(" (w) · ") + run // which agent and conversation
+	}
 	if !c.Run.Complete {
 		run += " " + h.st.Unknown.Render("unfinished") // no turn_end yet
 	}
@@ -160,4 +163,15 @@ func fitLeft(s string, w int) string {
 // joinFlow joins segments on one line, cut to w.
 func joinFlow(segs []string, sep string, w int) string {
 	return fit(strings.Join(segs, sep), w)
+}
+
+// runPosition is the 1-based place of run among rec's runs (the runs of
+// the conversation on screen).
+func runPosition(rec *model.Recording, run *model.Run) int {
+	for i, r := range rec.Runs {
+		if r == run {
+			return i + 1
+		}
+	}
+	return run.Index
 }

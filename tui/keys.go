@@ -31,6 +31,7 @@ type KeyMap struct {
 	Response, FinalAnswer, NextFlagged, PrevFlagged, ApplyKeep key.Binding
 	// Other.
 	Help, Problems, Close, Quit key.Binding
+	Picker                      key.Binding
 	// Inside a prompt (go to call, search).
 	Confirm, Erase key.Binding
 }
@@ -99,6 +100,7 @@ func DefaultKeyMap() KeyMap {
 		PrevFlagged: b([]string{"X"}, "X", "previous call with a value typed, not read"),
 		ApplyKeep:   b([]string{"K"}, "K", "apply the policy that would have kept it"),
 
+		Picker:   b([]string{"w"}, "w", "pick an agent and conversation"),
 		Help:     b([]string{"?"}, "?", "help"),
 		Problems: b([]string{"!"}, "!", "problems"),
 		Close:    b([]string{"esc"}, "esc", "close"),
@@ -120,7 +122,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.PrevCall, k.NextCall, k.FirstCall, k.LastCall, k.GotoCall},
 		{k.Search, k.NextHit, k.NextEvict, k.NextDiffer, k.NextRun, k.NextNotice},
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
-		{k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
+		{k.Picker, k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset},
 		{k.Response, k.FinalAnswer, k.NextFlagged, k.ApplyKeep},
 		{k.Help, k.Problems, k.Close, k.Quit},

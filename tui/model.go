@@ -31,6 +31,9 @@ type Model struct {
 	problems *textPane // the ! overlay
 	keyhelp  *textPane // the ? overlay
 	resp     *textPane // the i overlay: the response and its values
+	picker   *textPane // the w overlay: agents, conversations, runs
+	// pickCursor is the conversation the picker's cursor is on
+	pickCursor int
 	// keep holds the answers of the "what would have kept it" search;
 	// keepAsked, by call, the generation (+1) each was asked for
 	keep      *keepState
@@ -71,6 +74,7 @@ func New(cfg Config) Model {
 	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w) })
 	m.problems = newTextPane(keys, func(int) string { return "" })
 	m.resp = newTextPane(keys, func(int) string { return "" })
+	m.picker = newTextPane(keys, func(int) string { return "" })
 	m.keep, m.keepAsked = &keepState{}, map[int]int{}
 	return m
 }
@@ -143,6 +147,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.responseFollows()
 	case keptMsg:
 		m.kept(msg)
+	case viewMsg:
+		m = m.viewed(msg)
 	case tea.KeyMsg:
 		m, cmd = m.keys1by1(msg)
 	case searchedMsg:
@@ -303,6 +309,7 @@ func (m *Model) layout() {
 	m.detail.SetSize(w-listW-2, paneH-2)
 	m.problems.SetSize(w-2, paneH-2)
 	m.keyhelp.SetSize(w-2, paneH-2)
+	m.picker.SetSize(w-2, paneH-2)
 	m.trans.SetSize(w-2, paneH-2)
 	m.resp.SetSize(w-2, paneH-2)
 	m.bar.spin = m.spin.View()
@@ -344,6 +351,8 @@ func (m Model) panes(h int) string {
 		return box(m.st, "Problems (! or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
 	case m.overlay == transcriptOverlay:
 		return box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
+	case m.overlay == pickerOverlay:
+		return box(m.st, "Agents, conversations and runs (↑/↓ choose, enter opens, w or esc closes)"+moreMark(m.picker), m.picker.View(), w, h, true)
 	case m.overlay == responseOverlay:
 		return box(m.st, "Response of call "+itoa(m.s.call+1)+" — its values and why (i or esc closes)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}

@@ -23,6 +23,7 @@ const (
 	problemsOverlay
 	transcriptOverlay
 	responseOverlay
+	pickerOverlay
 )
 
 // newHelp is the bubbles help model dressed in the style sheet.

@@ -123,7 +123,7 @@ func responseText(s *session, st *Styles, keep keepState, w int) string {
 }
 
 func responseHead(c *window.CallReplay, r model.Response) string {
-	h := fmt.Sprintf("call %d (run %d, iteration %d)", c.Index+1, c.Run.Index, c.Call.Iteration)
+	h := fmt.Sprintf("call %d (run %d, iteration %d)", c.Index+1, c.Run.RunNo, c.Call.Iteration)
 	if r.StopReason != nil {
 		h += " · stop reason " + termtext.Line(*r.StopReason)
 	}

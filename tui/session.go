@@ -13,7 +13,8 @@ import (
 // root model owns it and is the only one that changes it.
 type session struct {
 	name      string
-	rec       *model.Recording
+	rec       *model.Recording // the conversation on screen (the whole file when it holds one)
+	views     *views           // the file's conversations, for the picker
 	inference window.Inference
 	recorded  *window.Replay // under inference.Policy
 	replay    *window.Replay // under policy; == recorded while unchanged
@@ -39,6 +40,7 @@ type loadedMsg struct {
 	recorded *window.Replay
 	start    *window.Replay      // under the policy the screen opens with (== recorded without flags)
 	books    [2]*provenance.Book // of recorded and start
+	views    *views              // the file's conversations; rec is the one on screen
 	err      error
 }
 
@@ -62,7 +64,8 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	if infer == nil {
 		infer = window.Infer
 	}
-	rec = window.FirstAgent(rec) // one agent's policy, one agent's calls (the picker is to come)
+	rec, vs := scope(rec, cfg.View) // one conversation of one agent on screen
+	vs.count()
 	inf := infer(rec)
 	r := window.RunFolds(rec, inf.Policy, inf.Folds)
 	r.Ledger(0) // builds the ledger's log here, not in View
@@ -80,7 +83,7 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 		start.Ledger(0)
 		books[1] = provenance.New(rec, start)
 	}
-	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books}
+	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books, views: vs}
 }
 
 // replayedMsg is sent by replayCmd when a replay under a policy the user
@@ -103,7 +106,7 @@ func replayCmd(gen int, rec *model.Recording, p model.Policy, folds *window.Fold
 
 func newSession(name string, msg loadedMsg) *session {
 	s := &session{
-		name: name, rec: msg.rec, inference: msg.inf,
+		name: name, rec: msg.rec, views: msg.views, inference: msg.inf,
 		recorded: msg.recorded, replay: msg.recorded, policy: msg.inf.Policy,
 		lastPins:     msg.inf.Policy.KeepLastToolResults,
 		recordedBook: msg.books[0], book: msg.books[0],

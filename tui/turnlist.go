@@ -289,9 +289,9 @@ func runStarts(rec *model.Recording) map[*model.Message]int {
 	if rec == nil {
 		return m
 	}
-	for _, r := range rec.Runs {
-		if r.Index > 1 && r.RequestMessage != nil {
-			m[r.RequestMessage] = r.Index
+	for i, r := range rec.Runs { // the runs of the conversation on screen, numbered as the header does
+		if i > 0 && r.RequestMessage != nil {
+			m[r.RequestMessage] = i + 1
 		}
 	}
 	return m

@@ -32,6 +32,9 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.overlay == responseOverlay {
 		return m.responseKey(msg)
 	}
+	if m.overlay == pickerOverlay {
+		return m.pickerKey(msg)
+	}
 	if m.overlay != noOverlay {
 		return m.overlayKey(msg), nil
 	}
@@ -60,6 +63,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.overlay = helpOverlay
 	case key.Matches(msg, k.Problems):
 		m.overlay = problemsOverlay
+	case key.Matches(msg, k.Picker):
+		return m.openPicker(), nil
 	case key.Matches(msg, k.Mouse):
 		return m.mouseToggle()
 	case key.Matches(msg, k.Follow):

@@ -1,0 +1,192 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/afinspect/inspect/lineage"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// A real log holds several agents and conversations (WINDOW-SEMANTICS
+// §10). The screen shows one conversation of one agent at a time: its
+// calls in order (stepping stays inside it), replayed under that agent's
+// policy, which the knobs change. The picker (w) lists every agent, its
+// conversations and their runs, with their calls and whether the replay
+// under the recorded policies matches what the library sent.
+
+// views is what the picker lists: the whole recording's conversations.
+type views struct {
+	all   *model.Recording // the whole file
+	convs []convView       // in conversation order
+	shown int              // index in convs of the one on screen
+}
+
+// convView is one conversation and its runs, with the calls whose
+// recorded window the replay under the agents' recorded policies
+// reproduces (matched of compared; -1 when not worked out).
+type convView struct {
+	number            int
+	agent             *model.Agent
+	runs              []runView
+	calls             int
+	matched, compared int
+}
+
+type runView struct {
+	index             int // in all.Runs
+	runID, step       string
+	calls             int
+	matched, compared int
+}
+
+// scope is the recording of one conversation: its segments, its agent,
+// and the file's problems with a note naming what else the file holds.
+// view is a conversation number; 0 or one not there is the first.
+func scope(rec *model.Recording, view int) (*model.Recording, *views) {
+	lin := lineage.Decide(rec)
+	vs := &views{all: rec}
+	for _, c := range lin.Conversations {
+		cv := convView{number: c.Number, agent: rec.Runs[c.Runs[0]].Agent, matched: -1, compared: -1}
+		for _, i := range c.Runs {
+			r := rec.Runs[i]
+			cv.runs = append(cv.runs, runView{index: i, runID: r.RunID, step: r.Step, calls: len(r.Calls), matched: -1, compared: -1})
+			cv.calls += len(r.Calls)
+		}
+		if c.Number == view {
+			vs.shown = len(vs.convs)
+		}
+		vs.convs = append(vs.convs, cv)
+	}
+	if len(vs.convs) <= 1 {
+		return rec, vs
+	}
+	cv := vs.convs[vs.shown]
+	out := *rec
+	out.Agents, out.Runs = []*model.Agent{cv.agent}, nil
+	for _, r := range cv.runs {
+		out.Runs = append(out.Runs, rec.Runs[r.index])
+	}
+	out.Problems = append(append([]model.Problem(nil), rec.Problems...), model.Problem{Message: fmt.Sprintf(
+		"%s: this file holds %d conversations of %d agents; on screen: conversation %d of agent %s (w picks another)",
+		rec.Source, len(vs.convs), len(rec.Agents), cv.number, cv.agent.Key)})
+	return &out, vs
+}
+
+// count works out, for the picker, how many recorded windows of each run
+// and conversation the replay under each agent's recorded policy
+// reproduces.
+func (vs *views) count() {
+	if len(vs.convs) <= 1 {
+		return
+	}
+	lin := lineage.Decide(vs.all)
+	infs := window.InferAgents(vs.all, lin)
+	policies := map[string]model.Policy{}
+	for _, inf := range infs {
+		policies[inf.Agent.Key] = inf.Policy
+	}
+	r := window.Merge(vs.all, lin, infs, policies)
+	type tally struct{ matched, compared int }
+	byRun := map[*model.Run]*tally{}
+	for i := range r.Calls {
+		c := &r.Calls[i]
+		t := byRun[c.Run]
+		if t == nil {
+			t = &tally{}
+			byRun[c.Run] = t
+		}
+		switch c.Recorded() {
+		case window.Match:
+			t.matched++
+			t.compared++
+		case window.Differs:
+			t.compared++
+		}
+	}
+	for ci := range vs.convs {
+		cv := &vs.convs[ci]
+		cv.matched, cv.compared = 0, 0
+		for ri := range cv.runs {
+			rv := &cv.runs[ri]
+			if t := byRun[vs.all.Runs[rv.index]]; t != nil {
+				rv.matched, rv.compared = t.matched, t.compared
+			} else {
+				rv.matched, rv.compared = 0, 0
+			}
+			cv.matched += rv.matched
+			cv.compared += rv.compared
+		}
+	}
+}
+
+// label names the conversation on screen for the header: its agent and
+// its number of the file's conversations ("" for a file of one).
+func (vs *views) label() string {
+	if vs == nil || len(vs.convs) <= 1 {
+		return ""
+	}
+	cv := vs.convs[vs.shown]
+	return fmt.Sprintf("%s · conversation %d/%d", cv.agent.Key, cv.number, len(vs.convs))
+}
+
+// matchText says how much of a run or conversation the replay matches.
+func matchText(matched, compared int) string {
+	switch {
+	case compared < 0:
+		return "…"
+	case compared == 0:
+		return "nothing recorded to compare"
+	case matched == compared:
+		return fmt.Sprintf("match %d/%d", matched, compared)
+	}
+	return fmt.Sprintf("differs: %d/%d match", matched, compared)
+}
+
+// pickerText is the picker: agents, then their conversations, then their
+// runs; cursor is the conversation the cursor is on.
+func pickerText(vs *views, st *Styles, cursor int) string {
+	if vs == nil {
+		return ""
+	}
+	var b strings.Builder
+	var agent *model.Agent
+	for i, cv := range vs.convs {
+		if cv.agent != agent {
+			agent = cv.agent
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString(st.Title.Render("agent "+agent.Key) + st.Dim.Render(agentNote(agent)) + "\n")
+		}
+		mark := "  "
+		if i == cursor {
+			mark = "▸ "
+		}
+		line := fmt.Sprintf("%sconversation %d · %s · %s · %s", mark, cv.number, plural(len(cv.runs), "run"), plural(cv.calls, "call"), matchText(cv.matched, cv.compared))
+		if i == vs.shown {
+			line += "  (on screen)"
+		}
+		if i == cursor {
+			b.WriteString(st.Value.Render(line) + "\n")
+		} else {
+			b.WriteString(line + "\n")
+		}
+		for _, r := range cv.runs {
+			step := ""
+			if r.step != "" {
+				step = " " + r.step
+			}
+			b.WriteString(st.Dim.Render(fmt.Sprintf("      run %s%s · %s · %s", r.runID, step, plural(r.calls, "call"), matchText(r.matched, r.compared))) + "\n")
+		}
+	}
+	return b.String()
+}
+
+func agentNote(a *model.Agent) string {
+	if a.HasID {
+		return " (agentId " + a.AgentID + ")"
+	}
+	return " (a step of " + strings.Join(a.Path, " / ") + ")"
+}

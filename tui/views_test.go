@@ -1,0 +1,63 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/afinspect/inspect/window"
+)
+
+func TestGoldenPickerC02(t *testing.T) {
+	// c02's README: agent oncall, 1 request = 9 calls; agent billing, a
+	// request (7 calls) and a follow-up (5), lines interleaved: two
+	// conversations. The screen opens on oncall's; w lists both agents,
+	// their conversations and runs, each reproduced call for call.
+	cfg := fileConfig("../testdata/c02-interleaved-agents/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
+		step{keys: []string{"w"}, wait: "conversation 2 · 2 runs · 12 calls"}))
+}
+
+func TestGoldenC06bSecondStep(t *testing.T) {
+	// c06b's README: a Sequence, one runId; the writer step (K=2) is the
+	// second conversation, its iterations start again at 1. Its third
+	// call (wire.json call 9) sends 5 messages.
+	cfg := fileConfig("../testdata/c06b-composition-sequence/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/6",
+		step{keys: []string{"w", "j", "enter"}, wait: "pipeline/step-write · conversation 2/2"},
+		step{keys: []string{"l", "l"}, wait: "call 3/6"}))
+}
+
+// Knobs act on the agent on screen: after switching to billing and
+// moving keepRecentTurns, the calls replayed are billing's only, and
+// oncall's replay under its recorded policy is what it was.
+func TestKnobsActOnTheAgentOnScreen(t *testing.T) {
+	cfg := fileConfig("../testdata/c02-interleaved-agents/run.jsonl")
+	m := open(t, cfg, 120, 40)
+	if m.s.calls() != 9 || !strings.Contains(m.s.views.label(), "oncall") {
+		t.Fatalf("opens on %q with %d calls", m.s.views.label(), m.s.calls())
+	}
+	m = press(m, "w", "j", "enter")
+	if m.s.calls() != 12 || !strings.Contains(m.s.views.label(), "billing") || m.s.policy.KeepRecentTurns != 4 {
+		t.Fatalf("after the picker: %q, %d calls, policy %v", m.s.views.label(), m.s.calls(), m.s.policy)
+	}
+	m = press(m, "[")
+	if m.s.policy.KeepRecentTurns != 3 || !m.s.changed() {
+		t.Fatalf("[ gave %v", m.s.policy)
+	}
+	for i := range m.s.replay.Calls {
+		if a := m.s.replay.Calls[i].Run.Agent.Key; a != "billing" {
+			t.Fatalf("call %d of the replay is %s's", i+1, a)
+		}
+	}
+	m = press(m, "w", "k", "enter")
+	if m.s.calls() != 9 || m.s.changed() || m.s.policy.KeepRecentTurns != 2 {
+		t.Fatalf("back on oncall: %d calls, policy %v (changed %v)", m.s.calls(), m.s.policy, m.s.changed())
+	}
+	for i := range m.s.replay.Calls {
+		if r := m.s.replay.Calls[i].Recorded(); r != window.Match {
+			t.Errorf("oncall call %d: %s after billing's knob moved", i+1, r)
+		}
+	}
+}
