@@ -269,3 +269,15 @@ func TestTokensInReportAndExport(t *testing.T) {
 		t.Errorf("call 2 tokens %v, want 1640 and 40", f[7:9])
 	}
 }
+
+func TestHelpListsFlagsAndKeys(t *testing.T) {
+	_, out, _ := runCLI("--help")
+	for _, want := range []string{"--follow", "--theme", "--quiet", "--fail-on-differs", "/ search", "n/N", "e/E", "v transcript", "y copy", "F follow"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--help does not mention %q", want)
+		}
+	}
+	if code, _, errs := runCLI("--theme", "sepia", s01); code != 2 || !strings.Contains(errs, "unknown --theme") {
+		t.Errorf("--theme sepia: exit %d, %q", code, errs)
+	}
+}
