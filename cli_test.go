@@ -269,3 +269,35 @@ func TestTokensInReportAndExport(t *testing.T) {
 		t.Errorf("call 2 tokens %v, want 1640 and 40", f[7:9])
 	}
 }
+
+func TestHelpListsFlagsAndKeys(t *testing.T) {
+	_, out, _ := runCLI("--help")
+	for _, want := range []string{"--follow", "--theme", "--quiet", "--fail-on-differs", "/ search", "n/N", "e/E", "v transcript", "y copy", "F follow"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--help does not mention %q", want)
+		}
+	}
+	if code, _, errs := runCLI("--theme", "sepia", s01); code != 2 || !strings.Contains(errs, "unknown --theme") {
+		t.Errorf("--theme sepia: exit %d, %q", code, errs)
+	}
+}
+
+// TestStrategyNoneFlag: `none` is a strategy the export names (§13.3: an
+// agent with no window strategy), so a policy that says it can be given
+// back as a flag. Under it nothing ever leaves: s01's nine calls, each
+// adding one assistant turn and one tool result, send 1, 3, …, 17
+// messages (hand-checked: the run has 8 tool calls, one per iteration).
+func TestStrategyNoneFlag(t *testing.T) {
+	doc := exportOf(t, "-q", "--strategy", "none", "--keep-last-tool-results", "2", s01)
+	if doc.Policy.Strategy != "none" {
+		t.Fatalf("policy strategy %q, want none", doc.Policy.Strategy)
+	}
+	if len(doc.Calls) != 9 {
+		t.Fatalf("%d calls, want 9", len(doc.Calls))
+	}
+	for i, c := range doc.Calls {
+		if len(c.Window) != 2*i+1 || len(c.Evicted) != 0 || c.Record != nil {
+			t.Errorf("call %d: %d messages, %d evicted, record %v; want %d, 0, none", c.Call, len(c.Window), len(c.Evicted), c.Record, 2*i+1)
+		}
+	}
+}

@@ -57,6 +57,12 @@ Policy flags (export, report, and the UI); an absent flag is inferred from the r
                                the policy flags then apply to it alone
   --format json                export format (json is the only one); evidence: table or json
 
+Keys in the UI (? lists them all): ←/→ call · g/G first/last · : go to call · / search every
+message, n/N next/previous hit · e/E eviction · d/D call differing from its record · >/< run ·
+c/C drop notice · ↑/↓ turn · enter open folded gone turns · tab focus · pgup/pgdn space b
+ctrl+u/d scroll · v transcript · o $PAGER · y copy (OSC 52) · m mouse off/on · F follow ·
+R reload · [ ] { } p a s t T r policy knobs · z hide gone · ! problems · q quit
+
 UI flags:
   -f, --follow                 follow a log still being written (new calls appear; F in the UI)
   --theme auto|dark|light      colours for a dark or a light background; auto reads

@@ -72,12 +72,12 @@ func (o *options) validate() error {
 		return fmt.Errorf("--max-line-mb must be between 1 and 1048576 (MB)")
 	}
 	switch o.strategy {
-	case "", model.SlidingWindow, model.TokenBudget, model.SummarizeOldest:
+	case "", model.SlidingWindow, model.TokenBudget, model.SummarizeOldest, model.StrategyNone:
 	default:
-		return fmt.Errorf("unknown --strategy %q (sliding-window, token-budget or summarize-oldest)", o.strategy)
+		return fmt.Errorf("unknown --strategy %q (sliding-window, token-budget, summarize-oldest or none)", o.strategy)
 	}
 	if o.given["strategy"] && o.strategy == "" {
-		return fmt.Errorf("--strategy needs a value (sliding-window, token-budget or summarize-oldest)")
+		return fmt.Errorf("--strategy needs a value (sliding-window, token-budget, summarize-oldest or none)")
 	}
 	for _, n := range []struct {
 		flag string

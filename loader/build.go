@@ -344,7 +344,7 @@ func (b *builder) llmEnd(rs *runState, p *parsed) {
 		b.problem(p.at, "a second stream.llm_end for the call of line %d", cs.call.Line)
 		return
 	}
-	cs.call.Usage = p.usage
+	cs.call.Usage, cs.call.Measured = p.usage, p.measured
 	cs.call.Ended = true
 	cs.content = p.text
 	cs.call.Facts.Response.Content = p.text

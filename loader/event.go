@@ -112,6 +112,7 @@ type parsed struct {
 
 	iteration, messagesCount int         // llm_start
 	usage                    model.Usage // llm_end
+	measured                 bool        // llm_end usage held a number for input and for output (§7)
 	text                     string      // turn_start prompt, llm_end content, tool_end message text, run_configured strategy, turn_end finalContent
 	hasText                  bool        // run_configured named a window; turn_end had a string finalContent
 	agentID                  string      // run_configured agentId

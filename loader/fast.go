@@ -398,7 +398,7 @@ func llmEndField(s *scanner, p *parsed, i int) bool {
 			return true
 		}
 		p.hasUsage = true
-		return usageValue(s, &p.usage)
+		return usageValue(s, &p.usage, &p.measured)
 	}
 	raw, ok := rawValue(s)
 	if ok && len(raw) > 0 && raw[0] == '"' {

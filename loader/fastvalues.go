@@ -80,20 +80,26 @@ func rawValue(s *scanner) ([]byte, bool) {
 	return s.b[start:s.i], ok
 }
 
-// usageValue reads llm_end usage {input, output}.
-func usageValue(s *scanner, u *model.Usage) bool {
+// usageValue reads llm_end usage {input, output}; measured says both
+// were numbers, which makes the usage a reading (§7).
+func usageValue(s *scanner, u *model.Usage, measured *bool) bool {
 	if s.null() {
 		return true
 	}
-	return s.members(usageFields, func(i int) bool {
+	var number [2]bool
+	ok := s.members(usageFields, func(i int) bool {
 		n := &u.Input
 		if i == 1 {
 			n = &u.Output
 		}
+		s.ws()
+		number[i] = s.peek() != 'n'
 		var ok bool
 		*n, ok = intValue(s)
 		return ok
 	})
+	*measured = number[0] && number[1]
+	return ok
 }
 
 var usageFields = []string{"input", "output"}

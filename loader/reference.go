@@ -222,6 +222,10 @@ func refStream(payload json.RawMessage, p *parsed) {
 		p.text = v.Content
 		if v.Usage != nil {
 			p.usage, p.hasUsage = *v.Usage, true
+			var n struct {
+				Usage struct{ Input, Output *int } `json:"usage"`
+			}
+			p.measured = json.Unmarshal(payload, &n) == nil && n.Usage.Input != nil && n.Usage.Output != nil
 		}
 		var r string
 		if len(v.StopReason) > 0 && v.StopReason[0] == '"' && json.Unmarshal(v.StopReason, &r) == nil {

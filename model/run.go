@@ -125,6 +125,9 @@ type Call struct {
 	// calls and has none). A final answer is the run's FinalAnswer.
 	Appended []*Message
 	Ended    bool // llm_end was seen
+	// Measured: its llm_end usage held a number for input and for
+	// output, so the usage is a reading for the next visit (§7).
+	Measured bool
 	// Facts are the call's response, system prompt and evidence verdict.
 	Facts CallFacts
 }

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -108,6 +111,14 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, k.ApplyKeep):
 		return m.applyKeep()
+	case key.Matches(msg, k.Focus):
+		if n := len(m.leftValues()); n > 0 {
+			*m.respSel = (*m.respSel + 1) % n
+			m.resp.refresh()
+		}
+		return m, nil
+	case key.Matches(msg, k.Confirm):
+		return m.toSource(), nil
 	case key.Matches(msg, k.FinalAnswer):
 		m.goTo(m.finalAnswer())
 	case key.Matches(msg, k.PrevCall):
@@ -122,13 +133,59 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 	}
+	*m.respSel = 0
 	m.resp.top()
 	return m, m.askKeep()
+}
+
+// leftValues are the call's values that left the window, in order.
+func (m Model) leftValues() []provenance.Entry {
+	var out []provenance.Entry
+	if ce := m.s.evidenceAt(m.s.call); ce != nil {
+		for _, e := range ce.Values {
+			if e.Verdict == evidence.Left {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// toSource closes the response block and goes to the last call whose
+// window held the selected value's first source.
+func (m Model) toSource() Model {
+	left := m.leftValues()
+	if len(left) == 0 {
+		return m
+	}
+	e := left[min(*m.respSel, len(left)-1)]
+	src := e.Sources[0]
+	for i := range m.s.replay.Calls {
+		if m.s.replay.Calls[i].Call.Number == src.SentOn[1] {
+			m.overlay = noOverlay
+			m.goTo(i)
+			for _, r := range m.s.rows {
+				if slices.Contains(r.Messages, src.Message()) && m.list.show(r.Key) {
+					m.syncDetail()
+					break
+				}
+			}
+			name := "the user's text"
+			if src.ToolName != nil {
+				name = *src.ToolName + " " + *src.ToolCallID
+			}
+			m.flash = fmt.Sprintf("call %d: the last call %s (which held %s) was in view; it left at %d (%s)",
+				src.SentOn[1], name, e.Value, src.EvictedAt, src.Rule)
+			break
+		}
+	}
+	return m
 }
 
 // openResponse shows the response block of the call on screen.
 func (m Model) openResponse() (Model, tea.Cmd) {
 	m.overlay = responseOverlay
+	*m.respSel = 0
 	m.resp.top()
 	return m, m.askKeep()
 }

@@ -44,3 +44,14 @@ func TestGoldenEvidenceSuggestionApplied(t *testing.T) {
 		step{keys: []string{"A"}, wait: "would have kept it"},
 		step{keys: []string{"K"}, wait: "evidence: 1 left · 1 never read"}))
 }
+
+func TestGoldenEvidenceToSource(t *testing.T) {
+	// From the answer at call 13, tab selects the second value that left
+	// (10.12.4.52) and enter goes to call 6, the last call whose window
+	// held its source, list_hosts call_0001 (README: sent on 2–6).
+	cfg := fileConfig(evidenceDemo)
+	cfg.Name = "demo"
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
+		step{keys: []string{"A"}, wait: "would have kept it"},
+		step{keys: []string{"tab", "enter"}, wait: "call 6: the last call"}))
+}

@@ -38,6 +38,7 @@ type Model struct {
 	// keepAsked, by call, the generation (+1) each was asked for
 	keep      *keepState
 	keepAsked map[int]int
+	respSel   *int // the selected value that left, in the response block
 	help      help.Model
 	spin      spinner.Model
 
@@ -75,7 +76,7 @@ func New(cfg Config) Model {
 	m.problems = newTextPane(keys, func(int) string { return "" })
 	m.resp = newTextPane(keys, func(int) string { return "" })
 	m.picker = newTextPane(keys, func(int) string { return "" })
-	m.keep, m.keepAsked = &keepState{}, map[int]int{}
+	m.keep, m.keepAsked, m.respSel = &keepState{}, map[int]int{}, new(int)
 	return m
 }
 
@@ -228,8 +229,8 @@ func (m *Model) loaded(s *session) {
 	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
-	keep := m.keep
-	m.resp.text = func(w int) string { return responseText(s, st, *keep, w) }
+	keep, sel := m.keep, m.respSel
+	m.resp.text = func(w int) string { return responseText(s, st, *keep, *sel, w) }
 	m.list.land()
 	m.problems.refresh()
 	m.syncDetail()

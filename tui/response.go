@@ -82,8 +82,9 @@ func (s *Styles) Verdict(v string) lipgloss.Style {
 	return s.Value
 }
 
-// responseText is the response overlay's body at width w.
-func responseText(s *session, st *Styles, keep keepState, w int) string {
+// responseText is the response overlay's body at width w; sel is the
+// selected one of the values that left (▸), whose source enter goes to.
+func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 	c := s.current()
 	if c == nil {
 		return ""
@@ -104,8 +105,19 @@ func responseText(s *session, st *Styles, keep keepState, w int) string {
 	if len(ce.Values) == 0 {
 		line(st.Dim.Render("no numbers or identifiers"))
 	}
+	left := 0
 	for _, e := range ce.Values {
-		valueLines(&b, s, st, keep, e, w)
+		mark := " "
+		if e.Verdict == evidence.Left {
+			if left == sel {
+				mark = "▸"
+			}
+			left++
+		}
+		valueLines(&b, s, st, keep, mark, e, w)
+	}
+	if left > 0 {
+		line(st.Dim.Render("tab selects the next value that left; enter goes to the last call its source was in view"))
 	}
 	rule(fmt.Sprintf("text · %s chars", thousands(model.Len(r.Content))))
 	if r.Content == "" {
@@ -145,14 +157,14 @@ func answerValues(ce *provenance.CallEvidence) int {
 
 // valueLines writes one value: its verdict word, the value, where it was,
 // and for a value that left its sources, lifetime strip and suggestion.
-func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, e provenance.Entry, w int) {
+func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark string, e provenance.Entry, w int) {
 	where := "text"
 	if e.ToolCallID != nil {
 		where = "args " + termtext.Line(*e.ToolCallID)
 	}
 	word := st.Verdict(e.Verdict).Render(fmt.Sprintf("%-13s", e.Verdict))
-	b.WriteString(fit(word+" "+st.Value.Render(termtext.Line(e.Value))+"  "+st.Dim.Render(where), w) + "\n")
-	indent := strings.Repeat(" ", 14)
+	b.WriteString(fit(mark+word+" "+st.Value.Render(termtext.Line(e.Value))+"  "+st.Dim.Render(where), w) + "\n")
+	indent := strings.Repeat(" ", 15)
 	for _, src := range e.Sources {
 		name := "the user's text"
 		if src.ToolName != nil {
@@ -187,8 +199,9 @@ func callSpan(c [2]int) string {
 }
 
 // lifetimeStrip is one cell per call up to the one on screen: ▮ the
-// message was in that call's window, ╳ its visit evicted it, · out of
-// view, ▲ this call, which used the value while it was out of view.
+// message was in that call's window, ▣ pinned there, ╳ its visit evicted
+// it, · out of view, ▲ this call, which used the value while it was out
+// of view.
 func lifetimeStrip(s *session, st *Styles, m *model.Message) string {
 	var b strings.Builder
 	for i := 0; i <= s.call && i < s.calls(); i++ {
@@ -198,13 +211,31 @@ func lifetimeStrip(s *session, st *Styles, m *model.Message) string {
 			b.WriteString(st.Evicted.Render("▲"))
 		case slices.Contains(c.Visit.Evicted, m):
 			b.WriteString(st.Evicted.Render("╳"))
+		case pinnedAt(c, m):
+			b.WriteString(st.Pinned.Render("▣"))
 		case slices.Contains(c.Window(), m):
 			b.WriteString(st.Match.Render("▮"))
 		default:
 			b.WriteString(st.Dim.Render("·"))
 		}
 	}
-	return b.String() + st.Dim.Render("  ▮ in view ╳ evicted · out of view ▲ used here")
+	return b.String() + st.Dim.Render("  ▮ in view ▣ pinned ╳ evicted · out of view ▲ used here")
+}
+
+// pinnedAt reports whether m's turn was held as a tool's latest result at
+// call c's visit.
+func pinnedAt(c *window.CallReplay, m *model.Message) bool {
+	v := &c.Visit
+	mi := slices.Index(v.Before, m)
+	if mi < 0 || !v.Engaged || !slices.Contains(v.After, m) {
+		return false
+	}
+	for _, t := range v.Turns() {
+		if mi >= t.Start && mi < t.Start+t.Length {
+			return t.PinTool != ""
+		}
+	}
+	return false
 }
 
 // wrapText wraps plain text to w columns.

@@ -232,7 +232,7 @@ func (ch *chain) after(call *model.Call, window []*model.Message, mem *arena) {
 	next := mem.msgs.take(len(window) + len(call.Appended))[:0]
 	next = append(next, window...)
 	ch.history = append(next, call.Appended...)
-	if call.Ended {
+	if call.Measured { // a call with no numeric usage leaves the older reading, which expires (§7)
 		ch.reading, ch.readIter, ch.hasReading = call.Usage, call.Iteration, true
 	}
 }
