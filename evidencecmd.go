@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
 )
@@ -50,7 +51,7 @@ func evidenceReport(source string, s session) evidenceDoc {
 	doc := evidenceDoc{Format: evidenceFormat, Source: source, Policy: s.policy.String(),
 		Values: []flaggedValue{}, Library: []libraryRow{}}
 	book := provenance.New(s.rec, s.replay)
-	search := provenance.NewSearcher(s.replay, s.replayWith)
+	search := provenance.NewSearcher(s.replay, s.replayWith, s.strategies()...)
 	for i := range s.replay.Calls {
 		c := &s.replay.Calls[i]
 		ce := book.Call(i)
@@ -187,4 +188,16 @@ func failing(doc evidenceDoc, on []string) int {
 		}
 	}
 	return n
+}
+
+// strategies are those the log makes replayable: sliding-window and
+// token-budget always, summarize-oldest when the log recorded folds.
+func (s session) strategies() []string {
+	out := []string{model.SlidingWindow, model.TokenBudget}
+	for _, inf := range s.infs {
+		if inf.Folds != nil && inf.Folds.Folds() > 0 {
+			return append(out, model.SummarizeOldest)
+		}
+	}
+	return out
 }

@@ -170,3 +170,36 @@ func TestGoneExtended(t *testing.T) {
 		}
 	}
 }
+
+// The search's neighbourhood: one step per knob unit, per strategy
+// change, per 500 tokens of threshold; a token-measured strategy only
+// from a threshold; fewest steps first, the strategy kept on ties.
+func TestNearby(t *testing.T) {
+	base := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 2, KeepLastToolResults: 2}
+	ps := nearby(base, nil)
+	if len(ps) == 0 || steps(base, ps[0]) != 1 || ps[len(ps)-1].Strategy != model.SlidingWindow || steps(base, ps[len(ps)-1]) != MaxSteps {
+		t.Errorf("K/L only: first %v, last %v", ps[0], ps[len(ps)-1])
+	}
+	s := &Searcher{strategies: []string{model.SlidingWindow, model.TokenBudget, model.SummarizeOldest}}
+	if got := s.others(base); len(got) != 0 {
+		t.Errorf("no threshold: no token-measured strategy, got %v", got)
+	}
+	tb := model.Policy{Strategy: model.TokenBudget, KeepRecentTurns: 2, KeepLastToolResults: 2, ThresholdTokens: 1000}
+	if got := s.others(tb); !slices.Equal(got, []string{model.SlidingWindow, model.SummarizeOldest}) {
+		t.Errorf("others of token-budget: %v", got)
+	}
+	ps = nearby(tb, s.others(tb))
+	one := 0
+	for _, p := range ps {
+		if steps(tb, p) == 1 {
+			one++
+		}
+	}
+	// K±1 (K=1 allowed), L±1, threshold ±500, two other strategies
+	if one != 8 {
+		t.Errorf("%d policies one step away, want 8: %v", one, ps[:one])
+	}
+	if p := (model.Policy{Strategy: model.SummarizeOldest, KeepRecentTurns: 3, KeepLastToolResults: 2, ThresholdTokens: 1500}); steps(tb, p) != 3 {
+		t.Errorf("strategy, K and threshold: %d steps", steps(tb, p))
+	}
+}

@@ -25,9 +25,10 @@ type Suggestion struct {
 // about many values costs one replay per policy tried. Only the policy of
 // the agent whose call used the value changes.
 type Searcher struct {
-	r       *window.Replay
-	replay  Replayer
-	replays map[agentPolicy]*window.Replay
+	r          *window.Replay
+	replay     Replayer
+	strategies []string // the strategies the log makes replayable, besides the one in force
+	replays    map[agentPolicy]*window.Replay
 }
 
 // Replayer replays the recording with one agent (key) under p and every
@@ -42,38 +43,72 @@ type agentPolicy struct {
 // MaxSteps bounds the search: knob steps away from the current policy.
 const MaxSteps = 4
 
+// ThresholdStep is one step of thresholdTokens, as the UI's knob moves it.
+const ThresholdStep = 500
+
 // NewSearcher searches around the policies of replay r; replay replays
 // the recording under a changed policy (the caller knows how: recorded
-// folds, agents).
-func NewSearcher(r *window.Replay, replay Replayer) *Searcher {
-	return &Searcher{r: r, replay: replay, replays: map[agentPolicy]*window.Replay{}}
+// folds, agents). strategies are the other strategies the log makes
+// replayable (summarize-oldest only with recorded folds; token-budget
+// with a threshold).
+func NewSearcher(r *window.Replay, replay Replayer, strategies ...string) *Searcher {
+	return &Searcher{r: r, replay: replay, strategies: strategies, replays: map[agentPolicy]*window.Replay{}}
 }
 
 // nearby lists the policies tried, fewest steps first: keepRecentTurns
-// from 1 up, keepLastToolResults from 0 up, within MaxSteps of base
-// (one step each per unit), and on ties the one that changes
-// keepRecentTurns less, then the smaller values.
-func nearby(base model.Policy) []model.Policy {
+// from 1 up, keepLastToolResults from 0 up (one step per unit), another
+// strategy (one step), thresholdTokens by ThresholdStep (one step each,
+// for a strategy that measures tokens), within MaxSteps of base; on ties
+// the one that keeps the strategy, then changes keepRecentTurns less,
+// then the smaller values.
+func nearby(base model.Policy, strategies []string) []model.Policy {
 	var out []model.Policy
-	for k := max(1, base.KeepRecentTurns-MaxSteps); k <= base.KeepRecentTurns+MaxSteps; k++ {
-		for l := max(0, base.KeepLastToolResults-MaxSteps); l <= base.KeepLastToolResults+MaxSteps; l++ {
-			p := base
-			p.KeepRecentTurns, p.KeepLastToolResults = k, l
-			if n := steps(base, p); n > 0 && n <= MaxSteps {
-				out = append(out, p)
+	for _, s := range append([]string{base.Strategy}, strategies...) {
+		ts := []int{base.ThresholdTokens}
+		if tokenMeasured(s) && base.ThresholdTokens > 0 {
+			for d := 1; d <= 2; d++ {
+				if t := base.ThresholdTokens - d*ThresholdStep; t > 0 {
+					ts = append(ts, t)
+				}
+				ts = append(ts, base.ThresholdTokens+d*ThresholdStep)
+			}
+		}
+		for _, t := range ts {
+			for k := max(1, base.KeepRecentTurns-MaxSteps); k <= base.KeepRecentTurns+MaxSteps; k++ {
+				for l := max(0, base.KeepLastToolResults-MaxSteps); l <= base.KeepLastToolResults+MaxSteps; l++ {
+					p := base
+					p.Strategy, p.ThresholdTokens, p.KeepRecentTurns, p.KeepLastToolResults = s, t, k, l
+					if n := steps(base, p); n > 0 && n <= MaxSteps && !slices.Contains(out, p) {
+						out = append(out, p)
+					}
+				}
 			}
 		}
 	}
 	slices.SortStableFunc(out, func(a, b model.Policy) int {
 		return cmp.Or(cmp.Compare(steps(base, a), steps(base, b)),
+			cmp.Compare(strategySteps(base, a), strategySteps(base, b)),
 			cmp.Compare(abs(a.KeepRecentTurns-base.KeepRecentTurns), abs(b.KeepRecentTurns-base.KeepRecentTurns)),
-			cmp.Compare(a.KeepRecentTurns, b.KeepRecentTurns), cmp.Compare(a.KeepLastToolResults, b.KeepLastToolResults))
+			cmp.Compare(a.KeepRecentTurns, b.KeepRecentTurns), cmp.Compare(a.KeepLastToolResults, b.KeepLastToolResults),
+			cmp.Compare(a.ThresholdTokens, b.ThresholdTokens))
 	})
 	return out
 }
 
+func tokenMeasured(s string) bool { return s == model.TokenBudget || s == model.SummarizeOldest }
+
+// steps counts the knob steps from a to b.
 func steps(a, b model.Policy) int {
-	return abs(a.KeepRecentTurns-b.KeepRecentTurns) + abs(a.KeepLastToolResults-b.KeepLastToolResults)
+	n := abs(a.KeepRecentTurns-b.KeepRecentTurns) + abs(a.KeepLastToolResults-b.KeepLastToolResults)
+	n += abs(a.ThresholdTokens-b.ThresholdTokens) / ThresholdStep
+	return n + strategySteps(a, b)
+}
+
+func strategySteps(a, b model.Policy) int {
+	if a.Strategy != b.Strategy {
+		return 1
+	}
+	return 0
 }
 
 func abs(n int) int {
@@ -95,7 +130,7 @@ func (s *Searcher) Keep(i int, e Entry) (Suggestion, bool) {
 	if c.Run.Agent != nil {
 		agent = c.Run.Agent.Key
 	}
-	for _, p := range nearby(base) {
+	for _, p := range nearby(base, s.others(base)) {
 		key := agentPolicy{agent, p}
 		r := s.replays[key]
 		if r == nil {
@@ -115,8 +150,26 @@ func (s *Searcher) Keep(i int, e Entry) (Suggestion, bool) {
 	return Suggestion{}, false
 }
 
+// others are the searcher's strategies but the one in force; one that
+// measures tokens only when base has a threshold to start from.
+func (s *Searcher) others(base model.Policy) []string {
+	var out []string
+	for _, st := range s.strategies {
+		if st != base.Strategy && !slices.Contains(out, st) && (!tokenMeasured(st) || base.ThresholdTokens > 0) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 func suggest(base, p model.Policy, call int, src Source) Suggestion {
 	var knobs []string
+	if p.Strategy != base.Strategy {
+		knobs = append(knobs, fmt.Sprintf("strategy %s→%s", base.Strategy, p.Strategy))
+	}
+	if p.ThresholdTokens != base.ThresholdTokens {
+		knobs = append(knobs, fmt.Sprintf("thresholdTokens %d→%d", base.ThresholdTokens, p.ThresholdTokens))
+	}
 	if p.KeepRecentTurns != base.KeepRecentTurns {
 		knobs = append(knobs, fmt.Sprintf("keepRecentTurns %d→%d", base.KeepRecentTurns, p.KeepRecentTurns))
 	}

@@ -52,9 +52,13 @@ type keptMsg struct {
 // session.
 func keepCmd(gen int, rec *model.Recording, r *window.Replay, folds *window.FoldBook, vals []provenance.Entry, i int) tea.Cmd {
 	return func() tea.Msg {
+		strategies := []string{model.SlidingWindow, model.TokenBudget}
+		if folds != nil && folds.Folds() > 0 {
+			strategies = append(strategies, model.SummarizeOldest)
+		}
 		search := provenance.NewSearcher(r, func(_ string, p model.Policy) *window.Replay {
 			return window.RunFolds(rec, p, folds)
-		})
+		}, strategies...)
 		sugs := map[string]*provenance.Suggestion{}
 		for _, e := range vals {
 			if sug, ok := search.Keep(i, e); ok {
