@@ -24,20 +24,34 @@ type lives struct {
 	rows   []window.Row // every turn, at the last call
 }
 
-// livesOf reads (once per replay) the life of every turn.
+// livesOf is the life of every turn of the replay on screen: the one
+// read with the replay in its tea.Cmd, or (for the recorded replay, back
+// after a knob was reset) read again here.
 func (s *session) livesOf() *lives {
-	if s.lives != nil && s.lives.replay == s.replay {
-		return s.lives
+	for _, l := range []*lives{s.lives, s.recordedLives} {
+		if l != nil && l.replay == s.replay {
+			return l
+		}
 	}
-	l := &lives{replay: s.replay, byKey: map[string]life{}}
-	if n := s.calls(); n > 0 {
-		l.rows = s.replay.Ledger(n - 1)
+	s.lives = newLives(s.replay)
+	return s.lives
+}
+
+// newLives reads the ledger at r's last call, which knows every turn's
+// whole story. A huge run's takes tens of milliseconds: it is read in
+// the tea.Cmd that made the replay, before the replay is shared.
+func newLives(r *window.Replay) *lives {
+	l := &lives{replay: r, byKey: map[string]life{}}
+	if r == nil {
+		return l
 	}
-	for _, r := range l.rows {
-		folded := r.LeftAt >= 0 && r.LeftAt < len(s.replay.Calls) && s.replay.Calls[r.LeftAt].Visit.Frame != nil
-		l.byKey[r.Key] = life{first: r.First, left: r.LeftAt, notice: r.WroteAt >= 0, folded: folded, placeholder: r.Placeholder}
+	if n := len(r.Calls); n > 0 {
+		l.rows = r.Ledger(n - 1)
 	}
-	s.lives = l
+	for _, row := range l.rows {
+		folded := row.LeftAt >= 0 && row.LeftAt < len(r.Calls) && r.Calls[row.LeftAt].Visit.Frame != nil
+		l.byKey[row.Key] = life{first: row.First, left: row.LeftAt, notice: row.WroteAt >= 0, folded: folded, placeholder: row.Placeholder}
+	}
 	return l
 }
 

@@ -143,7 +143,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.s == nil || msg.gen != m.gen {
 			return m, nil // a later change is on its way
 		}
-		m.s.replay, m.s.replaying, m.s.book = msg.replay, false, msg.book
+		m.s.replay, m.s.replaying, m.s.book, m.s.lives = msg.replay, false, msg.book, msg.lives
 		m.reread()
 		cmd = m.responseFollows()
 	case keptMsg:

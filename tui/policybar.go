@@ -84,7 +84,24 @@ func (b *policyBar) status() string {
 		return b.st.Dim.Render("the recorded policy; change a knob to replay the run under another")
 	}
 	n := b.s.changes.count()
-	return b.st.Changed.Render(fmt.Sprintf("≠ %d turn(s) differ at this call from the recorded policy", n)) + b.st.Dim.Render("  (r resets)")
+	return b.st.Changed.Render(fmt.Sprintf("≠ %d turn(s) differ at this call from the recorded policy", n)) + b.st.Dim.Render(b.sizes()+"  (r resets)")
+}
+
+// sizes compares the window at this call under the two policies: chars
+// for both, and the provider's tokens, which exist only for the window
+// the library sent.
+func (b *policyBar) sizes() string {
+	c := b.s.current()
+	if c == nil || b.s.call >= len(b.s.recorded.Calls) {
+		return ""
+	}
+	was := model.WindowChars(b.s.recorded.Calls[b.s.call].Window())
+	now := model.WindowChars(c.Window())
+	s := fmt.Sprintf(" · window %s → %s chars", thousands(was), thousands(now))
+	if c.Call.Ended {
+		s += fmt.Sprintf(" (recorded: %s tok)", thousands(c.Call.Usage.Input))
+	}
+	return s
 }
 
 func onOff(on bool) string {

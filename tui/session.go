@@ -26,6 +26,8 @@ type session struct {
 	rows    []window.Row // replay.Ledger(call)
 	changes fateChanges  // rows whose fate differs from the recorded policy's
 	lives   *lives       // every turn's calls in view, for the replay on screen (livesOf)
+	// recordedLives is lives for the recorded replay.
+	recordedLives *lives
 
 	// the values of each response judged against recorded and replay
 	// (provenance.Book of each; made with them, off the UI goroutine)
@@ -41,6 +43,7 @@ type loadedMsg struct {
 	start    *window.Replay      // under the policy the screen opens with (== recorded without flags)
 	books    [2]*provenance.Book // of recorded and start
 	views    *views              // the file's conversations; rec is the one on screen
+	lives    [2]*lives           // of recorded and start
 	err      error
 }
 
@@ -83,7 +86,12 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 		start.Ledger(0)
 		books[1] = provenance.New(rec, start)
 	}
-	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books, views: vs}
+	lv := [2]*lives{newLives(r)}
+	lv[1] = lv[0]
+	if start != r {
+		lv[1] = newLives(start)
+	}
+	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books, lives: lv, views: vs}
 }
 
 // replayedMsg is sent by replayCmd when a replay under a policy the user
@@ -92,6 +100,7 @@ type replayedMsg struct {
 	gen    int
 	replay *window.Replay
 	book   *provenance.Book
+	lives  *lives
 }
 
 // The summaries of summarize-oldest come from folds (learned under the
@@ -100,7 +109,7 @@ func replayCmd(gen int, rec *model.Recording, p model.Policy, folds *window.Fold
 	return func() tea.Msg {
 		r := window.RunFolds(rec, p, folds)
 		r.Ledger(call)
-		return replayedMsg{gen: gen, replay: r, book: provenance.New(rec, r)}
+		return replayedMsg{gen: gen, replay: r, book: provenance.New(rec, r), lives: newLives(r)}
 	}
 }
 
@@ -110,6 +119,7 @@ func newSession(name string, msg loadedMsg) *session {
 		recorded: msg.recorded, replay: msg.recorded, policy: msg.inf.Policy,
 		lastPins:     msg.inf.Policy.KeepLastToolResults,
 		recordedBook: msg.books[0], book: msg.books[0],
+		recordedLives: msg.lives[0], lives: msg.lives[1],
 	}
 	if msg.start != nil {
 		s.replay, s.policy, s.book = msg.start, msg.start.Policy, msg.books[1]
