@@ -223,7 +223,10 @@ def write(out_dir, name, items, sources, note):
     if not keyed and len({json.dumps(s.wire["policy"], sort_keys=True) for s in sources}) > 1:
         sys.exit(f"{name}: one agent key with two policies; rename one")
     wire = {"scenario": note, "library": sources[0].wire.get("library"),
-            "mutation": {"of": [s.name for s in sources], "shape": note},
+            "mutation": {"of": [s.name for s in sources], "shape": note,
+                         # (source index, its call number) -> call number here; its runs likewise
+                         "calls": [[[s.tag for s in sources].index(t), old, new] for (t, old), new in sorted(callmap.items())],
+                         "runs": [[i, s.src_run_no[r], run_no[r]] for i, s in enumerate(sources) for r in s.runs if r in run_no]},
             "policy": agents if keyed else sources[0].wire["policy"],
             "calls": [{k: v for k, v in c.items() if k not in ("src", "conv")} for c in calls]}
     if keyed:
