@@ -301,3 +301,38 @@ func TestStrategyNoneFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarizeWhatIfOnAnotherStrategy: s09 was recorded under
+// token-budget (threshold 3000), so its library never planned a fold and
+// refused none (§11.9: refusals are learned under the RECORDED policy).
+// Under summarize-oldest at 800 tokens, K 2, the visit of call 4
+// (iteration 4, reading 1600) plans to fold turn 1 (messages 1–2: the
+// first tool call and its result); no summary of it was ever written, so
+// the replay folds with a placeholder frame — whether the other knobs
+// are flags too or inferred — instead of calling the span refused.
+func TestSummarizeWhatIfOnAnotherStrategy(t *testing.T) {
+	const s09 = "testdata/s09-token-budget/run.jsonl"
+	base := []string{"export", "-q", "--strategy", "summarize-oldest", "--threshold-tokens", "800", "--keep-recent-turns", "2"}
+	for _, args := range [][]string{append(base, s09), append(base, "--keep-last-tool-results", "2", s09)} {
+		code, out, errs := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var doc struct {
+			Calls []struct {
+				Call   int `json:"call"`
+				Record *struct {
+					RemovedMessageCount int   `json:"removedMessageCount"`
+					SummaryRecorded     *bool `json:"summaryRecorded"`
+				} `json:"record"`
+			} `json:"calls"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		r := doc.Calls[3].Record
+		if doc.Calls[3].Call != 4 || r == nil || r.RemovedMessageCount != 2 || r.SummaryRecorded == nil || *r.SummaryRecorded {
+			t.Errorf("%v: call 4 record %+v, want a placeholder fold of 2 messages", args[len(args)-3:], r)
+		}
+	}
+}

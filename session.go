@@ -191,6 +191,11 @@ func newSession(rec *model.Recording, o options, only *model.Agent) (session, er
 			p := o.apply(model.Policy{})
 			s.agents = append(s.agents, agentPolicy{agent: a, policy: p, evidence: "all knobs given as flags"})
 		}
+		if o.strategy == model.SummarizeOldest {
+			// the library's refusals are learned under its recorded
+			// policy, not the one asked for (§11.9)
+			infs = window.InferAgents(sub, s.lin)
+		}
 	} else {
 		infs = window.InferAgents(sub, s.lin) // the recorded policies; flags then override them
 		for _, inf := range infs {

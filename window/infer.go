@@ -109,6 +109,19 @@ func (r *Replay) score() (matched, compared int) {
 	return matched, compared
 }
 
+// unlearnedFolds is the book for a summarize-oldest replay when no
+// agent's inference learned one. Refusals are learned under the RECORDED
+// policy (§11.9): with the recorded policies known and none of them
+// summarize-oldest, the library never planned a fold, so it refused none
+// and every fold is a placeholder; with none known (every knob a flag),
+// p is taken as the recorded policy.
+func unlearnedFolds(rec *model.Recording, infs []Inference, p model.Policy) *FoldBook {
+	if len(infs) > 0 {
+		return readFolds(rec)
+	}
+	return RecordedFolds(rec, p)
+}
+
 // Merge is a replay of every agent under policies, reusing the replay an
 // inference made when its policy is the one asked for. Summaries come
 // from the folds the inference learned (else from the recorded folds
@@ -137,7 +150,7 @@ func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 	if len(redo) > 0 {
 		for _, a := range redo {
 			if p := policyOf(policies, a); p.Strategy == model.SummarizeOldest && book == nil {
-				book = RecordedFolds(rec, p)
+				book = unlearnedFolds(rec, infs, p)
 			}
 		}
 		parts = append(parts, replay(rec, lin, replayOptions{book: book, policy: func(a *model.Agent) (model.Policy, bool) {

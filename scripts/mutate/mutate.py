@@ -29,6 +29,7 @@ Shapes (WINDOW-SEMANTICS §10, EVIDENCE-SEMANTICS §3-§6):
 """
 import json, os, random, re, sys
 
+ENVELOPES_BY_END = os.environ.get("MUTATE_ENVELOPES") == "by-end"
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared")
 
 
@@ -222,7 +223,10 @@ def write(out_dir, name, items, sources, note):
     if not keyed and len({json.dumps(s.wire["policy"], sort_keys=True) for s in sources}) > 1:
         sys.exit(f"{name}: one agent key with two policies; rename one")
     wire = {"scenario": note, "library": sources[0].wire.get("library"),
-            "mutation": {"of": [s.name for s in sources], "shape": note},
+            "mutation": {"of": [s.name for s in sources], "shape": note,
+                         # (source index, its call number) -> call number here; its runs likewise
+                         "calls": [[[s.tag for s in sources].index(t), old, new] for (t, old), new in sorted(callmap.items())],
+                         "runs": [[i, s.src_run_no[r], run_no[r]] for i, s in enumerate(sources) for r in s.runs if r in run_no]},
             "policy": agents if keyed else sources[0].wire["policy"],
             "calls": [{k: v for k, v in c.items() if k not in ("src", "conv")} for c in calls]}
     if keyed:
@@ -240,6 +244,9 @@ def write(out_dir, name, items, sources, note):
     with open(os.path.join(d, "wire.json"), "w", encoding="utf-8") as f:
         json.dump(wire, f, ensure_ascii=False, indent=1)
     envs = sorted((e for s in sources for e in s.envs), key=lambda e: run_no.get(json.loads(e)["run"]["runId"], 1e9))
+    if ENVELOPES_BY_END:  # the order runs ended in: a nested child before its parent
+        last = {runid_of(json.loads(l)): i for i, l in enumerate(lines)}
+        envs.sort(key=lambda e: last.get(json.loads(e)["run"]["runId"], 1e9))
     with open(os.path.join(d, "recording.json"), "w", encoding="utf-8") as f:
         f.write("[" + ",".join(envs) + "]")
     readme = "".join(renumber_readme(s, callmap, run_no) for s in sources if s.wire.get("evidence"))
@@ -381,6 +388,22 @@ def shapes(shared, rng):
                 items += [(ch, i) for i in range(lo, hi + 1)]
                 k += 1
     yield "child-followups", items, [p, ch], "s05's three runs as one child instance, each nested in a tool call of demo-incident"
+    # a child with the default id, like its parent: one agent key, two conversations
+    p, ch = S("demo-incident", "a"), S("s01-basic-loop", "b")
+    fresh_ids(ch, "1796000000002")
+    yield "child-samekey", nest(p, ch, p.runs[0], 4), [p, ch], "s01 as an agent-as-tool child with the default id 'agent', inside demo-incident"
+    p, ch = S("demo-incident", "a"), S("s05-multi-turn", "b")
+    items, n, k = [], 0, 0
+    for it in p.items():
+        items.append(it)
+        e = json.loads(p.lines[it[1]])
+        if e.get("type", "").endswith("stream.tool_start"):
+            n += 1
+            if n in (3, 6, 13) and k < len(ch.runs):
+                lo, hi = ch.run_span(ch.runs[k])
+                items += [(ch, i) for i in range(lo, hi + 1)]
+                k += 1
+    yield "child-samekey-followups", items, [p, ch], "s05's runs as a child with the default id nested in demo-incident's tool calls (its follow-up across the parent's follow-up)"
     # one shared sink: lines one by one
     a, b = S("c01-two-conversations", "a"), S("c09-token-budget-followups", "b")
     b.rename_agent("agent", "billing")
