@@ -30,12 +30,13 @@ type builder struct {
 	interned map[internKey]map[string]*model.Message // recorded window messages, by their text as the file spells it
 	last     *runState                               // the segment of the last event, found without the map
 	nextID   int
-	events   int  // events applied: the order of §10's "first event"
-	calls    int  // llm_starts so far
-	settled  int  // calls settled so far (what a snapshot holds)
-	sawEvent bool // some event's type starts with "agentfootprint."
-	dropped  int  // problems past maxProblems
-	dirty    int  // index of the first segment changed since the last publish
+	events   int           // events applied: the order of §10's "first event"
+	calls    int           // llm_starts so far
+	settled  int           // calls settled so far (what a snapshot holds)
+	sawEvent bool          // some event's type starts with "agentfootprint."
+	dropped  int           // problems past maxProblems
+	dirty    int           // index of the first segment changed since the last publish
+	starts   []toolStartAt // every tool_start, to name those never answered
 
 	opts    options
 	fast    fastDecoder // for events decoded on the builder's goroutine
@@ -151,6 +152,7 @@ func (b *builder) apply(p *parsed) {
 	case kindRunConfig:
 		if p.ok {
 			b.configured(rs, p)
+			b.checkStrategy(p)
 		}
 	case kindTurnStart:
 		if p.ok {
@@ -357,6 +359,7 @@ func (b *builder) llmEnd(rs *runState, p *parsed) {
 }
 
 func (b *builder) toolStart(rs *runState, p *parsed) {
+	b.starts = append(b.starts, toolStartAt{rs: rs, id: p.toolCallID, name: p.toolName, at: p.at})
 	if !rs.started[p.toolCallID] {
 		rs.started[p.toolCallID] = true
 		rs.opened = append(rs.opened, p.toolCallID)

@@ -255,6 +255,9 @@ func finishPayload(p *parsed, st *payloadState) bool {
 	case kindRunConfig:
 		p.ok = true
 	case kindToolEnd:
+		if missing(st.result) && missing(st.errField) {
+			return false // "has no result": the reference words it
+		}
 		p.text = toolContent(st.result, st.errField)
 		p.ok = true
 	case kindTurnStart, kindLLMStart, kindLLMEnd, kindToolStart:
@@ -282,7 +285,7 @@ func (f *fastDecoder) field(s *scanner, p *parsed, st *payloadState, i int) bool
 		raw, ok = rawValue(s)
 		p.text, p.hasText = finalText(raw)
 	case kindTurnStart:
-		p.text, ok = stringValue(s)
+		p.text, ok = strictString(s)
 	case kindPressure:
 		if i == 0 {
 			var unit string
@@ -320,7 +323,7 @@ func toolField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	if p.kind == kindToolStart {
 		switch i {
 		case 0:
-			p.toolName, ok = stringValue(s)
+			p.toolName, ok = strictString(s)
 		case 1:
 			p.toolCallID, ok = stringValue(s)
 		default:

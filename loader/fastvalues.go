@@ -51,6 +51,21 @@ func stringValue(s *scanner) (string, bool) {
 	return text(raw, esc), ok
 }
 
+// strictString reads a string field that must be one: null goes to the
+// reference decoder, which says so.
+func strictString(s *scanner) (string, bool) {
+	if s.null() {
+		return "", false
+	}
+	raw, esc, ok := s.str()
+	return text(raw, esc), ok
+}
+
+// missing reports whether a raw value is absent or null.
+func missing(raw []byte) bool {
+	return len(raw) == 0 || string(raw) == "null"
+}
+
 // intValue reads an int field: an integer, or null for 0.
 func intValue(s *scanner) (int, bool) {
 	if s.null() {

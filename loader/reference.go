@@ -52,6 +52,7 @@ func decodeReference(data []byte, at loc, last bool, p *parsed) {
 	if !utf8.Valid(data) {
 		p.problem("invalid UTF-8 (shown as U+FFFD)")
 	}
+	checkDuplicate(data, p)
 	if ev.Type == "" {
 		p.problem("event has no type")
 		return
@@ -132,10 +133,9 @@ func refPayload(payload json.RawMessage, p *parsed) {
 		}
 	case kindTurnStart:
 		var v struct {
-			UserPrompt string `json:"userPrompt"`
+			UserPrompt json.RawMessage `json:"userPrompt"`
 		}
-		p.ok = refDecode(payload, p, &v)
-		p.text = v.UserPrompt
+		p.ok = refDecode(payload, p, &v) && refString(p, "userPrompt", v.UserPrompt, &p.text)
 	case kindPressure:
 		var v struct {
 			Unit string  `json:"unit"`
@@ -160,11 +160,11 @@ func refPayload(payload json.RawMessage, p *parsed) {
 		p.toolCallID = v.ToolCallID
 	case kindLLMStart:
 		var v struct {
-			Iteration     int `json:"iteration"`
-			MessagesCount int `json:"messagesCount"`
+			Iteration     json.RawMessage `json:"iteration"`
+			MessagesCount json.RawMessage `json:"messagesCount"`
 		}
-		p.ok = refDecode(payload, p, &v)
-		p.iteration, p.messagesCount = v.Iteration, v.MessagesCount
+		p.ok = refDecode(payload, p, &v) && refCount(p, "iteration", v.Iteration, &p.iteration) &&
+			refCount(p, "messagesCount", v.MessagesCount, &p.messagesCount)
 	default:
 		refStream(payload, p)
 	}
@@ -233,12 +233,12 @@ func refStream(payload json.RawMessage, p *parsed) {
 		}
 	case kindToolStart:
 		var v struct {
-			ToolName   string          `json:"toolName"`
+			ToolName   json.RawMessage `json:"toolName"`
 			ToolCallID string          `json:"toolCallId"`
 			Args       json.RawMessage `json:"args"`
 		}
-		p.ok = refDecode(payload, p, &v)
-		p.toolName, p.toolCallID, p.args = v.ToolName, v.ToolCallID, v.Args
+		p.ok = refDecode(payload, p, &v) && refString(p, "toolName", v.ToolName, &p.toolName)
+		p.toolCallID, p.args = v.ToolCallID, v.Args
 	case kindToolEnd:
 		var v struct {
 			ToolCallID string          `json:"toolCallId"`
@@ -247,6 +247,9 @@ func refStream(payload json.RawMessage, p *parsed) {
 		}
 		if p.ok = refDecode(payload, p, &v); p.ok {
 			p.toolCallID, p.text = v.ToolCallID, toolContent(v.Result, v.Error)
+			if missing(v.Result) && missing(v.Error) {
+				p.problem(fmt.Sprintf("stream.tool_end for toolCallId %q has no result; the tool message is empty", v.ToolCallID))
+			}
 		}
 	case kindIterationEnd:
 		var v struct {

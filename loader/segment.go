@@ -137,6 +137,7 @@ func (b *builder) touch(rs *runState) {
 // segment's tool calls, orders the segments by first event, and notes the
 // problems left out.
 func (b *builder) finish() {
+	b.unanswered()
 	for _, rs := range b.order {
 		b.settle(rs.cur)
 		r := rs.run

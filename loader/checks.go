@@ -1,0 +1,91 @@
+package loader
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// Checks that turn a silent loss into a problem with its file and line
+// (issue 7): the event is still used where it can be.
+
+// strategies are the window strategies the library names in
+// run_configured (WINDOW-SEMANTICS §7).
+var strategies = []string{model.SlidingWindow, model.TokenBudget, model.SummarizeOldest, model.StrategyNone}
+
+// checkStrategy says when run_configured names a strategy the library
+// does not have (the --strategy flag refuses the same name).
+func (b *builder) checkStrategy(p *parsed) {
+	if p.hasText && p.text != "" && !slices.Contains(strategies, p.text) {
+		b.problem(p.at, "agent.run_configured window %q is not a strategy the library has (sliding-window, token-budget, summarize-oldest); the run is replayed as recorded where it can be", p.text)
+	}
+}
+
+// toolStartAt is one tool_start, for unanswered.
+type toolStartAt struct {
+	rs       *runState
+	id, name string
+	at       loc
+}
+
+// unanswered names each tool_start that no tool_end answers anywhere in
+// the file (a paused run's tool is answered by the run that resumes it,
+// so only a tool answered nowhere is said). In a log that is cut off the
+// cut says it already.
+func (b *builder) unanswered() {
+	defer func() { b.starts = nil }()
+	for _, p := range b.rec.Problems {
+		if strings.Contains(p.Message, "the last line is cut off") {
+			return
+		}
+	}
+	answered := map[string]bool{}
+	for _, rs := range b.order {
+		for id := range rs.ended {
+			answered[id] = true
+		}
+	}
+	for _, s := range b.starts {
+		if !answered[s.id] && !s.rs.ended[s.id] {
+			b.problem(s.at, "stream.tool_start of %s (toolCallId %q) has no stream.tool_end in the file; its result is missing", s.name, s.id)
+		}
+	}
+}
+
+// duplicateKey is the first key an event object has twice at its top
+// level ("type", "payload", "meta"), "" when none: encoding/json keeps
+// the last, silently.
+func duplicateKey(data []byte) string {
+	d := json.NewDecoder(bytes.NewReader(data))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for d.More() {
+		t, err := d.Token()
+		k, ok := t.(string)
+		if err != nil || !ok {
+			return ""
+		}
+		if seen[k] && (k == "type" || k == "payload" || k == "meta") {
+			return k
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if d.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
+}
+
+// checkDuplicate says when an event has a key twice.
+func checkDuplicate(data []byte, p *parsed) {
+	if k := duplicateKey(data); k != "" {
+		p.problem(fmt.Sprintf("the event has %q twice; the last one is used", k))
+	}
+}
