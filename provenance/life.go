@@ -34,9 +34,11 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
 	preds := make([]int, len(r.Calls))
 	for i := range r.Calls {
 		c := &r.Calls[i]
+		// (a message the replay shares between conversations, such as a
+		// recorded delivery, does not make one continue the other)
 		pred := -1
 		for _, m := range c.Visit.Before {
-			if j, ok := lastSeen[m]; ok && j < i && j > pred {
+			if j, ok := lastSeen[m]; ok && j < i && j > pred && r.Calls[j].Conversation == c.Conversation {
 				pred = j
 			}
 		}
