@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/afinspect/inspect/model"
@@ -63,27 +64,61 @@ type judgeSets struct {
 	lib              *Sets  // nil while the unions are exact
 }
 
-// Judger judges the values of many calls, remembering the index of each
-// message that left (the same message leaves once and is asked about on
-// every later call).
+// Judger judges the values of many calls, remembering each message that
+// left, indexed once (the same message leaves once and is asked about on
+// every later call), by lookup form: finding the messages gone that hold
+// a value costs its hits, not the number gone.
+// The messages of the windows are indexed once too, while they stay in
+// view (windowSets): a Judger judges the calls of one replay, whose views
+// share their OwnBytes.
 type Judger struct {
-	held map[*model.Message]*Index
+	held  map[*model.Message]bool
+	where map[string][]*model.Message // lookup form → the held messages that have it
+	win   windowSets
 }
 
 // NewJudger is a Judger with nothing remembered.
-func NewJudger() *Judger { return &Judger{held: map[*model.Message]*Index{}} }
+func NewJudger() *Judger {
+	return &Judger{held: map[*model.Message]bool{}, where: map[string][]*model.Message{}}
+}
+
+// Gone is the messages that left before a call, as JudgeGone asks about
+// them: List in the order sources are listed, Find a message's place in
+// List. Every message of List must have been held (Hold) first.
+type Gone struct {
+	List []*model.Message
+	Find func(*model.Message) (int, bool)
+}
 
 // Judge gives each value its verdict (§5) in view, and for a value no rule
 // grounds, the messages of gone (those sent on earlier calls of the run
 // chain and no longer in the window, in the order sources are listed)
 // that hold it. gone is asked only when some value is not grounded.
 func (j *Judger) Judge(values []Value, view View, goneOf func() []*model.Message) []Judged {
-	s := buildJudgeSets(view)
+	return j.JudgeGone(values, view, func() Gone {
+		list := goneOf()
+		at := make(map[*model.Message]int, len(list))
+		for k, m := range list {
+			j.Hold(m, view)
+			if _, ok := at[m]; !ok {
+				at[m] = k
+			}
+		}
+		return Gone{List: list, Find: func(m *model.Message) (int, bool) { k, ok := at[m]; return k, ok }}
+	})
+}
+
+// JudgeGone is Judge with the messages gone held and found by the caller.
+func (j *Judger) JudgeGone(values []Value, view View, goneOf func() Gone) []Judged {
+	grounded := j.win.grounded
+	if !j.win.update(view) {
+		grounded = buildJudgeSets(view).grounded
+	}
 	out := make([]Judged, len(values))
-	var gone []*model.Message
+	var gone Gone
 	asked := false
 	for i, v := range values {
-		out[i] = Judged{Value: v, Verdict: s.grounded(v.Value)}
+		out[i] = Judged{Value: v, Verdict: grounded(v.Value)}
 		if out[i].Verdict != "" {
 			continue
 		}
@@ -91,14 +126,25 @@ func (j *Judger) Judge(values []Value, view View, goneOf func() []*model.Message
 			gone, asked = goneOf(), true
 		}
 		out[i].Verdict = NeverRead
-		for k, m := range gone {
-			if j.index(m, view).Has(v.Value) {
-				out[i].Sources = append(out[i].Sources, k)
-				out[i].Verdict = Left
-			}
+		if out[i].Sources = j.sources(v.Value, gone); out[i].Sources != nil {
+			out[i].Verdict = Left
 		}
 	}
 	return out
+}
+
+// sources are the places in gone of the messages that hold v, in order.
+func (j *Judger) sources(v string, gone Gone) []int {
+	var ks []int
+	for _, f := range LookupForms(v) {
+		for _, m := range j.where[f] {
+			if k, ok := gone.Find(m); ok {
+				ks = append(ks, k)
+			}
+		}
+	}
+	slices.Sort(ks)
+	return slices.Compact(ks)
 }
 
 func buildJudgeSets(view View) judgeSets {
@@ -160,13 +206,15 @@ func (s judgeSets) grounded(v string) string {
 	return LibraryNote
 }
 
-// index is what a message that left holds by the library's rules: a tool
-// result its whole content and its own bytes, user or system text its
-// tokens; an assistant message (or a re-ask) nothing.
-func (j *Judger) index(m *model.Message, view View) *Index {
-	if x, ok := j.held[m]; ok {
-		return x
+// Hold indexes m, a message that left, once, as what it holds by the
+// library's rules: a tool result its whole content and its own bytes,
+// user or system text its tokens; an assistant message (or a re-ask)
+// nothing.
+func (j *Judger) Hold(m *model.Message, view View) {
+	if j.held[m] {
+		return
 	}
+	j.held[m] = true
 	x := NewIndex()
 	switch {
 	case m.Role == model.RoleTool:
@@ -177,8 +225,9 @@ func (j *Judger) index(m *model.Message, view View) *Index {
 	case isExemptRole(m):
 		x.AddText(m.Content)
 	}
-	j.held[m] = x
-	return x
+	for f := range x.forms {
+		j.where[f] = append(j.where[f], m)
+	}
 }
 
 // SplitFrame cuts a compaction frame into its label (through the "]"

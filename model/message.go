@@ -32,8 +32,12 @@ type Message struct {
 	ToolCallID string     `json:"toolCallId,omitempty"`
 	ToolName   string     `json:"toolName,omitempty"`
 	ToolCalls  []ToolCall `json:"toolCalls,omitempty"`
-	InjectedBy string     `json:"injectedBy,omitempty"`
-	Ephemeral  bool       `json:"ephemeral,omitempty"`
+	// InjectedBy is the history's injectedBy marker (its JSON text) of a
+	// message an injection delivered (§10.6): it keeps §3 from taking the
+	// message for something the person said, and never reaches the wire,
+	// so no export carries it (§13.3).
+	InjectedBy string `json:"-"`
+	Ephemeral  bool   `json:"ephemeral,omitempty"`
 	// ToolChars is where the tool's own text ends in Content (UTF-16
 	// units), when the library appended a note after it. Kept as the
 	// number the library wrote; toolbytes decides whether it applies.

@@ -59,6 +59,8 @@ type Book struct {
 	judger *evidence.Judger
 	memo   map[int]*CallEvidence
 	last   goneAt // the messages gone at the last call asked, kept to extend
+	// prompts is each call's system prompt (see systemPrompt)
+	prompts [][]string
 }
 
 // New follows every message of replay r (of rec) through its windows.
@@ -89,9 +91,13 @@ func (b *Book) Call(i int) *CallEvidence {
 		view := evidence.View{Window: c.Window(), Request: b.request(i),
 			SystemPrompt: b.systemPrompt(i), OwnBytes: b.OwnBytes}
 		var gone []*model.Message
-		judged := b.judger.Judge(values, view, func() []*model.Message {
+		judged := b.judger.JudgeGone(values, view, func() evidence.Gone {
 			gone = b.goneBefore(i)
-			return gone
+			for _, m := range b.last.unheld {
+				b.judger.Hold(m, view)
+			}
+			b.last.unheld = nil
+			return evidence.Gone{List: gone, Find: b.findGone}
 		})
 		k := 0
 		for g, n := range groups {
@@ -180,12 +186,17 @@ func (b *Book) request(i int) string {
 // records, or when none were composed since the chain's last call, that
 // call's.
 func (b *Book) systemPrompt(i int) []string {
-	for ; i >= 0; i = b.preds[i] {
-		if sp := b.r.Calls[i].Call.Facts.SystemPrompt; sp != nil {
-			return sp
+	if b.prompts == nil { // each call's, from its predecessor's: one walk
+		b.prompts = make([][]string, len(b.r.Calls))
+		for k := range b.r.Calls {
+			if sp := b.r.Calls[k].Call.Facts.SystemPrompt; sp != nil {
+				b.prompts[k] = sp
+			} else if p := b.preds[k]; p >= 0 {
+				b.prompts[k] = b.prompts[p]
+			}
 		}
 	}
-	return nil
+	return b.prompts[i]
 }
 
 // Message is the message the source names, for a caller that follows it

@@ -1,6 +1,7 @@
 package provenance
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -202,4 +203,46 @@ func TestNearby(t *testing.T) {
 	if p := (model.Policy{Strategy: model.SummarizeOldest, KeepRecentTurns: 3, KeepLastToolResults: 2, ThresholdTokens: 1500}); steps(tb, p) != 3 {
 		t.Errorf("strategy, K and threshold: %d steps", steps(tb, p))
 	}
+}
+
+// Walked in call order (the list of messages gone extended, each held
+// once as it leaves), backwards (listed afresh every call) or one call per
+// fresh book, the evidence of every call is the same.
+func TestBookWalksAgree(t *testing.T) {
+	for _, name := range []string{"demo-evidence", "demo-evidence-k3-pins3", "e03-tokens"} {
+		for _, kl := range [][2]int{{2, 2}, {1, 0}, {3, 3}} {
+			forward, r := book(t, name, kl[0], kl[1])
+			backward, _ := book(t, name, kl[0], kl[1])
+			for i := len(r.Calls) - 1; i >= 0; i-- {
+				backward.Call(i)
+			}
+			left := 0
+			for i := range r.Calls {
+				fresh, _ := book(t, name, kl[0], kl[1])
+				want := values(t, fresh.Call(i))
+				if got := values(t, forward.Call(i)); got != want {
+					t.Errorf("%s K%d L%d call %d in order: %s, alone %s", name, kl[0], kl[1], i+1, got, want)
+				}
+				if got := values(t, backward.Call(i)); got != want {
+					t.Errorf("%s K%d L%d call %d backwards: %s, alone %s", name, kl[0], kl[1], i+1, got, want)
+				}
+				for _, e := range forward.Call(i).Values {
+					if e.Verdict == "left" {
+						left++
+					}
+				}
+			}
+			if name == "demo-evidence" && left == 0 {
+				t.Errorf("%s K%d L%d: no value left the window; the walks compare nothing", name, kl[0], kl[1])
+			}
+		}
+	}
+}
+
+func values(t *testing.T, ce *CallEvidence) string {
+	b, err := json.Marshal(ce.Values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

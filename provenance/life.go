@@ -34,9 +34,11 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
 	preds := make([]int, len(r.Calls))
 	for i := range r.Calls {
 		c := &r.Calls[i]
+		// (a message the replay shares between conversations, such as a
+		// recorded delivery, does not make one continue the other)
 		pred := -1
 		for _, m := range c.Visit.Before {
-			if j, ok := lastSeen[m]; ok && j < i && j > pred {
+			if j, ok := lastSeen[m]; ok && j < i && j > pred && r.Calls[j].Conversation == c.Conversation {
 				pred = j
 			}
 		}
@@ -70,10 +72,12 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
 	return lives, gone, preds
 }
 
-// goneAt is the messages gone at one call, as goneBefore lists them.
+// goneAt is the messages gone at one call, as goneBefore lists them, and
+// those of them the judger has not held yet.
 type goneAt struct {
-	call int // -1: none kept
-	msgs []*model.Message
+	call   int // -1: none kept
+	msgs   []*model.Message
+	unheld []*model.Message
 }
 
 // goneBefore is the messages sent on an earlier call of call i's chain and
@@ -90,19 +94,36 @@ func (b *Book) goneBefore(i int) []*model.Message {
 func (b *Book) extendGone(i int) {
 	pred := b.preds[i]
 	if pred < 0 || b.last.call != pred {
-		b.last = goneAt{call: i, msgs: listGone(i, b.r.Calls[i].Window(), b.lives, b.gone[i])}
+		msgs := listGone(i, b.r.Calls[i].Window(), b.lives, b.gone[i])
+		b.last = goneAt{call: i, msgs: msgs, unheld: slices.Clone(msgs)} // msgs grows in place
 		return
 	}
-	msgs := b.last.msgs
+	msgs, unheld := b.last.msgs, b.last.unheld
 	for _, m := range b.r.Calls[i].Visit.Evicted {
 		l := b.lives[m]
 		if l == nil || l.first >= i {
 			continue // never sent
 		}
-		at, _ := slices.BinarySearchFunc(msgs, m, func(x, m *model.Message) int { return b.order(x, m) })
+		at, _ := slices.BinarySearchFunc(msgs, m, b.order)
 		msgs = slices.Insert(msgs, at, m)
+		unheld = append(unheld, m)
 	}
-	b.last = goneAt{call: i, msgs: msgs}
+	b.last = goneAt{call: i, msgs: msgs, unheld: unheld}
+}
+
+// findGone is m's place among the messages gone at the last call asked.
+func (b *Book) findGone(m *model.Message) (int, bool) {
+	if b.lives[m] == nil {
+		return 0, false
+	}
+	msgs := b.last.msgs
+	at, found := slices.BinarySearchFunc(msgs, m, b.order)
+	for ; found && at < len(msgs) && b.order(msgs[at], m) == 0; at++ {
+		if msgs[at] == m {
+			return at, true
+		}
+	}
+	return 0, false
 }
 
 // order sorts messages by the first call they were sent on, then their

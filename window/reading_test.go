@@ -81,3 +81,51 @@ func c09With(t *testing.T, old, new string) *model.Recording {
 	}
 	return rec
 }
+
+// A run made by resume() keeps the paused run's meter (§7, §12.2): its
+// first visit reads the paused call's usage. c07's run 1 pauses after
+// iteration 5 (input 1446); run 2, its resume, opens at iteration 6.
+// Under token-budget at 1000 tokens that first visit engages on 1446 —
+// unlike a fresh run's or a follow-up's first call, which never does.
+func TestResumedRunReadsThePausedCall(t *testing.T) {
+	rec, err := loader.Load("../testdata/c07-paused-tool/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := window.Run(rec, model.Policy{Strategy: model.TokenBudget, ThresholdTokens: 1000, KeepRecentTurns: 2, KeepLastToolResults: 2})
+	want := map[int]int{1: 0, 2: 0, 3: 0, 4: 0, 5: 1040, 6: 1446, 7: 1198, 8: 1481} // iteration -> measured (0: no record)
+	for _, c := range r.Calls {
+		m, ok := want[c.Call.Iteration]
+		if !ok {
+			continue
+		}
+		got := 0
+		if c.Visit.Record != nil {
+			got = c.Visit.Record.MeasuredTokens
+		}
+		if got != m {
+			t.Errorf("iteration %d (run %s): measured %d, want %d", c.Call.Iteration, c.Run.RunID, got, m)
+		}
+	}
+}
+
+// A Sequence step has no meter (§7, §10.4): token-budget and
+// summarize-oldest never engage there, whatever the threshold. c06b's
+// two steps, under either at 1 token, file no record and change nothing.
+func TestSequenceStepHasNoMeter(t *testing.T) {
+	rec, err := loader.Load("../testdata/c06b-composition-sequence/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{model.TokenBudget, model.SummarizeOldest} {
+		r := window.Run(rec, model.Policy{Strategy: s, ThresholdTokens: 1, KeepRecentTurns: 1, KeepLastToolResults: 2})
+		if len(r.Calls) != 12 {
+			t.Fatalf("%s: %d calls, want 12", s, len(r.Calls))
+		}
+		for _, c := range r.Calls {
+			if c.Run.Step == "" || c.Visit.Record != nil || len(c.Visit.Evicted) != 0 {
+				t.Errorf("%s: call %d (step %q): record %v, %d evicted; a step has no meter", s, c.Call.Number, c.Run.Step, c.Visit.Record, len(c.Visit.Evicted))
+			}
+		}
+	}
+}
