@@ -8,7 +8,8 @@
 # by OSC 52 (read back with tmux show-buffer) on demo-incident; on the
 # embedded demo (demo-evidence) jump to a flagged value, open the final
 # answer, apply the suggestion and see the verdicts change; and -f on a
-# file that another process appends to.
+# file that another process appends to. And c02: pick the other agent,
+# move a knob, and see only that agent's windows change.
 #
 #   tui/tmux_test.sh                       # builds /tmp/inspect-tour from the repo root
 #   INSPECT_BIN=/path/to/inspect tui/tmux_test.sh   # uses that binary instead
@@ -179,6 +180,28 @@ expect 'evidence: 1 left · 1 never read' "under it only 3940 left and web-3e6f1
 expect '^. *in-view +us-east-1b' "us-east-1b is in view now"
 keys q
 expect '^tour\$ *$' "q quits the demo"
+
+# c02: two agents interleaved in one log; w picks billing's conversation,
+# a knob moves billing's policy only, and oncall's replay is untouched
+keys clear Enter
+keys "'$bin' testdata/c02-interleaved-agents/run.jsonl" Enter
+expect 'oncall · conversation 1/2 \(w\) · run 1/1 +call 1/9' "c02 opens on oncall's conversation"
+keys w
+expect 'conversation 2 · 2 runs · 12 calls · match 12/12' "w lists billing's run and follow-up, reproduced"
+keys j Enter
+expect 'billing · conversation 2/2 \(w\) · run 1/2 +call 1/12' "enter opens billing's conversation"
+keys G
+expect 'keepRecentTurns=4 ' "billing's own policy (K=4)"
+keys '['
+expect 'policy changed by you' "[ changes billing's policy"
+expect 'keepRecentTurns=3\*' "billing's K is 3 now"
+keys w k Enter
+expect 'oncall · conversation 1/2' "back on oncall"
+expect 'policy recorded' "oncall's policy is still its recorded one"
+expect 'keepRecentTurns=2 ' "oncall's K is still 2"
+expect 'replay vs recorded: match' "oncall's windows are still the library's"
+keys q
+expect '^tour\$ *$' "q quits c02"
 
 # -f: another process appends to the log
 sed -n '1,96p' "$root/testdata/s01-basic-loop/run.jsonl" >"$live"
