@@ -209,3 +209,18 @@ func TestNothingToCompareIsSaidNotZeroOfZero(t *testing.T) {
 		t.Errorf("report:\n%s\nstderr %s", out, errOut)
 	}
 }
+
+// A lone surrogate (JavaScript's slice can cut an emoji in half) made a
+// good window read as "differs": the loader hashed U+FFFD where the
+// library hashed the UTF-16 unit. Windows are now compared message by
+// message as the loader decoded them, so every s01 window still matches.
+func TestLoneSurrogateKeepsWindowsMatching(t *testing.T) {
+	var lines []string
+	for _, l := range s01Lines(t) {
+		lines = append(lines, strings.ReplaceAll(l, "alpha bravo", `alpha \ud83d bravo`))
+	}
+	code, out, errOut := runCLI("report", writeLines(t, lines))
+	if code != 0 || !strings.Contains(out, "recorded windows reproduced: 9/9") || strings.Contains(out, "differs") {
+		t.Errorf("exit %d, stderr %q:\n%s", code, errOut, out)
+	}
+}

@@ -39,7 +39,7 @@ func FuzzViewOfMessageContent(f *testing.F) {
 			args = `{}`
 		}
 		m := open(t, recConfig(content, toolRun(content, tool, args, content)), w, h)
-		for _, k := range []string{"", "l", "up", "tab", "pgdown", "!", "esc", "?", "esc"} {
+		for _, k := range []string{"", "l", "up", "tab", "pgdown", "!", "esc", "?", "esc", "v", "esc", "i", "esc"} {
 			if k != "" {
 				m = press(m, k)
 			}

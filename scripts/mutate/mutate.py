@@ -418,6 +418,11 @@ def shapes(shared, rng):
     b.rename_agent("agent", "support")
     yield "after-c07-c01", after_run(a, 0, b), [a, b], "c07 paused run 1, all of c01, then its resumes"
     yield "mixed-c04-c01", *m_batch("c04-summarize-multi", "c01-two-conversations", "support"), "summarize c04 + sliding c01, batches"
+    yield "mixed-c04-s10", *m_batch("c04-summarize-multi", "s10-summarize", "digest"), "two summarize-oldest agents (thresholds 1000 and 2800), batches"
+    p, ch = S("c04-summarize-multi", "a"), S("s10-summarize", "b")
+    ch.rename_agent("agent", "child")
+    fresh_ids(ch, "1796000000003")
+    yield "child-c04-s10", nest(p, ch, p.runs[1], 2), [p, ch], "s10 (summarize) as a child inside c04's follow-up"
     yield "mixed-s10-s09", *m_batch("s10-summarize", "s09-token-budget", "budget"), "summarize s10 + token-budget s09, batches"
 
 
