@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/base64"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/afinspect/inspect/internal/rungen"
 
 	"github.com/charmbracelet/bubbles/key"
 
@@ -310,5 +313,86 @@ func TestEveryKeyIsInTheHelp(t *testing.T) {
 				t.Errorf("%q (%s) is not in the help", s, b.Help().Desc)
 			}
 		}
+	}
+}
+
+// In a long run the gone turns of a run fold into one row; enter opens
+// it, enter on one of its turns closes it, z hides them all.
+func TestFoldGoneTurns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	if _, err := rungen.WriteFile(path, rungen.Default(60)); err != nil {
+		t.Fatal(err)
+	}
+	m := press(open(t, fileConfig(path), 120, 40), ":", "5", "0", "enter")
+	gone := 0
+	for _, r := range m.s.rows {
+		if r.Fate == window.FateGone {
+			gone++
+		}
+	}
+	folds := 0
+	for _, it := range m.list.items {
+		if it.kind == foldItem {
+			folds++
+			if it.n < foldMin {
+				t.Errorf("a fold of %d turns", it.n)
+			}
+		}
+	}
+	if gone < 20 || folds != 1 || len(m.list.items) >= len(m.s.rows) {
+		t.Fatalf("%d gone turns, %d folds, %d items for %d rows", gone, folds, len(m.list.items), len(m.s.rows))
+	}
+	// the cursor goes up onto the fold: the detail says what it holds
+	for i := 0; i < len(m.list.items) && m.list.items[m.list.cursor].kind != foldItem; i++ {
+		m = press(m, "k")
+	}
+	if _, ok := m.list.selectedFold(); !ok || !strings.Contains(m.detail.note, "turns that left at calls") {
+		t.Fatalf("on the fold the detail says %q", m.detail.note)
+	}
+	m = press(m, "enter")
+	if r := m.list.selected(); r == nil || r.Fate != window.FateGone || len(m.list.rows()) != len(m.s.rows) {
+		t.Fatalf("enter did not open the fold onto its first turn: %+v, %d of %d rows listed", r, len(m.list.rows()), len(m.s.rows))
+	}
+	m = press(m, "j", "enter")
+	if _, ok := m.list.selectedFold(); !ok {
+		t.Error("enter on a turn of an opened fold does not close it onto the fold")
+	}
+	m = press(m, "z")
+	for _, it := range m.list.items {
+		if it.kind == foldItem || (it.kind == turnItem && m.s.rows[it.row].Fate == window.FateGone) {
+			t.Fatal("z leaves gone turns or folds listed")
+		}
+	}
+	// a short list does not fold
+	s := press(open(t, fileConfig(s01), 120, 40), "G")
+	for _, it := range s.list.items {
+		if it.kind == foldItem {
+			t.Error("s01's 13 turns fit the pane, yet some are folded")
+		}
+	}
+}
+
+func TestRunSeparator(t *testing.T) {
+	// s05 has three runs; at its last call the list opens runs 2 and 3
+	// with a separator each, which the cursor never lands on
+	m := press(open(t, fileConfig("../testdata/s05-multi-turn/run.jsonl"), 120, 40), "G")
+	var seps []int
+	for _, it := range m.list.items {
+		if it.kind == runItem {
+			seps = append(seps, it.run)
+		}
+	}
+	if len(seps) != 2 || seps[0] != 2 || seps[1] != 3 {
+		t.Fatalf("separators for runs %v, want [2 3]", seps)
+	}
+	m = press(m, strings.Split(strings.Repeat("k", len(m.list.items)), "")...)
+	for range len(m.list.items) + 2 {
+		if m.list.items[m.list.cursor].kind == runItem {
+			t.Fatal("the cursor is on a separator")
+		}
+		m = press(m, "j")
+	}
+	if !strings.Contains(m.View(), "── run 2 ") {
+		t.Error("the separator is not drawn")
 	}
 }
