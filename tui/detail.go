@@ -143,6 +143,9 @@ func (d *detailPane) show(row *window.Row) {
 		sent, st = "not recorded — the library never sent this (the replay folded where the library did not)", d.st.Evicted
 	case !row.Sent:
 		sent = "not sent on this call"
+	case c.Recorded() == window.Differs:
+		// the replay's window is not what the library sent (W shows what it did)
+		sent, st = "in the replayed window; the library's recorded window for this call differs (W)", d.st.Differs
 	}
 	if lf, ok := d.s.livesOf().byKey[row.Key]; ok {
 		sent += "; " + lifeline(lf, d.s.calls(), d.s.policy)

@@ -125,7 +125,7 @@ func (h *header) how(c *window.CallReplay, long bool) []string {
 	case window.Match:
 		rec = h.st.Match.Render("match")
 	case window.Differs:
-		rec = h.st.Differs.Render("differs")
+		rec = h.st.Differs.Render("differs") + l(" (W)")
 	default:
 		rec = h.st.Unknown.Render("unknown")
 	}

@@ -31,7 +31,7 @@ type KeyMap struct {
 	Response, FinalAnswer, NextFlagged, PrevFlagged, ApplyKeep key.Binding
 	// Other.
 	Help, Problems, Close, Quit key.Binding
-	Picker                      key.Binding
+	Picker, Recorded            key.Binding
 	// Inside a prompt (go to call, search).
 	Confirm, Erase key.Binding
 }
@@ -101,6 +101,7 @@ func DefaultKeyMap() KeyMap {
 		ApplyKeep:   b([]string{"K"}, "K", "apply the policy that would have kept it"),
 
 		Picker:   b([]string{"w"}, "w", "pick an agent and conversation"),
+		Recorded: b([]string{"W"}, "W", "the recorded window beside the replay"),
 		Help:     b([]string{"?"}, "?", "help"),
 		Problems: b([]string{"!"}, "!", "problems"),
 		Close:    b([]string{"esc"}, "esc", "close"),
@@ -122,7 +123,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.PrevCall, k.NextCall, k.FirstCall, k.LastCall, k.GotoCall},
 		{k.Search, k.NextHit, k.NextEvict, k.NextDiffer, k.NextRun, k.NextNotice},
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
-		{k.Picker, k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
+		{k.Picker, k.Recorded, k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset},
 		{k.Response, k.FinalAnswer, k.NextFlagged, k.ApplyKeep},
 		{k.Help, k.Problems, k.Close, k.Quit},

@@ -32,6 +32,7 @@ type Model struct {
 	keyhelp  *textPane // the ? overlay
 	resp     *textPane // the i overlay: the response and its values
 	picker   *textPane // the w overlay: agents, conversations, runs
+	recWin   *textPane // the W overlay: the recorded window beside the replay
 	// pickCursor is the conversation the picker's cursor is on
 	pickCursor int
 	// keep holds the answers of the "what would have kept it" search;
@@ -76,6 +77,7 @@ func New(cfg Config) Model {
 	m.problems = newTextPane(keys, func(int) string { return "" })
 	m.resp = newTextPane(keys, func(int) string { return "" })
 	m.picker = newTextPane(keys, func(int) string { return "" })
+	m.recWin = newTextPane(keys, func(int) string { return "" })
 	m.keep, m.keepAsked, m.respSel = &keepState{}, map[int]int{}, new(int)
 	return m
 }
@@ -311,6 +313,7 @@ func (m *Model) layout() {
 	m.problems.SetSize(w-2, paneH-2)
 	m.keyhelp.SetSize(w-2, paneH-2)
 	m.picker.SetSize(w-2, paneH-2)
+	m.recWin.SetSize(w-2, paneH-2)
 	m.trans.SetSize(w-2, paneH-2)
 	m.resp.SetSize(w-2, paneH-2)
 	m.bar.spin = m.spin.View()
@@ -352,6 +355,8 @@ func (m Model) panes(h int) string {
 		return box(m.st, "Problems (! or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
 	case m.overlay == transcriptOverlay:
 		return box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
+	case m.overlay == recordedOverlay:
+		return box(m.st, "Recorded window beside the replay (←/→ call, W or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
 	case m.overlay == pickerOverlay:
 		return box(m.st, "Agents, conversations and runs (↑/↓ choose, enter opens, w or esc closes)"+moreMark(m.picker), m.picker.View(), w, h, true)
 	case m.overlay == responseOverlay:

@@ -24,6 +24,7 @@ const (
 	transcriptOverlay
 	responseOverlay
 	pickerOverlay
+	recordedOverlay
 )
 
 // newHelp is the bubbles help model dressed in the style sheet.

@@ -35,6 +35,9 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.overlay == pickerOverlay {
 		return m.pickerKey(msg)
 	}
+	if m.overlay == recordedOverlay {
+		return m.recordedKey(msg)
+	}
 	if m.overlay != noOverlay {
 		return m.overlayKey(msg), nil
 	}
@@ -65,6 +68,9 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.overlay = problemsOverlay
 	case key.Matches(msg, k.Picker):
 		return m.openPicker(), nil
+	case key.Matches(msg, k.Recorded):
+		m.overlay = recordedOverlay
+		m.refreshRecorded()
 	case key.Matches(msg, k.Mouse):
 		return m.mouseToggle()
 	case key.Matches(msg, k.Follow):

@@ -61,3 +61,16 @@ func TestKnobsActOnTheAgentOnScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestGoldenRecordedBesideReplay(t *testing.T) {
+	// s01 was recorded under keepRecentTurns 2 (README). Under 3, call 5
+	// keeps the read_file#1 turn the library dropped (wire.json call 5 has
+	// the request, search_docs#1, read_file#2, run_query#1): the header
+	// says the window differs, and W puts the recorded window beside the
+	// replay, the differing messages marked.
+	cfg := fileConfig("../testdata/s01-basic-loop/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
+		step{keys: []string{"]"}, wait: "keepRecentTurns=3*"},
+		step{keys: []string{"l", "l", "l", "l"}, wait: "call 5/9"},
+		step{keys: []string{"W"}, wait: "Recorded window beside the replay"}))
+}
