@@ -336,3 +336,11 @@ func TestSummarizeWhatIfOnAnotherStrategy(t *testing.T) {
 		}
 	}
 }
+
+func TestFollowIsForTheUI(t *testing.T) {
+	for _, args := range [][]string{{"report", "-f", s01}, {"export", s01, "--follow"}} {
+		if code, _, errs := runCLI(args...); code != 2 || !strings.Contains(errs, "terminal UI only") {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}

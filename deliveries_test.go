@@ -25,7 +25,8 @@ import (
 //	call 4 (follow-up "more", iteration 1): [go N SYS A2 T2 LATE done more] → turns 0–1
 //	   (go, N) leave, SYS stops the span; the new head would be SYS, not a user
 //	   message, so a notice is needed: no tool in the span, so the plain one:
-//	   [P SYS A2 T2 LATE done more]
+//	   [P SYS A2 T2 LATE done more] + [NOTE] (a delivery on the follow-up's
+//	   first call: its first window less its deliveries is what continues run 1)
 func TestDeliveriesEndToEnd(t *testing.T) {
 	const (
 		sys  = "Policy: answer in one line."
@@ -62,16 +63,20 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 	l.ev("r2", "agentfootprint.agent.run_configured", `{"agentId":"agent","window":"sliding-window"}`)
 	l.ev("r2", "agentfootprint.agent.turn_start", `{"turnIndex":0,"userPrompt":"more"}`)
 	more := msg{"user", "more", "", nil, nil}
-	l.call("r2", 1, []msg{{"user", plain, "", nil, nil}, sysMsg, a2, tr2, lateMsg, done, more}, 0)
+	note := msg{"user", "Reminder: the customer is on the phone.", "", nil, nil}
+	l.call("r2", 1, []msg{{"user", plain, "", nil, nil}, sysMsg, a2, tr2, lateMsg, done, more, note}, 1)
 	l.final("r2", "ok")
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	if err := os.WriteFile(path, []byte(strings.Join(l, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
-	wantLen := []int{1, 4, 6, 7}
+	wantLen := []int{1, 4, 6, 8}
 	for _, flags := range [][]string{{"--strategy", "sliding-window", "--keep-recent-turns", "1", "--keep-last-tool-results", "0"}, nil} {
 		doc := exportOf(t, append(append([]string{"-q"}, flags...), path)...)
+		if len(doc.Conversations) != 1 {
+			t.Errorf("%v: conversations %+v, want one: the follow-up continues run 1", flags, doc.Conversations)
+		}
 		if len(doc.Problems) != 0 {
 			t.Errorf("%v: problems %+v", flags, doc.Problems)
 		}

@@ -18,7 +18,9 @@ const callsTail = `"calls":[]}` + "\n"
 // place, each made by call(i) and encoded as it comes. The bytes are the
 // ones encoding the whole document at once would give (encoding/json
 // without HTML escaping, then termtext.JSON, which escapes per character
-// and so may run call by call), but memory holds one call, not all.
+// and so may run call by call), but memory holds a few calls, not all.
+// Calls are made on this goroutine and encoded on another, in order, so
+// that the two overlap on two cores.
 func streamExport(w io.Writer, doc exportDoc, n int, call func(int) exportCall) error {
 	var enc jsonEncoder
 	head, err := enc.encode(doc)
@@ -30,15 +32,32 @@ func streamExport(w io.Writer, doc exportDoc, n int, call func(int) exportCall) 
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	bw.Write(termtext.JSON(head[:len(head)-len("]}\n")]))
+	calls := make(chan exportCall, 64)
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		first := true
+		for c := range calls {
+			if err != nil {
+				continue // drain: the maker is not stopped mid-call
+			}
+			var b []byte
+			if b, err = enc.encode(c); err == nil {
+				if !first {
+					bw.WriteByte(',')
+				}
+				first = false
+				_, err = bw.Write(termtext.JSON(b[:len(b)-1])) // without the encoder's newline
+			}
+		}
+		done <- err
+	}()
 	for i := range n {
-		if i > 0 {
-			bw.WriteByte(',')
-		}
-		b, err := enc.encode(call(i))
-		if err != nil {
-			return err
-		}
-		bw.Write(termtext.JSON(b[:len(b)-1])) // without the encoder's newline
+		calls <- call(i)
+	}
+	close(calls)
+	if err := <-done; err != nil {
+		return err
 	}
 	bw.WriteString("]}\n")
 	return bw.Flush()

@@ -28,6 +28,10 @@ type exported struct {
 		Line    int    `json:"line"`
 		Message string `json:"message"`
 	} `json:"problems"`
+	Conversations []struct {
+		Conversation int      `json:"conversation"`
+		Runs         []string `json:"runs"`
+	} `json:"conversations"`
 	Calls []struct {
 		Call           int               `json:"call"`
 		Run            int               `json:"run"`

@@ -13,6 +13,15 @@ func NewIndex() *Index { return &Index{forms: map[string]struct{}{}} }
 // happened to be every form).
 func (x *Index) Truncated() bool { return len(x.forms) >= FormLimit }
 
+// list is the forms held, in no order.
+func (x *Index) list() []string {
+	out := make([]string, 0, len(x.forms))
+	for f := range x.forms {
+		out = append(out, f)
+	}
+	return out
+}
+
 // Len is the number of forms held.
 func (x *Index) Len() int { return len(x.forms) }
 

@@ -215,6 +215,12 @@ func (j *Judger) Hold(m *model.Message, view View) {
 		return
 	}
 	j.held[m] = true
+	if forms := j.win.heldForms(m); forms != nil {
+		for _, f := range forms {
+			j.where[f] = append(j.where[f], m)
+		}
+		return
+	}
 	x := NewIndex()
 	switch {
 	case m.Role == model.RoleTool:

@@ -60,6 +60,7 @@ func newPart(m *model.Message, view View) *part {
 // judgeSets are built instead.
 type windowSets struct {
 	parts map[*model.Message]*part
+	prev  map[*model.Message]*part // the window before: what just left
 	// the request and system prompt last judged, indexed as user text
 	request string
 	prompt  []string
@@ -101,7 +102,7 @@ func (w *windowSets) update(view View) bool {
 			}
 		}
 	}
-	w.parts = next
+	w.parts, w.prev = next, w.parts
 	return tools < FormLimit && owns < FormLimit && exempt < FormLimit
 }
 
@@ -144,4 +145,37 @@ func (w *windowSets) grounded(v string) string {
 		return Summary
 	}
 	return LibraryNote
+}
+
+// heldForms are the forms Judger.Hold would index m by, read from its
+// part when it was in the last two windows and the part holds them
+// exactly (nil when not: Hold indexes m itself). A tool result is its
+// content's forms and its own bytes'; user text and a notice their
+// tokens; an assistant message none.
+func (w *windowSets) heldForms(m *model.Message) []string {
+	p := w.parts[m]
+	if p == nil {
+		p = w.prev[m]
+	}
+	if p == nil {
+		return nil
+	}
+	switch p.kind {
+	case partNone:
+		return []string{}
+	case partSame, partUser, partNotice:
+		return p.a.list()
+	case partSplit:
+		if p.a.Len()+p.b.Len() >= FormLimit {
+			return nil
+		}
+		out := p.a.list()
+		for f := range p.b.forms {
+			if _, ok := p.a.forms[f]; !ok {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	return nil // a frame is held as whole text, not as its two parts
 }

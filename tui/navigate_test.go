@@ -188,6 +188,11 @@ func TestJumps(t *testing.T) {
 	if m.s.current().Recorded() != window.Differs {
 		t.Errorf("d went to call %d, which does not differ", m.s.call+1)
 	}
+	first := m.s.call
+	m = press(m, "G", "D")
+	if m.s.current().Recorded() != window.Differs || m.s.call < first {
+		t.Errorf("D from the last call went to call %d", m.s.call+1)
+	}
 }
 
 func TestCOLORFGBG(t *testing.T) {

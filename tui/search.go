@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -37,12 +38,15 @@ type search struct {
 	typing bool // the prompt is open
 	query  string
 	hits   []searchHit
-	at     int  // the hit on screen; -1 before the first jump
-	busy   bool // a search for query is running
-	gen    int  // counts searches; only the latest answer is used
+	at     int           // the hit on screen; -1 before the first jump
+	busy   bool          // a search for query is running
+	gen    int           // counts searches; only the latest answer is used
+	latest *atomic.Int64 // gen, for searches in flight to see they are stale
 }
 
-func newSearch(st *Styles, keys KeyMap) *search { return &search{st: st, keys: keys, at: -1} }
+func newSearch(st *Styles, keys KeyMap) *search {
+	return &search{st: st, keys: keys, at: -1, latest: new(atomic.Int64)}
+}
 
 func (s *search) Init() tea.Cmd                       { return nil }
 func (s *search) Update(tea.Msg) (tea.Model, tea.Cmd) { return s, nil }
@@ -75,12 +79,17 @@ type searchedMsg struct {
 }
 
 // searchCmd looks for q in every turn of rows, in conversation order.
-// It only reads the messages, which nothing changes once loaded.
-func searchCmd(gen int, q string, rows []window.Row, lv map[string]life) tea.Cmd {
+// It only reads the messages, which nothing changes once loaded. It
+// stops early, answering nothing, once a later search was asked for
+// (latest is the newest gen): each key typed starts one.
+func searchCmd(gen int, q string, rows []window.Row, lv map[string]life, latest *atomic.Int64) tea.Cmd {
 	return func() tea.Msg {
 		m := newMatcher(q)
 		var hits []searchHit
-		for _, r := range rows {
+		for i, r := range rows {
+			if i%256 == 0 && latest != nil && latest.Load() != int64(gen) {
+				return nil
+			}
 			for _, msg := range r.Messages {
 				if w := m.where(msg); w != "" && len(hits) < maxHits {
 					hits = append(hits, searchHit{key: r.Key, where: w, life: lv[r.Key]})

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -130,3 +131,16 @@ func TestMarkHits(t *testing.T) {
 }
 
 func ansiFree(s string) string { return ansi.Strip(s) }
+
+func TestStaleSearchStops(t *testing.T) {
+	m := open(t, fileConfig(demoLog), 120, 40)
+	lv := m.s.livesOf()
+	var latest atomic.Int64
+	latest.Store(2)
+	if msg := searchCmd(1, "web", lv.rows, lv.byKey, &latest)(); msg != nil {
+		t.Errorf("a search overtaken by a later one answered %T", msg)
+	}
+	if msg, ok := searchCmd(2, "web", lv.rows, lv.byKey, &latest)().(searchedMsg); !ok || len(msg.hits) == 0 {
+		t.Errorf("the latest search did not answer")
+	}
+}

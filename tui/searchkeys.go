@@ -40,6 +40,7 @@ func (m Model) searchKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 func (m Model) runSearch() tea.Cmd {
 	sr := m.search
 	sr.gen++
+	sr.latest.Store(int64(sr.gen))
 	sr.hits, sr.at = nil, -1
 	m.detail.setMark(sr.query)
 	if sr.query == "" {
@@ -48,7 +49,7 @@ func (m Model) runSearch() tea.Cmd {
 	}
 	sr.busy = true
 	lv := m.s.livesOf()
-	return searchCmd(sr.gen, sr.query, lv.rows, lv.byKey)
+	return searchCmd(sr.gen, sr.query, lv.rows, lv.byKey, sr.latest)
 }
 
 // searched takes a search's answer, when it is the latest.
@@ -69,6 +70,7 @@ func (m *Model) endSearch() {
 	sr := m.search
 	sr.typing, sr.query, sr.hits, sr.at, sr.busy = false, "", nil, -1, false
 	sr.gen++
+	sr.latest.Store(int64(sr.gen))
 	m.detail.setMark("")
 }
 
