@@ -1,9 +1,13 @@
 package evidence
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzTokenize checks the tokenizer on arbitrary text against §1's written
@@ -65,4 +69,70 @@ func checkToken(t *testing.T, tok string) {
 	if strings.ContainsAny(tok[:1], "$#@+") || strings.ContainsAny(tok[len(tok)-1:], ".,:!?%") {
 		t.Fatalf("token %q keeps punctuation normalize strips", tok)
 	}
+}
+
+// FuzzJSON checks the strict JSON.parse against encoding/json on valid
+// UTF-8: the same texts parse, and to the same strings and numbers (Go
+// keeps a repeated key's last value too, as JavaScript does).
+func FuzzJSON(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2.5e3,"x\u00e9\n"],"b":null,"c":true}`, `[0123]`, `{"a":1,}`, `[NaN]`,
+		`{"a":1,"a":2}`, `"\ud83d\ude00"`, ` [1] `, `{"k":"v"} x`, `-0.0e-0`, `{"0":1,"b":2,"1":3}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) || strings.Contains(s, `\u`) {
+			return // lone surrogates: Go and JavaScript strings differ there
+		}
+		v, ok := parseJSON(s)
+		// numbers kept as literals: encoding/json refuses 1e700 as a
+		// float64, JSON.parse makes it Infinity
+		var ref any
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		refOK := dec.Decode(&ref) == nil
+		if refOK {
+			_, err := dec.Token()
+			refOK = err == io.EOF // nothing after the value
+		}
+		if ok != refOK {
+			t.Fatalf("%q: parsed %v, encoding/json %v", s, ok, refOK)
+		}
+		if ok && !sameJSON(v, ref) {
+			t.Fatalf("%q: values differ", s)
+		}
+	})
+}
+
+func sameJSON(v *jsonValue, ref any) bool {
+	switch r := ref.(type) {
+	case nil:
+		return v.kind == jNull
+	case bool:
+		return v.kind == jBool && v.str == fmt.Sprint(r)
+	case json.Number:
+		return v.kind == jNumber && v.str == string(r)
+	case string:
+		return v.kind == jString && v.str == r
+	case []any:
+		if v.kind != jArray || len(v.elems) != len(r) {
+			return false
+		}
+		for i := range r {
+			if !sameJSON(v.elems[i], r[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		if v.kind != jObject || len(v.keys) != len(r) {
+			return false
+		}
+		for i, k := range v.keys {
+			if !sameJSON(v.elems[i], r[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -20,7 +20,7 @@ func TestGoldenEvidenceAnswerCall13(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		step{keys: []string{"A"}, wait: "would have kept it"}))
+		step{keys: []string{"A"}, wait: "would have kept it:"}))
 }
 
 func TestGoldenEvidenceNextFlaggedArgs(t *testing.T) {
@@ -30,7 +30,7 @@ func TestGoldenEvidenceNextFlaggedArgs(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		keys("x", "x", "x"), step{keys: []string{"i"}, wait: "would have kept it"}))
+		keys("x", "x", "x"), step{keys: []string{"i"}, wait: "would have kept it:"}))
 }
 
 func TestGoldenEvidenceSuggestionApplied(t *testing.T) {
@@ -41,8 +41,10 @@ func TestGoldenEvidenceSuggestionApplied(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		step{keys: []string{"A"}, wait: "would have kept it"},
-		step{keys: []string{"K"}, wait: "evidence: 1 left · 1 never read"}))
+		step{keys: []string{"A"}, wait: "would have kept it:"},
+		// the search for 3940 is asked once the replay is on screen, so its
+		// answer comes last
+		step{keys: []string{"K"}, wait: "no window policy within"}))
 }
 
 func TestGoldenEvidenceToSource(t *testing.T) {
@@ -52,6 +54,7 @@ func TestGoldenEvidenceToSource(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		step{keys: []string{"A"}, wait: "would have kept it"},
-		step{keys: []string{"tab", "enter"}, wait: "call 6: the last call"}))
+		step{keys: []string{"A"}, wait: "would have kept it:"},
+		// wait for the turn's background render (the flash comes first)
+		step{keys: []string{"tab", "enter"}, wait: `"service": "checkout"`}))
 }

@@ -404,6 +404,25 @@ def shapes(shared, rng):
                 items += [(ch, i) for i in range(lo, hi + 1)]
                 k += 1
     yield "child-samekey-followups", items, [p, ch], "s05's runs as a child with the default id nested in demo-incident's tool calls (its follow-up across the parent's follow-up)"
+    # a grandchild: a child agent's own tool runs another agent
+    p, ch, g = S("demo-incident", "a"), S("s01-basic-loop", "b"), S("s09-token-budget", "c")
+    ch.rename_agent("agent", "child")
+    g.rename_agent("agent", "grandchild")
+    fresh_ids(ch, "1796000000004")
+    fresh_ids(g, "1796000000005")
+    inner = nest(ch, g, ch.runs[0], 2)
+    items = []
+    for it in p.items():
+        items.append(it)
+        if len([x for x in items if x[0] is p and p.lines[x[1]].find('"agentfootprint.stream.tool_start"') >= 0]) == 3 and len(items) and it[0] is p and p.lines[it[1]].find('"agentfootprint.stream.tool_start"') >= 0:
+            items += inner
+    yield "child-grandchild", items, [p, ch, g], "s09 nested in s01's tool, s01 nested in demo-incident's tool"
+    # a child inside one of several parallel tool calls
+    p, ch = S("s04-parallel-batch", "a"), S("s06-tiny-results", "b")
+    ch.rename_agent("agent", "child")
+    ch.only_runs({ch.runs[0]})
+    fresh_ids(ch, "1796000000006")
+    yield "child-parallel", nest(p, ch, p.runs[0], 2), [p, ch], "s06 run 1 nested in the second of s04's parallel tool calls"
     # one shared sink: lines one by one
     a, b = S("c01-two-conversations", "a"), S("c09-token-budget-followups", "b")
     b.rename_agent("agent", "billing")
