@@ -31,7 +31,8 @@ func screen(t *testing.T, cfg Config, w, h int, ready string, steps ...step) []b
 		}
 	}
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	final.quitting = false // the screen as it was when q was pressed
 	return []byte(final.View())
 }
 

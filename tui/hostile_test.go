@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/internal/hostile"
@@ -122,5 +123,20 @@ func TestHeaderCountsEveryProblem(t *testing.T) {
 	m := open(t, fileConfig(p), 160, 30)
 	if v := m.header.View(); !strings.Contains(v, "problems 5000") {
 		t.Errorf("header: %s", v)
+	}
+}
+
+// Started at 20×5 and grown to 120×40, the screen left debris on the
+// main screen after quitting (tmux 3.3a): a frame drawn as the terminal
+// was given back. The frame after q is empty.
+func TestQuitDrawsAnEmptyLastFrame(t *testing.T) {
+	m := open(t, fileConfig(s01), 20, 5)
+	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	next, cmd := m.Update(keyMsg("q"))
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("q does not quit")
+	}
+	if v := next.(Model).View(); v != "" {
+		t.Errorf("the last frame is not empty:\n%s", v)
 	}
 }

@@ -53,6 +53,7 @@ type Model struct {
 	gen           int // counts replay requests; only the latest answer is used
 	err           error
 	stream        *streaming // while a Stream is being read; nil after
+	quitting      bool       // q was pressed: the last frame is empty
 }
 
 // New is the root model for cfg; nothing is loaded until Init's command
@@ -328,6 +329,9 @@ func (m *Model) layout() {
 func (m Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return "" // no size yet: the first WindowSizeMsg is on its way
+	}
+	if m.quitting {
+		return "" // a frame drawn as the screen is given back stays behind
 	}
 	parts := []string{m.header.View()}
 	if m.showTimeline() {

@@ -124,4 +124,21 @@ borders "resized"
 keys q
 expect '^tour\$ *$' "q quits" 2
 [[ $(flag alternate_on) == 0 ]] || fail "still in the alternate screen"
+keys 'clear' Enter
+
+# 3. opened at 20×5, grown to 120×40: nothing of the screen is left on
+#    the main screen after quitting
+tmux resize-window -t "$session" -x 20 -y 5
+keys "'$bin' '$work/hostile.jsonl'" Enter
+for _ in $(seq 50); do [[ $(flag alternate_on) == 1 ]] && break; sleep 0.1; done
+[[ $(flag alternate_on) == 1 ]] || fail "not in the alternate screen at 20×5"
+sleep 0.3
+tmux resize-window -t "$session" -x 120 -y 40
+expect 'call 1/9' "grown from 20×5 to 120×40"
+borders "grown"
+keys q
+expect '^tour\$ *$' "q quits"
+if screen | grep -qE '[┃│╭╰┏┗━─]|policy|call 1/9'; then fail "debris of the screen is left on the main screen"; fi
+echo "ok    no debris on the main screen"
+modes "after the 20×5 start"
 echo "hostile tour passed"

@@ -15,6 +15,7 @@ import (
 func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
 	if msg.String() == "ctrl+c" || (!m.prompt && !m.search.typing && key.Matches(msg, k.Quit)) {
+		m.quitting = true
 		return m, tea.Quit
 	}
 	if m.s == nil {
