@@ -129,6 +129,8 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.goTo(m.s.call - 1)
 	case key.Matches(msg, k.NextCall):
 		m.goTo(m.s.call + 1)
+	case m.judgingKey(msg):
+		return m, nil
 	default:
 		if j, ok := m.jumpKey(msg); ok {
 			m = j
@@ -235,10 +237,51 @@ func (m Model) applyKeep() (Model, tea.Cmd) {
 }
 
 // flagged reports whether call i of the replay on screen has a value that
-// left the window or was never read.
+// left the window or was never read; false while that is being worked out.
 func (s *session) flagged(i int) bool {
-	left, never := flagCounts(s.evidenceAt(i))
-	return left+never > 0
+	f := s.flags[s.book]
+	return i >= 0 && i < len(f) && f[i]
+}
+
+// judgedMsg is sent by judgeCmd with which calls of a replay have a value
+// typed, not read; book names the replay's book.
+type judgedMsg struct {
+	book  *provenance.Book
+	flags []bool
+}
+
+// judgeJob starts judging every call of the replay on screen, once per
+// replay; nil when that is done or under way.
+func (s *session) judgeJob() tea.Cmd {
+	if s == nil || s.book == nil || s.judging[s.book] {
+		return nil
+	}
+	if s.judging == nil {
+		s.judging, s.flags = map[*provenance.Book]bool{}, map[*provenance.Book][]bool{}
+	}
+	s.judging[s.book] = true
+	return judgeCmd(s.book, s.rec, s.replay)
+}
+
+// judgeCmd judges every call with a book of its own (a Book is not shared
+// between goroutines): a whole-recording pass, off the UI goroutine.
+func judgeCmd(key *provenance.Book, rec *model.Recording, r *window.Replay) tea.Cmd {
+	return func() tea.Msg {
+		b := provenance.New(rec, r)
+		flags := make([]bool, len(r.Calls))
+		for i := range r.Calls {
+			left, never := flagCounts(b.Call(i))
+			flags[i] = left+never > 0
+		}
+		return judgedMsg{book: key, flags: flags}
+	}
+}
+
+// judged files the calls judgeCmd found flagged.
+func (s *session) judged(msg judgedMsg) {
+	if s != nil && s.flags != nil {
+		s.flags[msg.book] = msg.flags
+	}
 }
 
 // responseFollows brings the open response block up to the replay on
@@ -255,4 +298,32 @@ func (m *Model) responseFollows() tea.Cmd {
 func (p *textPane) top() {
 	p.refresh()
 	p.vp.GotoTop()
+}
+
+// smallJudge is how many calls are judged at once on a key press when
+// the background pass has not answered yet (a few milliseconds' work).
+const smallJudge = 300
+
+// judgingKey answers x/X while the calls are still being judged: a small
+// recording is judged at once; a large one says so rather than "no later
+// call".
+func (m *Model) judgingKey(msg tea.KeyMsg) bool {
+	s := m.s
+	if !key.Matches(msg, m.keys.NextFlagged, m.keys.PrevFlagged) || s.book == nil || s.flags[s.book] != nil {
+		return false
+	}
+	if s.calls() <= smallJudge {
+		flags := make([]bool, s.calls())
+		for i := range flags {
+			left, never := flagCounts(s.evidenceAt(i))
+			flags[i] = left+never > 0
+		}
+		if s.flags == nil {
+			s.judging, s.flags = map[*provenance.Book]bool{}, map[*provenance.Book][]bool{}
+		}
+		s.flags[s.book] = flags
+		return false
+	}
+	m.flash = "still judging every call's values…"
+	return true
 }

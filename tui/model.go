@@ -151,6 +151,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.responseFollows()
 	case keptMsg:
 		m.kept(msg)
+	case judgedMsg:
+		m.s.judged(msg)
 	case viewMsg:
 		m = m.viewed(msg)
 	case tea.KeyMsg:
@@ -180,6 +182,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	m.layout()
 	if job := m.detail.takeJob(); job != nil {
+		cmd = tea.Batch(cmd, job)
+	}
+	if job := m.s.judgeJob(); job != nil {
 		cmd = tea.Batch(cmd, job)
 	}
 	return m, cmd

@@ -43,6 +43,9 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.overlayKey(msg), nil
 	}
 	m.flash = ""
+	if m.judgingKey(msg) {
+		return m, nil
+	}
 	if j, ok := m.jumpKey(msg); ok {
 		return j, nil
 	}
