@@ -69,6 +69,9 @@ func (b *builder) adoptOn(rs *runState, p *parsed) {
 // turn_end (§10.3), and its agent is named by its first event (§10.5).
 func (b *builder) adopt(rs *runState) {
 	key, path, id := agentKey(rs.comp, rs.run.Step)
+	if rs.comp == "" && rs.run.Step == "" && rs.agentID != "" {
+		key = rs.agentID // an empty composition path: the agent id (§10.5)
+	}
 	a := b.agents[key]
 	if a == nil {
 		a = &model.Agent{Key: key, Path: path, Step: rs.run.Step, AgentID: id, HasID: id != ""}

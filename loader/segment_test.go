@@ -3,6 +3,7 @@ package loader
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +65,25 @@ func TestSegmentsAndAgents(t *testing.T) {
 				t.Errorf("c02 agents %v, %d segments", got, len(rec.Runs))
 			}
 		})
+	}
+}
+
+// §10.5: a segment with no composition path is named by its
+// run_configured agentId, else "agent".
+func TestAgentKeyWithoutPath(t *testing.T) {
+	log := `{"type":"agentfootprint.agent.run_configured","payload":{"agentId":"support"},"meta":{"runId":"r1"}}
+{"type":"agentfootprint.agent.turn_start","payload":{"userPrompt":"q"},"meta":{"runId":"r1"}}
+{"type":"agentfootprint.agent.turn_start","payload":{"userPrompt":"q"},"meta":{"runId":"r2"}}
+`
+	rec, err := Read(strings.NewReader(log), "nopath.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range rec.Agents {
+		got = append(got, fmt.Sprintf("%s %q %v", a.Key, a.AgentID, a.HasID))
+	}
+	if fmt.Sprint(got) != `[support "support" true agent "" false]` {
+		t.Errorf("agents %v", got)
 	}
 }
