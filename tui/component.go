@@ -24,6 +24,9 @@ var (
 	_ component = (*detailPane)(nil)
 	_ component = (*policyBar)(nil)
 	_ component = (*textPane)(nil)
+	_ component = (*timeline)(nil)
+	_ component = (*search)(nil)
+	_ component = (*transcript)(nil)
 )
 
 // Border glyphs: a focused pane has a thick frame, so focus shows

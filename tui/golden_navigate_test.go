@@ -35,7 +35,7 @@ func TestGoldenSearchHitGone(t *testing.T) {
 		step{keys: append(append([]string{"/"}, typed("web-1c94d2")...), "enter"), wait: "hit 4 of 5"},
 		// the list_hosts turn is rendered in the background: wait for it
 		// (a wait consumes the output it read, so this is the only one)
-		step{keys: []string{"N", "N", "N"}, wait: `"id": "web-1c94d2"`}))
+		step{keys: []string{"N", "N", "N"}, wait: `"id": "»web-1c94d2«"`})) // without colour a hit is set in » «
 }
 
 // The light theme, in 256 colours: s01 call 5 as TestGoldenS01Call5,

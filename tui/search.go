@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
@@ -215,8 +216,14 @@ func markHits(st *Styles, text, q string) string {
 	return strings.Join(ls, "\n")
 }
 
-// mark styles each occurrence of the query in plain.
+// mark styles each occurrence of the query in plain. Without colour
+// (NO_COLOR, or a terminal without it) the hit is set between » and «,
+// so it shows without a style.
 func (m matcher) mark(plain string, hit lipgloss.Style) string {
+	render := hit.Render
+	if lipgloss.ColorProfile() == termenv.Ascii {
+		render = func(s ...string) string { return "»" + strings.Join(s, "") + "«" }
+	}
 	hay := plain
 	if m.fold {
 		hay = strings.ToLower(plain)
@@ -232,7 +239,7 @@ func (m matcher) mark(plain string, hit lipgloss.Style) string {
 			return b.String()
 		}
 		b.WriteString(plain[:i])
-		b.WriteString(hit.Render(plain[i : i+len(m.q)]))
+		b.WriteString(render(plain[i : i+len(m.q)]))
 		plain, hay = plain[i+len(m.q):], hay[i+len(m.q):]
 	}
 }
