@@ -129,12 +129,13 @@ func unlearnedFolds(rec *model.Recording, infs []Inference, p model.Policy) *Fol
 func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy) *Replay {
 	var parts []*Replay
 	var redo []*model.Agent
-	var book *FoldBook
+	var books []*FoldBook
 	for _, inf := range infs {
 		if inf.Folds != nil {
-			book = inf.Folds
+			books = append(books, inf.Folds)
 		}
 	}
+	book := joinBooks(books)
 	for _, a := range rec.Agents {
 		reused := false
 		for _, inf := range infs {

@@ -267,3 +267,43 @@ func mutWire(t *testing.T, lines []string, sources []*mutSource) chainWire {
 	slices.SortStableFunc(w.Calls, func(a, b chainCall) int { return first[a.RunID] - first[b.RunID] })
 	return w
 }
+
+// Two summarize-oldest agents in one file (c04, and s10 renamed digest,
+// in batches): each keeps the refusals learned under its own recorded
+// policy (§11.9). c04's library refused to fold a span at iteration 7
+// (its README: 'replacement-not-smaller'); under keepRecentTurns 1 the
+// same span comes up at run 1's iteration 6 and must be refused again —
+// as it is when c04 is replayed alone — not folded with a placeholder
+// because the other agent's book was taken for c04's.
+func TestEachSummarizeAgentKeepsItsRefusals(t *testing.T) {
+	a, b := loadMut(t, "c04-summarize-multi", 0), loadMut(t, "s10-summarize", 1)
+	b.renameAgent("digest")
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(batchLines([]int{9, 4, 15}, a.lines, b.lines), "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := loader.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lin := lineage.Decide(rec)
+	infs := window.InferAgents(rec, lin)
+	policies := map[string]model.Policy{}
+	for _, inf := range infs {
+		p := inf.Policy
+		p.KeepRecentTurns = 1
+		policies[inf.Agent.Key] = p
+	}
+	r := window.Merge(rec, lin, infs, policies)
+	for _, c := range r.Calls {
+		if c.Run.RunID != a.runs[0] || c.Call.Iteration != 6 {
+			continue
+		}
+		rd := c.Visit.Record
+		if rd == nil || rd.RemovedMessageCount != 0 || len(rd.Refusals) == 0 || rd.Refusals[0].Reason != model.ReasonReplacementNotSmaller {
+			t.Fatalf("c04 iteration 6 under K=1: record %+v, want the span refused (replacement-not-smaller)", rd)
+		}
+		return
+	}
+	t.Fatal("no call of c04's run 1 at iteration 6")
+}

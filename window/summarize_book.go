@@ -1,6 +1,8 @@
 package window
 
 import (
+	"maps"
+
 	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/model"
 )
@@ -177,6 +179,32 @@ func (b *FoldBook) learnedUnder(rec *model.Recording, p model.Policy) *FoldBook 
 			policies[a.Key] = p
 		}
 		replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: c, learn: true})
+	}
+	return c
+}
+
+// joinBooks is one book with the refusals each agent's inference learned
+// under that agent's recorded policy (§11.9: each agent has its own; a
+// span's fingerprint is its text, so one book can hold them all). The
+// books share their folds, read once from the file. nil for none.
+func joinBooks(books []*FoldBook) *FoldBook {
+	if len(books) < 2 {
+		if len(books) == 1 {
+			return books[0]
+		}
+		return nil
+	}
+	c := books[0].fresh()
+	c.folds = maps.Clone(c.folds)
+	for _, b := range books[1:] {
+		for f := range b.refused {
+			c.refused[f] = true
+		}
+		for f, fold := range b.folds {
+			if _, ok := c.folds[f]; !ok {
+				c.folds[f] = fold
+			}
+		}
 	}
 	return c
 }
