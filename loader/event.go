@@ -141,7 +141,8 @@ type parsed struct {
 // file spells it and decoded by the builder only when new; the messages
 // after it are decoded by the builder, which knows where the window ends.
 type history struct {
-	keys      []textKey        // of every element, by index
+	keys      []textKey        // reference decoder: the key of every element, by index
+	refs      []elemRef        // fast decoder: the same, compact (see key)
 	notString []int            // elements whose content is not a JSON string
 	spans     [][]byte         // fast decoder: each element's JSON, valid while its block is
 	msgs      []*model.Message // reference decoder: every element, decoded

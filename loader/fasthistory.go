@@ -38,8 +38,9 @@ func (f *fastDecoder) history(s *scanner, p *parsed) bool {
 		if !ok {
 			return false
 		}
-		h.keys = append(h.keys, key)
-		h.spans = append(h.spans, s.b[start:s.i])
+		span := s.b[start:s.i]
+		h.refs = append(h.refs, refOf(key, span))
+		h.spans = append(h.spans, span)
 	}
 	if s.broken() {
 		return false
@@ -241,4 +242,34 @@ func injectedText(raw []byte) string {
 		return ""
 	}
 	return string(raw)
+}
+
+// roleCodes are the roles an elemRef names by number; 0 is another,
+// kept in full in history.roles.
+var roleCodes = [...]string{1: model.RoleUser, 2: model.RoleAssistant, 3: model.RoleTool, 4: model.RoleSystem}
+
+// elemRef is a history element's key in 12 bytes: where its content's
+// JSON lies in its span, its role by number, and whether an injection
+// delivered it. A history of thousands of messages per call is keyed
+// without a string per message.
+type elemRef struct {
+	off, end  int32
+	role      uint8
+	delivered bool
+}
+
+// refOf compacts key; the content's JSON lies at span offset key.raw
+
+func refOf(key textKey, span []byte) elemRef {
+	r := elemRef{delivered: key.delivered}
+	if len(key.raw) > 0 {
+		r.off = int32(cap(span) - cap(key.raw))
+		r.end = r.off + int32(len(key.raw))
+	}
+	for i, name := range roleCodes {
+		if i > 0 && key.role == name {
+			r.role = uint8(i)
+		}
+	}
+	return r
 }

@@ -17,8 +17,8 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	h := p.history
 	if rs.cur == nil && rs.run.LeadHistory == nil {
 		rs.run.LeadIteration = p.iterIndex
-		rs.run.LeadHistory = make([]*model.Message, len(h.keys))
-		for i := range h.keys {
+		rs.run.LeadHistory = make([]*model.Message, h.size())
+		for i := range rs.run.LeadHistory {
 			rs.run.LeadHistory[i] = b.message(h.decode(i))
 		}
 		return
@@ -32,8 +32,8 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 		return
 	}
 	n := cs.call.MessagesCount
-	if n > len(h.keys) {
-		b.problem(p.at, "agent.iteration_end history has %d messages, fewer than the %d the call sent", len(h.keys), n)
+	if n > h.size() {
+		b.problem(p.at, "agent.iteration_end history has %d messages, fewer than the %d the call sent", h.size(), n)
 		return
 	}
 	for _, i := range h.notString {
@@ -42,23 +42,48 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	recorded := make([]*model.Message, n)
 	deliveries, trailing := 0, true
 	for i := n - 1; i >= 0; i-- {
-		recorded[i] = b.intern(h.keys[i], func() *model.Message { return h.decode(i) })
-		if trailing && h.keys[i].delivered && deliveredAt(h.decode(i), cs.call.Iteration) {
+		key := h.key(i)
+		recorded[i] = b.intern(key, func() *model.Message { return h.decode(i) })
+		if trailing && key.delivered && deliveredAt(h.decode(i), cs.call.Iteration) {
 			deliveries++
 		} else {
 			trailing = false
 		}
 	}
-	appended := make([]*model.Message, 0, len(h.keys)-n)
-	for i := n; i < len(h.keys); i++ {
+	appended := make([]*model.Message, 0, h.size()-n)
+	for i := n; i < h.size(); i++ {
 		m := b.message(h.decode(i))
 		appended = append(appended, m)
-		b.internAs(h.keys[i], m) // the next call's window holds it: no second decode
+		b.internAs(h.key(i), m) // the next call's window holds it: no second decode
 	}
 	cs.call.Recorded, cs.call.Deliveries = recorded, deliveries
 	cs.call.Appended = appended
 	cs.fromHistory = true
 	b.responseFromHistory(cs)
+}
+
+// size is how many messages the history holds.
+func (h *history) size() int {
+	if h.msgs != nil {
+		return len(h.msgs)
+	}
+	return len(h.spans)
+}
+
+// key is element i's intern key.
+func (h *history) key(i int) textKey {
+	if h.keys != nil {
+		return h.keys[i]
+	}
+	r := h.refs[i]
+	k := textKey{role: roleCodes[r.role], raw: h.spans[i][r.off:r.end], delivered: r.delivered}
+	if r.role == 0 { // a role of another name: read it again from the span
+		m := &model.Message{}
+		s := scanner{b: h.spans[i]}
+		element(&s, m, nil)
+		k.role = m.Role
+	}
+	return k
 }
 
 // decode is element i of the history as a message of its own.
