@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -149,4 +150,56 @@ func BenchmarkKnobChange10k(b *testing.B) {
 	}
 	m := open(b, fileConfig(path), 120, 40)
 	knobChanges(b, press(m, ":", "5", "0", "0", "0", "enter", "}"))
+}
+
+// openGenerated opens a generated run of calls calls at its last call
+// (End), as a user who jumps to where a long run went wrong.
+func openGenerated(b *testing.B, calls int) Model {
+	path, _, err := rungen.Cached(rungen.Default(calls))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := open(b, fileConfig(path), 120, 40)
+	if m = press(m, "G"); m.s.call != calls-1 {
+		b.Fatalf("at call %d of %d after End", m.s.call+1, calls)
+	}
+	return m
+}
+
+// BenchmarkStepAtEnd is one step (← then →, alternately) near the last
+// call of generated runs of 1.6k, 16k and 50k calls, with the frame that
+// shows it: under the recorded policy, and after a knob change (every
+// step then also compares fates with the recorded replay).
+func BenchmarkStepAtEnd(b *testing.B) {
+	for _, calls := range []int{1600, 16000, 50000} {
+		for _, knob := range []bool{false, true} {
+			name := fmt.Sprintf("%dcalls/recorded", calls)
+			if knob {
+				name = fmt.Sprintf("%dcalls/knob", calls)
+			}
+			b.Run(name, func(b *testing.B) {
+				m := openGenerated(b, calls)
+				if knob {
+					if m = press(m, "]"); m.s.replaying || !m.s.changed() {
+						b.Fatal("the knob change did not come back")
+					}
+				}
+				steps := []string{"h", "l"}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					m = press(m, steps[i%2])
+					_ = m.View()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkKnobAtEnd is one knob change (keepRecentTurns +1, −1 in turn)
+// at the last call of generated runs of 1.6k, 16k and 50k calls: the
+// replay, what the screen reads of it, and a frame.
+func BenchmarkKnobAtEnd(b *testing.B) {
+	for _, calls := range []int{1600, 16000, 50000} {
+		b.Run(fmt.Sprintf("%dcalls", calls), func(b *testing.B) { knobChanges(b, openGenerated(b, calls)) })
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
@@ -33,6 +34,22 @@ type timeline struct {
 	st    *Styles
 	keys  KeyMap
 	width int
+	memo  timelineCells // the cells of one replay at one width
+}
+
+// timelineCells is what the timeline's cells show but the ▲ of the call
+// on screen: worked out once per replay and width, so that a step costs
+// the cells, not every call's window.
+type timelineCells struct {
+	replay         *window.Replay
+	calls, cells   int
+	maxChars       int
+	scaleTok       int
+	tokNote        string
+	chars, toks    []int
+	over           []bool
+	marks          []string
+	markStyleIndex []int // 0 Dim, 1 Differs, 2 Label, 3 Evicted
 }
 
 func newTimeline(st *Styles, keys KeyMap) *timeline { return &timeline{st: st, keys: keys} }
@@ -87,56 +104,74 @@ func (t *timeline) View() string {
 	if t.s == nil || t.cells() == 0 {
 		return lines("", t.width, timelineHeight)
 	}
-	rp := t.s.replay
 	w, cw := t.cells(), t.cellWidth()
-	var maxChars, maxTok int
-	for i := range rp.Calls {
-		maxChars = max(maxChars, model.WindowChars(rp.Calls[i].Window()))
-		maxTok = max(maxTok, rp.Calls[i].Call.Usage.Input)
-	}
-	scaleTok, tokNote := maxTok, "max "+thousands(maxTok)
-	if th := rp.Policy.ThresholdTokens; rp.Policy.Strategy == model.TokenBudget && th > 0 {
-		scaleTok, tokNote = th, "█ = threshold "+thousands(th)
-	}
+	m := t.cellsOf(w)
+	styles := []lipgloss.Style{t.st.Dim, t.st.Differs, t.st.Label, t.st.Evicted}
 	var chars, toks, marks strings.Builder
 	for j := range w {
-		from, to := t.bucket(j)
-		c, k, over := 0, 0, false
-		mark, ms := "·", t.st.Dim
-		for i := from; i < to; i++ {
-			cr := &rp.Calls[i]
-			c = max(c, model.WindowChars(cr.Window()))
-			in := cr.Call.Usage.Input
-			k = max(k, in)
-			over = over || (scaleTok == rp.Policy.ThresholdTokens && in > scaleTok)
-			switch {
-			case i == t.s.call:
-				mark, ms = "▲", t.st.Title
-			case mark == "▲":
-			case cr.Recorded() == window.Differs:
-				mark, ms = "≠", t.st.Differs
-			case mark == "≠":
-			case i > 0 && cr.Run != rp.Calls[i-1].Run:
-				mark, ms = "│", t.st.Label
-			case mark == "│":
-			case len(cr.Visit.Evicted) > 0:
-				mark, ms = "×", t.st.Evicted
-			}
+		mark, ms := m.marks[j], styles[m.markStyleIndex[j]]
+		if from, to := t.bucket(j); t.s.call >= from && t.s.call < to {
+			mark, ms = "▲", t.st.Title
 		}
 		ts := t.st.New
-		if over {
+		if m.over[j] {
 			ts = t.st.Evicted
 		}
-		chars.WriteString(t.st.Value.Render(strings.Repeat(string(block(c, maxChars)), cw)))
-		toks.WriteString(ts.Render(strings.Repeat(string(block(k, scaleTok)), cw)))
+		chars.WriteString(t.st.Value.Render(strings.Repeat(string(block(m.chars[j], m.maxChars)), cw)))
+		toks.WriteString(ts.Render(strings.Repeat(string(block(m.toks[j], m.scaleTok)), cw)))
 		marks.WriteString(ms.Render(mark + strings.Repeat(" ", cw-1)))
 	}
 	l := t.st.Label.Render
 	return lines(strings.Join([]string{
-		l(fmt.Sprintf("%-*s", timelineLabel, "chars")) + chars.String() + " " + l("max "+thousands(maxChars)),
-		l(fmt.Sprintf("%-*s", timelineLabel, "tok")) + toks.String() + " " + l(tokNote),
+		l(fmt.Sprintf("%-*s", timelineLabel, "chars")) + chars.String() + " " + l("max "+thousands(m.maxChars)),
+		l(fmt.Sprintf("%-*s", timelineLabel, "tok")) + toks.String() + " " + l(m.tokNote),
 		l(fmt.Sprintf("%-*s", timelineLabel, "calls")) + marks.String() + " " + l(t.legend(w*cw)),
 	}, "\n"), t.width, timelineHeight)
+}
+
+// cellsOf is the memo of the replay on screen in w cells, made afresh
+// when the replay or w changed.
+func (t *timeline) cellsOf(w int) *timelineCells {
+	rp := t.s.replay
+	if m := &t.memo; m.replay == rp && m.calls == len(rp.Calls) && m.cells == w {
+		return m
+	}
+	m := timelineCells{replay: rp, calls: len(rp.Calls), cells: w,
+		chars: make([]int, w), toks: make([]int, w), over: make([]bool, w),
+		marks: make([]string, w), markStyleIndex: make([]int, w)}
+	maxTok := 0
+	for i := range rp.Calls {
+		m.maxChars = max(m.maxChars, model.WindowChars(rp.Calls[i].Window()))
+		maxTok = max(maxTok, rp.Calls[i].Call.Usage.Input)
+	}
+	m.scaleTok, m.tokNote = maxTok, "max "+thousands(maxTok)
+	if th := rp.Policy.ThresholdTokens; rp.Policy.Strategy == model.TokenBudget && th > 0 {
+		m.scaleTok, m.tokNote = th, "█ = threshold "+thousands(th)
+	}
+	for j := range w {
+		from, to := t.bucket(j)
+		mark, ms := "·", 0
+		for i := from; i < to; i++ {
+			cr := &rp.Calls[i]
+			m.chars[j] = max(m.chars[j], model.WindowChars(cr.Window()))
+			in := cr.Call.Usage.Input
+			m.toks[j] = max(m.toks[j], in)
+			m.over[j] = m.over[j] || (m.scaleTok == rp.Policy.ThresholdTokens && in > m.scaleTok)
+			switch {
+			case mark == "≠":
+			case cr.Recorded() == window.Differs:
+				mark, ms = "≠", 1
+			case mark == "│":
+			case i > 0 && cr.Run != rp.Calls[i-1].Run:
+				mark, ms = "│", 2
+			case len(cr.Visit.Evicted) > 0:
+				mark, ms = "×", 3
+			}
+		}
+		m.marks[j], m.markStyleIndex[j] = mark, ms
+	}
+	t.memo = m
+	return &t.memo
 }
 
 // legend says what the marks mean, and how many calls a cell holds.

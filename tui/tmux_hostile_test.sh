@@ -8,7 +8,9 @@
 #     buffers and the terminal's modes are what they were, and that no
 #     border moved;
 #  2. a log with a 6.7 MB JSON tool result: select it, step past it,
-#     resize, quit — each answered within 2 s.
+#     resize, quit — each answered within 2 s;
+#  3. opened at 20×5, grown to 120×40, quit: no debris on the main screen;
+#  4. the log piped to `inspect -`, keys read from the terminal.
 # The files are generated (scripts/hostilelog), never committed.
 #
 #   tui/tmux_hostile_test.sh                          # builds /tmp/inspect-hostile
@@ -141,4 +143,13 @@ expect '^tour\$ *$' "q quits"
 if screen | grep -qE '[┃│╭╰┏┗━─]|policy|call 1/9'; then fail "debris of the screen is left on the main screen"; fi
 echo "ok    no debris on the main screen"
 modes "after the 20×5 start"
+keys 'clear' Enter
+
+# 4. "-": the log piped in on standard input, keys from the terminal
+keys "cat '$root/testdata/s01-basic-loop/run.jsonl' | '$bin' -" Enter
+expect 'inspect stdin .*call 1/9' "- reads the log from standard input"
+keys l
+expect 'call 2/9' "keys still come from the terminal"
+keys q
+expect '^tour\$ *$' "q quits"
 echo "hostile tour passed"

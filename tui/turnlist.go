@@ -344,11 +344,6 @@ func turnText(msgs []*model.Message) string {
 	return ""
 }
 
-// turnPreview is a turn in a few words: who, then what it said.
-func turnPreview(msgs []*model.Message) string {
-	return strings.TrimSpace(turnWho(msgs) + " " + turnText(msgs))
-}
-
 func turnChars(msgs []*model.Message) int {
 	return model.WindowChars(msgs)
 }

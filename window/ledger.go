@@ -45,6 +45,7 @@ type Row struct {
 }
 
 type logEntry struct {
+	key     string         // Row.Key, named once per replay
 	head    *model.Message // the turn's first message: its identity in this replay
 	msgs    []*model.Message
 	first   int // call index whose Before first held it (or whose visit wrote it)
@@ -66,12 +67,13 @@ func (r *Replay) Ledger(call int) []Row {
 	for i, t := range fates {
 		inBefore[v.Before[t.Start]] = i
 	}
-	var rows []Row
-	for _, e := range log {
+	rows := make([]Row, 0, len(log))
+	for i := range log {
+		e := &log[i]
 		if e.first > call {
 			continue
 		}
-		row := Row{Key: e.key(), Messages: e.msgs, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.head.Placeholder}
+		row := Row{Key: e.key, Messages: e.msgs, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.head.Placeholder}
 		if e.left >= 0 && e.left > call {
 			row.LeftAt = -1
 		}
@@ -137,7 +139,7 @@ func (r *Replay) isNew(call int, m *model.Message) bool {
 // key names a turn the same way in every replay of one recording: by its
 // first message's ID (the loader numbers every message), a notice by the
 // call that wrote it.
-func (e *logEntry) key() string {
+func (e *logEntry) name() string {
 	switch {
 	case e.wroteAt >= 0:
 		return "notice@" + strconv.Itoa(e.wroteAt)
@@ -194,7 +196,9 @@ func (r *Replay) turnLog() []logEntry {
 	}
 	log := make([]logEntry, 0, len(nodes)-1)
 	for i := nodes[0].next; i >= 0; i = nodes[i].next {
-		log = append(log, nodes[i].e)
+		e := nodes[i].e
+		e.key = e.name()
+		log = append(log, e)
 	}
 	r.log = log
 	return log

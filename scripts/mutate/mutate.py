@@ -467,6 +467,16 @@ def evidence_shapes(shared, rng, base):
         yield f"ev-parent-{base}{suffix}", nest(a, b, a.runs[0], 2), [a, b], f"s05 run 1 nested as a child inside {v}"
 
 
+def two_evidence_agents(shared, rng):
+    """two agents with the answer check, their lines in batches and one nested in the other."""
+    a, b = Source(shared, "demo-evidence", "a"), Source(shared, "e03-tokens", "b")
+    b.rename_agent("agent", "storage")
+    yield "ev2-batch", batches([a.items(), b.items()], rng), [a, b], "demo-evidence and e03 (as storage) in batches"
+    a, b = Source(shared, "demo-evidence", "a"), Source(shared, "e03-tokens", "b")
+    b.rename_agent("agent", "storage")
+    yield "ev2-child", nest(a, b, a.runs[1], 1), [a, b], "e03 (as storage) nested in demo-evidence's follow-up"
+
+
 def main(argv):
     shared, only, out = SHARED, None, None
     it = iter(argv)
@@ -484,6 +494,7 @@ def main(argv):
     gens = list(shapes(shared, rng))
     for base in ("demo-evidence", "e03-tokens"):
         gens += list(evidence_shapes(shared, rng, base))
+    gens += list(two_evidence_agents(shared, rng))
     for name, items, sources, note in gens:
         if only and name not in only:
             continue
