@@ -310,12 +310,14 @@ func (m *Model) layout() {
 	m.timeline.SetSize(w, timelineHeight)
 	m.search.SetSize(w, 1)
 	paneH := m.paneHeight()
+	w -= m.convColumn() // the conversations' column takes the left, when shown
 	listW := max(30, w*2/5)
 	if listW > w-24 {
 		listW = w / 2
 	}
 	m.list.SetSize(listW-2, paneH-2)
 	m.detail.SetSize(w-listW-2, paneH-2)
+	w = m.width
 	m.problems.SetSize(w-2, paneH-2)
 	m.keyhelp.SetSize(w-2, paneH-2)
 	m.picker.SetSize(w-2, paneH-2)
@@ -372,9 +374,15 @@ func (m Model) panes(h int) string {
 		return box(m.st, "Response of call "+itoa(m.s.call+1)+" — its values and why (i or esc closes)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}
 	listW := m.list.width + 2
+	cw := m.convColumn()
 	left := box(m.st, m.list.title(), m.list.View(), listW, h, m.list.focused)
-	right := box(m.st, m.detail.title(), m.detail.View(), w-listW, h, m.detail.focused)
-	return joinColumns(left, right)
+	right := box(m.st, m.detail.title(), m.detail.View(), w-cw-listW, h, m.detail.focused)
+	panes := joinColumns(left, right)
+	if cw > 0 {
+		col := box(m.st, "Conversations (w)", convColumnText(m.s.views, m.st, cw-2), cw, h, false)
+		panes = joinColumns(col, panes)
+	}
+	return panes
 }
 
 func moreMark(p *textPane) string {

@@ -31,7 +31,11 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 		}
 		return m
 	}
-	inList := msg.X < m.list.width+2 && msg.Y > top
+	x := msg.X - m.convColumn() // the conversations' column, when shown, is left of the list
+	if x < 0 {
+		return m
+	}
+	inList := x < m.list.width+2 && msg.Y > top
 	wheel := msg.Button == tea.MouseButtonWheelUp || msg.Button == tea.MouseButtonWheelDown
 	switch {
 	case inList && wheel:

@@ -190,3 +190,52 @@ func agentNote(a *model.Agent) string {
 	}
 	return " (a step of " + strings.Join(a.Path, " / ") + ")"
 }
+
+// convColumnMin is the terminal width from which the file's conversations
+// are listed in a left column beside the panes (when it holds several).
+const (
+	convColumnMin   = 170
+	convColumnWidth = 34
+)
+
+// convColumn is the left column's width: 0 when it is not shown.
+func (m Model) convColumn() int {
+	if m.s == nil || m.s.views == nil || len(m.s.views.convs) <= 1 || m.width < convColumnMin {
+		return 0
+	}
+	return convColumnWidth
+}
+
+// convColumnText lists the conversations compactly, the one on screen
+// marked: its agent, its number, its calls and whether they match.
+func convColumnText(vs *views, st *Styles, w int) string {
+	var b strings.Builder
+	var agent *model.Agent
+	for i, cv := range vs.convs {
+		if cv.agent != agent {
+			agent = cv.agent
+			b.WriteString(st.Title.Render(fit(agent.Key, w)) + "\n")
+		}
+		mark := "  "
+		if i == vs.shown {
+			mark = "▸ "
+		}
+		ok := "…"
+		switch {
+		case cv.compared == 0:
+			ok = "—"
+		case cv.compared > 0 && cv.matched == cv.compared:
+			ok = "match"
+		case cv.compared > 0:
+			ok = "differs"
+		}
+		line := fit(fmt.Sprintf("%sconv %d · %s · %s", mark, cv.number, plural(cv.calls, "call"), ok), w)
+		if i == vs.shown {
+			line = st.Value.Render(line)
+		} else if ok == "differs" {
+			line = st.Differs.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}

@@ -74,3 +74,12 @@ func TestGoldenRecordedBesideReplay(t *testing.T) {
 		step{keys: []string{"l", "l", "l", "l"}, wait: "call 5/9"},
 		step{keys: []string{"W"}, wait: "Recorded window beside the replay"}))
 }
+
+func TestGoldenConversationColumnWide(t *testing.T) {
+	// At 180 columns the file's conversations (c02: oncall's, billing's
+	// run and follow-up) stay listed in a column left of the panes, the
+	// one on screen marked; after w picks billing's, the mark moves.
+	cfg := fileConfig("../testdata/c02-interleaved-agents/run.jsonl")
+	teatest.RequireEqualOutput(t, screen(t, cfg, 180, 30, "call 1/9",
+		step{keys: []string{"w", "j", "enter"}, wait: "call 1/12"}))
+}
