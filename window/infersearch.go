@@ -289,30 +289,3 @@ func LargestInput(rec *model.Recording, a *model.Agent) int {
 	}
 	return n
 }
-
-// FirstAgent is rec restricted to its first agent's segments, for a view
-// that shows one agent at a time; a recording of one agent is itself.
-// The restriction is stated as a problem, so that no reader takes the
-// other agents for absent.
-func FirstAgent(rec *model.Recording) *model.Recording {
-	if len(rec.Agents) <= 1 {
-		return rec
-	}
-	a := rec.Agents[0]
-	out := *rec
-	out.Agents = []*model.Agent{a}
-	out.Runs = nil
-	for _, r := range rec.Runs {
-		if r.Agent == a {
-			out.Runs = append(out.Runs, r)
-		}
-	}
-	var keys []string
-	for _, b := range rec.Agents[1:] {
-		keys = append(keys, b.Key)
-	}
-	out.Problems = append(append([]model.Problem(nil), rec.Problems...), model.Problem{Message: fmt.Sprintf(
-		"%s: this view shows agent %s only; the file also holds %s (inspect export --agent KEY shows any of them)",
-		rec.Source, a.Key, strings.Join(keys, ", "))})
-	return &out
-}
