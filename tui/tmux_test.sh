@@ -170,14 +170,14 @@ expect 'evidence: 2 never read' "call 2's two tool calls each typed a time windo
 keys A
 expect 'call 13/16' "A goes to run 1's final answer"
 expect 'evidence: 4 left · 1 never read' "the header counts its flagged values"
-expect '^. *left +us-east-1b' "us-east-1b left the window"
+expect '(^|[^a-z-])left +us-east-1b' "us-east-1b left the window"
 expect 'in list_hosts call_0001 · sent on calls 2–6 · evicted at 7 \(yielded\)' "its source, when it left and why"
 expect 'would have kept it: keepRecentTurns 2→3 and keepLastToolResults 2→3' "the policy that would have kept it"
 expect 'never-read +web-3e6f14' "the invented canary id was never read"
 keys K
 expect 'keepRecentTurns=3\* +keepLastToolResults=3\*' "K applies the suggestion to the knobs"
 expect 'evidence: 1 left · 1 never read' "under it only 3940 left and web-3e6f14 stays invented"
-expect '^. *in-view +us-east-1b' "us-east-1b is in view now"
+expect '(^|[^a-z-])in-view +us-east-1b' "us-east-1b is in view now"
 keys q
 expect '^tour\$ *$' "q quits the demo"
 
