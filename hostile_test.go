@@ -224,3 +224,13 @@ func TestLoneSurrogateKeepsWindowsMatching(t *testing.T) {
 		t.Errorf("exit %d, stderr %q:\n%s", code, errOut, out)
 	}
 }
+
+func TestEvidenceCommandShowsEscapes(t *testing.T) {
+	code, out, errOut := runCLI("evidence", hostileRun(t))
+	if code != 0 && code != 3 {
+		t.Fatalf("evidence exit %d: %s", code, errOut)
+	}
+	if hasRaw(out) || hasRaw(errOut) {
+		t.Errorf("a control reached the terminal:\nstdout %q\nstderr %q", out, errOut)
+	}
+}
