@@ -26,6 +26,19 @@ Shapes (WINDOW-SEMANTICS §10, EVIDENCE-SEMANTICS §3-§6):
   twin-*     two copies of one script, distinct runIds, interleaved A1 B1 A2 B2 (§10.7 tie)
   renamed-*  runIds renamed (order of names opposite to time), timestamps untouched
   mixed-*    a summarize-oldest agent batch-interleaved with a sliding-window one
+  ev-*, ev2-* the evidence recordings nested, batched, split by another conversation;
+             OUT/evidence/ holds copies whose wire policy is the judged agent's alone,
+             for check-evidence's [what-if] (it reads one policy)
+
+Running the judges (twins: --no-conversations, the §10.7 tie pairs {A1,B2} {B1,A2}):
+  python3 ../shared/tools/check-fidelity --bin BIN OUT/*/      (not OUT/evidence)
+  python3 ../shared/tools/check-evidence --bin BIN OUT/evidence/*/
+  python3 scripts/mutate/invariance.py --bin BIN [--flags "..."] OUT/*/
+Judge limits these shapes meet (not faults of inspect): check-fidelity [records]
+takes a record of another agent at the same iteration for a resume's restored copy
+(after-c07-c01, batch-c07-s06); its [conversations] relabels by run number first,
+where §10.8 numbers by first event — they differ only when another run starts
+between two steps of one Sequence (batch-c06b-c01).
 """
 import json, os, random, re, sys
 
