@@ -1,38 +1,49 @@
 #!/usr/bin/env bash
-# bench-compare.sh: how long it takes to read one big agentfootprint log,
-# for inspect's loader and for the usual tools, on the same file.
+# bench-compare.sh: how long inspect takes on one big agentfootprint log,
+# beside the usual tools on the same file, with each one's peak memory.
 #
-#   scripts/bench-compare.sh [CALLS]     # default 16000 calls, ~1 GB
+#   scripts/bench-compare.sh [CALLS | FILE]   # default 16000 calls, ~1 GB
 #
-# The log is generated once by internal/rungen (scripts/genlog) and cached
-# in the temp directory. Every tool reads it from the page cache (one
-# untimed wc -l warms it). Each timing is the best of REPEAT runs (default
-# 3; jq takes ~40 s a run on 1 GB): the machine may be shared, and the best
-# run is the one least disturbed. Needs jq and python3.
+# With CALLS the log is generated once by internal/rungen (scripts/genlog)
+# and cached in the temp directory; with FILE that file is read (say the
+# ~200 MB file of 14 independent runs scripts/independent-runs.sh makes).
+# Every tool reads it from the page cache (one untimed wc -l warms it).
+# Each time is the best of REPEAT runs (default 3): the machine may be
+# shared, and the best run is the one least disturbed; the peak resident
+# memory (GNU time's %M) is that run's. Needs python3 and GNU time
+# (/usr/bin/time); jq is run unless NO_JQ is set (~40 s a run on 1 GB).
 #
-#   wc -l      counts lines: the floor for reading the bytes at all
-#   python     json.loads on every line (decodes everything, keeps nothing)
-#   jq -c .    parses and re-prints every line
-#   inspect    loader.Load, the whole recording built: the
-#              BenchmarkLoad1GB-style benchmark on this file (one load per
-#              run), and `inspect report` (load, infer, replay, print)
+#   wc -l                  counts lines: the floor for reading the bytes at all
+#   python json.loads      json.loads on every line (decodes everything, keeps nothing)
+#   jq -c .                parses and re-prints every line
+#   inspect report         load, infer the policy, replay, compare, print
+#   inspect report (given) the same with the policy given as flags ($GIVEN)
+#   inspect export         the replay as JSON (to /dev/null)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-calls=${1:-16000}
 repeat=${REPEAT:-3}
-read -r log size < <(go run ./scripts/genlog -calls "$calls")
-echo "log: $log ($((size / 1000000)) MB, $calls calls); best of $repeat runs"
+given=${GIVEN:---strategy sliding-window --keep-recent-turns 4 --keep-last-tool-results 2}
+arg=${1:-16000}
+if [[ -f "$arg" ]]; then
+	log=$arg
+	size=$(stat -c %s "$log")
+else
+	read -r log size < <(go run ./scripts/genlog -calls "$arg")
+fi
+echo "log: $log ($((size / 1000000)) MB); best of $repeat runs; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 wc -l "$log" >/dev/null
 
-# best CMD...: the least wall time in seconds of $repeat runs of CMD.
+# best CMD...: "SECONDS KB" of the least wall time of $repeat runs of CMD,
+# output discarded, with that run's peak resident set.
 best() {
-	local b="" t
+	local b="" kb="" t m
 	for _ in $(seq "$repeat"); do
-		t=$( { TIMEFORMAT=%R; time "$@" >/dev/null 2>&1; } 2>&1 )
-		if [[ -z "$b" ]] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; fi
+		/usr/bin/time -o "$tmp/time" -f '%e %M' "$@" >/dev/null 2>&1
+		read -r t m <"$tmp/time"
+		if [[ -z "$b" ]] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t kb=$m; fi
 	done
-	echo "$b"
+	echo "$b $kb"
 }
 
 pyloop='
@@ -42,38 +53,30 @@ with open(sys.argv[1], "rb") as f:
         json.loads(line)
 '
 
-bin=$(mktemp -d)/inspect
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bin=$tmp/inspect
 go build -o "$bin" .
-go test -c -o "$bin.test" ./loader
 
-# inspect_load: one load of the log, timed inside the benchmark.
-inspect_load() {
-	local best="" ns
-	for _ in $(seq "$repeat"); do
-		ns=$(INSPECT_BENCH_LOG="$log" INSPECT_BENCH_CALLS="$calls" "$bin.test" \
-			-test.run '^$' -test.bench '^BenchmarkLoadFile$' -test.benchtime 1x |
-			awk '/^BenchmarkLoadFile/ { print $3 }')
-		t=$(awk -v ns="$ns" 'BEGIN { printf "%.3f", ns / 1e9 }')
-		if [[ -z "$best" ]] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then best=$t; fi
-	done
-	echo "$best"
+declare -a names results
+run() { # name cmd...
+	names+=("$1")
+	shift
+	results+=("$(best "$@")")
 }
+run "wc -l" wc -l "$log"
+run "python json.loads" python3 -c "$pyloop" "$log"
+if [[ -z "${NO_JQ:-}" ]]; then run "jq -c ." jq -c . "$log"; fi
+run "inspect report" "$bin" report "$log"
+# shellcheck disable=SC2086 # $given is flags
+run "inspect report (given)" "$bin" report $given "$log"
+run "inspect export" "$bin" export "$log"
 
-t_wc=$(best wc -l "$log")
-t_load=$(inspect_load)
-t_report=$(best "$bin" report "$log")
-t_py=$(best python3 -c "$pyloop" "$log")
-t_jq=$(best jq -c . "$log")
-
-row() { # name seconds
-	awk -v n="$1" -v t="$2" -v s="$size" -v l="$t_load" \
-		'BEGIN { printf "%-20s %8.2f s %9.0f MB/s %8.2f\n", n, t, s / t / 1e6, t / l }'
-}
+read -r t_py _ <<<"${results[1]}"
 echo
-printf "%-20s %10s %14s %8s\n" "" "best" "throughput" "time / inspect load"
-row "wc -l" "$t_wc"
-row "inspect (load)" "$t_load"
-row "inspect report" "$t_report"
-row "python json.loads" "$t_py"
-row "jq -c ." "$t_jq"
-rm -rf "$(dirname "$bin")"
+printf "%-24s %9s %11s %16s %11s %9s\n" "" "best" "throughput" "× Python's speed" "peak RSS" "RSS/file"
+for i in "${!names[@]}"; do
+	read -r t kb <<<"${results[$i]}"
+	awk -v n="${names[$i]}" -v t="$t" -v s="$size" -v p="$t_py" -v kb="$kb" \
+		'BEGIN { printf "%-24s %7.2f s %6.0f MB/s %16.2f %8.0f MB %9.2f\n", n, t, s / t / 1e6, p / t, kb / 1024, kb * 1024 / s }'
+done
