@@ -84,16 +84,21 @@ func newStreaming(src *Stream) *streaming {
 
 // tick reads the progress and says what to run next: the final load once
 // reading is done, else a partial replay when more calls have arrived
-// than are on screen and none is running.
+// than are on screen and none is running. One prepare runs at a time (it
+// competes with the decoders for the cores): a final waits for the
+// partial in flight.
 func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	s.read, s.total, s.calls = s.src.Progress()
 	select {
 	case <-s.src.Done:
-		if !s.finalStarted {
-			s.finalStarted = true
-			return finalCmd(cfg, s.src, mine)
+		switch {
+		case s.finalStarted:
+			return nil
+		case s.partialBusy:
+			return streamTick(streamFirst)
 		}
-		return nil
+		s.finalStarted = true
+		return finalCmd(cfg, s.src, mine)
 	default:
 	}
 	next := streamTick(streamEvery)

@@ -86,3 +86,21 @@ func TestStreamShowsWhatHasLoaded(t *testing.T) {
 		t.Error("the progress line should be gone once reading is done")
 	}
 }
+
+// Reading done while a partial replay runs: the final load waits for it
+// (one prepare at a time), then starts on the next tick.
+func TestStreamOnePrepareAtATime(t *testing.T) {
+	f := &fakeStream{rec: &model.Recording{Runs: []*model.Run{{}}}, n: 3, done: make(chan struct{})}
+	s := newStreaming(f.stream())
+	if cmd := s.tick(Config{}, nil); cmd == nil || !s.partialBusy {
+		t.Fatal("no partial replay for the calls loaded")
+	}
+	f.advance(5, true)
+	if s.tick(Config{}, nil); s.finalStarted {
+		t.Fatal("the final load started while a partial replay ran")
+	}
+	s.partialBusy = false // the partial came back
+	if cmd := s.tick(Config{}, nil); cmd == nil || !s.finalStarted {
+		t.Fatal("the final load did not start once the partial was back")
+	}
+}
