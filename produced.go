@@ -1,45 +1,11 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
-	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 )
 
 // produced says what a call's response was, for the report's PRODUCED
-// column: the tool calls with their argument values
-// (`→ get_metrics(web-9d4b27)`), else the answer's length
-// (`answer 412 chars`), else "-".
-func produced(c *model.Call) string {
-	r := c.Facts.Response
-	if len(r.ToolCalls) > 0 {
-		parts := make([]string, len(r.ToolCalls))
-		for i, tc := range r.ToolCalls {
-			parts[i] = tc.Name + "(" + argsBrief(tc.Args) + ")"
-		}
-		return "→ " + strings.Join(parts, ", ")
-	}
-	if n := model.Len(r.Content); n > 0 {
-		return fmt.Sprintf("answer %d chars", n)
-	}
-	return "-"
-}
-
-// argsBrief is the first value of a tool call's arguments, short, and
-// "…" for the rest.
-func argsBrief(args []byte) string {
-	vs := evidence.ArgLeaves(args)
-	if len(vs) == 0 {
-		return ""
-	}
-	s := vs[0]
-	if r := []rune(s); len(r) > 32 {
-		s = string(r[:31]) + "…"
-	}
-	if len(vs) > 1 {
-		s += ", …"
-	}
-	return s
-}
+// column (provenance.Produced: `→ get_metrics(web-9d4b27)`, `answer 412
+// chars`, "-").
+func produced(c *model.Call) string { return provenance.Produced(c) }

@@ -43,6 +43,12 @@ type detailPane struct {
 	// markPending: scroll to the first hit once the render arrives.
 	markPending bool
 	mark        string // the search query whose hits are marked
+
+	// response: the pane shows the response of call respCall (the
+	// response row is selected), as respText draws it.
+	response bool
+	respCall int
+	respText func(w int) string
 }
 
 func newDetailPane(st *Styles, keys KeyMap) *detailPane {
@@ -70,6 +76,10 @@ func (d *detailPane) SetSize(w, h int) {
 		return
 	}
 	d.width, d.height = max(0, w), max(0, h)
+	if d.response {
+		d.showResponse()
+		return
+	}
 	d.show(d.row)
 }
 
@@ -124,7 +134,7 @@ func (d *detailPane) scrollPending(msg tea.KeyMsg) {
 // show puts row in the pane. The messages are rendered again only when
 // the turn or the width changed; the reason is cheap and always redone.
 func (d *detailPane) show(row *window.Row) {
-	d.row, d.note = row, ""
+	d.row, d.note, d.response = row, "", false
 	d.head = nil
 	if row == nil || d.s == nil || d.s.current() == nil {
 		d.setContent("")
@@ -154,6 +164,7 @@ func (d *detailPane) show(row *window.Row) {
 	if ch := d.s.changes.of(row.Key); ch != "" {
 		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
 	}
+	d.head = append(d.head, toolStrips(d.s, d.st, row.Messages, w)...)
 	if len(d.head) > d.height/2 {
 		d.head = d.head[:d.height/2]
 	}
@@ -247,6 +258,9 @@ func (d *detailPane) resize() {
 
 // title names the turn and, when it overflows, how far it is scrolled.
 func (d *detailPane) title() string {
+	if d.response {
+		return d.responseTitle()
+	}
 	if d.row == nil {
 		return "Detail"
 	}
@@ -271,6 +285,9 @@ func (d *detailPane) showNote(text string) {
 }
 
 func (d *detailPane) View() string {
+	if d.response {
+		return lines(d.vp.View(), d.width, d.height)
+	}
 	if d.row == nil && d.note != "" {
 		return lines(strings.Join(wrapLines(d.note, d.st.Gone, max(1, d.width)), "\n"), d.width, d.height)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -102,6 +103,9 @@ func (m *Model) kept(msg keptMsg) {
 	}
 	m.keep.answers[msg.call] = msg.sugs
 	m.resp.refresh()
+	if m.list.onResponse() {
+		m.syncDetail()
+	}
 }
 
 // responseKey handles keys while the response block is open: it closes
@@ -188,9 +192,12 @@ func (m Model) toSource() Model {
 	return m
 }
 
-// openResponse shows the response block of the call on screen.
+// openResponse shows the response block of the call on screen, over
+// its response row (selected, so closing the block shows it there).
 func (m Model) openResponse() (Model, tea.Cmd) {
 	m.overlay = responseOverlay
+	m.list.toResponse()
+	m.syncDetail()
 	*m.respSel = 0
 	m.resp.top()
 	return m, m.askKeep()
@@ -214,21 +221,25 @@ func (m Model) finalAnswer() int {
 	return last
 }
 
-// applyKeep moves the knobs to the first suggestion found for the call
-// on screen and replays.
+// applyKeep replays the call on screen under the policy found to keep
+// a value's source in view: the selected value's in the response block,
+// else the first found. The policy is the agent's on screen — the one
+// whose call used the value (the screen shows one agent's conversation,
+// and the search changed only that agent's policy) — and every knob the
+// suggestion moved moves, strategy and threshold too.
 func (m Model) applyKeep() (Model, tea.Cmd) {
-	ce := m.s.evidenceAt(m.s.call)
-	if ce == nil {
-		return m, nil
+	left := m.leftValues()
+	if m.overlay == responseOverlay && len(left) > 0 {
+		sel := left[min(*m.respSel, len(left)-1)]
+		left = append([]provenance.Entry{sel}, left...)
 	}
-	for _, e := range ce.Values {
-		if sug, state := m.keep.of(m.s.call, e.Value); state == keepFound && e.Verdict == evidence.Left {
-			m.s.policy.KeepRecentTurns = sug.Policy.KeepRecentTurns
-			m.s.policy.KeepLastToolResults = sug.Policy.KeepLastToolResults
+	for _, e := range left {
+		if sug, state := m.keep.of(m.s.call, e.Value); state == keepFound {
+			m.s.policy = sug.Policy
 			if sug.Policy.KeepLastToolResults > 0 {
 				m.s.lastPins = sug.Policy.KeepLastToolResults
 			}
-			m.flash = "applied: " + sug.Text
+			m.flash = "applied" + onAgent(m.s) + ": " + sug.Text
 			return m.replan()
 		}
 	}
@@ -236,18 +247,27 @@ func (m Model) applyKeep() (Model, tea.Cmd) {
 	return m, nil
 }
 
+// onAgent names the agent whose policy the knobs move, when the file
+// holds several.
+func onAgent(s *session) string {
+	if s.views == nil || s.views.all == nil || len(s.views.all.Agents) < 2 || len(s.rec.Agents) != 1 {
+		return ""
+	}
+	return " to agent " + termtext.Line(s.rec.Agents[0].Key)
+}
+
 // flagged reports whether call i of the replay on screen has a value that
 // left the window or was never read; false while that is being worked out.
 func (s *session) flagged(i int) bool {
-	f := s.flags[s.book]
+	f := s.judgements[s.book].flags
 	return i >= 0 && i < len(f) && f[i]
 }
 
-// judgedMsg is sent by judgeCmd with which calls of a replay have a value
-// typed, not read; book names the replay's book.
+// judgedMsg is sent by judgeCmd with what judging every call of a replay
+// found; book names the replay's book.
 type judgedMsg struct {
-	book  *provenance.Book
-	flags []bool
+	book *provenance.Book
+	judgement
 }
 
 // judgeJob starts judging every call of the replay on screen, once per
@@ -257,9 +277,12 @@ func (s *session) judgeJob() tea.Cmd {
 		return nil
 	}
 	if s.judging == nil {
-		s.judging, s.flags = map[*provenance.Book]bool{}, map[*provenance.Book][]bool{}
+		s.judging = map[*provenance.Book]bool{}
 	}
 	s.judging[s.book] = true
+	if _, done := s.judgements[s.book]; done {
+		return nil
+	}
 	return judgeCmd(s.book, s.rec, s.replay)
 }
 
@@ -267,21 +290,23 @@ func (s *session) judgeJob() tea.Cmd {
 // between goroutines): a whole-recording pass, off the UI goroutine.
 func judgeCmd(key *provenance.Book, rec *model.Recording, r *window.Replay) tea.Cmd {
 	return func() tea.Msg {
-		b := provenance.New(rec, r)
-		flags := make([]bool, len(r.Calls))
-		for i := range r.Calls {
-			left, never := flagCounts(b.Call(i))
-			flags[i] = left+never > 0
-		}
-		return judgedMsg{book: key, flags: flags}
+		return judgedMsg{book: key, judgement: judgeAll(provenance.New(rec, r), len(r.Calls))}
 	}
 }
 
-// judged files the calls judgeCmd found flagged.
+// judged files what judgeCmd found.
 func (s *session) judged(msg judgedMsg) {
-	if s != nil && s.flags != nil {
-		s.flags[msg.book] = msg.flags
+	if s != nil {
+		s.file(msg.book, msg.judgement)
 	}
+}
+
+// file keeps the judgement of book.
+func (s *session) file(book *provenance.Book, j judgement) {
+	if s.judgements == nil {
+		s.judgements = map[*provenance.Book]judgement{}
+	}
+	s.judgements[book] = j
 }
 
 // responseFollows brings the open response block up to the replay on
@@ -309,19 +334,14 @@ const smallJudge = 300
 // call".
 func (m *Model) judgingKey(msg tea.KeyMsg) bool {
 	s := m.s
-	if !key.Matches(msg, m.keys.NextFlagged, m.keys.PrevFlagged) || s.book == nil || s.flags[s.book] != nil {
+	if !key.Matches(msg, m.keys.NextFlagged, m.keys.PrevFlagged) || s.book == nil {
+		return false
+	}
+	if _, done := s.judgements[s.book]; done {
 		return false
 	}
 	if s.calls() <= smallJudge {
-		flags := make([]bool, s.calls())
-		for i := range flags {
-			left, never := flagCounts(s.evidenceAt(i))
-			flags[i] = left+never > 0
-		}
-		if s.flags == nil {
-			s.judging, s.flags = map[*provenance.Book]bool{}, map[*provenance.Book][]bool{}
-		}
-		s.flags[s.book] = flags
+		s.file(s.book, judgeAll(s.book, s.calls()))
 		return false
 	}
 	m.flash = "still judging every call's values…"

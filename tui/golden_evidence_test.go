@@ -17,10 +17,31 @@ func TestGoldenEvidenceAnswerCall13(t *testing.T) {
 	// its sources left) and the invented web-3e6f14 (never read); the
 	// library flagged the same five of 13. The README of
 	// demo-evidence-k3-pins3: K=3 L=3 keeps list_hosts in view at call 13.
+	// A selects call 13's response row: its line counts the flagged
+	// values and the detail shows them, without another key.
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
 		step{keys: []string{"A"}, wait: "would have kept it:"}))
+}
+
+func TestGoldenEvidenceAnswerCall13Overlay(t *testing.T) {
+	// the same values in the i block, over the whole width
+	cfg := fileConfig(evidenceDemo)
+	cfg.Name = "demo"
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
+		step{keys: []string{"A", "i"}, wait: "would have kept it:"}))
+}
+
+func TestGoldenEvidenceToolTurnStrip(t *testing.T) {
+	// call 7's visit evicts list_hosts call_0001 (sent on 2–6) and the
+	// cursor lands on it: its strip shows it in view on 2–6, and used
+	// while out of view at 7 (get_metrics web-9d4b27, typed from memory),
+	// 13 and 16 (the two answers) — README (i), calls 13 and 16.
+	cfg := fileConfig(evidenceDemo)
+	cfg.Name = "demo"
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
+		step{keys: []string{":", "7", "enter"}, wait: "used while out of view at calls 7, 13, 16"}))
 }
 
 func TestGoldenEvidenceNextFlaggedArgs(t *testing.T) {
@@ -54,7 +75,7 @@ func TestGoldenEvidenceToSource(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		step{keys: []string{"A"}, wait: "would have kept it:"},
+		step{keys: []string{"A", "i"}, wait: "would have kept it:"},
 		// wait for the turn's background render (the flash comes first)
 		step{keys: []string{"tab", "enter"}, wait: `"service": "checkout"`}))
 }

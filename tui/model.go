@@ -187,6 +187,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if job := m.s.judgeJob(); job != nil {
 		cmd = tea.Batch(cmd, job)
 	}
+	if m.s != nil && m.list.onResponse() && !m.s.replaying {
+		cmd = tea.Batch(cmd, m.askKeep()) // the response row shows the suggestions
+	}
 	return m, cmd
 }
 
@@ -239,6 +242,7 @@ func (m *Model) loaded(s *session) {
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
 	keep, sel := m.keep, m.respSel
 	m.resp.text = func(w int) string { return responseText(s, st, *keep, *sel, w) }
+	m.detail.respText = func(w int) string { return responseText(s, st, *keep, -1, w) }
 	m.list.land()
 	m.problems.refresh()
 	m.syncDetail()
@@ -257,6 +261,10 @@ func (m *Model) reread() {
 
 // syncDetail shows in the detail what the list's cursor is on.
 func (m *Model) syncDetail() {
+	if m.list.onResponse() {
+		m.detail.showResponse()
+		return
+	}
 	if f, ok := m.list.selectedFold(); ok {
 		rs := m.s.rows[f.row : f.row+f.n]
 		m.detail.showNote(fmt.Sprintf("%d turns that left at calls %d–%d, folded so the list stays short. enter opens them; z hides every gone turn.",

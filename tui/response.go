@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -82,8 +81,10 @@ func (s *Styles) Verdict(v string) lipgloss.Style {
 	return s.Value
 }
 
-// responseText is the response overlay's body at width w; sel is the
-// selected one of the values that left (▸), whose source enter goes to.
+// responseText is the response at width w, for the overlay (i) and for
+// the detail of the response row alike; sel is the selected one of the
+// values that left (▸), whose source enter goes to, or -1 in the detail,
+// where no value is selected.
 func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 	c := s.current()
 	if c == nil {
@@ -96,16 +97,21 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 		line(st.Label.Render("── " + t + " " + strings.Repeat("─", max(0, w-ansi.StringWidth(t)-4))))
 	}
 	ce := s.evidenceAt(s.call)
-	line(st.Label.Render(responseHead(c, r)))
+	for _, l := range wrapText(st.Label.Render(responseHead(c, r)), w) {
+		line(l)
+	}
 	if lib, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
-		line(st.Label.Render("the library's own check: ") + fmt.Sprintf("%s, %d candidates, %d unsupported — %s",
-			termtext.Line(lib.Action), lib.Candidates, len(lib.Unsupported), libraryAgreement(s, st, lib)))
+		t := st.Label.Render("the library's own check: ") + fmt.Sprintf("%s, %d candidates, %d unsupported — %s",
+			termtext.Line(lib.Action), lib.Candidates, len(lib.Unsupported), libraryAgreement(s, st, lib))
+		for _, l := range wrapText(t, w) {
+			line(l)
+		}
 	}
 	rule(fmt.Sprintf("values · %d in the text, %d in the arguments", ce.Candidates, len(ce.Values)-answerValues(ce)))
 	if len(ce.Values) == 0 {
 		line(st.Dim.Render("no numbers or identifiers"))
 	}
-	left := 0
+	left, hint := 0, ""
 	for _, e := range ce.Values {
 		mark := " "
 		if e.Verdict == evidence.Left {
@@ -116,8 +122,14 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 		}
 		valueLines(&b, s, st, keep, mark, e, w)
 	}
-	if left > 0 {
-		line(st.Dim.Render("tab selects the next value that left; enter goes to the last call its source was in view"))
+	switch {
+	case left > 0 && sel >= 0:
+		hint = "tab selects the next value that left; enter goes to the last call its source was in view; K applies its suggestion"
+	case left > 0:
+		hint = "i (or enter on this row) opens the values: select one that left and go to its source"
+	}
+	for _, l := range wrapText(hint, w) {
+		line(st.Dim.Render(l))
 	}
 	rule(fmt.Sprintf("text · %s chars", thousands(model.Len(r.Content))))
 	if r.Content == "" {
@@ -170,8 +182,12 @@ func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark
 		if src.ToolName != nil {
 			name = termtext.Line(*src.ToolName + " " + *src.ToolCallID)
 		}
-		b.WriteString(fit(indent+fmt.Sprintf("in %s · sent on %s · evicted at %d (%s)", name, callSpan(src.SentOn), src.EvictedAt, src.Rule), w) + "\n")
-		b.WriteString(fit(indent+lifetimeStrip(s, st, src.Message()), w) + "\n")
+		for _, l := range wrapText(fmt.Sprintf("in %s · sent on %s · evicted at %d (%s)", name, callSpan(src.SentOn), src.EvictedAt, termtext.Line(src.Rule)), w-len(indent)) {
+			b.WriteString(indent + l + "\n")
+		}
+		for _, l := range lifetimeLines(s, st, src.Message(), "", w-len(indent)) {
+			b.WriteString(indent + l + "\n")
+		}
 	}
 	if e.Verdict == evidence.NeverRead {
 		b.WriteString(fit(indent+st.Dim.Render("in no message this conversation sent: typed, not read"), w) + "\n")
@@ -196,46 +212,6 @@ func callSpan(c [2]int) string {
 		return fmt.Sprintf("call %d", c[0])
 	}
 	return fmt.Sprintf("calls %d–%d", c[0], c[1])
-}
-
-// lifetimeStrip is one cell per call up to the one on screen: ▮ the
-// message was in that call's window, ▣ pinned there, ╳ its visit evicted
-// it, · out of view, ▲ this call, which used the value while it was out
-// of view.
-func lifetimeStrip(s *session, st *Styles, m *model.Message) string {
-	var b strings.Builder
-	for i := 0; i <= s.call && i < s.calls(); i++ {
-		c := &s.replay.Calls[i]
-		switch {
-		case i == s.call:
-			b.WriteString(st.Evicted.Render("▲"))
-		case slices.Contains(c.Visit.Evicted, m):
-			b.WriteString(st.Evicted.Render("╳"))
-		case pinnedAt(c, m):
-			b.WriteString(st.Pinned.Render("▣"))
-		case slices.Contains(c.Window(), m):
-			b.WriteString(st.Match.Render("▮"))
-		default:
-			b.WriteString(st.Dim.Render("·"))
-		}
-	}
-	return b.String() + st.Dim.Render("  ▮ in view ▣ pinned ╳ evicted · out of view ▲ used here")
-}
-
-// pinnedAt reports whether m's turn was held as a tool's latest result at
-// call c's visit.
-func pinnedAt(c *window.CallReplay, m *model.Message) bool {
-	v := &c.Visit
-	mi := slices.Index(v.Before, m)
-	if mi < 0 || !v.Engaged || !slices.Contains(v.After, m) {
-		return false
-	}
-	for _, t := range v.Turns() {
-		if mi >= t.Start && mi < t.Start+t.Length {
-			return t.PinTool != ""
-		}
-	}
-	return false
 }
 
 // wrapText wraps plain text to w columns.

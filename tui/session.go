@@ -32,10 +32,11 @@ type session struct {
 	// the values of each response judged against recorded and replay
 	// (provenance.Book of each; made with them, off the UI goroutine)
 	recordedBook, book *provenance.Book
-	// flags says, for each book, which calls have a value typed, not read
-	// (judgeCmd fills it off the UI goroutine); judging: asked for
-	flags   map[*provenance.Book][]bool
-	judging map[*provenance.Book]bool
+	// judgements says, for each book, which calls have a value typed,
+	// not read, and which used a source out of view (judgeCmd fills it
+	// off the UI goroutine); judging: asked for
+	judgements map[*provenance.Book]judgement
+	judging    map[*provenance.Book]bool
 }
 
 // loadedMsg is sent by loadCmd once the recording is read, its policy

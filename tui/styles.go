@@ -20,6 +20,9 @@ type Styles struct {
 	LibraryNote lipgloss.Style
 	// Changed marks a turn whose fate differs from the recorded policy's.
 	Changed lipgloss.Style
+	// Response is the word of the response row: the model's output, not a
+	// turn of the window.
+	Response lipgloss.Style
 
 	Title, Label, Value, Dim, Error lipgloss.Style
 	Match, Differs, Unknown         lipgloss.Style
@@ -54,6 +57,7 @@ func DefaultStyles() *Styles {
 		Summary:     fg("#6639BA", "#BC8CFF").Italic(true),
 		LibraryNote: fg("#953800", "#FFA657").Italic(true),
 		Changed:     fg("#BF3989", "#FF9BCE").Bold(true),
+		Response:    fg("#0550AE", "#A5D6FF").Bold(true).Underline(true),
 
 		Title:   lipgloss.NewStyle().Bold(true),
 		Label:   fg("#57606A", "#8B949E"),

@@ -82,6 +82,9 @@ func (l *turnList) build() {
 		}
 		i = j
 	}
+	if l.s.current() != nil {
+		l.items = append(l.items, listItem{kind: responseItem})
+	}
 	l.cursor = max(0, min(l.cursor, len(l.items)-1))
 }
 

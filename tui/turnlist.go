@@ -21,9 +21,10 @@ const foldMin = 4
 type itemKind int
 
 const (
-	turnItem itemKind = iota // one turn
-	runItem                  // a separator: run N starts here (never selected)
-	foldItem                 // a stretch of gone turns of one run, folded
+	turnItem     itemKind = iota // one turn
+	runItem                      // a separator: run N starts here (never selected)
+	foldItem                     // a stretch of gone turns of one run, folded
+	responseItem                 // the call's response, last
 )
 
 // listItem is one line of the turn list.
@@ -171,7 +172,7 @@ func (l *turnList) selectedKey() string {
 
 // land places the cursor after the call changed, whatever key changed
 // it: on the first turn that left at this call, else the first new one,
-// else the last turn.
+// else the last turn (goTo keeps it on the response row when it was).
 func (l *turnList) land() {
 	l.chosen = false
 	l.build()
@@ -179,15 +180,23 @@ func (l *turnList) land() {
 		!l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Fate == window.FateNew }) {
 		l.cursor = len(l.items)
 		l.move(-1)
+		if l.onResponse() && len(l.s.rows) > 0 {
+			l.move(-1) // the last turn, not the response row under it
+		}
 	}
 }
 
 // keep rebuilds the items at the same call (another replay, a fold, a
-// size) and keeps the cursor on the turn with key k when the user chose
-// it and it is still listed; otherwise it lands as on a new call.
+// size) and keeps the cursor on the turn with key k (or the response
+// row) when the user chose it and it is still listed; otherwise it lands
+// as on a new call.
 func (l *turnList) keep(k string) {
-	chosen := l.chosen
+	chosen, resp := l.chosen, l.onResponse()
 	l.build()
+	if chosen && resp {
+		l.toResponse()
+		return
+	}
 	if k != "" && chosen && l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Key == k }) {
 		return
 	}
@@ -250,6 +259,8 @@ func (l *turnList) line(it listItem, selected bool) string {
 		rs := l.s.rows[it.row : it.row+it.n]
 		text := fmt.Sprintf("%s %-7s %d turns left@%d–%d · enter", cursorMark(selected, l.focused), window.FateGone, it.n, rs[0].LeftAt+1, lastLeft(rs)+1)
 		return " " + l.st.Gone.Render(fit(text, l.width-1))
+	case responseItem:
+		return l.responseLine(selected)
 	}
 	return l.row(l.s.rows[it.row], selected)
 }

@@ -63,7 +63,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openResponse()
 	case key.Matches(msg, k.FinalAnswer):
 		m.goTo(m.finalAnswer())
-		return m.openResponse()
+		m.list.toResponse()
+		m.syncDetail()
 	case key.Matches(msg, k.ApplyKeep):
 		return m.applyKeep()
 	case key.Matches(msg, k.Help):
@@ -117,6 +118,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.HideGone):
 		m.list.Update(msg)
 		m.syncDetail()
+	case m.list.focused && m.list.onResponse() && key.Matches(msg, k.Expand):
+		return m.openResponse()
 	case key.Matches(msg, k.Up, k.Down, k.Expand):
 		if m.list.focused {
 			m.list.Update(msg)

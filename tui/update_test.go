@@ -76,9 +76,10 @@ func TestTurnCursorBounds(t *testing.T) {
 	if r := m.list.selected(); r == nil || r.Key != first {
 		t.Errorf("the chosen turn was not kept across a replay: %+v", r)
 	}
+	// below the last turn is the call's response row, and nothing after it
 	m = press(last(), strings.Split(strings.Repeat("j", n+3), "")...)
-	if m.list.cursor != n-1 {
-		t.Errorf("cursor %d after moving down past the bottom, want %d", m.list.cursor, n-1)
+	if m.list.cursor != n || !m.list.onResponse() {
+		t.Errorf("cursor %d after moving down past the bottom, want %d (the response row)", m.list.cursor, n)
 	}
 	// unchosen, the cursor goes to what left at each call
 	m = press(open(t, fileConfig(s01), 120, 40), ":", "5", "enter")

@@ -1,0 +1,196 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/window"
+)
+
+// The evidence lifetime strip (issue 9, EVIDENCE-SEMANTICS §5): for one
+// message that can ground a value — a tool result, the user's text — one
+// cell per call of the conversation: in view, pinned, evicted by that
+// call's visit, out of view, or used while out of view (that call's
+// response has a value whose verdict is `left the window` with this
+// message among its sources). The moment the evidence left and the
+// moments it was used are one glance apart. The uses come from the
+// judgement of every call (judgeCmd); the cells from the replay.
+
+// stripLegend names the cells.
+const stripLegend = "▮ in view  ▣ pinned  ╳ evicted  · out of view  ▲ used while out of view  ^ this call"
+
+// judgement is what judging every call of a replay found: which calls
+// have a value typed, not read, and for each source message the calls
+// that used a value of it while it was out of view.
+type judgement struct {
+	flags []bool
+	used  map[*model.Message][]int
+}
+
+// judgeAll judges calls 0..n-1 of a book.
+func judgeAll(b *provenance.Book, n int) judgement {
+	j := judgement{flags: make([]bool, n), used: map[*model.Message][]int{}}
+	for i := range n {
+		ce := b.Call(i)
+		left, never := flagCounts(ce)
+		j.flags[i] = left+never > 0
+		if ce == nil {
+			continue
+		}
+		for _, e := range ce.Values {
+			if e.Verdict != evidence.Left {
+				continue
+			}
+			for _, src := range e.Sources {
+				m := src.Message()
+				if us := j.used[m]; len(us) == 0 || us[len(us)-1] != i {
+					j.used[m] = append(us, i)
+				}
+			}
+		}
+	}
+	return j
+}
+
+// usedOutOfView is the calls that used a value of m while m was out of
+// view; false while the replay on screen is still being judged (a small
+// recording is judged at once).
+func (s *session) usedOutOfView(m *model.Message) ([]int, bool) {
+	if s == nil || s.book == nil {
+		return nil, false
+	}
+	j, ok := s.judgements[s.book]
+	if !ok && s.calls() <= smallJudge {
+		s.file(s.book, judgeAll(s.book, s.calls()))
+		j, ok = s.judgements[s.book], true
+	}
+	return j.used[m], ok
+}
+
+// stripCell is m's cell at call i: used while out of view wins over
+// evicted (the call that evicted it can be the one that used it).
+func stripCell(st *Styles, c *window.CallReplay, m *model.Message, used bool) string {
+	switch {
+	case used:
+		return st.Evicted.Render("▲")
+	case slices.Contains(c.Visit.Evicted, m):
+		return st.Evicted.Render("╳")
+	case pinnedAt(c, m):
+		return st.Pinned.Render("▣")
+	case slices.Contains(c.Window(), m):
+		return st.Match.Render("▮")
+	}
+	return st.Dim.Render("·")
+}
+
+// stripSpan is the calls shown in room cells: all of them, or a stretch
+// around the call on screen.
+func stripSpan(n, cur, room int) (from, to int) {
+	room = max(1, room)
+	if n <= room {
+		return 0, n
+	}
+	from = max(0, min(cur-room/2, n-room))
+	return from, from + room
+}
+
+// lifetimeLines is m's strip, the caret under the call on screen, and
+// what the strip says in words, label before the cells (the caret line
+// is aligned to it), at most w columns.
+func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int) []string {
+	label = termtext.Line(label)
+	lw := min(termtext.Width(label), max(0, w/3))
+	label = pad(fit(label, lw), lw) + " "
+	used, known := s.usedOutOfView(m)
+	from, to := stripSpan(s.calls(), s.call, w-lw-1)
+	var cells strings.Builder
+	var evicted []int
+	for i := from; i < to; i++ {
+		c := &s.replay.Calls[i]
+		cells.WriteString(stripCell(st, c, m, slices.Contains(used, i)))
+	}
+	for i := range s.replay.Calls {
+		if slices.Contains(s.replay.Calls[i].Visit.Evicted, m) {
+			evicted = append(evicted, i)
+		}
+	}
+	caret := strings.Repeat(" ", lw+1+s.call-from) + "^"
+	out := []string{st.Label.Render(label) + cells.String(), st.Dim.Render(fit(caret+fmt.Sprintf(" call %d", s.call+1), w))}
+	words := "never evicted"
+	if len(evicted) > 0 {
+		words = "evicted at " + callList(evicted)
+	}
+	switch {
+	case !known:
+		words += "; still judging which calls used it…"
+	case len(used) > 0:
+		words += "; used while out of view at " + callList(used)
+	default:
+		words += "; never used while out of view"
+	}
+	return append(out, wrapLines(words, st.Dim, w)...)
+}
+
+// callList is 1-based call numbers, "call 7" or "calls 7, 8, 13".
+func callList(calls []int) string {
+	ns := make([]string, len(calls))
+	for i, c := range calls {
+		ns[i] = itoa(c + 1)
+	}
+	if len(ns) == 1 {
+		return "call " + ns[0]
+	}
+	return "calls " + strings.Join(ns, ", ")
+}
+
+// sourceMessages are the messages of a turn whose text can ground a
+// value and have a strip: its tool results.
+func sourceMessages(msgs []*model.Message) []*model.Message {
+	var out []*model.Message
+	for _, m := range msgs {
+		if m.Role == "tool" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// toolStrips is the lifetime strip of each tool result of a turn (at
+// most maxStrips), with the legend once.
+func toolStrips(s *session, st *Styles, msgs []*model.Message, w int) []string {
+	const maxStrips = 3
+	srcs := sourceMessages(msgs)
+	if len(srcs) == 0 || s.calls() == 0 {
+		return nil
+	}
+	var out []string
+	for i, m := range srcs {
+		if i == maxStrips {
+			out = append(out, st.Dim.Render(fmt.Sprintf("(%d more results: o opens the turn)", len(srcs)-maxStrips)))
+			break
+		}
+		out = append(out, lifetimeLines(s, st, m, m.ToolName+" "+m.ToolCallID, w)...)
+	}
+	return append(out, wrapLines(stripLegend, st.Dim, w)...)
+}
+
+// pinnedAt reports whether m's turn was held as a tool's latest result at
+// call c's visit.
+func pinnedAt(c *window.CallReplay, m *model.Message) bool {
+	v := &c.Visit
+	mi := slices.Index(v.Before, m)
+	if mi < 0 || !v.Engaged || !slices.Contains(v.After, m) {
+		return false
+	}
+	for _, t := range v.Turns() {
+		if mi >= t.Start && mi < t.Start+t.Length {
+			return t.PinTool != ""
+		}
+	}
+	return false
+}

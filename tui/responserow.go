@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/termtext"
+)
+
+// The response row (issue 9, "the model's output on its own call"): the
+// last row of every call's turn list is what the model answered on that
+// call. Its line says it in a few words (provenance.Produced) with the
+// call's flagged values; selected, the detail shows the response in full
+// — text, tool calls with their arguments, usage, stop reason — and
+// every value with its verdict, drawn by responseText as the i overlay
+// draws it.
+
+// responseWord is the response row's word in the fate column.
+const responseWord = "response"
+
+// onResponse reports whether the cursor is on the response row.
+func (l *turnList) onResponse() bool {
+	return l.cursor >= 0 && l.cursor < len(l.items) && l.items[l.cursor].kind == responseItem
+}
+
+// toResponse puts the cursor on the response row.
+func (l *turnList) toResponse() {
+	l.chosen = true
+	l.cursorTo(func(it listItem) bool { return it.kind == responseItem })
+}
+
+// responseLine draws the response row: the word, what the call produced,
+// and its flagged values, counted.
+func (l *turnList) responseLine(selected bool) string {
+	st := l.st
+	head := " " + cursorMark(selected, l.focused) + " " + st.Response.Render(responseWord)
+	c := l.s.current()
+	if c == nil {
+		return head
+	}
+	what := termtext.Line(provenance.Produced(c.Call))
+	if left, never := flagCounts(l.s.evidenceAt(l.s.call)); left+never > 0 {
+		what += " · " + flagWords(left, never)
+	}
+	room := max(0, l.width-ansi.StringWidth(head)-1)
+	body := fit(what, room)
+	if selected {
+		body = st.Title.Render(body)
+	}
+	return head + " " + body
+}
+
+// flagWords is "2 left · 1 never read", the parts there are.
+func flagWords(left, never int) string {
+	switch {
+	case left > 0 && never > 0:
+		return fmt.Sprintf("%d left · %d never read", left, never)
+	case left > 0:
+		return fmt.Sprintf("%d left", left)
+	}
+	return fmt.Sprintf("%d never read", never)
+}
+
+// showResponse puts the response of the call on screen in the detail;
+// at the same call it keeps the scroll (the suggestions arrive later).
+func (d *detailPane) showResponse() {
+	call := -1
+	if d.s != nil {
+		call = d.s.call
+	}
+	same := d.response && d.respCall == call
+	y := d.vp.YOffset
+	d.show(nil)
+	d.response, d.respCall = true, call
+	text := ""
+	if d.respText != nil && call >= 0 {
+		text = d.respText(max(1, d.width))
+	}
+	d.setContent(text)
+	d.resize()
+	if same {
+		d.vp.SetYOffset(y)
+	}
+}
+
+// responseTitle is the detail's title while it shows the response.
+func (d *detailPane) responseTitle() string {
+	t := "response"
+	if c := d.s.current(); c != nil {
+		t += " of call " + itoa(d.s.call+1) + " · " + termtext.Line(provenance.Produced(c.Call))
+	}
+	return t + d.position()
+}

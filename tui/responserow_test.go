@@ -1,0 +1,167 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+)
+
+// The expected values below come from testdata/demo-evidence/README.txt.
+
+func TestResponseRowIsEveryCallsLastRow(t *testing.T) {
+	m := open(t, fileConfig(evidenceDemo), 140, 40)
+	for call := range m.s.calls() {
+		it := m.list.items[len(m.list.items)-1]
+		if it.kind != responseItem {
+			t.Fatalf("call %d: the last row is not the response", call+1)
+		}
+		m = press(m, "l")
+	}
+	// call 1 asks for the inventory: its row says so, under the turns
+	m = press(m, "g")
+	if v := ansi.Strip(m.list.View()); !strings.Contains(v, "response → list_hosts(") {
+		t.Errorf("call 1's response row does not say it called list_hosts:\n%s", v)
+	}
+}
+
+func TestFinalAnswerKeySelectsTheResponseRow(t *testing.T) {
+	m := press(open(t, fileConfig(evidenceDemo), 140, 50), "A")
+	if m.s.call != 12 || !m.list.onResponse() || m.overlay != noOverlay {
+		t.Fatalf("A: call %d, response row %v, overlay %v; want call 13's response row, no overlay", m.s.call+1, m.list.onResponse(), m.overlay)
+	}
+	// the row counts the flagged values: 4 left (us-east-1b, 10.12.4.52,
+	// 3940, web-9d4b27) and 1 never read (web-3e6f14)
+	if v := ansi.Strip(m.list.View()); !strings.Contains(v, "response answer") || !strings.Contains(v, "4 left · 1 never read") {
+		t.Errorf("the response row does not count the flagged values:\n%s", v)
+	}
+	d := ansi.Strip(m.detail.raw) // all of it, scrolled or not
+	for _, want := range []string{"web-3e6f14", "never-read", "us-east-1b", "10.12.4.52", "list_hosts call_0001", "INC-20931", "user-supplied", "stop reason", "tokens"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the response detail lacks %q:\n%s", want, d)
+		}
+	}
+	if title := m.detail.title(); !strings.HasPrefix(title, "response of call 13 · answer") {
+		t.Errorf("detail title %q", title)
+	}
+	// A again from the follow-up's first call: run 2's answer is call 16
+	m = press(m, ":", "1", "4", "enter", "A")
+	if m.s.call != 15 || !m.list.onResponse() {
+		t.Errorf("A in run 2: call %d, response row %v; want call 16's", m.s.call+1, m.list.onResponse())
+	}
+}
+
+func TestEnterOnResponseRowOpensTheValues(t *testing.T) {
+	m := press(open(t, fileConfig(evidenceDemo), 140, 50), "A", "enter")
+	if m.overlay != responseOverlay {
+		t.Fatalf("enter on the response row: overlay %v", m.overlay)
+	}
+	m = press(m, "i")
+	if m.overlay != noOverlay || !m.list.onResponse() {
+		t.Errorf("i closes the values onto the response row: overlay %v, row %v", m.overlay, m.list.onResponse())
+	}
+	// i from a turn opens the block and selects the row under it
+	m = press(m, "k", "i", "esc")
+	if !m.list.onResponse() {
+		t.Error("after i and esc the response row is not selected")
+	}
+	// a new call lands as always, on what left or came
+	m = press(m, "l")
+	if m.list.onResponse() {
+		t.Error("a new call kept the cursor on the response row")
+	}
+}
+
+// listHosts is the demo's inventory result, list_hosts call_0001.
+func listHosts(t *testing.T, m Model) *model.Message {
+	for _, r := range m.s.rows {
+		for _, msg := range r.Messages {
+			if msg.ToolCallID == "call_0001" && msg.Role == model.RoleTool {
+				return msg
+			}
+		}
+	}
+	t.Fatal("no list_hosts call_0001 at this call")
+	return nil
+}
+
+func TestToolTurnLifetimeStrip(t *testing.T) {
+	// list_hosts call_0001 was sent on calls 2–6 and left at call 7;
+	// values of it were used while it was out of view at call 7
+	// (web-9d4b27 typed in get_metrics' arguments), 13 (us-east-1b,
+	// 10.12.4.52, web-9d4b27) and 16 (us-west-2a, eu-west-1c).
+	m := press(open(t, fileConfig(evidenceDemo), 160, 50), ":", "1", "3", "enter")
+	inv := listHosts(t, m)
+	used, ok := m.s.usedOutOfView(inv)
+	if !ok || !slices.Equal(used, []int{6, 12, 15}) {
+		t.Errorf("used while out of view at %v (known %v), want calls 7, 13, 16", used, ok)
+	}
+	lines := lifetimeLines(m.s, m.st, inv, "list_hosts call_0001", 120)
+	cells := []rune(strings.TrimPrefix(ansi.Strip(lines[0]), "list_hosts call_0001 "))
+	if want := "·▮▮▮▮▮▲·····▲··▲"; !samePlace(cells, []rune(want)) {
+		t.Errorf("strip %q, want %q (▮ or ▣ where in view)", string(cells), want)
+	}
+	if caret := ansi.Strip(lines[1]); strings.Index(caret, "^") != len("list_hosts call_0001 ")+12 {
+		t.Errorf("the caret is not under call 13: %q", caret)
+	}
+	if words := ansi.Strip(lines[2]); !strings.Contains(words, "evicted at call 7; used while out of view at calls 7, 13, 16") {
+		t.Errorf("the strip's words: %q", words)
+	}
+	// the detail of the tool turn shows it, without a key
+	for !strings.Contains(ansi.Strip(m.detail.View()), "list_hosts call_0001 ") && m.list.cursor > 0 {
+		m = press(m, "k")
+	}
+	if r := m.list.selected(); r == nil || !slices.Contains(r.Messages, inv) {
+		t.Fatalf("no turn above shows list_hosts' strip")
+	}
+	if d := ansi.Strip(m.detail.View()); !strings.Contains(d, "used while out of view at calls 7, 13, 16") {
+		t.Errorf("the tool turn's detail lacks its strip:\n%s", d)
+	}
+}
+
+// samePlace compares a strip with a pattern where ▮ also accepts ▣
+// (held as a pinned latest result is in view too).
+func samePlace(got, want []rune) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if got[i] != want[i] && (want[i] != '▮' || got[i] != '▣') {
+			return false
+		}
+	}
+	return true
+}
+
+func TestApplyKeepMovesEveryKnobOfTheSelectedSuggestion(t *testing.T) {
+	// Hand-made suggestions for two of call 13's values that left
+	// (README: us-east-1b and 10.12.4.52, both from list_hosts): K
+	// applies the one of the value selected in the response block, all
+	// its knobs — here a strategy and a threshold too.
+	m := press(open(t, fileConfig(evidenceDemo), 140, 50), "A", "i")
+	base := m.s.policy
+	first, second := base, base
+	first.KeepRecentTurns = 4
+	second.Strategy, second.ThresholdTokens, second.KeepRecentTurns = model.TokenBudget, 2000, 3
+	m.keep.answers[m.s.call] = map[string]*provenance.Suggestion{
+		"us-east-1b": {Policy: first, Text: "first"},
+		"10.12.4.52": {Policy: second, Text: "second"},
+	}
+	m = press(m, "tab", "K")
+	if m.s.policy != second || m.s.replay.Policy != second {
+		t.Errorf("K with 10.12.4.52 selected: policy %+v, replay under %+v; want %+v", m.s.policy, m.s.replay.Policy, second)
+	}
+	if !strings.HasSuffix(m.flash, ": second") {
+		t.Errorf("flash %q", m.flash)
+	}
+	// from the screen, without the block, K applies the first found
+	m = press(m, "esc", "r", "A")
+	m.keep.answers[m.s.call] = map[string]*provenance.Suggestion{"us-east-1b": {Policy: first, Text: "first"}}
+	if m = press(m, "K"); m.s.policy != first {
+		t.Errorf("K on the response row: policy %+v, want %+v", m.s.policy, first)
+	}
+}
