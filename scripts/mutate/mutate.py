@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """mutate: held-out-like logs built from real recordings, without changing what the library sent.
 
-Usage: scripts/mutate/mutate.py [--shared DIR] [--only NAME,...] OUT_DIR
+Usage: scripts/mutate/mutate.py [--shared DIR] [--only NAME,...] [--seed N] OUT_DIR
 
 Writes one folder per mutation into OUT_DIR (run.jsonl, wire.json, recording.json,
 and README.txt for evidence recordings), ready for tools/check-fidelity and
@@ -491,19 +491,21 @@ def two_evidence_agents(shared, rng):
 
 
 def main(argv):
-    shared, only, out = SHARED, None, None
+    shared, only, out, seed = SHARED, None, None, 20261130
     it = iter(argv)
     for x in it:
         if x == "--shared":
             shared = next(it)
         elif x == "--only":
             only = set(next(it).split(","))
+        elif x == "--seed":
+            seed = int(next(it))
         else:
             out = x
     if not out:
         print(__doc__)
         return 2
-    rng = random.Random(20261130)
+    rng = random.Random(seed)
     gens = list(shapes(shared, rng))
     for base in ("demo-evidence", "e03-tokens"):
         gens += list(evidence_shapes(shared, rng, base))
