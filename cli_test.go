@@ -344,3 +344,34 @@ func TestFollowIsForTheUI(t *testing.T) {
 		}
 	}
 }
+
+// TestNoWindowKeyIsNone: a run_configured with no `window` key is an
+// agent with no window strategy (§7, §10.10): `none`, nothing ever
+// leaves. s01 with the key taken out: the policy says none, no call has
+// a record, and the windows grow by two messages a call (1, 3, …, 17);
+// the first four are the library's (its K=2 window first dropped at
+// call 5), the rest differ from what it sent — the log now says
+// something the library did not do, and the replay says so.
+func TestNoWindowKeyIsNone(t *testing.T) {
+	data, err := os.ReadFile(s01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), `,"window":"sliding-window"`, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := exportOf(t, "-q", path)
+	if doc.Policy.Strategy != "none" {
+		t.Fatalf("policy %+v, want strategy none", doc.Policy)
+	}
+	for i, c := range doc.Calls {
+		want := "match"
+		if i >= 4 {
+			want = "differs"
+		}
+		if len(c.Window) != 2*i+1 || c.Record != nil || c.RecordedWindow != want {
+			t.Errorf("call %d: %d messages, record %v, %s; want %d, none, %s", c.Call, len(c.Window), c.Record, c.RecordedWindow, 2*i+1, want)
+		}
+	}
+}
