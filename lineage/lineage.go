@@ -11,6 +11,7 @@ package lineage
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -64,7 +65,52 @@ func Decide(rec *model.Recording) *Lineage {
 		d.out.Links[i] = d.link(i, r)
 		d.group(i)
 	}
+	d.number()
 	return d.out
+}
+
+// number gives the conversations their numbers in order of first
+// appearance, read as the fidelity judge reads it: by the smallest run
+// number (§10.2) among their segments, then by their first call. §10.8
+// says "the first event of the first segment"; the two orders differ only
+// when another run starts between two steps of one Sequence, whose step
+// conversations share the runId of the first step.
+func (d *decider) number() {
+	convs := d.out.Conversations
+	type key struct{ run, call int }
+	first := make([]key, len(convs))
+	for ci, c := range convs {
+		k := key{int(^uint(0) >> 1), int(^uint(0) >> 1)}
+		for _, i := range c.Runs {
+			r := d.rec.Runs[i]
+			if r.RunNo < k.run || (r.RunNo == k.run && len(r.Calls) > 0 && r.Calls[0].Number < k.call) {
+				k.run = r.RunNo
+				if len(r.Calls) > 0 {
+					k.call = r.Calls[0].Number
+				}
+			}
+		}
+		first[ci] = k
+	}
+	order := make([]int, len(convs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ka, kb := first[order[a]], first[order[b]]
+		return ka.run < kb.run || (ka.run == kb.run && ka.call < kb.call)
+	})
+	renum := make([]int, len(convs)+1)
+	sorted := make([]Conversation, len(convs))
+	for n, old := range order {
+		sorted[n] = convs[old]
+		sorted[n].Number = n + 1
+		renum[old+1] = n + 1
+	}
+	d.out.Conversations = sorted
+	for i := range d.out.Links {
+		d.out.Links[i].Conversation = renum[d.out.Links[i].Conversation]
+	}
 }
 
 type decider struct {

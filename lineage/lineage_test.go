@@ -212,3 +212,36 @@ func TestExplains(t *testing.T) {
 		}
 	}
 }
+
+// A Sequence's two steps share their runId (run 1); another run starting
+// between them takes run number 2. Conversations are numbered as the
+// fidelity judge numbers them: by their smallest run number, then their
+// first call — so the second step's conversation comes before the other
+// run's although its first event is later.
+func TestConversationNumbersFollowRunNumbers(t *testing.T) {
+	step1 := &model.Agent{Key: "p/step-a", Step: "step-a"}
+	step2 := &model.Agent{Key: "p/step-b", Step: "step-b"}
+	rec := build(
+		seg{agent: step1, first: 1, end: 10, request: "a", w1: []*model.Message{user("a")}},
+		seg{agent: agentB, first: 11, end: 20, request: "b", w1: []*model.Message{user("b")}},
+		seg{agent: step2, first: 12, end: 30, request: "c", w1: []*model.Message{user("c")}},
+	)
+	rec.Runs[0].RunNo, rec.Runs[1].RunNo, rec.Runs[2].RunNo = 1, 2, 1
+	rec.Runs[2].RunID = rec.Runs[0].RunID
+	for i, r := range rec.Runs {
+		r.Calls[0].Number = i + 1
+	}
+	l := Decide(rec)
+	got := []int{l.Links[0].Conversation, l.Links[1].Conversation, l.Links[2].Conversation}
+	if got[0] != 1 || got[2] != 2 || got[1] != 3 {
+		t.Fatalf("conversations of step a, run 2, step b = %v, want [1 3 2]", got)
+	}
+	for n, c := range l.Conversations {
+		if c.Number != n+1 {
+			t.Fatalf("conversation %d listed at %d", c.Number, n+1)
+		}
+	}
+	if l.Conversations[1].Agent != step2 {
+		t.Fatalf("conversation 2 is %s's, want step-b's", l.Conversations[1].Agent.Key)
+	}
+}
