@@ -15,6 +15,10 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
+// stripLegendRoom is the height of the detail from which a tool turn's
+// lifetime strip has its legend.
+const stripLegendRoom = 30
+
 // detailPane is the selected turn in full: why it has its fate at this
 // call (kept in view), then every message in a scrollable viewport.
 type detailPane struct {
@@ -164,7 +168,7 @@ func (d *detailPane) show(row *window.Row) {
 	if ch := d.s.changes.of(row.Key); ch != "" {
 		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
 	}
-	d.head = append(d.head, toolStrips(d.s, d.st, row.Messages, w)...)
+	d.head = append(d.head, toolStrips(d.s, d.st, row.Messages, w, d.height >= stripLegendRoom)...)
 	if len(d.head) > d.height/2 {
 		d.head = d.head[:d.height/2]
 	}

@@ -330,8 +330,8 @@ func (p *textPane) top() {
 const smallJudge = 300
 
 // judgingKey answers x/X while the calls are still being judged: a small
-// recording is judged at once; a large one says so rather than "no later
-// call".
+// recording is judged at once; a large one (many calls, or large windows)
+// says so rather than "no later call".
 func (m *Model) judgingKey(msg tea.KeyMsg) bool {
 	s := m.s
 	if !key.Matches(msg, m.keys.NextFlagged, m.keys.PrevFlagged) || s.book == nil {
@@ -340,7 +340,7 @@ func (m *Model) judgingKey(msg tea.KeyMsg) bool {
 	if _, done := s.judgements[s.book]; done {
 		return false
 	}
-	if s.calls() <= smallJudge {
+	if s.smallToJudge() {
 		s.file(s.book, judgeAll(s.book, s.calls()))
 		return false
 	}

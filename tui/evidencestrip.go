@@ -59,13 +59,14 @@ func judgeAll(b *provenance.Book, n int) judgement {
 
 // usedOutOfView is the calls that used a value of m while m was out of
 // view; false while the replay on screen is still being judged (a small
-// recording is judged at once).
+// recording is judged at once; a larger one's strip is drawn again when
+// judgeCmd answers).
 func (s *session) usedOutOfView(m *model.Message) ([]int, bool) {
 	if s == nil || s.book == nil {
 		return nil, false
 	}
 	j, ok := s.judgements[s.book]
-	if !ok && s.calls() <= smallJudge {
+	if !ok && s.smallToJudge() {
 		s.file(s.book, judgeAll(s.book, s.calls()))
 		j, ok = s.judgements[s.book], true
 	}
@@ -99,9 +100,9 @@ func stripSpan(n, cur, room int) (from, to int) {
 	return from, from + room
 }
 
-// lifetimeLines is m's strip, the caret under the call on screen, and
-// what the strip says in words, label before the cells (the caret line
-// is aligned to it), at most w columns.
+// lifetimeLines is m's strip, label before the cells, then the caret
+// under the call on screen followed by what the strip says in words, at
+// most w columns.
 func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int) []string {
 	label = termtext.Line(label)
 	lw := min(termtext.Width(label), max(0, w/3))
@@ -119,8 +120,6 @@ func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int
 			evicted = append(evicted, i)
 		}
 	}
-	caret := strings.Repeat(" ", lw+1+s.call-from) + "^"
-	out := []string{st.Label.Render(label) + cells.String(), st.Dim.Render(fit(caret+fmt.Sprintf(" call %d", s.call+1), w))}
 	words := "never evicted"
 	if len(evicted) > 0 {
 		words = "evicted at " + callList(evicted)
@@ -133,7 +132,12 @@ func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int
 	default:
 		words += "; never used while out of view"
 	}
-	return append(out, wrapLines(words, st.Dim, w)...)
+	out := []string{st.Label.Render(label) + cells.String()}
+	caret := strings.Repeat(" ", lw+1+s.call-from) + fmt.Sprintf("^ call %d", s.call+1)
+	if line := caret + " · " + words; termtext.Width(line) <= w {
+		return append(out, st.Dim.Render(line))
+	}
+	return append(append(out, st.Dim.Render(fit(caret, w))), wrapLines(words, st.Dim, w)...)
 }
 
 // callList is 1-based call numbers, "call 7" or "calls 7, 8, 13".
@@ -161,8 +165,9 @@ func sourceMessages(msgs []*model.Message) []*model.Message {
 }
 
 // toolStrips is the lifetime strip of each tool result of a turn (at
-// most maxStrips), with the legend once.
-func toolStrips(s *session, st *Styles, msgs []*model.Message, w int) []string {
+// most maxStrips), with the legend once when legend is set (the pane
+// has the room).
+func toolStrips(s *session, st *Styles, msgs []*model.Message, w int, legend bool) []string {
 	const maxStrips = 3
 	srcs := sourceMessages(msgs)
 	if len(srcs) == 0 || s.calls() == 0 {
@@ -176,7 +181,10 @@ func toolStrips(s *session, st *Styles, msgs []*model.Message, w int) []string {
 		}
 		out = append(out, lifetimeLines(s, st, m, m.ToolName+" "+m.ToolCallID, w)...)
 	}
-	return append(out, wrapLines(stripLegend, st.Dim, w)...)
+	if legend {
+		out = append(out, wrapLines(stripLegend, st.Dim, w)...)
+	}
+	return out
 }
 
 // pinnedAt reports whether m's turn was held as a tool's latest result at
@@ -193,4 +201,24 @@ func pinnedAt(c *window.CallReplay, m *model.Message) bool {
 		}
 	}
 	return false
+}
+
+// judgeLimit is how many characters of windows are judged at once on the
+// UI goroutine when the background pass has not answered yet (a few
+// milliseconds' work: the tokenizer reads some 100 M chars a second).
+const judgeLimit = 2_000_000
+
+// smallToJudge reports whether every call of the replay on screen can be
+// judged at once: few calls, and windows small enough in all.
+func (s *session) smallToJudge() bool {
+	if s.calls() > smallJudge {
+		return false
+	}
+	n := 0
+	for i := range s.replay.Calls {
+		if n += model.WindowChars(s.replay.Calls[i].Window()); n > judgeLimit {
+			return false
+		}
+	}
+	return true
 }

@@ -41,7 +41,7 @@ func TestGoldenEvidenceToolTurnStrip(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		step{keys: []string{":", "7", "enter"}, wait: "used while out of view at calls 7, 13, 16"}))
+		step{keys: []string{":", "7", "enter"}, wait: "evicted at call 7; used"}))
 }
 
 func TestGoldenEvidenceNextFlaggedArgs(t *testing.T) {

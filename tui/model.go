@@ -153,6 +153,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.kept(msg)
 	case judgedMsg:
 		m.s.judged(msg)
+		m.syncDetail() // a tool turn's strip marks the calls that used it
 	case viewMsg:
 		m = m.viewed(msg)
 	case tea.KeyMsg:

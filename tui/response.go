@@ -122,6 +122,11 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 		}
 		valueLines(&b, s, st, keep, mark, e, w)
 	}
+	if left > 0 {
+		for _, l := range wrapText(stripLegend, w) {
+			line(st.Dim.Render(l))
+		}
+	}
 	switch {
 	case left > 0 && sel >= 0:
 		hint = "tab selects the next value that left; enter goes to the last call its source was in view; K applies its suggestion"

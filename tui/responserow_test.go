@@ -105,11 +105,12 @@ func TestToolTurnLifetimeStrip(t *testing.T) {
 	if want := "·▮▮▮▮▮▲·····▲··▲"; !samePlace(cells, []rune(want)) {
 		t.Errorf("strip %q, want %q (▮ or ▣ where in view)", string(cells), want)
 	}
-	if caret := ansi.Strip(lines[1]); strings.Index(caret, "^") != len("list_hosts call_0001 ")+12 {
+	caret := ansi.Strip(lines[1])
+	if strings.Index(caret, "^ call 13 · ") != len("list_hosts call_0001 ")+12 {
 		t.Errorf("the caret is not under call 13: %q", caret)
 	}
-	if words := ansi.Strip(lines[2]); !strings.Contains(words, "evicted at call 7; used while out of view at calls 7, 13, 16") {
-		t.Errorf("the strip's words: %q", words)
+	if !strings.Contains(caret, "evicted at call 7; used while out of view at calls 7, 13, 16") {
+		t.Errorf("the strip's words: %q", caret)
 	}
 	// the detail of the tool turn shows it, without a key
 	for !strings.Contains(ansi.Strip(m.detail.View()), "list_hosts call_0001 ") && m.list.cursor > 0 {
@@ -118,7 +119,7 @@ func TestToolTurnLifetimeStrip(t *testing.T) {
 	if r := m.list.selected(); r == nil || !slices.Contains(r.Messages, inv) {
 		t.Fatalf("no turn above shows list_hosts' strip")
 	}
-	if d := ansi.Strip(m.detail.View()); !strings.Contains(d, "used while out of view at calls 7, 13, 16") {
+	if d := flat(m.detail.View()); !strings.Contains(d, "used while out of view at calls 7, 13, 16") {
 		t.Errorf("the tool turn's detail lacks its strip:\n%s", d)
 	}
 }
@@ -165,3 +166,25 @@ func TestApplyKeepMovesEveryKnobOfTheSelectedSuggestion(t *testing.T) {
 		t.Errorf("K on the response row: policy %+v, want %+v", m.s.policy, first)
 	}
 }
+
+func TestStripOfALargeRecordingWaitsForTheJudge(t *testing.T) {
+	// 2.5 MB of windows is not judged on the key press: the strip says it
+	// is being judged, and is drawn again when the background pass answers
+	m := open(t, recConfig("big", bigResult(bigJSON(2_500_000))), 120, 40)
+	m.s.judgements, m.s.judging = nil, nil // as before the pass answered
+	m, _ = update(m, keyMsg("l"))
+	if r := m.list.selected(); r == nil || len(sourceMessages(r.Messages)) != 1 {
+		t.Fatalf("call 2 does not select the tool's turn: %+v", r)
+	}
+	if d := flat(m.detail.View()); !strings.Contains(d, "still judging which calls used it…") {
+		t.Fatalf("the strip does not say the calls are being judged:\n%s", d)
+	}
+	m = send(m, judgeCmd(m.s.book, m.s.rec, m.s.replay)())
+	if d := flat(m.detail.View()); !strings.Contains(d, "never evicted; never used while out of view") {
+		t.Errorf("the judge's answer did not redraw the strip:\n%s", d)
+	}
+}
+
+// flat is a screen's text without styles, its lines and runs of spaces
+// made one space, so a wrapped sentence is found whole.
+func flat(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }

@@ -6,8 +6,9 @@
 # prompt and line discipline back). Then the demo: search a value and step
 # through its hits, jump to the next eviction and the next run, copy a turn
 # by OSC 52 (read back with tmux show-buffer) on demo-incident; on the
-# embedded demo (demo-evidence) jump to a flagged value, open the final
-# answer, apply the suggestion and see the verdicts change; and -f on a
+# embedded demo (demo-evidence) jump to a flagged value, see a tool turn's
+# lifetime strip, select the final answer's response row, open its values,
+# apply the suggestion and see the verdicts change; and -f on a
 # file that another process appends to. And c02: pick the other agent,
 # move a knob, and see only that agent's windows change.
 #
@@ -167,9 +168,18 @@ expect 'call 1/16 \(iteration 1\)' "the demo opens"
 keys x
 expect 'call 2/16' "x jumps to the first call with a value not read"
 expect 'evidence: 2 never read' "call 2's two tool calls each typed a time window no message held"
+keys ':' 7 Enter
+expect 'call 7/16' ": goes to call 7, where list_hosts left"
+expect 'list_hosts call_0001 ·▮▮▣▣▣▲·····▲··▲' "the evicted inventory's lifetime strip: in view on 2–6, used out of view at 7, 13, 16"
+expect 'evicted at call 7; used while out of view at calls 7, 13, 16' "the strip in words"
+expect 'response → get_metrics\(web-9d4b27' "call 7's response row: the id typed from memory"
 keys A
 expect 'call 13/16' "A goes to run 1's final answer"
 expect 'evidence: 4 left · 1 never read' "the header counts its flagged values"
+expect '▸ response answer 1075 chars · 4 left' "A selects its response row, which counts the values that left"
+expect '│ left +us-east-1b' "the detail shows the response: us-east-1b left the window"
+keys i
+expect 'Response of call 13' "i opens the values over the whole width"
 expect '(^|[^a-z-])left +us-east-1b' "us-east-1b left the window"
 expect 'in list_hosts call_0001 · sent on calls 2–6 · evicted at 7 \(yielded\)' "its source, when it left and why"
 expect 'would have kept it: keepRecentTurns 2→3 and keepLastToolResults 2→3' "the policy that would have kept it"
