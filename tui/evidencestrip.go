@@ -30,15 +30,19 @@ const stripLegend = "▮ in view  ▣ pinned  ╳ evicted  · out of view  ▲ u
 type judgement struct {
 	flags []bool
 	used  map[*model.Message][]int
+	// counts is each call's values that left and that were never read:
+	// what the header and the response row show, so that a frame never
+	// judges a call itself (a 6.7 MB result in the window takes seconds)
+	counts [][2]int
 }
 
 // judgeAll judges calls 0..n-1 of a book.
 func judgeAll(b *provenance.Book, n int) judgement {
-	j := judgement{flags: make([]bool, n), used: map[*model.Message][]int{}}
+	j := judgement{flags: make([]bool, n), used: map[*model.Message][]int{}, counts: make([][2]int, n)}
 	for i := range n {
 		ce := b.Call(i)
 		left, never := flagCounts(ce)
-		j.flags[i] = left+never > 0
+		j.flags[i], j.counts[i] = left+never > 0, [2]int{left, never}
 		if ce == nil {
 			continue
 		}

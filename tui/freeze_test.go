@@ -86,3 +86,18 @@ func TestSmallTurnsRenderInTheFrame(t *testing.T) {
 		t.Error("a small turn was sent to the background")
 	}
 }
+
+// Stepping to a call whose window held a 6.7 MB result took 3 s: the
+// header judged the call's values in the frame. It shows only what the
+// background judge (judgeCmd) answered.
+func TestHeaderEvidenceComesFromTheBackgroundJudge(t *testing.T) {
+	m := open(t, fileConfig(evidenceDemo), 160, 40)
+	m = press(m, "A")
+	if !strings.Contains(m.header.View(), "evidence: 4 left · 1 never read") {
+		t.Fatalf("header after A: %s", m.header.View())
+	}
+	m.s.judgements = nil // as before judgeCmd has answered
+	if strings.Contains(m.header.View(), "evidence:") {
+		t.Error("the header judged the call itself")
+	}
+}

@@ -28,6 +28,20 @@ func (s *session) evidenceAt(i int) *provenance.CallEvidence {
 	return s.book.Call(i)
 }
 
+// judgedCounts is call i's values that left and that were never read,
+// as the background judge (judgeCmd) found them; zero until it answers.
+// What is drawn every frame reads this, never the book itself.
+func (s *session) judgedCounts(i int) (left, never int) {
+	if s == nil || s.book == nil {
+		return 0, 0
+	}
+	c := s.judgements[s.book].counts
+	if i < 0 || i >= len(c) {
+		return 0, 0
+	}
+	return c[i][0], c[i][1]
+}
+
 // flagCounts counts a call's values that left the window and that were
 // never read.
 func flagCounts(ce *provenance.CallEvidence) (left, never int) {
@@ -48,7 +62,7 @@ func flagCounts(ce *provenance.CallEvidence) (left, never int) {
 // evidenceCount is the header's `evidence: 2 left · 1 never read`, "" for
 // a call with nothing flagged.
 func evidenceCount(s *session, st *Styles) string {
-	left, never := flagCounts(s.evidenceAt(s.call))
+	left, never := s.judgedCounts(s.call)
 	if left+never == 0 {
 		return ""
 	}

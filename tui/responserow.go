@@ -41,7 +41,7 @@ func (l *turnList) responseLine(selected bool) string {
 		return head
 	}
 	what := termtext.Line(provenance.Produced(c.Call))
-	if left, never := flagCounts(l.s.evidenceAt(l.s.call)); left+never > 0 {
+	if left, never := l.s.judgedCounts(l.s.call); left+never > 0 {
 		what += " · " + flagWords(left, never)
 	}
 	room := max(0, l.width-ansi.StringWidth(head)-1)
