@@ -173,16 +173,18 @@ func (d *detailPane) show(row *window.Row) {
 		d.head = d.head[:d.height/2]
 	}
 	if k := (renderKey{row.Messages[0], len(row.Messages), w}); k != d.bodyFor {
+		resized := k.first == d.bodyFor.first && k.n == d.bodyFor.n && !d.pending
 		d.bodyFor = k
-		d.body(row)
+		d.body(row, resized)
 	}
 	d.resize()
 }
 
 // body fills the viewport for the turn in d.bodyFor: from the cache, at
 // once when the turn is small, else with a line saying it is being
-// rendered while renderCmd does the work.
-func (d *detailPane) body(row *window.Row) {
+// rendered while renderCmd does the work. After a resize the turn stays
+// on screen at its old width until the new rendering is ready.
+func (d *detailPane) body(row *window.Row, resized bool) {
 	k := d.bodyFor
 	text, ok := d.cache.get(k)
 	if !ok && quick(row.Messages) {
@@ -191,10 +193,14 @@ func (d *detailPane) body(row *window.Row) {
 	}
 	d.pending, d.want = !ok, 0
 	if !ok {
-		text = d.st.Dim.Render("rendering " + megabytes(turnBytes(row.Messages)) + "…")
 		d.gen++
 		d.latest.Store(d.gen)
 		d.job = renderCmd(d.st, k, row.Messages, d.gen, d.latest)
+		if resized {
+			d.want = d.vp.YOffset
+			return
+		}
+		text = d.st.Dim.Render("rendering " + megabytes(turnBytes(row.Messages)) + "…")
 	}
 	d.setContent(text)
 	d.vp.GotoTop()

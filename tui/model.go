@@ -326,13 +326,20 @@ func (m *Model) layout() {
 	}
 	m.list.SetSize(listW-2, paneH-2)
 	m.detail.SetSize(w-listW-2, paneH-2)
-	w = m.width
-	m.problems.SetSize(w-2, paneH-2)
-	m.keyhelp.SetSize(w-2, paneH-2)
-	m.picker.SetSize(w-2, paneH-2)
-	m.recWin.SetSize(w-2, paneH-2)
-	m.trans.SetSize(w-2, paneH-2)
-	m.resp.SetSize(w-2, paneH-2)
+	ow, oh := m.width-2, paneH-2
+	m.problems.SetSize(ow, oh)
+	m.keyhelp.SetSize(ow, oh)
+	m.picker.SetSize(ow, oh)
+	m.trans.SetSize(ow, oh)
+	// the response and the recorded window rebuild their text when sized
+	// (judging, rendering a window that may hold a 6.7 MB result): only
+	// while open, not on every resize
+	switch m.overlay {
+	case recordedOverlay:
+		m.recWin.SetSize(ow, oh)
+	case responseOverlay:
+		m.resp.SetSize(ow, oh)
+	}
 	m.bar.spin = m.spin.View()
 	m.header.loading = ""
 	if m.s == nil {
