@@ -45,50 +45,57 @@ type Row struct {
 }
 
 type logEntry struct {
-	key     string         // Row.Key, named once per replay
-	head    *model.Message // the turn's first message: its identity in this replay
-	msgs    []*model.Message
-	first   int // call index whose Before first held it (or whose visit wrote it)
-	left    int
-	wroteAt int
+	key         string         // Row.Key, named once per replay
+	placeholder bool           // head.Placeholder, kept here: Ledger reads no message of a gone turn
+	head        *model.Message // the turn's first message: its identity in this replay
+	msgs        []*model.Message
+	first       int // call index whose Before first held it (or whose visit wrote it)
+	left        int
+	wroteAt     int
 }
 
 // Ledger lists every turn of the conversation up to call (0-based), in
 // the order the conversation made them, including turns that left earlier
 // and the notices written in their place, each with its fate at call.
+// Most turns of a long run are gone: each is listed as the log has it,
+// and only the turns of call's window (and a notice it wrote) are looked
+// at further.
 func (r *Replay) Ledger(call int) []Row {
 	if call < 0 || call >= len(r.Calls) {
 		return nil
 	}
 	log := r.turnLog()
 	v := &r.Calls[call].Visit
-	fates := v.Turns()
-	inBefore := make(map[*model.Message]int, len(fates))
-	for i, t := range fates {
-		inBefore[v.Before[t.Start]] = i
-	}
 	rows := make([]Row, 0, len(log))
+	at := make([]int32, 0, len(log)) // log index → row index (-1: not listed at call)
 	for i := range log {
 		e := &log[i]
 		if e.first > call {
+			at = append(at, -1)
 			continue
 		}
-		row := Row{Key: e.key, Messages: e.msgs, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.head.Placeholder}
-		if e.left >= 0 && e.left > call {
+		at = append(at, int32(len(rows)))
+		row := Row{Key: e.key, Messages: e.msgs, Fate: FateGone, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.placeholder}
+		if e.left > call {
 			row.LeftAt = -1
 		}
-		if ti, ok := inBefore[e.head]; ok {
-			row.Turn = ti
-			r.fateAt(call, fates, ti, &row)
-		} else if e.wroteAt == call {
+		if e.wroteAt == call {
 			row.Fate, row.Sent = FateNotice, !row.Placeholder
 			if e.head.IsFrame() {
 				row.Fate = FateSummary
 			}
-		} else {
-			row.Fate = FateGone
 		}
 		rows = append(rows, row)
+	}
+	fates := v.Turns()
+	for ti, t := range fates {
+		li, ok := r.logAt[v.Before[t.Start]]
+		if !ok || at[li] < 0 {
+			continue
+		}
+		row := &rows[at[li]]
+		row.Fate, row.Sent, row.Turn = "", false, ti
+		r.fateAt(call, fates, ti, row)
 	}
 	return rows
 }
@@ -195,9 +202,11 @@ func (r *Replay) turnLog() []logEntry {
 		}
 	}
 	log := make([]logEntry, 0, len(nodes)-1)
+	r.logAt = make(map[*model.Message]int, len(nodes)-1)
 	for i := nodes[0].next; i >= 0; i = nodes[i].next {
 		e := nodes[i].e
-		e.key = e.name()
+		e.key, e.placeholder = e.name(), e.head.Placeholder
+		r.logAt[e.head] = len(log)
 		log = append(log, e)
 	}
 	r.log = log

@@ -46,7 +46,8 @@ type Replay struct {
 	Calls    []CallReplay
 	Problems []string // what the replay could not decide, once each
 
-	log []logEntry // built by Ledger on first use
+	log   []logEntry             // built by Ledger on first use
+	logAt map[*model.Message]int // a turn's first message → its place in log
 }
 
 // Run replays every agent of rec under p (§10.9). Under summarize-oldest
