@@ -114,27 +114,17 @@ func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int
 	used, known := s.usedOutOfView(m)
 	from, to := stripSpan(s.calls(), s.call, w-lw-1)
 	var cells strings.Builder
-	var evicted []int
 	for i := from; i < to; i++ {
 		c := &s.replay.Calls[i]
 		cells.WriteString(stripCell(st, c, m, slices.Contains(used, i)))
 	}
-	for i := range s.replay.Calls {
-		if slices.Contains(s.replay.Calls[i].Visit.Evicted, m) {
-			evicted = append(evicted, i)
-		}
-	}
-	words := "never evicted"
-	if len(evicted) > 0 {
-		words = "evicted at " + callList(evicted)
-	}
+	// when it left the lines above say (the lifeline, the source)
+	words := "never used out of view"
 	switch {
 	case !known:
-		words += "; still judging which calls used it…"
+		words = "still judging which calls used it…"
 	case len(used) > 0:
-		words += "; used while out of view at " + callList(used)
-	default:
-		words += "; never used while out of view"
+		words = "used out of view at " + callList(used)
 	}
 	out := []string{st.Label.Render(label) + cells.String()}
 	caret := strings.Repeat(" ", lw+1+s.call-from) + fmt.Sprintf("^ call %d", s.call+1)
@@ -183,7 +173,11 @@ func toolStrips(s *session, st *Styles, msgs []*model.Message, w int, legend boo
 			out = append(out, st.Dim.Render(fmt.Sprintf("(%d more results: o opens the turn)", len(srcs)-maxStrips)))
 			break
 		}
-		out = append(out, lifetimeLines(s, st, m, m.ToolName+" "+m.ToolCallID, w)...)
+		label := m.ToolName
+		if sameTool(srcs, m) {
+			label += " " + m.ToolCallID
+		}
+		out = append(out, lifetimeLines(s, st, m, label, w)...)
 	}
 	if legend {
 		out = append(out, wrapLines(stripLegend, st.Dim, w)...)
@@ -225,4 +219,15 @@ func (s *session) smallToJudge() bool {
 		}
 	}
 	return true
+}
+
+// sameTool reports whether another of srcs is a result of m's tool, so
+// that the tool's name alone does not tell them apart.
+func sameTool(srcs []*model.Message, m *model.Message) bool {
+	for _, o := range srcs {
+		if o != m && o.ToolName == m.ToolName {
+			return true
+		}
+	}
+	return false
 }

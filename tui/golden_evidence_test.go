@@ -41,7 +41,7 @@ func TestGoldenEvidenceToolTurnStrip(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		step{keys: []string{":", "7", "enter"}, wait: "evicted at call 7; used"}))
+		step{keys: []string{":", "7", "enter"}, wait: "used out of view at calls 7"}))
 }
 
 func TestGoldenEvidenceNextFlaggedArgs(t *testing.T) {

@@ -109,17 +109,17 @@ func TestToolTurnLifetimeStrip(t *testing.T) {
 	if strings.Index(caret, "^ call 13 · ") != len("list_hosts call_0001 ")+12 {
 		t.Errorf("the caret is not under call 13: %q", caret)
 	}
-	if !strings.Contains(caret, "evicted at call 7; used while out of view at calls 7, 13, 16") {
+	if !strings.Contains(caret, "used out of view at calls 7, 13, 16") {
 		t.Errorf("the strip's words: %q", caret)
 	}
 	// the detail of the tool turn shows it, without a key
-	for !strings.Contains(ansi.Strip(m.detail.View()), "list_hosts call_0001 ") && m.list.cursor > 0 {
+	for !strings.Contains(ansi.Strip(m.detail.View()), "list_hosts ·") && m.list.cursor > 0 {
 		m = press(m, "k")
 	}
 	if r := m.list.selected(); r == nil || !slices.Contains(r.Messages, inv) {
 		t.Fatalf("no turn above shows list_hosts' strip")
 	}
-	if d := flat(m.detail.View()); !strings.Contains(d, "used while out of view at calls 7, 13, 16") {
+	if d := flat(m.detail.View()); !strings.Contains(d, "used out of view at calls 7, 13, 16") {
 		t.Errorf("the tool turn's detail lacks its strip:\n%s", d)
 	}
 }
@@ -180,7 +180,7 @@ func TestStripOfALargeRecordingWaitsForTheJudge(t *testing.T) {
 		t.Fatalf("the strip does not say the calls are being judged:\n%s", d)
 	}
 	m = send(m, judgeCmd(m.s.book, m.s.rec, m.s.replay)())
-	if d := flat(m.detail.View()); !strings.Contains(d, "never evicted; never used while out of view") {
+	if d := flat(m.detail.View()); !strings.Contains(d, "never used out of view") {
 		t.Errorf("the judge's answer did not redraw the strip:\n%s", d)
 	}
 }

@@ -170,8 +170,8 @@ expect 'call 2/16' "x jumps to the first call with a value not read"
 expect 'evidence: 2 never read' "call 2's two tool calls each typed a time window no message held"
 keys ':' 7 Enter
 expect 'call 7/16' ": goes to call 7, where list_hosts left"
-expect 'list_hosts call_0001 ·▮▮▣▣▣▲·····▲··▲' "the evicted inventory's lifetime strip: in view on 2–6, used out of view at 7, 13, 16"
-expect 'evicted at call 7; used while out of view at calls 7, 13, 16' "the strip in words"
+expect 'list_hosts ·▮▮▣▣▣▲·····▲··▲' "the evicted inventory's lifetime strip: in view on 2–6, used out of view at 7, 13, 16"
+expect 'used out of view at calls 7, 13, 16' "the strip in words"
 expect 'response → get_metrics\(web-9d4b27' "call 7's response row: the id typed from memory"
 keys A
 expect 'call 13/16' "A goes to run 1's final answer"
