@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"time"
 
 	"github.com/afinspect/inspect/model"
@@ -14,6 +15,10 @@ import (
 // the input (an endless writer, /dev/zero-like input, a cut-off
 // multi-gigabyte line).
 const DefaultMaxLine = 256 << 20
+
+// bigLine is the size past which a line's buffer, when it grows, is
+// given back at once: without it a 256 MB line peaks at three times that.
+const bigLine = 32 << 20
 
 // cutter reads the input into blocks that end at a line end. Each byte
 // is looked at for a line end once, however short the reads (a pipe, a
@@ -93,11 +98,9 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 // line's end, and the read error if the input ended inside the line.
 func (c *cutter) skip(blk *block) ([]byte, error) {
 	n := int64(len(blk.buf))
-	buf := blk.buf[:cap(blk.buf)]
-	if len(buf) > maxBlock {
-		buf = buf[:maxBlock]
-	}
+	buf := make([]byte, maxBlock)
 	blk.buf = nil // let the long line's memory go
+	debug.FreeOSMemory()
 	var rest []byte
 	var err error
 	for {
@@ -166,7 +169,11 @@ func size(n int64) string {
 // the end of input.
 func fill(r io.Reader, blk *block, size, scanned int) error {
 	if cap(blk.buf) < size {
+		old := cap(blk.buf)
 		blk.buf = append(make([]byte, 0, size), blk.buf...)
+		if old >= bigLine {
+			debug.FreeOSMemory() // the old copy of a long line goes now, not at twice the heap
+		}
 	}
 	start := time.Now()
 	end := false // a line end is in blk.buf[scanned:]
