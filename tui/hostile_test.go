@@ -100,7 +100,7 @@ func TestHostileContentNeverReachesTheTerminal(t *testing.T) {
 			}
 			m = press(m, "right")
 		}
-		for _, keys := range [][]string{{"!"}, {"?"}, {"v"}, {"i"}, {"A"}, {"/", "P", "W", "N"}, {"/", "P", "W", "N", "enter", "n"}} {
+		for _, keys := range [][]string{{"!"}, {"?"}, {"v"}, {"i"}, {"A"}, {"/", "P", "W", "N"}, {"/", "P", "W", "N", "enter", "n"}, {"w"}, {"W"}, {"tab", "G"}} {
 			m = press(m, append([]string{"G"}, keys...)...)
 			check(strings.Join(keys, " "))
 			m = press(m, "esc", "esc")
