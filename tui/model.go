@@ -185,8 +185,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if job := m.detail.takeJob(); job != nil {
 		cmd = tea.Batch(cmd, job)
 	}
-	if job := m.s.judgeJob(); job != nil {
-		cmd = tea.Batch(cmd, job)
+	// the whole-run evidence pass waits for the whole run: a partial
+	// load's would be thrown away, and would compete with the decoders
+	if m.stream == nil {
+		if job := m.s.judgeJob(); job != nil {
+			cmd = tea.Batch(cmd, job)
+		}
 	}
 	if m.s != nil && m.list.onResponse() && !m.s.replaying {
 		cmd = tea.Batch(cmd, m.askKeep()) // the response row shows the suggestions

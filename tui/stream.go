@@ -83,8 +83,8 @@ func newStreaming(src *Stream) *streaming {
 }
 
 // tick reads the progress and says what to run next: the final load once
-// reading is done, else a partial replay when more calls have arrived
-// than are on screen and none is running. One prepare runs at a time (it
+// reading is done, else a partial replay when the calls loaded are twice
+// those on screen and none is running. One prepare runs at a time (it
 // competes with the decoders for the cores): a final waits for the
 // partial in flight.
 func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
@@ -105,7 +105,9 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	if s.shownCalls == 0 {
 		next = streamTick(streamFirst)
 	}
-	if !s.partialBusy && s.calls > s.shownCalls {
+	// each partial replays every call so far: one when the calls have
+	// doubled keeps their total work within twice the final one's
+	if !s.partialBusy && s.calls > s.shownCalls && s.calls >= 2*s.shownCalls {
 		s.partialBusy = true
 		return tea.Batch(partialCmd(cfg, s.src, mine), next)
 	}
