@@ -63,7 +63,7 @@ func DefaultKeyMap() KeyMap {
 
 		Up:       b([]string{"up", "k"}, "↑/k", "turn up (detail: scroll)"),
 		Down:     b([]string{"down", "j"}, "↓/j", "turn down (detail: scroll)"),
-		Expand:   b([]string{"enter"}, "enter", "open/close folded gone turns"),
+		Expand:   b([]string{"enter"}, "enter", "open/close a fold; a response's values"),
 		HideGone: b([]string{"z"}, "z", "hide/show gone turns"),
 		Focus:    b([]string{"tab", "shift+tab"}, "tab", "focus list/detail"),
 		Top:      b([]string{"g", "home"}, "g/home", "detail focused: top"),
@@ -95,7 +95,7 @@ func DefaultKeyMap() KeyMap {
 		Turns:         b([]string{"up", "down", "j", "k"}, "↑/↓", "turn"),
 
 		Response:    b([]string{"i"}, "i", "the response: its values and why each was (not) in view"),
-		FinalAnswer: b([]string{"A"}, "A", "the run's final answer"),
+		FinalAnswer: b([]string{"A"}, "A", "the run's final answer (its response row)"),
 		NextFlagged: b([]string{"x"}, "x/X", "next/previous call with a value typed, not read"),
 		PrevFlagged: b([]string{"X"}, "X", "previous call with a value typed, not read"),
 		ApplyKeep:   b([]string{"K"}, "K", "apply the policy that would have kept it"),
