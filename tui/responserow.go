@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
 )
@@ -92,4 +93,16 @@ func (d *detailPane) responseTitle() string {
 		t += " of call " + itoa(d.s.call+1) + " · " + termtext.Line(provenance.Produced(c.Call))
 	}
 	return t + d.position()
+}
+
+// responseMessages is the response of the call on screen as the one
+// assistant message it is, for the pager (o) and the clipboard (y); nil
+// when the cursor is not on the response row.
+func (m Model) responseMessages() []*model.Message {
+	c := m.s.current()
+	if c == nil || !m.list.onResponse() {
+		return nil
+	}
+	r := c.Call.Facts.Response
+	return []*model.Message{{Role: model.RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls}}
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"bytes"
+	"encoding/base64"
 	"slices"
 	"strings"
 	"testing"
@@ -188,3 +190,38 @@ func TestStripOfALargeRecordingWaitsForTheJudge(t *testing.T) {
 // flat is a screen's text without styles, its lines and runs of spaces
 // made one space, so a wrapped sentence is found whole.
 func flat(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
+
+func TestApplyKeepNamesTheAgentOnScreen(t *testing.T) {
+	// c02 holds two agents, oncall and billing (RECORDINGS.md); the screen
+	// shows one agent's conversation, whose policy K moves
+	m := open(t, fileConfig("../testdata/c02-interleaved-agents/run.jsonl"), 140, 40)
+	if got := onAgent(m.s); got != " to agent oncall" {
+		t.Errorf("on oncall's conversation K says %q", got)
+	}
+	if got := onAgent(open(t, fileConfig(evidenceDemo), 140, 40).s); got != "" {
+		t.Errorf("a file of one agent: K says %q", got)
+	}
+}
+
+func TestCopyTheResponse(t *testing.T) {
+	// y on call 7's response row copies what the model answered: the
+	// get_metrics call typing web-9d4b27 (README (i))
+	var clip bytes.Buffer
+	cfg := fileConfig(evidenceDemo)
+	cfg.Clipboard = &clip
+	m := open(t, cfg, 120, 40)
+	m = press(m, ":", "7", "enter")
+	m = press(m, strings.Split(strings.Repeat("j", 20), "")...)
+	if !m.list.onResponse() {
+		t.Fatal("j past the last turn is not on the response row")
+	}
+	m = press(m, "y")
+	out := strings.TrimSuffix(strings.TrimPrefix(clip.String(), "\x1b]52;c;"), "\x07")
+	text, err := base64.StdEncoding.DecodeString(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "get_metrics") || !strings.Contains(string(text), "web-9d4b27") {
+		t.Errorf("copied %.300q", text)
+	}
+}

@@ -86,9 +86,15 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		if r := m.list.selected(); r != nil {
 			return m, pagerCmd(m.st, r.Messages, false)
 		}
+		if rm := m.responseMessages(); rm != nil {
+			return m, pagerCmd(m.st, rm, false)
+		}
 	case key.Matches(msg, k.Copy):
 		if r := m.list.selected(); r != nil {
 			return m, copyCmd(m.clipboard(), plainText(r.Messages))
+		}
+		if rm := m.responseMessages(); rm != nil {
+			return m, copyCmd(m.clipboard(), plainText(rm))
 		}
 	case key.Matches(msg, k.Transcript):
 		m.overlay = transcriptOverlay
