@@ -112,11 +112,27 @@ func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int
 	lw := min(termtext.Width(label), max(0, w/3))
 	label = pad(fit(label, lw), lw) + " "
 	used, known := s.usedOutOfView(m)
-	from, to := stripSpan(s.calls(), s.call, w-lw-1)
+	n, room, shift := s.calls(), w-lw-1, 0
+	if n > room { // a stretch around the call on screen, … where calls are left out
+		room, shift = room-2, 1
+	}
+	from, to := stripSpan(n, s.call, room)
+	edge := func(cut bool) string {
+		if cut {
+			return st.Dim.Render("…")
+		}
+		return " "
+	}
 	var cells strings.Builder
+	if shift > 0 {
+		cells.WriteString(edge(from > 0))
+	}
 	for i := from; i < to; i++ {
 		c := &s.replay.Calls[i]
 		cells.WriteString(stripCell(st, c, m, slices.Contains(used, i)))
+	}
+	if shift > 0 {
+		cells.WriteString(edge(to < n))
 	}
 	// when it left the lines above say (the lifeline, the source)
 	words := "never used out of view"
@@ -127,7 +143,7 @@ func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int
 		words = "used out of view at " + callList(used)
 	}
 	out := []string{st.Label.Render(label) + cells.String()}
-	caret := strings.Repeat(" ", lw+1+s.call-from) + fmt.Sprintf("^ call %d", s.call+1)
+	caret := strings.Repeat(" ", lw+1+shift+s.call-from) + fmt.Sprintf("^ call %d", s.call+1)
 	if line := caret + " · " + words; termtext.Width(line) <= w {
 		return append(out, st.Dim.Render(line))
 	}

@@ -225,3 +225,17 @@ func TestCopyTheResponse(t *testing.T) {
 		t.Errorf("copied %.300q", text)
 	}
 }
+
+func TestNarrowStripShowsTheCallsAroundThisOne(t *testing.T) {
+	// 16 calls in 10 columns: 8 cells around call 13 (calls 9–16), … where
+	// calls are left out; list_hosts was used out of view at 13 and 16
+	m := press(open(t, fileConfig(evidenceDemo), 160, 50), ":", "1", "3", "enter")
+	inv := listHosts(t, m)
+	lines := lifetimeLines(m.s, m.st, inv, "x", 12)
+	if got := ansi.Strip(lines[0]); got != "x …····▲··▲ " {
+		t.Errorf("narrow strip %q", got)
+	}
+	if got := ansi.Strip(lines[1]); !strings.HasPrefix(got, "       ^ ") {
+		t.Errorf("narrow caret %q", got)
+	}
+}
