@@ -79,5 +79,5 @@ func (e *jsonEncoder) encode(v any) ([]byte, error) {
 	if err := e.enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return e.buf.Bytes(), nil
+	return withSurrogates(v, e.buf.Bytes())
 }

@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/afinspect/inspect/model"
 )
 
 // jsonKind is the type of a parsed JSON value.
@@ -261,8 +262,9 @@ func (p *jsonParser) number() (*jsonValue, bool) {
 }
 
 // str reads a JSON string: no raw control characters, only the standard
-// escapes. A lone surrogate escape becomes U+FFFD (a Go string cannot hold
-// it; it can never be part of an ASCII token either way).
+// escapes. A lone surrogate escape is kept as that UTF-16 unit, in WTF-8
+// (model.DecodeRune), as the loader keeps one in a message; it can never
+// be part of an ASCII token either way.
 func (p *jsonParser) str() (string, bool) {
 	p.i++ // "
 	var b strings.Builder
@@ -323,7 +325,8 @@ func (p *jsonParser) escape(b *strings.Builder) bool {
 			p.i = save
 		}
 		if utf16.IsSurrogate(r) {
-			r = utf8.RuneError
+			b.Write(model.AppendSurrogate(nil, r))
+			return true
 		}
 		b.WriteRune(r)
 	default:

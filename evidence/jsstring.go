@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/afinspect/inspect/model"
 )
 
 // jsSpace reports whether r is removed by JavaScript's String.prototype.trim:
@@ -44,8 +46,15 @@ func jsLower(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	skip := 0
 	for i, r := range s {
 		switch {
+		case skip > 0:
+			skip--
+		case r == utf8.RuneError && model.IsSurrogate(surrogateAt(s, i)):
+			// a lone surrogate has no case: kept as it is
+			b.WriteString(s[i : i+3])
+			skip = 2
 		case r == 0x130:
 			b.WriteString("i\u0307")
 		case r == 0x3A3:
@@ -63,6 +72,14 @@ func jsLower(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// surrogateAt is the lone surrogate at s[i:], or 0.
+func surrogateAt(s string, i int) rune {
+	if r, _ := model.DecodeRune(s[i:]); model.IsSurrogate(r) {
+		return r
+	}
+	return 0
 }
 
 // finalSigma is Unicode's Final_Sigma condition for the Σ at byte i: a
@@ -107,33 +124,24 @@ func caseIgnorable(r rune) bool {
 
 // utf16Clip clips v to n UTF-16 units the way the library's event does: a
 // longer value becomes its first n-1 units and "…". A surrogate pair cut in
-// half loses its first half too, as a lone surrogate cannot be written.
+// half loses its first half too. A lone surrogate (model.DecodeRune) is
+// one unit.
 func utf16Clip(v string, n int) string {
 	units := 0
-	for i, r := range v {
+	for i := 0; i < len(v); {
+		r, size := model.DecodeRune(v[i:])
 		w := 1
 		if r >= 0x10000 {
 			w = 2
 		}
 		if units+w > n-1 {
-			if unitsOf(v[i:])+units <= n {
+			if model.Len(v[i:])+units <= n {
 				return v
 			}
 			return v[:i] + "…"
 		}
 		units += w
+		i += size
 	}
 	return v
-}
-
-func unitsOf(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }

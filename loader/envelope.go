@@ -125,7 +125,7 @@ func (e *envelope) decode(b *builder, s *jsonStream, what string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	if err := unmarshal(raw, v); err != nil {
 		b.problem(loc{label: e.label()}, "%s: %v", what, err)
 	}
 	return nil
@@ -143,7 +143,7 @@ func (e *envelope) readEvents(b *builder, s *jsonStream) error {
 		}
 		if e.firstRunID == nil {
 			var ev refEvent
-			if json.Unmarshal(raw, &ev) == nil && ev.Meta.RunID != nil {
+			if unmarshal(raw, &ev) == nil && ev.Meta.RunID != nil {
 				e.firstRunID = ev.Meta.RunID
 			}
 		}

@@ -160,7 +160,7 @@ func toolContent(result, errField []byte) string {
 			var e struct {
 				Message *string `json:"message"`
 			}
-			if json.Unmarshal(errField, &e) == nil && e.Message != nil {
+			if unmarshal(errField, &e) == nil && e.Message != nil {
 				return *e.Message
 			}
 			return jsonText(errField)

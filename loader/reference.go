@@ -31,7 +31,7 @@ type refEvent struct {
 // NUL, or only the first; anything but an array of strings is none.
 func refPath(raw json.RawMessage, first bool) string {
 	var entries []string
-	if json.Unmarshal(raw, &entries) != nil || len(entries) == 0 {
+	if unmarshal(raw, &entries) != nil || len(entries) == 0 {
 		return ""
 	}
 	if first {
@@ -45,7 +45,7 @@ func refPath(raw json.RawMessage, first bool) string {
 func decodeReference(data []byte, at loc, last bool, p *parsed) {
 	p.reset(at)
 	var ev refEvent
-	if err := json.Unmarshal(data, &ev); err != nil {
+	if err := unmarshal(data, &ev); err != nil {
 		p.problem(badEvent(data, last, err))
 		return
 	}
@@ -99,7 +99,7 @@ func refDecode(payload json.RawMessage, p *parsed, v any) bool {
 		p.problem(p.kind.name() + " has no payload")
 		return false
 	}
-	if err := json.Unmarshal(payload, v); err != nil {
+	if err := unmarshal(payload, v); err != nil {
 		p.problem(p.kind.name() + " payload: " + describe(err))
 		return false
 	}
@@ -118,7 +118,7 @@ func refPayload(payload json.RawMessage, p *parsed) {
 		}
 		p.agentID, p.hasText = v.AgentID, v.Window != nil
 		if p.hasText && string(v.Window) != "null" {
-			if err := json.Unmarshal(v.Window, &p.text); err != nil {
+			if err := unmarshal(v.Window, &p.text); err != nil {
 				p.problem(fmt.Sprintf("agent.run_configured window is not a strategy name: %s", v.Window))
 				return
 			}
@@ -225,10 +225,10 @@ func refStream(payload json.RawMessage, p *parsed) {
 			var n struct {
 				Usage struct{ Input, Output *int } `json:"usage"`
 			}
-			p.measured = json.Unmarshal(payload, &n) == nil && n.Usage.Input != nil && n.Usage.Output != nil
+			p.measured = unmarshal(payload, &n) == nil && n.Usage.Input != nil && n.Usage.Output != nil
 		}
 		var r string
-		if len(v.StopReason) > 0 && v.StopReason[0] == '"' && json.Unmarshal(v.StopReason, &r) == nil {
+		if len(v.StopReason) > 0 && v.StopReason[0] == '"' && unmarshal(v.StopReason, &r) == nil {
 			p.stopReason = &r
 		}
 	case kindToolStart:

@@ -18,7 +18,7 @@ func refString(p *parsed, field string, raw json.RawMessage, dst *string) bool {
 		p.problem(fmt.Sprintf("%s %s is null; read as empty", p.kind.name(), field))
 		return true
 	}
-	if err := json.Unmarshal(raw, dst); err != nil {
+	if err := unmarshal(raw, dst); err != nil {
 		p.problem(fmt.Sprintf("%s payload: %q is a JSON %s", p.kind.name(), field, jsonType(raw)))
 		return false
 	}
@@ -34,7 +34,7 @@ func refCount(p *parsed, field string, raw json.RawMessage, dst *int) bool {
 		return true
 	}
 	var f float64
-	if err := json.Unmarshal(raw, &f); err != nil {
+	if err := unmarshal(raw, &f); err != nil {
 		p.problem(fmt.Sprintf("%s payload: %q is a JSON %s", p.kind.name(), field, jsonType(raw)))
 		return false
 	}

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/afinspect/inspect/model"
 )
 
 // unquote decodes the inside of a JSON string (between its quotes) the
-// way encoding/json does: escapes resolved, a lone surrogate escape and
-// each byte of bad UTF-8 become U+FFFD. It never fails: a stray byte it
-// cannot read as an escape is kept as it is.
+// way encoding/json does — escapes resolved, each byte of bad UTF-8
+// becomes U+FFFD — except that a lone surrogate escape is kept as the
+// UTF-16 unit it is, in WTF-8 (model.DecodeRune), where encoding/json
+// writes U+FFFD. It never fails: a stray byte it cannot read as an
+// escape is kept as it is.
 func unquote(raw []byte) string {
 	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return string(raw)
@@ -25,7 +29,11 @@ func unquote(raw []byte) string {
 				i++
 				continue
 			}
-			out = utf8.AppendRune(out, r)
+			if model.IsSurrogate(r) {
+				out = model.AppendSurrogate(out, r)
+			} else {
+				out = utf8.AppendRune(out, r)
+			}
 			i += n
 		case c < utf8.RuneSelf:
 			out = append(out, c)
@@ -41,7 +49,7 @@ func unquote(raw []byte) string {
 
 // unescape decodes the escape b starts with: the rune and how many bytes
 // it took (0 if b does not start with a valid escape). A \u surrogate
-// pair is one rune; a surrogate without its pair is U+FFFD.
+// pair is one rune; a surrogate without its pair is itself.
 func unescape(b []byte) (rune, int) {
 	if escapeLen(b) == 0 {
 		return 0, 0
@@ -72,5 +80,5 @@ func unescape(b []byte) (rune, int) {
 			}
 		}
 	}
-	return utf8.RuneError, 6
+	return r, 6
 }

@@ -133,8 +133,8 @@ const (
 	KeyPrime  = 1099511628211
 )
 
-// KeyText folds text into a Key hash as UTF-16 code units; a byte of bad
-// UTF-8 counts as U+FFFD.
+// KeyText folds text into a Key hash as UTF-16 code units (a lone
+// surrogate as its own unit); a byte of bad UTF-8 counts as U+FFFD.
 func KeyText[T string | []byte](h uint64, s T) uint64 {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -143,7 +143,7 @@ func KeyText[T string | []byte](h uint64, s T) uint64 {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+		r, size := DecodeRune(s[i:])
 		h = KeyRune(h, r)
 		i += size
 	}

@@ -3,8 +3,9 @@ package model
 import "unicode/utf8"
 
 // Len is the length of s as JavaScript's String.length counts it: UTF-16
-// code units. "é" is 1, "😀" is 2. Invalid UTF-8 bytes count one unit each,
-// as a decoder that replaces them with U+FFFD would.
+// code units. "é" is 1, "😀" is 2, a lone surrogate (WTF-8, see DecodeRune)
+// is 1. Invalid UTF-8 bytes count one unit each, as a decoder that replaces
+// them with U+FFFD would.
 func Len(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
@@ -14,7 +15,7 @@ func Len(s string) int {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := DecodeRune(s[i:])
 		if r >= 0x10000 {
 			n += 2
 		} else {

@@ -22,3 +22,16 @@ func TestLen(t *testing.T) {
 		}
 	}
 }
+
+// A lone surrogate held as WTF-8 is one unit; three bytes that are not
+// UTF-8 (and not a surrogate) are three, as U+FFFD each.
+func TestLoneSurrogateIsOneUnit(t *testing.T) {
+	for s, want := range map[string]int{"a\xed\xa0\xbdb": 3, "\xed\xb8\x80": 1, "\xed\xa0": 2, "\xff\xfe\xfd": 3, "😀\xed\xa0\xbd": 3} {
+		if got := Len(s); got != want {
+			t.Errorf("Len(%q) = %d, want %d", s, got, want)
+		}
+	}
+	if r, n := DecodeRune("\xed\xa0\xbdx"); r != 0xD83D || n != 3 {
+		t.Errorf("DecodeRune = %U, %d", r, n)
+	}
+}

@@ -10,6 +10,7 @@
 // What is replaced, by a visible placeholder:
 //   - C0 controls except newline and tab: ␀…␟ (␛ for ESC), DEL: ␡
 //   - C1 controls U+0080–U+009F and bytes that are not UTF-8: \x9b
+//   - a lone UTF-16 surrogate (WTF-8, as the loader holds "\ud83d"): <U+D83D>
 //   - bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C),
 //     invisible characters (zero-width space, word joiner, BOM, soft
 //     hyphen, tag characters outside a flag) and U+2028/U+2029: <U+202E>
@@ -89,6 +90,11 @@ func clean(s string, mark Mark, tabs tabMode) string {
 			continue
 		}
 		if r, size := utf8.DecodeRuneInString(s); r == utf8.RuneError && size <= 1 {
+			if u, ok := surrogate(s); ok {
+				w.placeholder(fmt.Sprintf("<U+%04X>", u))
+				s = s[3:]
+				continue
+			}
 			w.placeholder(fmt.Sprintf(`\x%02x`, s[0]))
 			s = s[1:]
 			continue
@@ -102,6 +108,15 @@ func clean(s string, mark Mark, tabs tabMode) string {
 		s = s[len(cluster):]
 	}
 	return w.b.String()
+}
+
+// surrogate reads the lone UTF-16 surrogate s starts with, held as its
+// WTF-8 bytes (ED A0–BF 80–BF), as the loader keeps one (model.DecodeRune).
+func surrogate(s string) (rune, bool) {
+	if len(s) < 3 || s[0] != 0xED || s[1] < 0xA0 || s[1] > 0xBF || s[2]&0xC0 != 0x80 {
+		return 0, false
+	}
+	return 0xD000 | rune(s[1]&0x3F)<<6 | rune(s[2]&0x3F), true
 }
 
 // writer builds the safe text and keeps the column for tab stops.

@@ -166,3 +166,19 @@ func TestWriterCleansAndRemembersTheFirstError(t *testing.T) {
 		t.Error("a failed write is not remembered")
 	}
 }
+
+// A lone surrogate the loader kept (WTF-8) is shown as a mark, not as
+// three bytes that are not UTF-8; a byte that is not UTF-8 stays \xNN.
+func TestLoneSurrogateIsShownAsAMark(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\xed\xa0\xbdb":    "a<U+D83D>b",
+		"\xed\xb8\x80":      "<U+DE00>",
+		"\xed\x9f\xbf":      "\uD7FF",
+		"\xed\xa0":          `\xed\xa0`,
+		"x\xed\xa0\xbd\xed": `x<U+D83D>\xed`,
+	} {
+		if got := Screen(in, nil); got != want {
+			t.Errorf("Screen(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

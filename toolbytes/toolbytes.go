@@ -40,6 +40,9 @@ func Cut(content string, toolChars *float64) (int, bool) {
 			return i, true
 		}
 		r, size := utf8.DecodeRuneInString(content[i:])
+		if r == utf8.RuneError && size == 1 && loneSurrogate(content[i:]) {
+			size = 3 // one unit, held as WTF-8
+		}
 		if r >= 0x10000 {
 			units += 2
 		} else {
@@ -56,4 +59,11 @@ func Cut(content string, toolChars *float64) (int, bool) {
 		return len(content), true
 	}
 	return 0, false // past the end: not applied
+}
+
+// loneSurrogate reports whether s starts with a lone UTF-16 surrogate held
+// as its WTF-8 bytes (ED A0–BF 80–BF), as the loader keeps "\ud83d": one
+// UTF-16 unit.
+func loneSurrogate(s string) bool {
+	return len(s) >= 3 && s[0] == 0xED && s[1] >= 0xA0 && s[1] <= 0xBF && s[2]&0xC0 == 0x80
 }

@@ -34,3 +34,12 @@ func TestSplit(t *testing.T) {
 		})
 	}
 }
+
+// A lone surrogate (WTF-8, as the loader keeps "\ude00") is one UTF-16
+// unit: toolChars 3 of "ab\ude00cd" ends after it, at byte 5.
+func TestLoneSurrogateIsOneUnit(t *testing.T) {
+	n := 3.0
+	if own, note := Split("ab\xed\xb8\x80cd", &n); own != "ab\xed\xb8\x80" || note != "cd" {
+		t.Errorf("Split = %q, %q", own, note)
+	}
+}

@@ -1,0 +1,42 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A lone surrogate in the prompt and in a tool result (what JavaScript's
+// slice leaves of a cut emoji) is shown as its mark, every view stays
+// safe.
+func TestLoneSurrogateIsShownAsItsMark(t *testing.T) {
+	b, err := os.ReadFile(s01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.ReplaceAll(string(b), "Find out why", `Find \ud83d out why`)
+	s = strings.ReplaceAll(s, "search_docs#1 q=", `search_docs#1 \ude00q=`)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := open(t, fileConfig(path), 120, 40)
+	if m.s == nil {
+		t.Fatalf("did not load: %v", m.err)
+	}
+	seen := ""
+	for call := 0; call < m.s.calls(); call++ {
+		for turn := 0; turn < len(m.list.rows()); turn++ {
+			safeView(t, "call "+itoa(call+1)+" turn "+itoa(turn+1), m.View(), 120)
+			seen += m.View() + m.detail.vp.View()
+			m = press(m, "down")
+		}
+		m = press(m, "right")
+	}
+	for _, mark := range []string{"<U+D83D>", "<U+DE00>"} {
+		if !strings.Contains(seen, mark) {
+			t.Errorf("%s is not shown", mark)
+		}
+	}
+}
