@@ -159,7 +159,11 @@ func writeEvidence(w io.Writer, doc evidenceDoc, asJSON bool) error {
 	if err := enc.Encode(doc); err != nil {
 		return err
 	}
-	_, err := w.Write(termtext.JSON(buf.Bytes()))
+	out, err := withSurrogates(doc, buf.Bytes())
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(termtext.JSON(out))
 	return err
 }
 

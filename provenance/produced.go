@@ -36,11 +36,27 @@ func argsBrief(args []byte) string {
 		return ""
 	}
 	s := vs[0]
-	if r := []rune(s); len(r) > 32 {
-		s = string(r[:31]) + "…"
-	}
+	s = clipChars(s, 32)
 	if len(vs) > 1 {
 		s += ", …"
+	}
+	return s
+}
+
+// clipChars is s cut to n characters, the last of them "…" when s is
+// longer. A lone surrogate (model.DecodeRune) is one character and is
+// never cut apart.
+func clipChars(s string, n int) string {
+	cut := 0 // where the n-1st character ends
+	for i, k := 0, 0; i < len(s); k++ {
+		if k == n {
+			return s[:cut] + "…"
+		}
+		_, size := model.DecodeRune(s[i:])
+		i += size
+		if k == n-2 {
+			cut = i
+		}
 	}
 	return s
 }

@@ -43,7 +43,12 @@ func Frame(s string) string {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			switch {
 			case r == utf8.RuneError && size <= 1:
-				fmt.Fprintf(&b, `\x%02x`, c)
+				if u, ok := surrogate(s[i:]); ok { // a lone surrogate the loader kept
+					fmt.Fprintf(&b, "<U+%04X>", u)
+					size = 3
+				} else {
+					fmt.Fprintf(&b, `\x%02x`, c)
+				}
 			case r >= 0x80 && r <= 0x9f:
 				fmt.Fprintf(&b, `\x%02x`, r)
 			default:

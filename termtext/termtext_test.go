@@ -182,3 +182,11 @@ func TestLoneSurrogateIsShownAsAMark(t *testing.T) {
 		}
 	}
 }
+
+// Frame, the last guard, shows a lone surrogate that slipped past a
+// printer as the same mark.
+func TestFrameShowsALoneSurrogateAsItsMark(t *testing.T) {
+	if got := Frame("a\xed\xa0\xbdb\xff"); got != `a<U+D83D>b\xff` {
+		t.Errorf("Frame = %q", got)
+	}
+}
