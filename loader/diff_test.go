@@ -165,6 +165,7 @@ func TestOddLines(t *testing.T) {
 func FuzzDifferential(f *testing.F) {
 	lines := s01Lines(f)
 	f.Add([]byte(strings.Join(lines[:40], "\n") + "\n"))
+	f.Add([]byte(surrogatesEverywhere(strings.Join(lines[:40], "\n") + "\n")))
 	for _, l := range oddLines {
 		f.Add([]byte(llmStart + "\n" + l))
 	}

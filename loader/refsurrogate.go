@@ -102,12 +102,26 @@ func hasLoneSurrogate(raw []byte) bool {
 }
 
 // markerFor is a private-use character raw holds neither as UTF-8 nor as
-// the hex digits of an escape, in either case.
+// the hex digits of an escape, in either case. One pass over raw, so a
+// long line that holds many candidates costs no more than a short one.
 func markerFor(raw []byte) (rune, bool) {
-	lower := bytes.ToLower(raw)
-	for m := rune(0xE000); m <= 0xF8FF; m++ {
-		if !bytes.Contains(raw, utf8.AppendRune(nil, m)) && !bytes.Contains(lower, markHex(m)) {
-			return m, true
+	const first, last = 0xE000, 0xF8FF
+	var held [last - first + 1]bool
+	for i := 0; i < len(raw); {
+		if i+4 <= len(raw) {
+			if r := hex4(raw[i : i+4]); r >= first && r <= last {
+				held[r-first] = true
+			}
+		}
+		r, size := utf8.DecodeRune(raw[i:])
+		if r >= first && r <= last {
+			held[r-first] = true
+		}
+		i += size
+	}
+	for i, h := range held {
+		if !h {
+			return rune(first + i), true
 		}
 	}
 	return 0, false

@@ -20,6 +20,7 @@ func TestLoneSurrogateIsKeptByBothDecoders(t *testing.T) {
 	}
 	data := []byte(strings.Join(lines, "\n") + "\n")
 	checkSameWays(t, data)
+	checkSameWays(t, []byte(surrogatesEverywhere(string(data))))
 	for _, w := range ways {
 		rec, err := readWith(data, w.opts)
 		if err != nil {
@@ -38,6 +39,13 @@ func TestLoneSurrogateIsKeptByBothDecoders(t *testing.T) {
 			t.Errorf("%s: prompt %.20q, tool result %.20q", w.name, prompt, result)
 		}
 	}
+}
+
+// surrogatesEverywhere puts lone surrogates in a run id, a tool call id, a
+// tool name and a role that is no role, beside those in the content.
+func surrogatesEverywhere(log string) string {
+	return strings.NewReplacer(`"run-`, `"run-\udbff`, `"call_0001"`, `"call_\udc000001"`,
+		`"search_docs"`, `"search\uD800_docs"`, `"role":"system"`, `"role":"sys\udfff"`).Replace(log)
 }
 
 // The reference decoder's marks never leak: a line that already holds
