@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/afinspect/inspect/model"
 )
 
 // A lone surrogate in the prompt and in a tool result (what JavaScript's
@@ -37,6 +39,23 @@ func TestLoneSurrogateIsShownAsItsMark(t *testing.T) {
 	for _, mark := range []string{"<U+D83D>", "<U+DE00>"} {
 		if !strings.Contains(seen, mark) {
 			t.Errorf("%s is not shown", mark)
+		}
+	}
+}
+
+// A turn's preview is cut at 400 bytes at a character's start: a lone
+// surrogate is kept whole (it was dropped as bytes that are not UTF-8).
+func TestLoneSurrogateStaysInATurnPreview(t *testing.T) {
+	sur := "\xed\xb8\x80" // "\ude00"
+	long := strings.Repeat("a ", 300)
+	for _, c := range []struct{ in, want string }{
+		{"search_docs#1 " + sur + "q=" + long, "search_docs#1 " + sur + "q="},
+		{strings.Repeat("a", 399) + sur + long, strings.Repeat("a", 399)},
+		{strings.Repeat("a", 397) + sur + long, strings.Repeat("a", 397) + sur},
+	} {
+		got := turnText([]*model.Message{{Role: model.RoleTool, Content: c.in}})
+		if !strings.HasPrefix(got, c.want) || len(got) > 400 || strings.Count(got, "\xed") != strings.Count(c.want, "\xed") {
+			t.Errorf("turnText = %.40q…, want it to start %.40q and keep the surrogate whole", got, c.want)
 		}
 	}
 }

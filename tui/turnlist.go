@@ -346,7 +346,11 @@ func turnText(msgs []*model.Message) string {
 	for _, m := range msgs {
 		c := m.Content
 		if len(c) > 400 { // a preview never needs more; keeps frames cheap
-			c = strings.ToValidUTF8(c[:400], "")
+			cut := 400 // at a character's start, a lone surrogate kept whole
+			for cut > 0 && c[cut]&0xC0 == 0x80 {
+				cut--
+			}
+			c = c[:cut]
 		}
 		if c = oneLine(c); c != "" {
 			return c
