@@ -49,33 +49,6 @@ func TestContentHashIsFNVOfUTF16(t *testing.T) {
 	}
 }
 
-func TestHashesMatchIsEveryContentHash(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	pool := texts(rng, 200)
-	for trial := range 500 {
-		w := make([]*model.Message, rng.IntN(12))
-		want := make([]uint32, len(w))
-		for i := range w {
-			w[i] = &model.Message{Role: []string{"user", "assistant", "tool"}[rng.IntN(3)], Content: pool[rng.IntN(len(pool))]}
-			want[i] = fnvUTF16(w[i].Role, i, w[i].Content)
-		}
-		if !hashesMatch(w, want) {
-			t.Fatalf("trial %d: a window with its own hashes does not match", trial)
-		}
-		if len(w) == 0 {
-			continue
-		}
-		bad := append([]uint32(nil), want...)
-		bad[rng.IntN(len(bad))] ^= 1 << rng.IntN(32)
-		if hashesMatch(w, bad) {
-			t.Fatalf("trial %d: a window matches hashes with one bit changed", trial)
-		}
-		if hashesMatch(w, want[:len(want)-1]) {
-			t.Fatalf("trial %d: a window matches one message fewer", trial)
-		}
-	}
-}
-
 // benchWindow is a window of 14 messages of 100..6000 chars, like a call
 // of a long generated run.
 func benchWindow() ([]*model.Message, []uint32, int64) {
@@ -100,17 +73,6 @@ func BenchmarkContentHash(b *testing.B) {
 			if ContentHash(m.Role, i, m.Content) != want[i] {
 				b.Fatal("hash changed")
 			}
-		}
-	}
-}
-
-// BenchmarkHashesMatch compares the same window two messages at a time.
-func BenchmarkHashesMatch(b *testing.B) {
-	w, want, n := benchWindow()
-	b.SetBytes(n)
-	for b.Loop() {
-		if !hashesMatch(w, want) {
-			b.Fatal("no match")
 		}
 	}
 }
