@@ -73,10 +73,10 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 		infer = window.Infer
 	}
 	rec, vs := scope(rec, cfg.View) // one conversation of one agent on screen
-	vs.count()
 	inf := infer(rec)
 	r := window.RunFolds(rec, inf.Policy, inf.Folds)
 	r.Ledger(0) // builds the ledger's log here, not in View
+	vs.count(r)
 	start := r
 	p := inf.Policy
 	if mine != nil {

@@ -76,9 +76,11 @@ func scope(rec *model.Recording, view int) (*model.Recording, *views) {
 
 // count works out, for the picker, how many recorded windows of each run
 // and conversation the replay under each agent's recorded policy
-// reproduces.
-func (vs *views) count() {
+// reproduces. A file of one conversation is counted from recorded, the
+// replay of its recorded policy the screen already made.
+func (vs *views) count(recorded *window.Replay) {
 	if len(vs.convs) <= 1 {
+		vs.tally(recorded)
 		return
 	}
 	lin := lineage.Decide(vs.all)
@@ -87,7 +89,15 @@ func (vs *views) count() {
 	for _, inf := range infs {
 		policies[inf.Agent.Key] = inf.Policy
 	}
-	r := window.Merge(vs.all, lin, infs, policies)
+	vs.tally(window.Merge(vs.all, lin, infs, policies))
+}
+
+// tally counts the calls of r whose recorded window its replay
+// reproduces, per run and conversation.
+func (vs *views) tally(r *window.Replay) {
+	if r == nil {
+		return
+	}
 	type tally struct{ matched, compared int }
 	byRun := map[*model.Run]*tally{}
 	for i := range r.Calls {
