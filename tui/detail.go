@@ -162,7 +162,7 @@ func (d *detailPane) show(row *window.Row) {
 		sent, st = "in the replayed window; the library's recorded window for this call differs (W)", d.st.Differs
 	}
 	if lf, ok := d.s.livesOf().byKey[row.Key]; ok {
-		sent += "; " + lifeline(lf, d.s.calls(), d.s.policy)
+		sent += "; " + lifeline(lf, d.s.replay, d.s.policy)
 	}
 	d.head = append(d.head, wrapLines(sent, st, w)...)
 	if ch := d.s.changes.of(row.Key); ch != "" {

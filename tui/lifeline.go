@@ -57,12 +57,24 @@ func newLives(r *window.Replay) *lives {
 
 // lifeline says on which calls a turn was sent and where it left, with
 // call numbers from 1: "sent on calls 2–7 · evicted at 8 by
-// keepRecentTurns=2".
-func lifeline(lf life, calls int, p model.Policy) string {
+// keepRecentTurns=2". Only the library's windows were sent: where the
+// replay's window of one of those calls differs from the one the library
+// recorded, it says the turn was replayed there, not sent.
+func lifeline(lf life, r *window.Replay, p model.Policy) string {
+	calls := 0
+	if r != nil {
+		calls = len(r.Calls)
+	}
 	first := lf.first + 1
 	last := calls
 	if lf.left >= 0 {
 		last = lf.left
+	}
+	differ := 0
+	for i := max(0, first-1); i < min(last, calls); i++ {
+		if r.Calls[i].Recorded() == window.Differs {
+			differ++
+		}
 	}
 	var s string
 	switch {
@@ -72,6 +84,10 @@ func lifeline(lf life, calls int, p model.Policy) string {
 		s = fmt.Sprintf("in the replay's windows on calls %d–%d, never sent (not recorded)", first, last)
 	case last < first:
 		s = "never sent"
+	case last == first && differ > 0:
+		s = fmt.Sprintf("in the replay's window on call %d, which differs from the library's", first)
+	case differ > 0:
+		s = fmt.Sprintf("in the replay's windows on calls %d–%d (%d of them differ from the library's)", first, last, differ)
 	case last == first:
 		s = fmt.Sprintf("sent on call %d", first)
 	default:

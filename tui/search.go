@@ -56,7 +56,7 @@ func (s *search) View() string {
 	if s.s == nil {
 		return ""
 	}
-	return s.line(s.s.calls(), s.s.policy)
+	return s.line(s.s.replay, s.s.policy)
 }
 func (s *search) ShortHelp() []key.Binding {
 	if s.typing {
@@ -161,17 +161,17 @@ func (m matcher) where(msg *model.Message) string {
 
 // describe is one hit for the footer: where the text is, and where its
 // turn was in view.
-func (s *search) describe(calls int, p model.Policy) string {
+func (s *search) describe(r *window.Replay, p model.Policy) string {
 	if s.at < 0 || s.at >= len(s.hits) {
 		return ""
 	}
 	h := s.hits[s.at]
-	return termtext.Line(h.where) + " · " + lifeline(h.life, calls, p)
+	return termtext.Line(h.where) + " · " + lifeline(h.life, r, p)
 }
 
 // line is the footer while a search is on: the prompt while typing,
 // then the hit on screen and what it is.
-func (s *search) line(calls int, p model.Policy) string {
+func (s *search) line(r *window.Replay, p model.Policy) string {
 	q := s.st.Title.Render("/") + termtext.Line(s.query)
 	count := ""
 	switch {
@@ -192,7 +192,7 @@ func (s *search) line(calls int, p model.Policy) string {
 		return q + "▏  " + s.st.Label.Render(count)
 	}
 	out := q + "  " + s.st.Label.Render(count)
-	if d := s.describe(calls, p); d != "" {
+	if d := s.describe(r, p); d != "" {
 		out += s.st.Label.Render(" · ") + d
 	}
 	return fit(out, s.width)

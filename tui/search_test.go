@@ -33,7 +33,7 @@ func TestSearchGoneValue(t *testing.T) {
 		t.Fatalf("enter: prompt %v, at call %d; want the first call that sent it, 2", m.search.typing, m.s.call+1)
 	}
 	want := "in the list_hosts result · sent on calls 2–7 · evicted at 8 by keepRecentTurns=2"
-	if got := m.search.describe(m.s.calls(), m.s.policy); got != want {
+	if got := m.search.describe(m.s.replay, m.s.policy); got != want {
 		t.Errorf("hit: %q\nwant %q", got, want)
 	}
 	if r := m.list.selected(); r == nil || !strings.Contains(turnWho(r.Messages), "list_hosts") {

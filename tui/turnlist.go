@@ -216,7 +216,8 @@ func (l *turnList) cursorTo(ok func(listItem) bool) bool {
 	return false
 }
 
-// title counts the turns, those sent, and says when some are hidden.
+// title counts the turns, those sent (those in the replay's window, where
+// it differs from the recorded one), and says when some are hidden.
 func (l *turnList) title() string {
 	t := "Turns"
 	if l.s == nil || len(l.s.rows) == 0 {
@@ -231,7 +232,12 @@ func (l *turnList) title() string {
 			gone++
 		}
 	}
-	t += fmt.Sprintf(" · %d · %d sent", len(l.s.rows), sent)
+	// the library sent these only if the replay's window is the one it recorded
+	if c := l.s.current(); c != nil && c.Recorded() == window.Differs {
+		t += fmt.Sprintf(" · %d · %d replayed, not as sent", len(l.s.rows), sent)
+	} else {
+		t += fmt.Sprintf(" · %d · %d sent", len(l.s.rows), sent)
+	}
 	if l.hideGone {
 		t += fmt.Sprintf(" · %d gone hidden", gone)
 	}

@@ -83,3 +83,35 @@ func TestGoldenConversationColumnWide(t *testing.T) {
 	teatest.RequireEqualOutput(t, screen(t, cfg, 180, 30, "call 1/9",
 		step{keys: []string{"w", "j", "enter"}, wait: "call 1/12"}))
 }
+
+// A file of one conversation (s01: one request, 9 calls, recorded under
+// keepRecentTurns 2, its README) lists it in the picker with how much of
+// it the replay reproduces, as a file of several does — not "…" forever.
+func TestPickerCountsAFileOfOneConversation(t *testing.T) {
+	m := open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 120, 40)
+	m = press(m, "w")
+	v := m.View()
+	if !strings.Contains(v, "conversation 1 · 1 run · 9 calls · match 9/9") || strings.Contains(v, "· …") {
+		t.Fatalf("the picker of s01:\n%s", v)
+	}
+}
+
+// Under keepRecentTurns 3, s01's call 5 keeps read_file#1, which the
+// library (keepRecentTurns 2, README) had dropped: wire.json's call 5 is
+// the request, search_docs#1, read_file#2 and run_query#1. Nothing on
+// that screen may say the replay's turns were sent: the list's title
+// and the new run_query turn's lifeline say they were replayed.
+func TestNothingSentOnADifferingCall(t *testing.T) {
+	m := open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 120, 40)
+	m = press(m, "]", "right", "right", "right", "right")
+	if c := m.s.current(); c == nil || c.Index != 4 || c.Recorded() != window.Differs {
+		t.Fatalf("not on a differing call 5: %+v", c)
+	}
+	v := ansiFree(m.View())
+	if strings.Contains(v, "· 5 sent") || strings.Contains(v, "sent on call") {
+		t.Errorf("a differing call calls turns sent:\n%s", v)
+	}
+	if !strings.Contains(v, "replayed, not as sent") || !strings.Contains(v, "in the replay's windows on calls 5–7 (") {
+		t.Errorf("the title or the lifeline does not say the turns were replayed:\n%s", v)
+	}
+}
