@@ -263,7 +263,11 @@ func (l *turnList) line(it listItem, selected bool) string {
 		return l.st.Label.Render(label + strings.Repeat("─", max(0, l.width-ansi.StringWidth(label))))
 	case foldItem:
 		rs := l.s.rows[it.row : it.row+it.n]
-		text := fmt.Sprintf("%s %-7s %d turns left@%d–%d · enter", cursorMark(selected, l.focused), window.FateGone, it.n, rs[0].LeftAt+1, lastLeft(rs)+1)
+		at := fmt.Sprintf("%d", rs[0].LeftAt+1)
+		if last := lastLeft(rs) + 1; last != rs[0].LeftAt+1 {
+			at += fmt.Sprintf("–%d", last)
+		}
+		text := fmt.Sprintf("%s %-7s %d turns left@%s · enter", cursorMark(selected, l.focused), window.FateGone, it.n, at)
 		return " " + l.st.Gone.Render(fit(text, l.width-1))
 	case responseItem:
 		return l.responseLine(selected)
