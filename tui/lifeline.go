@@ -70,12 +70,6 @@ func lifeline(lf life, r *window.Replay, p model.Policy) string {
 	if lf.left >= 0 {
 		last = lf.left
 	}
-	differ := 0
-	for i := max(0, first-1); i < min(last, calls); i++ {
-		if r.Calls[i].Recorded() == window.Differs {
-			differ++
-		}
-	}
 	var s string
 	switch {
 	case lf.placeholder && last == first:
@@ -84,14 +78,8 @@ func lifeline(lf life, r *window.Replay, p model.Policy) string {
 		s = fmt.Sprintf("in the replay's windows on calls %d–%d, never sent (not recorded)", first, last)
 	case last < first:
 		s = "never sent"
-	case last == first && differ > 0:
-		s = fmt.Sprintf("in the replay's window on call %d, which differs from the library's", first)
-	case differ > 0:
-		s = fmt.Sprintf("in the replay's windows on calls %d–%d (%d of them differ from the library's)", first, last, differ)
-	case last == first:
-		s = fmt.Sprintf("sent on call %d", first)
 	default:
-		s = fmt.Sprintf("sent on calls %d–%d", first, last)
+		s = sentOn(r, first, last)
 	}
 	if lf.notice {
 		s = fmt.Sprintf("written at call %d · ", first) + s
@@ -108,4 +96,28 @@ func lifeline(lf life, r *window.Replay, p model.Policy) string {
 		how = "folded into a summary"
 	}
 	return s + fmt.Sprintf(" · %s at %d by %s", how, lf.left+1, by)
+}
+
+// sentOn says a turn was sent on calls first–last of r (numbered from 1):
+// "sent on calls 2–7"; or, where the replay's window of any of them
+// differs from the one the library recorded, that it was in the replay's
+// windows there, which the library did not send as such.
+func sentOn(r *window.Replay, first, last int) string {
+	differ := 0
+	for i := max(0, first-1); r != nil && i < min(last, len(r.Calls)); i++ {
+		if r.Calls[i].Recorded() == window.Differs {
+			differ++
+		}
+	}
+	switch {
+	case first == last && differ > 0:
+		return fmt.Sprintf("in the replay's window on call %d, which differs from the library's", first)
+	case differ == 1:
+		return fmt.Sprintf("in the replay's windows on calls %d–%d (one of them differs from the library's)", first, last)
+	case differ > 0:
+		return fmt.Sprintf("in the replay's windows on calls %d–%d (%d of them differ from the library's)", first, last, differ)
+	case first == last:
+		return fmt.Sprintf("sent on call %d", first)
+	}
+	return fmt.Sprintf("sent on calls %d–%d", first, last)
 }

@@ -201,7 +201,7 @@ func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark
 		if src.ToolName != nil {
 			name = termtext.Line(*src.ToolName + " " + *src.ToolCallID)
 		}
-		for _, l := range wrapText(fmt.Sprintf("in %s · sent on %s · evicted at %d (%s)", name, callSpan(src.SentOn), src.EvictedAt, termtext.Line(src.Rule)), w-len(indent)) {
+		for _, l := range wrapText(fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, sentOn(s.replay, src.SentOn[0], src.SentOn[1]), src.EvictedAt, termtext.Line(src.Rule)), w-len(indent)) {
 			b.WriteString(indent + l + "\n")
 		}
 		for _, l := range lifetimeLines(s, st, src.Message(), "", w-len(indent)) {
@@ -224,13 +224,6 @@ func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark
 	default:
 		b.WriteString(fit(indent+st.Dim.Render("looking for a policy that would have kept it…"), w) + "\n")
 	}
-}
-
-func callSpan(c [2]int) string {
-	if c[0] == c[1] {
-		return fmt.Sprintf("call %d", c[0])
-	}
-	return fmt.Sprintf("calls %d–%d", c[0], c[1])
 }
 
 // wrapText wraps plain text to w columns.

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,5 +115,27 @@ func TestNothingSentOnADifferingCall(t *testing.T) {
 	}
 	if !strings.Contains(v, "replayed, not as sent") || !strings.Contains(v, "in the replay's windows on calls 5–7 (") {
 		t.Errorf("the title or the lifeline does not say the turns were replayed:\n%s", v)
+	}
+}
+
+// Under keepRecentTurns 1 the demo's replay differs from what the library
+// sent on many calls. The sources of call 13's values (i) say on which
+// calls they were sent only where every one of those windows is the
+// library's; elsewhere that they were in the replay's windows.
+func TestEvidenceSourcesNotSentWhereTheReplayDiffers(t *testing.T) {
+	m := open(t, fileConfig("../testdata/demo-evidence/run.jsonl"), 120, 200)
+	m = press(m, "[", ":", "1", "3", "enter", "i")
+	v := ansiFree(m.View())
+	if !strings.Contains(v, "in the replay's windows on calls") {
+		t.Fatalf("no source says it was replayed:\n%s", v)
+	}
+	for _, g := range regexp.MustCompile(`sent on calls (\d+)–(\d+)`).FindAllStringSubmatch(v, -1) {
+		a, _ := strconv.Atoi(g[1])
+		b, _ := strconv.Atoi(g[2])
+		for i := a; i <= b; i++ {
+			if m.s.replay.Calls[i-1].Recorded() == window.Differs {
+				t.Errorf("%q, but call %d differs from its record", g[0], i)
+			}
+		}
 	}
 }
