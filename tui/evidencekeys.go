@@ -185,7 +185,7 @@ func (m Model) toSource() Model {
 				name = *src.ToolName + " " + *src.ToolCallID
 			}
 			m.flash = fmt.Sprintf("call %d: the last call %s (which held %s) was in view; it left at %d (%s)",
-				src.SentOn[1], name, e.Value, src.EvictedAt, src.Rule)
+				i+1, name, e.Value, onScreen(m.s.replay, src.EvictedAt), src.Rule)
 			break
 		}
 	}

@@ -121,3 +121,15 @@ func sentOn(r *window.Replay, first, last int) string {
 	}
 	return fmt.Sprintf("sent on calls %d–%d", first, last)
 }
+
+// onScreen is the number the screen gives the file's call number n: its
+// place in the conversation on screen, from 1 (in a file of several
+// conversations they differ). A call not on screen keeps n.
+func onScreen(r *window.Replay, n int) int {
+	for i := range r.Calls {
+		if r.Calls[i].Call.Number == n {
+			return i + 1
+		}
+	}
+	return n
+}

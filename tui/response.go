@@ -201,7 +201,7 @@ func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark
 		if src.ToolName != nil {
 			name = termtext.Line(*src.ToolName + " " + *src.ToolCallID)
 		}
-		for _, l := range wrapText(fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, sentOn(s.replay, src.SentOn[0], src.SentOn[1]), src.EvictedAt, termtext.Line(src.Rule)), w-len(indent)) {
+		for _, l := range wrapText(sourceText(s.replay, name, src), w-len(indent)) {
 			b.WriteString(indent + l + "\n")
 		}
 		for _, l := range lifetimeLines(s, st, src.Message(), "", w-len(indent)) {
@@ -224,6 +224,14 @@ func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark
 	default:
 		b.WriteString(fit(indent+st.Dim.Render("looking for a policy that would have kept it…"), w) + "\n")
 	}
+}
+
+// sourceText says where a source was in view and when it left, in the
+// call numbers of the screen: "in list_hosts call_0001 · sent on calls
+// 2–6 · evicted at 7 (yielded)".
+func sourceText(r *window.Replay, name string, src provenance.Source) string {
+	first, last := onScreen(r, src.SentOn[0]), onScreen(r, src.SentOn[1])
+	return fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, sentOn(r, first, last), onScreen(r, src.EvictedAt), termtext.Line(src.Rule))
 }
 
 // wrapText wraps plain text to w columns.

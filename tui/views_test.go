@@ -139,3 +139,26 @@ func TestEvidenceSourcesNotSentWhereTheReplayDiffers(t *testing.T) {
 		}
 	}
 }
+
+// c02's billing conversation is calls 2, 3, 5, 7, 9, 11, 13 (its request)
+// and 14, 16, 18, 20, 21 (its follow-up) of the file, 1–12 on screen
+// (README: 7 + 5 calls). At its call 10 (file 18) acme-412 left: the
+// request's text was sent on file calls 2–13 and left at 14, get_ledger's
+// result on 5–11 and left at 13. The screen says so in its own numbers.
+func TestEvidenceSourcesInTheScreensCallNumbers(t *testing.T) {
+	m := open(t, fileConfig("../testdata/c02-interleaved-agents/run.jsonl"), 120, 60)
+	m = press(m, "w", "j", "enter", ":", "1", "0", "enter", "i")
+	v := ansiFree(m.View())
+	for _, want := range []string{
+		"in the user's text · sent on calls 1–7 · evicted at 8 (not-pinnable)",
+		"in get_ledger call_0002 · sent on calls 3–6 · evicted at 7 (superseded)",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q in\n%s", want, v)
+		}
+	}
+	m = press(m, "enter")
+	if want := "call 7: the last call the user's text (which held acme-412) was in view; it left at 8 (not-pinnable)"; m.s.call != 6 || m.flash != want {
+		t.Errorf("enter: at call %d, %q; want call 7, %q", m.s.call+1, m.flash, want)
+	}
+}
