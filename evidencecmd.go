@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/window"
 )
 
 // evidenceFormat names the JSON shape `inspect evidence --format json` writes.
@@ -44,12 +45,18 @@ type evidenceDoc struct {
 	Policy  string         `json:"policy"`
 	Values  []flaggedValue `json:"values"`
 	Library []libraryRow   `json:"library"`
+
+	others []string       // the policies of the other agents, for the table
+	replay *window.Replay // for the table: which windows were the library's
 }
 
 // evidenceReport judges every call and collects the flagged values.
 func evidenceReport(source string, s session) evidenceDoc {
 	doc := evidenceDoc{Format: evidenceFormat, Source: source, Policy: s.policy.String(),
-		Values: []flaggedValue{}, Library: []libraryRow{}}
+		Values: []flaggedValue{}, Library: []libraryRow{}, replay: s.replay}
+	for _, a := range s.agents[min(1, len(s.agents)):] { // the first is Policy
+		doc.others = append(doc.others, "policy of "+a.agent.Key+": "+a.policy.String())
+	}
 	book := provenance.New(s.rec, s.replay)
 	search := provenance.NewSearcher(s.replay, s.replayWith, s.strategies()...)
 	for i := range s.replay.Calls {
@@ -81,7 +88,7 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "CALL\tRUN\tIN\tVALUE\tVERDICT\tSOURCE\tEVICTED AT\tWHAT WOULD HAVE KEPT IT")
 		for _, v := range doc.Values {
-			src, at := sourceCells(v.Entry)
+			src, at := sourceCells(doc.replay, v)
 			keep := "-"
 			switch {
 			case v.Keep != nil:
@@ -96,7 +103,11 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
 			return err
 		}
 	}
-	fmt.Fprintf(w, "\npolicy: %s\n%s\n", termtext.Line(doc.Policy), countLine(doc.Values))
+	fmt.Fprintf(w, "\npolicy: %s\n", termtext.Line(doc.Policy))
+	for _, p := range doc.others {
+		fmt.Fprintln(w, termtext.Line(p))
+	}
+	fmt.Fprintln(w, countLine(doc.Values))
 	for _, l := range doc.Library {
 		agree := "inspect agrees"
 		if !l.Agrees {
@@ -116,21 +127,45 @@ func where(e provenance.Entry) string {
 }
 
 // sourceCells names the sources of a value that left and the calls their
-// visits removed them at (with the rule).
-func sourceCells(e provenance.Entry) (src, at string) {
-	if len(e.Sources) == 0 {
+// visits removed them at (with the rule). A source was sent on its calls
+// only where the replay's windows there are the ones the library recorded.
+func sourceCells(r *window.Replay, v flaggedValue) (src, at string) {
+	if len(v.Sources) == 0 {
 		return "-", "-"
 	}
 	var ss, as []string
-	for _, s := range e.Sources {
+	for _, s := range v.Sources {
 		name := "user text"
 		if s.ToolName != nil {
 			name = *s.ToolName + " " + *s.ToolCallID
 		}
-		ss = append(ss, fmt.Sprintf("%s (run %d, sent on %s)", name, s.Run, span(s.SentOn)))
+		sent := "sent on " + span(s.SentOn)
+		if n := differing(r, v.Call, s.SentOn); n > 0 {
+			sent = fmt.Sprintf("in the replay's windows on %s, %d of them not the library's", span(s.SentOn), n)
+		}
+		ss = append(ss, fmt.Sprintf("%s (run %d, %s)", name, s.Run, sent))
 		as = append(as, fmt.Sprintf("%d %s", s.EvictedAt, s.Rule))
 	}
 	return strings.Join(ss, "; "), strings.Join(as, "; ")
+}
+
+// differing counts the calls numbered in span, of the conversation of
+// call number at, whose replayed window differs from the recorded one.
+func differing(r *window.Replay, at int, span [2]int) int {
+	conv := -1
+	for i := range r.Calls {
+		if r.Calls[i].Call.Number == at {
+			conv = r.Calls[i].Conversation
+		}
+	}
+	n := 0
+	for i := range r.Calls {
+		c := &r.Calls[i]
+		if c.Conversation == conv && c.Call.Number >= span[0] && c.Call.Number <= span[1] && c.Recorded() == window.Differs {
+			n++
+		}
+	}
+	return n
 }
 
 func span(c [2]int) string {

@@ -89,3 +89,30 @@ func TestEvidenceOutput(t *testing.T) {
 		t.Errorf("json: %s %q", doc.Format, at13)
 	}
 }
+
+// c02 holds two agents with their own policies (README: oncall
+// keepRecentTurns 2, billing 4): the table's footer states both, since
+// its values are judged under each.
+func TestEvidenceStatesEveryAgentsPolicy(t *testing.T) {
+	code, table, _ := runCLI("evidence", "-q", "testdata/c02-interleaved-agents/run.jsonl")
+	if code != 0 || !strings.Contains(table, "\npolicy: sliding-window keepRecentTurns=2 ") ||
+		!strings.Contains(table, "\npolicy of billing: sliding-window keepRecentTurns=4 ") {
+		t.Errorf("exit %d, footer of\n%s", code, table)
+	}
+}
+
+// Under --keep-recent-turns 1 the demo's replay is not what the library
+// sent on several calls (wire.json's call 4 holds the get_metrics batch,
+// call_0002 and call_0003, which the replay drops; its calls 2, 3 and 5
+// match): a source's calls are said to be sent only where
+// every one of those windows is the library's.
+func TestEvidenceSourcesNotSentWhereTheReplayDiffers(t *testing.T) {
+	code, table, _ := runCLI("evidence", "-q", "--keep-recent-turns", "1", "testdata/demo-evidence/run.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(table, "list_hosts call_0001 (run 1, sent on") ||
+		!strings.Contains(table, "list_hosts call_0001 (run 1, in the replay's windows on 2–5, 1 of them not the library's)") {
+		t.Errorf("the sources of list_hosts:\n%s", table)
+	}
+}
