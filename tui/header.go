@@ -69,9 +69,12 @@ func (h *header) View() string {
 		room := max(8, h.width-ansi.StringWidth(rest))
 		line1 = fit(h.st.Value.Render(fitLeft(shortName(name), room))+rest, h.width)
 	}
-	how := h.how(c, true)
+	how := h.how(c, true, false)
 	if ansi.StringWidth(strings.Join(how, "   ")) > h.width {
-		how = h.how(c, false)
+		how = h.how(c, false, false)
+	}
+	if ansi.StringWidth(strings.Join(how, "   ")) > h.width {
+		how = h.how(c, false, true)
 	}
 	line2 := joinFlow(how, "   ", h.width)
 	if h.stream != nil {
@@ -105,9 +108,11 @@ func (h *header) where(c *window.CallReplay, iteration string) []string {
 	}
 }
 
-// how: the policy in force, the replay against the record, problems.
-// Long says how many recorded windows the inferred policy reproduces.
-func (h *header) how(c *window.CallReplay, long bool) []string {
+// how: the policy in force, the replay against the record, problems and
+// this call's flagged values. Long says how many recorded windows the
+// inferred policy reproduces; narrow puts the flagged values before the
+// problems, which stay one key (!) away.
+func (h *header) how(c *window.CallReplay, long, narrow bool) []string {
 	l := h.st.Label.Render
 	pol := l("policy ") + h.st.Value.Render("recorded")
 	if inf := h.s.inference; inf.Inferred {
@@ -137,14 +142,18 @@ func (h *header) how(c *window.CallReplay, long bool) []string {
 	if n := len(h.s.replay.Problems); n > 0 {
 		ps += l(" · replay ") + h.st.Error.Render(fmt.Sprint(n))
 	}
-	out := []string{pol, l("replay vs recorded: ") + rec, ps + l(" (! list)")}
+	out := []string{pol, l("replay vs recorded: ") + rec}
 	if h.note != "" {
 		out = append([]string{h.note}, out...) // first: it asks for a key
 	}
-	if e := evidenceCount(h.s, h.st); e != "" {
-		out = append(out, e)
+	e := evidenceCount(h.s, h.st)
+	switch {
+	case e == "":
+		return append(out, ps+l(" (! list)"))
+	case narrow:
+		return append(out, e, ps)
 	}
-	return out
+	return append(out, ps+l(" (! list)"), e)
 }
 
 // shortName keeps the last folder and the file name of a long path.

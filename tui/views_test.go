@@ -162,3 +162,15 @@ func TestEvidenceSourcesInTheScreensCallNumbers(t *testing.T) {
 		t.Errorf("enter: at call %d, %q; want call 7, %q", m.s.call+1, m.flash, want)
 	}
 }
+
+// At 80 columns the header still counts the call's flagged values: at the
+// demo's call 7 the model types web-9d4b27, whose list_hosts result left
+// the window there (README), before the file's problem count.
+func TestHeaderCountsFlaggedValuesAt80Columns(t *testing.T) {
+	m := open(t, fileConfig("../testdata/demo-evidence/run.jsonl"), 80, 24)
+	m = press(m, ":", "7", "enter")
+	line2 := strings.Split(ansiFree(m.View()), "\n")[1]
+	if !strings.Contains(line2, "evidence: 1 left (i)") {
+		t.Errorf("header line 2 at call 7: %q", line2)
+	}
+}
