@@ -234,7 +234,7 @@ func (l *turnList) title() string {
 	}
 	// the library sent these only if the replay's window is the one it recorded
 	if c := l.s.current(); c != nil && c.Recorded() == window.Differs {
-		t += fmt.Sprintf(" · %d · %d replayed, not as sent", len(l.s.rows), sent)
+		t += fmt.Sprintf(" · %d · %d replayed", len(l.s.rows), sent) // not sent: the header says it differs
 	} else {
 		t += fmt.Sprintf(" · %d · %d sent", len(l.s.rows), sent)
 	}

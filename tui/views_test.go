@@ -113,7 +113,7 @@ func TestNothingSentOnADifferingCall(t *testing.T) {
 	if strings.Contains(v, "· 5 sent") || strings.Contains(v, "sent on call") {
 		t.Errorf("a differing call calls turns sent:\n%s", v)
 	}
-	if !strings.Contains(v, "replayed, not as sent") || !strings.Contains(v, "in the replay's windows on calls 5–7 (") {
+	if !strings.Contains(v, "· 5 replayed ━") || !strings.Contains(v, "in the replay's windows on calls 5–7 (") {
 		t.Errorf("the title or the lifeline does not say the turns were replayed:\n%s", v)
 	}
 }
