@@ -60,7 +60,9 @@ func helpText(h help.Model, st *Styles, keys KeyMap, w int) string {
 	rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
 	legend := "Fates: anchor (the current request) · pinned (a tool's latest result) · recent (inside keepRecentTurns) · " +
 		"kept (refused for the reason named) · evicted (left at this call) · gone (left earlier) · notice (a drop notice) · " +
-		"new (appended since the previous call). ≠ marks a fate that differs from the recorded policy; * a changed knob."
+		"new (appended since the previous call) · folded (left at this call, folded into a summary) · " +
+		"summary (a frame holding a model's summary of folded turns). The last row, response, is what the model answered. " +
+		"≠ marks a fate that differs from the recorded policy; * a changed knob."
 	return strings.Join(rows, "\n\n") + "\n\n" + st.Dim.Render(ansi.Wrap(legend, max(1, w), ""))
 }
 

@@ -22,3 +22,15 @@ func TestFoldOfOneCallNamesItOnce(t *testing.T) {
 		t.Errorf("two calls: %q", got)
 	}
 }
+
+// The help names every fate a row can show, summarize-oldest's too.
+func TestHelpNamesEveryFate(t *testing.T) {
+	m := press(open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 200, 60), "?")
+	v := strings.Join(strings.Fields(ansiFree(m.View())), " ")
+	for _, f := range []window.Fate{window.FateAnchor, window.FatePinned, window.FateRecent, window.FateKept, window.FateEvicted,
+		window.FateGone, window.FateNotice, window.FateNew, window.FateFolded, window.FateSummary} {
+		if !strings.Contains(v, string(f)+" (") {
+			t.Errorf("the help does not say what %q is", f)
+		}
+	}
+}
