@@ -238,7 +238,7 @@ func (b *builder) injected(rs *runState, p *parsed) {
 	}
 	rs.slots[pos], rs.deliver[pos] = nil, false
 	if p.hasContent {
-		key := textKey{role: p.role, raw: p.content, delivered: p.delivered}
+		key := textKey{role: p.role, raw: p.content, delivered: p.delivered, scanned: p.contentScanned, esc: p.contentEsc}
 		rs.slots[pos], rs.deliver[pos] = b.intern(key, func() *model.Message {
 			m := &model.Message{Role: p.role, Content: jsonText(p.content)}
 			if p.role == model.RoleTool {
@@ -290,7 +290,7 @@ func (b *builder) internTable(key textKey) (map[string]*model.Message, []byte) {
 		b.interned[k] = byText
 	}
 	raw := key.raw
-	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+	if len(raw) >= 2 && raw[0] == '"' && (key.scanned && !key.esc || !key.scanned && bytes.IndexByte(raw, '\\') < 0) {
 		raw = raw[1 : len(raw)-1]
 	}
 	return byText, raw

@@ -124,6 +124,8 @@ type parsed struct {
 	role, sourceID           string // context.injected asRole, sourceId
 	content                  []byte // context.injected rawContent as JSON (may point into the line)
 	hasContent               bool
+	contentScanned           bool // the fast decoder read content as a string; contentEsc: with an escape
+	contentEsc               bool
 	delivered                bool // context.injected reason does not start with "conversation history"
 	threshold                int  // context.budget_pressure cap, unit tokens
 	history                  *history
@@ -163,4 +165,7 @@ type textKey struct {
 	role      string
 	raw       []byte
 	delivered bool
+	// scanned: the fast decoder read raw as a string, and esc says
+	// whether it held an escape (else internTable looks).
+	scanned, esc bool
 }

@@ -6,13 +6,14 @@ package loader
 type fastDecoder struct {
 	lastRun, lastComp, lastSub string // the last meta values, reused while they repeat
 	scratch                    []byte
+	seen                       seenStrings
 }
 
 // line decodes one event into p and reports whether it could; a line it
 // cannot read goes to decodeReference, which is the definition.
 func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 	p.reset(at)
-	s := scanner{b: data}
+	s := scanner{b: data, seen: &f.seen}
 	if !s.eat('{') {
 		return false
 	}
@@ -67,7 +68,7 @@ func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 	case !havePayload:
 		return false // "has no payload": the reference words it
 	}
-	sub := scanner{b: payload}
+	sub := scanner{b: payload, seen: &f.seen}
 	return f.payload(&sub, p) && sub.end()
 }
 
@@ -347,8 +348,9 @@ func toolField(s *scanner, p *parsed, st *payloadState, i int) bool {
 func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	if i == 3 && s.peek() == '"' { // rawContent: kept as JSON, decoded only if new
 		var ok bool
-		p.content, ok = rawValue(s)
+		p.content, ok = rawString(s)
 		p.hasContent = true
+		p.contentScanned, p.contentEsc = ok, s.esc
 		return ok
 	}
 	if i == 1 {

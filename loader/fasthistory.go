@@ -184,7 +184,8 @@ func (e *elemState) content(s *scanner) bool {
 		return ok
 	}
 	var ok bool
-	e.key.raw, ok = rawValue(s)
+	e.key.raw, ok = rawString(s)
+	e.key.scanned, e.key.esc = ok, s.esc
 	return ok
 }
 
@@ -253,15 +254,16 @@ var roleCodes = [...]string{1: model.RoleUser, 2: model.RoleAssistant, 3: model.
 // delivered it. A history of thousands of messages per call is keyed
 // without a string per message.
 type elemRef struct {
-	off, end  int32
-	role      uint8
-	delivered bool
+	off, end     int32
+	role         uint8
+	delivered    bool
+	scanned, esc bool // as in textKey
 }
 
 // refOf compacts key; the content's JSON lies at span offset key.raw
 
 func refOf(key textKey, span []byte) elemRef {
-	r := elemRef{delivered: key.delivered}
+	r := elemRef{delivered: key.delivered, scanned: key.scanned, esc: key.esc}
 	if len(key.raw) > 0 {
 		r.off = int32(cap(span) - cap(key.raw))
 		r.end = r.off + int32(len(key.raw))

@@ -76,7 +76,7 @@ func (h *history) key(i int) textKey {
 		return h.keys[i]
 	}
 	r := h.refs[i]
-	k := textKey{role: roleCodes[r.role], raw: h.spans[i][r.off:r.end], delivered: r.delivered}
+	k := textKey{role: roleCodes[r.role], raw: h.spans[i][r.off:r.end], delivered: r.delivered, scanned: r.scanned, esc: r.esc}
 	if r.role == 0 { // a role of another name: read it again from the span
 		m := &model.Message{}
 		s := scanner{b: h.spans[i]}

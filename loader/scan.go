@@ -20,6 +20,8 @@ type scanner struct {
 	b     []byte
 	i     int
 	depth int
+	esc   bool         // the last string skipString consumed held an escape
+	seen  *seenStrings // long strings already checked (see skipSeen); nil: none
 }
 
 // maxDepth bounds nesting in skipped values; deeper input goes to the
@@ -53,10 +55,13 @@ const (
 )
 
 // special reports whether any of the 8 bytes in x is not plain in a string.
-func special(x uint64) bool {
+func special(x uint64) bool { return specialMask(x) != 0 }
+
+// specialMask is nonzero where special is true.
+func specialMask(x uint64) uint64 {
 	q := x ^ (ones * '"')
 	e := x ^ (ones * '\\')
-	return ((q-ones)&^q|(e-ones)&^e|(x-ones*0x20)&^x|x)&highs != 0
+	return ((q-ones)&^q | (e-ones)&^e | (x-ones*0x20)&^x | x) & highs
 }
 
 func (s *scanner) ws() {
@@ -135,32 +140,43 @@ func (s *scanner) str() (raw []byte, escaped, ok bool) {
 	if !s.skipString() {
 		return nil, false, false
 	}
-	raw = s.b[start : s.i-1]
-	return raw, bytes.IndexByte(raw, '\\') >= 0, true
+	return s.b[start : s.i-1], s.esc, true
 }
 
 // key consumes an object key and its colon. A key with an escape or a
 // non-ASCII byte is left to the reference decoder (encoding/json matches
 // keys case-insensitively, also under Unicode folding).
 func (s *scanner) key() ([]byte, bool) {
-	k, esc, ok := s.str()
-	if !ok || esc || !s.eat(':') {
+	if s.peek() != '"' {
 		return nil, false
 	}
-	for _, c := range k {
-		if c >= utf8.RuneSelf {
+	b, start := s.b, s.i+1
+	for i := start; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			s.i = i + 1
+			if !s.eat(':') {
+				return nil, false
+			}
+			return b[start:i], true
+		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
 			return nil, false
 		}
 	}
-	return k, true
+	return nil, false
 }
 
 // skipString consumes a string starting at s.i (its opening quote),
 // checking escapes, control bytes and UTF-8. Invalid UTF-8 fails: such a
-// line is reported, so the reference decoder takes it.
+// line is reported, so the reference decoder takes it. s.esc says
+// whether the string held an escape.
 func (s *scanner) skipString() bool {
 	b, i := s.b, s.i+1
+	s.esc = false
 	for {
+		for i+16 <= len(b) && specialMask(le.LittleEndian.Uint64(b[i:]))|specialMask(le.LittleEndian.Uint64(b[i+8:])) == 0 {
+			i += 16
+		}
 		for i+8 <= len(b) && !special(le.LittleEndian.Uint64(b[i:])) {
 			i += 8
 		}
@@ -180,6 +196,7 @@ func (s *scanner) skipString() bool {
 				return false
 			}
 			i += n
+			s.esc = true
 		case control:
 			return false
 		default:

@@ -1,0 +1,75 @@
+package loader
+
+import (
+	"bytes"
+	"hash/maphash"
+)
+
+// A window is re-sent on every call, so the same long message content
+// comes back line after line (in each iteration_end history, and in the
+// context.injected events before it). A decoder checks such a string once:
+// it remembers the long strings it has checked, and a string byte-equal to
+// one of them is as valid, found with a quote search, a hash and a
+// compare instead of a byte-by-byte check.
+
+const (
+	seenMin   = 256     // shorter strings are checked at once
+	seenBytes = 8 << 20 // text held before the memory starts over
+)
+
+// seenStrings is one decoder's memory of checked strings.
+type seenStrings struct {
+	seed   maphash.Seed
+	byHash map[uint64]seenString
+	bytes  int
+}
+
+// seenString is a checked string's text (inside the quotes) and whether it
+// held an escape.
+type seenString struct {
+	text string
+	esc  bool
+}
+
+// skipSeen is skipString for a value that may have been seen before. A
+// string ends at its first quote not preceded by a backslash; when that
+// text is one already checked, it is consumed as it was then.
+func (s *scanner) skipSeen() bool {
+	c := s.seen
+	if c == nil {
+		return s.skipString()
+	}
+	b, start := s.b, s.i+1
+	q := bytes.IndexByte(b[start:], '"')
+	if q < seenMin || b[start+q-1] == '\\' {
+		return s.skipString()
+	}
+	text := b[start : start+q]
+	if c.byHash == nil {
+		c.seed, c.byHash = maphash.MakeSeed(), map[uint64]seenString{}
+	}
+	h := maphash.Bytes(c.seed, text)
+	if e, ok := c.byHash[h]; ok && e.text == string(text) {
+		s.i, s.esc = start+q+1, e.esc
+		return true
+	}
+	if !s.skipString() {
+		return false
+	}
+	if c.bytes+q > seenBytes {
+		clear(c.byHash)
+		c.bytes = 0
+	}
+	c.byHash[h] = seenString{text: string(text), esc: s.esc}
+	c.bytes += q
+	return true
+}
+
+// rawString is rawValue for a string value (s is at its quote) that may
+// have been seen before.
+func rawString(s *scanner) ([]byte, bool) {
+	s.ws()
+	start := s.i
+	ok := s.skipSeen()
+	return s.b[start:s.i], ok
+}
