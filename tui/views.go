@@ -42,7 +42,7 @@ type runView struct {
 }
 
 // scope is the recording of one conversation: its segments, its agent,
-// and the file's problems with a note naming what else the file holds.
+// and the file's problems.
 // view is a conversation number; 0 or one not there is the first.
 func scope(rec *model.Recording, view int) (*model.Recording, *views) {
 	lin := lineage.Decide(rec)
@@ -68,9 +68,8 @@ func scope(rec *model.Recording, view int) (*model.Recording, *views) {
 	for _, r := range cv.runs {
 		out.Runs = append(out.Runs, rec.Runs[r.index])
 	}
-	out.Problems = append(append([]model.Problem(nil), rec.Problems...), model.Problem{Message: fmt.Sprintf(
-		"%s: this file holds %d conversations of %d agents; on screen: conversation %d of agent %s (w picks another)",
-		rec.Source, len(vs.convs), len(rec.Agents), cv.number, cv.agent.Key)})
+	// the header names the conversation on screen and w lists the others:
+	// a file of several is not a problem with it
 	return &out, vs
 }
 

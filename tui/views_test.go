@@ -174,3 +174,13 @@ func TestHeaderCountsFlaggedValuesAt80Columns(t *testing.T) {
 		t.Errorf("header line 2 at call 7: %q", line2)
 	}
 }
+
+// A file of several conversations is not a problem with the file: c02
+// reads cleanly (inspect report lists no problems), and the screen on
+// one of its conversations counts none either.
+func TestSeveralConversationsAreNotAProblem(t *testing.T) {
+	m := open(t, fileConfig("../testdata/c02-interleaved-agents/run.jsonl"), 200, 40)
+	if n := m.s.rec.ProblemCount(); n != 0 {
+		t.Errorf("%d problems: %v", n, m.s.rec.Problems)
+	}
+}
