@@ -174,7 +174,7 @@ func (m Model) toSource() Model {
 		if m.s.replay.Calls[i].Call.Number == src.SentOn[1] {
 			m.overlay = noOverlay
 			m.goTo(i)
-			for _, r := range m.s.rows {
+			for _, r := range m.s.rows.Rows() {
 				if slices.Contains(r.Messages, src.Message()) && m.list.show(r.Key) {
 					m.syncDetail()
 					break

@@ -18,7 +18,7 @@ func TestPlaceholderFrameIsNeverCalledSent(t *testing.T) {
 	cfg.Start = func(p model.Policy) model.Policy { p.KeepRecentTurns = 3; return p }
 	m := open(t, cfg, 120, 40)
 	m = press(m, ":", "7", "enter")
-	for i := 0; i < len(m.s.rows); i++ {
+	for i := 0; i < m.s.rows.Len(); i++ {
 		if r := m.list.selected(); r != nil && r.Fate == window.FateSummary {
 			break
 		}
@@ -38,7 +38,7 @@ func TestPlaceholderFrameIsNeverCalledSent(t *testing.T) {
 		t.Errorf("a placeholder frame is called sent:\n%s", screen)
 	}
 	folded := 0
-	for _, r := range m.s.rows {
+	for _, r := range m.s.rows.Rows() {
 		if r.Fate == window.FateFolded {
 			folded++
 		}

@@ -271,9 +271,8 @@ func (m *Model) syncDetail() {
 		return
 	}
 	if f, ok := m.list.selectedFold(); ok {
-		rs := m.s.rows[f.row : f.row+f.n]
 		m.detail.showNote(fmt.Sprintf("%d turns that left at calls %d–%d, folded so the list stays short. enter opens them; z hides every gone turn.",
-			f.n, rs[0].LeftAt+1, lastLeft(rs)+1))
+			f.n, m.s.rows.At(f.row).LeftAt+1, lastLeft(m.s.rows, f.row, f.n)+1))
 		return
 	}
 	m.detail.show(m.list.selected())

@@ -116,7 +116,7 @@ func TestMouse(t *testing.T) {
 	}
 	// a click on the list's third line selects the third turn
 	m = send(m, click(5, m.paneTop()+3))
-	if r := m.list.selected(); r == nil || r.Key != m.s.rows[2].Key || !m.list.chosen {
+	if r := m.list.selected(); r == nil || r.Key != m.s.rows.At(2).Key || !m.list.chosen {
 		t.Errorf("a click on the third row selected %+v", r)
 	}
 	// the wheel over the detail scrolls it (t01 call 3: a long turn)
@@ -330,7 +330,7 @@ func TestFoldGoneTurns(t *testing.T) {
 	}
 	m := press(open(t, fileConfig(path), 120, 40), ":", "5", "0", "enter")
 	gone := 0
-	for _, r := range m.s.rows {
+	for _, r := range m.s.rows.Rows() {
 		if r.Fate == window.FateGone {
 			gone++
 		}
@@ -344,8 +344,8 @@ func TestFoldGoneTurns(t *testing.T) {
 			}
 		}
 	}
-	if gone < 20 || folds != 1 || len(m.list.items) >= len(m.s.rows) {
-		t.Fatalf("%d gone turns, %d folds, %d items for %d rows", gone, folds, len(m.list.items), len(m.s.rows))
+	if gone < 20 || folds != 1 || len(m.list.items) >= m.s.rows.Len() {
+		t.Fatalf("%d gone turns, %d folds, %d items for %d rows", gone, folds, len(m.list.items), m.s.rows.Len())
 	}
 	// the cursor goes up onto the fold: the detail says what it holds
 	for i := 0; i < len(m.list.items) && m.list.items[m.list.cursor].kind != foldItem; i++ {
@@ -355,8 +355,8 @@ func TestFoldGoneTurns(t *testing.T) {
 		t.Fatalf("on the fold the detail says %q", m.detail.note)
 	}
 	m = press(m, "enter")
-	if r := m.list.selected(); r == nil || r.Fate != window.FateGone || len(m.list.rows()) != len(m.s.rows) {
-		t.Fatalf("enter did not open the fold onto its first turn: %+v, %d of %d rows listed", r, len(m.list.rows()), len(m.s.rows))
+	if r := m.list.selected(); r == nil || r.Fate != window.FateGone || len(m.list.rows()) != m.s.rows.Len() {
+		t.Fatalf("enter did not open the fold onto its first turn: %+v, %d of %d rows listed", r, len(m.list.rows()), m.s.rows.Len())
 	}
 	m = press(m, "j", "enter")
 	if _, ok := m.list.selectedFold(); !ok {
@@ -364,7 +364,7 @@ func TestFoldGoneTurns(t *testing.T) {
 	}
 	m = press(m, "z")
 	for _, it := range m.list.items {
-		if it.kind == foldItem || (it.kind == turnItem && m.s.rows[it.row].Fate == window.FateGone) {
+		if it.kind == foldItem || (it.kind == turnItem && m.s.rows.At(it.row).Fate == window.FateGone) {
 			t.Fatal("z leaves gone turns or folds listed")
 		}
 	}

@@ -36,7 +36,7 @@ func TestReasons(t *testing.T) {
 		m := open(t, fileConfig("../testdata/"+c.file+"/run.jsonl"), 120, 40)
 		m.goTo(c.call - 1)
 		var got []string
-		for _, r := range m.s.rows {
+		for _, r := range m.s.rows.Rows() {
 			if r.Fate == c.fate {
 				got = append(got, reason(r, m.s.current(), m.s.policy))
 			}

@@ -80,7 +80,7 @@ func TestEnterOnResponseRowOpensTheValues(t *testing.T) {
 
 // listHosts is the demo's inventory result, list_hosts call_0001.
 func listHosts(t *testing.T, m Model) *model.Message {
-	for _, r := range m.s.rows {
+	for _, r := range m.s.rows.Rows() {
 		for _, msg := range r.Messages {
 			if msg.ToolCallID == "call_0001" && msg.Role == model.RoleTool {
 				return msg

@@ -23,7 +23,7 @@ type session struct {
 	replaying bool
 
 	call    int          // 0-based index into replay.Calls
-	rows    []window.Row // replay.Ledger(call)
+	rows    *window.Ledger // replay.LedgerAt(call)
 	changes fateChanges  // rows whose fate differs from the recorded policy's
 	lives   *lives       // every turn's calls in view, for the replay on screen (livesOf)
 	// recordedLives is lives for the recorded replay.
@@ -158,9 +158,9 @@ func (s *session) changed() bool { return s.policy != s.inference.Policy }
 // refresh rereads the ledger at the current call and what differs from
 // the recorded policy there.
 func (s *session) refresh() {
-	s.rows = s.replay.Ledger(s.call)
+	s.rows = s.replay.LedgerAt(s.call)
 	s.changes = fateChanges{}
 	if s.replay != s.recorded {
-		s.changes = compareFates(s.recorded.Ledger(s.call), s.rows)
+		s.changes = compareFates(s.recorded.Ledger(s.call), s.rows.Rows())
 	}
 }

@@ -18,13 +18,13 @@ func (l *turnList) toggleFold() {
 	it := l.items[l.cursor]
 	switch {
 	case it.kind == foldItem:
-		k := l.s.rows[it.row].Key
+		k := l.s.rows.At(it.row).Key
 		l.expanded[k] = true
 		l.keep(k)
 	case it.fold != "" && l.expanded[it.fold]:
 		delete(l.expanded, it.fold)
 		l.build()
-		l.cursorTo(func(x listItem) bool { return x.kind == foldItem && l.s.rows[x.row].Key == it.fold })
+		l.cursorTo(func(x listItem) bool { return x.kind == foldItem && l.s.rows.At(x.row).Key == it.fold })
 	}
 }
 
@@ -32,16 +32,16 @@ func (l *turnList) toggleFold() {
 func (l *turnList) show(k string) bool {
 	for _, it := range l.items {
 		if it.kind == foldItem {
-			for _, r := range l.s.rows[it.row : it.row+it.n] {
-				if r.Key == k {
-					l.expanded[l.s.rows[it.row].Key] = true
+			for i := it.row; i < it.row+it.n; i++ {
+				if l.s.rows.At(i).Key == k {
+					l.expanded[l.s.rows.At(it.row).Key] = true
 				}
 			}
 		}
 	}
 	l.build()
 	l.chosen = true
-	return l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Key == k })
+	return l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows.At(it.row).Key == k })
 }
 
 // build lists the session's rows as items: separators, turns, folds.
@@ -52,21 +52,24 @@ func (l *turnList) build() {
 	}
 	starts := runStarts(l.s.rec)
 	rows := l.s.rows
-	fold := len(rows) > l.height
-	for i := 0; i < len(rows); {
-		if run, ok := starts[rows[i].Messages[0]]; ok {
+	breaks := runBreaks(rows, starts)
+	fold := rows.Len() > l.height
+	for i := 0; i < rows.Len(); {
+		if run, ok := breaks[i]; ok {
 			l.items = append(l.items, listItem{kind: runItem, run: run})
 		}
-		if rows[i].Fate != window.FateGone {
+		if rows.At(i).Fate != window.FateGone {
 			l.items = append(l.items, listItem{kind: turnItem, row: i})
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(rows) && rows[j].Fate == window.FateGone && !isStart(starts, rows[j]) {
-			j++
+		j := rows.GoneUntil(i)
+		for b := range breaks { // a run's first turn opens a stretch of its own
+			if b > i && b < j {
+				j = b
+			}
 		}
-		k := rows[i].Key
+		k := rows.At(i).Key
 		switch {
 		case l.hideGone:
 		case fold && j-i >= foldMin && !l.expanded[k]:
@@ -102,15 +105,16 @@ func runStarts(rec *model.Recording) map[*model.Message]int {
 	return m
 }
 
-func isStart(starts map[*model.Message]int, r window.Row) bool {
-	_, ok := starts[r.Messages[0]]
-	return ok
+// runBreaks maps the row of each later run's request to the run's index.
+func runBreaks(rows *window.Ledger, starts map[*model.Message]int) map[int]int {
+	out := make(map[int]int, len(starts))
+	for m, run := range starts {
+		if i := rows.IndexOf(m); i >= 0 {
+			out[i] = run
+		}
+	}
+	return out
 }
 
-func lastLeft(rs []window.Row) int {
-	n := 0
-	for _, r := range rs {
-		n = max(n, r.LeftAt)
-	}
-	return n
-}
+// lastLeft is the latest call at which rows i..i+n-1 left.
+func lastLeft(rows *window.Ledger, i, n int) int { return max(0, rows.LastLeft(i, i+n)) }

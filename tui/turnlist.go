@@ -83,7 +83,7 @@ func (l *turnList) rows() []window.Row {
 	var out []window.Row
 	for _, it := range l.items {
 		if it.kind == turnItem {
-			out = append(out, l.s.rows[it.row])
+			out = append(out, *l.s.rows.At(it.row))
 		}
 	}
 	return out
@@ -152,7 +152,7 @@ func (l *turnList) selected() *window.Row {
 	if l.s == nil || l.cursor < 0 || l.cursor >= len(l.items) || l.items[l.cursor].kind != turnItem {
 		return nil
 	}
-	return &l.s.rows[l.items[l.cursor].row]
+	return l.s.rows.At(l.items[l.cursor].row)
 }
 
 // selectedFold is the fold under the cursor, if it is one.
@@ -176,11 +176,11 @@ func (l *turnList) selectedKey() string {
 func (l *turnList) land() {
 	l.chosen = false
 	l.build()
-	if !l.cursorTo(func(it listItem) bool { return it.kind == turnItem && leaves(l.s.rows[it.row].Fate) }) &&
-		!l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Fate == window.FateNew }) {
+	if !l.cursorTo(func(it listItem) bool { return it.kind == turnItem && leaves(l.s.rows.At(it.row).Fate) }) &&
+		!l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows.At(it.row).Fate == window.FateNew }) {
 		l.cursor = len(l.items)
 		l.move(-1)
-		if l.onResponse() && len(l.s.rows) > 0 {
+		if l.onResponse() && l.s.rows.Len() > 0 {
 			l.move(-1) // the last turn, not the response row under it
 		}
 	}
@@ -197,7 +197,7 @@ func (l *turnList) keep(k string) {
 		l.toResponse()
 		return
 	}
-	if k != "" && chosen && l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows[it.row].Key == k }) {
+	if k != "" && chosen && l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows.At(it.row).Key == k }) {
 		return
 	}
 	l.land()
@@ -220,23 +220,15 @@ func (l *turnList) cursorTo(ok func(listItem) bool) bool {
 // it differs from the recorded one), and says when some are hidden.
 func (l *turnList) title() string {
 	t := "Turns"
-	if l.s == nil || len(l.s.rows) == 0 {
+	if l.s == nil || l.s.rows.Len() == 0 {
 		return t
 	}
-	sent, gone := 0, 0
-	for _, r := range l.s.rows {
-		if r.Sent {
-			sent++
-		}
-		if r.Fate == window.FateGone {
-			gone++
-		}
-	}
+	n, sent, gone := l.s.rows.Len(), l.s.rows.Sent(), l.s.rows.Gone()
 	// the library sent these only if the replay's window is the one it recorded
 	if c := l.s.current(); c != nil && c.Recorded() == window.Differs {
-		t += fmt.Sprintf(" · %d · %d replayed", len(l.s.rows), sent) // not sent: the header says it differs
+		t += fmt.Sprintf(" · %d · %d replayed", n, sent) // not sent: the header says it differs
 	} else {
-		t += fmt.Sprintf(" · %d · %d sent", len(l.s.rows), sent)
+		t += fmt.Sprintf(" · %d · %d sent", n, sent)
 	}
 	if l.hideGone {
 		t += fmt.Sprintf(" · %d gone hidden", gone)
@@ -262,9 +254,9 @@ func (l *turnList) line(it listItem, selected bool) string {
 		label := fmt.Sprintf("── run %d ", it.run)
 		return l.st.Label.Render(label + strings.Repeat("─", max(0, l.width-ansi.StringWidth(label))))
 	case foldItem:
-		rs := l.s.rows[it.row : it.row+it.n]
-		at := fmt.Sprintf("%d", rs[0].LeftAt+1)
-		if last := lastLeft(rs) + 1; last != rs[0].LeftAt+1 {
+		first, last := l.s.rows.At(it.row).LeftAt+1, lastLeft(l.s.rows, it.row, it.n)+1
+		at := fmt.Sprintf("%d", first)
+		if last != first {
 			at += fmt.Sprintf("–%d", last)
 		}
 		text := fmt.Sprintf("%s %-7s %d turns left@%s · enter", cursorMark(selected, l.focused), window.FateGone, it.n, at)
@@ -272,7 +264,7 @@ func (l *turnList) line(it listItem, selected bool) string {
 	case responseItem:
 		return l.responseLine(selected)
 	}
-	return l.row(l.s.rows[it.row], selected)
+	return l.row(*l.s.rows.At(it.row), selected)
 }
 
 func cursorMark(selected, focused bool) string {

@@ -62,7 +62,7 @@ func TestCallBounds(t *testing.T) {
 
 func TestTurnCursorBounds(t *testing.T) {
 	last := func() Model { return press(open(t, fileConfig(s01), 120, 40), "G") }
-	n := len(last().s.rows) // call 9: 13 turns
+	n := last().s.rows.Len() // call 9: 13 turns
 	if n != 13 {
 		t.Fatalf("%d turns at s01's last call, want 13", n)
 	}
@@ -70,7 +70,7 @@ func TestTurnCursorBounds(t *testing.T) {
 	if m.list.cursor != 0 {
 		t.Errorf("cursor %d after moving up past the top", m.list.cursor)
 	}
-	first := m.s.rows[0].Key
+	first := m.s.rows.At(0).Key
 	// a turn the user chose is kept across a replay of the same call
 	m = press(m, "]")
 	if r := m.list.selected(); r == nil || r.Key != first {
@@ -96,8 +96,8 @@ func TestOneCall(t *testing.T) {
 			t.Fatalf("after %q: call %d of a one-call recording", k, m.s.call)
 		}
 	}
-	if len(m.s.rows) != 1 || m.s.rows[0].Fate != window.FateAnchor {
-		t.Fatalf("rows = %+v, want the request alone, as the anchor", m.s.rows)
+	if m.s.rows.Len() != 1 || m.s.rows.At(0).Fate != window.FateAnchor {
+		t.Fatalf("rows = %+v, want the request alone, as the anchor", m.s.rows.Rows())
 	}
 	m = press(m, "]", "p", "a")
 	if !m.s.changed() || m.s.replaying {
@@ -210,7 +210,7 @@ func TestPinsOffMarksChanges(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
 	m = press(m, ":", "4", "enter", "p")
 	var found bool
-	for _, r := range m.s.rows {
+	for _, r := range m.s.rows.Rows() {
 		if r.Fate == window.FateEvicted && m.s.changes.of(r.Key) == "was pinned, now evicted" {
 			found = true
 		}

@@ -64,40 +64,7 @@ func (r *Replay) Ledger(call int) []Row {
 	if call < 0 || call >= len(r.Calls) {
 		return nil
 	}
-	log := r.turnLog()
-	v := &r.Calls[call].Visit
-	rows := make([]Row, 0, len(log))
-	at := make([]int32, 0, len(log)) // log index → row index (-1: not listed at call)
-	for i := range log {
-		e := &log[i]
-		if e.first > call {
-			at = append(at, -1)
-			continue
-		}
-		at = append(at, int32(len(rows)))
-		row := Row{Key: e.key, Messages: e.msgs, Fate: FateGone, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.placeholder}
-		if e.left > call {
-			row.LeftAt = -1
-		}
-		if e.wroteAt == call {
-			row.Fate, row.Sent = FateNotice, !row.Placeholder
-			if e.head.IsFrame() {
-				row.Fate = FateSummary
-			}
-		}
-		rows = append(rows, row)
-	}
-	fates := v.Turns()
-	for ti, t := range fates {
-		li, ok := r.logAt[v.Before[t.Start]]
-		if !ok || at[li] < 0 {
-			continue
-		}
-		row := &rows[at[li]]
-		row.Fate, row.Sent, row.Turn = "", false, ti
-		r.fateAt(call, fates, ti, row)
-	}
-	return rows
+	return r.LedgerAt(call).Rows()
 }
 
 // fateAt names the fate of turn ti of call's window.

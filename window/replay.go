@@ -48,6 +48,7 @@ type Replay struct {
 
 	log   []logEntry             // built by Ledger on first use
 	logAt map[*model.Message]int // a turn's first message → its place in log
+	index *ledgerIndex           // built with log: what a ledger view reads
 }
 
 // Run replays every agent of rec under p (§10.9). Under summarize-oldest

@@ -1,0 +1,300 @@
+package window
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// A Ledger is the ledger at one call (Replay.Ledger's rows) without a
+// row per turn. Most turns of a long run left long ago, and a gone turn's
+// row is the same at every later call: those rows are made once per
+// replay and shared; a call has rows of its own only for the turns it
+// holds, the notice it wrote, and the few turns whose story is still
+// open at it. Making one costs what the call's window costs, not what
+// the run's length costs. It is read-only.
+type Ledger struct {
+	r     *Replay
+	call  int
+	parts []part
+	n     int
+	sent  int // rows whose turn the model was sent at call
+	gone  int // rows with FateGone
+}
+
+// part is a stretch of the ledger: either rows lo..hi-1 of the replay's
+// shared gone rows, or one row of the call's own.
+type part struct {
+	start  int // the ledger index of its first row
+	lo, hi int
+	own    *Row
+}
+
+func (p part) len() int {
+	if p.own != nil {
+		return 1
+	}
+	return p.hi - p.lo
+}
+
+// ledgerIndex is built once per replay, with its turn log.
+type ledgerIndex struct {
+	gone []Row // every log entry as the gone row it is once it has left
+	// upTo[c] is one past the last log entry first listed at call c or before
+	upTo []int
+	// tree: a max segment tree over each entry's open, the call after which
+	// its row no longer changes (maxInt while it never left)
+	tree []int
+	size int
+}
+
+const never = int(^uint(0) >> 1)
+
+// open is the last call at which e's row may differ from its gone row.
+func (e *logEntry) open() int {
+	if e.left < 0 {
+		return never
+	}
+	return e.left
+}
+
+func (r *Replay) ledgerIndex() *ledgerIndex {
+	if r.index != nil {
+		return r.index
+	}
+	log := r.turnLog()
+	ix := &ledgerIndex{gone: make([]Row, len(log)), upTo: make([]int, len(r.Calls))}
+	for i := range log {
+		e := &log[i]
+		ix.gone[i] = Row{Key: e.key, Messages: e.msgs, Fate: FateGone, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.placeholder}
+		if e.first < len(ix.upTo) {
+			ix.upTo[e.first] = max(ix.upTo[e.first], i+1)
+		}
+	}
+	for c := 1; c < len(ix.upTo); c++ {
+		ix.upTo[c] = max(ix.upTo[c], ix.upTo[c-1])
+	}
+	ix.size = 1
+	for ix.size < len(log) {
+		ix.size *= 2
+	}
+	ix.tree = make([]int, 2*ix.size)
+	for i := range ix.tree {
+		ix.tree[i] = -1
+	}
+	for i := range log {
+		ix.tree[ix.size+i] = log[i].open()
+	}
+	for i := ix.size - 1; i >= 1; i-- {
+		ix.tree[i] = max(ix.tree[2*i], ix.tree[2*i+1])
+	}
+	r.index = ix
+	return ix
+}
+
+// openAt appends to out every log index below end whose open is past
+// call, in order.
+func (ix *ledgerIndex) openAt(node, lo, hi, end, call int, out []int) []int {
+	if lo >= end || ix.tree[node] <= call {
+		return out
+	}
+	if hi-lo == 1 {
+		return append(out, lo)
+	}
+	mid := (lo + hi) / 2
+	out = ix.openAt(2*node, lo, mid, end, call, out)
+	return ix.openAt(2*node+1, mid, hi, end, call, out)
+}
+
+// maxLeft is the largest open of log entries lo..hi-1.
+func (ix *ledgerIndex) maxLeft(lo, hi int) int {
+	m := -1
+	for lo, hi = lo+ix.size, hi+ix.size; lo < hi; lo, hi = lo/2, hi/2 {
+		if lo&1 == 1 {
+			m = max(m, ix.tree[lo])
+			lo++
+		}
+		if hi&1 == 1 {
+			hi--
+			m = max(m, ix.tree[hi])
+		}
+	}
+	return m
+}
+
+// LedgerAt is the ledger at call (0-based) as a view; the zero Ledger
+// when call is out of range.
+func (r *Replay) LedgerAt(call int) *Ledger {
+	l := &Ledger{r: r, call: call}
+	if call < 0 || call >= len(r.Calls) {
+		return l
+	}
+	ix := r.ledgerIndex()
+	log := r.log
+	v := &r.Calls[call].Visit
+	end := ix.upTo[call]
+	own := ix.openAt(1, 0, ix.size, end, call-1, nil) // the turns that leave at call are its own too
+	written := v.Notice
+	if v.Frame != nil {
+		written = v.Frame
+	}
+	if li, ok := r.logAt[written]; ok && written != nil && li < end && !slices.Contains(own, li) {
+		own = append(own, li)
+		sort.Ints(own)
+	}
+	rows := make([]Row, 0, len(own))
+	at := map[int]int{} // log index → index into rows
+	for _, li := range own {
+		e := &log[li]
+		if e.first > call {
+			continue
+		}
+		row := ix.gone[li]
+		if e.left > call {
+			row.LeftAt = -1
+		}
+		if e.wroteAt == call {
+			row.Fate, row.Sent = FateNotice, !row.Placeholder
+			if e.head.IsFrame() {
+				row.Fate = FateSummary
+			}
+		}
+		at[li] = len(rows)
+		rows = append(rows, row)
+	}
+	fates := v.Turns()
+	for ti, t := range fates {
+		li, ok := r.logAt[v.Before[t.Start]]
+		if !ok || li >= end {
+			continue
+		}
+		ri, ok := at[li]
+		if !ok {
+			continue // not open at call: cannot be in its window
+		}
+		row := &rows[ri]
+		row.Fate, row.Sent, row.Turn = "", false, ti
+		r.fateAt(call, fates, ti, row)
+	}
+	l.build(own, rows, at, end)
+	return l
+}
+
+// build lays the parts: shared gone rows between the call's own rows.
+func (l *Ledger) build(own []int, rows []Row, at map[int]int, end int) {
+	prev := 0
+	add := func(p part) {
+		p.start = l.n
+		l.n += p.len()
+		l.parts = append(l.parts, p)
+	}
+	for _, li := range own {
+		if li > prev {
+			add(part{lo: prev, hi: li})
+			l.gone += li - prev
+		}
+		prev = li + 1
+		ri, ok := at[li]
+		if !ok {
+			continue
+		}
+		row := &rows[ri]
+		add(part{own: row})
+		if row.Sent {
+			l.sent++
+		}
+		if row.Fate == FateGone {
+			l.gone++
+		}
+	}
+	if end > prev {
+		add(part{lo: prev, hi: end})
+		l.gone += end - prev
+	}
+}
+
+// Call is the call the ledger is at.
+func (l *Ledger) Call() int { return l.call }
+
+// Len is the number of rows: every turn the conversation made up to the call.
+func (l *Ledger) Len() int { return l.n }
+
+// Sent counts the rows the model was sent at the call; Gone those that
+// left at earlier calls.
+func (l *Ledger) Sent() int { return l.sent }
+func (l *Ledger) Gone() int { return l.gone }
+
+// partOf is the index of the part holding row i.
+func (l *Ledger) partOf(i int) int {
+	return sort.Search(len(l.parts), func(p int) bool { return l.parts[p].start+l.parts[p].len() > i })
+}
+
+// At is row i (0 ≤ i < Len). The row is shared: do not change it.
+func (l *Ledger) At(i int) *Row {
+	p := l.parts[l.partOf(i)]
+	if p.own != nil {
+		return p.own
+	}
+	return &l.r.index.gone[p.lo+i-p.start]
+}
+
+// GoneUntil is one past the last row of the stretch of gone rows that
+// starts at row i (i itself when row i is not gone).
+func (l *Ledger) GoneUntil(i int) int {
+	for pi := l.partOf(i); pi < len(l.parts); pi++ {
+		p := l.parts[pi]
+		if p.own != nil && p.own.Fate != FateGone {
+			return max(i, p.start)
+		}
+	}
+	return l.n
+}
+
+// LastLeft is the latest call at which rows i..j-1 left (-1 when none did).
+func (l *Ledger) LastLeft(i, j int) int {
+	m := -1
+	for pi := l.partOf(i); pi < len(l.parts) && l.parts[pi].start < j; pi++ {
+		p := l.parts[pi]
+		if p.own != nil {
+			m = max(m, p.own.LeftAt)
+			continue
+		}
+		lo, hi := p.lo+max(0, i-p.start), p.lo+min(p.len(), j-p.start)
+		m = max(m, l.r.index.maxLeft(lo, hi))
+	}
+	return m
+}
+
+// IndexOf is the row whose turn starts with message m, -1 when none at the call.
+func (l *Ledger) IndexOf(m *model.Message) int {
+	if l.r == nil {
+		return -1
+	}
+	li, ok := l.r.logAt[m]
+	if !ok {
+		return -1
+	}
+	for _, p := range l.parts {
+		switch {
+		case p.own != nil && p.own.Messages[0] == m:
+			return p.start
+		case p.own == nil && li >= p.lo && li < p.hi:
+			return p.start + li - p.lo
+		}
+	}
+	return -1
+}
+
+// Rows is every row, made one by one (as Replay.Ledger lists them).
+func (l *Ledger) Rows() []Row {
+	out := make([]Row, 0, l.n)
+	for _, p := range l.parts {
+		if p.own != nil {
+			out = append(out, *p.own)
+			continue
+		}
+		out = append(out, l.r.index.gone[p.lo:p.hi]...)
+	}
+	return out
+}
