@@ -22,10 +22,10 @@ type session struct {
 	lastPins  int // keepLastToolResults to restore when pins come back on
 	replaying bool
 
-	call    int          // 0-based index into replay.Calls
+	call    int            // 0-based index into replay.Calls
 	rows    *window.Ledger // replay.LedgerAt(call)
-	changes fateChanges  // rows whose fate differs from the recorded policy's
-	lives   *lives       // every turn's calls in view, for the replay on screen (livesOf)
+	changes fateChanges    // rows whose fate differs from the recorded policy's
+	lives   *lives         // every turn's calls in view, for the replay on screen (livesOf)
 	// recordedLives is lives for the recorded replay.
 	recordedLives *lives
 
