@@ -2,19 +2,25 @@ package tui
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/afinspect/inspect/window"
 )
 
 // fateChanges says, for the turns on screen, how each one's fate under
 // the user's policy differs from the recorded policy's at the same call.
-// The comparison runs on every step; its words are made only for the
-// turn asked about.
+// Only the turns the call has of its own are compared on every step
+// (with what fateDiff knows of the rest); a turn's words are made when
+// it is drawn or asked about.
 type fateChanges struct {
-	byKey map[string]fateChange // by Row.Key
+	was, now *window.Ledger // the recorded policy's and the user's, at the call
+	n        int            // turns of the user's ledger that differ
 	// onlyRecorded counts turns the recorded replay has at this call and
 	// the user's has not (a notice the user's policy never wrote).
 	onlyRecorded int
+	// byKey: the changes of every turn, when the two replays could not be
+	// compared through fateDiff (compareRows)
+	byKey map[string]fateChange
 }
 
 // fateChange is one turn's two fates: with was nil, the recorded
@@ -24,13 +30,19 @@ type fateChange struct {
 }
 
 // count is how many turns differ, as the policy bar reports it.
-func (c fateChanges) count() int { return len(c.byKey) + c.onlyRecorded }
+func (c fateChanges) count() int { return c.n + c.onlyRecorded }
 
 // of is what changed for the turn with key k, "" when nothing did.
 func (c fateChanges) of(k string) string {
-	ch, ok := c.byKey[k]
+	var ch fateChange
 	switch {
-	case !ok:
+	case c.byKey != nil:
+		ch = c.byKey[k]
+	case c.now != nil:
+		ch = fateChange{was: c.was.Row(k), now: c.now.Row(k)}
+	}
+	switch {
+	case ch.now == nil, !differs(ch.was, ch.now):
 		return ""
 	case ch.was == nil:
 		return "not in the recorded policy's replay"
@@ -40,8 +52,90 @@ func (c fateChanges) of(k string) string {
 	return fmt.Sprintf("left at call %d, was call %d", ch.now.LeftAt+1, ch.was.LeftAt+1)
 }
 
-// compareFates matches the two ledgers of one call by Row.Key.
-func compareFates(was, now []window.Row) fateChanges {
+// differs: a turn of the user's ledger (now) has another fate than in
+// the recorded one (was, nil when it has none), or left at another call.
+func differs(was, now *window.Row) bool {
+	return was == nil || was.Fate != now.Fate || now.Fate == window.FateGone && was.LeftAt != now.LeftAt
+}
+
+// fateDiff is made once per pair of replays of one recording (the
+// recorded policy's and the user's): a turn that has left in both, or
+// exists in one and has left there, is final — it differs at every
+// later call or at none — so a step need not look at it.
+type fateDiff struct {
+	was, now *window.Replay
+	// final: for each final turn of the user's replay that differs, the
+	// first call at which it is final (its last leaving + 1), ascending;
+	// finalWas: the same for the turns of the recorded replay alone
+	final, finalWas []int
+	// exact is false when a turn starts at different calls in the two
+	// replays; then every row is compared (compareRows)
+	exact bool
+}
+
+func newFateDiff(was, now *window.Replay) *fateDiff {
+	d := &fateDiff{was: was, now: now, exact: true}
+	type story struct{ first, left int }
+	old := map[string]story{}
+	was.Story(func(k string, first, left int) { old[k] = story{first, left} })
+	alone := func(to *[]int, left int) { // a turn of one replay only: final once it left
+		if left >= 0 {
+			*to = append(*to, left+1)
+		}
+	}
+	now.Story(func(k string, first, left int) {
+		o, ok := old[k]
+		if !ok {
+			alone(&d.final, left)
+			return
+		}
+		delete(old, k)
+		switch {
+		case o.first != first:
+			d.exact = false
+		case o.left >= 0 && left >= 0 && o.left != left:
+			d.final = append(d.final, max(o.left, left)+1)
+		}
+	})
+	for _, o := range old {
+		alone(&d.finalWas, o.left)
+	}
+	sort.Ints(d.final)
+	sort.Ints(d.finalWas)
+	return d
+}
+
+// compareAt compares the two ledgers of one call: the rows either has of
+// its own one by one, the rest as d knows them.
+func (d *fateDiff) compareAt(was, now *window.Ledger) fateChanges {
+	if !d.exact {
+		return compareRows(was.Rows(), now.Rows())
+	}
+	c := fateChanges{was: was, now: now}
+	seen := map[string]bool{}
+	for _, l := range []*window.Ledger{now, was} {
+		for _, r := range l.Own() {
+			if seen[r.Key] {
+				continue
+			}
+			seen[r.Key] = true
+			w, n := was.Row(r.Key), now.Row(r.Key)
+			switch {
+			case n == nil:
+				c.onlyRecorded++
+			case differs(w, n):
+				c.n++
+			}
+		}
+	}
+	// final at this call, and different
+	c.n += sort.SearchInts(d.final, now.Call()+1)
+	c.onlyRecorded += sort.SearchInts(d.finalWas, now.Call()+1)
+	return c
+}
+
+// compareRows matches the two ledgers of one call by Row.Key, row by row.
+func compareRows(was, now []window.Row) fateChanges {
 	c := fateChanges{byKey: map[string]fateChange{}}
 	old := make(map[string]int, len(was))
 	for i := range was {
@@ -55,11 +149,12 @@ func compareFates(was, now []window.Row) fateChanges {
 			c.byKey[r.Key] = fateChange{now: r}
 			continue
 		}
-		if o := &was[oi]; o.Fate != r.Fate || r.Fate == window.FateGone && o.LeftAt != r.LeftAt {
+		if o := &was[oi]; differs(o, r) {
 			c.byKey[r.Key] = fateChange{was: o, now: r}
 		}
 		seen++
 	}
+	c.n = len(c.byKey)
 	c.onlyRecorded = len(was) - seen
 	return c
 }

@@ -146,7 +146,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.s == nil || msg.gen != m.gen {
 			return m, nil // a later change is on its way
 		}
-		m.s.replay, m.s.replaying, m.s.book, m.s.lives = msg.replay, false, msg.book, msg.lives
+		m.s.replay, m.s.replaying, m.s.book, m.s.lives, m.s.diff = msg.replay, false, msg.book, msg.lives, msg.diff
 		m.reread()
 		cmd = m.responseFollows()
 	case keptMsg:
@@ -288,7 +288,7 @@ func (m Model) replan() (Model, tea.Cmd) {
 		return m, m.responseFollows()
 	}
 	m.s.replaying = true
-	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.policy, m.s.inference.Folds, m.s.call), m.spin.Tick)
+	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.recorded, m.s.policy, m.s.inference.Folds, m.s.call), m.spin.Tick)
 }
 
 // showTimeline: the timeline takes three lines, when the terminal has

@@ -25,6 +25,7 @@ type session struct {
 	call    int            // 0-based index into replay.Calls
 	rows    *window.Ledger // replay.LedgerAt(call)
 	changes fateChanges    // rows whose fate differs from the recorded policy's
+	diff    *fateDiff      // recorded against replay, once per replay (fateOf)
 	lives   *lives         // every turn's calls in view, for the replay on screen (livesOf)
 	// recordedLives is lives for the recorded replay.
 	recordedLives *lives
@@ -49,6 +50,7 @@ type loadedMsg struct {
 	books    [2]*provenance.Book // of recorded and start
 	views    *views              // the file's conversations; rec is the one on screen
 	lives    [2]*lives           // of recorded and start
+	diff     *fateDiff           // recorded against start, when they differ
 	err      error
 }
 
@@ -93,10 +95,12 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	}
 	lv := [2]*lives{newLives(r)}
 	lv[1] = lv[0]
+	var d *fateDiff
 	if start != r {
 		lv[1] = newLives(start)
+		d = newFateDiff(r, start)
 	}
-	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books, lives: lv, views: vs}
+	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books, lives: lv, views: vs, diff: d}
 }
 
 // replayedMsg is sent by replayCmd when a replay under a policy the user
@@ -106,15 +110,16 @@ type replayedMsg struct {
 	replay *window.Replay
 	book   *provenance.Book
 	lives  *lives
+	diff   *fateDiff // against the recorded replay
 }
 
 // The summaries of summarize-oldest come from folds (learned under the
 // recorded policy).
-func replayCmd(gen int, rec *model.Recording, p model.Policy, folds *window.FoldBook, call int) tea.Cmd {
+func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int) tea.Cmd {
 	return func() tea.Msg {
 		r := window.RunFolds(rec, p, folds)
 		r.Ledger(call)
-		return replayedMsg{gen: gen, replay: r, book: provenance.New(rec, r), lives: newLives(r)}
+		return replayedMsg{gen: gen, replay: r, book: provenance.New(rec, r), lives: newLives(r), diff: newFateDiff(recorded, r)}
 	}
 }
 
@@ -124,7 +129,7 @@ func newSession(name string, msg loadedMsg) *session {
 		recorded: msg.recorded, replay: msg.recorded, policy: msg.inf.Policy,
 		lastPins:     msg.inf.Policy.KeepLastToolResults,
 		recordedBook: msg.books[0], book: msg.books[0],
-		recordedLives: msg.lives[0], lives: msg.lives[1],
+		recordedLives: msg.lives[0], lives: msg.lives[1], diff: msg.diff,
 	}
 	if msg.start != nil {
 		s.replay, s.policy, s.book = msg.start, msg.start.Policy, msg.books[1]
@@ -161,6 +166,9 @@ func (s *session) refresh() {
 	s.rows = s.replay.LedgerAt(s.call)
 	s.changes = fateChanges{}
 	if s.replay != s.recorded {
-		s.changes = compareFates(s.recorded.Ledger(s.call), s.rows.Rows())
+		if s.diff == nil || s.diff.was != s.recorded || s.diff.now != s.replay {
+			s.diff = newFateDiff(s.recorded, s.replay) // made with the replay, but not by this path
+		}
+		s.changes = s.diff.compareAt(s.recorded.LedgerAt(s.call), s.rows)
 	}
 }

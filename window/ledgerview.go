@@ -17,6 +17,7 @@ import (
 type Ledger struct {
 	r     *Replay
 	call  int
+	own   map[int]*Row // log index → the call's own row
 	parts []part
 	n     int
 	sent  int // rows whose turn the model was sent at call
@@ -40,7 +41,8 @@ func (p part) len() int {
 
 // ledgerIndex is built once per replay, with its turn log.
 type ledgerIndex struct {
-	gone []Row // every log entry as the gone row it is once it has left
+	gone  []Row          // every log entry as the gone row it is once it has left
+	byKey map[string]int // Row.Key → log index
 	// upTo[c] is one past the last log entry first listed at call c or before
 	upTo []int
 	// tree: a max segment tree over each entry's open, the call after which
@@ -64,9 +66,10 @@ func (r *Replay) ledgerIndex() *ledgerIndex {
 		return r.index
 	}
 	log := r.turnLog()
-	ix := &ledgerIndex{gone: make([]Row, len(log)), upTo: make([]int, len(r.Calls))}
+	ix := &ledgerIndex{gone: make([]Row, len(log)), upTo: make([]int, len(r.Calls)), byKey: make(map[string]int, len(log))}
 	for i := range log {
 		e := &log[i]
+		ix.byKey[e.key] = i
 		ix.gone[i] = Row{Key: e.key, Messages: e.msgs, Fate: FateGone, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.placeholder}
 		if e.first < len(ix.upTo) {
 			ix.upTo[e.first] = max(ix.upTo[e.first], i+1)
@@ -184,6 +187,7 @@ func (r *Replay) LedgerAt(call int) *Ledger {
 // build lays the parts: shared gone rows between the call's own rows.
 func (l *Ledger) build(own []int, rows []Row, at map[int]int, end int) {
 	prev := 0
+	l.own = make(map[int]*Row, len(rows))
 	add := func(p part) {
 		p.start = l.n
 		l.n += p.len()
@@ -200,6 +204,7 @@ func (l *Ledger) build(own []int, rows []Row, at map[int]int, end int) {
 			continue
 		}
 		row := &rows[ri]
+		l.own[li] = row
 		add(part{own: row})
 		if row.Sent {
 			l.sent++
@@ -297,4 +302,43 @@ func (l *Ledger) Rows() []Row {
 		out = append(out, l.r.index.gone[p.lo:p.hi]...)
 	}
 	return out
+}
+
+// Own is the rows the call has of its own: every turn still open at it
+// (in its window, leaving at it, or written by it). Every other row is a
+// turn that left at an earlier call, as it was when it left.
+func (l *Ledger) Own() []*Row {
+	out := make([]*Row, 0, len(l.own))
+	for _, p := range l.parts {
+		if p.own != nil {
+			out = append(out, p.own)
+		}
+	}
+	return out
+}
+
+// Row is the row with key k at the call, nil when the call lists none.
+func (l *Ledger) Row(k string) *Row {
+	if l.r == nil || l.r.index == nil {
+		return nil
+	}
+	li, ok := l.r.index.byKey[k]
+	if !ok {
+		return nil
+	}
+	if row, ok := l.own[li]; ok {
+		return row
+	}
+	if e := &l.r.log[li]; e.first <= l.call && e.left >= 0 && e.left < l.call {
+		return &l.r.index.gone[li]
+	}
+	return nil
+}
+
+// Story is each turn's first call and the call it left at (-1: never),
+// by Row.Key, over the whole replay.
+func (r *Replay) Story(fn func(key string, first, left int)) {
+	for _, e := range r.turnLog() {
+		fn(e.key, e.first, e.left)
+	}
 }

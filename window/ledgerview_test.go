@@ -75,6 +75,9 @@ func checkView(t *testing.T, path string, r *Replay, c int) {
 		if end > i && l.LastLeft(i, end) != last {
 			t.Fatalf("%s call %d: LastLeft(%d, %d) = %d, want %d", path, c+1, i, end, l.LastLeft(i, end), last)
 		}
+		if got := l.Row(w.Key); got == nil || !reflect.DeepEqual(*got, w) {
+			t.Fatalf("%s call %d: Row(%s) = %+v, want %+v", path, c+1, w.Key, got, w)
+		}
 		if j := l.IndexOf(w.Messages[0]); j != i {
 			t.Fatalf("%s call %d: IndexOf(row %d's head) = %d", path, c+1, i, j)
 		}

@@ -1,0 +1,54 @@
+package tui
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/window"
+)
+
+// At every call of every recording here, with the knobs moved, comparing
+// fates through fateDiff (the rows each call has of its own, the rest
+// known once per replay) says what comparing every row of the two
+// ledgers says: the count the policy bar shows and every turn's words.
+func TestFateDiffIsTheRowByRowComparison(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	if len(paths) == 0 {
+		t.Fatal("no recordings under ../testdata")
+	}
+	compared := 0
+	for _, path := range paths {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf := window.Infer(rec)
+		was := window.RunFolds(rec, inf.Policy, inf.Folds)
+		for _, k := range []int{1, 2, 5} {
+			p := inf.Policy
+			p.KeepRecentTurns, p.KeepLastToolResults = k, 3-min(k, 3)
+			if p == inf.Policy {
+				continue
+			}
+			now := window.RunFolds(rec, p, inf.Folds)
+			d := newFateDiff(was, now)
+			for c := range now.Calls {
+				byRows := compareRows(was.Ledger(c), now.Ledger(c))
+				got := d.compareAt(was.LedgerAt(c), now.LedgerAt(c))
+				if got.count() != byRows.count() || got.onlyRecorded != byRows.onlyRecorded {
+					t.Fatalf("%s %+v call %d: %d differ (%d only recorded), row by row %d (%d)", path, p, c+1, got.count(), got.onlyRecorded, byRows.count(), byRows.onlyRecorded)
+				}
+				for _, r := range now.Ledger(c) {
+					if got.of(r.Key) != byRows.of(r.Key) {
+						t.Fatalf("%s %+v call %d turn %s: %q, row by row %q", path, p, c+1, r.Key, got.of(r.Key), byRows.of(r.Key))
+					}
+				}
+				compared += byRows.count()
+			}
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no turn differed anywhere: the comparison was not tried")
+	}
+}
