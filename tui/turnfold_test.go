@@ -14,7 +14,7 @@ func TestFoldOfOneCallNamesItOnce(t *testing.T) {
 	gone := func(at int) window.Row { return window.Row{Fate: window.FateGone, LeftAt: at} }
 	l := newTurnList(DefaultStyles(), DefaultKeyMap())
 	l.width = 60
-	l.s = &session{rows: []window.Row{gone(146), gone(146), gone(146), gone(146), gone(147)}}
+	l.s = &session{rows: window.LedgerOf([]window.Row{gone(146), gone(146), gone(146), gone(146), gone(147)})}
 	if got := ansiFree(l.line(listItem{kind: foldItem, row: 0, n: 4}, false)); !strings.Contains(got, "4 turns left@147 ·") {
 		t.Errorf("one call: %q", got)
 	}

@@ -273,7 +273,12 @@ func (l *Ledger) LastLeft(i, j int) int {
 
 // IndexOf is the row whose turn starts with message m, -1 when none at the call.
 func (l *Ledger) IndexOf(m *model.Message) int {
-	if l.r == nil {
+	if l.r == nil { // made by hand
+		for _, p := range l.parts {
+			if len(p.own.Messages) > 0 && p.own.Messages[0] == m {
+				return p.start
+			}
+		}
 		return -1
 	}
 	li, ok := l.r.logAt[m]
@@ -341,4 +346,23 @@ func (r *Replay) Story(fn func(key string, first, left int)) {
 	for _, e := range r.turnLog() {
 		fn(e.key, e.first, e.left)
 	}
+}
+
+// LedgerOf is a ledger of the given rows, for a screen drawn from rows
+// made by hand.
+func LedgerOf(rows []Row) *Ledger {
+	l := &Ledger{own: map[int]*Row{}}
+	for i := range rows {
+		r := &rows[i]
+		l.own[i] = r
+		l.parts = append(l.parts, part{start: i, own: r})
+		if r.Sent {
+			l.sent++
+		}
+		if r.Fate == FateGone {
+			l.gone++
+		}
+	}
+	l.n = len(rows)
+	return l
 }
