@@ -215,6 +215,7 @@ func (j *Judger) Hold(m *model.Message, view View) {
 		return
 	}
 	j.held[m] = true
+	defer j.win.left.forget(m)
 	if forms := j.win.heldForms(m); forms != nil {
 		for _, f := range forms {
 			j.where[f] = append(j.where[f], m)

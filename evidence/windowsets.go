@@ -61,6 +61,7 @@ func newPart(m *model.Message, view View) *part {
 type windowSets struct {
 	parts map[*model.Message]*part
 	prev  map[*model.Message]*part // the window before: what just left
+	left  leftParts                // the parts of messages that left, until held
 	// the request and system prompt last judged, indexed as user text
 	request string
 	prompt  []string
@@ -100,6 +101,11 @@ func (w *windowSets) update(view View) bool {
 			if p.b != nil {
 				exempt += p.b.Len()
 			}
+		}
+	}
+	for m, p := range w.parts {
+		if next[m] == nil {
+			w.left.keep(m, p)
 		}
 	}
 	w.parts, w.prev = next, w.parts
@@ -156,6 +162,9 @@ func (w *windowSets) heldForms(m *model.Message) []string {
 	p := w.parts[m]
 	if p == nil {
 		p = w.prev[m]
+	}
+	if p == nil {
+		p = w.left.byMsg[m]
 	}
 	if p == nil {
 		return nil
