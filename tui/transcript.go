@@ -134,8 +134,12 @@ func (t *transcript) title(s *session) string {
 		return "Transcript"
 	}
 	w := c.Window()
-	title := fmt.Sprintf("Transcript of call %d · the window as the model read it · %s, %s chars (v or esc closes)",
-		c.Index+1, plural(len(w), "msg"), thousands(model.WindowChars(w)))
+	what := "the window as the model read it"
+	if c.Recorded() == window.Differs {
+		what = "the replay's window, not the one the library sent (W)"
+	}
+	title := fmt.Sprintf("Transcript of call %d · %s · %s, %s chars (v or esc closes)",
+		c.Index+1, what, plural(len(w), "msg"), thousands(model.WindowChars(w)))
 	if n := t.vp.TotalLineCount(); n > t.vp.Height && t.vp.Height > 0 {
 		title += fmt.Sprintf(" · lines %d–%d of %d", t.vp.YOffset+1, min(n, t.vp.YOffset+t.vp.Height), n)
 	}

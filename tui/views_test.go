@@ -116,6 +116,9 @@ func TestNothingSentOnADifferingCall(t *testing.T) {
 	if !strings.Contains(v, "· 5 replayed ━") || !strings.Contains(v, "in the replay's windows on calls 5–7 (") {
 		t.Errorf("the title or the lifeline does not say the turns were replayed:\n%s", v)
 	}
+	if v := ansiFree(press(m, "v").View()); strings.Contains(v, "as the model read it") || !strings.Contains(v, "the replay's window, not the one the library sent") {
+		t.Errorf("the transcript of a differing call:\n%s", v)
+	}
 }
 
 // Under keepRecentTurns 1 the demo's replay differs from what the library
