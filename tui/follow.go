@@ -137,7 +137,11 @@ func (m Model) followKey() (Model, tea.Cmd) {
 }
 
 func (m Model) reloadKey() (Model, tea.Cmd) {
-	if m.cfg.Path == "" || m.watch.reloading {
+	if m.cfg.Path == "" {
+		m.flash = "only a file can be read again"
+		return m, nil
+	}
+	if m.watch.reloading {
 		return m, nil
 	}
 	m.watch.reloading = true

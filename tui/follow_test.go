@@ -112,3 +112,15 @@ func TestGrownFileOffersReload(t *testing.T) {
 		t.Error("a config without a path is followed")
 	}
 }
+
+// R on a recording that is not a file on disk (the embedded demo) says
+// why nothing happens, as F does.
+func TestReloadWithoutAFileSaysSo(t *testing.T) {
+	m := open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 120, 40) // no Path: as the demo
+	if m = press(m, "R"); m.flash != "only a file can be read again" {
+		t.Errorf("R: %q", m.flash)
+	}
+	if m = press(m, "F"); m.flash != "only a file can be followed" {
+		t.Errorf("F: %q", m.flash)
+	}
+}
