@@ -125,7 +125,11 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 	if len(ce.Values) == 0 {
 		line(st.Dim.Render("no numbers or identifiers"))
 	}
-	left, hint := 0, ""
+	left, hint, vw := 0, "", 0
+	for _, e := range ce.Values {
+		vw = max(vw, ansi.StringWidth(termtext.Line(e.Value)))
+	}
+	vw = min(vw, max(1, w/3)) // a long value does not push the others' places off screen
 	for _, e := range ce.Values {
 		mark := " "
 		if e.Verdict == evidence.Left {
@@ -134,7 +138,7 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 			}
 			left++
 		}
-		valueLines(&b, s, st, keep, mark, e, w)
+		valueLines(&b, s, st, keep, mark, e, vw, w)
 	}
 	if left > 0 {
 		for _, l := range wrapText(stripLegend, w) {
@@ -186,15 +190,16 @@ func answerValues(ce *provenance.CallEvidence) int {
 	return n
 }
 
-// valueLines writes one value: its verdict word, the value, where it was,
-// and for a value that left its sources, lifetime strip and suggestion.
-func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark string, e provenance.Entry, w int) {
+// valueLines writes one value: its verdict word, the value (padded to vw
+// columns, so where each value was lines up), where it was, and for a
+// value that left its sources, lifetime strip and suggestion.
+func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark string, e provenance.Entry, vw, w int) {
 	where := "text"
 	if e.ToolCallID != nil {
 		where = "args " + termtext.Line(*e.ToolCallID)
 	}
 	word := st.Verdict(e.Verdict).Render(fmt.Sprintf("%-13s", e.Verdict))
-	b.WriteString(fit(mark+word+" "+st.Value.Render(termtext.Line(e.Value))+"  "+st.Dim.Render(where), w) + "\n")
+	b.WriteString(fit(mark+word+" "+pad(st.Value.Render(termtext.Line(e.Value)), vw)+"  "+st.Dim.Render(where), w) + "\n")
 	indent := strings.Repeat(" ", 15)
 	for _, src := range e.Sources {
 		name := "the user's text"
