@@ -146,8 +146,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.s == nil || msg.gen != m.gen {
 			return m, nil // a later change is on its way
 		}
-		m.s.replay, m.s.replaying, m.s.book, m.s.lives, m.s.diff = msg.replay, false, msg.book, msg.lives, msg.diff
+		m.s.replay, m.s.replaying, m.s.book, m.s.lives, m.s.diff = msg.replay, false, nil, msg.lives, msg.diff
 		m.reread()
+		cmd = tea.Batch(m.responseFollows(), bookCmd(m.s.rec, msg.replay))
+	case bookMsg:
+		if m.s == nil || m.s.replay != msg.replay {
+			return m, nil // another replay is on screen
+		}
+		m.s.book = msg.book
+		m.syncDetail()
 		cmd = m.responseFollows()
 	case keptMsg:
 		m.kept(msg)

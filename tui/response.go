@@ -114,6 +114,31 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 	for _, l := range wrapText(st.Label.Render(responseHead(c, r)), w) {
 		line(l)
 	}
+	if ce == nil { // the replay's book is still being made (bookCmd)
+		rule("values")
+		line(st.Dim.Render("judging… the values are being checked against the replayed window"))
+	} else {
+		responseValues(&b, rule, s, st, keep, sel, w, c, ce)
+	}
+	rule(fmt.Sprintf("text · %s chars", thousands(model.Len(r.Content))))
+	if r.Content == "" {
+		line(st.Dim.Render("(no text)"))
+	}
+	for _, l := range wrapText(termtext.Screen(r.Content, nil), w) {
+		line(l)
+	}
+	for _, tc := range r.ToolCalls {
+		for _, l := range wrapText(st.ToolCall.Render("→ "+termtext.Line(tc.Name))+" "+st.Dim.Render(termtext.Line(string(tc.Args))), w) {
+			line(l)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// responseValues writes the values of a judged response: the library's
+// own check, each value with its verdict, and what the keys do.
+func responseValues(b *strings.Builder, rule func(string), s *session, st *Styles, keep keepState, sel, w int, c *window.CallReplay, ce *provenance.CallEvidence) {
+	line := func(t string) { b.WriteString(t + "\n") }
 	if lib, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
 		t := st.Label.Render("the library's own check: ") + fmt.Sprintf("%s, %d candidates, %d unsupported — %s",
 			termtext.Line(lib.Action), lib.Candidates, len(lib.Unsupported), libraryAgreement(s, st, lib))
@@ -138,7 +163,7 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 			}
 			left++
 		}
-		valueLines(&b, s, st, keep, mark, e, vw, w)
+		valueLines(b, s, st, keep, mark, e, vw, w)
 	}
 	if left > 0 {
 		for _, l := range wrapText(stripLegend, w) {
@@ -154,19 +179,6 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 	for _, l := range wrapText(hint, w) {
 		line(st.Dim.Render(l))
 	}
-	rule(fmt.Sprintf("text · %s chars", thousands(model.Len(r.Content))))
-	if r.Content == "" {
-		line(st.Dim.Render("(no text)"))
-	}
-	for _, l := range wrapText(termtext.Screen(r.Content, nil), w) {
-		line(l)
-	}
-	for _, tc := range r.ToolCalls {
-		for _, l := range wrapText(st.ToolCall.Render("→ "+termtext.Line(tc.Name))+" "+st.Dim.Render(termtext.Line(string(tc.Args))), w) {
-			line(l)
-		}
-	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 func responseHead(c *window.CallReplay, r model.Response) string {

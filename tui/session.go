@@ -108,9 +108,20 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 type replayedMsg struct {
 	gen    int
 	replay *window.Replay
-	book   *provenance.Book
 	lives  *lives
 	diff   *fateDiff // against the recorded replay
+}
+
+// bookMsg is sent by bookCmd with the book of a replay's values, made
+// after the replay is on screen (a long run's takes as long as the
+// replay). Until it comes, s.book is nil and the response says judging.
+type bookMsg struct {
+	replay *window.Replay
+	book   *provenance.Book
+}
+
+func bookCmd(rec *model.Recording, r *window.Replay) tea.Cmd {
+	return func() tea.Msg { return bookMsg{replay: r, book: provenance.New(rec, r)} }
 }
 
 // The summaries of summarize-oldest come from folds (learned under the
@@ -119,7 +130,7 @@ func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.P
 	return func() tea.Msg {
 		r := window.RunFolds(rec, p, folds)
 		r.Ledger(call)
-		return replayedMsg{gen: gen, replay: r, book: provenance.New(rec, r), lives: newLives(r), diff: newFateDiff(recorded, r)}
+		return replayedMsg{gen: gen, replay: r, lives: newLives(r), diff: newFateDiff(recorded, r)}
 	}
 }
 
