@@ -75,31 +75,31 @@ type fateDiff struct {
 
 func newFateDiff(was, now *window.Replay) *fateDiff {
 	d := &fateDiff{was: was, now: now, exact: true}
-	type story struct{ first, left int }
-	old := map[string]story{}
-	was.Story(func(k string, first, left int) { old[k] = story{first, left} })
+	matched := make([]bool, was.Turns()) // was's turns that now has too
 	alone := func(to *[]int, left int) { // a turn of one replay only: final once it left
 		if left >= 0 {
 			*to = append(*to, left+1)
 		}
 	}
-	now.Story(func(k string, first, left int) {
-		o, ok := old[k]
+	now.Story(func(_ int, k string, first, left int) {
+		at, oFirst, oLeft, ok := was.StoryOf(k)
 		if !ok {
 			alone(&d.final, left)
 			return
 		}
-		delete(old, k)
+		matched[at] = true
 		switch {
-		case o.first != first:
+		case oFirst != first:
 			d.exact = false
-		case o.left >= 0 && left >= 0 && o.left != left:
-			d.final = append(d.final, max(o.left, left)+1)
+		case oLeft >= 0 && left >= 0 && oLeft != left:
+			d.final = append(d.final, max(oLeft, left)+1)
 		}
 	})
-	for _, o := range old {
-		alone(&d.finalWas, o.left)
-	}
+	was.Story(func(at int, _ string, _, left int) {
+		if !matched[at] {
+			alone(&d.finalWas, left)
+		}
+	})
 	sort.Ints(d.final)
 	sort.Ints(d.finalWas)
 	return d

@@ -77,7 +77,7 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	rec, vs := scope(rec, cfg.View) // one conversation of one agent on screen
 	inf := infer(rec)
 	r := window.RunFolds(rec, inf.Policy, inf.Folds)
-	r.Ledger(0) // builds the ledger's log here, not in View
+	r.LedgerAt(0) // builds the ledger's log and index here, not in View
 	vs.count(r)
 	start := r
 	p := inf.Policy
@@ -90,7 +90,7 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	books[1] = books[0]
 	if p != inf.Policy {
 		start = window.RunFolds(rec, p, inf.Folds)
-		start.Ledger(0)
+		start.LedgerAt(0)
 		books[1] = provenance.New(rec, start)
 	}
 	lv := [2]*lives{newLives(r)}
@@ -129,7 +129,7 @@ func bookCmd(rec *model.Recording, r *window.Replay) tea.Cmd {
 func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int) tea.Cmd {
 	return func() tea.Msg {
 		r := window.RunFolds(rec, p, folds)
-		r.Ledger(call)
+		r.LedgerAt(call) // the turn log and its index, here, not in View
 		return replayedMsg{gen: gen, replay: r, lives: newLives(r), diff: newFateDiff(recorded, r)}
 	}
 }

@@ -341,11 +341,26 @@ func (l *Ledger) Row(k string) *Row {
 }
 
 // Story is each turn's first call and the call it left at (-1: never),
-// by Row.Key, over the whole replay.
-func (r *Replay) Story(fn func(key string, first, left int)) {
-	for _, e := range r.turnLog() {
-		fn(e.key, e.first, e.left)
+// by Row.Key, over the whole replay, with its place in the replay's list
+// of turns (0..Turns()-1).
+func (r *Replay) Story(fn func(at int, key string, first, left int)) {
+	for i, e := range r.turnLog() {
+		fn(i, e.key, e.first, e.left)
 	}
+}
+
+// Turns is how many turns the conversation ever had in the replay.
+func (r *Replay) Turns() int { return len(r.turnLog()) }
+
+// StoryOf is the turn with key k as Story tells it; ok is false when the
+// replay has no such turn.
+func (r *Replay) StoryOf(k string) (at, first, left int, ok bool) {
+	i, ok := r.ledgerIndex().byKey[k]
+	if !ok {
+		return -1, 0, 0, false
+	}
+	e := &r.log[i]
+	return i, e.first, e.left, true
 }
 
 // LedgerOf is a ledger of the given rows, for a screen drawn from rows
