@@ -39,6 +39,7 @@ type search struct {
 	typing bool // the prompt is open
 	query  string
 	hits   []searchHit
+	others int           // messages of the file's other conversations that hold query
 	at     int           // the hit on screen; -1 before the first jump
 	busy   bool          // a search for query is running
 	gen    int           // counts searches; only the latest answer is used
@@ -74,16 +75,19 @@ func (s *search) active() bool { return s.typing || s.query != "" }
 // searchedMsg is sent by searchCmd with the hits for query; gen tells
 // the latest search from stale ones.
 type searchedMsg struct {
-	gen   int
-	query string
-	hits  []searchHit
+	gen    int
+	query  string
+	hits   []searchHit
+	others int
 }
 
 // searchCmd looks for q in every turn of rows, in conversation order.
 // It only reads the messages, which nothing changes once loaded. It
 // stops early, answering nothing, once a later search was asked for
 // (latest is the newest gen): each key typed starts one.
-func searchCmd(gen int, q string, rows []window.Row, lv map[string]life, latest *atomic.Int64) tea.Cmd {
+// The runs of the file's other conversations (others) are searched too,
+// for a count: their turns are one w away.
+func searchCmd(gen int, q string, rows []window.Row, lv map[string]life, others []*model.Run, latest *atomic.Int64) tea.Cmd {
 	return func() tea.Msg {
 		m := newMatcher(q)
 		var hits []searchHit
@@ -97,8 +101,32 @@ func searchCmd(gen int, q string, rows []window.Row, lv map[string]life, latest 
 				}
 			}
 		}
-		return searchedMsg{gen: gen, query: q, hits: hits}
+		n := 0
+		for _, r := range others {
+			if latest != nil && latest.Load() != int64(gen) {
+				return nil
+			}
+			n += m.count(r)
+		}
+		return searchedMsg{gen: gen, query: q, hits: hits, others: n}
 	}
+}
+
+// count is how many messages of run r hold the query: its request and
+// what each of its calls added.
+func (m matcher) count(r *model.Run) int {
+	n := 0
+	if r.RequestMessage != nil && m.where(r.RequestMessage) != "" {
+		n++
+	}
+	for _, c := range r.Calls {
+		for _, msg := range c.Appended {
+			if m.where(msg) != "" {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // matcher is smart case: a query with no capital letter ignores case.
@@ -178,6 +206,8 @@ func (s *search) line(r *window.Replay, p model.Policy) string {
 	case s.busy:
 		count = "searching…"
 	case s.query == "":
+	case len(s.hits) == 0 && s.others > 0:
+		count = fmt.Sprintf("not in this conversation; %s of the file's other conversations hold it (w)", plural(s.others, "message"))
 	case len(s.hits) == 0:
 		count = "no message holds it"
 	case s.at < 0:
@@ -187,6 +217,9 @@ func (s *search) line(r *window.Replay, p model.Policy) string {
 	}
 	if len(s.hits) >= maxHits {
 		count += " (the first " + thousands(maxHits) + ")"
+	}
+	if len(s.hits) > 0 && s.others > 0 && !s.busy {
+		count += fmt.Sprintf(" · %d more in other conversations (w)", s.others)
 	}
 	if s.typing {
 		return q + "▏  " + s.st.Label.Render(count)

@@ -141,10 +141,25 @@ func TestStaleSearchStops(t *testing.T) {
 	lv := m.s.livesOf()
 	var latest atomic.Int64
 	latest.Store(2)
-	if msg := searchCmd(1, "web", lv.rows, lv.byKey, &latest)(); msg != nil {
+	if msg := searchCmd(1, "web", lv.rows, lv.byKey, nil, &latest)(); msg != nil {
 		t.Errorf("a search overtaken by a later one answered %T", msg)
 	}
-	if msg, ok := searchCmd(2, "web", lv.rows, lv.byKey, &latest)().(searchedMsg); !ok || len(msg.hits) == 0 {
+	if msg, ok := searchCmd(2, "web", lv.rows, lv.byKey, nil, &latest)().(searchedMsg); !ok || len(msg.hits) == 0 {
 		t.Errorf("the latest search did not answer")
+	}
+}
+
+// In c02 the account ACME-412 is billing's (its get_ledger call, README:
+// billing tools); on oncall's conversation a search for it says it is in
+// the file's other conversation, not that no message holds it.
+func TestSearchSaysWhenOnlyOtherConversationsHoldIt(t *testing.T) {
+	m := typeSearch(open(t, fileConfig("../testdata/c02-interleaved-agents/run.jsonl"), 160, 40), "ACME-412")
+	line := ansiFree(m.search.View())
+	if len(m.search.hits) != 0 || m.search.others == 0 || !strings.Contains(line, "not in this conversation; ") || !strings.Contains(line, "hold it (w)") {
+		t.Errorf("%d hits, %d elsewhere: %q", len(m.search.hits), m.search.others, line)
+	}
+	m = typeSearch(press(m, "esc", "w", "j", "enter"), "ACME-412")
+	if len(m.search.hits) == 0 || m.search.others != 0 {
+		t.Errorf("on billing's: %d hits, %d elsewhere", len(m.search.hits), m.search.others)
 	}
 }

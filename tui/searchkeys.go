@@ -49,7 +49,7 @@ func (m Model) runSearch() tea.Cmd {
 	}
 	sr.busy = true
 	lv := m.s.livesOf()
-	return searchCmd(sr.gen, sr.query, lv.rows, lv.byKey, sr.latest)
+	return searchCmd(sr.gen, sr.query, lv.rows, lv.byKey, m.s.otherRuns(), sr.latest)
 }
 
 // searched takes a search's answer, when it is the latest.
@@ -58,7 +58,7 @@ func (m Model) searched(msg searchedMsg) Model {
 	if msg.gen != sr.gen {
 		return m
 	}
-	sr.busy, sr.hits, sr.at = false, msg.hits, -1
+	sr.busy, sr.hits, sr.at, sr.others = false, msg.hits, -1, msg.others
 	if !sr.typing && len(sr.hits) > 0 {
 		m.goHit(m.firstHitFromHere()) // enter was pressed before the answer came
 	}
@@ -68,7 +68,7 @@ func (m Model) searched(msg searchedMsg) Model {
 // endSearch closes the prompt and forgets the query and its marks.
 func (m *Model) endSearch() {
 	sr := m.search
-	sr.typing, sr.query, sr.hits, sr.at, sr.busy = false, "", nil, -1, false
+	sr.typing, sr.query, sr.hits, sr.at, sr.busy, sr.others = false, "", nil, -1, false, 0
 	sr.gen++
 	sr.latest.Store(int64(sr.gen))
 	m.detail.setMark("")

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/afinspect/inspect/lineage"
@@ -247,4 +248,18 @@ func convColumnText(vs *views, st *Styles, w int) string {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+// otherRuns are the runs of the file's conversations not on screen.
+func (s *session) otherRuns() []*model.Run {
+	if s.views == nil || s.views.all == nil || s.views.all == s.rec {
+		return nil
+	}
+	var out []*model.Run
+	for _, r := range s.views.all.Runs {
+		if !slices.Contains(s.rec.Runs, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
