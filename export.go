@@ -48,21 +48,33 @@ type exportConversation struct {
 	Runs         []string `json:"runs"`
 }
 
+// exportCall is one call of the export. Its fields are in three parts so
+// that the messages, the bulk of it and the same in every call that holds
+// them, can be encoded once each (encodeCall); encoding/json writes the
+// embedded parts' fields as the call's own.
 type exportCall struct {
-	Call           int              `json:"call"`
-	Run            int              `json:"run"`
-	RunID          string           `json:"runId"`
-	Conversation   int              `json:"conversation"`
-	Agent          string           `json:"agent"`
-	Iteration      int              `json:"iteration"`
-	Window         []*model.Message `json:"window"`
-	Evicted        []*model.Message `json:"evicted"`
-	Turns          []exportTurn     `json:"turns"`
-	Record         *model.Record    `json:"record"`
-	RecordedWindow string           `json:"recordedWindow"`
-	Usage          *model.Usage     `json:"usage"` // the provider's tokens; null when the call never ended
-	Response       model.Response   `json:"response"`
-	Evidence       exportEvidence   `json:"evidence"`
+	callHead
+	Window  []*model.Message `json:"window"`
+	Evicted []*model.Message `json:"evicted"`
+	callTail
+}
+
+type callHead struct {
+	Call         int    `json:"call"`
+	Run          int    `json:"run"`
+	RunID        string `json:"runId"`
+	Conversation int    `json:"conversation"`
+	Agent        string `json:"agent"`
+	Iteration    int    `json:"iteration"`
+}
+
+type callTail struct {
+	Turns          []exportTurn   `json:"turns"`
+	Record         *model.Record  `json:"record"`
+	RecordedWindow string         `json:"recordedWindow"`
+	Usage          *model.Usage   `json:"usage"` // the provider's tokens; null when the call never ended
+	Response       model.Response `json:"response"`
+	Evidence       exportEvidence `json:"evidence"`
 }
 
 type exportTurn struct {
@@ -143,11 +155,11 @@ func conversations(s session) []exportConversation {
 func exportCallOf(s session, book *provenance.Book, i int) exportCall {
 	c := &s.replay.Calls[i]
 	ec := exportCall{
-		Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Conversation: c.Conversation,
-		Agent: agentKey(c.Run), Iteration: c.Call.Iteration,
+		callHead: callHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Conversation: c.Conversation,
+			Agent: agentKey(c.Run), Iteration: c.Call.Iteration},
 		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
-		Record: c.Visit.Record, RecordedWindow: c.Recorded(),
-		Turns: make([]exportTurn, 0, 8),
+		callTail: callTail{Record: c.Visit.Record, RecordedWindow: c.Recorded(),
+			Turns: make([]exportTurn, 0, 8)},
 	}
 	if c.Call.Ended {
 		u := c.Call.Usage

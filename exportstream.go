@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 )
 
@@ -41,14 +42,11 @@ func streamExport(w io.Writer, doc exportDoc, n int, call func(int) exportCall) 
 			if err != nil {
 				continue // drain: the maker is not stopped mid-call
 			}
-			var b []byte
-			if b, err = enc.encode(c); err == nil {
-				if !first {
-					bw.WriteByte(',')
-				}
-				first = false
-				_, err = bw.Write(termtext.JSON(b[:len(b)-1])) // without the encoder's newline
+			if !first {
+				bw.WriteByte(',')
 			}
+			first = false
+			err = enc.encodeCall(bw, c)
 		}
 		done <- err
 	}()
@@ -66,8 +64,9 @@ func streamExport(w io.Writer, doc exportDoc, n int, call func(int) exportCall) 
 // jsonEncoder encodes values as `inspect export` writes them, reusing its
 // buffer: what encode returns is valid until the next call.
 type jsonEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
+	buf  bytes.Buffer
+	enc  *json.Encoder
+	msgs map[*model.Message][]byte // the last call's messages' JSON, as written
 }
 
 func (e *jsonEncoder) encode(v any) ([]byte, error) {
@@ -80,4 +79,66 @@ func (e *jsonEncoder) encode(v any) ([]byte, error) {
 		return nil, err
 	}
 	return withSurrogates(v, e.buf.Bytes())
+}
+
+// encodeCall writes c as termtext.JSON of its encoding without the
+// newline, piece by piece: the fields before the window, each message of
+// the window and of the evicted (a message's JSON is taken from the last
+// call when it was there), the fields after. Each piece is a whole JSON
+// value or a run of whole members, and both encoding/json's output for a
+// struct and termtext.JSON are the concatenation of their pieces', so the
+// bytes are the same as encoding c at once.
+func (e *jsonEncoder) encodeCall(w *bufio.Writer, c exportCall) error {
+	head, err := e.encode(c.callHead)
+	if err != nil {
+		return err
+	}
+	w.Write(termtext.JSON(head[:len(head)-2])) // without "}\n"
+	w.WriteString(`,"window":`)
+	next := make(map[*model.Message][]byte, len(c.Window)+len(c.Evicted))
+	if err := e.messages(w, c.Window, next); err != nil {
+		return err
+	}
+	w.WriteString(`,"evicted":`)
+	if err := e.messages(w, c.Evicted, next); err != nil {
+		return err
+	}
+	e.msgs = next
+	tail, err := e.encode(c.callTail)
+	if err != nil {
+		return err
+	}
+	w.WriteByte(',')
+	_, err = w.Write(termtext.JSON(tail[1 : len(tail)-1])) // without "{" and "\n"
+	return err
+}
+
+// messages writes ms as a JSON array, each message's JSON found in e.msgs
+// or made, and filed in next.
+func (e *jsonEncoder) messages(w *bufio.Writer, ms []*model.Message, next map[*model.Message][]byte) error {
+	if ms == nil {
+		w.WriteString("null")
+		return nil
+	}
+	w.WriteByte('[')
+	for i, m := range ms {
+		b, ok := next[m]
+		if !ok {
+			b, ok = e.msgs[m]
+		}
+		if !ok {
+			enc, err := e.encode(m)
+			if err != nil {
+				return err
+			}
+			b = bytes.Clone(termtext.JSON(enc[:len(enc)-1]))
+		}
+		next[m] = b
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.Write(b)
+	}
+	w.WriteByte(']')
+	return nil
 }
