@@ -92,6 +92,8 @@ type exportTurn struct {
 // whole document's.
 func writeExport(w io.Writer, source string, s session) error {
 	book := provenance.New(s.rec, s.replay)
+	book.Prefetch()
+	defer book.Stop()
 	return streamExport(w, exportHead(source, s), len(s.replay.Calls), func(i int) exportCall { return exportCallOf(s, book, i) })
 }
 

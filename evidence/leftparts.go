@@ -43,6 +43,13 @@ func (l *leftParts) keep(m *model.Message, p *part) {
 	}
 }
 
+// take is m's part, no longer kept here (nil for none).
+func (l *leftParts) take(m *model.Message) *part {
+	p := l.byMsg[m]
+	l.forget(m)
+	return p
+}
+
 // forget lets m's part go (it is held, or too old).
 func (l *leftParts) forget(m *model.Message) {
 	if p := l.byMsg[m]; p != nil {

@@ -75,6 +75,7 @@ type Judger struct {
 	held  map[*model.Message]bool
 	where map[string][]*model.Message // lookup form → the held messages that have it
 	win   windowSets
+	ahead *ahead // parts made ahead (Prefetch), nil for none
 }
 
 // NewJudger is a Judger with nothing remembered.

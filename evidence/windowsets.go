@@ -86,6 +86,9 @@ func (w *windowSets) update(view View) bool {
 	for _, m := range view.Window {
 		p := w.parts[m]
 		if p == nil {
+			p = w.left.take(m)
+		}
+		if p == nil {
 			p = newPart(m, view)
 		}
 		next[m] = p

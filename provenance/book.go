@@ -70,12 +70,23 @@ func New(rec *model.Recording, r *window.Replay) *Book {
 	return b
 }
 
+// Prefetch tokenizes the messages of the windows on another goroutine,
+// ahead of Call asked about the calls in order (see evidence.Prefetch);
+// Stop ends it.
+func (b *Book) Prefetch() {
+	b.judger.Prefetch(len(b.r.Calls), func(i int) []*model.Message { return b.r.Calls[i].Window() }, b.OwnBytes)
+}
+
+// Stop ends Prefetch's goroutine.
+func (b *Book) Stop() { b.judger.Stop() }
+
 // Call judges every value of call i's response (0-based) against its
 // replayed window.
 func (b *Book) Call(i int) *CallEvidence {
 	if ce, ok := b.memo[i]; ok {
 		return ce
 	}
+	b.judger.Reach(i)
 	c := &b.r.Calls[i]
 	resp := c.Call.Facts.Response
 	answer := evidence.Candidates(resp.Content)
