@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
@@ -174,13 +175,22 @@ func (t *timeline) cellsOf(w int) *timelineCells {
 	return &t.memo
 }
 
-// legend says what the marks mean, and how many calls a cell holds.
+// legend says what the marks mean (as many as fit whole, in order), and
+// how many calls a cell holds.
 func (t *timeline) legend(w int) string {
-	s := "▲ here × evicted ≠ differs │ run"
+	room := max(0, t.width-timelineLabel-w-1)
 	if n, cells := t.s.calls(), t.cells(); n > cells {
-		s = fmt.Sprintf("%.1f calls/cell", float64(n)/float64(cells))
+		return fit(fmt.Sprintf("%.1f calls/cell", float64(n)/float64(cells)), room)
 	}
-	return fit(s, max(0, t.width-timelineLabel-w-1))
+	s := ""
+	for _, e := range []string{"▲ here", "× evicted", "≠ differs", "│ run"} {
+		next := strings.TrimPrefix(s+" "+e, " ")
+		if ansi.StringWidth(next) > room {
+			break
+		}
+		s = next
+	}
+	return s
 }
 
 // block is v on a scale of top as one of eight heights; nothing at all
