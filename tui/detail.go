@@ -161,7 +161,7 @@ func (d *detailPane) show(row *window.Row) {
 		// the replay's window is not what the library sent (W shows what it did)
 		sent, st = "in the replayed window; the library's recorded window for this call differs (W)", d.st.Differs
 	}
-	if lf, ok := d.s.livesOf().byKey[row.Key]; ok {
+	if lf, ok := d.s.livesOf().of(row.Key); ok {
 		sent += "; " + lifeline(lf, d.s.replay, d.s.policy)
 	}
 	d.head = append(d.head, wrapLines(sent, st, w)...)

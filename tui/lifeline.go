@@ -8,8 +8,8 @@ import (
 )
 
 // life is where one turn was in view over the whole replay: the calls
-// it was sent on and the call it left at. It is read from the replay's
-// ledger at its last call, which knows every turn's whole story.
+// it was sent on and the call it left at. It is read from the turn's
+// row once its story is told (the ledger at the replay's last call).
 type life struct {
 	first, left int // call indexes; left is -1 when it never left
 	notice      bool
@@ -17,42 +17,39 @@ type life struct {
 	placeholder bool // a placeholder frame: in the replay's windows, never sent
 }
 
-// lives maps each turn's key to its life, for one replay.
+// lives is the life of each turn of one replay, read from the replay's
+// index of turns when asked (a turn's whole story is its row once it
+// left: Replay.TurnOf).
 type lives struct {
 	replay *window.Replay
-	byKey  map[string]life
-	rows   []window.Row // every turn, at the last call
 }
 
-// livesOf is the life of every turn of the replay on screen: the one
-// read with the replay in its tea.Cmd, or (for the recorded replay, back
-// after a knob was reset) read again here.
-func (s *session) livesOf() *lives {
-	for _, l := range []*lives{s.lives, s.recordedLives} {
-		if l != nil && l.replay == s.replay {
-			return l
-		}
+// livesOf is the lives of the replay on screen.
+func (s *session) livesOf() *lives { return newLives(s.replay) }
+
+func newLives(r *window.Replay) *lives { return &lives{replay: r} }
+
+// of is the life of the turn with key k.
+func (l *lives) of(k string) (life, bool) {
+	if l == nil || l.replay == nil {
+		return life{}, false
 	}
-	s.lives = newLives(s.replay)
-	return s.lives
+	row, ok := l.replay.TurnOf(k)
+	if !ok {
+		return life{}, false
+	}
+	r := l.replay
+	folded := row.LeftAt >= 0 && row.LeftAt < len(r.Calls) && r.Calls[row.LeftAt].Visit.Frame != nil
+	return life{first: row.First, left: row.LeftAt, notice: row.WroteAt >= 0, folded: folded, placeholder: row.Placeholder}, true
 }
 
-// newLives reads the ledger at r's last call, which knows every turn's
-// whole story. A huge run's takes tens of milliseconds: it is read in
-// the tea.Cmd that made the replay, before the replay is shared.
-func newLives(r *window.Replay) *lives {
-	l := &lives{replay: r, byKey: map[string]life{}}
-	if r == nil {
-		return l
+// each calls fn with every turn of the replay, in conversation order
+// (the ledger at its last call), until fn returns false.
+func (l *lives) each(fn func(r *window.Row) bool) {
+	if l == nil || l.replay == nil || len(l.replay.Calls) == 0 {
+		return
 	}
-	if n := len(r.Calls); n > 0 {
-		l.rows = r.Ledger(n - 1)
-	}
-	for _, row := range l.rows {
-		folded := row.LeftAt >= 0 && row.LeftAt < len(r.Calls) && r.Calls[row.LeftAt].Visit.Frame != nil
-		l.byKey[row.Key] = life{first: row.First, left: row.LeftAt, notice: row.WroteAt >= 0, folded: folded, placeholder: row.Placeholder}
-	}
-	return l
+	l.replay.LedgerAt(len(l.replay.Calls) - 1).Each(fn)
 }
 
 // lifeline says on which calls a turn was sent and where it left, with

@@ -146,7 +146,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.s == nil || msg.gen != m.gen {
 			return m, nil // a later change is on its way
 		}
-		m.s.replay, m.s.replaying, m.s.book, m.s.lives, m.s.diff = msg.replay, false, nil, msg.lives, msg.diff
+		m.s.replay, m.s.replaying, m.s.book, m.s.diff = msg.replay, false, nil, msg.diff
 		m.reread()
 		cmd = tea.Batch(m.responseFollows(), bookCmd(m.s.rec, msg.replay))
 	case bookMsg:

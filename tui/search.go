@@ -81,25 +81,33 @@ type searchedMsg struct {
 	others int
 }
 
-// searchCmd looks for q in every turn of rows, in conversation order.
+// searchCmd looks for q in every turn of the replay lv reads, in conversation order.
 // It only reads the messages, which nothing changes once loaded. It
 // stops early, answering nothing, once a later search was asked for
 // (latest is the newest gen): each key typed starts one.
 // The runs of the file's other conversations (others) are searched too,
 // for a count: their turns are one w away.
-func searchCmd(gen int, q string, rows []window.Row, lv map[string]life, others []*model.Run, latest *atomic.Int64) tea.Cmd {
+func searchCmd(gen int, q string, lv *lives, others []*model.Run, latest *atomic.Int64) tea.Cmd {
 	return func() tea.Msg {
 		m := newMatcher(q)
 		var hits []searchHit
-		for i, r := range rows {
+		i, stale := 0, false
+		lv.each(func(r *window.Row) bool {
 			if i%256 == 0 && latest != nil && latest.Load() != int64(gen) {
-				return nil
+				stale = true
+				return false
 			}
+			i++
 			for _, msg := range r.Messages {
 				if w := m.where(msg); w != "" && len(hits) < maxHits {
-					hits = append(hits, searchHit{key: r.Key, where: w, life: lv[r.Key]})
+					lf, _ := lv.of(r.Key)
+					hits = append(hits, searchHit{key: r.Key, where: w, life: lf})
 				}
 			}
+			return true
+		})
+		if stale {
+			return nil
 		}
 		n := 0
 		for _, r := range others {

@@ -141,10 +141,10 @@ func TestStaleSearchStops(t *testing.T) {
 	lv := m.s.livesOf()
 	var latest atomic.Int64
 	latest.Store(2)
-	if msg := searchCmd(1, "web", lv.rows, lv.byKey, nil, &latest)(); msg != nil {
+	if msg := searchCmd(1, "web", lv, nil, &latest)(); msg != nil {
 		t.Errorf("a search overtaken by a later one answered %T", msg)
 	}
-	if msg, ok := searchCmd(2, "web", lv.rows, lv.byKey, nil, &latest)().(searchedMsg); !ok || len(msg.hits) == 0 {
+	if msg, ok := searchCmd(2, "web", lv, nil, &latest)().(searchedMsg); !ok || len(msg.hits) == 0 {
 		t.Errorf("the latest search did not answer")
 	}
 }

@@ -49,7 +49,7 @@ func (m Model) runSearch() tea.Cmd {
 	}
 	sr.busy = true
 	lv := m.s.livesOf()
-	return searchCmd(sr.gen, sr.query, lv.rows, lv.byKey, m.s.otherRuns(), sr.latest)
+	return searchCmd(sr.gen, sr.query, lv, m.s.otherRuns(), sr.latest)
 }
 
 // searched takes a search's answer, when it is the latest.

@@ -26,9 +26,6 @@ type session struct {
 	rows    *window.Ledger // replay.LedgerAt(call)
 	changes fateChanges    // rows whose fate differs from the recorded policy's
 	diff    *fateDiff      // recorded against replay, once per replay (fateOf)
-	lives   *lives         // every turn's calls in view, for the replay on screen (livesOf)
-	// recordedLives is lives for the recorded replay.
-	recordedLives *lives
 
 	// the values of each response judged against recorded and replay
 	// (provenance.Book of each; made with them, off the UI goroutine)
@@ -49,7 +46,6 @@ type loadedMsg struct {
 	start    *window.Replay      // under the policy the screen opens with (== recorded without flags)
 	books    [2]*provenance.Book // of recorded and start
 	views    *views              // the file's conversations; rec is the one on screen
-	lives    [2]*lives           // of recorded and start
 	diff     *fateDiff           // recorded against start, when they differ
 	err      error
 }
@@ -93,14 +89,11 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 		start.LedgerAt(0)
 		books[1] = provenance.New(rec, start)
 	}
-	lv := [2]*lives{newLives(r)}
-	lv[1] = lv[0]
 	var d *fateDiff
 	if start != r {
-		lv[1] = newLives(start)
 		d = newFateDiff(r, start)
 	}
-	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books, lives: lv, views: vs, diff: d}
+	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books, views: vs, diff: d}
 }
 
 // replayedMsg is sent by replayCmd when a replay under a policy the user
@@ -108,7 +101,6 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 type replayedMsg struct {
 	gen    int
 	replay *window.Replay
-	lives  *lives
 	diff   *fateDiff // against the recorded replay
 }
 
@@ -130,7 +122,7 @@ func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.P
 	return func() tea.Msg {
 		r := window.RunFolds(rec, p, folds)
 		r.LedgerAt(call) // the turn log and its index, here, not in View
-		return replayedMsg{gen: gen, replay: r, lives: newLives(r), diff: newFateDiff(recorded, r)}
+		return replayedMsg{gen: gen, replay: r, diff: newFateDiff(recorded, r)}
 	}
 }
 
@@ -140,7 +132,7 @@ func newSession(name string, msg loadedMsg) *session {
 		recorded: msg.recorded, replay: msg.recorded, policy: msg.inf.Policy,
 		lastPins:     msg.inf.Policy.KeepLastToolResults,
 		recordedBook: msg.books[0], book: msg.books[0],
-		recordedLives: msg.lives[0], lives: msg.lives[1], diff: msg.diff,
+		diff: msg.diff,
 	}
 	if msg.start != nil {
 		s.replay, s.policy, s.book = msg.start, msg.start.Policy, msg.books[1]

@@ -381,3 +381,32 @@ func LedgerOf(rows []Row) *Ledger {
 	l.n = len(rows)
 	return l
 }
+
+// TurnOf is the turn with key k over the whole replay: the row it has
+// once its story is told (First, LeftAt (-1: it never left), WroteAt,
+// Placeholder), shared; ok is false when the replay has no such turn.
+func (r *Replay) TurnOf(k string) (row *Row, ok bool) {
+	ix := r.ledgerIndex()
+	i, ok := ix.byKey[k]
+	if !ok {
+		return nil, false
+	}
+	return &ix.gone[i], true
+}
+
+// Each calls fn with every row in order, until fn returns false.
+func (l *Ledger) Each(fn func(r *Row) bool) {
+	for _, p := range l.parts {
+		if p.own != nil {
+			if !fn(p.own) {
+				return
+			}
+			continue
+		}
+		for i := p.lo; i < p.hi; i++ {
+			if !fn(&l.r.index.gone[i]) {
+				return
+			}
+		}
+	}
+}

@@ -75,6 +75,9 @@ func checkView(t *testing.T, path string, r *Replay, c int) {
 		if end > i && l.LastLeft(i, end) != last {
 			t.Fatalf("%s call %d: LastLeft(%d, %d) = %d, want %d", path, c+1, i, end, l.LastLeft(i, end), last)
 		}
+		if t2, ok := r.TurnOf(w.Key); c == len(r.Calls)-1 && (!ok || t2.First != w.First || t2.LeftAt != w.LeftAt || t2.WroteAt != w.WroteAt || t2.Placeholder != w.Placeholder) {
+			t.Fatalf("%s: TurnOf(%s) = %+v, the last call's row %+v", path, w.Key, t2, w)
+		}
 		if got := l.Row(w.Key); got == nil || !reflect.DeepEqual(*got, w) {
 			t.Fatalf("%s call %d: Row(%s) = %+v, want %+v", path, c+1, w.Key, got, w)
 		}
