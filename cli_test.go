@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/afinspect/inspect/tui"
 )
 
 const (
@@ -372,6 +375,32 @@ func TestNoWindowKeyIsNone(t *testing.T) {
 		}
 		if len(c.Window) != 2*i+1 || c.Record != nil || c.RecordedWindow != want {
 			t.Errorf("call %d: %d messages, record %v, %s; want %d, none, %s", c.Call, len(c.Window), c.Record, c.RecordedWindow, 2*i+1, want)
+		}
+	}
+}
+
+// --help names every key the UI's ? lists (its KeyMap), so a key added
+// to the UI cannot be missing from it.
+func TestHelpNamesEveryKey(t *testing.T) {
+	_, out, _ := runCLI("--help")
+	i, j := strings.Index(out, "Keys in the UI"), strings.Index(out, "UI flags:")
+	if i < 0 || j < i {
+		t.Fatalf("no keys paragraph in\n%s", out)
+	}
+	par := out[i:j]
+	tokens := strings.Fields(strings.NewReplacer("(", " ", ")", " ", "·", " ", ",", " ", "/", " ").Replace(par))
+	for _, col := range tui.DefaultKeyMap().FullHelp() {
+		for _, b := range col {
+			k := b.Help().Key
+			if k == "/" {
+				if !strings.Contains(par, "/ search") {
+					t.Errorf("--help does not name / (%s)", b.Help().Desc)
+				}
+				continue
+			}
+			if first := strings.Split(k, "/")[0]; !slices.Contains(tokens, first) {
+				t.Errorf("--help does not name %s (%s)", first, b.Help().Desc)
+			}
 		}
 	}
 }

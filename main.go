@@ -60,8 +60,10 @@ Policy flags (export, report, and the UI); an absent flag is inferred from the r
 Keys in the UI (? lists them all): ←/→ call · g/G first/last · : go to call · / search every
 message, n/N next/previous hit · e/E eviction · d/D call differing from its record · >/< run ·
 c/C drop notice · ↑/↓ turn · enter open folded gone turns · tab focus · pgup/pgdn space b
-ctrl+u/d scroll · v transcript · o $PAGER · y copy (OSC 52) · m mouse off/on · F follow ·
-R reload · [ ] { } p a s t T r policy knobs · z hide gone · ! problems · q quit
+ctrl+u ctrl+d scroll · w agents and conversations · W recorded window beside the replay ·
+i response and its values · A final answer · x/X value typed, not read · K apply the policy
+that would have kept it · v transcript · o $PAGER · y copy (OSC 52) · m mouse off/on · F follow ·
+R reload · [ ] { } p a s t T r policy knobs · z hide gone · ! problems · esc close · q quit
 
 UI flags:
   -f, --follow                 follow a log still being written (new calls appear; F in the UI)
