@@ -88,10 +88,14 @@ func (h *header) where(c *window.CallReplay, iteration string) []string {
 	l, v := h.st.Label.Render, h.st.Value.Render
 	w := c.Window()
 	size := l("window ") + v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w))))
-	if c.Call.Ended {
+	switch {
+	case c.Call.Ended && c.Recorded() == window.Differs:
+		// the provider counted what the library sent, not this window
+		size += l(", the library sent ") + v(thousands(c.Call.Usage.Input)) + l(" tok")
+	case c.Call.Ended:
 		// the provider's count of what was sent
 		size += l(", ") + v(thousands(c.Call.Usage.Input)) + l(" tok")
-	} else {
+	default:
 		size += l(", ") + h.st.Unknown.Render("no reply yet") // no llm_end
 	}
 	run := l("run ") + v(fmt.Sprintf("%d/%d", runPosition(h.s.rec, c.Run), len(h.s.rec.Runs)))

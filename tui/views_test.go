@@ -116,6 +116,11 @@ func TestNothingSentOnADifferingCall(t *testing.T) {
 	if !strings.Contains(v, "· 5 replayed ━") || !strings.Contains(v, "in the replay's windows on calls 5–7 (") {
 		t.Errorf("the title or the lifeline does not say the turns were replayed:\n%s", v)
 	}
+	// the provider's 1,454 input tokens (s01's llm_end of call 5) counted
+	// the library's window, not the replay's 9 messages
+	if !strings.Contains(v, "window 9 msgs, 8,063 chars, the library sent 1,454 tok") {
+		t.Errorf("the header puts the recorded tokens beside the replay's window as if they were its own:\n%s", v)
+	}
 	if v := ansiFree(press(m, "v").View()); strings.Contains(v, "as the model read it") || !strings.Contains(v, "the replay's window, not the one the library sent") {
 		t.Errorf("the transcript of a differing call:\n%s", v)
 	}
