@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
 )
 
 // The picker overlay (w): the file's agents, their conversations and
@@ -36,8 +37,22 @@ func (m Model) openPicker() Model {
 }
 
 func (m *Model) refreshPicker() {
-	vs, st, cursor := m.s.views, m.st, m.pickCursor
-	m.picker.text = func(int) string { return pickerText(vs, st, cursor) }
+	vs, st, cursor, mine := m.s.views, m.st, m.pickCursor, ""
+	if m.s.changed() {
+		// the counts are under the recorded policies; say what the knobs make of the one on screen
+		matched, compared := 0, 0
+		for i := range m.s.replay.Calls {
+			switch m.s.replay.Calls[i].Recorded() {
+			case window.Match:
+				matched++
+				compared++
+			case window.Differs:
+				compared++
+			}
+		}
+		mine = "; under your knobs: " + matchText(matched, compared)
+	}
+	m.picker.text = func(int) string { return pickerText(vs, st, cursor, mine) }
 	m.picker.refresh()
 }
 

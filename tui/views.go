@@ -155,8 +155,10 @@ func matchText(matched, compared int) string {
 }
 
 // pickerText is the picker: agents, then their conversations, then their
-// runs; cursor is the conversation the cursor is on.
-func pickerText(vs *views, st *Styles, cursor int) string {
+// runs, each with how much of it the replay under the recorded policies
+// reproduces; cursor is the conversation the cursor is on, mine what the
+// knobs the user moved make of the one on screen ("" when none moved).
+func pickerText(vs *views, st *Styles, cursor int, mine string) string {
 	if vs == nil {
 		return ""
 	}
@@ -176,7 +178,7 @@ func pickerText(vs *views, st *Styles, cursor int) string {
 		}
 		line := fmt.Sprintf("%sconversation %d · %s · %s · %s", mark, cv.number, plural(len(cv.runs), "run"), plural(cv.calls, "call"), matchText(cv.matched, cv.compared))
 		if i == vs.shown {
-			line += "  (on screen)"
+			line += "  (on screen" + mine + ")"
 		}
 		if i == cursor {
 			b.WriteString(st.Value.Render(line) + "\n")

@@ -192,3 +192,14 @@ func TestSeveralConversationsAreNotAProblem(t *testing.T) {
 		t.Errorf("%d problems: %v", n, m.s.rec.Problems)
 	}
 }
+
+// The picker's counts are under the recorded policies; with a knob moved
+// it also says what the knobs make of the conversation on screen (s01
+// under keepRecentTurns 3 reproduces 7 of its 9 windows: inspect report
+// --keep-recent-turns 3).
+func TestPickerSaysWhatTheKnobsMake(t *testing.T) {
+	m := press(open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 160, 40), "]", "w")
+	if v := ansiFree(m.View()); !strings.Contains(v, "match 9/9  (on screen; under your knobs: differs: 7/9 match)") {
+		t.Errorf("the picker after ]:\n%s", v)
+	}
+}
