@@ -38,7 +38,7 @@ func reason(row window.Row, c *window.CallReplay, p model.Policy) string {
 		return s
 	case window.FateRecent:
 		if row.Reason == model.ReasonInsideKeepWindow {
-			return fmt.Sprintf("recent: inside the %s (keepRecentTurns=%d); inside-keep-window", recentTurns(p.KeepRecentTurns), p.KeepRecentTurns)
+			return fmt.Sprintf("recent: inside the %s (keepRecentTurns=%d; the library's record: inside-keep-window)", recentTurns(p.KeepRecentTurns), p.KeepRecentTurns)
 		}
 		return "recent: among the last turns; " + notEngaged(v, c, p)
 	}

@@ -24,6 +24,7 @@ func TestReasons(t *testing.T) {
 		{"s01-basic-loop", 6, window.FateNotice, "in place of the 2 messages that left"},
 		{"s01-basic-loop", 6, window.FateGone, "gone: left at call 5"},
 		{"s01-basic-loop", 9, window.FateKept, "kept: it could leave, but a refused turn ended the drop span before it"},
+		{"s01-basic-loop", 5, window.FateRecent, "recent: inside the 2 recent turns (keepRecentTurns=2; the library's record: inside-keep-window)"},
 		{"s01-basic-loop", 1, window.FateAnchor, "anchor: the current request; no window strategy may drop it"},
 		{"s02-pins-off", 4, window.FateEvicted, "not pinned (pins are off); a drop notice took the place of the 2 messages"},
 		{"s05-multi-turn", 6, window.FateNotice, "in place of the 7 messages that left"},
