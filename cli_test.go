@@ -404,3 +404,14 @@ func TestHelpNamesEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// The report's columns say what the replay holds; only RECORDED says
+// whether the library sent it. Under --keep-recent-turns 3, s01's calls
+// 5 and 6 differ from what the library sent (README: recorded under 2).
+func TestReportCallsNoColumnSent(t *testing.T) {
+	code, out, _ := runCLI("report", "-q", "--keep-recent-turns", "3", s01)
+	head, _, _ := strings.Cut(out, "\n")
+	if code != 0 || strings.Contains(head, "SENT") || !strings.Contains(head, "MSGS") || !strings.Contains(head, "RECORDED") {
+		t.Errorf("exit %d, header %q", code, head)
+	}
+}

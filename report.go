@@ -15,9 +15,11 @@ import (
 
 // writeReport prints the replay as a table, one row per call, then the
 // policy and the problems. Colour only marks a recorded-window mismatch.
+// MSGS and CHARS are the replayed window's; RECORDED says whether it is
+// the one the library sent (TOK IN counted what the library sent).
 func writeReport(w io.Writer, s session, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tSENT\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tPRODUCED")
+	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tMSGS\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tPRODUCED")
 	for i := range s.replay.Calls {
 		c := &s.replay.Calls[i]
 		v := &c.Visit
