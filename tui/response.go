@@ -111,7 +111,7 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 		line(st.Label.Render("── " + t + " " + strings.Repeat("─", max(0, w-ansi.StringWidth(t)-4))))
 	}
 	ce := s.evidenceAt(s.call)
-	for _, l := range wrapText(st.Label.Render(responseHead(c, r)), w) {
+	for _, l := range wrapText(st.Label.Render(responseHead(c, runPosition(s.rec, c.Run), r)), w) {
 		line(l)
 	}
 	if ce == nil { // the replay's book is still being made (bookCmd)
@@ -181,8 +181,10 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *Style
 	}
 }
 
-func responseHead(c *window.CallReplay, r model.Response) string {
-	h := fmt.Sprintf("call %d (run %d, iteration %d)", c.Index+1, c.Run.RunNo, c.Call.Iteration)
+// responseHead names the call, its run as the header numbers it (in the
+// conversation on screen), and the response's stop reason and usage.
+func responseHead(c *window.CallReplay, run int, r model.Response) string {
+	h := fmt.Sprintf("call %d (run %d, iteration %d)", c.Index+1, run, c.Call.Iteration)
 	if r.StopReason != nil {
 		h += " · stop reason " + termtext.Line(*r.StopReason)
 	}

@@ -158,6 +158,7 @@ func TestEvidenceSourcesInTheScreensCallNumbers(t *testing.T) {
 	m = press(m, "w", "j", "enter", ":", "1", "0", "enter", "i")
 	v := ansiFree(m.View())
 	for _, want := range []string{
+		"call 10 (run 2, iteration 3)", // the header's run 2/2: the follow-up (file run 3)
 		"in the user's text · sent on calls 1–7 · evicted at 8 (not-pinnable)",
 		"in get_ledger call_0002 · sent on calls 3–6 · evicted at 7 (superseded)",
 	} {
