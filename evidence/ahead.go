@@ -5,25 +5,31 @@ import "github.com/afinspect/inspect/model"
 // A Judger judging the calls of a replay in order (an export) tokenizes
 // each message as it enters the window (newPart): on one goroutine that is
 // most of the export's work after the load. Prefetch makes those parts on
-// another goroutine, call by call ahead of the judging, and Reach files
+// aheadWorkers goroutines, call by call ahead of the judging, and Reach files
 // them where update and Hold look (the parts of messages that left,
 // leftParts), so that tokenizing and judging overlap on two cores. The
 // parts are the same ones newPart would make: a message's part depends on
 // the message and its own bytes only.
 
-// aheadLimit is how many parts may wait, made but not yet reached.
-const aheadLimit = 256
+// aheadLimit is how many parts may wait, made but not yet reached;
+// aheadWorkers how many goroutines make them.
+const (
+	aheadLimit   = 256
+	aheadWorkers = 2
+)
 
-// aheadPart is the part of a message first in the window of call.
+// aheadPart is the part of a message first in the window of call, made
+// when done is closed.
 type aheadPart struct {
 	call int
 	m    *model.Message
 	p    *part
+	done chan struct{}
 }
 
-// ahead is the goroutine making parts, seen from the Judger's side.
+// ahead is the goroutines making parts, seen from the Judger's side.
 type ahead struct {
-	parts   chan aheadPart
+	parts   chan *aheadPart // in the order of the windows
 	stop    chan struct{}
 	pending *aheadPart // read from parts, for a call not reached yet
 }
@@ -33,11 +39,21 @@ type ahead struct {
 // View.OwnBytes). window and own are called on another goroutine: they
 // must only read. Stop ends it.
 func (j *Judger) Prefetch(n int, window func(int) []*model.Message, own func(*model.Message) string) {
-	a := &ahead{parts: make(chan aheadPart, aheadLimit), stop: make(chan struct{})}
+	a := &ahead{parts: make(chan *aheadPart, aheadLimit), stop: make(chan struct{})}
 	j.ahead = a
 	view := View{OwnBytes: own}
+	jobs := make(chan *aheadPart, aheadLimit)
+	for range aheadWorkers {
+		go func() {
+			for ap := range jobs {
+				ap.p = newPart(ap.m, view)
+				close(ap.done)
+			}
+		}()
+	}
 	go func() {
 		defer close(a.parts)
+		defer close(jobs)
 		seen := map[*model.Message]bool{}
 		for i := range n {
 			for _, m := range window(i) {
@@ -45,8 +61,10 @@ func (j *Judger) Prefetch(n int, window func(int) []*model.Message, own func(*mo
 					continue
 				}
 				seen[m] = true
+				ap := &aheadPart{call: i, m: m, done: make(chan struct{})}
 				select {
-				case a.parts <- aheadPart{call: i, m: m, p: newPart(m, view)}:
+				case a.parts <- ap:
+					jobs <- ap
 				case <-a.stop:
 					return
 				}
@@ -68,11 +86,12 @@ func (j *Judger) Reach(i int) {
 				j.ahead = nil
 				return
 			}
-			a.pending = &ap
+			a.pending = ap
 		}
 		if a.pending.call > i {
 			return
 		}
+		<-a.pending.done
 		j.win.left.keep(a.pending.m, a.pending.p)
 		a.pending = nil
 	}
