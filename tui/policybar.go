@@ -134,7 +134,12 @@ func (s *session) applyKnob(k KeyMap, msg tea.KeyMsg) bool {
 		p.NoAnchor = !p.NoAnchor
 	case key.Matches(msg, k.Strategy):
 		p.Strategy = nextStrategy(p.Strategy, s.inference.Policy.Strategy)
-		if (p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest) && p.ThresholdTokens == 0 {
+		switch {
+		case p.Strategy != model.TokenBudget && p.Strategy != model.SummarizeOldest:
+			// no threshold here: the one the cycle set goes, so coming
+			// back round to the recorded policy is the recorded policy
+			p.ThresholdTokens = s.inference.Policy.ThresholdTokens
+		case p.ThresholdTokens == 0:
 			p.ThresholdTokens = startThreshold
 		}
 	case key.Matches(msg, k.ThresholdLess):

@@ -34,3 +34,17 @@ func TestHelpNamesEveryFate(t *testing.T) {
 		}
 	}
 }
+
+// s01 is a sliding-window run (README) with no threshold: s takes it
+// through token-budget and summarize-oldest (at a starting threshold) and
+// back to sliding-window, which is the recorded policy again — not a
+// "changed" one whose only change is a threshold nothing uses.
+func TestStrategyCycleComesBackToTheRecordedPolicy(t *testing.T) {
+	m := open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 120, 40)
+	if m = press(m, "s"); m.s.policy.ThresholdTokens == 0 || !m.s.changed() {
+		t.Fatalf("s: %+v", m.s.policy)
+	}
+	if m = press(m, "s", "s"); m.s.changed() || m.s.replay != m.s.recorded {
+		t.Errorf("after a whole cycle: %+v, recorded %+v", m.s.policy, m.s.inference.Policy)
+	}
+}
