@@ -205,7 +205,7 @@ func answerValues(ce *provenance.CallEvidence) int {
 }
 
 // valueLines writes one value: its verdict word, the value (padded to vw
-// columns, so where each value was lines up), where it was, and for a
+// columns, so where each value was lines up; never cut), where it was, and for a
 // value that left its sources, lifetime strip and suggestion.
 func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark string, e provenance.Entry, vw, w int) {
 	where := "text"
@@ -213,7 +213,9 @@ func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark
 		where = "args " + termtext.Line(*e.ToolCallID)
 	}
 	word := st.Verdict(e.Verdict).Render(fmt.Sprintf("%-13s", e.Verdict))
-	b.WriteString(fit(mark+word+" "+pad(st.Value.Render(termtext.Line(e.Value)), vw)+"  "+st.Dim.Render(where), w) + "\n")
+	v := st.Value.Render(termtext.Line(e.Value)) // whole: a longer one pushes its place right
+	v += strings.Repeat(" ", max(0, vw-ansi.StringWidth(v)))
+	b.WriteString(fit(mark+word+" "+v+"  "+st.Dim.Render(where), w) + "\n")
 	indent := strings.Repeat(" ", 15)
 	for _, src := range e.Sources {
 		name := "the user's text"

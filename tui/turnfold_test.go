@@ -48,3 +48,14 @@ func TestStrategyCycleComesBackToTheRecordedPolicy(t *testing.T) {
 		t.Errorf("after a whole cycle: %+v, recorded %+v", m.s.policy, m.s.inference.Policy)
 	}
 }
+
+// A value is never cut to line the values up: c06b's research step
+// answers at its call 6 with src/tax/rateCache.ts:12 (wire.json), a value
+// the check normalizes to src/tax/ratecache.ts:12 (EVIDENCE-SEMANTICS:
+// lowercased), longer than a third of a 100-column screen's detail pane.
+func TestResponseValuesAreWhole(t *testing.T) {
+	m := press(open(t, fileConfig("../testdata/c06b-composition-sequence/run.jsonl"), 100, 24), "A")
+	if v := ansiFree(m.View()); !strings.Contains(v, "src/tax/ratecache.ts:12") {
+		t.Errorf("the value is cut:\n%s", v)
+	}
+}
