@@ -59,3 +59,11 @@ func TestResponseValuesAreWhole(t *testing.T) {
 		t.Errorf("the value is cut:\n%s", v)
 	}
 }
+
+// n and N with no search say so, rather than nothing at all.
+func TestNextHitWithoutASearchSaysSo(t *testing.T) {
+	m := press(open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 120, 40), "n")
+	if m.flash != "no search to step through: / starts one" || m.s.call != 0 {
+		t.Errorf("n: %q at call %d", m.flash, m.s.call+1)
+	}
+}

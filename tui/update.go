@@ -57,6 +57,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.stepHit(1)
 	case m.search.query != "" && key.Matches(msg, k.PrevHit):
 		m.stepHit(-1)
+	case key.Matches(msg, k.NextHit, k.PrevHit):
+		m.flash = "no search to step through: / starts one"
 	case m.search.query != "" && key.Matches(msg, k.Close):
 		m.endSearch()
 	case key.Matches(msg, k.Response):
