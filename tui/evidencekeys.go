@@ -233,8 +233,11 @@ func (m Model) applyKeep() (Model, tea.Cmd) {
 		sel := left[min(*m.respSel, len(left)-1)]
 		left = append([]provenance.Entry{sel}, left...)
 	}
+	pending := false
 	for _, e := range left {
-		if sug, state := m.keep.of(m.s.call, e.Value); state == keepFound {
+		sug, state := m.keep.of(m.s.call, e.Value)
+		if state == keepFound {
+			m.applyOnKept = 0
 			m.s.policy = sug.Policy
 			if sug.Policy.KeepLastToolResults > 0 {
 				m.s.lastPins = sug.Policy.KeepLastToolResults
@@ -242,6 +245,13 @@ func (m Model) applyKeep() (Model, tea.Cmd) {
 			m.flash = "applied" + onAgent(m.s) + ": " + sug.Text
 			return m.replan()
 		}
+		pending = pending || state == keepPending
+	}
+	if pending {
+		// not searched yet (the response was never opened): search, then apply
+		m.applyOnKept = m.s.call + 1
+		m.flash = "looking for a policy that would have kept this call's values…"
+		return m, m.askKeep()
 	}
 	m.flash = "no suggestion to apply on this call"
 	return m, nil

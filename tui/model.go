@@ -39,6 +39,9 @@ type Model struct {
 	// keepAsked, by call, the generation (+1) each was asked for
 	keep      *keepState
 	keepAsked map[int]int
+	// applyOnKept is the call (+1) whose suggestion K asked for before
+	// the search had answered: it is applied when the answer comes
+	applyOnKept int
 	respSel   *int // the selected value that left, in the response block
 	help      help.Model
 	spin      spinner.Model
@@ -158,6 +161,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.responseFollows()
 	case keptMsg:
 		m.kept(msg)
+		if m.applyOnKept == msg.call+1 && msg.gen == m.gen && m.s != nil && m.s.call == msg.call {
+			m.applyOnKept = 0
+			m, cmd = m.applyKeep()
+		}
 	case judgedMsg:
 		m.s.judged(msg)
 		m.syncDetail() // a tool turn's strip marks the calls that used it

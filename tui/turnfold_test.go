@@ -67,3 +67,14 @@ func TestNextHitWithoutASearchSaysSo(t *testing.T) {
 		t.Errorf("n: %q at call %d", m.flash, m.s.call+1)
 	}
 }
+
+// K on a call whose response was never opened still applies what would
+// have kept its values (the demo's call 13, README: keepRecentTurns 2→3
+// and keepLastToolResults 2→3 keep list_hosts in view), once the search
+// it starts has answered — not "no suggestion".
+func TestApplyKeepSearchesFirst(t *testing.T) {
+	m := press(open(t, fileConfig("../testdata/demo-evidence/run.jsonl"), 120, 40), ":", "1", "3", "enter", "K")
+	if p := m.s.policy; p.KeepRecentTurns != 3 || p.KeepLastToolResults != 3 || !strings.HasPrefix(m.flash, "applied: keepRecentTurns 2→3 and keepLastToolResults 2→3") {
+		t.Errorf("K at call 13: policy %v, %q", p, m.flash)
+	}
+}
