@@ -42,9 +42,9 @@ type Model struct {
 	// applyOnKept is the call (+1) whose suggestion K asked for before
 	// the search had answered: it is applied when the answer comes
 	applyOnKept int
-	respSel   *int // the selected value that left, in the response block
-	help      help.Model
-	spin      spinner.Model
+	respSel     *int // the selected value that left, in the response block
+	help        help.Model
+	spin        spinner.Model
 
 	overlay       overlay
 	mouseOff      bool   // m gave the mouse to the terminal
