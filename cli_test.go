@@ -415,3 +415,21 @@ func TestReportCallsNoColumnSent(t *testing.T) {
 		t.Errorf("exit %d, header %q", code, head)
 	}
 }
+
+// On a file of several agents every policy line of the report's footer
+// names its agent, the first one too.
+func TestReportFooterNamesEveryAgent(t *testing.T) {
+	code, out, _ := runCLI("report", "-q", "testdata/c02-interleaved-agents/run.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"\npolicy of oncall: sliding-window keepRecentTurns=2 ", "\npolicy of billing (inferred): sliding-window keepRecentTurns=4 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the footer has no %q:\n%s", want, out[strings.LastIndex(out, "\n\n"):])
+		}
+	}
+	code, out, _ = runCLI("report", "-q", s01)
+	if code != 0 || !strings.Contains(out, "\npolicy: sliding-window") {
+		t.Errorf("one agent: want a plain \"policy:\" line, got exit %d:\n%s", code, out)
+	}
+}

@@ -39,7 +39,12 @@ func writeReport(w io.Writer, s session, color bool) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\npolicy: %s\n  %s\n  evidence: %s\n", termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
+	// one agent: "policy:"; several: each line names its agent
+	head := "policy"
+	if len(s.agents) > 1 {
+		head = "policy of " + termtext.Line(s.agents[0].agent.Key)
+	}
+	fmt.Fprintf(w, "\n%s: %s\n  %s\n  evidence: %s\n", head, termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
 	for _, a := range s.agents[min(1, len(s.agents)):] { // the first is the line above
 		how := "given"
 		if a.inferred {
