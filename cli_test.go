@@ -433,3 +433,14 @@ func TestReportFooterNamesEveryAgent(t *testing.T) {
 		t.Errorf("one agent: want a plain \"policy:\" line, got exit %d:\n%s", code, out)
 	}
 }
+
+// --theme colours the UI; report, export and evidence refuse it as they
+// refuse -f, rather than accept it and do nothing.
+func TestThemeIsForTheUIOnly(t *testing.T) {
+	for _, cmd := range []string{"report", "export", "evidence"} {
+		code, _, errs := runCLI(cmd, "--theme", "light", s01)
+		if code != 2 || !strings.Contains(errs, "--theme colours the terminal UI only") {
+			t.Errorf("%s --theme light: exit %d, stderr %q", cmd, code, errs)
+		}
+	}
+}

@@ -145,6 +145,9 @@ func run1(args []string, stdout io.Writer, stderr *termtext.Writer, raw io.Write
 	case cmd != "ui" && o.follow:
 		fmt.Fprintf(stderr, "inspect %s: -f follows a file in the terminal UI only (inspect -f FILE)\n", cmd)
 		return 2
+	case cmd != "ui" && o.theme != "auto":
+		fmt.Fprintf(stderr, "inspect %s: --theme colours the terminal UI only (inspect --theme %s FILE)\n", cmd, termtext.Line(o.theme))
+		return 2
 	case cmd == "export" && o.format != "json":
 		fmt.Fprintf(stderr, "inspect export: unknown --format %q (json is the only one)\n", o.format)
 		return 2
