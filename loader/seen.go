@@ -14,7 +14,7 @@ import (
 
 const (
 	seenMin   = 256     // shorter strings are checked at once
-	seenBytes = 8 << 20 // text held before the memory starts over
+	seenBytes = 2 << 20 // text held before the memory starts over
 )
 
 // seenStrings is one decoder's memory of checked strings.
