@@ -14,7 +14,7 @@ import "github.com/afinspect/inspect/model"
 // aheadLimit is how many parts may wait, made but not yet reached;
 // aheadWorkers how many goroutines make them.
 const (
-	aheadLimit   = 256
+	aheadLimit   = 32
 	aheadWorkers = 2
 )
 
