@@ -71,7 +71,6 @@ type callState struct {
 	tools       []*toolUse
 	fromHistory bool
 	settled     bool
-	stated      bool // context.injected gave the hash of every message the call sent
 }
 
 type toolUse struct {

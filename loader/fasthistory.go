@@ -55,7 +55,6 @@ type elemState struct {
 	roleEsc    bool
 	key        *textKey
 	checkOnly  bool
-	wantHash   bool
 	decodeInto *model.Message
 }
 

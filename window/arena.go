@@ -32,8 +32,6 @@ func (s *slab[T]) take(n int) []T {
 // arena is the memory of one replay (or one visit).
 type arena struct {
 	msgs     slab[*model.Message]
-	turns    slab[model.Turn]
-	fates    slab[TurnFate]
 	refusals slab[model.Refusal]
 	pins     slab[model.Pin]
 	names    slab[string]

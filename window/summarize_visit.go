@@ -21,15 +21,6 @@ type foldRequest struct {
 	call      *model.Call      // the call the visit precedes; nil in a hand-made visit
 }
 
-// summarizer writes the frame for a planned fold. The replay's is a
-// conversation's Summaries, which takes the text from the recorded folds.
-type summarizer interface {
-	recorded(foldRequest, fingerprint) (summary, bool)
-	latched(fingerprint) bool
-	latch(fingerprint)
-	summarize(foldRequest) summary
-}
-
 // summarizeOutcome is the part of a summarize-oldest record the fold
 // decides (§11.6, §11.7).
 type summarizeOutcome struct {
