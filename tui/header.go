@@ -102,7 +102,10 @@ func (h *header) where(c *window.CallReplay, iteration string) []string {
 	if label := h.s.views.label(); label != "" {
 		run = v(label) + l(" (w) · ") + run // which agent and conversation
 	}
-	if !c.Run.Complete {
+	switch {
+	case h.s.views != nil && h.s.views.paused[c.Run]:
+		run += " " + h.st.Unknown.Render("paused, resumed later") // a resume() continues it
+	case !c.Run.Complete:
 		run += " " + h.st.Unknown.Render("unfinished") // no turn_end yet
 	}
 	return []string{

@@ -22,6 +22,10 @@ type views struct {
 	all   *model.Recording // the whole file
 	convs []convView       // in conversation order
 	shown int              // index in convs of the one on screen
+	// paused are the runs a later resume() continues (§10.7): they have
+	// no turn_end because they stopped for a person, not because the log
+	// was cut.
+	paused map[*model.Run]bool
 }
 
 // convView is one conversation and its runs, with the calls whose
@@ -47,7 +51,12 @@ type runView struct {
 // view is a conversation number; 0 or one not there is the first.
 func scope(rec *model.Recording, view int) (*model.Recording, *views) {
 	lin := lineage.Decide(rec)
-	vs := &views{all: rec}
+	vs := &views{all: rec, paused: map[*model.Run]bool{}}
+	for _, l := range lin.Links {
+		if l.Kind == lineage.Resume {
+			vs.paused[rec.Runs[l.Pred]] = true
+		}
+	}
 	for _, c := range lin.Conversations {
 		cv := convView{number: c.Number, agent: rec.Runs[c.Runs[0]].Agent, matched: -1, compared: -1}
 		for _, i := range c.Runs {
