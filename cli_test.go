@@ -59,7 +59,8 @@ func TestKnobValuesRefused(t *testing.T) {
 	}{
 		{[]string{"report", "--keep-recent-turns", "-1", s01}, "--keep-recent-turns must be 0 or more (got -1)"},
 		{[]string{"report", "--keep-last-tool-results", "-1", s01}, "--keep-last-tool-results must be 0 or more"},
-		{[]string{"report", "--threshold-tokens", "-5", s01}, "--threshold-tokens must be 0 or more"},
+		{[]string{"report", "--threshold-tokens", "-5", s01}, "--threshold-tokens must be more than 0 (got -5)"},
+		{[]string{"report", "--threshold-tokens", "0", s01}, "--threshold-tokens must be more than 0"},
 		{[]string{"report", s01, "--keep-recent-turns"}, "--keep-recent-turns needs a value"},
 		{[]string{"report", "--keep-recent-turns", "two", s01}, `--keep-recent-turns: "two" is not a whole number`},
 		{[]string{"report", "--strategy=", s01}, "--strategy needs a value"},

@@ -86,11 +86,15 @@ func (o *options) validate() error {
 	}{
 		{"keep-recent-turns", o.keepRecent, ""},
 		{"keep-last-tool-results", o.keepPins, " (0 switches pins off)"},
-		{"threshold-tokens", o.threshold, ""},
 	} {
 		if o.given[n.flag] && n.v < 0 {
 			return fmt.Errorf("--%s must be 0 or more%s (got %d)", n.flag, n.note, n.v)
 		}
+	}
+	if o.given["threshold-tokens"] && o.threshold <= 0 {
+		// §7: a token threshold is required and > 0; 0 would engage on
+		// every measured call, which no library configuration can do
+		return fmt.Errorf("--threshold-tokens must be more than 0 (got %d)", o.threshold)
 	}
 	return nil
 }
