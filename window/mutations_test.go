@@ -47,15 +47,7 @@ func TestMutatedLogsMatchWire(t *testing.T) {
 	} {
 		t.Run(m.name, func(t *testing.T) {
 			lines, sources := m.build(t)
-			path := filepath.Join(t.TempDir(), "run.jsonl")
-			if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			rec, err := loader.Load(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lin := lineage.Decide(rec)
+			rec, lin := loadLines(t, lines)
 			infs := window.InferAgents(rec, lin)
 			policies := map[string]model.Policy{}
 			for _, inf := range infs {
@@ -278,15 +270,7 @@ func mutWire(t *testing.T, lines []string, sources []*mutSource) chainWire {
 func TestEachSummarizeAgentKeepsItsRefusals(t *testing.T) {
 	a, b := loadMut(t, "c04-summarize-multi", 0), loadMut(t, "s10-summarize", 1)
 	b.renameAgent("digest")
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, []byte(strings.Join(batchLines([]int{9, 4, 15}, a.lines, b.lines), "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := loader.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lin := lineage.Decide(rec)
+	rec, lin := loadLines(t, batchLines([]int{9, 4, 15}, a.lines, b.lines))
 	infs := window.InferAgents(rec, lin)
 	policies := map[string]model.Policy{}
 	for _, inf := range infs {
@@ -306,4 +290,19 @@ func TestEachSummarizeAgentKeepsItsRefusals(t *testing.T) {
 		return
 	}
 	t.Fatal("no call of c04's run 1 at iteration 6")
+}
+
+// loadLines loads a mutated log written to a temp file, and decides its
+// lineage.
+func loadLines(t *testing.T, lines []string) (*model.Recording, *lineage.Lineage) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := loader.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, lineage.Decide(rec)
 }

@@ -304,6 +304,23 @@ def by_agent(agent):
     return lambda e: (e.get("meta") or {}).get("compositionPath") == ["Agent:" + agent]
 
 
+def runs_in_tool_calls(parent, child, at):
+    """parent's lines with child's runs, one after another, each put whole
+    right after the parent's n-th tool_start for n in at (a child instance
+    reused across tool calls: its follow-ups nested in later ones)."""
+    items, n, k = [], 0, 0
+    for it in parent.items():
+        items.append(it)
+        e = json.loads(parent.lines[it[1]])
+        if e.get("type", "").endswith("stream.tool_start"):
+            n += 1
+            if n in at and k < len(child.runs):
+                lo, hi = child.run_span(child.runs[k])
+                items += [(child, i) for i in range(lo, hi + 1)]
+                k += 1
+    return items
+
+
 def nest(parent, child, parent_run, nth_tool):
     """the child's lines right after the parent's nth tool_start of parent_run."""
     items, n = [], 0
@@ -390,32 +407,14 @@ def shapes(shared, rng):
     # a child instance reused: its follow-ups nested in later tool calls of the parent
     p, ch = S("demo-incident", "a"), S("s05-multi-turn", "b")
     ch.rename_agent("agent", "child")
-    items, n, k = [], 0, 0
-    for it in p.items():
-        items.append(it)
-        e = json.loads(p.lines[it[1]])
-        if e.get("type", "").endswith("stream.tool_start"):
-            n += 1
-            if n in (2, 5, 9) and k < len(ch.runs):
-                lo, hi = ch.run_span(ch.runs[k])
-                items += [(ch, i) for i in range(lo, hi + 1)]
-                k += 1
+    items = runs_in_tool_calls(p, ch, (2, 5, 9))
     yield "child-followups", items, [p, ch], "s05's three runs as one child instance, each nested in a tool call of demo-incident"
     # a child with the default id, like its parent: one agent key, two conversations
     p, ch = S("demo-incident", "a"), S("s01-basic-loop", "b")
     fresh_ids(ch, "1796000000002")
     yield "child-samekey", nest(p, ch, p.runs[0], 4), [p, ch], "s01 as an agent-as-tool child with the default id 'agent', inside demo-incident"
     p, ch = S("demo-incident", "a"), S("s05-multi-turn", "b")
-    items, n, k = [], 0, 0
-    for it in p.items():
-        items.append(it)
-        e = json.loads(p.lines[it[1]])
-        if e.get("type", "").endswith("stream.tool_start"):
-            n += 1
-            if n in (3, 6, 13) and k < len(ch.runs):
-                lo, hi = ch.run_span(ch.runs[k])
-                items += [(ch, i) for i in range(lo, hi + 1)]
-                k += 1
+    items = runs_in_tool_calls(p, ch, (3, 6, 13))
     yield "child-samekey-followups", items, [p, ch], "s05's runs as a child with the default id nested in demo-incident's tool calls (its follow-up across the parent's follow-up)"
     # a grandchild: a child agent's own tool runs another agent
     p, ch, g = S("demo-incident", "a"), S("s01-basic-loop", "b"), S("s09-token-budget", "c")
