@@ -112,7 +112,6 @@ func (b *builder) message(m *model.Message) *model.Message {
 	b.nextID++
 	m.ID = b.nextID
 	m.Chars()
-	m.TextKey()
 	return m
 }
 

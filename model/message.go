@@ -2,8 +2,6 @@ package model
 
 import (
 	"encoding/json"
-	"math/bits"
-	"unicode/utf8"
 )
 
 // Roles a message can have.
@@ -47,19 +45,8 @@ type Message struct {
 	// message was never sent.
 	Placeholder bool `json:"placeholder,omitempty"`
 
-	ID    int    `json:"-"`
-	chars int    // cached Len(Content)+1; 0 means not measured yet
-	key   uint64 // cached Key(Role, Content), when keyed
-	keyed bool
-}
-
-// TextKey is Key(Role, Content), worked out once. Like Chars, a message
-// shared between goroutines must be keyed before it is shared.
-func (m *Message) TextKey() uint64 {
-	if !m.keyed {
-		m.key, m.keyed = Key(m.Role, m.Content), true
-	}
-	return m.key
+	ID    int `json:"-"`
+	chars int // cached Len(Content)+1; 0 means not measured yet
 }
 
 // Chars is the message's content length in UTF-16 units, measured once.
@@ -113,55 +100,8 @@ func WindowChars(w []*Message) int {
 	return n
 }
 
-// Key is a position-free 64-bit hash of a message's role and content:
-// FNV-1a over the UTF-16 units of the content, mixed with the role's
-// (RoleMix). Two messages the library would compare as equal have one
-// key. The content is hashed alone so that a reader can hash it before
-// it knows the role.
-func Key(role, content string) uint64 {
-	return KeyText(KeyOffset, content) ^ RoleMix(role)
-}
-
-// RoleMix is what a role adds to a Key.
-func RoleMix[T string | []byte](role T) uint64 {
-	return bits.RotateLeft64(KeyText(KeyOffset, role)*KeyPrime, 31)
-}
-
-// FNV-1a, 64 bits.
-const (
-	KeyOffset = 14695981039346656037
-	KeyPrime  = 1099511628211
-)
-
-// KeyText folds text into a Key hash as UTF-16 code units (a lone
-// surrogate as its own unit); a byte of bad UTF-8 counts as U+FFFD.
-func KeyText[T string | []byte](h uint64, s T) uint64 {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			h = (h ^ uint64(c)) * KeyPrime
-			i++
-			continue
-		}
-		r, size := DecodeRune(s[i:])
-		h = KeyRune(h, r)
-		i += size
-	}
-	return h
-}
-
-// KeyRune folds one character into a Key hash as UTF-16 code units.
-func KeyRune(h uint64, r rune) uint64 {
-	if r >= 0x10000 {
-		r -= 0x10000
-		h = (h ^ uint64(0xD800+(r>>10))) * KeyPrime
-		return (h ^ uint64(0xDC00+(r&0x3FF))) * KeyPrime
-	}
-	return (h ^ uint64(r)) * KeyPrime
-}
-
 // SameText reports whether a and b have the same role and content, the
 // comparison the library's windows are checked by.
 func SameText(a, b *Message) bool {
-	return a == b || a.TextKey() == b.TextKey() && a.Role == b.Role && a.Content == b.Content
+	return a == b || a.Role == b.Role && a.Content == b.Content
 }
