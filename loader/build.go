@@ -51,7 +51,7 @@ type runState struct {
 	run     *model.Run
 	comp    string            // compositionPath of the segment's first event
 	slots   []*model.Message  // recorded window for the call the next llm_start opens, by position
-	deliver []bool            // which of slots a delivery put there
+	keys    []slotKey         // how each of slots was interned
 	cur     *callState        // the segment's latest call
 	started map[string]bool   // toolCallIds a tool_start opened
 	ended   map[string]bool   // toolCallIds a tool_end answered
@@ -71,6 +71,15 @@ type callState struct {
 	tools       []*toolUse
 	fromHistory bool
 	settled     bool
+	keys        []slotKey // how each message of call.Recorded was interned, when injected events gave them
+}
+
+// slotKey is how a recorded window's message was interned, from a
+// context.injected event: an iteration_end history element with the
+// same key and text is that message, known without a second lookup.
+type slotKey struct {
+	role             string
+	delivered, plain bool // plain: filed by its text (no escape)
 }
 
 type toolUse struct {
@@ -228,16 +237,18 @@ func (b *builder) injected(rs *runState, p *parsed) {
 		return
 	}
 	if rs.slots == nil {
-		rs.slots, rs.deliver = make([]*model.Message, 0, rs.hint), make([]bool, 0, rs.hint)
+		rs.slots, rs.keys = make([]*model.Message, 0, rs.hint), make([]slotKey, 0, rs.hint)
 	}
 	for len(rs.slots) <= pos {
 		rs.slots = append(rs.slots, nil)
-		rs.deliver = append(rs.deliver, false)
+		rs.keys = append(rs.keys, slotKey{})
 	}
-	rs.slots[pos], rs.deliver[pos] = nil, false
+	rs.slots[pos], rs.keys[pos] = nil, slotKey{}
 	if p.hasContent {
 		key := textKey{role: p.role, raw: p.content, delivered: p.delivered, scanned: p.contentScanned, esc: p.contentEsc}
-		rs.slots[pos], rs.deliver[pos] = b.intern(key, func() *model.Message {
+		_, plain := plainText(key)
+		rs.keys[pos] = slotKey{role: key.role, delivered: key.delivered, plain: plain}
+		rs.slots[pos] = b.intern(key, func() *model.Message {
 			m := &model.Message{Role: p.role, Content: jsonText(p.content)}
 			if p.role == model.RoleTool {
 				m.ToolCallID = p.sourceID
@@ -246,7 +257,7 @@ func (b *builder) injected(rs *runState, p *parsed) {
 				m.InjectedBy = `"delivered"`
 			}
 			return m
-		}), p.delivered
+		})
 	}
 }
 
@@ -287,11 +298,36 @@ func (b *builder) internTable(key textKey) (map[string]*model.Message, []byte) {
 		byText = map[string]*model.Message{}
 		b.interned[k] = byText
 	}
+	text, _ := plainText(key)
+	return byText, text
+}
+
+// plainText is the text key is filed by, and whether that is the content
+// itself (a string with no escape) rather than its JSON.
+func plainText(key textKey) ([]byte, bool) {
 	raw := key.raw
 	if len(raw) >= 2 && raw[0] == '"' && (key.scanned && !key.esc || !key.scanned && bytes.IndexByte(raw, '\\') < 0) {
-		raw = raw[1 : len(raw)-1]
+		return raw[1 : len(raw)-1], true
 	}
-	return byText, raw
+	return raw, false
+}
+
+// sameSlot is the message of the call's recorded slot i when key files
+// the same text in the same table, that is what intern(key) returns, found
+// by one compare; nil when that is not known.
+func (cs *callState) sameSlot(i int, key textKey) *model.Message {
+	if i >= len(cs.keys) {
+		return nil
+	}
+	k := cs.keys[i]
+	text, plain := plainText(key)
+	if !k.plain || !plain || k.role != key.role || k.delivered != key.delivered {
+		return nil
+	}
+	if m := cs.call.Recorded[i]; m.Content == string(text) {
+		return m
+	}
+	return nil
 }
 
 // stored is the map key to file text under: the message's own content
@@ -313,15 +349,17 @@ func (b *builder) llmStart(rs *runState, p *parsed) {
 	b.calls++
 	call := &model.Call{Number: b.calls, Iteration: p.iteration, MessagesCount: n, Line: p.at.line}
 	call.Facts.SystemPrompt = rs.sys.forCall()
+	var keys []slotKey
 	if len(rs.slots) == n && !slices.Contains(rs.slots, nil) {
 		call.Recorded = rs.slots
-		for k := n - 1; k >= 0 && rs.deliver[k]; k-- {
+		keys = rs.keys
+		for k := n - 1; k >= 0 && rs.keys[k].delivered; k-- {
 			call.Deliveries++
 		}
 	}
 	rs.hint = len(rs.slots) + 4
-	rs.slots, rs.deliver = nil, nil
-	rs.cur = &callState{call: call}
+	rs.slots, rs.keys = nil, nil
+	rs.cur = &callState{call: call, keys: keys}
 	rs.run.Calls = append(rs.run.Calls, call)
 }
 

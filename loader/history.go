@@ -43,7 +43,9 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	deliveries, trailing := 0, true
 	for i := n - 1; i >= 0; i-- {
 		key := h.key(i)
-		recorded[i] = b.intern(key, func() *model.Message { return h.decode(i) })
+		if recorded[i] = cs.sameSlot(i, key); recorded[i] == nil {
+			recorded[i] = b.intern(key, func() *model.Message { return h.decode(i) })
+		}
 		if trailing && key.delivered && deliveredAt(h.decode(i), cs.call.Iteration) {
 			deliveries++
 		} else {
