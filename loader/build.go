@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -27,8 +26,8 @@ type builder struct {
 	order    []*runState // segments that are an agent's, in order of becoming one
 	runNos   map[string]int
 	agents   map[string]*model.Agent
-	interned map[internKey]map[string]*model.Message // recorded window messages, by their text as the file spells it
-	last     *runState                               // the segment of the last event, found without the map
+	interned map[internKey]*internTable // recorded window messages, by their text as the file spells it
+	last     *runState                  // the segment of the last event, found without the map
 	nextID   int
 	events   int           // events applied: the order of §10's "first event"
 	calls    int           // llm_starts so far
@@ -92,7 +91,7 @@ type toolUse struct {
 
 func newBuilder(rec *model.Recording, opts options, l *Loading) *builder {
 	return &builder{rec: rec, segs: map[segKey]*runState{}, runNos: map[string]int{}, agents: map[string]*model.Agent{},
-		interned: map[internKey]map[string]*model.Message{}, opts: opts, loading: l}
+		interned: map[internKey]*internTable{}, opts: opts, loading: l}
 }
 
 func (b *builder) problem(at loc, format string, args ...any) {
@@ -245,7 +244,8 @@ func (b *builder) injected(rs *runState, p *parsed) {
 	}
 	rs.slots[pos], rs.keys[pos] = nil, slotKey{}
 	if p.hasContent {
-		key := textKey{role: p.role, raw: p.content, delivered: p.delivered, scanned: p.contentScanned, esc: p.contentEsc}
+		key := textKey{role: p.role, raw: p.content, delivered: p.delivered, scanned: p.contentScanned, esc: p.contentEsc,
+			hash: p.contentHash, hashed: p.contentHashed}
 		_, plain := plainText(key)
 		rs.keys[pos] = slotKey{role: key.role, delivered: key.delivered, plain: plain}
 		rs.slots[pos] = b.intern(key, func() *model.Message {
@@ -259,57 +259,6 @@ func (b *builder) injected(rs *runState, p *parsed) {
 			return m
 		})
 	}
-}
-
-// internKey splits the interned messages by role and delivery.
-type internKey struct {
-	role      string
-	delivered bool
-}
-
-// intern returns the recorded message with key, making it with make the
-// first time: a window repeated in every call is held once, and looking it
-// up costs a map lookup of its text, not a decode.
-func (b *builder) intern(key textKey, make func() *model.Message) *model.Message {
-	byText, text := b.internTable(key)
-	if m := byText[string(text)]; m != nil {
-		return m
-	}
-	m := b.message(make())
-	byText[stored(text, m)] = m
-	return m
-}
-
-// internAs files m, a message already made, under key unless one is there.
-func (b *builder) internAs(key textKey, m *model.Message) {
-	byText, text := b.internTable(key)
-	if byText[string(text)] == nil {
-		byText[stored(text, m)] = m
-	}
-}
-
-// internTable is the table key belongs in, and the text it is filed by:
-// a content with no escape by its text (inside the quotes), any other by
-// its JSON (with the quotes, so the two never meet).
-func (b *builder) internTable(key textKey) (map[string]*model.Message, []byte) {
-	k := internKey{key.role, key.delivered}
-	byText := b.interned[k]
-	if byText == nil {
-		byText = map[string]*model.Message{}
-		b.interned[k] = byText
-	}
-	text, _ := plainText(key)
-	return byText, text
-}
-
-// plainText is the text key is filed by, and whether that is the content
-// itself (a string with no escape) rather than its JSON.
-func plainText(key textKey) ([]byte, bool) {
-	raw := key.raw
-	if len(raw) >= 2 && raw[0] == '"' && (key.scanned && !key.esc || !key.scanned && bytes.IndexByte(raw, '\\') < 0) {
-		return raw[1 : len(raw)-1], true
-	}
-	return raw, false
 }
 
 // sameSlot is the message of the call's recorded slot i when key files
@@ -328,15 +277,6 @@ func (cs *callState) sameSlot(i int, key textKey) *model.Message {
 		return m
 	}
 	return nil
-}
-
-// stored is the map key to file text under: the message's own content
-// when they are the same text, so that the table costs no copy.
-func stored(text []byte, m *model.Message) string {
-	if m.Content == string(text) {
-		return m.Content
-	}
-	return string(text)
 }
 
 func (b *builder) llmStart(rs *runState, p *parsed) {

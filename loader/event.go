@@ -126,6 +126,8 @@ type parsed struct {
 	hasContent               bool
 	contentScanned           bool // the fast decoder read content as a string; contentEsc: with an escape
 	contentEsc               bool
+	contentHash              uint64 // content's text hashed by the decoder, when contentHashed
+	contentHashed            bool
 	delivered                bool // context.injected reason does not start with "conversation history"
 	threshold                int  // context.budget_pressure cap, unit tokens
 	history                  *history
@@ -168,4 +170,8 @@ type textKey struct {
 	// scanned: the fast decoder read raw as a string, and esc says
 	// whether it held an escape (else internTable looks).
 	scanned, esc bool
+	// hashed: the decoder hashed the text inside the quotes (hash, with
+	// textSeed) as it checked it.
+	hash   uint64
+	hashed bool
 }

@@ -185,6 +185,7 @@ func (e *elemState) content(s *scanner) bool {
 	var ok bool
 	e.key.raw, ok = rawString(s)
 	e.key.scanned, e.key.esc = ok, s.esc
+	e.key.hash, e.key.hashed = s.hash, s.hashed
 	return ok
 }
 
@@ -248,21 +249,22 @@ func injectedText(raw []byte) string {
 // kept in full in history.roles.
 var roleCodes = [...]string{1: model.RoleUser, 2: model.RoleAssistant, 3: model.RoleTool, 4: model.RoleSystem}
 
-// elemRef is a history element's key in 12 bytes: where its content's
-// JSON lies in its span, its role by number, and whether an injection
-// delivered it. A history of thousands of messages per call is keyed
-// without a string per message.
+// elemRef is a history element's key in 24 bytes: where its content's
+// JSON lies in its span, its role by number, whether an injection
+// delivered it, and its text's hash when the decoder made one. A history
+// of thousands of messages per call is keyed without a string per message.
 type elemRef struct {
-	off, end     int32
-	role         uint8
-	delivered    bool
-	scanned, esc bool // as in textKey
+	off, end             int32
+	role                 uint8
+	delivered            bool
+	scanned, esc, hashed bool // as in textKey
+	hash                 uint64
 }
 
 // refOf compacts key; the content's JSON lies at span offset key.raw
 
 func refOf(key textKey, span []byte) elemRef {
-	r := elemRef{delivered: key.delivered, scanned: key.scanned, esc: key.esc}
+	r := elemRef{delivered: key.delivered, scanned: key.scanned, esc: key.esc, hashed: key.hashed, hash: key.hash}
 	if len(key.raw) > 0 {
 		r.off = int32(cap(span) - cap(key.raw))
 		r.end = r.off + int32(len(key.raw))

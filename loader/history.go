@@ -78,7 +78,8 @@ func (h *history) key(i int) textKey {
 		return h.keys[i]
 	}
 	r := h.refs[i]
-	k := textKey{role: roleCodes[r.role], raw: h.spans[i][r.off:r.end], delivered: r.delivered, scanned: r.scanned, esc: r.esc}
+	k := textKey{role: roleCodes[r.role], raw: h.spans[i][r.off:r.end], delivered: r.delivered, scanned: r.scanned, esc: r.esc,
+		hash: r.hash, hashed: r.hashed}
 	if r.role == 0 { // a role of another name: read it again from the span
 		m := &model.Message{}
 		s := scanner{b: h.spans[i]}

@@ -19,7 +19,6 @@ const (
 
 // seenStrings is one decoder's memory of checked strings.
 type seenStrings struct {
-	seed   maphash.Seed
 	byHash map[uint64]seenString
 	bytes  int
 }
@@ -35,6 +34,7 @@ type seenString struct {
 // string ends at its first quote not preceded by a backslash; when that
 // text is one already checked, it is consumed as it was then.
 func (s *scanner) skipSeen() bool {
+	s.hashed = false
 	c := s.seen
 	if c == nil {
 		return s.skipString()
@@ -46,16 +46,18 @@ func (s *scanner) skipSeen() bool {
 	}
 	text := b[start : start+q]
 	if c.byHash == nil {
-		c.seed, c.byHash = maphash.MakeSeed(), map[uint64]seenString{}
+		c.byHash = map[uint64]seenString{}
 	}
-	h := maphash.Bytes(c.seed, text)
+	h := maphash.Bytes(textSeed, text)
 	if e, ok := c.byHash[h]; ok && e.text == string(text) {
 		s.i, s.esc = start+q+1, e.esc
+		s.hash, s.hashed = h, true
 		return true
 	}
 	if !s.skipString() {
 		return false
 	}
+	s.hash, s.hashed = h, true
 	if c.bytes+q > seenBytes {
 		clear(c.byHash)
 		c.bytes = 0
