@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/afinspect/inspect/model"
@@ -20,21 +21,21 @@ import (
 func writeReport(w io.Writer, s session, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tMSGS\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tPRODUCED")
-	for i := range s.replay.Calls {
-		c := &s.replay.Calls[i]
-		v := &c.Visit
-		left, why := "-", "-"
-		if v.Engaged {
-			left, why = leftLine(v), stayedLine(v)
+	calls := s.replay.Calls
+	rows := make([]string, len(calls))
+	half := len(calls) / 2 // rows are independent: two goroutines make them
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range calls[:half] {
+			rows[i] = callRow(&calls[i], color)
 		}
-		recorded := c.Recorded()
-		if color && recorded == window.Differs {
-			recorded = "\x1b[31m" + recorded + "\x1b[0m"
-		}
-		in, out := tokens(c.Call)
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, c.Conversation,
-			termtext.Line(agentKey(c.Run)), c.Call.Iteration, len(v.After), model.WindowChars(v.After), in, out,
-			termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded, termtext.Line(produced(c.Call)))
+	})
+	for i := half; i < len(calls); i++ {
+		rows[i] = callRow(&calls[i], color)
+	}
+	wg.Wait()
+	for _, r := range rows {
+		io.WriteString(tw, r)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -65,6 +66,23 @@ func writeReport(w io.Writer, s session, color bool) error {
 		}
 	}
 	return nil
+}
+
+// callRow is one call's row of the table, tab-separated.
+func callRow(c *window.CallReplay, color bool) string {
+	v := &c.Visit
+	left, why := "-", "-"
+	if v.Engaged {
+		left, why = leftLine(v), stayedLine(v)
+	}
+	recorded := c.Recorded()
+	if color && recorded == window.Differs {
+		recorded = "\x1b[31m" + recorded + "\x1b[0m"
+	}
+	in, out := tokens(c.Call)
+	return fmt.Sprintf("%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, c.Conversation,
+		termtext.Line(agentKey(c.Run)), c.Call.Iteration, len(v.After), model.WindowChars(v.After), in, out,
+		termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded, termtext.Line(produced(c.Call)))
 }
 
 // leftLine names what left at this call's head: the tools each evicted

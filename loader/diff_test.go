@@ -148,6 +148,12 @@ var oddLines = []string{
 	"\f\u00a0",
 	`[]`,
 	`"agentfootprint.x"`,
+	// a newline is a line's end, never white space or string text
+	"{\"type\":\"agentfootprint.x\",\n\"payload\":{}}",
+	"{\"type\":\"agentfootprint.x\",\"payload\":{\"a\":\"" + strings.Repeat("x", 300) + "\n" + strings.Repeat("y", 300) + "\"}}",
+	"{\"type\":\"agentfootprint.x\",\"payload\":{\"a\":\"" + strings.Repeat("x", 300) + "\n\"}}",
+	"{\"type\":\"agentfootprint.x\",\"payload\":{}} \t\r",
+	"{\"type\":\"agentfootprint.x\",\"payload\":{}}\r\r",
 }
 
 // TestOddLines reads lines of unusual shape each way, together and one
