@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -58,4 +60,29 @@ func wholeExport(t *testing.T, source string, s session) []byte {
 		t.Fatal(err)
 	}
 	return termtext.JSON(buf.Bytes())
+}
+
+// BenchmarkWriteExport is the export after the load: the generated log
+// loaded and its policy inferred once, then writeExport timed (the
+// evidence, the JSON), output discarded; MB/s is of the file.
+func BenchmarkWriteExport(b *testing.B) {
+	for _, calls := range []int{1600, 16000} {
+		b.Run(fmt.Sprintf("%dcalls", calls), func(b *testing.B) {
+			path, size := generatedLog(b, calls)
+			rec, err := loader.Load(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := newSession(rec, options{keepRecent: -1, keepPins: -1, threshold: -1}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(size)
+			for b.Loop() {
+				if err := writeExport(io.Discard, path, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -41,12 +41,12 @@ type ahead struct {
 func (j *Judger) Prefetch(n int, window func(int) []*model.Message, own func(*model.Message) string) {
 	a := &ahead{parts: make(chan *aheadPart, aheadLimit), stop: make(chan struct{})}
 	j.ahead = a
-	view := View{OwnBytes: own}
+	view, only := View{OwnBytes: own}, j.only
 	jobs := make(chan *aheadPart, aheadLimit)
 	for range aheadWorkers {
 		go func() {
 			for ap := range jobs {
-				ap.p = newPart(ap.m, view)
+				ap.p = newPart(ap.m, view, only)
 				close(ap.done)
 			}
 		}()

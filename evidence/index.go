@@ -4,6 +4,8 @@ package evidence
 // added in order, at most FormLimit of them.
 type Index struct {
 	forms map[string]struct{}
+	only  *askedForms // nil: every form is kept; else only these (asked.go)
+	met   int         // with only: the forms met, repeats counted
 }
 
 // NewIndex is an empty set.
@@ -11,7 +13,14 @@ func NewIndex() *Index { return &Index{forms: map[string]struct{}{}} }
 
 // Truncated reports whether the set reached FormLimit (also when that
 // happened to be every form).
-func (x *Index) Truncated() bool { return len(x.forms) >= FormLimit }
+// A restricted index (asked.go) is truncated when it met FormLimit forms:
+// it is then no longer known to be exact.
+func (x *Index) Truncated() bool {
+	if x.only != nil {
+		return x.met >= FormLimit
+	}
+	return len(x.forms) >= FormLimit
+}
 
 // list is the forms held, in no order.
 func (x *Index) list() []string {
@@ -40,6 +49,10 @@ func (x *Index) Has(v string) bool {
 
 // addNormalized adds the lookup forms of an already normalized value.
 func (x *Index) addNormalized(v string) {
+	if x.only != nil {
+		x.addAsked(v)
+		return
+	}
 	if v == "" {
 		return
 	}
@@ -53,12 +66,22 @@ func (x *Index) addNormalized(v string) {
 
 // AddWhole adds a whole string (a JSON key or string leaf), normalized
 // exactly once.
-func (x *Index) AddWhole(raw string) { x.addNormalized(Normalize(raw)) }
+func (x *Index) AddWhole(raw string) {
+	if x.only != nil && x.only.none(raw) {
+		x.met++
+		return
+	}
+	x.addNormalized(Normalize(raw))
+}
 
 // AddText adds the tokens of text (each normalized a second time, which
 // changes nothing for a token).
 func (x *Index) AddText(text string) {
 	if x.Truncated() {
+		return
+	}
+	if x.only != nil {
+		x.addTextAsked(text)
 		return
 	}
 	eachToken(text, -1, func(tok string) bool {

@@ -58,11 +58,12 @@ func (l *leftParts) forget(m *model.Message) {
 	}
 }
 
-// forms is how many forms p holds.
+// forms is how many forms p holds, and one for each index (a restricted
+// part may hold none, and still counts).
 func (p *part) forms() int {
-	n := p.a.Len()
+	n := p.a.Len() + 1
 	if p.b != nil {
-		n += p.b.Len()
+		n += p.b.Len() + 1
 	}
 	return n
 }

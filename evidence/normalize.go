@@ -59,7 +59,7 @@ func Tokenize(text string) []string {
 // false or limit tokens were given (limit < 0: no limit).
 func eachToken(text string, limit int, fn func(string) bool) {
 	n := 0
-	emit := func(piece string) bool {
+	eachPiece(text, func(piece string) bool {
 		if v := Normalize(piece); v != "" {
 			n++
 			if !fn(v) || n == limit {
@@ -67,7 +67,13 @@ func eachToken(text string, limit int, fn func(string) bool) {
 			}
 		}
 		return true
-	}
+	})
+}
+
+// eachPiece calls fn with each piece of text, not yet normalized, in
+// order until fn returns false: the runs of token characters, cut at the
+// commas that are not between two digits.
+func eachPiece(text string, fn func(string) bool) {
 	start := -1
 	for i := 0; i <= len(text); i++ {
 		if i < len(text) && tokenByte(text[i]) {
@@ -77,7 +83,7 @@ func eachToken(text string, limit int, fn func(string) bool) {
 			continue
 		}
 		if start >= 0 {
-			if !splitCommas(text[start:i], emit) {
+			if !splitCommas(text[start:i], fn) {
 				return
 			}
 			start = -1

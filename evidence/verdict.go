@@ -72,6 +72,7 @@ type judgeSets struct {
 // view (windowSets): a Judger judges the calls of one replay, whose views
 // share their OwnBytes.
 type Judger struct {
+	only  *askedForms // the forms of the values asked about, nil for any (asked.go)
 	held  map[*model.Message]bool
 	where map[string][]*model.Message // lookup form → the held messages that have it
 	win   windowSets
@@ -81,6 +82,17 @@ type Judger struct {
 // NewJudger is a Judger with nothing remembered.
 func NewJudger() *Judger {
 	return &Judger{held: map[*model.Message]bool{}, where: map[string][]*model.Message{}}
+}
+
+// NewJudgerFor is a Judger that will be asked about values (normalized),
+// and so indexes each message by their forms only (asked.go). Asked about
+// another value, it indexes the window and the messages gone whole for
+// it: the same verdict, at a cost.
+func NewJudgerFor(values []Value) *Judger {
+	j := NewJudger()
+	j.only = newAskedForms(values)
+	j.win.only = j.only
+	return j
 }
 
 // Gone is the messages that left before a call, as JudgeGone asks about
@@ -118,8 +130,19 @@ func (j *Judger) JudgeGone(values []Value, view View, goneOf func() Gone) []Judg
 	out := make([]Judged, len(values))
 	var gone Gone
 	asked := false
+	var whole *judgeSets // the window indexed whole, for a value not asked ahead
 	for i, v := range values {
-		out[i] = Judged{Value: v, Verdict: grounded(v.Value)}
+		covered := j.only == nil || j.only.covers(v.Value)
+		if !covered && whole == nil {
+			s := buildJudgeSets(view)
+			whole = &s
+		}
+		out[i] = Judged{Value: v}
+		if covered {
+			out[i].Verdict = grounded(v.Value)
+		} else {
+			out[i].Verdict = whole.grounded(v.Value)
+		}
 		if out[i].Verdict != "" {
 			continue
 		}
@@ -127,11 +150,28 @@ func (j *Judger) JudgeGone(values []Value, view View, goneOf func() Gone) []Judg
 			gone, asked = goneOf(), true
 		}
 		out[i].Verdict = NeverRead
-		if out[i].Sources = j.sources(v.Value, gone); out[i].Sources != nil {
+		if covered {
+			out[i].Sources = j.sources(v.Value, gone)
+		} else {
+			out[i].Sources = wholeSources(v.Value, gone, view)
+		}
+		if out[i].Sources != nil {
 			out[i].Verdict = Left
 		}
 	}
 	return out
+}
+
+// wholeSources is sources for a value the held messages were not indexed
+// by: each message gone indexed whole, as Hold would.
+func wholeSources(v string, gone Gone, view View) []int {
+	var ks []int
+	for k, m := range gone.List {
+		if at, ok := gone.Find(m); ok && at == k && heldIndex(m, view).Has(v) {
+			ks = append(ks, k)
+		}
+	}
+	return ks
 }
 
 // sources are the places in gone of the messages that hold v, in order.
@@ -223,6 +263,15 @@ func (j *Judger) Hold(m *model.Message, view View) {
 		}
 		return
 	}
+	for f := range heldIndex(m, view).forms {
+		if j.only == nil || j.only.has(f) {
+			j.where[f] = append(j.where[f], m)
+		}
+	}
+}
+
+// heldIndex is every form m holds by the library's rules (see Hold).
+func heldIndex(m *model.Message, view View) *Index {
 	x := NewIndex()
 	switch {
 	case m.Role == model.RoleTool:
@@ -233,9 +282,7 @@ func (j *Judger) Hold(m *model.Message, view View) {
 	case isExemptRole(m):
 		x.AddText(m.Content)
 	}
-	for f := range x.forms {
-		j.where[f] = append(j.where[f], m)
-	}
+	return x
 }
 
 // SplitFrame cuts a compaction frame into its label (through the "]"

@@ -24,15 +24,17 @@ type part struct {
 	a, b *Index
 }
 
-func newPart(m *model.Message, view View) *part {
-	p := &part{a: NewIndex()}
+// newPart indexes m for the judge sets: only the forms of only when it
+// is not nil, unless that cannot be known exact (asked.go).
+func newPart(m *model.Message, view View, only *askedForms) *part {
+	p := &part{a: newIndexFor(only)}
 	switch {
 	case m.Role == model.RoleTool:
 		if own := view.own(m); own == m.Content {
 			p.kind = partSame
 			p.a.AddToolResult(own)
 		} else {
-			p.kind, p.b = partSplit, NewIndex()
+			p.kind, p.b = partSplit, newIndexFor(only)
 			p.a.AddToolResult(m.Content)
 			p.b.AddToolResult(own)
 		}
@@ -40,7 +42,7 @@ func newPart(m *model.Message, view View) *part {
 		p.kind = partNone
 	case strings.HasPrefix(m.Content, model.CompactedPrefix):
 		label, summary := SplitFrame(m.Content)
-		p.kind, p.b = partFrame, NewIndex()
+		p.kind, p.b = partFrame, newIndexFor(only)
 		p.a.AddText(label)
 		p.b.AddText(summary)
 	case m.IsNotice():
@@ -50,8 +52,27 @@ func newPart(m *model.Message, view View) *part {
 		p.kind = partUser
 		p.a.AddText(m.Content)
 	}
+	if only != nil && (p.a.Truncated() || p.b != nil && p.b.Truncated()) {
+		return newPart(m, view, nil)
+	}
 	return p
 }
+
+// askedPart indexes the request and the system prompt as user text.
+func askedPart(view View, only *askedForms) *part {
+	p := &part{kind: partRequest, a: newIndexFor(only)}
+	p.a.AddText(view.Request)
+	for _, sp := range view.SystemPrompt {
+		p.a.AddText(sp)
+	}
+	if only != nil && p.a.Truncated() {
+		return askedPart(view, nil)
+	}
+	return p
+}
+
+// restricted reports whether p keeps only the asked forms.
+func (p *part) restricted() bool { return p.a.restricted() }
 
 // windowSets answers what judgeSets answer from each message's own forms,
 // kept while the message stays in the window: a call costs the messages
@@ -59,6 +80,7 @@ func newPart(m *model.Message, view View) *part {
 // union of the parts is the set (judgeSets' exact case); at or past it,
 // judgeSets are built instead.
 type windowSets struct {
+	only  *askedForms // the forms asked about, nil for all (asked.go)
 	parts map[*model.Message]*part
 	prev  map[*model.Message]*part // the window before: what just left
 	left  leftParts                // the parts of messages that left, until held
@@ -67,44 +89,29 @@ type windowSets struct {
 	prompt  []string
 	asked   *part
 	view    []*part // this call's parts, request first
+	msgs    []*model.Message
 }
 
 // update takes view's window; false when a union could reach FormLimit.
 func (w *windowSets) update(view View) bool {
 	if w.asked == nil || view.Request != w.request || !slices.Equal(view.SystemPrompt, w.prompt) {
 		w.request, w.prompt = view.Request, view.SystemPrompt
-		w.asked = &part{kind: partRequest, a: NewIndex()}
-		w.asked.a.AddText(view.Request)
-		for _, p := range view.SystemPrompt {
-			w.asked.a.AddText(p)
-		}
+		w.asked = askedPart(view, w.only)
 	}
 	next := make(map[*model.Message]*part, len(view.Window))
 	w.view = append(w.view[:0], w.asked)
-	var tools, owns, exempt int // forms the unions could hold at most
-	exempt = w.asked.a.Len()
+	w.msgs = append(w.msgs[:0], nil)
 	for _, m := range view.Window {
 		p := w.parts[m]
 		if p == nil {
 			p = w.left.take(m)
 		}
 		if p == nil {
-			p = newPart(m, view)
+			p = newPart(m, view, w.only)
 		}
 		next[m] = p
 		w.view = append(w.view, p)
-		switch p.kind {
-		case partSame:
-			tools += p.a.Len()
-		case partSplit:
-			tools += p.a.Len()
-			owns += p.b.Len()
-		case partUser, partNotice, partFrame:
-			exempt += p.a.Len()
-			if p.b != nil {
-				exempt += p.b.Len()
-			}
-		}
+		w.msgs = append(w.msgs, m)
 	}
 	for m, p := range w.parts {
 		if next[m] == nil {
@@ -112,6 +119,45 @@ func (w *windowSets) update(view View) bool {
 		}
 	}
 	w.parts, w.prev = next, w.parts
+	if w.small() {
+		return true
+	}
+	// the bounds of restricted parts may be far above their forms: count
+	// them whole
+	for k, p := range w.view {
+		if !p.restricted() {
+			continue
+		}
+		if k == 0 {
+			w.asked = askedPart(view, nil)
+			w.view[0] = w.asked
+			continue
+		}
+		m := w.msgs[k]
+		w.view[k] = newPart(m, view, nil)
+		w.parts[m] = w.view[k]
+	}
+	return w.small()
+}
+
+// small reports whether the unions of the view's parts surely stay below
+// FormLimit.
+func (w *windowSets) small() bool {
+	var tools, owns, exempt int // forms the unions could hold at most
+	for _, p := range w.view {
+		switch p.kind {
+		case partSame:
+			tools += p.a.bound()
+		case partSplit:
+			tools += p.a.bound()
+			owns += p.b.bound()
+		case partUser, partNotice, partFrame, partRequest:
+			exempt += p.a.bound()
+			if p.b != nil {
+				exempt += p.b.bound()
+			}
+		}
+	}
 	return tools < FormLimit && owns < FormLimit && exempt < FormLimit
 }
 
@@ -178,7 +224,7 @@ func (w *windowSets) heldForms(m *model.Message) []string {
 	case partSame, partUser, partNotice:
 		return p.a.list()
 	case partSplit:
-		if p.a.Len()+p.b.Len() >= FormLimit {
+		if p.a.bound()+p.b.bound() >= FormLimit {
 			return nil
 		}
 		out := p.a.list()

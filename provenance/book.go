@@ -61,6 +61,7 @@ type Book struct {
 	last   goneAt // the messages gone at the last call asked, kept to extend
 	// prompts is each call's system prompt (see systemPrompt)
 	prompts [][]string
+	values  []callValues // each call's, read ahead by Prefetch; nil: read by Call
 }
 
 // New follows every message of replay r (of rec) through its windows.
@@ -70,10 +71,19 @@ func New(rec *model.Recording, r *window.Replay) *Book {
 	return b
 }
 
-// Prefetch tokenizes the messages of the windows on another goroutine,
-// ahead of Call asked about the calls in order (see evidence.Prefetch);
-// Stop ends it.
+// Prefetch readies the book for Call asked about every call in order:
+// the values of every response are read first, so that the messages are
+// indexed by those values only (evidence.NewJudgerFor), and the messages
+// of the windows are indexed on other goroutines, ahead of Call (see
+// evidence.Prefetch). Stop ends them. It must come before any Call.
 func (b *Book) Prefetch() {
+	b.values = make([]callValues, len(b.r.Calls))
+	var all []evidence.Value
+	for i := range b.r.Calls {
+		b.values[i] = valuesOf(&b.r.Calls[i].Call.Facts.Response)
+		all = append(all, b.values[i].values...)
+	}
+	b.judger = evidence.NewJudgerFor(all)
 	b.judger.Prefetch(len(b.r.Calls), func(i int) []*model.Message { return b.r.Calls[i].Window() }, b.OwnBytes)
 }
 
@@ -89,15 +99,14 @@ func (b *Book) Call(i int) *CallEvidence {
 	b.judger.Reach(i)
 	c := &b.r.Calls[i]
 	resp := c.Call.Facts.Response
-	answer := evidence.Candidates(resp.Content)
-	values := append([]evidence.Value(nil), answer...)
-	groups := []int{len(answer)}
-	for _, tc := range resp.ToolCalls {
-		vs := evidence.ArgValues(tc.Args)
-		values = append(values, vs...)
-		groups = append(groups, len(vs))
+	var cv callValues
+	if b.values != nil {
+		cv = b.values[i]
+	} else {
+		cv = valuesOf(&resp)
 	}
-	ce := &CallEvidence{Candidates: len(answer), Values: make([]Entry, 0, len(values))}
+	values, groups := cv.values, cv.groups
+	ce := &CallEvidence{Candidates: groups[0], Values: make([]Entry, 0, len(values))}
 	if len(values) > 0 {
 		view := evidence.View{Window: c.Window(), Request: b.request(i),
 			SystemPrompt: b.systemPrompt(i), OwnBytes: b.OwnBytes}
@@ -131,6 +140,24 @@ func (b *Book) Call(i int) *CallEvidence {
 		b.extendGone(i) // keeps a sequential walk linear
 	}
 	return ce
+}
+
+// callValues are the values of one response: the answer's, then each
+// tool call's arguments'; groups counts them, the answer's first.
+type callValues struct {
+	values []evidence.Value
+	groups []int
+}
+
+func valuesOf(resp *model.Response) callValues {
+	answer := evidence.Candidates(resp.Content)
+	cv := callValues{values: answer, groups: []int{len(answer)}}
+	for _, tc := range resp.ToolCalls {
+		vs := evidence.ArgValues(tc.Args)
+		cv.values = append(cv.values, vs...)
+		cv.groups = append(cv.groups, len(vs))
+	}
+	return cv
 }
 
 func (b *Book) source(m *model.Message) Source {
