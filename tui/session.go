@@ -85,7 +85,7 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	books := [2]*provenance.Book{provenance.New(rec, r)}
 	books[1] = books[0]
 	if p != inf.Policy {
-		start = window.RunFolds(rec, p, inf.Folds)
+		start = window.RunNear(rec, p, inf.Folds, r)
 		start.LedgerAt(0)
 		books[1] = provenance.New(rec, start)
 	}
@@ -120,8 +120,8 @@ func bookCmd(rec *model.Recording, r *window.Replay) tea.Cmd {
 // recorded policy).
 func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int) tea.Cmd {
 	return func() tea.Msg {
-		r := window.RunFolds(rec, p, folds)
-		r.LedgerAt(call) // the turn log and its index, here, not in View
+		r := window.RunNear(rec, p, folds, recorded) // a long run on two goroutines
+		r.LedgerAt(call)                             // the turn log and its index, here, not in View
 		return replayedMsg{gen: gen, replay: r, diff: newFateDiff(recorded, r)}
 	}
 }

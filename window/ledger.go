@@ -110,17 +110,131 @@ func (r *Replay) isNew(call int, m *model.Message) bool {
 	return true
 }
 
-// key names a turn the same way in every replay of one recording: by its
-// first message's ID (the loader numbers every message), a notice by the
-// call that wrote it.
-func (e *logEntry) name() string {
+// name writes the key of e (Row.Key) to b: a turn by its first message's
+// ID (the loader numbers every message), a notice by the call that wrote
+// it, so that every replay of one recording names a turn the same way.
+func (e *logEntry) name(b []byte) []byte {
 	switch {
 	case e.wroteAt >= 0:
-		return "notice@" + strconv.Itoa(e.wroteAt)
+		return strconv.AppendInt(append(b, "notice@"...), int64(e.wroteAt), 10)
 	case e.head.ID != 0:
-		return "m" + strconv.Itoa(e.head.ID)
+		return strconv.AppendInt(append(b, 'm'), int64(e.head.ID), 10)
 	}
-	return fmt.Sprintf("p%p", e.head) // a hand-built message: the same object in every replay
+	return fmt.Appendf(b, "p%p", e.head) // a hand-built message: the same object in every replay
+}
+
+// turnPlaces finds a turn of the log by its first message: by the
+// message's ID (the loader numbers every message), a notice or a frame by
+// the call that wrote it, a message built by hand (no ID) by the object.
+type turnPlaces struct {
+	byID  []int32 // message ID → place + 1; 0: none
+	wrote []int32 // call index → the place of the notice or frame it wrote + 1
+	hand  map[*model.Message]int32
+}
+
+// get is the place of the turn m starts, but for a notice or a frame
+// (found through the call that wrote it).
+func (t *turnPlaces) get(m *model.Message) (int, bool) {
+	if m.ID > 0 {
+		return t.ofID(m.ID)
+	}
+	i, ok := t.hand[m]
+	return int(i), ok
+}
+
+// ofID is the place of the turn message id starts.
+func (t *turnPlaces) ofID(id int) (int, bool) {
+	if id > 0 && id < len(t.byID) && t.byID[id] > 0 {
+		return int(t.byID[id]) - 1, true
+	}
+	return -1, false
+}
+
+// ofCall is the place of the notice or frame call wrote.
+func (t *turnPlaces) ofCall(call int) (int, bool) {
+	if call >= 0 && call < len(t.wrote) && t.wrote[call] > 0 {
+		return int(t.wrote[call]) - 1, true
+	}
+	return -1, false
+}
+
+func (t *turnPlaces) set(m *model.Message, at int) {
+	if m.ID <= 0 {
+		if t.hand == nil {
+			t.hand = map[*model.Message]int32{}
+		}
+		t.hand[m] = int32(at)
+		return
+	}
+	if m.ID >= len(t.byID) {
+		t.byID = append(t.byID, make([]int32, m.ID+1-len(t.byID)+len(t.byID)/2)...)
+	}
+	t.byID[m.ID] = int32(at + 1)
+}
+
+// renumber maps every place through to.
+func (t *turnPlaces) renumber(to []int32) {
+	for _, s := range [][]int32{t.byID, t.wrote} {
+		for i, v := range s {
+			if v > 0 {
+				s[i] = to[v-1] + 1
+			}
+		}
+	}
+	for m, v := range t.hand {
+		t.hand[m] = to[v]
+	}
+}
+
+// logNode is a turn of the log being built, linked to the next.
+type logNode struct {
+	e          logEntry
+	next       int32
+	key0, key1 int32 // its key in the keys written so far
+}
+
+// logBuild is the turn log being built, call by call.
+type logBuild struct {
+	nodes   []logNode // nodes[0] is the list head
+	tail    int32
+	at      turnPlaces // a turn's first message → its node
+	written []int32    // the nodes of notices and frames, in the order written
+	keys    []byte
+	one     []*model.Message // the messages of notices and frames, one each
+}
+
+// find is the node of the turn m starts, -1 when none yet. A notice in
+// a window is one written lately: they are looked for from the last.
+func (b *logBuild) find(m *model.Message) int32 {
+	if i, ok := b.at.get(m); ok {
+		return int32(i)
+	}
+	if m.ID > 0 {
+		return -1
+	}
+	for i := len(b.written) - 1; i >= 0; i-- {
+		if n := b.written[i]; b.nodes[n].e.head == m {
+			return n
+		}
+	}
+	return -1
+}
+
+// add appends e after node after (the tail when after < 0).
+func (b *logBuild) add(e logEntry, after int32) int32 {
+	e.placeholder = e.head.Placeholder
+	k0 := len(b.keys)
+	b.keys = e.name(b.keys)
+	n := int32(len(b.nodes))
+	if after < 0 {
+		after = b.tail
+	}
+	b.nodes = append(b.nodes, logNode{e: e, next: b.nodes[after].next, key0: int32(k0), key1: int32(len(b.keys))})
+	b.nodes[after].next = n
+	if b.tail == after {
+		b.tail = n
+	}
+	return n
 }
 
 // turnLog builds, once per replay, every turn the conversation ever had,
@@ -130,53 +244,46 @@ func (r *Replay) turnLog() []logEntry {
 	if r.log != nil {
 		return r.log
 	}
-	type node struct {
-		e    logEntry
-		next int
-	}
-	nodes := []node{{next: -1}} // nodes[0] is the list head
-	tail := 0
-	at := make(map[*model.Message]int, len(r.Calls)*2)
+	b := &logBuild{nodes: make([]logNode, 1, len(r.Calls)*2+1), one: make([]*model.Message, 0, len(r.Calls))}
+	b.nodes[0].next = -1
+	b.at.wrote = make([]int32, len(r.Calls))
 	for ci := range r.Calls {
 		v := &r.Calls[ci].Visit
 		eachTurn(v.Before, func(start, end int) {
 			h := v.Before[start]
-			if _, ok := at[h]; ok {
+			if b.find(h) >= 0 {
 				return
 			}
-			nodes = append(nodes, node{e: logEntry{head: h, msgs: v.Before[start:end], first: ci, left: -1, wroteAt: -1}, next: -1})
-			nodes[tail].next = len(nodes) - 1
-			tail = len(nodes) - 1
-			at[h] = tail
+			n := b.add(logEntry{head: h, msgs: v.Before[start:end], first: ci, left: -1, wroteAt: -1}, -1)
+			b.at.set(h, int(n))
 		})
-		last := -1
+		last := int32(-1)
 		eachTurn(v.Evicted, func(start, _ int) {
-			last = at[v.Evicted[start]]
-			nodes[last].e.left = ci
+			last = b.find(v.Evicted[start])
+			b.nodes[last].e.left = ci
 		})
 		written := v.Notice
 		if v.Frame != nil {
 			written = v.Frame
 		}
 		if written != nil && last >= 0 {
-			nodes = append(nodes, node{e: logEntry{head: written, msgs: []*model.Message{written}, first: ci, left: -1, wroteAt: ci}, next: nodes[last].next})
-			n := len(nodes) - 1
-			nodes[last].next = n
-			if tail == last {
-				tail = n
-			}
-			at[written] = n
+			b.one = append(b.one, written)
+			n := b.add(logEntry{head: written, msgs: b.one[len(b.one)-1 : len(b.one) : len(b.one)], first: ci, left: -1, wroteAt: ci}, last)
+			b.written = append(b.written, n)
+			b.at.wrote[ci] = n + 1
 		}
 	}
-	log := make([]logEntry, 0, len(nodes)-1)
-	r.logAt = make(map[*model.Message]int, len(nodes)-1)
-	for i := nodes[0].next; i >= 0; i = nodes[i].next {
-		e := nodes[i].e
-		e.key, e.placeholder = e.name(), e.head.Placeholder
-		r.logAt[e.head] = len(log)
-		log = append(log, e)
+	log := make([]logEntry, 0, len(b.nodes)-1)
+	place := make([]int32, len(b.nodes)) // node → its place in log
+	all := string(b.keys)                // one string for every key: each key is a part of it
+	for i := b.nodes[0].next; i >= 0; i = b.nodes[i].next {
+		n := &b.nodes[i]
+		n.e.key = all[n.key0:n.key1]
+		place[i] = int32(len(log))
+		log = append(log, n.e)
 	}
-	r.log = log
+	b.at.renumber(place)
+	r.log, r.places = log, b.at
 	return log
 }
 

@@ -3,6 +3,8 @@ package window
 import (
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -41,8 +43,7 @@ func (p part) len() int {
 
 // ledgerIndex is built once per replay, with its turn log.
 type ledgerIndex struct {
-	gone  []Row          // every log entry as the gone row it is once it has left
-	byKey map[string]int // Row.Key → log index
+	gone []Row // every log entry as the gone row it is once it has left
 	// upTo[c] is one past the last log entry first listed at call c or before
 	upTo []int
 	// tree: a max segment tree over each entry's open, the call after which
@@ -66,10 +67,9 @@ func (r *Replay) ledgerIndex() *ledgerIndex {
 		return r.index
 	}
 	log := r.turnLog()
-	ix := &ledgerIndex{gone: make([]Row, len(log)), upTo: make([]int, len(r.Calls)), byKey: make(map[string]int, len(log))}
+	ix := &ledgerIndex{gone: make([]Row, len(log)), upTo: make([]int, len(r.Calls))}
 	for i := range log {
 		e := &log[i]
-		ix.byKey[e.key] = i
 		ix.gone[i] = Row{Key: e.key, Messages: e.msgs, Fate: FateGone, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.placeholder}
 		if e.first < len(ix.upTo) {
 			ix.upTo[e.first] = max(ix.upTo[e.first], i+1)
@@ -142,7 +142,11 @@ func (r *Replay) LedgerAt(call int) *Ledger {
 	if v.Frame != nil {
 		written = v.Frame
 	}
-	if li, ok := r.logAt[written]; ok && written != nil && li < end && !slices.Contains(own, li) {
+	li, ok := r.places.ofCall(call)
+	if !ok && written != nil {
+		li, ok = r.places.get(written) // a notice no span left for
+	}
+	if ok && li < end && !slices.Contains(own, li) {
 		own = append(own, li)
 		sort.Ints(own)
 	}
@@ -168,7 +172,10 @@ func (r *Replay) LedgerAt(call int) *Ledger {
 	}
 	fates := v.Turns()
 	for ti, t := range fates {
-		li, ok := r.logAt[v.Before[t.Start]]
+		li, ok := r.places.get(v.Before[t.Start])
+		if h := v.Before[t.Start]; !ok && h.ID == 0 {
+			li, ok = r.openNotice(own, h)
+		}
 		if !ok || li >= end {
 			continue
 		}
@@ -281,7 +288,7 @@ func (l *Ledger) IndexOf(m *model.Message) int {
 		}
 		return -1
 	}
-	li, ok := l.r.logAt[m]
+	li, ok := l.r.placeOf(m)
 	if !ok {
 		return -1
 	}
@@ -327,7 +334,7 @@ func (l *Ledger) Row(k string) *Row {
 	if l.r == nil || l.r.index == nil {
 		return nil
 	}
-	li, ok := l.r.index.byKey[k]
+	li, ok := l.r.keyed(k)
 	if !ok {
 		return nil
 	}
@@ -355,7 +362,8 @@ func (r *Replay) Turns() int { return len(r.turnLog()) }
 // StoryOf is the turn with key k as Story tells it; ok is false when the
 // replay has no such turn.
 func (r *Replay) StoryOf(k string) (at, first, left int, ok bool) {
-	i, ok := r.ledgerIndex().byKey[k]
+	r.turnLog()
+	i, ok := r.keyed(k)
 	if !ok {
 		return -1, 0, 0, false
 	}
@@ -387,7 +395,7 @@ func LedgerOf(rows []Row) *Ledger {
 // Placeholder), shared; ok is false when the replay has no such turn.
 func (r *Replay) TurnOf(k string) (row *Row, ok bool) {
 	ix := r.ledgerIndex()
-	i, ok := ix.byKey[k]
+	i, ok := r.keyed(k)
 	if !ok {
 		return nil, false
 	}
@@ -409,4 +417,64 @@ func (l *Ledger) Each(fn func(r *Row) bool) {
 			}
 		}
 	}
+}
+
+// placeOf is the place in the log of the turn m starts; false for nil.
+// A notice or a frame is looked for in the whole log: where the call
+// that wrote it is known, turnPlaces.ofCall is quicker.
+func (r *Replay) placeOf(m *model.Message) (int, bool) {
+	if m == nil {
+		return -1, false
+	}
+	if i, ok := r.places.get(m); ok || m.ID > 0 {
+		return i, ok
+	}
+	for i := range r.log {
+		if r.log[i].head == m {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// openNotice is the place of notice m among the open turns own.
+func (r *Replay) openNotice(own []int, m *model.Message) (int, bool) {
+	for _, li := range own {
+		if r.log[li].head == m {
+			return li, true
+		}
+	}
+	return -1, false
+}
+
+// keyed is the place in the log of the turn whose Row.Key is k, read
+// back from the key: "m<ID>" by the message ID, "notice@<call>" by the
+// notice that call wrote; a key of a message built by hand is looked
+// for.
+func (r *Replay) keyed(k string) (int, bool) {
+	i, ok := -1, false
+	switch {
+	case strings.HasPrefix(k, "m"):
+		if id, err := strconv.Atoi(k[1:]); err == nil {
+			i, ok = r.places.ofID(id)
+		}
+	case strings.HasPrefix(k, "notice@"):
+		if c, err := strconv.Atoi(k[len("notice@"):]); err == nil && c >= 0 && c < len(r.Calls) {
+			if i, ok = r.places.ofCall(c); !ok {
+				v := &r.Calls[c].Visit
+				written := v.Notice
+				if v.Frame != nil {
+					written = v.Frame
+				}
+				i, ok = r.placeOf(written)
+			}
+		}
+	default:
+		for j := range r.log {
+			if r.log[j].key == k {
+				return j, true
+			}
+		}
+	}
+	return i, ok && r.log[i].key == k
 }

@@ -121,7 +121,7 @@ func ledgerByLog(r *Replay, call int) []Row {
 	}
 	fates := v.Turns()
 	for ti, t := range fates {
-		li, ok := r.logAt[v.Before[t.Start]]
+		li, ok := r.placeOf(v.Before[t.Start])
 		if !ok || at[li] < 0 {
 			continue
 		}

@@ -46,9 +46,9 @@ type Replay struct {
 	Calls    []CallReplay
 	Problems []string // what the replay could not decide, once each
 
-	log   []logEntry             // built by Ledger on first use
-	logAt map[*model.Message]int // a turn's first message → its place in log
-	index *ledgerIndex           // built with log: what a ledger view reads
+	log    []logEntry   // built by Ledger on first use
+	places turnPlaces   // a turn's first message → its place in log
+	index  *ledgerIndex // built with log: what a ledger view reads
 }
 
 // Run replays every agent of rec under p (§10.9). Under summarize-oldest
@@ -64,11 +64,15 @@ func Run(rec *model.Recording, p model.Policy) *Replay {
 
 // RunFolds is Run with the recorded folds given.
 func RunFolds(rec *model.Recording, p model.Policy, book *FoldBook) *Replay {
+	return runFolds(rec, p, book, nil)
+}
+
+func runFolds(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay) *Replay {
 	policies := map[string]model.Policy{"": p}
 	for _, a := range rec.Agents {
 		policies[a.Key] = p
 	}
-	r := replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: book})
+	r := replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: book, near: near})
 	r.Policies, r.Policy = policies, p
 	return r
 }
@@ -97,6 +101,7 @@ type replayOptions struct {
 	book   *FoldBook
 	learn  bool
 	stop   func(*CallReplay) bool
+	near   *Replay // a replay of the same recording under another policy (split.go)
 }
 
 func policyOf(policies map[string]model.Policy, a *model.Agent) model.Policy {
@@ -123,6 +128,11 @@ type chain struct {
 // Calls come out in file order of their llm_start.
 func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay {
 	out := &Replay{Lineage: lin}
+	n := 0
+	for _, run := range rec.Runs {
+		n += len(run.Calls)
+	}
+	out.Calls = make([]CallReplay, 0, n)
 	seen := map[string]bool{}
 	mem := &arena{}
 	states := make([]*chain, len(rec.Runs))
@@ -138,25 +148,21 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 			sums[link.Conversation] = NewSummaries(o.book)
 			sums[link.Conversation].learn = o.learn
 		}
+		x := &runner{p: p, run: run, link: link, sums: sums[link.Conversation]}
 		ch := seed(rec, states, i, link)
-		for ci, call := range run.Calls {
-			c := CallReplay{Run: run, Call: call, Conversation: link.Conversation}
-			if ci == 0 && link.Kind == lineage.Orphan {
-				c.Visit = asRecorded(ch.history)
-			} else {
-				c.Visit = ch.visit(p, run, call, sums[link.Conversation], mem)
-			}
-			deliver(&c.Visit, call, mem)
-			if v := &c.Visit; v.Problem != "" && !seen[v.Problem] {
+		from := len(out.Calls)
+		if o.canSplit(p, run) {
+			var calls []CallReplay
+			calls, ch = x.split(ch, mem, o.near)
+			out.Calls = append(out.Calls, calls...)
+		} else {
+			out.Calls, stopped = x.all(ch, mem, o.stop, out.Calls)
+		}
+		for ci := from; ci < len(out.Calls); ci++ {
+			if v := &out.Calls[ci].Visit; v.Problem != "" && !seen[v.Problem] {
 				seen[v.Problem] = true
 				out.Problems = append(out.Problems, v.Problem)
 			}
-			out.Calls = append(out.Calls, c)
-			if o.stop != nil && o.stop(&out.Calls[len(out.Calls)-1]) {
-				stopped = true
-				break
-			}
-			ch.after(call, c.Visit.After, mem)
 		}
 		if run.Complete && run.FinalMessage != nil {
 			ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.FinalMessage)
@@ -165,6 +171,41 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	}
 	sortCalls(out.Calls)
 	return out
+}
+
+// runner replays the calls of one run (a segment) under its policy.
+type runner struct {
+	p    model.Policy
+	run  *model.Run
+	link lineage.Link
+	sums *Summaries
+}
+
+// call replays call ci of the run from ch, which is left before the
+// call's own messages are added (chain.after).
+func (x *runner) call(ch *chain, ci int, mem *arena) CallReplay {
+	call := x.run.Calls[ci]
+	c := CallReplay{Run: x.run, Call: call, Conversation: x.link.Conversation}
+	if ci == 0 && x.link.Kind == lineage.Orphan {
+		c.Visit = asRecorded(ch.history)
+	} else {
+		c.Visit = ch.visit(x.p, x.run, call, x.sums, mem)
+	}
+	deliver(&c.Visit, call, mem)
+	return c
+}
+
+// all replays every call of the run in turn, appending them to out, and
+// stops after the first call for which stop is true (then stopped).
+func (x *runner) all(ch *chain, mem *arena, stop func(*CallReplay) bool, out []CallReplay) (_ []CallReplay, stopped bool) {
+	for ci, call := range x.run.Calls {
+		out = append(out, x.call(ch, ci, mem))
+		if stop != nil && stop(&out[len(out)-1]) {
+			return out, true
+		}
+		ch.after(call, out[len(out)-1].Visit.After, mem)
+	}
+	return out, false
 }
 
 // sortCalls puts calls in file order of their llm_start and numbers them.

@@ -1,0 +1,212 @@
+package window
+
+import (
+	"reflect"
+	"sort"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// A long run is replayed on two goroutines (issue 10: a knob change at
+// call 50,000 of one run). The window at a call depends on every visit
+// before it, but a window forgets: two histories that differ only in
+// turns that have since left are the same history. So while the run's
+// first half is replayed from its start, its second half is replayed
+// from a guess of the state some calls before it — the state a replay of
+// the same run under another policy had there (RunNear) — and the calls
+// of the second half are taken from the first call where the two states
+// are the same: the same history, the same last records, the same
+// reading, so every visit from there on is the one a replay from the
+// start makes. Where they never become the same, the first half goes on
+// to the run's end alone: the answer is the same either way, only the
+// time differs.
+
+// splitMin is the fewest calls a run must have to be split; splitWarm is
+// how many calls the second half replays before its first call of its
+// own, to forget its guess. Tests set them lower.
+var (
+	splitMin  = 4096
+	splitWarm = 256
+	// splitTaken, when set, is told the call of the run from which the
+	// second half's calls were taken (for the tests)
+	splitTaken func(call int)
+)
+
+// RunNear is RunFolds, told a replay of the same recording under another
+// policy (near, nil for none): its long runs are replayed on two
+// goroutines, the second half starting from what near had there. The
+// answer is RunFolds's. Every message of rec and near must have been
+// measured (Message.Chars), as the loader does, since two goroutines
+// read them.
+func RunNear(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay) *Replay {
+	return runFolds(rec, p, book, near)
+}
+
+// canSplit: the run is long, nothing stops the replay early or learns
+// from it, and no state but the chain's carries from call to call
+// (summarize-oldest's latch is kept per conversation).
+func (o replayOptions) canSplit(p model.Policy, run *model.Run) bool {
+	return o.near != nil && o.stop == nil && !o.learn && len(run.Calls) >= splitMin &&
+		p.Strategy != model.SummarizeOldest
+}
+
+// chainState is what a visit reads of its chain besides the history.
+type chainState struct {
+	records    []model.Record
+	reading    model.Usage
+	readIter   int
+	hasReading bool
+	request    string
+}
+
+func (ch *chain) state() chainState {
+	return chainState{ch.records, ch.reading, ch.readIter, ch.hasReading, ch.request}
+}
+
+// split replays every call of the run from ch on two goroutines (see
+// above) and returns them with the chain as it is after the last.
+func (x *runner) split(ch *chain, mem *arena, near *Replay) ([]CallReplay, *chain) {
+	n := len(x.run.Calls)
+	mid := (n + splitWarm) / 2
+	from := mid - splitWarm
+	calls := make([]CallReplay, 0, n)
+	var b *chain
+	if from >= 1 {
+		b = x.guess(from, near, ch)
+	}
+	if b == nil {
+		calls, _ = x.all(ch, mem, nil, calls)
+		return calls, ch
+	}
+	second := make([]CallReplay, 0, n-from)
+	states := make([]chainState, 0, n-from)
+	failed := false
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if recover() != nil {
+				failed = true // the first half meets it again, on its own goroutine
+			}
+		}()
+		bm := &arena{}
+		for ci := from; ci < n; ci++ {
+			states = append(states, b.state())
+			second = append(second, x.call(b, ci, bm))
+			b.after(x.run.Calls[ci], second[len(second)-1].Visit.After, bm)
+		}
+	}()
+	for ci := range mid {
+		calls = append(calls, x.call(ch, ci, mem))
+		ch.after(x.run.Calls[ci], calls[ci].Visit.After, mem)
+	}
+	<-done
+	for ci := mid; ci < n; ci++ {
+		if k := ci - from; !failed {
+			if same, ok := sameState(ch, second[k].Visit.Before, states[k]); ok {
+				remap(second[k:], b, same)
+				if splitTaken != nil {
+					splitTaken(ci)
+				}
+				return append(calls, second[k:]...), b
+			}
+		}
+		calls = append(calls, x.call(ch, ci, mem))
+		ch.after(x.run.Calls[ci], calls[ci].Visit.After, mem)
+	}
+	return calls, ch
+}
+
+// guess is a chain before call from of the run: the window near had
+// after the call before, with that call's messages, its last two
+// records, and the reading of the last measured call. nil when near did
+// not replay that call.
+func (x *runner) guess(from int, near *Replay, base *chain) *chain {
+	prev := x.run.Calls[from-1]
+	k := sort.Search(len(near.Calls), func(i int) bool { return near.Calls[i].Call.Number >= prev.Number })
+	if k == len(near.Calls) || near.Calls[k].Call != prev {
+		return nil
+	}
+	w := near.Calls[k].Visit.After
+	ch := &chain{request: base.request, window: w, last: prev,
+		reading: base.reading, readIter: base.readIter, hasReading: base.hasReading}
+	ch.history = append(append(make([]*model.Message, 0, len(w)+len(prev.Appended)), w...), prev.Appended...)
+	for i := k; i >= 0 && i > k-splitWarm && near.Calls[i].Run == x.run && len(ch.records) < 2; i-- {
+		if r := near.Calls[i].Visit.Record; r != nil {
+			ch.records = append([]model.Record{*r}, ch.records...)
+		}
+	}
+	for ci := from - 1; ci >= 0; ci-- {
+		if c := x.run.Calls[ci]; c.Measured {
+			ch.reading, ch.readIter, ch.hasReading = c.Usage, c.Iteration, true
+			break
+		}
+	}
+	return ch
+}
+
+// sameState reports whether a chain is where the second half was before
+// a call (its history before and its state st). The messages a replay
+// made (drop notices, frames: no ID) are the same when they say the same;
+// same maps the second half's to the chain's.
+func sameState(ch *chain, before []*model.Message, st chainState) (map[*model.Message]*model.Message, bool) {
+	if len(ch.history) != len(before) || ch.reading != st.reading || ch.readIter != st.readIter ||
+		ch.hasReading != st.hasReading || ch.request != st.request || len(ch.records) != len(st.records) {
+		return nil, false
+	}
+	var same map[*model.Message]*model.Message
+	for i, a := range ch.history {
+		b := before[i]
+		if a == b {
+			continue
+		}
+		if !sameMade(a, b) {
+			return nil, false
+		}
+		if same == nil {
+			same = map[*model.Message]*model.Message{}
+		}
+		same[b] = a
+	}
+	for i := range ch.records {
+		if !reflect.DeepEqual(ch.records[i], st.records[i]) {
+			return nil, false
+		}
+	}
+	return same, true
+}
+
+// sameMade: a and b are messages a replay made, and say the same.
+func sameMade(a, b *model.Message) bool {
+	return a.ID == 0 && b.ID == 0 && a.Role == b.Role && a.Content == b.Content &&
+		a.ToolCallID == b.ToolCallID && a.ToolName == b.ToolName && a.InjectedBy == b.InjectedBy &&
+		a.Ephemeral == b.Ephemeral && a.Placeholder == b.Placeholder &&
+		len(a.ToolCalls) == 0 && len(b.ToolCalls) == 0 && a.ToolChars == nil && b.ToolChars == nil
+}
+
+// remap puts the chain's messages in place of the second half's that say
+// the same, in the calls taken and the chain after them, until none is
+// left in a window (a message that left never comes back).
+func remap(calls []CallReplay, ch *chain, same map[*model.Message]*model.Message) {
+	if len(same) == 0 {
+		return
+	}
+	swap := func(w []*model.Message) bool {
+		found := false
+		for i, m := range w {
+			if to, ok := same[m]; ok {
+				w[i], found = to, true
+			}
+		}
+		return found
+	}
+	for i := range calls {
+		v := &calls[i].Visit
+		inBefore, inAfter := swap(v.Before), swap(v.After)
+		if !inBefore && !inAfter {
+			return
+		}
+	}
+	swap(ch.history)
+	swap(ch.window)
+}

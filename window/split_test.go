@@ -1,0 +1,187 @@
+package window
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+)
+
+// longRun is a one-run recording of n calls: six tools with results of
+// 100..6000 chars, and every 97th call a new request from the person
+// (the anchor moves, the pins are released), deterministically. Every
+// message is measured, as the loader's are.
+func longRun(n int) *model.Recording {
+	id := 0
+	next := func(m *model.Message) *model.Message { id++; m.ID = id; m.Chars(); return m }
+	tools := []string{"search", "read", "query", "list", "grep", "stat"}
+	req := next(&model.Message{Role: model.RoleUser, Content: "investigate"})
+	run := &model.Run{Index: 1, RunID: "r1", Request: req.Content, RequestMessage: req, Strategy: model.SlidingWindow}
+	seed := uint32(7)
+	for i := 1; i <= n; i++ {
+		seed = seed*1664525 + 1013904223
+		name := tools[seed%6]
+		size := 100 + int(seed>>8)%5900
+		cid := fmt.Sprintf("call_%d", i)
+		var out []*model.Message
+		if i%97 == 0 {
+			out = append(out, next(&model.Message{Role: model.RoleUser, Content: fmt.Sprintf("now look at part %d", i)}))
+		}
+		a := next(&model.Message{Role: model.RoleAssistant, ToolCalls: []model.ToolCall{{ID: cid, Name: name, Args: []byte(`{}`)}}})
+		t := next(&model.Message{Role: model.RoleTool, ToolCallID: cid, ToolName: name, Content: strings.Repeat("x", size)})
+		out = append(out, a, t)
+		run.Calls = append(run.Calls, &model.Call{Number: i, Iteration: i, Appended: out, Usage: model.Usage{Input: 1000 + size, Output: 10}, Measured: true})
+	}
+	return &model.Recording{Runs: []*model.Run{run}}
+}
+
+// splitting sets how long a run must be to be split and how long the
+// second half warms up, for one test.
+func splitting(t *testing.T, least, warm int) {
+	was, wasWarm := splitMin, splitWarm
+	splitMin, splitWarm = least, warm
+	t.Cleanup(func() { splitMin, splitWarm = was, wasWarm })
+}
+
+// sameReplay fails t unless a and b are the same replay: the same calls
+// with the same visits, the recorded messages the same objects, the
+// messages a replay made saying the same, and the same ledger at every
+// call (at forty calls of a long run).
+func sameReplay(t *testing.T, a, b *Replay) {
+	t.Helper()
+	if len(a.Calls) != len(b.Calls) || !reflect.DeepEqual(a.Problems, b.Problems) {
+		t.Fatalf("%d calls, problems %q; want %d, %q", len(b.Calls), b.Problems, len(a.Calls), a.Problems)
+	}
+	for i := range a.Calls {
+		va, vb := &a.Calls[i].Visit, &b.Calls[i].Visit
+		for _, w := range [][2][]*model.Message{{va.Before, vb.Before}, {va.After, vb.After}, {va.Evicted, vb.Evicted}} {
+			if !sameMessages(w[0], w[1]) {
+				t.Fatalf("call %d: the windows differ", i+1)
+			}
+		}
+		if (va.Notice == nil) != (vb.Notice == nil) || va.Notice != nil && !sameMade(va.Notice, vb.Notice) ||
+			va.Anchor != vb.Anchor || va.Engaged != vb.Engaged || !sameJSON(va.Record, vb.Record) ||
+			!sameJSON(va.Pins, vb.Pins) || va.Yielded != vb.Yielded || va.StandDown != vb.StandDown ||
+			va.Problem != vb.Problem || va.from != vb.from || va.to != vb.to || va.held != vb.held {
+			t.Fatalf("call %d: the visits differ:\n%+v\n%+v", i+1, *va, *vb)
+		}
+	}
+	for call := 0; call < len(a.Calls); call += max(1, len(a.Calls)/40) {
+		sameLedger(t, a, b, call)
+	}
+	sameLedger(t, a, b, len(a.Calls)-1)
+}
+
+func sameLedger(t *testing.T, a, b *Replay, call int) {
+	t.Helper()
+	ra, rb := a.Ledger(call), b.Ledger(call)
+	if len(ra) != len(rb) {
+		t.Fatalf("call %d: %d ledger rows, want %d", call+1, len(rb), len(ra))
+	}
+	for i := range ra {
+		x, y := ra[i], rb[i]
+		if !sameMessages(x.Messages, y.Messages) {
+			t.Fatalf("call %d row %d: other messages", call+1, i)
+		}
+		x.Messages, y.Messages = nil, nil
+		if !reflect.DeepEqual(x, y) {
+			t.Fatalf("call %d row %d:\n%+v\nwant\n%+v", call+1, i, y, x)
+		}
+	}
+}
+
+// sameJSON: a and b write the same JSON (a nil slice and an empty one
+// are the same here, as they are to everything that reads a visit).
+func sameJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y) || string(x) == "null" && string(y) == "[]" || string(x) == "[]" && string(y) == "null"
+}
+
+func sameMessages(a, b []*model.Message) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && !sameMade(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSplitIsTheReplay: a long run replayed on two goroutines, near a
+// replay under another policy, is the replay on one, for knob changes
+// either way, and the second half's calls were taken (the split did
+// something).
+func TestSplitIsTheReplay(t *testing.T) {
+	splitting(t, 500, 64)
+	rec := longRun(1500)
+	recorded := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}
+	near := RunFolds(rec, recorded, nil)
+	for _, p := range []model.Policy{
+		recorded,
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 2},
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 3, KeepLastToolResults: 2},
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 0},
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 5},
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 9, KeepLastToolResults: 1, NoAnchor: true},
+		{Strategy: model.TokenBudget, KeepRecentTurns: 4, KeepLastToolResults: 2, ThresholdTokens: 3000},
+	} {
+		t.Run(fmt.Sprintf("%s-K%d-L%d", p.Strategy, p.KeepRecentTurns, p.KeepLastToolResults), func(t *testing.T) {
+			taken := 0
+			splitTaken = func(int) { taken++ }
+			defer func() { splitTaken = nil }()
+			got := RunNear(rec, p, nil, near)
+			if taken != 1 {
+				t.Errorf("the second half was taken %d times, want once", taken)
+			}
+			sameReplay(t, RunFolds(rec, p, nil), got)
+		})
+	}
+}
+
+// TestSplitRecordings: every recording's runs split wherever they can be
+// (the second half from the third call), near its replay under another
+// policy, give the replay on one goroutine — where the halves meet and
+// where they never do.
+func TestSplitRecordings(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	if len(paths) == 0 {
+		t.Fatal("no recordings in ../testdata")
+	}
+	splitting(t, 4, 1)
+	taken, tried := 0, 0
+	for _, path := range paths {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf := Infer(rec)
+		near := RunFolds(rec, inf.Policy, inf.Folds)
+		for _, k := range []int{1, 2, inf.Policy.KeepRecentTurns, inf.Policy.KeepRecentTurns + 1} {
+			p := inf.Policy
+			p.KeepRecentTurns = k
+			name := filepath.Base(filepath.Dir(path)) + fmt.Sprintf("-K%d", k)
+			t.Run(name, func(t *testing.T) {
+				n := 0
+				splitTaken = func(int) { n++ }
+				defer func() { splitTaken = nil }()
+				sameReplay(t, RunFolds(rec, p, inf.Folds), RunNear(rec, p, inf.Folds, near))
+				if n > 0 {
+					taken++
+				}
+			})
+			tried++
+		}
+	}
+	if taken == 0 || taken == tried {
+		t.Errorf("the second half was taken in %d of %d replays: want some, not all", taken, tried)
+	}
+	t.Logf("the second half was taken in %d of %d replays", taken, tried)
+}
