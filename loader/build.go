@@ -245,11 +245,16 @@ func (b *builder) injected(rs *runState, p *parsed) {
 	rs.slots[pos], rs.keys[pos] = nil, slotKey{}
 	if p.hasContent {
 		key := textKey{role: p.role, raw: p.content, delivered: p.delivered, scanned: p.contentScanned, esc: p.contentEsc,
-			hash: p.contentHash, hashed: p.contentHashed}
+			seen: p.contentSeen}
 		_, plain := plainText(key)
 		rs.keys[pos] = slotKey{role: key.role, delivered: key.delivered, plain: plain}
 		rs.slots[pos] = b.intern(key, func() *model.Message {
-			m := &model.Message{Role: p.role, Content: jsonText(p.content)}
+			m := &model.Message{Role: p.role}
+			if _, plain := plainText(key); plain && key.seen.text != "" {
+				m.Content = key.seen.text // the decoder's string: no copy
+			} else {
+				m.Content = jsonText(p.content)
+			}
 			if p.role == model.RoleTool {
 				m.ToolCallID = p.sourceID
 			}
@@ -273,7 +278,11 @@ func (cs *callState) sameSlot(i int, key textKey) *model.Message {
 	if !k.plain || !plain || k.role != key.role || k.delivered != key.delivered {
 		return nil
 	}
-	if m := cs.call.Recorded[i]; m.Content == string(text) {
+	f := filed{b: text}
+	if key.seen.ok {
+		f.text = key.seen.text
+	}
+	if m := cs.call.Recorded[i]; f.same(m.Content) {
 		return m
 	}
 	return nil

@@ -126,10 +126,9 @@ type parsed struct {
 	hasContent               bool
 	contentScanned           bool // the fast decoder read content as a string; contentEsc: with an escape
 	contentEsc               bool
-	contentHash              uint64 // content's text hashed by the decoder, when contentHashed
-	contentHashed            bool
-	delivered                bool // context.injected reason does not start with "conversation history"
-	threshold                int  // context.budget_pressure cap, unit tokens
+	contentSeen              seenText // what the decoder knew of content
+	delivered                bool     // context.injected reason does not start with "conversation history"
+	threshold                int      // context.budget_pressure cap, unit tokens
 	history                  *history
 
 	// EVIDENCE-SEMANTICS §6: llm_end's stop reason and whether it had a
@@ -170,8 +169,7 @@ type textKey struct {
 	// scanned: the fast decoder read raw as a string, and esc says
 	// whether it held an escape (else internTable looks).
 	scanned, esc bool
-	// hashed: the decoder hashed the text inside the quotes (hash, with
-	// textSeed) as it checked it.
-	hash   uint64
-	hashed bool
+	// seen: what the decoder knew of the text inside the quotes as it
+	// checked it (seenText).
+	seen seenText
 }

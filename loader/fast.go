@@ -351,7 +351,7 @@ func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 		p.content, ok = rawString(s)
 		p.hasContent = true
 		p.contentScanned, p.contentEsc = ok, s.esc
-		p.contentHash, p.contentHashed = s.hash, s.hashed
+		p.contentSeen = s.last
 		return ok
 	}
 	if i == 1 {

@@ -179,13 +179,15 @@ func (e *elemState) content(s *scanner) bool {
 	}
 	if m := e.decodeInto; m != nil {
 		raw, esc, ok := s.str()
-		m.Content = text(raw, esc)
+		if m.Content == "" { // else the caller set the decoder's string of this very text
+			m.Content = text(raw, esc)
+		}
 		return ok
 	}
 	var ok bool
 	e.key.raw, ok = rawString(s)
 	e.key.scanned, e.key.esc = ok, s.esc
-	e.key.hash, e.key.hashed = s.hash, s.hashed
+	e.key.seen = s.last
 	return ok
 }
 
@@ -249,22 +251,22 @@ func injectedText(raw []byte) string {
 // kept in full in history.roles.
 var roleCodes = [...]string{1: model.RoleUser, 2: model.RoleAssistant, 3: model.RoleTool, 4: model.RoleSystem}
 
-// elemRef is a history element's key in 24 bytes: where its content's
+// elemRef is a history element's key in 48 bytes: where its content's
 // JSON lies in its span, its role by number, whether an injection
-// delivered it, and its text's hash when the decoder made one. A history
-// of thousands of messages per call is keyed without a string per message.
+// delivered it, and what the decoder knew of its text. A history of
+// thousands of messages per call is keyed without a copy per message.
 type elemRef struct {
-	off, end             int32
-	role                 uint8
-	delivered            bool
-	scanned, esc, hashed bool // as in textKey
-	hash                 uint64
+	off, end     int32
+	role         uint8
+	delivered    bool
+	scanned, esc bool // as in textKey
+	seen         seenText
 }
 
 // refOf compacts key; the content's JSON lies at span offset key.raw
 
 func refOf(key textKey, span []byte) elemRef {
-	r := elemRef{delivered: key.delivered, scanned: key.scanned, esc: key.esc, hashed: key.hashed, hash: key.hash}
+	r := elemRef{delivered: key.delivered, scanned: key.scanned, esc: key.esc, seen: key.seen}
 	if len(key.raw) > 0 {
 		r.off = int32(cap(span) - cap(key.raw))
 		r.end = r.off + int32(len(key.raw))

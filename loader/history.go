@@ -54,9 +54,10 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	}
 	appended := make([]*model.Message, 0, h.size()-n)
 	for i := n; i < h.size(); i++ {
-		m := b.message(h.decode(i))
+		key := h.key(i)
+		m := b.message(adopt(key, h.decode(i)))
 		appended = append(appended, m)
-		b.internAs(h.key(i), m) // the next call's window holds it: no second decode
+		b.internAs(key, m) // the next call's window holds it: no second decode
 	}
 	cs.call.Recorded, cs.call.Deliveries = recorded, deliveries
 	cs.call.Appended = appended
@@ -79,7 +80,7 @@ func (h *history) key(i int) textKey {
 	}
 	r := h.refs[i]
 	k := textKey{role: roleCodes[r.role], raw: h.spans[i][r.off:r.end], delivered: r.delivered, scanned: r.scanned, esc: r.esc,
-		hash: r.hash, hashed: r.hashed}
+		seen: r.seen}
 	if r.role == 0 { // a role of another name: read it again from the span
 		m := &model.Message{}
 		s := scanner{b: h.spans[i]}
@@ -96,6 +97,11 @@ func (h *history) decode(i int) *model.Message {
 		return &m
 	}
 	m := &model.Message{}
+	if k := h.key(i); k.seen.text != "" {
+		if _, plain := plainText(k); plain {
+			m.Content = k.seen.text // kept by element: no copy of a long text
+		}
+	}
 	s := scanner{b: h.spans[i]}
 	element(&s, m, nil)
 	return m

@@ -34,29 +34,54 @@ type internEntry struct {
 	m    *model.Message
 }
 
-// get is the message filed under text (hash h), or nil.
-func (t *internTable) get(text []byte, h uint64) *model.Message {
-	e, ok := t.byHash[h]
+// filed is a text to file or look up: its bytes in the line, its hash,
+// and the decoder's Go string of it when there is one (seenText).
+type filed struct {
+	b    []byte
+	h    uint64
+	text string
+}
+
+// same reports whether s is f's text: with the decoder's string, often
+// the very memory s is, which the compare sees at once.
+func (f filed) same(s string) bool {
+	if f.text != "" {
+		return s == f.text
+	}
+	return s == string(f.b)
+}
+
+// str is f's text as a string to keep: the decoder's, else a copy.
+func (f filed) str() string {
+	if f.text != "" {
+		return f.text
+	}
+	return string(f.b)
+}
+
+// get is the message filed under f, or nil.
+func (t *internTable) get(f filed) *model.Message {
+	e, ok := t.byHash[f.h]
 	switch {
 	case !ok:
 		return nil
-	case e.text == string(text):
+	case f.same(e.text):
 		return e.m
 	}
-	return t.more[string(text)]
+	return t.more[string(f.b)]
 }
 
-// put files m under text unless a message is there.
-func (t *internTable) put(text []byte, h uint64, m *model.Message) {
-	e, ok := t.byHash[h]
+// put files m under f unless a message is there.
+func (t *internTable) put(f filed, m *model.Message) {
+	e, ok := t.byHash[f.h]
 	switch {
 	case !ok:
-		t.byHash[h] = internEntry{text: stored(text, m), m: m}
-	case e.text != string(text) && t.more[string(text)] == nil:
+		t.byHash[f.h] = internEntry{text: stored(f, m), m: m}
+	case !f.same(e.text) && t.more[string(f.b)] == nil:
 		if t.more == nil {
 			t.more = map[string]*model.Message{}
 		}
-		t.more[stored(text, m)] = m
+		t.more[stored(f, m)] = m
 	}
 }
 
@@ -64,24 +89,33 @@ func (t *internTable) put(text []byte, h uint64, m *model.Message) {
 // first time: a window repeated in every call is held once, and looking it
 // up costs a compare of its text, not a decode.
 func (b *builder) intern(key textKey, make func() *model.Message) *model.Message {
-	t, text, h := b.internTable(key)
-	if m := t.get(text, h); m != nil {
+	t, f := b.internTable(key)
+	if m := t.get(f); m != nil {
 		return m
 	}
-	m := b.message(make())
-	t.put(text, h, m)
+	m := b.message(adopt(key, make()))
+	t.put(f, m)
+	return m
+}
+
+// adopt makes m's content the decoder's string of it, when key has one
+// (see seenText).
+func adopt(key textKey, m *model.Message) *model.Message {
+	if _, plain := plainText(key); plain && key.seen.text != "" && m.Content == key.seen.text {
+		m.Content = key.seen.text
+	}
 	return m
 }
 
 // internAs files m, a message already made, under key unless one is there.
 func (b *builder) internAs(key textKey, m *model.Message) {
-	t, text, h := b.internTable(key)
-	t.put(text, h, m)
+	t, f := b.internTable(key)
+	t.put(f, m)
 }
 
-// internTable is the table key belongs in, the text it is filed by (see
-// plainText) and that text's hash.
-func (b *builder) internTable(key textKey) (*internTable, []byte, uint64) {
+// internTable is the table key belongs in, and the text it is filed by
+// (see plainText).
+func (b *builder) internTable(key textKey) (*internTable, filed) {
 	k := internKey{key.role, key.delivered}
 	t := b.interned[k]
 	if t == nil {
@@ -89,10 +123,10 @@ func (b *builder) internTable(key textKey) (*internTable, []byte, uint64) {
 		b.interned[k] = t
 	}
 	text, plain := plainText(key)
-	if plain && key.hashed {
-		return t, text, key.hash
+	if plain && key.seen.ok {
+		return t, filed{b: text, h: key.seen.hash, text: key.seen.text}
 	}
-	return t, text, maphash.Bytes(textSeed, text)
+	return t, filed{b: text, h: maphash.Bytes(textSeed, text)}
 }
 
 // plainText is the text key is filed by: a content with no escape by its
@@ -100,17 +134,22 @@ func (b *builder) internTable(key textKey) (*internTable, []byte, uint64) {
 // two never meet). plain says it is the former.
 func plainText(key textKey) ([]byte, bool) {
 	raw := key.raw
-	if len(raw) >= 2 && raw[0] == '"' && (key.scanned && !key.esc || !key.scanned && bytes.IndexByte(raw, '\\') < 0) {
+	switch {
+	case key.scanned: // a string, quotes and all: its bytes need no look
+		if !key.esc {
+			return raw[1 : len(raw)-1], true
+		}
+	case len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0:
 		return raw[1 : len(raw)-1], true
 	}
 	return raw, false
 }
 
-// stored is the map key to file text under: the message's own content
-// when they are the same text, so that the table costs no copy.
-func stored(text []byte, m *model.Message) string {
-	if m.Content == string(text) {
+// stored is the text to file m under: the message's own content when
+// they are the same text, so that the table costs no copy.
+func stored(f filed, m *model.Message) string {
+	if f.same(m.Content) {
 		return m.Content
 	}
-	return string(text)
+	return f.str()
 }

@@ -22,9 +22,7 @@ type scanner struct {
 	depth int
 	esc   bool         // the last string skipString consumed held an escape
 	seen  *seenStrings // long strings already checked (see skipSeen); nil: none
-	// hashed: skipSeen hashed the last string's text (hash, with textSeed)
-	hash   uint64
-	hashed bool
+	last  seenText     // the last string skipSeen read
 }
 
 // maxDepth bounds nesting in skipped values; deeper input goes to the

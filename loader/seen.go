@@ -30,11 +30,22 @@ type seenString struct {
 	esc  bool
 }
 
+// seenText is what skipSeen knew of the last string: its text's hash
+// (with textSeed) and, when it held no escape, the checked text itself:
+// one Go string that every line repeating it hands to the builder, which
+// keeps it as the message's content, so that a later compare of the two
+// finds the same memory and stops at once.
+type seenText struct {
+	hash uint64
+	text string // "" when it held an escape
+	ok   bool   // skipSeen read it: hash is set
+}
+
 // skipSeen is skipString for a value that may have been seen before. A
 // string ends at its first quote not preceded by a backslash; when that
 // text is one already checked, it is consumed as it was then.
 func (s *scanner) skipSeen() bool {
-	s.hashed = false
+	s.last = seenText{}
 	c := s.seen
 	if c == nil {
 		return s.skipString()
@@ -51,20 +62,29 @@ func (s *scanner) skipSeen() bool {
 	h := maphash.Bytes(textSeed, text)
 	if e, ok := c.byHash[h]; ok && e.text == string(text) {
 		s.i, s.esc = start+q+1, e.esc
-		s.hash, s.hashed = h, true
+		s.last = e.seen(h)
 		return true
 	}
 	if !s.skipString() {
 		return false
 	}
-	s.hash, s.hashed = h, true
 	if c.bytes+q > seenBytes {
 		clear(c.byHash)
 		c.bytes = 0
 	}
-	c.byHash[h] = seenString{text: string(text), esc: s.esc}
+	e := seenString{text: string(text), esc: s.esc}
+	c.byHash[h] = e
 	c.bytes += q
+	s.last = e.seen(h)
 	return true
+}
+
+func (e seenString) seen(h uint64) seenText {
+	t := seenText{hash: h, ok: true}
+	if !e.esc {
+		t.text = e.text
+	}
+	return t
 }
 
 // rawString is rawValue for a string value (s is at its quote) that may
