@@ -7,6 +7,7 @@ type fastDecoder struct {
 	lastRun, lastComp, lastSub string // the last meta values, reused while they repeat
 	scratch                    []byte
 	seen                       seenStrings
+	histLen                    int // how many messages the last history held
 }
 
 // line decodes one event into p and reports whether it could; a line it
@@ -215,6 +216,7 @@ func fieldIndex(key []byte, names []string) int {
 type payloadState struct {
 	slotMessages, hasRole bool
 	result, errField      []byte
+	resultSeen            seenText // what the decoder knew of a string result
 	reason                []byte
 	// a system-prompt record's contentSummary (a JSON string body, valid
 	// while the line is); its rawContent is p.content
@@ -259,7 +261,11 @@ func finishPayload(p *parsed, st *payloadState) bool {
 		if missing(st.result) && missing(st.errField) {
 			return false // "has no result": the reference words it
 		}
-		p.text = toolContent(st.result, st.errField)
+		if t := st.resultSeen.text; t != "" && !errorText(st.errField) {
+			p.text = t // the decoder's string of it: no copy
+		} else {
+			p.text = toolContent(st.result, st.errField)
+		}
 		p.ok = true
 	case kindTurnStart, kindLLMStart, kindLLMEnd, kindToolStart:
 		p.ok = true
@@ -338,6 +344,11 @@ func toolField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	case 0:
 		p.toolCallID, ok = stringValue(s)
 	case 1:
+		if s.peek() == '"' { // the history that follows holds it again
+			st.result, ok = rawString(s)
+			st.resultSeen = s.last
+			break
+		}
 		st.result, ok = rawValue(s)
 	default:
 		st.errField, ok = rawValue(s)

@@ -29,7 +29,8 @@ func (f *fastDecoder) history(s *scanner, p *parsed) bool {
 	if !s.eat('[') {
 		return false
 	}
-	h := &history{}
+	n := f.histLen + f.histLen/8 + 2 // most histories are the last one and a little more
+	h := &history{refs: make([]elemRef, 0, n), spans: make([][]byte, 0, n)}
 	for first := true; s.more(']', &first); {
 		s.ws()
 		start := s.i
@@ -45,6 +46,7 @@ func (f *fastDecoder) history(s *scanner, p *parsed) bool {
 	if s.broken() {
 		return false
 	}
+	f.histLen = len(h.refs)
 	p.ok, p.history = true, h
 	return true
 }

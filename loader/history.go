@@ -161,7 +161,7 @@ func (b *builder) settle(cs *callState) {
 // given as text or as an object with a message is taken from there.
 func toolContent(result, errField []byte) string {
 	errField = bytes.TrimSpace(errField)
-	if len(errField) > 0 {
+	if errorText(errField) {
 		switch errField[0] {
 		case '"':
 			return jsonText(errField)
@@ -176,6 +176,13 @@ func toolContent(result, errField []byte) string {
 		}
 	}
 	return jsonText(result)
+}
+
+// errorText reports whether toolContent takes the text from errField: a
+// string or an object.
+func errorText(errField []byte) bool {
+	errField = bytes.TrimSpace(errField)
+	return len(errField) > 0 && (errField[0] == '"' || errField[0] == '{')
 }
 
 // jsonText is a JSON value as JavaScript would make it text for the model:
