@@ -132,6 +132,9 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	for _, run := range rec.Runs {
 		n += len(run.Calls)
 	}
+	if o.stop != nil {
+		n = min(n, 256) // a search that may stop early grows its calls as it goes
+	}
 	out.Calls = make([]CallReplay, 0, n)
 	seen := map[string]bool{}
 	mem := &arena{}
