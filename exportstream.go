@@ -66,6 +66,7 @@ func streamExport(w io.Writer, doc exportDoc, n int, call func(int) exportCall) 
 type jsonEncoder struct {
 	buf  bytes.Buffer
 	enc  *json.Encoder
+	out  jsonOut                   // the pieces of a call, written by hand
 	msgs map[*model.Message][]byte // the last call's messages' JSON, as written
 }
 
@@ -81,6 +82,23 @@ func (e *jsonEncoder) encode(v any) ([]byte, error) {
 	return withSurrogates(v, e.buf.Bytes())
 }
 
+// piece is v's JSON as write (a jsonOut method) writes it, or when that
+// is not sure of it (jsonOut.bad), encoding/json's without the newline,
+// cut by trim bytes in front and behind; either way before termtext.JSON.
+// It is valid until the next piece.
+func (e *jsonEncoder) piece(v any, write func(*jsonOut), front, back int) ([]byte, error) {
+	e.out.b, e.out.bad = e.out.b[:0], false
+	write(&e.out)
+	if !e.out.bad {
+		return e.out.b, nil
+	}
+	b, err := e.encode(v)
+	if err != nil {
+		return nil, err
+	}
+	return b[front : len(b)-1-back], nil
+}
+
 // encodeCall writes c as termtext.JSON of its encoding without the
 // newline, piece by piece: the fields before the window, each message of
 // the window and of the evicted (a message's JSON is taken from the last
@@ -89,11 +107,11 @@ func (e *jsonEncoder) encode(v any) ([]byte, error) {
 // struct and termtext.JSON are the concatenation of their pieces', so the
 // bytes are the same as encoding c at once.
 func (e *jsonEncoder) encodeCall(w *bufio.Writer, c exportCall) error {
-	head, err := e.encode(c.callHead)
+	head, err := e.piece(c.callHead, func(o *jsonOut) { o.head(&c.callHead) }, 0, 1) // without "}"
 	if err != nil {
 		return err
 	}
-	w.Write(termtext.JSON(head[:len(head)-2])) // without "}\n"
+	w.Write(termtext.JSON(head))
 	w.WriteString(`,"window":`)
 	next := make(map[*model.Message][]byte, len(c.Window)+len(c.Evicted))
 	if err := e.messages(w, c.Window, next); err != nil {
@@ -104,12 +122,12 @@ func (e *jsonEncoder) encodeCall(w *bufio.Writer, c exportCall) error {
 		return err
 	}
 	e.msgs = next
-	tail, err := e.encode(c.callTail)
+	tail, err := e.piece(c.callTail, func(o *jsonOut) { o.tail(&c.callTail) }, 1, 0) // without "{"
 	if err != nil {
 		return err
 	}
 	w.WriteByte(',')
-	_, err = w.Write(termtext.JSON(tail[1 : len(tail)-1])) // without "{" and "\n"
+	_, err = w.Write(termtext.JSON(tail))
 	return err
 }
 
@@ -127,11 +145,11 @@ func (e *jsonEncoder) messages(w *bufio.Writer, ms []*model.Message, next map[*m
 			b, ok = e.msgs[m]
 		}
 		if !ok {
-			enc, err := e.encode(m)
+			enc, err := e.piece(m, func(o *jsonOut) { o.message(m) }, 0, 0)
 			if err != nil {
 				return err
 			}
-			b = bytes.Clone(termtext.JSON(enc[:len(enc)-1]))
+			b = bytes.Clone(termtext.JSON(enc))
 		}
 		next[m] = b
 		if i > 0 {

@@ -1,0 +1,484 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+)
+
+// jsonOut writes the pieces of a call (encodeCall) as encoding/json
+// writes them without HTML escaping, by hand: the same bytes, without
+// reflection. It writes only what it is sure of: a string that is not
+// UTF-8 (a lone surrogate, say, which withSurrogates writes as the
+// library would), a number encoding/json refuses, or raw JSON that does
+// not compact sets bad, and the caller encodes that piece with
+// encoding/json instead. termtext.JSON is the caller's, as for
+// encoding/json's output.
+type jsonOut struct {
+	b    []byte
+	bad  bool
+	html bool         // < > & escaped too, as json.Marshal does (a record's strings)
+	raw  bytes.Buffer // raw JSON compacted
+}
+
+const hexDigits = "0123456789abcdef"
+
+// str is encoding/json's string: ", \ and the controls below U+0020
+// escaped (\b \f \n \r \t by name, the others \u00XX), U+2028 and U+2029
+// as \u2028 and \u2029, with o.html < > & as \u003c \u003e \u0026,
+// everything else as it is.
+func (o *jsonOut) str(s string) {
+	b := append(o.b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && !(o.html && (c == '<' || c == '>' || c == '&')) {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, `\b`...)
+			case '\f':
+				b = append(b, `\f`...)
+			case '\n':
+				b = append(b, `\n`...)
+			case '\r':
+				b = append(b, `\r`...)
+			case '\t':
+				b = append(b, `\t`...)
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			o.bad = true
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			start = i + size
+		}
+		i += size
+	}
+	o.b = append(append(b, s[start:]...), '"')
+}
+
+func (o *jsonOut) int(n int) { o.b = strconv.AppendInt(o.b, int64(n), 10) }
+
+func (o *jsonOut) bool(v bool) { o.b = strconv.AppendBool(o.b, v) }
+
+// float is encoding/json's float64: plain notation from 1e-6 to 1e21,
+// else exponent notation without a leading zero in the exponent.
+func (o *jsonOut) float(f float64) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		o.bad = true
+		return
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b := strconv.AppendFloat(o.b, f, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	o.b = b
+}
+
+// rawJSON is encoding/json's json.RawMessage: null for none, else
+// compacted.
+func (o *jsonOut) rawJSON(r json.RawMessage) {
+	if r == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.raw.Reset()
+	if json.Compact(&o.raw, r) != nil {
+		o.bad = true
+		return
+	}
+	o.b = append(o.b, o.raw.Bytes()...)
+}
+
+// key writes ,"name": (the comma unless first).
+func (o *jsonOut) key(name string, first bool) {
+	if !first {
+		o.b = append(o.b, ',')
+	}
+	o.b = append(append(append(o.b, '"'), name...), '"', ':')
+}
+
+func (o *jsonOut) strOrNull(s *string) {
+	if s == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.str(*s)
+}
+
+// message is a model.Message as its struct tags say.
+func (o *jsonOut) message(m *model.Message) {
+	o.b = append(o.b, '{')
+	o.key("role", true)
+	o.str(m.Role)
+	o.key("content", false)
+	o.str(m.Content)
+	if m.ToolCallID != "" {
+		o.key("toolCallId", false)
+		o.str(m.ToolCallID)
+	}
+	if m.ToolName != "" {
+		o.key("toolName", false)
+		o.str(m.ToolName)
+	}
+	if len(m.ToolCalls) > 0 {
+		o.key("toolCalls", false)
+		o.toolCalls(m.ToolCalls)
+	}
+	if m.Ephemeral {
+		o.key("ephemeral", false)
+		o.bool(true)
+	}
+	if m.ToolChars != nil {
+		o.key("toolChars", false)
+		o.float(*m.ToolChars)
+	}
+	if m.Placeholder {
+		o.key("placeholder", false)
+		o.bool(true)
+	}
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) toolCalls(tcs []model.ToolCall) {
+	if tcs == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = append(o.b, '[')
+	for i, tc := range tcs {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = append(o.b, '{')
+		o.key("id", true)
+		o.str(tc.ID)
+		o.key("name", false)
+		o.str(tc.Name)
+		if len(tc.Args) > 0 {
+			o.key("args", false)
+			o.rawJSON(tc.Args)
+		}
+		o.b = append(o.b, '}')
+	}
+	o.b = append(o.b, ']')
+}
+
+// head is the call's callHead without its closing brace.
+func (o *jsonOut) head(h *callHead) {
+	o.b = append(o.b, '{')
+	o.key("call", true)
+	o.int(h.Call)
+	o.key("run", false)
+	o.int(h.Run)
+	o.key("runId", false)
+	o.str(h.RunID)
+	o.key("conversation", false)
+	o.int(h.Conversation)
+	o.key("agent", false)
+	o.str(h.Agent)
+	o.key("iteration", false)
+	o.int(h.Iteration)
+}
+
+// tail is the call's callTail without its opening brace.
+func (o *jsonOut) tail(t *callTail) {
+	o.key("turns", true)
+	o.turns(t.Turns)
+	o.key("record", false)
+	o.record(t.Record)
+	o.key("recordedWindow", false)
+	o.str(t.RecordedWindow)
+	o.key("usage", false)
+	o.usage(t.Usage)
+	o.key("response", false)
+	o.response(&t.Response)
+	o.key("evidence", false)
+	o.evidence(&t.Evidence)
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) turns(ts []exportTurn) {
+	if ts == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = append(o.b, '[')
+	for i := range ts {
+		t := &ts[i]
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = append(o.b, '{')
+		o.key("index", true)
+		o.int(t.Index)
+		o.key("start", false)
+		o.int(t.Start)
+		o.key("length", false)
+		o.int(t.Length)
+		o.key("fate", false)
+		o.str(t.Fate)
+		o.key("reason", false)
+		o.strOrNull(t.Reason)
+		o.key("notice", false)
+		o.bool(t.Notice)
+		if t.PinTool != "" {
+			o.key("pinTool", false)
+			o.str(t.PinTool)
+		}
+		o.b = append(o.b, '}')
+	}
+	o.b = append(o.b, ']')
+}
+
+// record is what the record's MarshalJSON writes (json.Marshal, so with
+// < > & escaped), compacted as encoding/json compacts what a Marshaler
+// returns, which changes nothing in json.Marshal's output. A
+// summarize-oldest record is its MarshalJSON's.
+func (o *jsonOut) record(r *model.Record) {
+	if r == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	if r.Strategy == model.SummarizeOldest {
+		b, err := r.MarshalJSON()
+		if err != nil {
+			o.bad = true
+			return
+		}
+		o.rawJSON(b)
+		return
+	}
+	o.html = true
+	defer func() { o.html = false }()
+	o.b = append(o.b, '{')
+	o.key("strategy", true)
+	o.str(r.Strategy)
+	o.intKey("iteration", r.Iteration, false)
+	o.intKey("keepRecentTurns", r.KeepRecentTurns, false)
+	o.intKey("removedMessageCount", r.RemovedMessageCount, false)
+	o.intKey("windowCharsBefore", r.WindowCharsBefore, false)
+	o.intKey("windowCharsAfter", r.WindowCharsAfter, false)
+	o.intKey("turnsBefore", r.TurnsBefore, true)
+	o.intKey("turnsAfter", r.TurnsAfter, true)
+	o.intKey("measuredTokens", r.MeasuredTokens, true)
+	if r.OverBudget {
+		o.key("overBudget", false)
+		o.bool(true)
+	}
+	o.intKey("thresholdTokens", r.ThresholdTokens, true)
+	o.key("refusals", false)
+	o.refusals(r.Refusals)
+	if len(r.DroppedObservations) > 0 {
+		o.key("droppedObservations", false)
+		o.b = append(o.b, '[')
+		for i, d := range r.DroppedObservations {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.str(d)
+		}
+		o.b = append(o.b, ']')
+	}
+	if r.Observations != nil {
+		o.key("observations", false)
+		o.observations(r.Observations)
+	}
+	if r.SummaryChars != nil {
+		o.intKey("summaryChars", *r.SummaryChars, false)
+	}
+	if r.SummarizerTokens != nil {
+		o.key("summarizerTokens", false)
+		o.usage(r.SummarizerTokens)
+	}
+	if r.SummarizerSkipped {
+		o.key("summarizerSkipped", false)
+		o.bool(true)
+	}
+	if r.SummaryRecorded != nil {
+		o.key("summaryRecorded", false)
+		o.bool(*r.SummaryRecorded)
+	}
+	o.b = append(o.b, '}')
+}
+
+// intKey writes ,"name":n; nothing when omitEmpty and n is 0.
+func (o *jsonOut) intKey(name string, n int, omitEmpty bool) {
+	if omitEmpty && n == 0 {
+		return
+	}
+	o.key(name, false)
+	o.int(n)
+}
+
+func (o *jsonOut) refusals(rs []model.Refusal) {
+	if rs == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = append(o.b, '[')
+	for i, r := range rs {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = append(o.b, '{')
+		o.key("reason", true)
+		o.str(r.Reason)
+		o.intKey("turnIndex", r.TurnIndex, false)
+		o.intKey("messageIndex", r.MessageIndex, false)
+		o.b = append(o.b, '}')
+	}
+	o.b = append(o.b, ']')
+}
+
+func (o *jsonOut) observations(obs *model.Observations) {
+	o.b = append(o.b, '{')
+	o.key("pinned", true)
+	if obs.Pinned == nil {
+		o.b = append(o.b, "null"...)
+	} else {
+		o.b = append(o.b, '[')
+		for i, p := range obs.Pinned {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = append(o.b, '{')
+			o.key("toolName", true)
+			o.str(p.ToolName)
+			o.intKey("turnIndex", p.TurnIndex, false)
+			o.intKey("chars", p.Chars, false)
+			o.b = append(o.b, '}')
+		}
+		o.b = append(o.b, ']')
+	}
+	o.intKey("yielded", obs.Yielded, false)
+	o.intKey("limit", obs.Limit, false)
+	if obs.StandDown {
+		o.key("standDown", false)
+		o.bool(true)
+	}
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) usage(u *model.Usage) {
+	if u == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = append(o.b, '{')
+	o.key("input", true)
+	o.int(u.Input)
+	o.key("output", false)
+	o.int(u.Output)
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) response(r *model.Response) {
+	o.b = append(o.b, '{')
+	o.key("content", true)
+	o.str(r.Content)
+	o.key("toolCalls", false)
+	o.toolCalls(r.ToolCalls)
+	o.key("usage", false)
+	o.usage(r.Usage)
+	o.key("stopReason", false)
+	o.strOrNull(r.StopReason)
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) evidence(e *exportEvidence) {
+	o.b = append(o.b, '{')
+	o.key("candidates", true)
+	o.int(e.Candidates)
+	o.key("values", false)
+	if e.Values == nil {
+		o.b = append(o.b, "null"...)
+	} else {
+		o.b = append(o.b, '[')
+		for i := range e.Values {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.entry(&e.Values[i])
+		}
+		o.b = append(o.b, ']')
+	}
+	o.key("library", false)
+	o.rawJSON(e.Library)
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) entry(e *provenance.Entry) {
+	o.b = append(o.b, '{')
+	o.key("value", true)
+	o.str(e.Value)
+	o.key("shape", false)
+	o.str(e.Shape)
+	o.key("in", false)
+	o.str(e.In)
+	if e.ToolCallID != nil {
+		o.key("toolCallId", false)
+		o.str(*e.ToolCallID)
+	}
+	o.key("verdict", false)
+	o.str(e.Verdict)
+	o.key("sources", false)
+	if e.Sources == nil {
+		o.b = append(o.b, "null"...)
+	} else {
+		o.b = append(o.b, '[')
+		for i := range e.Sources {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.source(&e.Sources[i])
+		}
+		o.b = append(o.b, ']')
+	}
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) source(s *provenance.Source) {
+	o.b = append(o.b, '{')
+	o.key("toolName", true)
+	o.strOrNull(s.ToolName)
+	o.key("toolCallId", false)
+	o.strOrNull(s.ToolCallID)
+	o.key("run", false)
+	o.int(s.Run)
+	o.key("sentOn", false)
+	o.b = append(o.b, '[')
+	o.int(s.SentOn[0])
+	o.b = append(o.b, ',')
+	o.int(s.SentOn[1])
+	o.b = append(o.b, ']')
+	o.key("evictedAt", false)
+	o.int(s.EvictedAt)
+	o.key("rule", false)
+	o.str(s.Rule)
+	o.b = append(o.b, '}')
+}
