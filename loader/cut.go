@@ -25,7 +25,6 @@ const bigLine = 32 << 20
 // gzip stream) and however long the line.
 type cutter struct {
 	r       io.Reader
-	line    int // the number of the line before the next block's first
 	limit   int // largest block
 	maxLine int // longest line kept
 }
@@ -48,7 +47,6 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 	scanned := 0 // cur.buf[:scanned] holds no line end
 	send := func(blk *block) {
 		blk.done = make(chan struct{})
-		c.line = blk.endLine()
 		work <- blk
 		order <- blk
 	}
@@ -82,7 +80,7 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 			next.buf = append(next.buf[:0], data[i+1:]...)
 			data = data[:i+1]
 		}
-		cur.data, cur.line, cur.err = data, c.line, err
+		cur.data, cur.err = data, err
 		cur.long, cur.cutOff = 0, false
 		send(cur)
 		if err != nil {
@@ -117,7 +115,7 @@ func (c *cutter) skip(blk *block) ([]byte, error) {
 			break
 		}
 	}
-	blk.data, blk.line, blk.long, blk.cutOff = nil, c.line, n, err != nil
+	blk.data, blk.long, blk.cutOff = nil, n, err != nil
 	blk.events = blk.events[:0]
 	blk.err = err
 	return rest, err

@@ -28,11 +28,15 @@ const (
 
 // block is a run of whole lines of the log and what they decoded to.
 type block struct {
-	buf    []byte
-	data   []byte   // whole lines (the last may lack its newline at the end of input)
-	line   int      // the number of the line before data's first
-	err    error    // the read error after data, if the input ended with one
-	events []parsed // decoded, in order
+	buf  []byte
+	data []byte // whole lines (the last may lack its newline at the end of input)
+	// line is the number of the line before data's first, which only the
+	// builder knows (it takes the blocks in order); lines is how many lines
+	// the block holds, counted as they are decoded. The events' line
+	// numbers count from the block's start until the builder adds line.
+	line, lines int
+	err         error    // the read error after data, if the input ended with one
+	events      []parsed // decoded, in order
 	// long is the length of a line over the limit, skipped unread: the
 	// block is that line alone (data is empty). cutOff: it had no end.
 	long   int64
@@ -42,10 +46,12 @@ type block struct {
 
 var newline = []byte{'\n'}
 
-// lines calls fn with each non-blank line of data, its number, and
-// whether it is the input's cut-off last line.
-func (blk *block) lines(fn func(line []byte, n int, last bool)) {
-	data, n := blk.data, blk.line
+// eachLine calls fn with each non-blank line of data, its number within
+// the block, and whether it is the input's cut-off last line; it counts
+// the lines in blk.lines.
+func (blk *block) eachLine(fn func(line []byte, n int, last bool)) {
+	data, n := blk.data, 0
+	defer func() { blk.lines = n }()
 	for len(data) > 0 {
 		ln, rest, found := bytes.Cut(data, newline)
 		data = rest
@@ -60,7 +66,7 @@ func (blk *block) lines(fn func(line []byte, n int, last bool)) {
 // decode decodes every line of the block into blk.events.
 func (blk *block) decode(f *fastDecoder, reference bool) {
 	evs := blk.events[:0]
-	blk.lines(func(ln []byte, n int, last bool) {
+	blk.eachLine(func(ln []byte, n int, last bool) {
 		if len(evs) < cap(evs) {
 			evs = evs[:len(evs)+1]
 		} else {
@@ -75,16 +81,13 @@ func (blk *block) decode(f *fastDecoder, reference bool) {
 	blk.events = evs
 }
 
-// endLine is the number of the block's last line.
+// endLine is the number of the block's last line, once the builder has
+// its first.
 func (blk *block) endLine() int {
 	if blk.long > 0 {
 		return blk.line + 1
 	}
-	n := blk.line + bytes.Count(blk.data, newline)
-	if len(blk.data) > 0 && blk.data[len(blk.data)-1] != '\n' {
-		n++
-	}
-	return n
+	return blk.line + blk.lines
 }
 
 // readNDJSON reads the log; a line longer than the limit is skipped and
@@ -101,7 +104,7 @@ func readNDJSON(b *builder, r io.Reader, line int) error {
 	}
 	work := make(chan *block, cap(free))
 	order := make(chan *block, cap(free))
-	c := cutter{r: r, line: line, limit: b.opts.blockSize, maxLine: b.opts.maxLine}
+	c := cutter{r: r, limit: b.opts.blockSize, maxLine: b.opts.maxLine}
 	go c.run(free, work, order)
 	reference := b.opts.reference
 	for range workers {
@@ -117,6 +120,8 @@ func readNDJSON(b *builder, r io.Reader, line int) error {
 	var long *loadError // the first line skipped for its length
 	for blk := range order {
 		<-blk.done
+		blk.line = line
+		line = blk.endLine()
 		if blk.long > 0 && long == nil {
 			long = b.longError(blk)
 		}
@@ -137,7 +142,9 @@ func (b *builder) build(blk *block) error {
 		b.tooLong(blk)
 	}
 	for i := range blk.events {
-		b.apply(&blk.events[i])
+		p := &blk.events[i]
+		p.at.line += blk.line
+		b.apply(p)
 	}
 	var err error
 	if blk.err != nil {
