@@ -72,8 +72,14 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	}
 	rec, vs := scope(rec, cfg.View) // one conversation of one agent on screen
 	inf := infer(rec)
-	r := window.RunFolds(rec, inf.Policy, inf.Folds)
-	r.LedgerAt(0) // builds the ledger's log and index here, not in View
+	r := inf.Replay(rec) // the inference's own, when it is RunFolds's
+	if r == nil {
+		r = window.RunFolds(rec, inf.Policy, inf.Folds)
+	}
+	var books [2]*provenance.Book
+	made := make(chan struct{})
+	go func() { books[0] = provenance.New(rec, r); close(made) }() // reads r only
+	settleReplay(r, nil, 0)
 	vs.count(r)
 	start := r
 	p := inf.Policy
@@ -82,16 +88,15 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	} else if cfg.Start != nil {
 		p = cfg.Start(inf.Policy)
 	}
-	books := [2]*provenance.Book{provenance.New(rec, r)}
-	books[1] = books[0]
+	var d *fateDiff
 	if p != inf.Policy {
 		start = window.RunNear(rec, p, inf.Folds, r)
-		start.LedgerAt(0)
-		books[1] = provenance.New(rec, start)
+		d = settleReplay(start, r, 0)
 	}
-	var d *fateDiff
+	<-made
+	books[1] = books[0]
 	if start != r {
-		d = newFateDiff(r, start)
+		books[1] = provenance.New(rec, start)
 	}
 	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books, views: vs, diff: d}
 }
@@ -121,9 +126,31 @@ func bookCmd(rec *model.Recording, r *window.Replay) tea.Cmd {
 func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int) tea.Cmd {
 	return func() tea.Msg {
 		r := window.RunNear(rec, p, folds, recorded) // a long run on two goroutines
-		r.LedgerAt(call)                             // the turn log and its index, here, not in View
-		return replayedMsg{gen: gen, replay: r, diff: newFateDiff(recorded, r)}
+		return replayedMsg{gen: gen, replay: r, diff: settleReplay(r, recorded, call)}
 	}
+}
+
+// settleReplay works out what the screen reads of a fresh replay r, off the UI
+// goroutine and before r is shared: its turn log and its ledger at call,
+// its fates against recorded (none when recorded is nil), and on a
+// second goroutine each call's window size and recorded comparison (the
+// timeline reads every call's).
+func settleReplay(r, recorded *window.Replay, call int) *fateDiff {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range r.Calls {
+			r.Calls[i].Recorded()
+			r.Calls[i].WindowChars()
+		}
+	}()
+	r.LedgerAt(call)
+	var d *fateDiff
+	if recorded != nil {
+		d = newFateDiff(recorded, r)
+	}
+	<-done
+	return d
 }
 
 func newSession(name string, msg loadedMsg) *session {

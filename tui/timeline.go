@@ -142,7 +142,7 @@ func (t *timeline) cellsOf(w int) *timelineCells {
 		marks: make([]string, w), markStyleIndex: make([]int, w)}
 	maxTok := 0
 	for i := range rp.Calls {
-		m.maxChars = max(m.maxChars, model.WindowChars(rp.Calls[i].Window()))
+		m.maxChars = max(m.maxChars, rp.Calls[i].WindowChars())
 		maxTok = max(maxTok, rp.Calls[i].Call.Usage.Input)
 	}
 	m.scaleTok, m.tokNote = maxTok, "max "+thousands(maxTok)
@@ -154,7 +154,7 @@ func (t *timeline) cellsOf(w int) *timelineCells {
 		mark, ms := "·", 0
 		for i := from; i < to; i++ {
 			cr := &rp.Calls[i]
-			m.chars[j] = max(m.chars[j], model.WindowChars(cr.Window()))
+			m.chars[j] = max(m.chars[j], cr.WindowChars())
 			in := cr.Call.Usage.Input
 			m.toks[j] = max(m.toks[j], in)
 			m.over[j] = m.over[j] || (m.scaleTok == rp.Policy.ThresholdTokens && in > m.scaleTok)

@@ -25,6 +25,34 @@ type Inference struct {
 	replay *Replay // the agent's replay under Policy, when complete
 }
 
+// Replay is the replay the inference made under Policy when it is the
+// one RunFolds(rec, Policy, Folds) makes — rec has this one agent and no
+// other, the replay went to the end, and the strategy is not
+// summarize-oldest (a replay that learned its folds as it went is not one
+// given them all) — else nil. Its calls know already whether they
+// reproduce their recorded window.
+func (inf Inference) Replay(rec *model.Recording) *Replay {
+	r := inf.replay
+	if r == nil || inf.Policy.Strategy == model.SummarizeOldest || r.Policy != inf.Policy ||
+		len(rec.Agents) != 1 || rec.Agents[0] != inf.Agent || r.Lineage == nil || len(r.Lineage.Links) != len(rec.Runs) {
+		return nil
+	}
+	n := 0
+	for i, run := range rec.Runs {
+		if run.Agent != inf.Agent {
+			return nil
+		}
+		if r.Lineage.Links[i].Kind != lineage.None {
+			n += len(run.Calls)
+		}
+	}
+	if n != len(r.Calls) {
+		return nil // it stopped early
+	}
+	r.Policies = map[string]model.Policy{"": inf.Policy, inf.Agent.Key: inf.Policy}
+	return r
+}
+
 // maxInferK bounds the keepRecentTurns search.
 const maxInferK = 64
 

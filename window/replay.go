@@ -23,6 +23,7 @@ type CallReplay struct {
 	Conversation int   // its conversation's number (§10.8)
 
 	recorded string // memo of Recorded
+	chars    int    // memo of WindowChars, + 1
 }
 
 // Recorded says whether the replayed window is the one the library
@@ -33,6 +34,15 @@ func (c *CallReplay) Recorded() string {
 		c.recorded = compareRecorded(c.Visit.After, c.Call)
 	}
 	return c.recorded
+}
+
+// WindowChars is the size of Window in characters (UTF-16 units),
+// worked out on first use.
+func (c *CallReplay) WindowChars() int {
+	if c.chars == 0 {
+		c.chars = model.WindowChars(c.Visit.After) + 1
+	}
+	return c.chars - 1
 }
 
 // Window is what the model was sent on this call, per the replay.
@@ -155,9 +165,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		ch := seed(rec, states, i, link)
 		from := len(out.Calls)
 		if o.canSplit(p, run) {
-			var calls []CallReplay
-			calls, ch = x.split(ch, mem, o.near)
-			out.Calls = append(out.Calls, calls...)
+			out.Calls, ch = x.split(ch, mem, o.near, out.Calls)
 		} else {
 			out.Calls, stopped = x.all(ch, mem, o.stop, out.Calls)
 		}

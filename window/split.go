@@ -64,22 +64,26 @@ func (ch *chain) state() chainState {
 }
 
 // split replays every call of the run from ch on two goroutines (see
-// above) and returns them with the chain as it is after the last.
-func (x *runner) split(ch *chain, mem *arena, near *Replay) ([]CallReplay, *chain) {
+// above), appending them to out (which has room for them), and returns
+// out with the chain as it is after the last call.
+func (x *runner) split(ch *chain, mem *arena, near *Replay, out []CallReplay) ([]CallReplay, *chain) {
 	n := len(x.run.Calls)
 	mid := (n + splitWarm) / 2
 	from := mid - splitWarm
-	calls := make([]CallReplay, 0, n)
 	var b *chain
-	if from >= 1 {
+	if from >= 1 && cap(out)-len(out) >= n {
 		b = x.guess(from, near, ch)
 	}
 	if b == nil {
-		calls, _ = x.all(ch, mem, nil, calls)
-		return calls, ch
+		out, _ = x.all(ch, mem, nil, out)
+		return out, ch
 	}
-	second := make([]CallReplay, 0, n-from)
-	states := make([]chainState, 0, n-from)
+	base := len(out)
+	out = out[:base+n]
+	// the second half writes its calls from mid on in place, and those
+	// before (its warm-up) aside; the first half writes those before mid
+	warm := make([]CallReplay, 0, splitWarm)
+	states := make([]chainState, 0, n-mid)
 	failed := false
 	done := make(chan struct{})
 	go func() {
@@ -91,30 +95,36 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay) ([]CallReplay, *chai
 		}()
 		bm := &arena{}
 		for ci := from; ci < n; ci++ {
-			states = append(states, b.state())
-			second = append(second, x.call(b, ci, bm))
-			b.after(x.run.Calls[ci], second[len(second)-1].Visit.After, bm)
+			at := &out[base+ci]
+			if ci < mid {
+				warm = append(warm, CallReplay{})
+				at = &warm[len(warm)-1]
+			} else {
+				states = append(states, b.state())
+			}
+			*at = x.call(b, ci, bm)
+			b.after(x.run.Calls[ci], at.Visit.After, bm)
 		}
 	}()
 	for ci := range mid {
-		calls = append(calls, x.call(ch, ci, mem))
-		ch.after(x.run.Calls[ci], calls[ci].Visit.After, mem)
+		out[base+ci] = x.call(ch, ci, mem)
+		ch.after(x.run.Calls[ci], out[base+ci].Visit.After, mem)
 	}
 	<-done
 	for ci := mid; ci < n; ci++ {
-		if k := ci - from; !failed {
-			if same, ok := sameState(ch, second[k].Visit.Before, states[k]); ok {
-				remap(second[k:], b, same)
+		if !failed {
+			if same, ok := sameState(ch, out[base+ci].Visit.Before, states[ci-mid]); ok {
+				remap(out[base+ci:base+n], b, same)
 				if splitTaken != nil {
 					splitTaken(ci)
 				}
-				return append(calls, second[k:]...), b
+				return out, b
 			}
 		}
-		calls = append(calls, x.call(ch, ci, mem))
-		ch.after(x.run.Calls[ci], calls[ci].Visit.After, mem)
+		out[base+ci] = x.call(ch, ci, mem)
+		ch.after(x.run.Calls[ci], out[base+ci].Visit.After, mem)
 	}
-	return calls, ch
+	return out, ch
 }
 
 // guess is a chain before call from of the run: the window near had

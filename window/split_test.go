@@ -185,3 +185,38 @@ func TestSplitRecordings(t *testing.T) {
 	}
 	t.Logf("the second half was taken in %d of %d replays", taken, tried)
 }
+
+// TestInferenceReplayIsRunFolds: where the inference's own replay is
+// offered, it is the replay RunFolds makes under the inferred policy.
+func TestInferenceReplayIsRunFolds(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	offered := 0
+	for _, path := range paths {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf := Infer(rec)
+		got := inf.Replay(rec)
+		if got == nil {
+			continue
+		}
+		offered++
+		t.Run(filepath.Base(filepath.Dir(path)), func(t *testing.T) {
+			want := RunFolds(rec, inf.Policy, inf.Folds)
+			sameReplay(t, want, got)
+			if !reflect.DeepEqual(want.Policies, got.Policies) || want.Policy != got.Policy {
+				t.Errorf("policies %v %v, want %v %v", got.Policy, got.Policies, want.Policy, want.Policies)
+			}
+			for i := range want.Calls {
+				if w, g := want.Calls[i].Recorded(), got.Calls[i].Recorded(); w != g {
+					t.Fatalf("call %d: %s, want %s", i+1, g, w)
+				}
+			}
+		})
+	}
+	if offered < len(paths)/2 {
+		t.Errorf("the inference's replay offered for %d of %d recordings", offered, len(paths))
+	}
+	t.Logf("offered for %d of %d recordings", offered, len(paths))
+}
