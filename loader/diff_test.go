@@ -156,6 +156,38 @@ var oddLines = []string{
 	"{\"type\":\"agentfootprint.x\",\"payload\":{}}\r\r",
 }
 
+// alikeLines hold long strings that start alike, where the decoder's
+// memory of checked strings (skipSeen) reads them: found by their start,
+// each must still be read as itself.
+func alikeLines() []string {
+	x := strings.Repeat("x", 298)
+	texts := []string{x + "xx", x + "xy", x + `xx\"y`, x + `\\`, x + `\\\"`, x + "xxx", x + `xx\u0001`, x + `xx\u00e9`}
+	var out []string
+	for i, t := range texts {
+		out = append(out,
+			fmt.Sprintf(`{"type":"agentfootprint.context.injected","payload":{"slot":"messages","asRole":"tool","rawContent":"%s","sourceId":"c%d","position":%d},"meta":{"runId":"r"}}`, t, i, i),
+			fmt.Sprintf(`{"type":"agentfootprint.stream.tool_end","payload":{"toolCallId":"c%d","result":"%s"},"meta":{"runId":"r"}}`, i, t))
+	}
+	hist := `{"type":"agentfootprint.agent.iteration_end","payload":{"history":[`
+	for i, t := range texts {
+		if i > 0 {
+			hist += ","
+		}
+		hist += fmt.Sprintf(`{"role":"tool","content":"%s","toolCallId":"c%d"}`, t, i)
+	}
+	out = append(out, hist+`]},"meta":{"runId":"r"}}`)
+	out = append(out, `{"type":"agentfootprint.stream.tool_end","payload":{"toolCallId":"c9","result":"`+x+`xx`)
+	return out
+}
+
+// TestAlikeStrings reads alikeLines each way, twice over (the second time
+// from the decoder's memory).
+func TestAlikeStrings(t *testing.T) {
+	base := []string{fmt.Sprintf(turnStart, "go"), llmStart}
+	lines := append(append(base, alikeLines()...), alikeLines()...)
+	checkSameWays(t, []byte(strings.Join(lines, "\n")))
+}
+
 // TestOddLines reads lines of unusual shape each way, together and one
 // at a time after the start of a call.
 func TestOddLines(t *testing.T) {

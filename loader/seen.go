@@ -10,7 +10,11 @@ import (
 // context.injected events before it). A decoder checks such a string once:
 // it remembers the long strings it has checked, and a string byte-equal to
 // one of them is as valid, found with a quote search, a hash and a
-// compare instead of a byte-by-byte check.
+// compare instead of a byte-by-byte check. Quicker still, a string is
+// first looked up by its first seenMin bytes alone: when the string
+// filed there is followed here by a quote, one compare proves the two
+// the same (the quote ends this string as it ended that one), and neither
+// a quote search nor a hash of the whole text is needed.
 
 const (
 	seenMin   = 256     // shorter strings are checked at once
@@ -20,13 +24,15 @@ const (
 // seenStrings is one decoder's memory of checked strings.
 type seenStrings struct {
 	byHash map[uint64]seenString
+	byHead map[uint64]seenString // by the hash of the text's first seenMin bytes: the latest string so starting
 	bytes  int
 }
 
-// seenString is a checked string's text (inside the quotes) and whether it
-// held an escape.
+// seenString is a checked string's text (inside the quotes), its hash,
+// and whether it held an escape.
 type seenString struct {
 	text string
+	hash uint64
 	esc  bool
 }
 
@@ -51,18 +57,27 @@ func (s *scanner) skipSeen() bool {
 		return s.skipString()
 	}
 	b, start := s.b, s.i+1
+	if c.byHead != nil && len(b)-start > seenMin {
+		e, ok := c.byHead[maphash.Bytes(textSeed, b[start:start+seenMin])]
+		if end := start + len(e.text); ok && end < len(b) && b[end] == '"' && string(b[start:end]) == e.text {
+			s.i, s.esc = end+1, e.esc
+			s.last = e.seen()
+			return true
+		}
+	}
 	q := bytes.IndexByte(b[start:], '"')
 	if q < seenMin || b[start+q-1] == '\\' {
 		return s.skipString()
 	}
 	text := b[start : start+q]
 	if c.byHash == nil {
-		c.byHash = map[uint64]seenString{}
+		c.byHash, c.byHead = map[uint64]seenString{}, map[uint64]seenString{}
 	}
 	h := maphash.Bytes(textSeed, text)
 	if e, ok := c.byHash[h]; ok && e.text == string(text) {
 		s.i, s.esc = start+q+1, e.esc
-		s.last = e.seen(h)
+		s.last = e.seen()
+		c.byHead[maphash.Bytes(textSeed, text[:seenMin])] = e
 		return true
 	}
 	if !s.skipString() {
@@ -70,17 +85,19 @@ func (s *scanner) skipSeen() bool {
 	}
 	if c.bytes+q > seenBytes {
 		clear(c.byHash)
+		clear(c.byHead)
 		c.bytes = 0
 	}
-	e := seenString{text: string(text), esc: s.esc}
+	e := seenString{text: string(text), hash: h, esc: s.esc}
 	c.byHash[h] = e
+	c.byHead[maphash.Bytes(textSeed, text[:seenMin])] = e
 	c.bytes += q
-	s.last = e.seen(h)
+	s.last = e.seen()
 	return true
 }
 
-func (e seenString) seen(h uint64) seenText {
-	t := seenText{hash: h, ok: true}
+func (e seenString) seen() seenText {
+	t := seenText{hash: e.hash, ok: true}
 	if !e.esc {
 		t.text = e.text
 	}
