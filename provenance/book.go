@@ -117,7 +117,7 @@ func (b *Book) Call(i int) *CallEvidence {
 				b.judger.Hold(m, view)
 			}
 			b.last.unheld = nil
-			return evidence.Gone{List: gone, Find: b.findGone}
+			return evidence.Gone{List: gone, Find: func(m *model.Message) (int, bool) { return b.findGone(m, c.Conversation) }}
 		})
 		k := 0
 		for g, n := range groups {
@@ -128,7 +128,7 @@ func (b *Book) Call(i int) *CallEvidence {
 					e.In, e.ToolCallID = InToolCall, &id
 				}
 				for _, s := range j.Sources {
-					e.Sources = append(e.Sources, b.source(gone[s]))
+					e.Sources = append(e.Sources, b.source(i, gone[s]))
 				}
 				ce.Values = append(ce.Values, e)
 			}
@@ -160,8 +160,9 @@ func valuesOf(resp *model.Response) callValues {
 	return cv
 }
 
-func (b *Book) source(m *model.Message) Source {
-	l := b.lives[m]
+// source is gone message m as a source of a value of call i.
+func (b *Book) source(i int, m *model.Message) Source {
+	l := lifeOf(b.lives, m, b.r.Calls[i].Conversation)
 	s := Source{Run: b.r.Calls[l.first].Run.RunNo, SentOn: [2]int{b.number(l.first), b.number(l.last)},
 		EvictedAt: b.number(l.evictedAt), Rule: l.rule, msg: m}
 	if m.Role == model.RoleTool {

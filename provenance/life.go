@@ -8,13 +8,28 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// life is one message's time in the windows of a replay. A message is one
-// pointer from the moment the history gains it; the replay carries it.
+// life is one message's time in the windows of one conversation of a
+// replay. A message is one pointer from the moment the history gains it;
+// the replay carries it. The loader keeps a recorded message once per text
+// (a delivery, an orphan's first window), so one pointer may be delivered
+// to two conversations: there it is two messages (EVIDENCE-SEMANTICS §6
+// "A message across calls"), each with its own life, chained by other.
 type life struct {
 	first, last int // replay call indexes of the first and last windows that held it
 	pos         int // its position in the first window
 	evictedAt   int // call index whose visit removed it; -1 while none has
 	rule        string
+	conv        int   // the conversation of those windows
+	other       *life // the same pointer's life in another conversation
+}
+
+// lifeOf is m's life in conversation conv; nil when no window of it held m.
+func lifeOf(lives map[*model.Message]*life, m *model.Message, conv int) *life {
+	l := lives[m]
+	for l != nil && l.conv != conv {
+		l = l.other
+	}
+	return l
 }
 
 // goneList is the messages the visits of a run chain removed, newest
@@ -52,14 +67,18 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
 			gone[i] = &goneList{msgs: c.Visit.Evicted, next: tail}
 		}
 		for _, m := range c.Visit.Evicted {
-			if l := lives[m]; l != nil {
+			if l := lifeOf(lives, m, c.Conversation); l != nil {
 				l.evictedAt, l.rule = i, c.Visit.EvictionRule(m, r.PolicyOf(c))
 			}
 		}
 		for pos, m := range c.Window() {
-			l := lives[m]
+			head := lives[m]
+			l := head
+			for l != nil && l.conv != c.Conversation {
+				l = l.other
+			}
 			if l == nil {
-				l = &life{first: i, pos: pos, evictedAt: -1}
+				l = &life{first: i, pos: pos, evictedAt: -1, conv: c.Conversation, other: head}
 				lives[m] = l
 			}
 			l.last = i
@@ -92,33 +111,34 @@ func (b *Book) goneBefore(i int) []*model.Message {
 
 // extendGone makes b.last the messages gone at call i.
 func (b *Book) extendGone(i int) {
-	pred := b.preds[i]
+	pred, conv := b.preds[i], b.r.Calls[i].Conversation
 	if pred < 0 || b.last.call != pred {
-		msgs := listGone(i, b.r.Calls[i].Window(), b.lives, b.gone[i])
+		msgs := listGone(i, b.r.Calls[i].Window(), b.lives, conv, b.gone[i])
 		b.last = goneAt{call: i, msgs: msgs, unheld: slices.Clone(msgs)} // msgs grows in place
 		return
 	}
 	msgs, unheld := b.last.msgs, b.last.unheld
 	for _, m := range b.r.Calls[i].Visit.Evicted {
-		l := b.lives[m]
+		l := lifeOf(b.lives, m, conv)
 		if l == nil || l.first >= i {
 			continue // never sent
 		}
-		at, _ := slices.BinarySearchFunc(msgs, m, b.order)
+		at, _ := slices.BinarySearchFunc(msgs, m, b.order(conv))
 		msgs = slices.Insert(msgs, at, m)
 		unheld = append(unheld, m)
 	}
 	b.last = goneAt{call: i, msgs: msgs, unheld: unheld}
 }
 
-// findGone is m's place among the messages gone at the last call asked.
-func (b *Book) findGone(m *model.Message) (int, bool) {
-	if b.lives[m] == nil {
+// findGone is m's place among the messages gone at the last call asked,
+// of conversation conv.
+func (b *Book) findGone(m *model.Message, conv int) (int, bool) {
+	if lifeOf(b.lives, m, conv) == nil {
 		return 0, false
 	}
-	msgs := b.last.msgs
-	at, found := slices.BinarySearchFunc(msgs, m, b.order)
-	for ; found && at < len(msgs) && b.order(msgs[at], m) == 0; at++ {
+	msgs, order := b.last.msgs, b.order(conv)
+	at, found := slices.BinarySearchFunc(msgs, m, order)
+	for ; found && at < len(msgs) && order(msgs[at], m) == 0; at++ {
 		if msgs[at] == m {
 			return at, true
 		}
@@ -126,17 +146,19 @@ func (b *Book) findGone(m *model.Message) (int, bool) {
 	return 0, false
 }
 
-// order sorts messages by the first call they were sent on, then their
-// position in that call's window.
-func (b *Book) order(x, y *model.Message) int {
-	lx, ly := b.lives[x], b.lives[y]
-	return cmp.Or(cmp.Compare(lx.first, ly.first), cmp.Compare(lx.pos, ly.pos))
+// order sorts messages of conversation conv by the first call they were
+// sent on, then their position in that call's window.
+func (b *Book) order(conv int) func(x, y *model.Message) int {
+	return func(x, y *model.Message) int {
+		lx, ly := lifeOf(b.lives, x, conv), lifeOf(b.lives, y, conv)
+		return cmp.Or(cmp.Compare(lx.first, ly.first), cmp.Compare(lx.pos, ly.pos))
+	}
 }
 
 // listGone lists the messages sent on an earlier call of call i's chain
-// that are not in its window, ordered by the first call they were sent on
-// and their position in that call's window.
-func listGone(i int, window []*model.Message, lives map[*model.Message]*life, list *goneList) []*model.Message {
+// (of conversation conv) that are not in its window, ordered by the first
+// call they were sent on and their position in that call's window.
+func listGone(i int, window []*model.Message, lives map[*model.Message]*life, conv int, list *goneList) []*model.Message {
 	in := make(map[*model.Message]bool, len(window))
 	for _, m := range window {
 		in[m] = true
@@ -145,14 +167,14 @@ func listGone(i int, window []*model.Message, lives map[*model.Message]*life, li
 	seen := map[*model.Message]bool{}
 	for g := list; g != nil; g = g.next {
 		for _, m := range g.msgs {
-			if l := lives[m]; l != nil && l.first < i && !in[m] && !seen[m] {
+			if l := lifeOf(lives, m, conv); l != nil && l.first < i && !in[m] && !seen[m] {
 				seen[m] = true
 				out = append(out, m)
 			}
 		}
 	}
 	slices.SortFunc(out, func(a, b *model.Message) int {
-		la, lb := lives[a], lives[b]
+		la, lb := lifeOf(lives, a, conv), lifeOf(lives, b, conv)
 		return cmp.Or(cmp.Compare(la.first, lb.first), cmp.Compare(la.pos, lb.pos))
 	})
 	return out

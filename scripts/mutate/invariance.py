@@ -11,6 +11,13 @@ recordedWindow, response, and evidence (every value's verdict and sources, with
 the call and run numbers of sentOn, evictedAt and run mapped). A difference is a
 fault of the replay or of the evidence, not of the checkers: the library sent the
 same windows. Prints one line per folder and `N passed, M failed`.
+
+Copies of one recording in one file (twin-*, twinbatch-*) cannot be told apart by
+what they sent: WINDOW-SEMANTICS §10.7's tie rule may pair A2 with B1 (interleaved
+A1 B1 A2 B2 gives {A1, B2} {B1, A2}), and then A2's sources are B1's messages, as
+EVIDENCE-SEMANTICS §6 wants (its own run chain). So a source's numbers are mapped
+back through whichever copy of the same recording holds them, and, for every
+mutation, every source must be of a run in the call's own conversation.
 """
 import json, os, shlex, subprocess, sys
 
@@ -76,18 +83,25 @@ def check(bin_path, shared, d, flags):
     wire = json.load(open(os.path.join(d, "wire.json"), encoding="utf-8"))
     mut = wire["mutation"]
     got = export(bin_path, os.path.join(d, "run.jsonl"), flags)
+    conv_of_run = {c["run"]: c.get("conversation") for c in got.values()}
     for i, name in enumerate(mut["of"]):
         orig = export(bin_path, os.path.join(source_dir(shared, name), "run.jsonl"), flags)
-        calls = {old: ("#", new) for s, old, new in mut["calls"] if s == i}
-        runs = {old: ("#", new) for s, old, new in mut["runs"] if s == i}
-        back_calls = {new: ("#", new) for s, old, new in mut["calls"] if s == i}
-        back_runs = {new: ("#", new) for s, old, new in mut["runs"] if s == i}
+        copies = {s for s, n in enumerate(mut["of"]) if n == name}  # this one, and its twin
+        calls = {old: ("#", old) for s, old, new in mut["calls"] if s == i}
+        runs = {old: ("#", old) for s, old, new in mut["runs"] if s == i}
+        back_calls = {new: ("#", old) for s, old, new in mut["calls"] if s in copies}
+        back_runs = {new: ("#", old) for s, old, new in mut["runs"] if s in copies}
         for old, new in sorted((o, n) for s, o, n in mut["calls"] if s == i):
             a = view(orig[old], calls, runs)
             b = view(got[new], back_calls, back_runs)
             diff = first_diff(a, b)
             if diff:
                 return False, f"{name} call {old} (here call {new}): {diff}"
+            for v in (got[new].get("evidence") or {}).get("values") or []:
+                for s in v.get("sources") or []:
+                    if conv_of_run.get(s.get("run")) != got[new].get("conversation"):
+                        return False, (f"{name} call {old} (here call {new}): {v.get('value')} has a source in run "
+                                       f"{s.get('run')}, not of the call's conversation {got[new].get('conversation')}")
     return True, f"{len(mut['calls'])} calls described as in their recordings"
 
 
