@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"slices"
@@ -18,7 +19,15 @@ import (
 // policy and the problems. Colour only marks a recorded-window mismatch.
 // MSGS and CHARS are the replayed window's; RECORDED says whether it is
 // the one the library sent (TOK IN counted what the library sent).
-func writeReport(w io.Writer, s session, color bool) error {
+func writeReport(out io.Writer, s session, color bool) error {
+	w := bufio.NewWriterSize(out, 1<<16) // the table writes cell by cell: one write a cell without it
+	if err := writeReportTo(w, s, color); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+func writeReportTo(w io.Writer, s session, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tMSGS\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tPRODUCED")
 	calls := s.replay.Calls
