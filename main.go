@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
 	"flag"
@@ -216,7 +217,12 @@ func runEvidence(path string, o options, fail []string, stdout, stderr, raw io.W
 		return code
 	}
 	doc := evidenceReport(path, s)
-	if err := writeEvidence(stdout, doc, o.given["format"] && o.format == "json"); err != nil {
+	out := bufio.NewWriterSize(stdout, 1<<16) // a table writes cell by cell
+	err := writeEvidence(out, doc, o.given["format"] && o.format == "json")
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
 		return 1
 	}
