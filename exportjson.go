@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -36,6 +37,12 @@ func (o *jsonOut) str(s string) {
 	b := append(o.b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if !o.html {
+			i += plainJSON(s[i:])
+			if i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' && !(o.html && (c == '<' || c == '>' || c == '&')) {
@@ -74,6 +81,27 @@ func (o *jsonOut) str(s string) {
 		i += size
 	}
 	o.b = append(append(b, s[start:]...), '"')
+}
+
+// plainJSON is the length of the ASCII that s starts with that a JSON
+// string holds as it is (no control, " or \\), read eight bytes at a
+// time: a message's text is mostly that.
+func plainJSON(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		// a byte below 0x20, a zero byte of q or bs, or a byte of 0x80
+		// or more sets the top bit of its byte here
+		if ((x-ones*0x20)|(q-ones)|(bs-ones)|x)&highs != 0 {
+			break
+		}
+	}
+	for i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\' {
+		i++
+	}
+	return i
 }
 
 func (o *jsonOut) int(n int) { o.b = strconv.AppendInt(o.b, int64(n), 10) }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -57,6 +58,13 @@ func TestJSONOutMessages(t *testing.T) {
 	var every []byte
 	for c := range 0x80 {
 		every = append(every, byte(c))
+	}
+	// each character that needs care at each place of the eight-byte
+	// blocks plainJSON reads
+	for pos := range 18 {
+		for _, c := range []string{`"`, `\`, "\x00", "\x01", "\x1f", " ", "~", "\x7f", "é", "\u2028", "\xff"} {
+			checkMessage(t, &model.Message{Role: "user", Content: strings.Repeat("a", pos) + c + strings.Repeat("b", 17-pos) + c})
+		}
 	}
 	f := func(v float64) *float64 { return &v }
 	for _, content := range []string{"", string(every), "<a & b>", "line\u2028para\u2029end", "C1 \u0085 bidi \u202e\u2066 DEL \x7f",

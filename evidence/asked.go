@@ -94,14 +94,64 @@ func (x *Index) addAsked(v string) {
 	}
 }
 
-// addTextAsked is AddText for a restricted index.
+// addTextAsked is AddText for a restricted index: the pieces of a run of
+// token characters without a digit are only counted (a comma splits such
+// a run wherever it is).
 func (x *Index) addTextAsked(text string) {
-	eachPiece(text, func(piece string) bool {
+	add := func(piece string) bool {
 		if x.only.none(piece) {
 			x.met++ // at most one form, which is not asked
 		} else if v := Normalize(piece); v != "" {
 			x.addAsked(Normalize(v))
 		}
 		return x.met < FormLimit
-	})
+	}
+	if !x.only.digits {
+		eachPiece(text, add)
+		return
+	}
+	for i := 0; i < len(text); {
+		if byteClass[text[i]]&classToken == 0 {
+			i++
+			continue
+		}
+		start, seen, commas := i, uint8(0), 0
+		for ; i < len(text) && byteClass[text[i]]&classToken != 0; i++ {
+			c := byteClass[text[i]]
+			seen |= c
+			if c&classComma != 0 {
+				commas++
+			}
+		}
+		if seen&classDigit == 0 {
+			x.met += commas + 1
+		} else {
+			splitCommas(text[start:i], add)
+		}
+		if x.met >= FormLimit {
+			return
+		}
+	}
 }
+
+// byteClass is what each byte is to the tokenizer (tokenByte, isDigit).
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
+		if tokenByte(byte(c)) {
+			t[c] |= classToken
+		}
+		if isDigit(byte(c)) {
+			t[c] |= classDigit
+		}
+		if c == ',' {
+			t[c] |= classComma
+		}
+	}
+	return t
+}()
+
+const (
+	classToken = 1 << iota
+	classDigit
+	classComma
+)

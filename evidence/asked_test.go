@@ -97,17 +97,25 @@ func callValues(c *window.CallReplay) []Value {
 
 // Text past FormLimit forms, counted with repeats, is indexed whole: a
 // value after FormLimit repeated words is in view (the whole index holds
-// few distinct forms), one after FormLimit distinct words is not, as the
-// library stops adding there. A value whose 0x form has no digit is
+// few distinct forms), one after FormLimit distinct words, with digits
+// or without, is not, as the library stops adding there. A value whose 0x form has no digit is
 // found by that form too.
 func TestAskedPastTheLimit(t *testing.T) {
-	var repeated, distinct strings.Builder
+	var repeated, distinct, words strings.Builder
 	for i := range FormLimit + 5 {
 		repeated.WriteString("word ")
 		fmt.Fprintf(&distinct, "v%d ", i)
+		for n := i; ; n /= 26 { // distinct words of letters, some cut by a comma
+			words.WriteByte(byte('a' + n%26))
+			if n < 26 {
+				break
+			}
+		}
+		words.WriteString(" ,"[i%2 : i%2+1])
 	}
 	repeated.WriteString("id-4242 0xabc")
 	distinct.WriteString("id-4242")
+	words.WriteString(" id-4242")
 	for _, c := range []struct {
 		text   string
 		values []Value
@@ -115,6 +123,7 @@ func TestAskedPastTheLimit(t *testing.T) {
 	}{
 		{repeated.String(), []Value{{"id-4242", ShapeIdentifier}, {"v1234", ShapeIdentifier}}, []string{InView, NeverRead}},
 		{distinct.String(), []Value{{"v1234", ShapeIdentifier}, {"id-4242", ShapeIdentifier}}, []string{InView, NeverRead}},
+		{words.String(), []Value{{"id-4242", ShapeIdentifier}}, []string{NeverRead}},
 		{"see abc", []Value{{"0xabc", ShapeIdentifier}, {"id-4242", ShapeIdentifier}}, []string{InView, NeverRead}},
 	} {
 		window := []*model.Message{

@@ -123,11 +123,20 @@ func (b *Book) extendGone(i int) {
 		if l == nil || l.first >= i {
 			continue // never sent
 		}
-		at, _ := slices.BinarySearchFunc(msgs, m, b.order(conv))
-		msgs = slices.Insert(msgs, at, m)
+		if n := len(msgs); n == 0 || before(lifeOf(b.lives, msgs[n-1], conv), l) {
+			msgs = append(msgs, m) // what leaves was mostly sent after what left
+		} else {
+			at, _ := slices.BinarySearchFunc(msgs, m, b.order(conv))
+			msgs = slices.Insert(msgs, at, m)
+		}
 		unheld = append(unheld, m)
 	}
 	b.last = goneAt{call: i, msgs: msgs, unheld: unheld}
+}
+
+// before: x was first sent before y (see order).
+func before(x, y *life) bool {
+	return x.first < y.first || x.first == y.first && x.pos < y.pos
 }
 
 // findGone is m's place among the messages gone at the last call asked,
