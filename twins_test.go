@@ -224,3 +224,69 @@ func TestTwinEvidenceFollowsItsChain(t *testing.T) {
 		}
 	}
 }
+
+// A conversation that branches (WINDOW-SEMANTICS §10.8): runs r2 and r3
+// both follow up r1, so both carry r1's list_hosts result, and each
+// drops it on its own second call. A value of r2 names r2's calls only:
+// sent on calls 2 (r1) and 3 (r2's first), evicted at 4; r3's are 2 and
+// 5, evicted at 6 (EVIDENCE-SEMANTICS §6: never a sibling branch). The
+// windows, worked out by hand with keepRecentTurns 2 and pins off (§2–§6):
+//
+//	r1 (calls 1–2): [P], then [P A1 T1]; it answers D1
+//	r2 (calls 3–4) and r3 (5–6), request Q:
+//	   [P A1 T1 D1 Q]  four turns, two may leave, at the front, but the new
+//	                   head D1 is not a user message and no notice is
+//	                   shorter than the span: nothing leaves
+//	   [P A1 T1 D1 Q A2 T2] → turns 0–2 leave; the new head Q is a user
+//	                   message and no notice is shorter: dropped silently,
+//	                   [Q A2 T2]
+//
+// r3's first window is r1's carried history exactly (score 5); r2's
+// carried history does not explain it, so both continue r1.
+func TestBranchedConversationSources(t *testing.T) {
+	p := msg{"user", "Find the host that is down.", "", nil, nil}
+	a1 := msg{"assistant", "", "", []call{{"c1", "list_hosts"}}, nil}
+	t1 := msg{"tool", "web-42 is down", "c1", nil, nil}
+	d1 := msg{"assistant", "It is web-42.", "", nil, nil}
+	var l logLines
+	l.ev("r1", "agentfootprint.agent.run_configured", `{"agentId":"agent","window":"sliding-window"}`)
+	l.ev("r1", "agentfootprint.agent.turn_start", js(map[string]any{"turnIndex": 0, "userPrompt": p.content}))
+	l.call("r1", 1, []msg{p}, 0)
+	l.tool("r1", "c1", "list_hosts", t1.content)
+	l.history("r1", 1, []msg{p, a1, t1})
+	l.call("r1", 2, []msg{p, a1, t1}, 0)
+	l.final("r1", d1.content)
+	for k, run := range []string{"r2", "r3"} {
+		q := msg{"user", []string{"Restart it.", "Restart it once more."}[k], "", nil, nil}
+		a2 := msg{"assistant", "", "", []call{{"c9", "restart"}}, nil}
+		t2 := msg{"tool", "restarted", "c9", nil, nil}
+		l.ev(run, "agentfootprint.agent.run_configured", `{"agentId":"agent","window":"sliding-window"}`)
+		l.ev(run, "agentfootprint.agent.turn_start", js(map[string]any{"turnIndex": 0, "userPrompt": q.content}))
+		l.call(run, 1, []msg{p, a1, t1, d1, q}, 0)
+		l.tool(run, "c9", "restart", t2.content)
+		l.history(run, 1, []msg{p, a1, t1, d1, q, a2, t2})
+		l.call(run, 2, []msg{q, a2, t2}, 0)
+		l.final(run, "Restarted web-42.")
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(l, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := exportOf(t, "-q", "--strategy", "sliding-window", "--keep-recent-turns", "2", "--keep-last-tool-results", "0", path)
+	if len(doc.Conversations) != 1 || len(doc.Conversations[0].Runs) != 3 {
+		t.Fatalf("conversations %+v, want one of r1, r2, r3", doc.Conversations)
+	}
+	got := valuesOfExport(t, "-q", "--strategy", "sliding-window", "--keep-recent-turns", "2", "--keep-last-tool-results", "0", path)
+	name, id := "list_hosts", "c1"
+	for _, want := range []struct{ call, second, evicted int }{{4, 3, 4}, {6, 5, 6}} {
+		vs := got[want.call]
+		if len(vs) != 1 || vs[0].Value != "web-42" || vs[0].Verdict != "left" {
+			t.Errorf("call %d: values %+v, want web-42 left", want.call, vs)
+			continue
+		}
+		w := exportedSource{ToolName: &name, ToolCallID: &id, Run: 1, SentOn: [2]int{2, want.second}, EvictedAt: want.evicted, Rule: "pins-off"}
+		if s := vs[0].Sources; len(s) != 1 || !reflect.DeepEqual(s[0], w) {
+			t.Errorf("call %d: sources %+v, want sent on 2–%d, evicted at %d", want.call, s, want.second, want.evicted)
+		}
+	}
+}

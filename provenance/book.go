@@ -53,7 +53,7 @@ type CallEvidence struct {
 type Book struct {
 	rec    *model.Recording
 	r      *window.Replay
-	lives  map[*model.Message]*life
+	lives  *lives
 	gone   []*goneList
 	preds  []int // each call's predecessor on its run chain, -1 for none
 	judger *evidence.Judger
@@ -117,7 +117,7 @@ func (b *Book) Call(i int) *CallEvidence {
 				b.judger.Hold(m, view)
 			}
 			b.last.unheld = nil
-			return evidence.Gone{List: gone, Find: func(m *model.Message) (int, bool) { return b.findGone(m, c.Conversation) }}
+			return evidence.Gone{List: gone, Find: func(m *model.Message) (int, bool) { return b.findGone(m, i) }}
 		})
 		k := 0
 		for g, n := range groups {
@@ -162,7 +162,7 @@ func valuesOf(resp *model.Response) callValues {
 
 // source is gone message m as a source of a value of call i.
 func (b *Book) source(i int, m *model.Message) Source {
-	l := lifeOf(b.lives, m, b.r.Calls[i].Conversation)
+	l := b.lives.at(m, i)
 	s := Source{Run: b.r.Calls[l.first].Run.RunNo, SentOn: [2]int{b.number(l.first), b.number(l.last)},
 		EvictedAt: b.number(l.evictedAt), Rule: l.rule, msg: m}
 	if m.Role == model.RoleTool {

@@ -8,28 +8,16 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// life is one message's time in the windows of one conversation of a
-// replay. A message is one pointer from the moment the history gains it;
-// the replay carries it. The loader keeps a recorded message once per text
-// (a delivery, an orphan's first window), so one pointer may be delivered
-// to two conversations: there it is two messages (EVIDENCE-SEMANTICS §6
-// "A message across calls"), each with its own life, chained by other.
+// life is one message's time in the windows of one line of a replay (see
+// lines.go). A message is one pointer from the moment the history gains
+// it; the replay carries it.
 type life struct {
 	first, last int // replay call indexes of the first and last windows that held it
 	pos         int // its position in the first window
 	evictedAt   int // call index whose visit removed it; -1 while none has
 	rule        string
-	conv        int   // the conversation of those windows
-	other       *life // the same pointer's life in another conversation
-}
-
-// lifeOf is m's life in conversation conv; nil when no window of it held m.
-func lifeOf(lives map[*model.Message]*life, m *model.Message, conv int) *life {
-	l := lives[m]
-	for l != nil && l.conv != conv {
-		l = l.other
-	}
-	return l
+	line        int   // the line of those windows
+	other       *life // the same pointer's life on another line
 }
 
 // goneList is the messages the visits of a run chain removed, newest
@@ -42,8 +30,8 @@ type goneList struct {
 // track walks the replay once: each message's life, each call's
 // predecessor on its run chain (the latest earlier call whose window or
 // additions its history carries; -1 for none), and what left each chain.
-func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
-	lives := map[*model.Message]*life{}
+func track(r *window.Replay) (*lives, []*goneList, []int) {
+	ls := newLives(len(r.Calls))
 	lastSeen := map[*model.Message]int{}
 	gone := make([]*goneList, len(r.Calls))
 	preds := make([]int, len(r.Calls))
@@ -58,6 +46,7 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
 			}
 		}
 		preds[i] = pred
+		ls.join(i, pred, c.Conversation)
 		var tail *goneList
 		if pred >= 0 {
 			tail = gone[pred]
@@ -67,19 +56,17 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
 			gone[i] = &goneList{msgs: c.Visit.Evicted, next: tail}
 		}
 		for _, m := range c.Visit.Evicted {
-			if l := lifeOf(lives, m, c.Conversation); l != nil {
+			if l := ls.at(m, i); l != nil {
+				l = ls.own(m, i, l)
 				l.evictedAt, l.rule = i, c.Visit.EvictionRule(m, r.PolicyOf(c))
 			}
 		}
 		for pos, m := range c.Window() {
-			head := lives[m]
-			l := head
-			for l != nil && l.conv != c.Conversation {
-				l = l.other
-			}
+			l := ls.at(m, i)
 			if l == nil {
-				l = &life{first: i, pos: pos, evictedAt: -1, conv: c.Conversation, other: head}
-				lives[m] = l
+				l = ls.add(m, i, &life{first: i, pos: pos, evictedAt: -1})
+			} else {
+				l = ls.own(m, i, l)
 			}
 			l.last = i
 			lastSeen[m] = i
@@ -88,7 +75,7 @@ func track(r *window.Replay) (map[*model.Message]*life, []*goneList, []int) {
 			lastSeen[m] = i
 		}
 	}
-	return lives, gone, preds
+	return ls, gone, preds
 }
 
 // goneAt is the messages gone at one call, as goneBefore lists them, and
@@ -111,22 +98,22 @@ func (b *Book) goneBefore(i int) []*model.Message {
 
 // extendGone makes b.last the messages gone at call i.
 func (b *Book) extendGone(i int) {
-	pred, conv := b.preds[i], b.r.Calls[i].Conversation
+	pred := b.preds[i]
 	if pred < 0 || b.last.call != pred {
-		msgs := listGone(i, b.r.Calls[i].Window(), b.lives, conv, b.gone[i])
+		msgs := listGone(i, b.r.Calls[i].Window(), b.lives, b.gone[i])
 		b.last = goneAt{call: i, msgs: msgs, unheld: slices.Clone(msgs)} // msgs grows in place
 		return
 	}
 	msgs, unheld := b.last.msgs, b.last.unheld
 	for _, m := range b.r.Calls[i].Visit.Evicted {
-		l := lifeOf(b.lives, m, conv)
+		l := b.lives.at(m, i)
 		if l == nil || l.first >= i {
 			continue // never sent
 		}
-		if n := len(msgs); n == 0 || before(lifeOf(b.lives, msgs[n-1], conv), l) {
+		if n := len(msgs); n == 0 || before(b.lives.at(msgs[n-1], i), l) {
 			msgs = append(msgs, m) // what leaves was mostly sent after what left
 		} else {
-			at, _ := slices.BinarySearchFunc(msgs, m, b.order(conv))
+			at, _ := slices.BinarySearchFunc(msgs, m, b.order(i))
 			msgs = slices.Insert(msgs, at, m)
 		}
 		unheld = append(unheld, m)
@@ -140,12 +127,12 @@ func before(x, y *life) bool {
 }
 
 // findGone is m's place among the messages gone at the last call asked,
-// of conversation conv.
-func (b *Book) findGone(m *model.Message, conv int) (int, bool) {
-	if lifeOf(b.lives, m, conv) == nil {
+// call i.
+func (b *Book) findGone(m *model.Message, i int) (int, bool) {
+	if b.lives.at(m, i) == nil {
 		return 0, false
 	}
-	msgs, order := b.last.msgs, b.order(conv)
+	msgs, order := b.last.msgs, b.order(i)
 	at, found := slices.BinarySearchFunc(msgs, m, order)
 	for ; found && at < len(msgs) && order(msgs[at], m) == 0; at++ {
 		if msgs[at] == m {
@@ -155,19 +142,19 @@ func (b *Book) findGone(m *model.Message, conv int) (int, bool) {
 	return 0, false
 }
 
-// order sorts messages of conversation conv by the first call they were
+// order sorts messages sent on call i's chain by the first call they were
 // sent on, then their position in that call's window.
-func (b *Book) order(conv int) func(x, y *model.Message) int {
+func (b *Book) order(i int) func(x, y *model.Message) int {
 	return func(x, y *model.Message) int {
-		lx, ly := lifeOf(b.lives, x, conv), lifeOf(b.lives, y, conv)
+		lx, ly := b.lives.at(x, i), b.lives.at(y, i)
 		return cmp.Or(cmp.Compare(lx.first, ly.first), cmp.Compare(lx.pos, ly.pos))
 	}
 }
 
 // listGone lists the messages sent on an earlier call of call i's chain
-// (of conversation conv) that are not in its window, ordered by the first
-// call they were sent on and their position in that call's window.
-func listGone(i int, window []*model.Message, lives map[*model.Message]*life, conv int, list *goneList) []*model.Message {
+// that are not in its window, ordered by the first call they were sent on
+// and their position in that call's window.
+func listGone(i int, window []*model.Message, lives *lives, list *goneList) []*model.Message {
 	in := make(map[*model.Message]bool, len(window))
 	for _, m := range window {
 		in[m] = true
@@ -176,14 +163,14 @@ func listGone(i int, window []*model.Message, lives map[*model.Message]*life, co
 	seen := map[*model.Message]bool{}
 	for g := list; g != nil; g = g.next {
 		for _, m := range g.msgs {
-			if l := lifeOf(lives, m, conv); l != nil && l.first < i && !in[m] && !seen[m] {
+			if l := lives.at(m, i); l != nil && l.first < i && !in[m] && !seen[m] {
 				seen[m] = true
 				out = append(out, m)
 			}
 		}
 	}
 	slices.SortFunc(out, func(a, b *model.Message) int {
-		la, lb := lifeOf(lives, a, conv), lifeOf(lives, b, conv)
+		la, lb := lives.at(a, i), lives.at(b, i)
 		return cmp.Or(cmp.Compare(la.first, lb.first), cmp.Compare(la.pos, lb.pos))
 	})
 	return out

@@ -1,0 +1,86 @@
+package provenance
+
+import "github.com/afinspect/inspect/model"
+
+// A message's life is told along one run chain (EVIDENCE-SEMANTICS §6 "A
+// message across calls": sent on the calls of this call's chain, never a
+// sibling branch's). One pointer may be in the windows of two chains: a
+// recorded message the loader keeps once per text (a delivery, an
+// orphan's first window) delivered to two conversations, or the history
+// two runs continuing the same run carry (a conversation that branches,
+// WINDOW-SEMANTICS §10.8). So lives are kept per line: a conversation's
+// calls from its first on, until a call continues one that another call
+// already continued; that call starts a line of its own, which knows the
+// lives of the line it branched from up to the call it continues.
+
+// lives is every message's life on every line of a replay.
+type lives struct {
+	of     map[*model.Message]*life // newest line's first, chained by life.other
+	lines  []line
+	lineOf []int       // each call's line
+	roots  map[int]int // each conversation's first line
+}
+
+// line is a stretch of calls of one run chain.
+type line struct {
+	parent, fork int // the line it branched from and the call it continues there; -1, -1 for a conversation's first
+	tip          int // its latest call so far
+}
+
+func newLives(calls int) *lives {
+	return &lives{of: map[*model.Message]*life{}, lineOf: make([]int, calls), roots: map[int]int{}}
+}
+
+// join puts call i of conversation conv on a line: its predecessor's
+// when it is that line's latest call, else a line branching there; with
+// none, the conversation's first line.
+func (ls *lives) join(i, pred, conv int) {
+	n, ok := ls.roots[conv]
+	switch {
+	case pred >= 0 && ls.lines[ls.lineOf[pred]].tip == pred:
+		n = ls.lineOf[pred]
+	case pred >= 0:
+		n = len(ls.lines)
+		ls.lines = append(ls.lines, line{parent: ls.lineOf[pred], fork: pred})
+	case !ok:
+		n = len(ls.lines)
+		ls.lines = append(ls.lines, line{parent: -1, fork: -1})
+		ls.roots[conv] = n
+	}
+	ls.lineOf[i], ls.lines[n].tip = n, i
+}
+
+// at is m's life on call i's chain: of call i's line, or of a line it
+// branched from, sent there before the branch; nil when none is.
+func (ls *lives) at(m *model.Message, i int) *life {
+	for l := ls.of[m]; l != nil; l = l.other {
+		for n, bound := ls.lineOf[i], i; n >= 0; n, bound = ls.lines[n].parent, min(bound, ls.lines[n].fork) {
+			if l.line == n {
+				if l.first <= bound {
+					return l
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// own is l, m's life on call i's chain, made call i's line's own: l is
+// of a line it branched from only on the line's first call, and m was in
+// the window of the call it continues, so the new life was sent first
+// where l was and last there; its later calls are this line's.
+func (ls *lives) own(m *model.Message, i int, l *life) *life {
+	if n := ls.lineOf[i]; l.line != n {
+		l = &life{first: l.first, pos: l.pos, last: ls.lines[n].fork, evictedAt: -1, line: n, other: ls.of[m]}
+		ls.of[m] = l
+	}
+	return l
+}
+
+// add files a new life of m on call i's line.
+func (ls *lives) add(m *model.Message, i int, l *life) *life {
+	l.line, l.other = ls.lineOf[i], ls.of[m]
+	ls.of[m] = l
+	return l
+}
