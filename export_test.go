@@ -70,7 +70,7 @@ func wholeExport(t *testing.T, source string, s session) []byte {
 // the process's CPU time (user + system) per export, which a shared
 // machine disturbs less than the wall time.
 func BenchmarkWriteExport(b *testing.B) {
-	for _, calls := range []int{1600, 16000} {
+	for _, calls := range []int{1600, 16000, 50000} {
 		b.Run(fmt.Sprintf("%dcalls", calls), func(b *testing.B) {
 			path, size := generatedLog(b, calls)
 			rec, err := loader.Load(path)

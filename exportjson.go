@@ -21,10 +21,11 @@ import (
 // encoding/json instead. termtext.JSON is the caller's, as for
 // encoding/json's output.
 type jsonOut struct {
-	b    []byte
-	bad  bool
-	html bool         // < > & escaped too, as json.Marshal does (a record's strings)
-	raw  bytes.Buffer // raw JSON compacted
+	b         []byte
+	bad       bool
+	contentAt int          // where message wrote the content's string, after its opening quote
+	html      bool         // < > & escaped too, as json.Marshal does (a record's strings)
+	raw       bytes.Buffer // raw JSON compacted
 }
 
 const hexDigits = "0123456789abcdef"
@@ -164,6 +165,7 @@ func (o *jsonOut) message(m *model.Message) {
 	o.key("role", true)
 	o.str(m.Role)
 	o.key("content", false)
+	o.contentAt = len(o.b) + 1
 	o.str(m.Content)
 	if m.ToolCallID != "" {
 		o.key("toolCallId", false)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"math"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/termtext"
 )
 
 // stdJSON is v as encoding/json writes it in an export (no HTML escaping),
@@ -213,6 +215,37 @@ func TestJSONOutEveryField(t *testing.T) {
 		o.head(&head)
 		if want, _ := stdJSON(t, head); !bytes.Equal(append(o.b, '}'), want) {
 			t.Errorf("head:\n got %s}\nwant %s", o.b, want)
+		}
+	}
+}
+
+// encodeCall writes each message, kept from call to call or not, plain or
+// not, as encoding the whole call at once does (encoding/json, then the
+// lone surrogates written back, then termtext.JSON): over two calls that
+// share messages.
+func TestEncodeCallMessages(t *testing.T) {
+	var ms []*model.Message
+	for pos := range 10 {
+		for _, c := range []string{"", "a", `"`, `\`, "\x01", "\x7f", "é", "\u2028", "\u0085", "\xed\xa0\xbd", "\xff"} {
+			ms = append(ms, &model.Message{Role: "tool", ToolName: "t", ToolCallID: "c", Content: strings.Repeat("x", pos) + c + strings.Repeat("y", 9-pos)})
+		}
+	}
+	ms = append(ms, &model.Message{Role: "assistant", ToolCalls: []model.ToolCall{{ID: "c", Name: "n\u202e", Args: json.RawMessage(`{"a": "\u0085"}`)}}})
+	var e, ref jsonEncoder
+	for k, window := range [][]*model.Message{ms[:70], ms[40:]} {
+		c := exportCall{callHead: callHead{Call: k + 1}, Window: window, Evicted: ms[:k*3]}
+		var got bytes.Buffer
+		w := bufio.NewWriter(&got)
+		if err := e.encodeCall(w, c); err != nil {
+			t.Fatal(err)
+		}
+		w.Flush()
+		want, err := ref.encode(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want = termtext.JSON(bytes.TrimSuffix(want, []byte("\n"))); !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("call %d:\n got %s\nwant %s", k+1, got.Bytes(), want)
 		}
 	}
 }

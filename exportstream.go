@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 )
 
@@ -64,10 +63,11 @@ func streamExport(w io.Writer, doc exportDoc, n int, call func(int) exportCall) 
 // jsonEncoder encodes values as `inspect export` writes them, reusing its
 // buffer: what encode returns is valid until the next call.
 type jsonEncoder struct {
-	buf  bytes.Buffer
-	enc  *json.Encoder
-	out  jsonOut                   // the pieces of a call, written by hand
-	msgs map[*model.Message][]byte // the last call's messages' JSON, as written
+	buf   bytes.Buffer
+	enc   *json.Encoder
+	out   jsonOut // the pieces of a call, written by hand
+	msgs  msgCache
+	calls int // calls encoded
 }
 
 func (e *jsonEncoder) encode(v any) ([]byte, error) {
@@ -113,15 +113,15 @@ func (e *jsonEncoder) encodeCall(w *bufio.Writer, c exportCall) error {
 	}
 	w.Write(termtext.JSON(head))
 	w.WriteString(`,"window":`)
-	next := make(map[*model.Message][]byte, len(c.Window)+len(c.Evicted))
-	if err := e.messages(w, c.Window, next); err != nil {
+	e.calls++
+	if err := e.messages(w, c.Window); err != nil {
 		return err
 	}
 	w.WriteString(`,"evicted":`)
-	if err := e.messages(w, c.Evicted, next); err != nil {
+	if err := e.messages(w, c.Evicted); err != nil {
 		return err
 	}
-	e.msgs = next
+	e.msgs.keepOnly(e.calls)
 	tail, err := e.piece(c.callTail, func(o *jsonOut) { o.tail(&c.callTail) }, 1, 0) // without "{"
 	if err != nil {
 		return err
@@ -129,34 +129,4 @@ func (e *jsonEncoder) encodeCall(w *bufio.Writer, c exportCall) error {
 	w.WriteByte(',')
 	_, err = w.Write(termtext.JSON(tail))
 	return err
-}
-
-// messages writes ms as a JSON array, each message's JSON found in e.msgs
-// or made, and filed in next.
-func (e *jsonEncoder) messages(w *bufio.Writer, ms []*model.Message, next map[*model.Message][]byte) error {
-	if ms == nil {
-		w.WriteString("null")
-		return nil
-	}
-	w.WriteByte('[')
-	for i, m := range ms {
-		b, ok := next[m]
-		if !ok {
-			b, ok = e.msgs[m]
-		}
-		if !ok {
-			enc, err := e.piece(m, func(o *jsonOut) { o.message(m) }, 0, 0)
-			if err != nil {
-				return err
-			}
-			b = bytes.Clone(termtext.JSON(enc))
-		}
-		next[m] = b
-		if i > 0 {
-			w.WriteByte(',')
-		}
-		w.Write(b)
-	}
-	w.WriteByte(']')
-	return nil
 }

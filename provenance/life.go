@@ -83,8 +83,13 @@ func track(r *window.Replay) (*lives, []*goneList, []int) {
 type goneAt struct {
 	call   int // -1: none kept
 	msgs   []*model.Message
+	keys   []uint64 // each message's place in their order (key), for searching
 	unheld []*model.Message
 }
+
+// key is a life's place in the order of messages gone: the first call it
+// was sent on, then its position in that call's window.
+func key(l *life) uint64 { return uint64(l.first)<<32 | uint64(uint32(l.pos)) }
 
 // goneBefore is the messages sent on an earlier call of call i's chain and
 // no longer in its window: extended from the predecessor's when that was
@@ -101,54 +106,46 @@ func (b *Book) extendGone(i int) {
 	pred := b.preds[i]
 	if pred < 0 || b.last.call != pred {
 		msgs := listGone(i, b.r.Calls[i].Window(), b.lives, b.gone[i])
-		b.last = goneAt{call: i, msgs: msgs, unheld: slices.Clone(msgs)} // msgs grows in place
+		keys := make([]uint64, len(msgs))
+		for k, m := range msgs {
+			keys[k] = key(b.lives.at(m, i))
+		}
+		b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: slices.Clone(msgs)} // msgs grows in place
 		return
 	}
-	msgs, unheld := b.last.msgs, b.last.unheld
+	msgs, keys, unheld := b.last.msgs, b.last.keys, b.last.unheld
 	for _, m := range b.r.Calls[i].Visit.Evicted {
 		l := b.lives.at(m, i)
 		if l == nil || l.first >= i {
 			continue // never sent
 		}
-		if n := len(msgs); n == 0 || before(b.lives.at(msgs[n-1], i), l) {
-			msgs = append(msgs, m) // what leaves was mostly sent after what left
+		k := key(l)
+		if n := len(keys); n == 0 || keys[n-1] < k {
+			msgs, keys = append(msgs, m), append(keys, k) // what leaves was mostly sent after what left
 		} else {
-			at, _ := slices.BinarySearchFunc(msgs, m, b.order(i))
-			msgs = slices.Insert(msgs, at, m)
+			at, _ := slices.BinarySearch(keys, k)
+			msgs, keys = slices.Insert(msgs, at, m), slices.Insert(keys, at, k)
 		}
 		unheld = append(unheld, m)
 	}
-	b.last = goneAt{call: i, msgs: msgs, unheld: unheld}
-}
-
-// before: x was first sent before y (see order).
-func before(x, y *life) bool {
-	return x.first < y.first || x.first == y.first && x.pos < y.pos
+	b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: unheld}
 }
 
 // findGone is m's place among the messages gone at the last call asked,
 // call i.
 func (b *Book) findGone(m *model.Message, i int) (int, bool) {
-	if b.lives.at(m, i) == nil {
+	l := b.lives.at(m, i)
+	if l == nil {
 		return 0, false
 	}
-	msgs, order := b.last.msgs, b.order(i)
-	at, found := slices.BinarySearchFunc(msgs, m, order)
-	for ; found && at < len(msgs) && order(msgs[at], m) == 0; at++ {
-		if msgs[at] == m {
+	k := key(l)
+	at, found := slices.BinarySearch(b.last.keys, k)
+	for ; found && at < len(b.last.keys) && b.last.keys[at] == k; at++ {
+		if b.last.msgs[at] == m {
 			return at, true
 		}
 	}
 	return 0, false
-}
-
-// order sorts messages sent on call i's chain by the first call they were
-// sent on, then their position in that call's window.
-func (b *Book) order(i int) func(x, y *model.Message) int {
-	return func(x, y *model.Message) int {
-		lx, ly := b.lives.at(x, i), b.lives.at(y, i)
-		return cmp.Or(cmp.Compare(lx.first, ly.first), cmp.Compare(lx.pos, ly.pos))
-	}
 }
 
 // listGone lists the messages sent on an earlier call of call i's chain

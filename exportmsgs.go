@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
+)
+
+// A message's JSON is the same in every call that holds it: encodeCall
+// writes it once and keeps it while the message is in the calls it
+// writes (msgCache). A message whose content needs no escape at all (by
+// encoding/json or termtext.JSON), the bulk of a log in bytes, is kept as
+// the JSON before its content and the JSON after it, the content written
+// from the message itself in between: nothing of that size is copied to
+// be kept.
+
+// msgJSON is one message's JSON as written: head, then the content when
+// plain, then tail.
+type msgJSON struct {
+	head, tail []byte
+	plain      bool
+	call       int // the last call that wrote it
+}
+
+// msgCache is the JSON of the messages of the last call written.
+type msgCache map[*model.Message]*msgJSON
+
+// keepOnly forgets the messages call did not write.
+func (mc msgCache) keepOnly(call int) {
+	for m, j := range mc {
+		if j.call != call {
+			delete(mc, m)
+		}
+	}
+}
+
+// messages writes ms as a JSON array, each message's JSON found in e.msgs
+// or made and filed there.
+func (e *jsonEncoder) messages(w *bufio.Writer, ms []*model.Message) error {
+	if ms == nil {
+		w.WriteString("null")
+		return nil
+	}
+	if e.msgs == nil {
+		e.msgs = msgCache{}
+	}
+	w.WriteByte('[')
+	for i, m := range ms {
+		j := e.msgs[m]
+		if j == nil {
+			var err error
+			if j, err = e.message(m); err != nil {
+				return err
+			}
+			e.msgs[m] = j
+		}
+		j.call = e.calls
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.Write(j.head)
+		if j.plain {
+			w.WriteString(m.Content)
+			w.Write(j.tail)
+		}
+	}
+	w.WriteByte(']')
+	return nil
+}
+
+// message is m's JSON after termtext.JSON: cut around its content when
+// that is plain, else whole in head.
+func (e *jsonEncoder) message(m *model.Message) (*msgJSON, error) {
+	if plainText(m.Content) {
+		o := &e.out
+		o.b, o.bad = o.b[:0], false
+		bare := *m
+		bare.Content = ""
+		o.message(&bare)
+		if !o.bad { // o.b[o.contentAt] is the content's closing quote
+			return &msgJSON{head: bytes.Clone(termtext.JSON(o.b[:o.contentAt])),
+				tail: bytes.Clone(termtext.JSON(o.b[o.contentAt:])), plain: true}, nil
+		}
+	}
+	enc, err := e.piece(m, func(o *jsonOut) { o.message(m) }, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &msgJSON{head: bytes.Clone(termtext.JSON(enc))}, nil
+}
+
+// plainText reports whether s is written in a JSON string as it is, by
+// encoding/json and by termtext.JSON: ASCII from space to ~ but " and \,
+// read eight bytes at a time.
+func plainText(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		// a byte below 0x20, a zero byte of q or bs, DEL (which x+ones
+		// carries to 0x80) or a byte of 0x80 or more sets a top bit
+		if ((x-ones*0x20)|(q-ones)|(bs-ones)|(x+ones)|x)&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
