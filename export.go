@@ -91,8 +91,7 @@ type exportTurn struct {
 // time (see streamExport): what it holds is one call's JSON, not the
 // whole document's.
 func writeExport(w io.Writer, source string, s session) error {
-	book := provenance.New(s.rec, s.replay)
-	book.Prefetch()
+	book := provenance.Walk(s.rec, s.replay)
 	defer book.Stop()
 	return streamExport(w, exportHead(source, s), len(s.replay.Calls), func(i int) exportCall { return exportCallOf(s, book, i) })
 }
@@ -160,14 +159,16 @@ func exportCallOf(s session, book *provenance.Book, i int) exportCall {
 		callHead: callHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Conversation: c.Conversation,
 			Agent: agentKey(c.Run), Iteration: c.Call.Iteration},
 		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
-		callTail: callTail{Record: c.Visit.Record, RecordedWindow: c.Recorded(),
-			Turns: make([]exportTurn, 0, 8)},
+		callTail: callTail{Record: c.Visit.Record, RecordedWindow: c.Recorded()},
 	}
 	if c.Call.Ended {
 		u := c.Call.Usage
 		ec.Usage = &u
 	}
-	for _, t := range c.Visit.Turns() {
+	turns := c.Visit.Turns()
+	ec.Turns = make([]exportTurn, 0, len(turns))
+	for k := range turns {
+		t := &turns[k]
 		et := exportTurn{Index: t.Index, Start: t.Start, Length: t.Length, Fate: "kept", Notice: t.Notice, PinTool: t.PinTool}
 		switch {
 		case t.Folded:
@@ -176,8 +177,7 @@ func exportCallOf(s session, book *provenance.Book, i int) exportCall {
 			et.Fate = "evicted"
 		}
 		if t.Reason != "" {
-			r := t.Reason
-			et.Reason = &r
+			et.Reason = &t.Reason // turns is this call's own
 		}
 		ec.Turns = append(ec.Turns, et)
 	}

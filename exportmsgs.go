@@ -81,11 +81,12 @@ func (e *jsonEncoder) message(m *model.Message) (*msgJSON, error) {
 		bare.Content = ""
 		o.message(&bare)
 		if !o.bad { // o.b[o.contentAt] is the content's closing quote
-			return &msgJSON{head: bytes.Clone(termtext.JSON(o.b[:o.contentAt])),
-				tail: bytes.Clone(termtext.JSON(o.b[o.contentAt:])), plain: true}, nil
+			head, tail := termtext.JSON(o.b[:o.contentAt]), termtext.JSON(o.b[o.contentAt:])
+			both := append(append(make([]byte, 0, len(head)+len(tail)), head...), tail...)
+			return &msgJSON{head: both[:len(head):len(head)], tail: both[len(head):], plain: true}, nil
 		}
 	}
-	enc, err := e.piece(m, func(o *jsonOut) { o.message(m) }, 0, 0)
+	enc, err := e.piece(func(o *jsonOut) { o.message(m) }, func() any { return m }, 0, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -82,17 +82,17 @@ func (e *jsonEncoder) encode(v any) ([]byte, error) {
 	return withSurrogates(v, e.buf.Bytes())
 }
 
-// piece is v's JSON as write (a jsonOut method) writes it, or when that
-// is not sure of it (jsonOut.bad), encoding/json's without the newline,
-// cut by trim bytes in front and behind; either way before termtext.JSON.
-// It is valid until the next piece.
-func (e *jsonEncoder) piece(v any, write func(*jsonOut), front, back int) ([]byte, error) {
+// piece is the JSON write (a jsonOut method) writes, or when that is not
+// sure of it (jsonOut.bad), encoding/json's of value() without the
+// newline, cut by trim bytes in front and behind; either way before
+// termtext.JSON. It is valid until the next piece.
+func (e *jsonEncoder) piece(write func(*jsonOut), value func() any, front, back int) ([]byte, error) {
 	e.out.b, e.out.bad = e.out.b[:0], false
 	write(&e.out)
 	if !e.out.bad {
 		return e.out.b, nil
 	}
-	b, err := e.encode(v)
+	b, err := e.encode(value())
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (e *jsonEncoder) piece(v any, write func(*jsonOut), front, back int) ([]byt
 // struct and termtext.JSON are the concatenation of their pieces', so the
 // bytes are the same as encoding c at once.
 func (e *jsonEncoder) encodeCall(w *bufio.Writer, c exportCall) error {
-	head, err := e.piece(c.callHead, func(o *jsonOut) { o.head(&c.callHead) }, 0, 1) // without "}"
+	head, err := e.piece(func(o *jsonOut) { o.head(&c.callHead) }, func() any { return c.callHead }, 0, 1) // without "}"
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (e *jsonEncoder) encodeCall(w *bufio.Writer, c exportCall) error {
 		return err
 	}
 	e.msgs.keepOnly(e.calls)
-	tail, err := e.piece(c.callTail, func(o *jsonOut) { o.tail(&c.callTail) }, 1, 0) // without "{"
+	tail, err := e.piece(func(o *jsonOut) { o.tail(&c.callTail) }, func() any { return c.callTail }, 1, 0) // without "{"
 	if err != nil {
 		return err
 	}

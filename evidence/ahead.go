@@ -3,72 +3,87 @@ package evidence
 import "github.com/afinspect/inspect/model"
 
 // A Judger judging the calls of a replay in order (an export) tokenizes
-// each message as it enters the window (newPart): on one goroutine that is
-// most of the export's work after the load. Prefetch makes those parts on
-// aheadWorkers goroutines, call by call ahead of the judging, and Reach files
+// each message as it enters the window (newPart). Prefetch makes those
+// parts on aheadWorkers goroutines ahead of the judging, and Reach files
 // them where update and Hold look (the parts of messages that left,
 // leftParts), so that tokenizing and judging overlap on two cores. The
 // parts are the same ones newPart would make: a message's part depends on
 // the message and its own bytes only.
+//
+// The parts are made in batches of the messages new to a run of calls:
+// handing each message's part over on its own costs more than making it
+// once a message is indexed only by the values asked (asked.go).
 
-// aheadLimit is how many parts may wait, made but not yet reached;
-// aheadWorkers how many goroutines make them.
+// aheadLimit is how many batches may wait, made or being made but not yet
+// reached; aheadWorkers how many goroutines make them; a batch closes at
+// the end of the call that brings it batchMsgs messages or batchBytes
+// bytes of content.
 const (
-	aheadLimit   = 32
+	aheadLimit   = 8
 	aheadWorkers = 2
+	batchMsgs    = 64
+	batchBytes   = 256 << 10
 )
 
-// aheadPart is the part of a message first in the window of call, made
-// when done is closed.
-type aheadPart struct {
-	call int
-	m    *model.Message
-	p    *part
-	done chan struct{}
+// aheadBatch is the parts of the messages first in the windows of calls
+// from..to, made when done is closed.
+type aheadBatch struct {
+	from, to int
+	msgs     []*model.Message
+	parts    []*part
+	done     chan struct{}
 }
 
 // ahead is the goroutines making parts, seen from the Judger's side.
 type ahead struct {
-	parts   chan *aheadPart // in the order of the windows
+	batches chan *aheadBatch // in the order of the windows
 	stop    chan struct{}
-	pending *aheadPart // read from parts, for a call not reached yet
+	pending *aheadBatch // read from batches, for calls not reached yet
 }
 
 // Prefetch starts making the parts of the messages of windows 0..n-1
 // (window(i) is call i's), own giving a tool result's own bytes (as
-// View.OwnBytes). window and own are called on another goroutine: they
-// must only read. Stop ends it.
+// View.OwnBytes). window and own are called on other goroutines: they
+// must only read. Stop ends them.
 func (j *Judger) Prefetch(n int, window func(int) []*model.Message, own func(*model.Message) string) {
-	a := &ahead{parts: make(chan *aheadPart, aheadLimit), stop: make(chan struct{})}
+	a := &ahead{batches: make(chan *aheadBatch, aheadLimit), stop: make(chan struct{})}
 	j.ahead = a
 	view, only := View{OwnBytes: own}, j.only
-	jobs := make(chan *aheadPart, aheadLimit)
+	jobs := make(chan *aheadBatch, aheadLimit)
 	for range aheadWorkers {
 		go func() {
-			for ap := range jobs {
-				ap.p = newPart(ap.m, view, only)
-				close(ap.done)
+			for b := range jobs {
+				b.parts = make([]*part, len(b.msgs))
+				for k, m := range b.msgs {
+					b.parts[k] = newPart(m, view, only)
+				}
+				close(b.done)
 			}
 		}()
 	}
 	go func() {
-		defer close(a.parts)
+		defer close(a.batches)
 		defer close(jobs)
 		seen := map[*model.Message]bool{}
+		b, size := &aheadBatch{done: make(chan struct{})}, 0
 		for i := range n {
 			for _, m := range window(i) {
-				if seen[m] {
-					continue
-				}
-				seen[m] = true
-				ap := &aheadPart{call: i, m: m, done: make(chan struct{})}
-				select {
-				case a.parts <- ap:
-					jobs <- ap
-				case <-a.stop:
-					return
+				if !seen[m] {
+					seen[m] = true
+					b.msgs = append(b.msgs, m)
+					size += len(m.Content)
 				}
 			}
+			if b.to = i; len(b.msgs) < batchMsgs && size < batchBytes && i < n-1 {
+				continue
+			}
+			select {
+			case a.batches <- b:
+				jobs <- b
+			case <-a.stop:
+				return
+			}
+			b, size = &aheadBatch{from: i + 1, done: make(chan struct{})}, 0
 		}
 	}()
 }
@@ -81,24 +96,26 @@ func (j *Judger) Reach(i int) {
 	}
 	for {
 		if a.pending == nil {
-			ap, ok := <-a.parts
+			b, ok := <-a.batches
 			if !ok {
 				j.ahead = nil
 				return
 			}
-			a.pending = ap
+			a.pending = b
 		}
-		if a.pending.call > i {
+		if a.pending.from > i {
 			return
 		}
 		<-a.pending.done
-		j.win.left.keep(a.pending.m, a.pending.p)
+		for k, m := range a.pending.msgs {
+			j.win.left.keep(m, a.pending.parts[k])
+		}
 		a.pending = nil
 	}
 }
 
-// Stop ends Prefetch's goroutine (at once if it is waiting to hand a part
-// over).
+// Stop ends Prefetch's goroutines (at once if they are waiting to hand a
+// batch over).
 func (j *Judger) Stop() {
 	if a := j.ahead; a != nil {
 		close(a.stop)

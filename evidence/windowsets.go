@@ -83,6 +83,7 @@ type windowSets struct {
 	only  *askedForms // the forms asked about, nil for all (asked.go)
 	parts map[*model.Message]*part
 	prev  map[*model.Message]*part // the window before: what just left
+	spare map[*model.Message]*part // the one before that, to be the next
 	left  leftParts                // the parts of messages that left, until held
 	// the request and system prompt last judged, indexed as user text
 	request string
@@ -98,7 +99,11 @@ func (w *windowSets) update(view View) bool {
 		w.request, w.prompt = view.Request, view.SystemPrompt
 		w.asked = askedPart(view, w.only)
 	}
-	next := make(map[*model.Message]*part, len(view.Window))
+	next := w.spare // the maps go round: the window, the one before, the next
+	if next == nil {
+		next = make(map[*model.Message]*part, len(view.Window))
+	}
+	clear(next)
 	w.view = append(w.view[:0], w.asked)
 	w.msgs = append(w.msgs[:0], nil)
 	for _, m := range view.Window {
@@ -118,7 +123,7 @@ func (w *windowSets) update(view View) bool {
 			w.left.keep(m, p)
 		}
 	}
-	w.parts, w.prev = next, w.parts
+	w.parts, w.prev, w.spare = next, w.parts, w.prev
 	if w.small() {
 		return true
 	}

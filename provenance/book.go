@@ -61,7 +61,7 @@ type Book struct {
 	last   goneAt // the messages gone at the last call asked, kept to extend
 	// prompts is each call's system prompt (see systemPrompt)
 	prompts [][]string
-	values  []callValues // each call's, read ahead by Prefetch; nil: read by Call
+	values  []callValues // each call's, read ahead by Walk; nil: read by Call
 }
 
 // New follows every message of replay r (of rec) through its windows.
@@ -71,23 +71,32 @@ func New(rec *model.Recording, r *window.Replay) *Book {
 	return b
 }
 
-// Prefetch readies the book for Call asked about every call in order:
-// the values of every response are read first, so that the messages are
+// Walk is New for Call asked about every call in order (an export): the
+// values of every response are read first, so that the messages are
 // indexed by those values only (evidence.NewJudgerFor), and the messages
 // of the windows are indexed on other goroutines, ahead of Call (see
-// evidence.Prefetch). Stop ends them. It must come before any Call.
-func (b *Book) Prefetch() {
-	b.values = make([]callValues, len(b.r.Calls))
+// evidence.Prefetch), while this one follows the messages through the
+// windows. Stop ends them.
+func Walk(rec *model.Recording, r *window.Replay) *Book {
+	b := &Book{rec: rec, r: r, memo: map[int]*CallEvidence{}, last: goneAt{call: -1}}
+	tracked := make(chan struct{})
+	go func() {
+		b.lives, b.gone, b.preds = track(r)
+		close(tracked)
+	}()
+	b.values = make([]callValues, len(r.Calls))
 	var all []evidence.Value
-	for i := range b.r.Calls {
-		b.values[i] = valuesOf(&b.r.Calls[i].Call.Facts.Response)
+	for i := range r.Calls {
+		b.values[i] = valuesOf(&r.Calls[i].Call.Facts.Response)
 		all = append(all, b.values[i].values...)
 	}
 	b.judger = evidence.NewJudgerFor(all)
-	b.judger.Prefetch(len(b.r.Calls), func(i int) []*model.Message { return b.r.Calls[i].Window() }, b.OwnBytes)
+	b.judger.Prefetch(len(r.Calls), func(i int) []*model.Message { return r.Calls[i].Window() }, b.OwnBytes)
+	<-tracked
+	return b
 }
 
-// Stop ends Prefetch's goroutine.
+// Stop ends Walk's goroutines.
 func (b *Book) Stop() { b.judger.Stop() }
 
 // Call judges every value of call i's response (0-based) against its
@@ -124,8 +133,7 @@ func (b *Book) Call(i int) *CallEvidence {
 			for _, j := range judged[k : k+n] {
 				e := Entry{Value: j.Value.Value, Shape: j.Shape, In: InAnswer, Verdict: j.Verdict, Sources: []Source{}}
 				if g > 0 {
-					id := resp.ToolCalls[g-1].ID
-					e.In, e.ToolCallID = InToolCall, &id
+					e.In, e.ToolCallID = InToolCall, &c.Call.Facts.Response.ToolCalls[g-1].ID
 				}
 				for _, s := range j.Sources {
 					e.Sources = append(e.Sources, b.source(i, gone[s]))
@@ -135,7 +143,9 @@ func (b *Book) Call(i int) *CallEvidence {
 			k += n
 		}
 	}
-	b.memo[i] = ce
+	if b.values == nil { // (a Walk never asks again)
+		b.memo[i] = ce
+	}
 	if b.last.call != i {
 		b.extendGone(i) // keeps a sequential walk linear
 	}
