@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -274,10 +275,12 @@ func (s *session) flagged(i int) bool {
 }
 
 // judgedMsg is sent by judgeCmd with what judging every call of a replay
-// found; book names the replay's book.
+// found; book names the replay's book. gaveUp: the replay left the
+// screen first, and the job stopped (judgement is empty).
 type judgedMsg struct {
 	book *provenance.Book
 	judgement
+	gaveUp bool
 }
 
 // judgeJob starts judging every call of the replay on screen, once per
@@ -293,20 +296,49 @@ func (s *session) judgeJob() tea.Cmd {
 	if _, done := s.judgements[s.book]; done {
 		return nil
 	}
-	return judgeCmd(s.book, s.rec, s.replay)
+	stop := &atomic.Bool{}
+	if s.judgeStops == nil {
+		s.judgeStops = map[*provenance.Book]*atomic.Bool{}
+	}
+	s.judgeStops[s.book] = stop
+	return judgeCmdUntil(s.book, s.rec, s.replay, stop)
+}
+
+// dropJudges stops the judge jobs of the replays no longer on screen (a
+// knob pressed twice at call 50,000 would otherwise leave a pass over the
+// whole run behind, competing with the next replay); such a replay is
+// judged afresh if it comes back.
+func (s *session) dropJudges() {
+	if s == nil {
+		return
+	}
+	for b, stop := range s.judgeStops {
+		if b != s.book {
+			stop.Store(true)
+			delete(s.judgeStops, b)
+			delete(s.judging, b)
+		}
+	}
 }
 
 // judgeCmd judges every call with a book of its own (a Book is not shared
 // between goroutines): a whole-recording pass, off the UI goroutine.
 func judgeCmd(key *provenance.Book, rec *model.Recording, r *window.Replay) tea.Cmd {
+	return judgeCmdUntil(key, rec, r, nil)
+}
+
+// judgeCmdUntil is judgeCmd, which gives up as soon as stop says so.
+func judgeCmdUntil(key *provenance.Book, rec *model.Recording, r *window.Replay, stop *atomic.Bool) tea.Cmd {
 	return func() tea.Msg {
-		return judgedMsg{book: key, judgement: judgeAll(provenance.New(rec, r), len(r.Calls))}
+		j, done := judgeUntil(provenance.New(rec, r), len(r.Calls), stop)
+		return judgedMsg{book: key, judgement: j, gaveUp: !done}
 	}
 }
 
 // judged files what judgeCmd found.
 func (s *session) judged(msg judgedMsg) {
-	if s != nil {
+	if s != nil && !msg.gaveUp {
+		delete(s.judgeStops, msg.book)
 		s.file(msg.book, msg.judgement)
 	}
 }

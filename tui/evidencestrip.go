@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
@@ -38,8 +39,17 @@ type judgement struct {
 
 // judgeAll judges calls 0..n-1 of a book.
 func judgeAll(b *provenance.Book, n int) judgement {
+	j, _ := judgeUntil(b, n, nil)
+	return j
+}
+
+// judgeUntil is judgeAll, which gives up (false) as soon as stop says so.
+func judgeUntil(b *provenance.Book, n int, stop *atomic.Bool) (judgement, bool) {
 	j := judgement{flags: make([]bool, n), used: map[*model.Message][]int{}, counts: make([][2]int, n)}
 	for i := range n {
+		if stop != nil && stop.Load() {
+			return judgement{}, false
+		}
 		ce := b.Call(i)
 		left, never := flagCounts(ce)
 		j.flags[i], j.counts[i] = left+never > 0, [2]int{left, never}
@@ -58,7 +68,7 @@ func judgeAll(b *provenance.Book, n int) judgement {
 			}
 		}
 	}
-	return j
+	return j, true
 }
 
 // usedOutOfView is the calls that used a value of m while m was out of

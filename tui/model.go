@@ -202,6 +202,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// the whole-run evidence pass waits for the whole run: a partial
 	// load's would be thrown away, and would compete with the decoders
 	if m.stream == nil {
+		m.s.dropJudges()
 		if job := m.s.judgeJob(); job != nil {
 			cmd = tea.Batch(cmd, job)
 		}

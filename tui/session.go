@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"sync/atomic"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
@@ -35,6 +37,7 @@ type session struct {
 	// off the UI goroutine); judging: asked for
 	judgements map[*provenance.Book]judgement
 	judging    map[*provenance.Book]bool
+	judgeStops map[*provenance.Book]*atomic.Bool // of the judge jobs under way (dropJudges)
 }
 
 // loadedMsg is sent by loadCmd once the recording is read, its policy

@@ -318,3 +318,35 @@ func TestConfigStartOpensUnderFlagsAgainstTheRecordedPolicy(t *testing.T) {
 		t.Errorf("r went to %+v, not the recorded policy", m.s.policy)
 	}
 }
+
+// TestJudgeDroppedWithItsReplay: the whole-run judge job of a replay that
+// left the screen before it answered stops, files nothing, and starts
+// afresh when that replay comes back.
+func TestJudgeDroppedWithItsReplay(t *testing.T) {
+	m := open(t, fileConfig("../testdata/demo-incident/run.jsonl"), 120, 40)
+	s := m.s
+	old := s.book
+	delete(s.judgements, old)
+	s.judging = nil
+	job := s.judgeJob()
+	if job == nil {
+		t.Fatal("no judge job for the replay on screen")
+	}
+	s.book = nil // another replay on screen, its book not made yet
+	s.dropJudges()
+	msg, ok := job().(judgedMsg)
+	if !ok || !msg.gaveUp {
+		t.Fatalf("the dropped job answered %+v, want it to give up", msg)
+	}
+	s.judged(msg)
+	if _, filed := s.judgements[old]; filed {
+		t.Error("a job that gave up filed a judgement")
+	}
+	s.book = old
+	if s.judgeJob() == nil {
+		t.Error("the replay came back and is not judged again")
+	}
+	if msg, ok := judgeCmd(old, s.rec, s.replay)().(judgedMsg); !ok || msg.gaveUp || len(msg.flags) != s.calls() {
+		t.Errorf("a job left alone answered %+v", msg)
+	}
+}
