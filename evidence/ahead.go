@@ -55,7 +55,7 @@ func (j *Judger) Prefetch(n int, window func(int) []*model.Message, own func(*mo
 			for b := range jobs {
 				b.parts = make([]*part, len(b.msgs))
 				for k, m := range b.msgs {
-					b.parts[k] = newPart(m, view, only)
+					b.parts[k] = newPart(m, view, only, true)
 				}
 				close(b.done)
 			}

@@ -1,5 +1,10 @@
 package evidence
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // A Judger told ahead of time every value it will be asked about
 // (NewJudgerFor) indexes each message only by the lookup forms of those
 // values (§3's sets, restricted to what is looked up): a set then answers
@@ -57,10 +62,11 @@ func (a *askedForms) covers(v string) bool {
 func (a *askedForms) none(raw string) bool { return a.digits && !hasDigit(raw) }
 
 // newIndexFor is an empty set holding only the forms of only (all forms
-// when only is nil).
-func newIndexFor(only *askedForms) *Index {
+// when only is nil); loose, it bounds the forms of text without a digit
+// by its length instead of counting its pieces (addTextLoose).
+func newIndexFor(only *askedForms, loose bool) *Index {
 	x := NewIndex()
-	x.only = only
+	x.only, x.loose = only, loose && only != nil
 	return x
 }
 
@@ -72,9 +78,6 @@ func (x *Index) bound() int {
 	}
 	return len(x.forms)
 }
-
-// restricted reports whether x keeps only the asked forms.
-func (x *Index) restricted() bool { return x.only != nil }
 
 // addAsked adds the asked ones among the lookup forms of the normalized
 // value v, counting every form met.
@@ -106,8 +109,12 @@ func (x *Index) addTextAsked(text string) {
 		}
 		return x.met < FormLimit
 	}
-	if !x.only.digits {
+	switch {
+	case !x.only.digits:
 		eachPiece(text, add)
+		return
+	case x.loose:
+		x.addTextLoose(text, add)
 		return
 	}
 	for i := 0; i < len(text); {
@@ -155,3 +162,51 @@ const (
 	classDigit
 	classComma
 )
+
+// addTextLoose finds the runs of token characters that hold a digit,
+// eight bytes at a time, and cuts those into pieces (add); the text
+// between them, which holds no asked form, is only bounded: its pieces
+// are separated by at least one byte, so it has at most half its length
+// of them, rounded up.
+func (x *Index) addTextLoose(text string, add func(string) bool) {
+	done := 0 // text[:done] is counted
+	for done < len(text) {
+		d := indexDigit(text[done:])
+		if d < 0 {
+			x.met += (len(text) - done + 1) / 2
+			return
+		}
+		start, end := done+d, done+d+1
+		for start > done && byteClass[text[start-1]]&classToken != 0 {
+			start--
+		}
+		for end < len(text) && byteClass[text[end]]&classToken != 0 {
+			end++
+		}
+		x.met += (start - done + 1) / 2
+		if !splitCommas(text[start:end], add) {
+			return
+		}
+		done = end
+	}
+}
+
+// indexDigit is the index of the first ASCII digit of s, or -1.
+func indexDigit(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		y := x &^ highs // each byte below 0x80: the sums below do not carry
+		// top bit: the byte is at least '0', at least ':', at least 0x80
+		if d := (y + ones*(0x80-'0')) &^ (y + ones*(0x80-':')) &^ x & highs; d != 0 {
+			return i + bits.TrailingZeros64(d)/8
+		}
+	}
+	for ; i < len(s); i++ {
+		if isDigit(s[i]) {
+			return i
+		}
+	}
+	return -1
+}

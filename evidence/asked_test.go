@@ -98,44 +98,80 @@ func callValues(c *window.CallReplay) []Value {
 // Text past FormLimit forms, counted with repeats, is indexed whole: a
 // value after FormLimit repeated words is in view (the whole index holds
 // few distinct forms), one after FormLimit distinct words, with digits
-// or without, is not, as the library stops adding there. A value whose 0x form has no digit is
-// found by that form too.
+// or without, is not, as the library stops adding there. Text whose
+// length bounds more forms than it has pieces is counted: a value after
+// widely spaced words is in view; two results whose distinct forms
+// together pass FormLimit leave out the second's last value. A value
+// whose 0x form has no digit is found by that form too.
 func TestAskedPastTheLimit(t *testing.T) {
-	var repeated, distinct, words strings.Builder
+	var repeated, distinct, words, spaced, half1, half2 strings.Builder
 	for i := range FormLimit + 5 {
 		repeated.WriteString("word ")
 		fmt.Fprintf(&distinct, "v%d ", i)
-		for n := i; ; n /= 26 { // distinct words of letters, some cut by a comma
-			words.WriteByte(byte('a' + n%26))
-			if n < 26 {
-				break
-			}
+		w := letters(i)
+		words.WriteString(w + " ,"[i%2:i%2+1]) // some cut by a comma
+		if i < FormLimit*3/4 {
+			spaced.WriteString("ab      ")
+			half1.WriteString(w + " ")
+			half2.WriteString("x" + w + " ")
 		}
-		words.WriteString(" ,"[i%2 : i%2+1])
 	}
 	repeated.WriteString("id-4242 0xabc")
 	distinct.WriteString("id-4242")
 	words.WriteString(" id-4242")
+	spaced.WriteString("id-4242")
+	half2.WriteString("id-4242")
 	for _, c := range []struct {
-		text   string
+		texts  []string
 		values []Value
 		want   []string
 	}{
-		{repeated.String(), []Value{{"id-4242", ShapeIdentifier}, {"v1234", ShapeIdentifier}}, []string{InView, NeverRead}},
-		{distinct.String(), []Value{{"v1234", ShapeIdentifier}, {"id-4242", ShapeIdentifier}}, []string{InView, NeverRead}},
-		{words.String(), []Value{{"id-4242", ShapeIdentifier}}, []string{NeverRead}},
-		{"see abc", []Value{{"0xabc", ShapeIdentifier}, {"id-4242", ShapeIdentifier}}, []string{InView, NeverRead}},
+		{[]string{repeated.String()}, []Value{{"id-4242", ShapeIdentifier}, {"v1234", ShapeIdentifier}}, []string{InView, NeverRead}},
+		{[]string{distinct.String()}, []Value{{"v1234", ShapeIdentifier}, {"id-4242", ShapeIdentifier}}, []string{InView, NeverRead}},
+		{[]string{words.String()}, []Value{{"id-4242", ShapeIdentifier}}, []string{NeverRead}},
+		{[]string{spaced.String()}, []Value{{"id-4242", ShapeIdentifier}}, []string{InView}},
+		{[]string{half1.String(), half2.String()}, []Value{{"id-4242", ShapeIdentifier}}, []string{NeverRead}},
+		{[]string{"see abc"}, []Value{{"0xabc", ShapeIdentifier}, {"id-4242", ShapeIdentifier}}, []string{InView, NeverRead}},
 	} {
-		window := []*model.Message{
-			{Role: model.RoleUser, Content: "go"},
-			{Role: model.RoleAssistant, ToolCalls: []model.ToolCall{{ID: "c1", Name: "dump"}}},
-			{Role: model.RoleTool, ToolCallID: "c1", ToolName: "dump", Content: c.text},
+		window := []*model.Message{{Role: model.RoleUser, Content: "go"}}
+		for k, text := range c.texts {
+			id := fmt.Sprintf("c%d", k)
+			window = append(window, &model.Message{Role: model.RoleAssistant, ToolCalls: []model.ToolCall{{ID: id, Name: "dump"}}},
+				&model.Message{Role: model.RoleTool, ToolCallID: id, ToolName: "dump", Content: text})
 		}
 		for _, j := range []*Judger{NewJudger(), NewJudgerFor(c.values)} {
 			got := j.Judge(c.values, View{Window: window, Request: "go"}, func() []*model.Message { return nil })
 			for i, g := range got {
 				if g.Verdict != c.want[i] {
-					t.Errorf("restricted %v, %s: %s, want %s", j.only != nil, g.Value.Value, g.Verdict, c.want[i])
+					t.Errorf("restricted %v, %s after %d texts: %s, want %s", j.only != nil, g.Value.Value, len(c.texts), g.Verdict, c.want[i])
+				}
+			}
+		}
+	}
+}
+
+// letters is the i-th word of lower-case letters (a, b, … z, ba, bb, …).
+func letters(i int) string {
+	var b []byte
+	for n := i; ; n /= 26 {
+		b = append(b, byte('a'+n%26))
+		if n < 26 {
+			return string(b)
+		}
+	}
+}
+
+// indexDigit finds the first digit as a byte-by-byte search does, at
+// every place of the eight-byte blocks it reads, beside bytes on either
+// side of the digits ('/' and ':') and with their high bit set.
+func TestIndexDigit(t *testing.T) {
+	for _, s := range []string{"", "abc", "/:/:/:/:/:/:/:/:/:", "\xb0\xb9\xb5\xff\x80 ~ \x00\x7f"} {
+		for pos := 0; pos <= len(s); pos++ {
+			for _, d := range []string{"", "0", "9", "5"} {
+				text := s[:pos] + d + s[pos:]
+				want := strings.IndexAny(text, "0123456789")
+				if got := indexDigit(text); got != want {
+					t.Errorf("indexDigit(%q) = %d, want %d", text, got, want)
 				}
 			}
 		}

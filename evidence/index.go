@@ -6,6 +6,7 @@ type Index struct {
 	forms map[string]struct{}
 	only  *askedForms // nil: every form is kept; else only these (asked.go)
 	met   int         // with only: the forms met, repeats counted
+	loose bool        // with only: met bounds text without a digit by its length
 }
 
 // NewIndex is an empty set.

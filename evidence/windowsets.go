@@ -25,16 +25,17 @@ type part struct {
 }
 
 // newPart indexes m for the judge sets: only the forms of only when it
-// is not nil, unless that cannot be known exact (asked.go).
-func newPart(m *model.Message, view View, only *askedForms) *part {
-	p := &part{a: newIndexFor(only)}
+// is not nil (loosely counted when loose), unless that cannot be known
+// exact (asked.go): then counted, then whole.
+func newPart(m *model.Message, view View, only *askedForms, loose bool) *part {
+	p := &part{a: newIndexFor(only, loose)}
 	switch {
 	case m.Role == model.RoleTool:
 		if own := view.own(m); own == m.Content {
 			p.kind = partSame
 			p.a.AddToolResult(own)
 		} else {
-			p.kind, p.b = partSplit, newIndexFor(only)
+			p.kind, p.b = partSplit, newIndexFor(only, loose)
 			p.a.AddToolResult(m.Content)
 			p.b.AddToolResult(own)
 		}
@@ -42,7 +43,7 @@ func newPart(m *model.Message, view View, only *askedForms) *part {
 		p.kind = partNone
 	case strings.HasPrefix(m.Content, model.CompactedPrefix):
 		label, summary := SplitFrame(m.Content)
-		p.kind, p.b = partFrame, newIndexFor(only)
+		p.kind, p.b = partFrame, newIndexFor(only, loose)
 		p.a.AddText(label)
 		p.b.AddText(summary)
 	case m.IsNotice():
@@ -53,26 +54,38 @@ func newPart(m *model.Message, view View, only *askedForms) *part {
 		p.a.AddText(m.Content)
 	}
 	if only != nil && (p.a.Truncated() || p.b != nil && p.b.Truncated()) {
-		return newPart(m, view, nil)
+		if loose {
+			return newPart(m, view, only, false)
+		}
+		return newPart(m, view, nil, false)
 	}
 	return p
 }
 
 // askedPart indexes the request and the system prompt as user text.
-func askedPart(view View, only *askedForms) *part {
-	p := &part{kind: partRequest, a: newIndexFor(only)}
+func askedPart(view View, only *askedForms, loose bool) *part {
+	p := &part{kind: partRequest, a: newIndexFor(only, loose)}
 	p.a.AddText(view.Request)
 	for _, sp := range view.SystemPrompt {
 		p.a.AddText(sp)
 	}
 	if only != nil && p.a.Truncated() {
-		return askedPart(view, nil)
+		if loose {
+			return askedPart(view, only, false)
+		}
+		return askedPart(view, nil, false)
 	}
 	return p
 }
 
-// restricted reports whether p keeps only the asked forms.
-func (p *part) restricted() bool { return p.a.restricted() }
+// coarser reports whether p is indexed more coarsely than only and loose
+// say: loosely where they count, by the asked forms where they say whole.
+func (p *part) coarser(only *askedForms, loose bool) bool {
+	if only == nil {
+		return p.a.only != nil
+	}
+	return p.a.loose && !loose
+}
 
 // windowSets answers what judgeSets answer from each message's own forms,
 // kept while the message stays in the window: a call costs the messages
@@ -97,7 +110,7 @@ type windowSets struct {
 func (w *windowSets) update(view View) bool {
 	if w.asked == nil || view.Request != w.request || !slices.Equal(view.SystemPrompt, w.prompt) {
 		w.request, w.prompt = view.Request, view.SystemPrompt
-		w.asked = askedPart(view, w.only)
+		w.asked = askedPart(view, w.only, true)
 	}
 	next := w.spare // the maps go round: the window, the one before, the next
 	if next == nil {
@@ -112,7 +125,7 @@ func (w *windowSets) update(view View) bool {
 			p = w.left.take(m)
 		}
 		if p == nil {
-			p = newPart(m, view, w.only)
+			p = newPart(m, view, w.only, true)
 		}
 		next[m] = p
 		w.view = append(w.view, p)
@@ -128,21 +141,29 @@ func (w *windowSets) update(view View) bool {
 		return true
 	}
 	// the bounds of restricted parts may be far above their forms: count
-	// them whole
-	for k, p := range w.view {
-		if !p.restricted() {
-			continue
+	// their pieces, then count them whole
+	for _, only := range []*askedForms{w.only, nil} {
+		if only == nil && w.only == nil {
+			break
 		}
-		if k == 0 {
-			w.asked = askedPart(view, nil)
-			w.view[0] = w.asked
-			continue
+		for k, p := range w.view {
+			if !p.coarser(only, false) {
+				continue
+			}
+			if k == 0 {
+				w.asked = askedPart(view, only, false)
+				w.view[0] = w.asked
+				continue
+			}
+			m := w.msgs[k]
+			w.view[k] = newPart(m, view, only, false)
+			w.parts[m] = w.view[k]
 		}
-		m := w.msgs[k]
-		w.view[k] = newPart(m, view, nil)
-		w.parts[m] = w.view[k]
+		if w.small() {
+			return true
+		}
 	}
-	return w.small()
+	return false
 }
 
 // small reports whether the unions of the view's parts surely stay below
