@@ -303,6 +303,8 @@ func (b *builder) llmStart(rs *runState, p *parsed) {
 		call.Recorded = rs.slots
 		keys = rs.keys
 		for k := n - 1; k >= 0 && rs.keys[k].delivered; k-- {
+			cp := *rs.slots[k] // a delivery is a message of its own (see iterationEnd)
+			call.Recorded[k] = b.message(&cp)
 			call.Deliveries++
 		}
 	}

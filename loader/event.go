@@ -172,4 +172,7 @@ type textKey struct {
 	// seen: what the decoder knew of the text inside the quotes as it
 	// checked it (seenText).
 	seen seenText
+	// by is a history element's injectedBy (its JSON), when delivered:
+	// each delivery is filed apart, though its text was delivered before.
+	by []byte
 }

@@ -135,6 +135,9 @@ func (e *elemState) field(s *scanner, i int) bool {
 	case fInjectedBy:
 		raw, ok := rawValue(s)
 		e.key.delivered = ok && string(raw) != "null"
+		if e.key.delivered {
+			e.key.by = raw
+		}
 		return ok
 	}
 	return s.null() || s.peek() == '"' && s.skipString()
@@ -259,6 +262,7 @@ var roleCodes = [...]string{1: model.RoleUser, 2: model.RoleAssistant, 3: model.
 // thousands of messages per call is keyed without a copy per message.
 type elemRef struct {
 	off, end     int32
+	byOff, byEnd int32 // its injectedBy, when delivered
 	role         uint8
 	delivered    bool
 	scanned, esc bool // as in textKey
@@ -272,6 +276,10 @@ func refOf(key textKey, span []byte) elemRef {
 	if len(key.raw) > 0 {
 		r.off = int32(cap(span) - cap(key.raw))
 		r.end = r.off + int32(len(key.raw))
+	}
+	if len(key.by) > 0 {
+		r.byOff = int32(cap(span) - cap(key.by))
+		r.byEnd = r.byOff + int32(len(key.by))
 	}
 	for i, name := range roleCodes {
 		if i > 0 && key.role == name {

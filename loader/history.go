@@ -43,13 +43,19 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	deliveries, trailing := 0, true
 	for i := n - 1; i >= 0; i-- {
 		key := h.key(i)
+		if trailing && key.delivered {
+			if m := h.decode(i); deliveredAt(m, cs.call.Iteration) {
+				// a delivery is a message of its own, though the same text
+				// was delivered before: it joins the history where it is
+				recorded[i] = b.message(adopt(key, m))
+				b.internAs(key, recorded[i])
+				deliveries++
+				continue
+			}
+		}
+		trailing = false
 		if recorded[i] = cs.sameSlot(i, key); recorded[i] == nil {
 			recorded[i] = b.intern(key, func() *model.Message { return h.decode(i) })
-		}
-		if trailing && key.delivered && deliveredAt(h.decode(i), cs.call.Iteration) {
-			deliveries++
-		} else {
-			trailing = false
 		}
 	}
 	appended := make([]*model.Message, 0, h.size()-n)
@@ -80,7 +86,7 @@ func (h *history) key(i int) textKey {
 	}
 	r := h.refs[i]
 	k := textKey{role: roleCodes[r.role], raw: h.spans[i][r.off:r.end], delivered: r.delivered, scanned: r.scanned, esc: r.esc,
-		seen: r.seen}
+		seen: r.seen, by: h.spans[i][r.byOff:r.byEnd]}
 	if r.role == 0 { // a role of another name: read it again from the span
 		m := &model.Message{}
 		s := scanner{b: h.spans[i]}

@@ -17,10 +17,12 @@ import (
 // textSeed is the hash seed the decoders and the builder share.
 var textSeed = maphash.MakeSeed()
 
-// internKey splits the interned messages by role and delivery.
+// internKey splits the interned messages by role and delivery, and a
+// history's deliveries by their injectedBy: each is a message of its own.
 type internKey struct {
 	role      string
 	delivered bool
+	by        string
 }
 
 // internTable is one role and delivery's messages by text.
@@ -116,7 +118,7 @@ func (b *builder) internAs(key textKey, m *model.Message) {
 // internTable is the table key belongs in, and the text it is filed by
 // (see plainText).
 func (b *builder) internTable(key textKey) (*internTable, filed) {
-	k := internKey{key.role, key.delivered}
+	k := internKey{key.role, key.delivered, string(key.by)}
 	t := b.interned[k]
 	if t == nil {
 		t = &internTable{byHash: map[uint64]internEntry{}}

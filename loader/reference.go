@@ -289,7 +289,7 @@ func refHistory(hs []historyMessage) *history {
 			h.notString = append(h.notString, i)
 			msg.Content = jsonText(m.Content)
 		}
-		h.keys[i] = textKey{role: msg.Role, raw: m.Content, delivered: msg.InjectedBy != ""}
+		h.keys[i] = textKey{role: msg.Role, raw: m.Content, delivered: msg.InjectedBy != "", by: []byte(msg.InjectedBy)}
 		h.msgs[i] = msg
 	}
 	return h
