@@ -143,13 +143,9 @@ func (o *jsonOut) rawJSON(r json.RawMessage) {
 	o.b = append(o.b, o.raw.Bytes()...)
 }
 
-// key writes ,"name": (the comma unless first).
-func (o *jsonOut) key(name string, first bool) {
-	if !first {
-		o.b = append(o.b, ',')
-	}
-	o.b = append(append(append(o.b, '"'), name...), '"', ':')
-}
+// lit writes JSON text as it is (a key with its colon, and the comma
+// before it but for the first).
+func (o *jsonOut) lit(s string) { o.b = append(o.b, s...) }
 
 func (o *jsonOut) strOrNull(s *string) {
 	if s == nil {
@@ -162,33 +158,33 @@ func (o *jsonOut) strOrNull(s *string) {
 // message is a model.Message as its struct tags say.
 func (o *jsonOut) message(m *model.Message) {
 	o.b = append(o.b, '{')
-	o.key("role", true)
+	o.lit(`"role":`)
 	o.str(m.Role)
-	o.key("content", false)
+	o.lit(`,"content":`)
 	o.contentAt = len(o.b) + 1
 	o.str(m.Content)
 	if m.ToolCallID != "" {
-		o.key("toolCallId", false)
+		o.lit(`,"toolCallId":`)
 		o.str(m.ToolCallID)
 	}
 	if m.ToolName != "" {
-		o.key("toolName", false)
+		o.lit(`,"toolName":`)
 		o.str(m.ToolName)
 	}
 	if len(m.ToolCalls) > 0 {
-		o.key("toolCalls", false)
+		o.lit(`,"toolCalls":`)
 		o.toolCalls(m.ToolCalls)
 	}
 	if m.Ephemeral {
-		o.key("ephemeral", false)
+		o.lit(`,"ephemeral":`)
 		o.bool(true)
 	}
 	if m.ToolChars != nil {
-		o.key("toolChars", false)
+		o.lit(`,"toolChars":`)
 		o.float(*m.ToolChars)
 	}
 	if m.Placeholder {
-		o.key("placeholder", false)
+		o.lit(`,"placeholder":`)
 		o.bool(true)
 	}
 	o.b = append(o.b, '}')
@@ -205,12 +201,12 @@ func (o *jsonOut) toolCalls(tcs []model.ToolCall) {
 			o.b = append(o.b, ',')
 		}
 		o.b = append(o.b, '{')
-		o.key("id", true)
+		o.lit(`"id":`)
 		o.str(tc.ID)
-		o.key("name", false)
+		o.lit(`,"name":`)
 		o.str(tc.Name)
 		if len(tc.Args) > 0 {
-			o.key("args", false)
+			o.lit(`,"args":`)
 			o.rawJSON(tc.Args)
 		}
 		o.b = append(o.b, '}')
@@ -221,33 +217,33 @@ func (o *jsonOut) toolCalls(tcs []model.ToolCall) {
 // head is the call's callHead without its closing brace.
 func (o *jsonOut) head(h *callHead) {
 	o.b = append(o.b, '{')
-	o.key("call", true)
+	o.lit(`"call":`)
 	o.int(h.Call)
-	o.key("run", false)
+	o.lit(`,"run":`)
 	o.int(h.Run)
-	o.key("runId", false)
+	o.lit(`,"runId":`)
 	o.str(h.RunID)
-	o.key("conversation", false)
+	o.lit(`,"conversation":`)
 	o.int(h.Conversation)
-	o.key("agent", false)
+	o.lit(`,"agent":`)
 	o.str(h.Agent)
-	o.key("iteration", false)
+	o.lit(`,"iteration":`)
 	o.int(h.Iteration)
 }
 
 // tail is the call's callTail without its opening brace.
 func (o *jsonOut) tail(t *callTail) {
-	o.key("turns", true)
+	o.lit(`"turns":`)
 	o.turns(t.Turns)
-	o.key("record", false)
+	o.lit(`,"record":`)
 	o.record(t.Record)
-	o.key("recordedWindow", false)
+	o.lit(`,"recordedWindow":`)
 	o.str(t.RecordedWindow)
-	o.key("usage", false)
+	o.lit(`,"usage":`)
 	o.usage(t.Usage)
-	o.key("response", false)
+	o.lit(`,"response":`)
 	o.response(&t.Response)
-	o.key("evidence", false)
+	o.lit(`,"evidence":`)
 	o.evidence(&t.Evidence)
 	o.b = append(o.b, '}')
 }
@@ -264,20 +260,20 @@ func (o *jsonOut) turns(ts []exportTurn) {
 			o.b = append(o.b, ',')
 		}
 		o.b = append(o.b, '{')
-		o.key("index", true)
+		o.lit(`"index":`)
 		o.int(t.Index)
-		o.key("start", false)
+		o.lit(`,"start":`)
 		o.int(t.Start)
-		o.key("length", false)
+		o.lit(`,"length":`)
 		o.int(t.Length)
-		o.key("fate", false)
+		o.lit(`,"fate":`)
 		o.str(t.Fate)
-		o.key("reason", false)
+		o.lit(`,"reason":`)
 		o.strOrNull(t.Reason)
-		o.key("notice", false)
+		o.lit(`,"notice":`)
 		o.bool(t.Notice)
 		if t.PinTool != "" {
-			o.key("pinTool", false)
+			o.lit(`,"pinTool":`)
 			o.str(t.PinTool)
 		}
 		o.b = append(o.b, '}')
@@ -306,25 +302,25 @@ func (o *jsonOut) record(r *model.Record) {
 	o.html = true
 	defer func() { o.html = false }()
 	o.b = append(o.b, '{')
-	o.key("strategy", true)
+	o.lit(`"strategy":`)
 	o.str(r.Strategy)
-	o.intKey("iteration", r.Iteration, false)
-	o.intKey("keepRecentTurns", r.KeepRecentTurns, false)
-	o.intKey("removedMessageCount", r.RemovedMessageCount, false)
-	o.intKey("windowCharsBefore", r.WindowCharsBefore, false)
-	o.intKey("windowCharsAfter", r.WindowCharsAfter, false)
-	o.intKey("turnsBefore", r.TurnsBefore, true)
-	o.intKey("turnsAfter", r.TurnsAfter, true)
-	o.intKey("measuredTokens", r.MeasuredTokens, true)
+	o.intKey(`,"iteration":`, r.Iteration, false)
+	o.intKey(`,"keepRecentTurns":`, r.KeepRecentTurns, false)
+	o.intKey(`,"removedMessageCount":`, r.RemovedMessageCount, false)
+	o.intKey(`,"windowCharsBefore":`, r.WindowCharsBefore, false)
+	o.intKey(`,"windowCharsAfter":`, r.WindowCharsAfter, false)
+	o.intKey(`,"turnsBefore":`, r.TurnsBefore, true)
+	o.intKey(`,"turnsAfter":`, r.TurnsAfter, true)
+	o.intKey(`,"measuredTokens":`, r.MeasuredTokens, true)
 	if r.OverBudget {
-		o.key("overBudget", false)
+		o.lit(`,"overBudget":`)
 		o.bool(true)
 	}
-	o.intKey("thresholdTokens", r.ThresholdTokens, true)
-	o.key("refusals", false)
+	o.intKey(`,"thresholdTokens":`, r.ThresholdTokens, true)
+	o.lit(`,"refusals":`)
 	o.refusals(r.Refusals)
 	if len(r.DroppedObservations) > 0 {
-		o.key("droppedObservations", false)
+		o.lit(`,"droppedObservations":`)
 		o.b = append(o.b, '[')
 		for i, d := range r.DroppedObservations {
 			if i > 0 {
@@ -335,33 +331,33 @@ func (o *jsonOut) record(r *model.Record) {
 		o.b = append(o.b, ']')
 	}
 	if r.Observations != nil {
-		o.key("observations", false)
+		o.lit(`,"observations":`)
 		o.observations(r.Observations)
 	}
 	if r.SummaryChars != nil {
-		o.intKey("summaryChars", *r.SummaryChars, false)
+		o.intKey(`,"summaryChars":`, *r.SummaryChars, false)
 	}
 	if r.SummarizerTokens != nil {
-		o.key("summarizerTokens", false)
+		o.lit(`,"summarizerTokens":`)
 		o.usage(r.SummarizerTokens)
 	}
 	if r.SummarizerSkipped {
-		o.key("summarizerSkipped", false)
+		o.lit(`,"summarizerSkipped":`)
 		o.bool(true)
 	}
 	if r.SummaryRecorded != nil {
-		o.key("summaryRecorded", false)
+		o.lit(`,"summaryRecorded":`)
 		o.bool(*r.SummaryRecorded)
 	}
 	o.b = append(o.b, '}')
 }
 
-// intKey writes ,"name":n; nothing when omitEmpty and n is 0.
-func (o *jsonOut) intKey(name string, n int, omitEmpty bool) {
+// intKey writes key (,"name":) and n; nothing when omitEmpty and n is 0.
+func (o *jsonOut) intKey(key string, n int, omitEmpty bool) {
 	if omitEmpty && n == 0 {
 		return
 	}
-	o.key(name, false)
+	o.lit(key)
 	o.int(n)
 }
 
@@ -376,10 +372,10 @@ func (o *jsonOut) refusals(rs []model.Refusal) {
 			o.b = append(o.b, ',')
 		}
 		o.b = append(o.b, '{')
-		o.key("reason", true)
+		o.lit(`"reason":`)
 		o.str(r.Reason)
-		o.intKey("turnIndex", r.TurnIndex, false)
-		o.intKey("messageIndex", r.MessageIndex, false)
+		o.intKey(`,"turnIndex":`, r.TurnIndex, false)
+		o.intKey(`,"messageIndex":`, r.MessageIndex, false)
 		o.b = append(o.b, '}')
 	}
 	o.b = append(o.b, ']')
@@ -387,7 +383,7 @@ func (o *jsonOut) refusals(rs []model.Refusal) {
 
 func (o *jsonOut) observations(obs *model.Observations) {
 	o.b = append(o.b, '{')
-	o.key("pinned", true)
+	o.lit(`"pinned":`)
 	if obs.Pinned == nil {
 		o.b = append(o.b, "null"...)
 	} else {
@@ -397,18 +393,18 @@ func (o *jsonOut) observations(obs *model.Observations) {
 				o.b = append(o.b, ',')
 			}
 			o.b = append(o.b, '{')
-			o.key("toolName", true)
+			o.lit(`"toolName":`)
 			o.str(p.ToolName)
-			o.intKey("turnIndex", p.TurnIndex, false)
-			o.intKey("chars", p.Chars, false)
+			o.intKey(`,"turnIndex":`, p.TurnIndex, false)
+			o.intKey(`,"chars":`, p.Chars, false)
 			o.b = append(o.b, '}')
 		}
 		o.b = append(o.b, ']')
 	}
-	o.intKey("yielded", obs.Yielded, false)
-	o.intKey("limit", obs.Limit, false)
+	o.intKey(`,"yielded":`, obs.Yielded, false)
+	o.intKey(`,"limit":`, obs.Limit, false)
 	if obs.StandDown {
-		o.key("standDown", false)
+		o.lit(`,"standDown":`)
 		o.bool(true)
 	}
 	o.b = append(o.b, '}')
@@ -420,31 +416,31 @@ func (o *jsonOut) usage(u *model.Usage) {
 		return
 	}
 	o.b = append(o.b, '{')
-	o.key("input", true)
+	o.lit(`"input":`)
 	o.int(u.Input)
-	o.key("output", false)
+	o.lit(`,"output":`)
 	o.int(u.Output)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) response(r *model.Response) {
 	o.b = append(o.b, '{')
-	o.key("content", true)
+	o.lit(`"content":`)
 	o.str(r.Content)
-	o.key("toolCalls", false)
+	o.lit(`,"toolCalls":`)
 	o.toolCalls(r.ToolCalls)
-	o.key("usage", false)
+	o.lit(`,"usage":`)
 	o.usage(r.Usage)
-	o.key("stopReason", false)
+	o.lit(`,"stopReason":`)
 	o.strOrNull(r.StopReason)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) evidence(e *exportEvidence) {
 	o.b = append(o.b, '{')
-	o.key("candidates", true)
+	o.lit(`"candidates":`)
 	o.int(e.Candidates)
-	o.key("values", false)
+	o.lit(`,"values":`)
 	if e.Values == nil {
 		o.b = append(o.b, "null"...)
 	} else {
@@ -457,26 +453,26 @@ func (o *jsonOut) evidence(e *exportEvidence) {
 		}
 		o.b = append(o.b, ']')
 	}
-	o.key("library", false)
+	o.lit(`,"library":`)
 	o.rawJSON(e.Library)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) entry(e *provenance.Entry) {
 	o.b = append(o.b, '{')
-	o.key("value", true)
+	o.lit(`"value":`)
 	o.str(e.Value)
-	o.key("shape", false)
+	o.lit(`,"shape":`)
 	o.str(e.Shape)
-	o.key("in", false)
+	o.lit(`,"in":`)
 	o.str(e.In)
 	if e.ToolCallID != nil {
-		o.key("toolCallId", false)
+		o.lit(`,"toolCallId":`)
 		o.str(*e.ToolCallID)
 	}
-	o.key("verdict", false)
+	o.lit(`,"verdict":`)
 	o.str(e.Verdict)
-	o.key("sources", false)
+	o.lit(`,"sources":`)
 	if e.Sources == nil {
 		o.b = append(o.b, "null"...)
 	} else {
@@ -494,21 +490,21 @@ func (o *jsonOut) entry(e *provenance.Entry) {
 
 func (o *jsonOut) source(s *provenance.Source) {
 	o.b = append(o.b, '{')
-	o.key("toolName", true)
+	o.lit(`"toolName":`)
 	o.strOrNull(s.ToolName)
-	o.key("toolCallId", false)
+	o.lit(`,"toolCallId":`)
 	o.strOrNull(s.ToolCallID)
-	o.key("run", false)
+	o.lit(`,"run":`)
 	o.int(s.Run)
-	o.key("sentOn", false)
+	o.lit(`,"sentOn":`)
 	o.b = append(o.b, '[')
 	o.int(s.SentOn[0])
 	o.b = append(o.b, ',')
 	o.int(s.SentOn[1])
 	o.b = append(o.b, ']')
-	o.key("evictedAt", false)
+	o.lit(`,"evictedAt":`)
 	o.int(s.EvictedAt)
-	o.key("rule", false)
+	o.lit(`,"rule":`)
 	o.str(s.Rule)
 	o.b = append(o.b, '}')
 }

@@ -25,11 +25,16 @@ type msgJSON struct {
 	call       int // the last call that wrote it
 }
 
-// msgCache is the JSON of the messages of the last call written.
+// msgCache is the JSON of the messages of the last calls written.
 type msgCache map[*model.Message]*msgJSON
 
-// keepOnly forgets the messages call did not write.
-func (mc msgCache) keepOnly(call int) {
+// keepOnly forgets the messages call did not write, once they are as many
+// as those it wrote (written, which keeps the cache's size in proportion
+// to the windows).
+func (mc msgCache) keepOnly(call, written int) {
+	if len(mc) < 2*written+64 {
+		return
+	}
 	for m, j := range mc {
 		if j.call != call {
 			delete(mc, m)

@@ -121,7 +121,7 @@ func (e *jsonEncoder) encodeCall(w *bufio.Writer, c exportCall) error {
 	if err := e.messages(w, c.Evicted); err != nil {
 		return err
 	}
-	e.msgs.keepOnly(e.calls)
+	e.msgs.keepOnly(e.calls, len(c.Window)+len(c.Evicted))
 	tail, err := e.piece(func(o *jsonOut) { o.tail(&c.callTail) }, func() any { return c.callTail }, 1, 0) // without "{"
 	if err != nil {
 		return err
