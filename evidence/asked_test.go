@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -174,6 +175,25 @@ func TestIndexDigit(t *testing.T) {
 					t.Errorf("indexDigit(%q) = %d, want %d", text, got, want)
 				}
 			}
+		}
+	}
+}
+
+// An integer literal printed as it is reads as the double JavaScript
+// prints: at every length up to 15 digits and past it, signed or not,
+// with leading zeros, and the zeros.
+func TestPlainInteger(t *testing.T) {
+	lits := []string{"0", "-0", "00", "007", "+5", "-", "", "1e3", "12.0"}
+	for n := 1; n <= 17; n++ {
+		d := strings.Repeat("9", n)
+		lits = append(lits, d, "-"+d, "1"+strings.Repeat("0", n-1), "0"+d, d[:n-1]+"7")
+	}
+	for _, lit := range lits {
+		f, err := strconv.ParseFloat(lit, 64)
+		want, wantOK := jsFormat(f), err == nil
+		got, ok := jsNumberString(lit)
+		if ok != wantOK || ok && got != want {
+			t.Errorf("jsNumberString(%q) = %q %v, want %q %v", lit, got, ok, want, wantOK)
 		}
 	}
 }

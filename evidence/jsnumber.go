@@ -11,12 +11,34 @@ import (
 // (a plain or JSON number): the double nearest to s, printed by
 // jsFormat. ok is false when s is not a number at all.
 func jsNumberString(s string) (string, bool) {
+	if plainInteger(s) {
+		return s, true
+	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return "", false
 	}
 	// ErrRange: f is ±Inf (overflow) or ±0 (underflow), as in JavaScript
 	return jsFormat(f), true
+}
+
+// plainInteger: s is an integer of at most 15 digits, without a plus
+// sign or a leading zero, and not -0: the double nearest to it is it
+// exactly (below 2^53), which JavaScript prints as s.
+func plainInteger(s string) bool {
+	d := s
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 15 || d[0] == '0' && (len(d) > 1 || len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if !isDigit(d[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // jsFormat prints a double as JavaScript's Number.prototype.toString does
