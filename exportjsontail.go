@@ -1,0 +1,287 @@
+package main
+
+import (
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+)
+
+// The call's fields after its messages, written by hand as encoding/json
+// writes them (see jsonOut).
+
+// tail is the call's callTail without its opening brace.
+func (o *jsonOut) tail(t *callTail) {
+	o.lit(`"turns":`)
+	o.turns(t.Turns)
+	o.lit(`,"record":`)
+	o.record(t.Record)
+	o.lit(`,"recordedWindow":`)
+	o.str(t.RecordedWindow)
+	o.lit(`,"usage":`)
+	o.usage(t.Usage)
+	o.lit(`,"response":`)
+	o.response(&t.Response)
+	o.lit(`,"evidence":`)
+	o.evidence(&t.Evidence)
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) turns(ts []exportTurn) {
+	if ts == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = append(o.b, '[')
+	for i := range ts {
+		t := &ts[i]
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = append(o.b, '{')
+		o.lit(`"index":`)
+		o.int(t.Index)
+		o.lit(`,"start":`)
+		o.int(t.Start)
+		o.lit(`,"length":`)
+		o.int(t.Length)
+		o.lit(`,"fate":`)
+		o.str(t.Fate)
+		o.lit(`,"reason":`)
+		o.strOrNull(t.Reason)
+		o.lit(`,"notice":`)
+		o.bool(t.Notice)
+		if t.PinTool != "" {
+			o.lit(`,"pinTool":`)
+			o.str(t.PinTool)
+		}
+		o.b = append(o.b, '}')
+	}
+	o.b = append(o.b, ']')
+}
+
+// record is what the record's MarshalJSON writes (json.Marshal, so with
+// < > & escaped), compacted as encoding/json compacts what a Marshaler
+// returns, which changes nothing in json.Marshal's output. A
+// summarize-oldest record is its MarshalJSON's.
+func (o *jsonOut) record(r *model.Record) {
+	if r == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	if r.Strategy == model.SummarizeOldest {
+		b, err := r.MarshalJSON()
+		if err != nil {
+			o.bad = true
+			return
+		}
+		o.rawJSON(b)
+		return
+	}
+	o.html = true
+	defer func() { o.html = false }()
+	o.b = append(o.b, '{')
+	o.lit(`"strategy":`)
+	o.str(r.Strategy)
+	o.intKey(`,"iteration":`, r.Iteration, false)
+	o.intKey(`,"keepRecentTurns":`, r.KeepRecentTurns, false)
+	o.intKey(`,"removedMessageCount":`, r.RemovedMessageCount, false)
+	o.intKey(`,"windowCharsBefore":`, r.WindowCharsBefore, false)
+	o.intKey(`,"windowCharsAfter":`, r.WindowCharsAfter, false)
+	o.intKey(`,"turnsBefore":`, r.TurnsBefore, true)
+	o.intKey(`,"turnsAfter":`, r.TurnsAfter, true)
+	o.intKey(`,"measuredTokens":`, r.MeasuredTokens, true)
+	if r.OverBudget {
+		o.lit(`,"overBudget":`)
+		o.bool(true)
+	}
+	o.intKey(`,"thresholdTokens":`, r.ThresholdTokens, true)
+	o.lit(`,"refusals":`)
+	o.refusals(r.Refusals)
+	if len(r.DroppedObservations) > 0 {
+		o.lit(`,"droppedObservations":`)
+		o.b = append(o.b, '[')
+		for i, d := range r.DroppedObservations {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.str(d)
+		}
+		o.b = append(o.b, ']')
+	}
+	if r.Observations != nil {
+		o.lit(`,"observations":`)
+		o.observations(r.Observations)
+	}
+	if r.SummaryChars != nil {
+		o.intKey(`,"summaryChars":`, *r.SummaryChars, false)
+	}
+	if r.SummarizerTokens != nil {
+		o.lit(`,"summarizerTokens":`)
+		o.usage(r.SummarizerTokens)
+	}
+	if r.SummarizerSkipped {
+		o.lit(`,"summarizerSkipped":`)
+		o.bool(true)
+	}
+	if r.SummaryRecorded != nil {
+		o.lit(`,"summaryRecorded":`)
+		o.bool(*r.SummaryRecorded)
+	}
+	o.b = append(o.b, '}')
+}
+
+// intKey writes key (,"name":) and n; nothing when omitEmpty and n is 0.
+func (o *jsonOut) intKey(key string, n int, omitEmpty bool) {
+	if omitEmpty && n == 0 {
+		return
+	}
+	o.lit(key)
+	o.int(n)
+}
+
+func (o *jsonOut) refusals(rs []model.Refusal) {
+	if rs == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = append(o.b, '[')
+	for i, r := range rs {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = append(o.b, '{')
+		o.lit(`"reason":`)
+		o.str(r.Reason)
+		o.intKey(`,"turnIndex":`, r.TurnIndex, false)
+		o.intKey(`,"messageIndex":`, r.MessageIndex, false)
+		o.b = append(o.b, '}')
+	}
+	o.b = append(o.b, ']')
+}
+
+func (o *jsonOut) observations(obs *model.Observations) {
+	o.b = append(o.b, '{')
+	o.lit(`"pinned":`)
+	if obs.Pinned == nil {
+		o.b = append(o.b, "null"...)
+	} else {
+		o.b = append(o.b, '[')
+		for i, p := range obs.Pinned {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = append(o.b, '{')
+			o.lit(`"toolName":`)
+			o.str(p.ToolName)
+			o.intKey(`,"turnIndex":`, p.TurnIndex, false)
+			o.intKey(`,"chars":`, p.Chars, false)
+			o.b = append(o.b, '}')
+		}
+		o.b = append(o.b, ']')
+	}
+	o.intKey(`,"yielded":`, obs.Yielded, false)
+	o.intKey(`,"limit":`, obs.Limit, false)
+	if obs.StandDown {
+		o.lit(`,"standDown":`)
+		o.bool(true)
+	}
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) usage(u *model.Usage) {
+	if u == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = append(o.b, '{')
+	o.lit(`"input":`)
+	o.int(u.Input)
+	o.lit(`,"output":`)
+	o.int(u.Output)
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) response(r *model.Response) {
+	o.b = append(o.b, '{')
+	o.lit(`"content":`)
+	o.str(r.Content)
+	o.lit(`,"toolCalls":`)
+	o.toolCalls(r.ToolCalls)
+	o.lit(`,"usage":`)
+	o.usage(r.Usage)
+	o.lit(`,"stopReason":`)
+	o.strOrNull(r.StopReason)
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) evidence(e *exportEvidence) {
+	o.b = append(o.b, '{')
+	o.lit(`"candidates":`)
+	o.int(e.Candidates)
+	o.lit(`,"values":`)
+	if e.Values == nil {
+		o.b = append(o.b, "null"...)
+	} else {
+		o.b = append(o.b, '[')
+		for i := range e.Values {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.entry(&e.Values[i])
+		}
+		o.b = append(o.b, ']')
+	}
+	o.lit(`,"library":`)
+	o.rawJSON(e.Library)
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) entry(e *provenance.Entry) {
+	o.b = append(o.b, '{')
+	o.lit(`"value":`)
+	o.str(e.Value)
+	o.lit(`,"shape":`)
+	o.str(e.Shape)
+	o.lit(`,"in":`)
+	o.str(e.In)
+	if e.ToolCallID != nil {
+		o.lit(`,"toolCallId":`)
+		o.str(*e.ToolCallID)
+	}
+	o.lit(`,"verdict":`)
+	o.str(e.Verdict)
+	o.lit(`,"sources":`)
+	if e.Sources == nil {
+		o.b = append(o.b, "null"...)
+	} else {
+		o.b = append(o.b, '[')
+		for i := range e.Sources {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.source(&e.Sources[i])
+		}
+		o.b = append(o.b, ']')
+	}
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) source(s *provenance.Source) {
+	o.b = append(o.b, '{')
+	o.lit(`"toolName":`)
+	o.strOrNull(s.ToolName)
+	o.lit(`,"toolCallId":`)
+	o.strOrNull(s.ToolCallID)
+	o.lit(`,"run":`)
+	o.int(s.Run)
+	o.lit(`,"sentOn":`)
+	o.b = append(o.b, '[')
+	o.int(s.SentOn[0])
+	o.b = append(o.b, ',')
+	o.int(s.SentOn[1])
+	o.b = append(o.b, ']')
+	o.lit(`,"evictedAt":`)
+	o.int(s.EvictedAt)
+	o.lit(`,"rule":`)
+	o.str(s.Rule)
+	o.b = append(o.b, '}')
+}
