@@ -57,7 +57,8 @@ func evidenceReport(source string, s session) evidenceDoc {
 	for _, a := range s.agents[min(1, len(s.agents)):] { // the first is Policy
 		doc.others = append(doc.others, "policy of "+a.agent.Key+": "+a.policy.String())
 	}
-	book := provenance.New(s.rec, s.replay)
+	book := provenance.Walk(s.rec, s.replay) // every call, in order
+	defer book.Stop()
 	search := provenance.NewSearcher(s.replay, s.replayWith, s.strategies()...)
 	for i := range s.replay.Calls {
 		c := &s.replay.Calls[i]
