@@ -130,6 +130,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.stream.partialBusy, m.stream.shownCalls = false, msg.calls
 		m, cmd = m.adopt(msg.loadedMsg)
+		cmd = tea.Batch(cmd, m.stream.finalNow(m.cfg, m.mine())) // the load may have ended meanwhile
 	case loadedMsg:
 		if msg.err != nil {
 			m.err = msg.err

@@ -102,7 +102,8 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	default:
 	}
 	next := streamTick(streamEvery)
-	if s.shownCalls == 0 {
+	if s.shownCalls == 0 || s.total > 0 && s.read >= s.total-s.total/10 {
+		// the first calls, and the end of the load, are not waited for
 		next = streamTick(streamFirst)
 	}
 	// each partial replays every call so far: one when the calls have
@@ -112,6 +113,22 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 		return tea.Batch(partialCmd(cfg, s.src, mine), next)
 	}
 	return next
+}
+
+// finalNow starts the final load at once when reading has ended, no
+// prepare is running and none has started; nil otherwise (the ticks go
+// on). A partial that comes back after the end need not wait for a tick.
+func (s *streaming) finalNow(cfg Config, mine *model.Policy) tea.Cmd {
+	select {
+	case <-s.src.Done:
+	default:
+		return nil
+	}
+	if s.finalStarted || s.partialBusy {
+		return nil
+	}
+	s.finalStarted = true
+	return finalCmd(cfg, s.src, mine)
 }
 
 // line is the progress line: a bar, bytes read of total, calls so far.

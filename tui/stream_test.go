@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -102,5 +103,50 @@ func TestStreamOnePrepareAtATime(t *testing.T) {
 	s.partialBusy = false // the partial came back
 	if cmd := s.tick(Config{}, nil); cmd == nil || !s.finalStarted {
 		t.Fatal("the final load did not start once the partial was back")
+	}
+}
+
+// A partial that comes back after reading ended starts the final load
+// itself (finalNow), once, without waiting for a tick; before the end,
+// or with a partial running, it starts nothing.
+func TestStreamFinalWhenThePartialIsBack(t *testing.T) {
+	f := &fakeStream{rec: &model.Recording{Runs: []*model.Run{{}}}, n: 3, done: make(chan struct{})}
+	s := newStreaming(f.stream())
+	s.tick(Config{}, nil) // a partial starts
+	if s.finalNow(Config{}, nil) != nil {
+		t.Fatal("the final load started while reading went on")
+	}
+	f.advance(5, true)
+	if s.finalNow(Config{}, nil) != nil || s.finalStarted {
+		t.Fatal("the final load started while a partial replay ran")
+	}
+	s.partialBusy = false
+	if s.finalNow(Config{}, nil) == nil || !s.finalStarted {
+		t.Fatal("the partial is back and reading has ended: the final load should start")
+	}
+	if s.finalNow(Config{}, nil) != nil || s.tick(Config{}, nil) != nil {
+		t.Error("a second final load (or more ticks) after the first started")
+	}
+}
+
+// Near the end of the file the progress is read often, so that the final
+// load starts soon after reading ends.
+func TestStreamTicksOftenNearTheEnd(t *testing.T) {
+	f := &fakeStream{rec: &model.Recording{Runs: []*model.Run{{}}}, n: 3, done: make(chan struct{})}
+	s := newStreaming(f.stream())
+	s.shownCalls = 3
+	for _, c := range []struct {
+		n    int
+		fast bool
+	}{{4, false}, {8, false}, {9, true}} { // 9 of 9 KB read (Progress: 1000 bytes a call)
+		f.advance(c.n, false)
+		s.shownCalls = c.n // no partial: nothing new to show
+		start := time.Now()
+		if msg := s.tick(Config{}, nil)(); msg == nil {
+			t.Fatal("the tick did not come")
+		}
+		if fast := time.Since(start) < streamEvery/2; fast != c.fast {
+			t.Errorf("%d of 9 KB read: a quick tick is %v, want %v", c.n, fast, c.fast)
+		}
 	}
 }

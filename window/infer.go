@@ -114,9 +114,16 @@ func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, fact
 // replayOne replays agent a alone under p; under summarize-oldest it
 // learns refusals into book, taking p as the recorded policy.
 func replayOne(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, book *FoldBook, stop func(*CallReplay) bool) *Replay {
+	return replayOneSplit(rec, lin, a, p, book, stop, false)
+}
+
+// replayOneSplit is replayOne, whose long runs are replayed on two
+// goroutines when split (split.go: the second half from the recorded
+// windows).
+func replayOneSplit(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, book *FoldBook, stop func(*CallReplay) bool, split bool) *Replay {
 	r := replay(rec, lin, replayOptions{
 		policy: func(x *model.Agent) (model.Policy, bool) { return p, x == a },
-		book:   book, learn: book != nil, stop: stop,
+		book:   book, learn: book != nil, stop: stop, split: split,
 	})
 	r.Policy = p
 	return r

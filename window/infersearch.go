@@ -152,7 +152,9 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 			q := p
 			q.KeepRecentTurns, q.KeepLastToolResults = k, l
 			tr := trial{policy: q, book: book.fresh()}
-			tr.replay = replayOne(rec, lin, a, q, tr.book, func(c *CallReplay) bool {
+			// long runs on two goroutines (split.go), the second half
+			// started once the candidate reproduced its first windows
+			tr.replay = replayOneSplit(rec, lin, a, q, tr.book, func(c *CallReplay) bool {
 				switch c.Recorded() {
 				case Match:
 					tr.matched++
@@ -160,7 +162,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 					tr.differs = true
 				}
 				return tr.differs
-			})
+			}, true)
 			if !tr.differs && res.bestScore < 0 {
 				res.best, res.bestScore, res.bestReplay, res.bestBook = q, tr.matched, tr.replay, tr.book
 			}

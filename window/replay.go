@@ -82,7 +82,7 @@ func runFolds(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay
 	for _, a := range rec.Agents {
 		policies[a.Key] = p
 	}
-	r := replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: book, near: near})
+	r := replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil})
 	r.Policies, r.Policy = policies, p
 	return r
 }
@@ -111,7 +111,8 @@ type replayOptions struct {
 	book   *FoldBook
 	learn  bool
 	stop   func(*CallReplay) bool
-	near   *Replay // a replay of the same recording under another policy (split.go)
+	split  bool    // long runs on two goroutines (split.go)
+	near   *Replay // a replay of the same recording under another policy, for split
 }
 
 func policyOf(policies map[string]model.Policy, a *model.Agent) model.Policy {
@@ -165,7 +166,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		ch := seed(rec, states, i, link)
 		from := len(out.Calls)
 		if o.canSplit(p, run) {
-			out.Calls, ch = x.split(ch, mem, o.near, out.Calls)
+			out.Calls, ch, stopped = x.split(ch, mem, o.near, o.stop, out.Calls)
 		} else {
 			out.Calls, stopped = x.all(ch, mem, o.stop, out.Calls)
 		}

@@ -2,7 +2,9 @@ package window
 
 import (
 	"reflect"
+	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -13,7 +15,10 @@ import (
 // turns that have since left are the same history. So while the run's
 // first half is replayed from its start, its second half is replayed
 // from a guess of the state some calls before it — the state a replay of
-// the same run under another policy had there (RunNear) — and the calls
+// the same run under another policy had there (RunNear), or the window
+// the library recorded there (inference's first candidate: under the
+// policy that made it, the very state the first half reaches) — and the
+// calls
 // of the second half are taken from the first call where the two states
 // are the same: the same history, the same last records, the same
 // reading, so every visit from there on is the one a replay from the
@@ -27,6 +32,9 @@ import (
 var (
 	splitMin  = 4096
 	splitWarm = 256
+	// splitProbe: the calls replayed on one goroutine before the second
+	// half starts
+	splitProbe = 64
 	// splitTaken, when set, is told the call of the run from which the
 	// second half's calls were taken (for the tests)
 	splitTaken func(call int)
@@ -42,12 +50,11 @@ func RunNear(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay)
 	return runFolds(rec, p, book, near)
 }
 
-// canSplit: the run is long, nothing stops the replay early or learns
-// from it, and no state but the chain's carries from call to call
-// (summarize-oldest's latch is kept per conversation).
+// canSplit: splitting was asked for, the run is long, nothing learns
+// from the replay, and no state but the chain's carries from call to
+// call (summarize-oldest's latch is kept per conversation).
 func (o replayOptions) canSplit(p model.Policy, run *model.Run) bool {
-	return o.near != nil && o.stop == nil && !o.learn && len(run.Calls) >= splitMin &&
-		p.Strategy != model.SummarizeOldest
+	return o.split && !o.learn && len(run.Calls) >= splitMin && p.Strategy != model.SummarizeOldest
 }
 
 // chainState is what a visit reads of its chain besides the history.
@@ -64,37 +71,63 @@ func (ch *chain) state() chainState {
 }
 
 // split replays every call of the run from ch on two goroutines (see
-// above), appending them to out (which has room for them), and returns
-// out with the chain as it is after the last call.
-func (x *runner) split(ch *chain, mem *arena, near *Replay, out []CallReplay) ([]CallReplay, *chain) {
+// above), appending them to out, and returns
+// out with the chain as it is after the last call. Like runner.all, it
+// stops after the first call for which stop is true (then stopped); stop
+// sees the calls in order, each once, as runner.all shows them.
+func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallReplay) bool, out []CallReplay) (_ []CallReplay, _ *chain, stopped bool) {
 	n := len(x.run.Calls)
 	mid := (n + splitWarm) / 2
 	from := mid - splitWarm
+	base := len(out)
+	// a replay that stops early (a candidate policy that misses a window)
+	// mostly stops in its first calls: the second half, and the room for
+	// every call, wait for those
+	probe := min(max(from, 0), splitProbe)
+	for ci := range probe {
+		out = append(out, x.call(ch, ci, mem))
+		if stop != nil && stop(&out[base+ci]) {
+			return out, ch, true
+		}
+		ch.after(x.run.Calls[ci], out[base+ci].Visit.After, mem)
+	}
+	out = slices.Grow(out, n-probe)[:base+n]
+	// one call of the first half; true when stop ends the replay there
+	first := func(ci int) bool {
+		out[base+ci] = x.call(ch, ci, mem)
+		if stop != nil && stop(&out[base+ci]) {
+			return true
+		}
+		ch.after(x.run.Calls[ci], out[base+ci].Visit.After, mem)
+		return false
+	}
 	var b *chain
-	if from >= 1 && cap(out)-len(out) >= n {
+	if from >= 1 {
 		b = x.guess(from, near, ch)
 	}
 	if b == nil {
-		out, _ = x.all(ch, mem, nil, out)
-		return out, ch
+		for ci := probe; ci < n; ci++ {
+			if first(ci) {
+				return out[:base+ci+1], ch, true
+			}
+		}
+		return out, ch, false
 	}
-	base := len(out)
-	out = out[:base+n]
 	// the second half writes its calls from mid on in place, and those
 	// before (its warm-up) aside; the first half writes those before mid
 	warm := make([]CallReplay, 0, splitWarm)
 	states := make([]chainState, 0, n-mid)
-	failed := false
+	var failed, cancel atomic.Bool
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer func() {
 			if recover() != nil {
-				failed = true // the first half meets it again, on its own goroutine
+				failed.Store(true) // the first half meets it again, on its own goroutine
 			}
 		}()
 		bm := &arena{}
-		for ci := from; ci < n; ci++ {
+		for ci := from; ci < n && !cancel.Load(); ci++ {
 			at := &out[base+ci]
 			if ci < mid {
 				warm = append(warm, CallReplay{})
@@ -106,38 +139,57 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, out []CallReplay) ([
 			b.after(x.run.Calls[ci], at.Visit.After, bm)
 		}
 	}()
-	for ci := range mid {
-		out[base+ci] = x.call(ch, ci, mem)
-		ch.after(x.run.Calls[ci], out[base+ci].Visit.After, mem)
+	for ci := probe; ci < mid; ci++ {
+		if first(ci) {
+			cancel.Store(true)
+			<-done
+			return out[:base+ci+1], ch, true
+		}
 	}
 	<-done
 	for ci := mid; ci < n; ci++ {
-		if !failed {
+		if !failed.Load() && !cancel.Load() {
 			if same, ok := sameState(ch, out[base+ci].Visit.Before, states[ci-mid]); ok {
 				remap(out[base+ci:base+n], b, same)
 				if splitTaken != nil {
 					splitTaken(ci)
 				}
-				return out, b
+				for k := ci; k < n && stop != nil; k++ {
+					if stop(&out[base+k]) {
+						return out[:base+k+1], b, true
+					}
+				}
+				return out, b, false
 			}
 		}
-		out[base+ci] = x.call(ch, ci, mem)
-		ch.after(x.run.Calls[ci], out[base+ci].Visit.After, mem)
+		if first(ci) {
+			return out[:base+ci+1], ch, true
+		}
 	}
-	return out, ch
+	return out, ch, false
 }
 
 // guess is a chain before call from of the run: the window near had
-// after the call before, with that call's messages, its last two
-// records, and the reading of the last measured call. nil when near did
-// not replay that call.
+// after the call before (else the window the library recorded for it),
+// with that call's messages; near's last two records; the reading of
+// the last measured call. nil when neither window is known.
 func (x *runner) guess(from int, near *Replay, base *chain) *chain {
 	prev := x.run.Calls[from-1]
-	k := sort.Search(len(near.Calls), func(i int) bool { return near.Calls[i].Call.Number >= prev.Number })
-	if k == len(near.Calls) || near.Calls[k].Call != prev {
-		return nil
+	var w []*model.Message
+	k := -1
+	if near != nil {
+		k = sort.Search(len(near.Calls), func(i int) bool { return near.Calls[i].Call.Number >= prev.Number })
+		if k < len(near.Calls) && near.Calls[k].Call == prev {
+			w = near.Calls[k].Visit.After
+		} else {
+			k = -1
+		}
 	}
-	w := near.Calls[k].Visit.After
+	if k < 0 {
+		if w = x.fromRecorded(from-1, base.history); w == nil {
+			return nil
+		}
+	}
 	ch := &chain{request: base.request, window: w, last: prev,
 		reading: base.reading, readIter: base.readIter, hasReading: base.hasReading}
 	ch.history = append(append(make([]*model.Message, 0, len(w)+len(prev.Appended)), w...), prev.Appended...)
@@ -153,6 +205,50 @@ func (x *runner) guess(from int, near *Replay, base *chain) *chain {
 		}
 	}
 	return ch
+}
+
+// fromRecorded is the window the library recorded for call ci, made of
+// the history's own messages: the recorded messages, last to first, are
+// matched by role and content to the latest like them among the history
+// the run started from (seed) and what the calls before (the last
+// 4×splitWarm) had delivered and added, in the history's order; a notice or a frame is made afresh,
+// as a replay makes one. (A recorded window names its messages by their
+// text only: the order tells apart two that say the same.) nil when the
+// call has no recorded window or a message is not found.
+func (x *runner) fromRecorded(ci int, seed []*model.Message) []*model.Message {
+	c := x.run.Calls[ci]
+	if c.Recorded == nil || c.Deliveries > len(c.Recorded) {
+		return nil
+	}
+	older := slices.Clip(seed) // in the history's order
+	for k := max(0, ci-4*splitWarm); k < ci; k++ {
+		p := x.run.Calls[k]
+		if p.Deliveries > 0 && p.Deliveries <= len(p.Recorded) {
+			older = append(older, p.Recorded[len(p.Recorded)-p.Deliveries:]...)
+		}
+		older = append(older, p.Appended...)
+	}
+	kept := c.Recorded[:len(c.Recorded)-c.Deliveries]
+	out := make([]*model.Message, len(c.Recorded))
+	copy(out[len(kept):], c.Recorded[len(kept):]) // the deliveries are the recorded messages themselves
+	j := len(older) - 1
+	for i := len(kept) - 1; i >= 0; i-- {
+		m := kept[i]
+		if m.IsNotice() || m.IsFrame() {
+			made := &model.Message{Role: m.Role, Content: m.Content}
+			made.KnownChars(m.Chars())
+			out[i] = made
+			continue
+		}
+		for j >= 0 && !model.SameText(older[j], m) {
+			j--
+		}
+		if j < 0 {
+			return nil
+		}
+		out[i], j = older[j], j-1
+	}
+	return out
 }
 
 // sameState reports whether a chain is where the second half was before

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 )
@@ -219,4 +220,76 @@ func TestInferenceReplayIsRunFolds(t *testing.T) {
 		t.Errorf("the inference's replay offered for %d of %d recordings", offered, len(paths))
 	}
 	t.Logf("offered for %d of %d recordings", offered, len(paths))
+}
+
+// TestSplitStops: a split replay with a stop (as inference's first
+// candidate has) shows stop the calls in order, each once, stops where a
+// replay on one goroutine stops, and without a near replay starts its
+// second half from the recorded windows.
+func TestSplitStops(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	splitting(t, 4, 1)
+	taken, stoppedLate := 0, 0
+	splitTaken = func(int) { taken++ }
+	defer func() { splitTaken = nil }()
+	for _, path := range paths {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf := Infer(rec)
+		if inf.Policy.Strategy == model.SummarizeOldest {
+			continue
+		}
+		lin := lineage.Decide(rec)
+		for _, k := range []int{1, inf.Policy.KeepRecentTurns, inf.Policy.KeepRecentTurns + 2} {
+			p := inf.Policy
+			p.KeepRecentTurns = k
+			name := filepath.Base(filepath.Dir(path)) + fmt.Sprintf("-K%d", k)
+			t.Run(name, func(t *testing.T) {
+				run := func(split bool) (*Replay, []string) {
+					var seen []string
+					r := replay(rec, lin, replayOptions{policy: everyAgent(map[string]model.Policy{"": p}), split: split,
+						stop: func(c *CallReplay) bool {
+							seen = append(seen, fmt.Sprintf("%d:%s", c.Call.Number, c.Recorded()))
+							return c.Recorded() == Differs
+						}})
+					return r, seen
+				}
+				want, wantSeen := run(false)
+				got, gotSeen := run(true)
+				if d := wantSeen[len(wantSeen)-1]; strings.HasSuffix(d, ":"+Differs) && len(wantSeen) > 4 {
+					stoppedLate++ // stopped, past the first calls
+				}
+				if !reflect.DeepEqual(gotSeen, wantSeen) {
+					t.Fatalf("stop saw %v, want %v", gotSeen, wantSeen)
+				}
+				sameReplay(t, want, got)
+			})
+		}
+	}
+	if taken == 0 || stoppedLate == 0 {
+		t.Errorf("the second half (from the recorded windows) was taken %d times; %d replays stopped early", taken, stoppedLate)
+	}
+}
+
+// TestSplitInference: inference whose first candidate is replayed on two
+// goroutines infers what it infers on one.
+func TestSplitInference(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	splitting(t, 4, 1)
+	least := splitMin
+	for _, path := range paths {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		splitMin = 1 << 30
+		want := Infer(rec)
+		splitMin = least
+		got := Infer(rec)
+		if got.Policy != want.Policy || got.Evidence != want.Evidence || got.Matched != want.Matched || got.Compared != want.Compared || got.Inferred != want.Inferred {
+			t.Errorf("%s: inferred %+v, want %+v", path, got, want)
+		}
+	}
 }
