@@ -70,6 +70,20 @@ func identifierish(tok string) bool {
 // classified, de-duplicated by value with the first appearance kept.
 func Candidates(text string) []Value {
 	c := newCollector()
+	if len(text) < 2*TokenLimit-1 {
+		// fewer than TokenLimit tokens (each takes a byte and a separator
+		// but the last): none is left out, and a piece without a digit
+		// gives none of rule 1's values (normalizing makes no digit)
+		eachPiece(text, func(piece string) bool {
+			if hasDigit(piece) {
+				if tok := Normalize(piece); tok != "" {
+					c.add(tok)
+				}
+			}
+			return true
+		})
+		return c.out
+	}
 	eachToken(text, TokenLimit, func(tok string) bool {
 		c.add(tok)
 		return true

@@ -1,9 +1,12 @@
 package evidence
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/afinspect/inspect/loader"
 )
 
 // Each of §2's rules, with §7's examples (e03-tokens' README) and
@@ -75,5 +78,40 @@ func TestArgValues(t *testing.T) {
 	}
 	if got := ArgValues([]byte(`not json web-1234`)); got != nil {
 		t.Errorf("arguments that are not JSON give nothing: %v", got)
+	}
+}
+
+// Below TokenLimit tokens, Candidates skips the pieces without a digit:
+// the values of every message, response and request of the recordings
+// here are those of every token classified in turn, first TokenLimit.
+func TestCandidatesSkipNoDigit(t *testing.T) {
+	logs, _ := filepath.Glob("../testdata/*/run.jsonl")
+	texts := []string{"", "Q3 x", "0xabc ,,1,2,, 1,234 $5 #7 a1b2 --9--", "\u0130 \u212a9 web-7F3A2C."}
+	for _, path := range logs {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, run := range rec.Runs {
+			texts = append(texts, run.Request)
+			for _, c := range run.Calls {
+				texts = append(texts, c.Facts.Response.Content)
+				for _, m := range append(c.Recorded, c.Appended...) {
+					texts = append(texts, m.Content)
+				}
+			}
+		}
+	}
+	for _, text := range texts {
+		var want []Value
+		c := newCollector()
+		eachToken(text, TokenLimit, func(tok string) bool {
+			c.add(tok)
+			return true
+		})
+		want = c.out
+		if got := Candidates(text); !slices.Equal(got, want) {
+			t.Errorf("Candidates(%.60q) = %v, want %v", text, got, want)
+		}
 	}
 }
