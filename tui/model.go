@@ -128,7 +128,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.stream == nil {
 			return m, nil // the whole recording is already on screen
 		}
-		m.stream.partialBusy, m.stream.shownCalls = false, msg.calls
+		m.stream.partialBack(msg.calls)
 		m, cmd = m.adopt(msg.loadedMsg)
 		cmd = tea.Batch(cmd, m.stream.finalNow(m.cfg, m.mine())) // the load may have ended meanwhile
 	case loadedMsg:

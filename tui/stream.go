@@ -76,15 +76,40 @@ type streaming struct {
 	partialBusy  bool // a partialCmd is running
 	finalStarted bool
 	bar          progress.Model
+	// when reading began; when the partial in flight started; how long
+	// the last partial took, for how many calls (worthPartial)
+	began, partialAt time.Time
+	lastPrepare      time.Duration
+	lastCalls        int
 }
 
 func newStreaming(src *Stream) *streaming {
-	return &streaming{src: src, bar: progress.New(progress.WithoutPercentage(), progress.WithWidth(24))}
+	return &streaming{src: src, bar: progress.New(progress.WithoutPercentage(), progress.WithWidth(24)), began: time.Now()}
+}
+
+// partialBack notes that the partial in flight came back, with calls.
+func (s *streaming) partialBack(calls int) {
+	s.partialBusy, s.shownCalls = false, calls
+	s.lastPrepare, s.lastCalls = time.Since(s.partialAt), calls
+}
+
+// worthPartial: a partial of the calls loaded would be back before the
+// reading ends, as far as the last partial's time (per call) and the
+// reading's pace so far tell. One that would not would hold the final
+// load back (one prepare at a time).
+func (s *streaming) worthPartial() bool {
+	if s.lastCalls == 0 || s.total <= 0 || s.read <= 0 {
+		return true
+	}
+	left := float64(time.Since(s.began)) * float64(s.total-s.read) / float64(s.read)
+	cost := float64(s.lastPrepare) * float64(s.calls) / float64(s.lastCalls)
+	return cost < left
 }
 
 // tick reads the progress and says what to run next: the final load once
 // reading is done, else a partial replay when the calls loaded are twice
-// those on screen and none is running. One prepare runs at a time (it
+// those on screen, none is running and it would be back before the
+// reading ends (worthPartial). One prepare runs at a time (it
 // competes with the decoders for the cores): a final waits for the
 // partial in flight.
 func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
@@ -108,8 +133,8 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	}
 	// each partial replays every call so far: one when the calls have
 	// doubled keeps their total work within twice the final one's
-	if !s.partialBusy && s.calls > s.shownCalls && s.calls >= 2*s.shownCalls {
-		s.partialBusy = true
+	if !s.partialBusy && s.calls > s.shownCalls && s.calls >= 2*s.shownCalls && s.worthPartial() {
+		s.partialBusy, s.partialAt = true, time.Now()
 		return tea.Batch(partialCmd(cfg, s.src, mine), next)
 	}
 	return next

@@ -150,3 +150,24 @@ func TestStreamTicksOftenNearTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// No partial starts that would not be back before the reading ends (as
+// the last partial's time per call and the pace of reading tell): it
+// would hold the final load back.
+func TestStreamNoPartialAtTheEnd(t *testing.T) {
+	f := &fakeStream{rec: &model.Recording{Runs: []*model.Run{{}}}, n: 2, done: make(chan struct{})}
+	s := newStreaming(f.stream())
+	s.began = time.Now().Add(-800 * time.Millisecond)
+	s.lastCalls, s.lastPrepare, s.shownCalls = 2, 100*time.Millisecond, 2
+	f.advance(4, false) // 4 of 9 KB in 0.8 s: 1 s left; a partial of 4 calls: 0.2 s
+	if s.tick(Config{}, nil); !s.partialBusy {
+		t.Fatal("a partial that is back well before the end did not start")
+	}
+	s.partialBack(4)
+	s.began = time.Now().Add(-800 * time.Millisecond)
+	s.lastCalls, s.lastPrepare = 4, 200*time.Millisecond
+	f.advance(8, false) // 8 of 9 KB in 0.8 s: 0.1 s left; a partial of 8 calls: 0.4 s
+	if s.tick(Config{}, nil); s.partialBusy {
+		t.Error("a partial started that would still run when reading ends")
+	}
+}
