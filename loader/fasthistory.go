@@ -183,10 +183,14 @@ func (e *elemState) content(s *scanner) bool {
 		return false
 	}
 	if m := e.decodeInto; m != nil {
-		raw, esc, ok := s.str()
-		if m.Content == "" { // else the caller set the decoder's string of this very text
-			m.Content = text(raw, esc)
+		if end := s.i + 1 + len(m.Content); m.Content != "" && end < len(s.b) && s.b[end] == '"' {
+			// the caller set the decoder's string of this very text, checked
+			// and free of escapes: its closing quote is the first one
+			s.i = end + 1
+			return true
 		}
+		raw, esc, ok := s.str()
+		m.Content = text(raw, esc)
 		return ok
 	}
 	var ok bool
