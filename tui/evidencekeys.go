@@ -284,10 +284,10 @@ type judgedMsg struct {
 }
 
 // judgeJob starts judging every call of the replay on screen, once per
-// replay; nil when that is done or under way.
+// replay; nil when that is done or under way, or a knob was pressed.
 func (s *session) judgeJob() tea.Cmd {
-	if s == nil || s.book == nil || s.judging[s.book] {
-		return nil
+	if s == nil || s.book == nil || s.judging[s.book] || s.replaying {
+		return nil // (while a replay is under way, its book comes next)
 	}
 	if s.judging == nil {
 		s.judging = map[*provenance.Book]bool{}
@@ -304,16 +304,16 @@ func (s *session) judgeJob() tea.Cmd {
 	return judgeCmdUntil(s.book, s.rec, s.replay, stop)
 }
 
-// dropJudges stops the judge jobs of the replays no longer on screen (a
-// knob pressed twice at call 50,000 would otherwise leave a pass over the
-// whole run behind, competing with the next replay); such a replay is
-// judged afresh if it comes back.
+// dropJudges stops the judge jobs of the replays no longer on screen, or
+// about to leave it (a knob pressed: a replay under way), so that a pass
+// over the whole run (seconds at call 50,000) does not compete with the
+// next replay; such a replay is judged afresh if it comes back.
 func (s *session) dropJudges() {
 	if s == nil {
 		return
 	}
 	for b, stop := range s.judgeStops {
-		if b != s.book {
+		if b != s.book || s.replaying {
 			stop.Store(true)
 			delete(s.judgeStops, b)
 			delete(s.judging, b)

@@ -349,4 +349,15 @@ func TestJudgeDroppedWithItsReplay(t *testing.T) {
 	if msg, ok := judgeCmd(old, s.rec, s.replay)().(judgedMsg); !ok || msg.gaveUp || len(msg.flags) != s.calls() {
 		t.Errorf("a job left alone answered %+v", msg)
 	}
+	// a knob pressed: the replay on screen is about to leave it
+	s.judging = nil
+	job = s.judgeJob()
+	s.replaying = true
+	s.dropJudges()
+	if msg, ok := job().(judgedMsg); !ok || !msg.gaveUp {
+		t.Errorf("the job of the replay a knob replaces answered %+v, want it to give up", msg)
+	}
+	if s.judgeJob() != nil {
+		t.Error("a judge job started for a replay a knob is replacing")
+	}
 }
