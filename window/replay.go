@@ -127,7 +127,9 @@ type chain struct {
 	history    []*model.Message // what the next visit sees
 	window     []*model.Message // the last call's window (after its visit and deliveries)
 	last       *model.Call
-	records    []model.Record // the last two records filed
+	records    [2]*model.Record // the last two records filed (oldest first), as the visits filed them
+	nrecords   int
+	scratch    [2]model.Record // what a visit is told of them
 	reading    model.Usage
 	readIter   int
 	hasReading bool
@@ -239,7 +241,6 @@ func seed(rec *model.Recording, states []*chain, i int, link lineage.Link) *chai
 	case lineage.Resume:
 		if pred := states[link.Pred]; pred != nil {
 			ch := *pred
-			ch.records = slices.Clone(pred.records)
 			ch.history = pred.window
 			if run.LeadHistory != nil && pred.last != nil && pred.last.MessagesCount <= len(run.LeadHistory) {
 				ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.LeadHistory[pred.last.MessagesCount:]...)
@@ -266,19 +267,28 @@ func withRequest(history []*model.Message, run *model.Run) []*model.Message {
 // or later, and a Sequence step has no meter.
 func (ch *chain) visit(p model.Policy, run *model.Run, call *model.Call, sums *Summaries, mem *arena) Visit {
 	current := ch.hasReading && ch.readIter >= call.Iteration-1 && run.Step == ""
+	for i := range ch.nrecords {
+		ch.scratch[i] = *ch.records[i]
+	}
 	v := VisitWindow(ch.history, VisitInput{
 		Policy: p, Request: ch.request, Iteration: call.Iteration,
-		FirstCall: !current, PrevUsage: ch.reading, ReadingAt: ch.readIter, Records: ch.records,
+		FirstCall: !current, PrevUsage: ch.reading, ReadingAt: ch.readIter, Records: ch.scratch[:ch.nrecords],
 		Summaries: sums, Call: call, mem: mem,
 	})
 	if v.Record != nil {
-		// stand-down reads only the last two records
-		if len(ch.records) == 2 {
-			ch.records = []model.Record{ch.records[1]}
-		}
-		ch.records = append(ch.records, *v.Record)
+		ch.file(v.Record)
 	}
 	return v
+}
+
+// file keeps r as the last record filed (stand-down reads only the last
+// two). Records are never changed once filed: the chain keeps pointers.
+func (ch *chain) file(r *model.Record) {
+	if ch.nrecords == 2 {
+		ch.records[0], ch.nrecords = ch.records[1], 1
+	}
+	ch.records[ch.nrecords] = r
+	ch.nrecords++
 }
 
 // after moves the chain past a call: its window, what it added, its reading.

@@ -59,7 +59,8 @@ func (o replayOptions) canSplit(p model.Policy, run *model.Run) bool {
 
 // chainState is what a visit reads of its chain besides the history.
 type chainState struct {
-	records    []model.Record
+	records    [2]*model.Record
+	nrecords   int
 	reading    model.Usage
 	readIter   int
 	hasReading bool
@@ -67,7 +68,7 @@ type chainState struct {
 }
 
 func (ch *chain) state() chainState {
-	return chainState{ch.records, ch.reading, ch.readIter, ch.hasReading, ch.request}
+	return chainState{ch.records, ch.nrecords, ch.reading, ch.readIter, ch.hasReading, ch.request}
 }
 
 // split replays every call of the run from ch on two goroutines (see
@@ -193,10 +194,14 @@ func (x *runner) guess(from int, near *Replay, base *chain) *chain {
 	ch := &chain{request: base.request, window: w, last: prev,
 		reading: base.reading, readIter: base.readIter, hasReading: base.hasReading}
 	ch.history = append(append(make([]*model.Message, 0, len(w)+len(prev.Appended)), w...), prev.Appended...)
-	for i := k; i >= 0 && i > k-splitWarm && near.Calls[i].Run == x.run && len(ch.records) < 2; i-- {
+	var filed []*model.Record // newest first
+	for i := k; i >= 0 && i > k-splitWarm && near.Calls[i].Run == x.run && len(filed) < 2; i-- {
 		if r := near.Calls[i].Visit.Record; r != nil {
-			ch.records = append([]model.Record{*r}, ch.records...)
+			filed = append(filed, r)
 		}
+	}
+	for i := len(filed) - 1; i >= 0; i-- {
+		ch.file(filed[i])
 	}
 	for ci := from - 1; ci >= 0; ci-- {
 		if c := x.run.Calls[ci]; c.Measured {
@@ -257,7 +262,7 @@ func (x *runner) fromRecorded(ci int, seed []*model.Message) []*model.Message {
 // same maps the second half's to the chain's.
 func sameState(ch *chain, before []*model.Message, st chainState) (map[*model.Message]*model.Message, bool) {
 	if len(ch.history) != len(before) || ch.reading != st.reading || ch.readIter != st.readIter ||
-		ch.hasReading != st.hasReading || ch.request != st.request || len(ch.records) != len(st.records) {
+		ch.hasReading != st.hasReading || ch.request != st.request || ch.nrecords != st.nrecords {
 		return nil, false
 	}
 	var same map[*model.Message]*model.Message
@@ -274,8 +279,8 @@ func sameState(ch *chain, before []*model.Message, st chainState) (map[*model.Me
 		}
 		same[b] = a
 	}
-	for i := range ch.records {
-		if !reflect.DeepEqual(ch.records[i], st.records[i]) {
+	for i := range ch.nrecords {
+		if a, b := ch.records[i], st.records[i]; a != b && !reflect.DeepEqual(*a, *b) {
 			return nil, false
 		}
 	}
