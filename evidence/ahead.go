@@ -64,12 +64,11 @@ func (j *Judger) Prefetch(n int, window func(int) []*model.Message, own func(*mo
 	go func() {
 		defer close(a.batches)
 		defer close(jobs)
-		seen := map[*model.Message]bool{}
+		var seen seenSet
 		b, size := &aheadBatch{done: make(chan struct{})}, 0
 		for i := range n {
 			for _, m := range window(i) {
-				if !seen[m] {
-					seen[m] = true
+				if seen.add(m) {
 					b.msgs = append(b.msgs, m)
 					size += len(m.Content)
 				}
@@ -121,4 +120,34 @@ func (j *Judger) Stop() {
 		close(a.stop)
 		j.ahead = nil
 	}
+}
+
+// seenSet is the messages met so far, by their ID (model.Message.ID) where
+// they have one. Two messages of one ID (there are none) would make the
+// second met, and so not made ahead: update makes its part instead.
+type seenSet struct {
+	ids   []bool
+	other map[*model.Message]bool // messages a replay made (ID 0)
+}
+
+// add files m and reports whether it was new.
+func (s *seenSet) add(m *model.Message) bool {
+	if m.ID <= 0 {
+		if s.other[m] {
+			return false
+		}
+		if s.other == nil {
+			s.other = map[*model.Message]bool{}
+		}
+		s.other[m] = true
+		return true
+	}
+	for m.ID >= len(s.ids) {
+		s.ids = append(s.ids, false)
+	}
+	if s.ids[m.ID] {
+		return false
+	}
+	s.ids[m.ID] = true
+	return true
 }

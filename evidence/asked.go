@@ -87,12 +87,12 @@ func (x *Index) addAsked(v string) {
 	}
 	x.met++
 	if _, ok := x.only.forms[v]; ok {
-		x.forms[v] = struct{}{}
+		x.add(v)
 	}
 	if len(v) > 2 && v[0] == '0' && v[1] == 'x' { // LookupForms' second form
 		x.met++
 		if _, ok := x.only.forms[v[2:]]; ok {
-			x.forms[v[2:]] = struct{}{}
+			x.add(v[2:])
 		}
 	}
 }

@@ -97,12 +97,15 @@ type collector struct {
 	out  []Value
 }
 
-func newCollector() *collector { return &collector{seen: map[string]bool{}} }
+func newCollector() *collector { return &collector{} }
 
 func (c *collector) add(tok string) {
 	v, ok := classify(tok)
 	if !ok || c.seen[v.Value] {
 		return
+	}
+	if c.seen == nil { // made with the first value: most texts have none
+		c.seen = map[string]bool{}
 	}
 	c.seen[v.Value] = true
 	c.out = append(c.out, v)

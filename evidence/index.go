@@ -10,7 +10,16 @@ type Index struct {
 }
 
 // NewIndex is an empty set.
-func NewIndex() *Index { return &Index{forms: map[string]struct{}{}} }
+func NewIndex() *Index { return &Index{} }
+
+// add files form f (the map is made with the first: most restricted
+// indexes hold none).
+func (x *Index) add(f string) {
+	if x.forms == nil {
+		x.forms = map[string]struct{}{}
+	}
+	x.forms[f] = struct{}{}
+}
 
 // Truncated reports whether the set reached FormLimit (also when that
 // happened to be every form).
@@ -61,7 +70,7 @@ func (x *Index) addNormalized(v string) {
 		if len(x.forms) >= FormLimit {
 			return
 		}
-		x.forms[f] = struct{}{}
+		x.add(f)
 	}
 }
 
