@@ -141,6 +141,9 @@ func (h *header) how(c *window.CallReplay, long, narrow bool) []string {
 	default:
 		rec = h.st.Unknown.Render("unknown")
 	}
+	if h.s.replaying {
+		rec = h.st.Unknown.Render("replaying…") // what is on screen is the replay before the knob moved
+	}
 	probs := h.s.rec.ProblemCount()
 	ps := l("problems ") + h.st.Value.Render(fmt.Sprint(probs))
 	if probs > 0 {

@@ -361,3 +361,21 @@ func TestJudgeDroppedWithItsReplay(t *testing.T) {
 		t.Error("a judge job started for a replay a knob is replacing")
 	}
 }
+
+// While a knob's replay is under way, the header does not say how the
+// replay on screen (the one before the knob moved) compares with the
+// record: it says the replay is under way.
+func TestHeaderSaysReplayingUnderWay(t *testing.T) {
+	m := open(t, fileConfig(s01), 120, 40)
+	if !strings.Contains(m.View(), "replay vs recorded: match") {
+		t.Fatalf("s01 under its recorded policy should match:\n%s", m.View())
+	}
+	next, _ := m.Update(keyMsg("]")) // the replay's command is not run
+	m = next.(Model)
+	if !m.s.replaying {
+		t.Fatal("] did not start a replay")
+	}
+	if v := m.View(); !strings.Contains(v, "replay vs recorded: replaying…") || strings.Contains(v, "replay vs recorded: match") {
+		t.Errorf("the header should say the replay is under way:\n%s", v)
+	}
+}
