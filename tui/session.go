@@ -135,9 +135,9 @@ func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.P
 
 // settleReplay works out what the screen reads of a fresh replay r, off the UI
 // goroutine and before r is shared: its turn log and its ledger at call,
-// its fates against recorded (none when recorded is nil), and on a
-// second goroutine each call's window size and recorded comparison (the
-// timeline reads every call's).
+// its fates against recorded (none when recorded is nil), and each
+// call's window size and recorded comparison (the timeline reads every
+// call's), these two beside the ledger.
 func settleReplay(r, recorded *window.Replay, call int) *fateDiff {
 	done := make(chan struct{})
 	go func() {
@@ -147,11 +147,17 @@ func settleReplay(r, recorded *window.Replay, call int) *fateDiff {
 			r.Calls[i].WindowChars()
 		}
 	}()
-	r.LedgerAt(call)
+	r.Turns() // the turn log, which both of what follows read
 	var d *fateDiff
-	if recorded != nil {
-		d = newFateDiff(recorded, r)
-	}
+	diffed := make(chan struct{})
+	go func() {
+		defer close(diffed)
+		if recorded != nil {
+			d = newFateDiff(recorded, r)
+		}
+	}()
+	r.LedgerAt(call)
+	<-diffed
 	<-done
 	return d
 }

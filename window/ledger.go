@@ -249,7 +249,8 @@ func (r *Replay) turnLog() []logEntry {
 	b.at.wrote = make([]int32, len(r.Calls))
 	for ci := range r.Calls {
 		v := &r.Calls[ci].Visit
-		eachTurn(v.Before, func(start, end int) {
+		from := r.known(ci)
+		eachTurnFrom(v.Before, from, func(start, end int) {
 			h := v.Before[start]
 			if b.find(h) >= 0 {
 				return
@@ -285,6 +286,59 @@ func (r *Replay) turnLog() []logEntry {
 	b.at.renumber(place)
 	r.log, r.places = log, b.at
 	return log
+}
+
+// slowLog makes turnLog look at every turn of every window (for the
+// tests, which compare the two ways).
+var slowLog = false
+
+// known is how many of call ci's first messages before its visit are
+// the window of the call before, as it was sent (its visit's After, the
+// same messages in the same order), when that call wrote no notice the
+// log has not placed and had nothing delivered: every turn starting
+// there is in the log already (a turn leaves whole, so no message of it
+// starts a turn of its own later), and only the messages after them can
+// start a new one. 0 when that is not so.
+func (r *Replay) known(ci int) int {
+	if slowLog || ci == 0 || r.Calls[ci-1].Run != r.Calls[ci].Run {
+		return 0
+	}
+	prev, v := &r.Calls[ci-1], &r.Calls[ci].Visit
+	a := prev.Visit.After
+	if prev.Call.Deliveries > 0 || len(a) == 0 || len(a) > len(v.Before) {
+		return 0
+	}
+	if w := prev.Visit.Notice; (w != nil || prev.Visit.Frame != nil) && len(prev.Visit.Evicted) == 0 {
+		return 0 // a notice no span was found for: placed when first seen
+	}
+	for i, m := range a {
+		if v.Before[i] != m {
+			return 0
+		}
+	}
+	return len(a)
+}
+
+// eachTurnFrom is eachTurn over w for the turns that start at from or
+// later (a tool message at from continues the turn before it).
+func eachTurnFrom(w []*model.Message, from int, fn func(start, end int)) {
+	if from == 0 {
+		eachTurn(w, fn)
+		return
+	}
+	start := -1
+	for i := from; i < len(w); i++ {
+		if w[i].Role == model.RoleTool {
+			continue
+		}
+		if start >= 0 {
+			fn(start, i)
+		}
+		start = i
+	}
+	if start >= 0 {
+		fn(start, len(w))
+	}
 }
 
 // eachTurn calls fn with the message range of every turn of w, in order,

@@ -17,7 +17,11 @@ import (
 // 100..6000 chars, and every 97th call a new request from the person
 // (the anchor moves, the pins are released), deterministically. Every
 // message is measured, as the loader's are.
-func longRun(n int) *model.Recording {
+func longRun(n int) *model.Recording { return longRunDelivering(n, 0) }
+
+// longRunDelivering is longRun, with a note delivered after every
+// every-th call (0: none), as an injection delivers one (§10.6).
+func longRunDelivering(n, every int) *model.Recording {
 	id := 0
 	next := func(m *model.Message) *model.Message { id++; m.ID = id; m.Chars(); return m }
 	tools := []string{"search", "read", "query", "list", "grep", "stat"}
@@ -36,7 +40,11 @@ func longRun(n int) *model.Recording {
 		a := next(&model.Message{Role: model.RoleAssistant, ToolCalls: []model.ToolCall{{ID: cid, Name: name, Args: []byte(`{}`)}}})
 		t := next(&model.Message{Role: model.RoleTool, ToolCallID: cid, ToolName: name, Content: strings.Repeat("x", size)})
 		out = append(out, a, t)
-		run.Calls = append(run.Calls, &model.Call{Number: i, Iteration: i, Appended: out, Usage: model.Usage{Input: 1000 + size, Output: 10}, Measured: true})
+		c := &model.Call{Number: i, Iteration: i, Appended: out, Usage: model.Usage{Input: 1000 + size, Output: 10}, Measured: true}
+		if every > 0 && i%every == 0 {
+			c.Recorded, c.Deliveries = []*model.Message{next(&model.Message{Role: model.RoleUser, Content: fmt.Sprintf("note %d", i)})}, 1
+		}
+		run.Calls = append(run.Calls, c)
 	}
 	return &model.Recording{Runs: []*model.Run{run}}
 }
@@ -122,7 +130,12 @@ func sameMessages(a, b []*model.Message) bool {
 // something).
 func TestSplitIsTheReplay(t *testing.T) {
 	splitting(t, 500, 64)
-	rec := longRun(1500)
+	for _, rec := range []*model.Recording{longRun(1500), longRunDelivering(1500, 7)} {
+		splitRun(t, rec)
+	}
+}
+
+func splitRun(t *testing.T, rec *model.Recording) {
 	recorded := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}
 	near := RunFolds(rec, recorded, nil)
 	for _, p := range []model.Policy{
@@ -291,5 +304,51 @@ func TestSplitInference(t *testing.T) {
 		if got.Policy != want.Policy || got.Evidence != want.Evidence || got.Matched != want.Matched || got.Compared != want.Compared || got.Inferred != want.Inferred {
 			t.Errorf("%s: inferred %+v, want %+v", path, got, want)
 		}
+	}
+}
+
+// TestTurnLogSkipsWhatIsKnown: the turn log that looks only at what each
+// window added to the one before (known) is the log that looks at every
+// turn of every window, on every recording and a long run, under the
+// recorded policy and others.
+func TestTurnLogSkipsWhatIsKnown(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	recs := []*model.Recording{longRun(600), longRunDelivering(600, 7)}
+	for _, path := range paths {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	skipped := 0
+	for i, rec := range recs {
+		inf := Infer(rec)
+		for _, k := range []int{1, 2, inf.Policy.KeepRecentTurns, inf.Policy.KeepRecentTurns + 1} {
+			p := inf.Policy
+			p.KeepRecentTurns = k
+			fast, slow := RunFolds(rec, p, inf.Folds), RunFolds(rec, p, inf.Folds)
+			for ci := range fast.Calls {
+				if fast.known(ci) > 0 {
+					skipped++
+				}
+			}
+			slowLog = true
+			slow.turnLog()
+			slowLog = false
+			fast.turnLog()
+			if len(fast.log) != len(slow.log) {
+				t.Fatalf("recording %d K=%d: %d turns, want %d", i, k, len(fast.log), len(slow.log))
+			}
+			for j := range slow.log {
+				a, b := slow.log[j], fast.log[j]
+				if a.key != b.key || a.first != b.first || a.left != b.left || a.wroteAt != b.wroteAt || len(a.msgs) != len(b.msgs) || !sameMessages(a.msgs, b.msgs) {
+					t.Fatalf("recording %d K=%d turn %d: %+v, want %+v", i, k, j, b, a)
+				}
+			}
+		}
+	}
+	if skipped == 0 {
+		t.Error("no window was known from the one before")
 	}
 }
