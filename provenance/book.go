@@ -76,7 +76,8 @@ func New(rec *model.Recording, r *window.Replay) *Book {
 // indexed by those values only (evidence.NewJudgerFor), and the messages
 // of the windows are indexed on other goroutines, ahead of Call (see
 // evidence.Prefetch), while this one follows the messages through the
-// windows. Stop ends them.
+// windows. Stop ends them. Its answers are not remembered: a call asked
+// again is judged again (the same answer, at a call's cost).
 func Walk(rec *model.Recording, r *window.Replay) *Book {
 	b := &Book{rec: rec, r: r, memo: map[int]*CallEvidence{}, last: goneAt{call: -1}}
 	tracked := make(chan struct{})
