@@ -62,11 +62,16 @@ func (n Namer) Name(m *model.Message) string {
 // newest first, a name is spent by its latest result even when that turn
 // already holds a pin for another tool.
 func Candidates(turns []model.Turn, w []*model.Message, after int) []model.Pin {
-	return AppendCandidates(nil, turns, w, after)
+	pins := AppendCandidates(nil, turns, w, after)
+	for i := range pins {
+		pins[i].Chars = TurnChars(w, turns[pins[i].TurnIndex])
+	}
+	return pins
 }
 
 // AppendCandidates is Candidates appending to pins, for callers that keep
-// their own memory.
+// their own memory, without the pins' Chars: a caller measures those it
+// keeps (TurnChars).
 func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, after int) []model.Pin {
 	namer := NewNamer(w)
 	var buf [16]string
@@ -86,14 +91,15 @@ func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, 
 			if pinned {
 				continue
 			}
-			pins = append(pins, model.Pin{ToolName: name, TurnIndex: t.Index, MessageIndex: t.Start, Chars: turnChars(w, t)})
+			pins = append(pins, model.Pin{ToolName: name, TurnIndex: t.Index, MessageIndex: t.Start})
 			pinned = true
 		}
 	}
 	return pins
 }
 
-func turnChars(w []*model.Message, t model.Turn) int {
+// TurnChars is the size of turn t of w in characters: a pin's Chars.
+func TurnChars(w []*model.Message, t model.Turn) int {
 	n := 0
 	for _, m := range w[t.Start : t.Start+t.Length] {
 		n += m.Chars()

@@ -65,13 +65,21 @@ func spanToolNames(names []string, w, span []*model.Message) []string {
 // record is what an engaged visit files.
 func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals []model.Refusal, dropped []string) *model.Record {
 	r := &in.mem.records.take(1)[0]
+	before := chars(v.Before)
+	after := before // the window is Before, or Before with the span Evicted and the Notice in its place (drop)
+	if len(v.Evicted) > 0 {
+		after -= chars(v.Evicted)
+		if v.Notice != nil {
+			after += v.Notice.Chars()
+		}
+	}
 	*r = model.Record{
 		Strategy:            p.Strategy,
 		Iteration:           in.Iteration,
 		KeepRecentTurns:     p.KeepRecentTurns,
 		RemovedMessageCount: len(v.Evicted),
-		WindowCharsBefore:   chars(v.Before),
-		WindowCharsAfter:    chars(v.After),
+		WindowCharsBefore:   before,
+		WindowCharsAfter:    after,
 		Refusals:            refusals,
 		DroppedObservations: dropped,
 	}

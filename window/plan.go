@@ -40,6 +40,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 				continue // inside the keep window: costs nothing
 			}
 			if len(p.pinned) < in.pinLimit {
+				pin.Chars = pinning.TurnChars(w, turns[pin.TurnIndex])
 				p.pinned = append(p.pinned, pin)
 			} else {
 				p.yielded++
