@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -289,6 +290,13 @@ func (s *session) judgeJob() tea.Cmd {
 	if s == nil || s.book == nil || s.judging[s.book] || s.replaying {
 		return nil // (while a replay is under way, its book comes next)
 	}
+	if wait := judgeWait - time.Since(s.shownAt); s.calls() >= judgeWaitCalls && wait > 0 {
+		if s.judgeTick {
+			return nil
+		}
+		s.judgeTick = true
+		return tea.Tick(wait, func(time.Time) tea.Msg { return judgeSoonMsg{} })
+	}
 	if s.judging == nil {
 		s.judging = map[*provenance.Book]bool{}
 	}
@@ -303,6 +311,18 @@ func (s *session) judgeJob() tea.Cmd {
 	s.judgeStops[s.book] = stop
 	return judgeCmdUntil(s.book, s.rec, s.replay, stop)
 }
+
+// A long run's judge pass (seconds of work at 50,000 calls) starts only
+// once the user's replay has been on screen judgeWait: a user pressing a
+// knob again and again would otherwise start one each time, each
+// competing with the next replay until the key stops it.
+const (
+	judgeWait      = 700 * time.Millisecond
+	judgeWaitCalls = 5000
+)
+
+// judgeSoonMsg is sent when a long run's judge pass may start.
+type judgeSoonMsg struct{}
 
 // dropJudges stops the judge jobs of the replays no longer on screen, or
 // about to leave it (a knob pressed: a replay under way), so that a pass

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
@@ -151,6 +152,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // a later change is on its way
 		}
 		m.s.replay, m.s.replaying, m.s.book, m.s.diff = msg.replay, false, nil, msg.diff
+		m.s.shownAt = time.Now()
 		m.reread()
 		cmd = tea.Batch(m.responseFollows(), bookCmd(m.s.rec, msg.replay))
 	case bookMsg:
@@ -165,6 +167,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.applyOnKept == msg.call+1 && msg.gen == m.gen && m.s != nil && m.s.call == msg.call {
 			m.applyOnKept = 0
 			m, cmd = m.applyKeep()
+		}
+	case judgeSoonMsg:
+		if m.s != nil {
+			m.s.judgeTick = false // the tail below starts the judge pass, if still wanted
 		}
 	case judgedMsg:
 		m.s.judged(msg)

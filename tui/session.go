@@ -2,6 +2,7 @@ package tui
 
 import (
 	"sync/atomic"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -38,6 +39,8 @@ type session struct {
 	judgements map[*provenance.Book]judgement
 	judging    map[*provenance.Book]bool
 	judgeStops map[*provenance.Book]*atomic.Bool // of the judge jobs under way (dropJudges)
+	shownAt    time.Time                         // when a knob's replay came on screen (judgeWait)
+	judgeTick  bool                              // a judgeSoonMsg is on its way
 }
 
 // loadedMsg is sent by loadCmd once the recording is read, its policy

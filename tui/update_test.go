@@ -3,11 +3,13 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -377,5 +379,27 @@ func TestHeaderSaysReplayingUnderWay(t *testing.T) {
 	}
 	if v := m.View(); !strings.Contains(v, "replay vs recorded: replaying…") || strings.Contains(v, "replay vs recorded: match") {
 		t.Errorf("the header should say the replay is under way:\n%s", v)
+	}
+}
+
+// A long run's judge pass waits until the user's replay has been on
+// screen a while (judgeWait): one tick is asked for, then the pass
+// starts; a small run's starts at once.
+func TestJudgeWaitsOnALongRun(t *testing.T) {
+	long := &window.Replay{Calls: make([]window.CallReplay, judgeWaitCalls)}
+	s := &session{replay: long, book: &provenance.Book{}, shownAt: time.Now()}
+	if s.judgeJob() == nil || s.judging[s.book] {
+		t.Fatal("a replay just shown: want a tick asked for, and no judge pass yet")
+	}
+	if s.judgeJob() != nil {
+		t.Error("a second tick asked for while one is on its way")
+	}
+	s.judgeTick, s.shownAt = false, time.Now().Add(-judgeWait) // the tick came
+	if s.judgeJob() == nil || !s.judging[s.book] {
+		t.Error("the replay has been on screen a while: the judge pass should start")
+	}
+	small := &session{replay: &window.Replay{Calls: make([]window.CallReplay, 10)}, book: &provenance.Book{}, shownAt: time.Now()}
+	if small.judgeJob() == nil || !small.judging[small.book] {
+		t.Error("a small run's judge pass should start at once")
 	}
 }
