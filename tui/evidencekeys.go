@@ -350,7 +350,9 @@ func judgeCmd(key *provenance.Book, rec *model.Recording, r *window.Replay) tea.
 // judgeCmdUntil is judgeCmd, which gives up as soon as stop says so.
 func judgeCmdUntil(key *provenance.Book, rec *model.Recording, r *window.Replay, stop *atomic.Bool) tea.Cmd {
 	return func() tea.Msg {
-		j, done := judgeUntil(provenance.New(rec, r), len(r.Calls), stop)
+		b := provenance.Walk(rec, r) // every call once, in order: the export's way, values told ahead
+		defer b.Stop()
+		j, done := judgeUntil(b, len(r.Calls), stop)
 		return judgedMsg{book: key, judgement: j, gaveUp: !done}
 	}
 }

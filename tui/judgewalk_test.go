@@ -1,0 +1,62 @@
+package tui
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/window"
+)
+
+// TestJudgePassWalksAsTheBookDoes: the background judge pass (which walks
+// the calls in order, as the export does) flags, counts and links the
+// same values as asking a Book call by call, under the inferred policy and
+// another, on every recording here.
+func TestJudgePassWalksAsTheBookDoes(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	if len(paths) == 0 {
+		t.Fatal("no recordings under ../testdata")
+	}
+	flagged := 0
+	for _, path := range paths {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf := window.Infer(rec)
+		p := inf.Policy
+		p.KeepRecentTurns = 1
+		for _, r := range []*window.Replay{window.RunFolds(rec, inf.Policy, inf.Folds), window.RunFolds(rec, p, inf.Folds)} {
+			want, _ := judgeUntil(provenance.New(rec, r), len(r.Calls), nil)
+			w := provenance.Walk(rec, r)
+			got, _ := judgeUntil(w, len(r.Calls), nil)
+			w.Stop()
+			if !reflect.DeepEqual(got.flags, want.flags) || !reflect.DeepEqual(got.counts, want.counts) || !sameUsed(got.used, want.used) {
+				t.Errorf("%s under %s: the walk's judgement differs from the book's", path, r.Policy)
+			}
+			for _, f := range want.flags {
+				if f {
+					flagged++
+				}
+			}
+		}
+	}
+	if flagged == 0 {
+		t.Fatal("no call flagged anywhere: the comparison proves nothing")
+	}
+}
+
+func sameUsed(a, b map[*model.Message][]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for m, calls := range a {
+		if !reflect.DeepEqual(calls, b[m]) {
+			return false
+		}
+	}
+	return true
+}
