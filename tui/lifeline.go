@@ -15,41 +15,46 @@ type life struct {
 	notice      bool
 	folded      bool // it left folded into a summary frame
 	placeholder bool // a placeholder frame: in the replay's windows, never sent
+	tip         int  // one past the last call of the chain it is told on (0: the replay's last)
 }
 
 // lives is the life of each turn of one replay, read from the replay's
 // index of turns when asked (a turn's whole story is its row once it
-// left: Replay.TurnOf).
+// left: Replay.TurnAt), as the chain of one call tells it: where the
+// conversation branches, never a sibling branch's calls (WINDOW-SEMANTICS
+// §10.8).
 type lives struct {
 	replay *window.Replay
+	call   int
 }
 
-// livesOf is the lives of the replay on screen.
-func (s *session) livesOf() *lives { return newLives(s.replay) }
+// livesOf is the lives of the replay on screen, told on the call on screen.
+func (s *session) livesOf() *lives { return newLives(s.replay, s.call) }
 
-func newLives(r *window.Replay) *lives { return &lives{replay: r} }
+func newLives(r *window.Replay, call int) *lives { return &lives{replay: r, call: call} }
 
 // of is the life of the turn with key k.
 func (l *lives) of(k string) (life, bool) {
 	if l == nil || l.replay == nil {
 		return life{}, false
 	}
-	row, ok := l.replay.TurnOf(k)
+	row, ok := l.replay.TurnAt(k, l.call)
 	if !ok {
 		return life{}, false
 	}
 	r := l.replay
 	folded := row.LeftAt >= 0 && row.LeftAt < len(r.Calls) && r.Calls[row.LeftAt].Visit.Frame != nil
-	return life{first: row.First, left: row.LeftAt, notice: row.WroteAt >= 0, folded: folded, placeholder: row.Placeholder}, true
+	return life{first: row.First, left: row.LeftAt, notice: row.WroteAt >= 0, folded: folded, placeholder: row.Placeholder,
+		tip: r.LastOn(l.call) + 1}, true
 }
 
-// each calls fn with every turn of the replay, in conversation order
-// (the ledger at its last call), until fn returns false.
+// each calls fn with every turn of the call's chain, in conversation
+// order (the ledger at its last call), until fn returns false.
 func (l *lives) each(fn func(r *window.Row) bool) {
 	if l == nil || l.replay == nil || len(l.replay.Calls) == 0 {
 		return
 	}
-	l.replay.LedgerAt(len(l.replay.Calls) - 1).Each(fn)
+	l.replay.LedgerAt(l.replay.LastOn(l.call)).Each(fn)
 }
 
 // lifeline says on which calls a turn was sent and where it left, with
@@ -64,6 +69,9 @@ func lifeline(lf life, r *window.Replay, p model.Policy) string {
 	}
 	first := lf.first + 1
 	last := calls
+	if lf.tip > 0 {
+		last = lf.tip // a branch's last call
+	}
 	if lf.left >= 0 {
 		last = lf.left
 	}

@@ -99,9 +99,16 @@ func (r *Replay) fateAt(call int, fates []TurnFate, ti int, row *Row) {
 	}
 }
 
-// isNew: the message was not in the previous call's window.
+// isNew: the message was not in the previous call's window (of its
+// chain, where the conversation branches).
 func (r *Replay) isNew(call int, m *model.Message) bool {
-	prev := r.Calls[call-1].Visit.After
+	j := call - 1
+	if r.lines != nil && r.lines.branched {
+		if j = r.lines.pred[call]; j < 0 {
+			return false
+		}
+	}
+	prev := r.Calls[j].Visit.After
 	for _, p := range prev {
 		if p == m {
 			return false
@@ -239,17 +246,40 @@ func (b *logBuild) add(e logEntry, after int32) int32 {
 
 // turnLog builds, once per replay, every turn the conversation ever had,
 // in conversation order: new turns at the end, a notice or a summary frame
-// right after the span it replaced. Entries are linked so an insertion costs nothing.
+// right after the span it replaced. Where the conversation branches, it
+// also builds the log of each line's chain (lines.go), which its calls'
+// ledgers read.
 func (r *Replay) turnLog() []logEntry {
 	if r.log != nil {
 		return r.log
 	}
-	b := &logBuild{nodes: make([]logNode, 1, len(r.Calls)*2+1), one: make([]*model.Message, 0, len(r.Calls))}
+	r.lines = linesOf(r)
+	r.log, r.places = r.buildLog(nil)
+	if r.lines.branched {
+		r.views = r.lineViews()
+	}
+	return r.log
+}
+
+// buildLog is the turn log of the calls order names, in that order (nil:
+// every call). Entries are linked so an insertion costs nothing.
+func (r *Replay) buildLog(order []int) ([]logEntry, turnPlaces) {
+	n := len(r.Calls)
+	if order != nil {
+		n = len(order)
+	}
+	b := &logBuild{nodes: make([]logNode, 1, n*2+1), one: make([]*model.Message, 0, n)}
 	b.nodes[0].next = -1
 	b.at.wrote = make([]int32, len(r.Calls))
-	for ci := range r.Calls {
+	prev := -1
+	for k := range n {
+		ci := k
+		if order != nil {
+			ci = order[k]
+		}
 		v := &r.Calls[ci].Visit
-		from := r.known(ci)
+		from := r.known(prev, ci)
+		prev = ci
 		eachTurnFrom(v.Before, from, func(start, end int) {
 			h := v.Before[start]
 			if b.find(h) >= 0 {
@@ -284,8 +314,7 @@ func (r *Replay) turnLog() []logEntry {
 		log = append(log, n.e)
 	}
 	b.at.renumber(place)
-	r.log, r.places = log, b.at
-	return log
+	return log, b.at
 }
 
 // slowLog makes turnLog look at every turn of every window (for the
@@ -293,17 +322,17 @@ func (r *Replay) turnLog() []logEntry {
 var slowLog = false
 
 // known is how many of call ci's first messages before its visit are
-// the window of the call before, as it was sent (its visit's After, the
+// the window of the call before (prev), as it was sent (its visit's After, the
 // same messages in the same order), when that call wrote no notice the
 // log has not placed and had nothing delivered: every turn starting
 // there is in the log already (a turn leaves whole, so no message of it
 // starts a turn of its own later), and only the messages after them can
 // start a new one. 0 when that is not so.
-func (r *Replay) known(ci int) int {
-	if slowLog || ci == 0 || r.Calls[ci-1].Run != r.Calls[ci].Run {
+func (r *Replay) known(pi, ci int) int {
+	if slowLog || pi < 0 || r.Calls[pi].Run != r.Calls[ci].Run {
 		return 0
 	}
-	prev, v := &r.Calls[ci-1], &r.Calls[ci].Visit
+	prev, v := &r.Calls[pi], &r.Calls[ci].Visit
 	a := prev.Visit.After
 	if prev.Call.Deliveries > 0 || len(a) == 0 || len(a) > len(v.Before) {
 		return 0

@@ -127,11 +127,15 @@ func (ix *ledgerIndex) maxLeft(lo, hi int) int {
 }
 
 // LedgerAt is the ledger at call (0-based) as a view; the zero Ledger
-// when call is out of range.
+// when call is out of range. Where the conversation branches, it lists
+// the turns of call's chain only (lines.go).
 func (r *Replay) LedgerAt(call int) *Ledger {
 	l := &Ledger{r: r, call: call}
 	if call < 0 || call >= len(r.Calls) {
 		return l
+	}
+	if v := r.on(call); v != r {
+		return v.LedgerAt(call)
 	}
 	ix := r.ledgerIndex()
 	log := r.log
@@ -390,7 +394,8 @@ func LedgerOf(rows []Row) *Ledger {
 	return l
 }
 
-// TurnOf is the turn with key k over the whole replay: the row it has
+// TurnOf is the turn with key k over the whole replay (TurnAt: over one
+// call's chain, where the conversation branches): the row it has
 // once its story is told (First, LeftAt (-1: it never left), WroteAt,
 // Placeholder), shared; ok is false when the replay has no such turn.
 func (r *Replay) TurnOf(k string) (row *Row, ok bool) {

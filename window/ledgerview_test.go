@@ -18,6 +18,7 @@ func TestLedgerViewIsTheWholeWalk(t *testing.T) {
 	if len(paths) == 0 {
 		t.Fatal("no recordings under ../testdata")
 	}
+	paths = append(paths, "../tui/testdata/twins-branch/run.jsonl") // a conversation that branches
 	for _, path := range paths {
 		rec, err := loader.Load(path)
 		if err != nil {
@@ -75,7 +76,7 @@ func checkView(t *testing.T, path string, r *Replay, c int) {
 		if end > i && l.LastLeft(i, end) != last {
 			t.Fatalf("%s call %d: LastLeft(%d, %d) = %d, want %d", path, c+1, i, end, l.LastLeft(i, end), last)
 		}
-		if t2, ok := r.TurnOf(w.Key); c == len(r.Calls)-1 && (!ok || t2.First != w.First || t2.LeftAt != w.LeftAt || t2.WroteAt != w.WroteAt || t2.Placeholder != w.Placeholder) {
+		if t2, ok := r.TurnAt(w.Key, c); c == r.LastOn(c) && (!ok || t2.First != w.First || t2.LeftAt != w.LeftAt || t2.WroteAt != w.WroteAt || t2.Placeholder != w.Placeholder) {
 			t.Fatalf("%s: TurnOf(%s) = %+v, the last call's row %+v", path, w.Key, t2, w)
 		}
 		if got := l.Row(w.Key); got == nil || !reflect.DeepEqual(*got, w) {
@@ -91,11 +92,13 @@ func checkView(t *testing.T, path string, r *Replay, c int) {
 }
 
 // ledgerByLog is the ledger as it was made before the view: every log
-// entry walked at every call.
+// entry (of call's chain, where the conversation branches) walked at
+// every call.
 func ledgerByLog(r *Replay, call int) []Row {
 	if call < 0 || call >= len(r.Calls) {
 		return nil
 	}
+	r = r.on(call)
 	log := r.turnLog()
 	v := &r.Calls[call].Visit
 	rows := make([]Row, 0, len(log))

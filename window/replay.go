@@ -22,6 +22,8 @@ type CallReplay struct {
 	Visit        Visit // the window visit before the call; After ends with the call's deliveries
 	Conversation int   // its conversation's number (§10.8)
 
+	continues *model.Run // the run its run continues (lineage's Pred), nil for none
+
 	recorded string // memo of Recorded
 	chars    int    // memo of WindowChars, + 1
 }
@@ -59,6 +61,8 @@ type Replay struct {
 	log    []logEntry   // built by Ledger on first use
 	places turnPlaces   // a turn's first message → its place in log
 	index  *ledgerIndex // built with log: what a ledger view reads
+	lines  *turnLines   // built with log: each call's line (lines.go)
+	views  []*Replay    // built with log where the conversation branches: each line's
 }
 
 // Run replays every agent of rec under p (§10.9). Under summarize-oldest
@@ -165,6 +169,9 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 			sums[link.Conversation].learn = o.learn
 		}
 		x := &runner{p: p, run: run, link: link, sums: sums[link.Conversation]}
+		if link.Pred >= 0 && link.Pred < len(rec.Runs) {
+			x.pred = rec.Runs[link.Pred]
+		}
 		ch := seed(rec, states, i, link)
 		from := len(out.Calls)
 		if o.canSplit(p, run) {
@@ -192,6 +199,7 @@ type runner struct {
 	p    model.Policy
 	run  *model.Run
 	link lineage.Link
+	pred *model.Run // the run it continues, nil for none
 	sums *Summaries
 }
 
@@ -199,7 +207,7 @@ type runner struct {
 // call's own messages are added (chain.after).
 func (x *runner) call(ch *chain, ci int, mem *arena) CallReplay {
 	call := x.run.Calls[ci]
-	c := CallReplay{Run: x.run, Call: call, Conversation: x.link.Conversation}
+	c := CallReplay{Run: x.run, Call: call, Conversation: x.link.Conversation, continues: x.pred}
 	if ci == 0 && x.link.Kind == lineage.Orphan {
 		c.Visit = asRecorded(ch.history)
 	} else {

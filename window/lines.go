@@ -1,0 +1,141 @@
+package window
+
+import (
+	"slices"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// A conversation branches when two runs continue the same run
+// (WINDOW-SEMANTICS §10.7, §10.8): each carries that run's history, and
+// each evicts its turns at its own calls. What a ledger shows at a call
+// is that call's own chain — the run it belongs to and the runs it
+// continues, up to the call it continues — never a sibling branch's
+// turns or evictions. So calls are put on lines, as the evidence's are
+// (provenance/lines.go): a conversation's calls from its first on, until
+// a call continues one that another call already continued; that call
+// starts a line of its own. Where no line branches (nearly always) the
+// replay's one turn log is every call's; where one does, each line has
+// a turn log of its own chain, built the same way, and its calls'
+// ledgers read that one.
+
+// turnLines is each call of a replay on its line.
+type turnLines struct {
+	lineOf   []int // each call's line
+	pred     []int // each call's predecessor on its chain; -1 for none
+	lines    []line
+	branched bool // some line branches from another
+}
+
+// line is a stretch of calls of one run chain.
+type line struct {
+	parent, fork int // the line it branched from and the call it continues there; -1, -1 for a conversation's first
+	tip          int // its latest call
+}
+
+// linesOf puts every call of r on its line. A call's predecessor is the
+// call before it of its run, or for a run's first call the latest call
+// so far of the run it continues.
+func linesOf(r *Replay) *turnLines {
+	ls := &turnLines{lineOf: make([]int, len(r.Calls)), pred: make([]int, len(r.Calls))}
+	last := map[*model.Run]int{} // a run's latest call, written when the next call is another run's
+	roots := map[int]int{}       // each conversation's first line
+	for i := range r.Calls {
+		c := &r.Calls[i]
+		pred := -1
+		switch {
+		case i > 0 && r.Calls[i-1].Run == c.Run:
+			pred = i - 1
+		default:
+			if i > 0 {
+				last[r.Calls[i-1].Run] = i - 1
+			}
+			if j, ok := last[c.Run]; ok {
+				pred = j
+			} else if j, ok := last[c.continues]; ok && c.continues != nil {
+				pred = j
+			}
+		}
+		ls.pred[i] = pred
+		ls.join(i, pred, c.Conversation, roots)
+	}
+	return ls
+}
+
+// join puts call i on a line: its predecessor's when it is that line's
+// latest call, else a line branching there; with none, the first line of
+// its conversation.
+func (ls *turnLines) join(i, pred, conv int, roots map[int]int) {
+	n, ok := roots[conv]
+	switch {
+	case pred >= 0 && ls.lines[ls.lineOf[pred]].tip == pred:
+		n = ls.lineOf[pred]
+	case pred >= 0:
+		n = len(ls.lines)
+		ls.lines = append(ls.lines, line{parent: ls.lineOf[pred], fork: pred})
+		ls.branched = true
+	case !ok:
+		n = len(ls.lines)
+		ls.lines = append(ls.lines, line{parent: -1, fork: -1})
+		roots[conv] = n
+	}
+	ls.lineOf[i], ls.lines[n].tip = n, i
+}
+
+// chains is each line's chain: the calls of the lines it branched from,
+// up to the call it continues, then its own, in order.
+func (ls *turnLines) chains() [][]int {
+	own := make([][]int, len(ls.lines))
+	for i, n := range ls.lineOf {
+		own[n] = append(own[n], i)
+	}
+	out := make([][]int, len(ls.lines))
+	for n, l := range ls.lines { // a line's parent is an earlier line
+		if l.parent < 0 {
+			out[n] = own[n]
+			continue
+		}
+		up := out[l.parent]
+		cut, _ := slices.BinarySearch(up, l.fork+1)
+		out[n] = append(slices.Clip(up[:cut]), own[n]...)
+	}
+	return out
+}
+
+// lineViews is, for each line, r with that line's chain's turn log.
+func (r *Replay) lineViews() []*Replay {
+	chains := r.lines.chains()
+	views := make([]*Replay, len(chains))
+	for n, ch := range chains {
+		v := &Replay{Policy: r.Policy, Policies: r.Policies, Lineage: r.Lineage, Calls: r.Calls, Problems: r.Problems, lines: r.lines}
+		v.log, v.places = v.buildLog(ch)
+		views[n] = v
+	}
+	return views
+}
+
+// on is the replay whose turn log tells call's chain: r itself unless the
+// conversation branches.
+func (r *Replay) on(call int) *Replay {
+	r.turnLog()
+	if r.views == nil || call < 0 || call >= len(r.Calls) {
+		return r
+	}
+	return r.views[r.lines.lineOf[call]]
+}
+
+// LastOn is the latest call of call's chain: the replay's last call
+// unless the conversation branches.
+func (r *Replay) LastOn(call int) int {
+	r.turnLog()
+	if r.views == nil || call < 0 || call >= len(r.Calls) {
+		return len(r.Calls) - 1
+	}
+	return r.lines.lines[r.lines.lineOf[call]].tip
+}
+
+// TurnAt is TurnOf as call's chain tells the turn: where the conversation
+// branches, the calls and the eviction of that chain, never a sibling's.
+func (r *Replay) TurnAt(k string, call int) (row *Row, ok bool) {
+	return r.on(call).TurnOf(k)
+}
