@@ -69,12 +69,17 @@ type fateDiff struct {
 	// finalWas: the same for the turns of the recorded replay alone
 	final, finalWas []int
 	// exact is false when a turn starts at different calls in the two
-	// replays; then every row is compared (compareRows)
+	// replays, or the conversation branches (a whole replay's story tells
+	// every branch at once); then every row is compared (compareRows)
 	exact bool
 }
 
 func newFateDiff(was, now *window.Replay) *fateDiff {
 	d := &fateDiff{was: was, now: now, exact: true}
+	if was.Branches() || now.Branches() {
+		d.exact = false
+		return d
+	}
 	matched := make([]bool, was.Turns()) // was's turns that now has too
 	alone := func(to *[]int, left int) { // a turn of one replay only: final once it left
 		if left >= 0 {

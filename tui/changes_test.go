@@ -17,6 +17,7 @@ func TestFateDiffIsTheRowByRowComparison(t *testing.T) {
 	if len(paths) == 0 {
 		t.Fatal("no recordings under ../testdata")
 	}
+	paths = append(paths, "testdata/twins-branch/run.jsonl") // a conversation that branches
 	compared := 0
 	for _, path := range paths {
 		rec, err := loader.Load(path)

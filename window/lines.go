@@ -139,3 +139,10 @@ func (r *Replay) LastOn(call int) int {
 func (r *Replay) TurnAt(k string, call int) (row *Row, ok bool) {
 	return r.on(call).TurnOf(k)
 }
+
+// Branches says whether the conversation branches: some call's chain
+// is not the replay's whole (its Story tells every chain at once).
+func (r *Replay) Branches() bool {
+	r.turnLog()
+	return r.views != nil
+}
