@@ -181,6 +181,9 @@ func containsFold(s, q string) bool {
 func (m matcher) where(msg *model.Message) string {
 	switch {
 	case msg.Role == model.RoleTool && (m.in(msg.Content) || m.in(msg.ToolName)):
+		if msg.ToolName == "" { // a result the history names only by its toolCallId
+			return "in a tool result"
+		}
 		return "in the " + msg.ToolName + " result"
 	case msg.IsNotice() && m.in(msg.Content):
 		return "in a drop notice"

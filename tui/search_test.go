@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -161,5 +162,17 @@ func TestSearchSaysWhenOnlyOtherConversationsHoldIt(t *testing.T) {
 	m = typeSearch(press(m, "esc", "w", "j", "enter"), "ACME-412")
 	if len(m.search.hits) == 0 || m.search.others != 0 {
 		t.Errorf("on billing's: %d hits, %d elsewhere", len(m.search.hits), m.search.others)
+	}
+}
+
+// TestSearchUnnamedToolResult: a tool result the history gives without a
+// toolName reads as one, not as "the  result".
+func TestSearchUnnamedToolResult(t *testing.T) {
+	m := newMatcher("restart")
+	if got := m.where(&model.Message{Role: model.RoleTool, Content: "restart queued", ToolCallID: "c1"}); got != "in a tool result" {
+		t.Errorf("where = %q, want %q", got, "in a tool result")
+	}
+	if got := m.where(&model.Message{Role: model.RoleTool, Content: "restart queued", ToolName: "svc"}); got != "in the svc result" {
+		t.Errorf("where = %q, want %q", got, "in the svc result")
 	}
 }
