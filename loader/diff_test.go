@@ -208,6 +208,7 @@ func FuzzDifferential(f *testing.F) {
 		f.Add([]byte(llmStart + "\n" + l))
 	}
 	f.Add([]byte(smallEnvelope))
+	f.Add([]byte(strings.Join(append(append([]string{llmStart}, alikeLines()...), alikeLines()...), "\n")))
 	f.Fuzz(func(t *testing.T, data []byte) { checkSameWays(t, data) })
 }
 
