@@ -47,7 +47,7 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 			if m := h.decode(i); deliveredAt(m, cs.call.Iteration) {
 				// a delivery is a message of its own, though the same text
 				// was delivered before: it joins the history where it is
-				recorded[i] = b.message(adopt(key, m))
+				recorded[i] = b.message(m)
 				b.internAs(key, recorded[i])
 				deliveries++
 				continue
@@ -61,7 +61,7 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	appended := make([]*model.Message, 0, h.size()-n)
 	for i := n; i < h.size(); i++ {
 		key := h.key(i)
-		m := b.message(adopt(key, h.decode(i)))
+		m := b.message(h.decode(i))
 		appended = append(appended, m)
 		b.internAs(key, m) // the next call's window holds it: no second decode
 	}

@@ -95,17 +95,8 @@ func (b *builder) intern(key textKey, make func() *model.Message) *model.Message
 	if m := t.get(f); m != nil {
 		return m
 	}
-	m := b.message(adopt(key, make()))
+	m := b.message(make())
 	t.put(f, m)
-	return m
-}
-
-// adopt makes m's content the decoder's string of it, when key has one
-// (see seenText).
-func adopt(key textKey, m *model.Message) *model.Message {
-	if _, plain := plainText(key); plain && key.seen.text != "" && m.Content == key.seen.text {
-		m.Content = key.seen.text
-	}
 	return m
 }
 
