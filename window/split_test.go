@@ -17,11 +17,16 @@ import (
 // 100..6000 chars, and every 97th call a new request from the person
 // (the anchor moves, the pins are released), deterministically. Every
 // message is measured, as the loader's are.
-func longRun(n int) *model.Recording { return longRunDelivering(n, 0) }
+func longRun(n int) *model.Recording { return GeneratedRun(n, 0, 97) }
 
 // longRunDelivering is longRun, with a note delivered after every
 // every-th call (0: none), as an injection delivers one (§10.6).
-func longRunDelivering(n, every int) *model.Recording {
+func longRunDelivering(n, every int) *model.Recording { return GeneratedRun(n, every, 97) }
+
+// GeneratedRun is a one-run recording of n calls (see longRun), a note
+// delivered after every every-th call and a new request every ask-th
+// (0: none). Exported for the benchmarks of package window_test.
+func GeneratedRun(n, every, ask int) *model.Recording {
 	id := 0
 	next := func(m *model.Message) *model.Message { id++; m.ID = id; m.Chars(); return m }
 	tools := []string{"search", "read", "query", "list", "grep", "stat"}
@@ -34,7 +39,7 @@ func longRunDelivering(n, every int) *model.Recording {
 		size := 100 + int(seed>>8)%5900
 		cid := fmt.Sprintf("call_%d", i)
 		var out []*model.Message
-		if i%97 == 0 {
+		if ask > 0 && i%ask == 0 {
 			out = append(out, next(&model.Message{Role: model.RoleUser, Content: fmt.Sprintf("now look at part %d", i)}))
 		}
 		a := next(&model.Message{Role: model.RoleAssistant, ToolCalls: []model.ToolCall{{ID: cid, Name: name, Args: []byte(`{}`)}}})
