@@ -55,27 +55,7 @@ func knobChanges(b *testing.B, m Model) {
 // what the user waits for.
 func showKnob(m Model, k string) Model {
 	next, cmd := m.Update(keyMsg(k))
-	m = next.(Model)
-	pending := []tea.Cmd{cmd}
-	for m.s.replaying && len(pending) > 0 {
-		c := pending[0]
-		pending = pending[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileSizeMsg:
-		case tea.BatchMsg:
-			pending = append(pending, msg...)
-		default:
-			n, more := m.Update(msg)
-			m = n.(Model)
-			if m.s.replaying {
-				pending = append(pending, more)
-			}
-		}
-	}
-	return m
+	return runCmds(next.(Model), cmd, nil, func(m Model) bool { return !m.s.replaying })
 }
 
 // BenchmarkCallStep is one step to the next (or previous) call on s08

@@ -43,8 +43,22 @@ func TestResponseSaysJudgingUntilTheBookComes(t *testing.T) {
 
 // settleBut is settle, keeping the book each command makes for later.
 func settleBut(m Model, cmd tea.Cmd, books *[]tea.Msg) Model {
+	return runCmds(m, cmd, func(msg tea.Msg) bool {
+		if _, ok := msg.(bookMsg); ok {
+			*books = append(*books, msg)
+			return true
+		}
+		return false
+	}, nil)
+}
+
+// runCmds runs cmd and what it leads to, as a program would, one at a
+// time: spinner and stream ticks and size looks are skipped, a message
+// held says true to is not fed back, and with until it stops once until
+// says so of the model.
+func runCmds(m Model, cmd tea.Cmd, held func(tea.Msg) bool, until func(Model) bool) Model {
 	pending := []tea.Cmd{cmd}
-	for len(pending) > 0 {
+	for len(pending) > 0 && (until == nil || !until(m)) {
 		c := pending[0]
 		pending = pending[1:]
 		if c == nil {
@@ -54,9 +68,10 @@ func settleBut(m Model, cmd tea.Cmd, books *[]tea.Msg) Model {
 		case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileSizeMsg:
 		case tea.BatchMsg:
 			pending = append(pending, msg...)
-		case bookMsg:
-			*books = append(*books, msg)
 		default:
+			if held != nil && held(msg) {
+				continue
+			}
 			n, more := m.Update(msg)
 			m = n.(Model)
 			pending = append(pending, more)
