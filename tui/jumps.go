@@ -27,8 +27,9 @@ func (m Model) jumps() []jump {
 		{k.NextRun, k.PrevRun, "run", func(rp *window.Replay, i int) bool {
 			return i == 0 || rp.Calls[i].Run != rp.Calls[i-1].Run
 		}},
-		{k.NextNotice, k.PrevNotice, "drop notice written", func(rp *window.Replay, i int) bool {
-			return rp.Calls[i].Visit.Notice != nil
+		{k.NextNotice, k.PrevNotice, "drop notice or summary written", func(rp *window.Replay, i int) bool {
+			v := &rp.Calls[i].Visit
+			return v.Notice != nil || v.Frame != nil
 		}},
 		{k.NextFlagged, k.PrevFlagged, "call with a value typed, not read", func(_ *window.Replay, i int) bool {
 			return m.s.flagged(i)

@@ -54,8 +54,8 @@ func DefaultKeyMap() KeyMap {
 		PrevDiffer: b([]string{"D"}, "D", "previous differing call"),
 		NextRun:    b([]string{">"}, ">/<", "next/previous run"),
 		PrevRun:    b([]string{"<"}, "<", "previous run"),
-		NextNotice: b([]string{"c"}, "c/C", "next/previous drop notice written"),
-		PrevNotice: b([]string{"C"}, "C", "previous drop notice"),
+		NextNotice: b([]string{"c"}, "c/C", "next/previous drop notice or summary written"),
+		PrevNotice: b([]string{"C"}, "C", "previous drop notice or summary"),
 
 		Search:  b([]string{"/"}, "/", "search every message"),
 		NextHit: b([]string{"n"}, "n/N", "next/previous hit"),

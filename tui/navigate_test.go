@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/window"
 )
@@ -177,6 +178,24 @@ func TestJumps(t *testing.T) {
 		if m.s.call != c.call-1 || m.flash != c.flash {
 			t.Errorf("%v: at call %d saying %q, want call %d saying %q", c.keys, m.s.call+1, m.flash, c.call, c.flash)
 		}
+	}
+	// c04 (README): under summarize-oldest, run 1 folds at calls 6, 8, 9
+	// and 10 (7 is refused), runs 2 and 3 at their second calls (12, 17):
+	// c/C stop at every summary written, and the timeline marks the folds
+	// Σ, not × (nothing was dropped).
+	for _, c := range []struct {
+		keys []string
+		call int
+	}{{[]string{"c"}, 6}, {[]string{"c", "c"}, 8}, {[]string{"c", "c", "c", "c", "c"}, 12}, {[]string{"G", "C"}, 17}} {
+		if m := press(open(t, fileConfig(c04), 120, 40), c.keys...); m.s.call != c.call-1 {
+			t.Errorf("c04 %v: at call %d, want %d", c.keys, m.s.call+1, c.call)
+		}
+	}
+	tl := newTimeline(DefaultStyles(), DefaultKeyMap())
+	tl.s, tl.width = open(t, fileConfig(c04), 200, 40).s, 200
+	marks, legend, _ := strings.Cut(strings.Split(ansi.Strip(tl.View()), "\n")[2], " ▲ here")
+	if strings.Count(marks, "Σ") != 6 || strings.Contains(marks, "×") || !strings.Contains(legend, "Σ folded") {
+		t.Errorf("c04's timeline marks %q (legend %q), want Σ at the 6 folds, no ×, and Σ in the legend", marks, legend)
 	}
 	// a jump lands the cursor as any other key does
 	m := press(open(t, fileConfig(demo), 120, 40), "e")

@@ -26,8 +26,9 @@ var blocks = []rune("▁▂▃▄▅▆▇█")
 // timeline is the whole recording at a glance: one cell per call (calls
 // share a cell when there are more than columns), the window's size in
 // characters and the provider's input tokens as two rows of blocks, and
-// a row of marks: ▲ the call on screen, × an eviction, ≠ a call whose
-// replay differs from its recorded window, │ a new run. Under a
+// a row of marks: ▲ the call on screen, × an eviction (Σ: the turns were
+// folded into a summary), ≠ a call whose replay differs from its recorded
+// window, │ a new run. Under a
 // token-budget policy the token row is scaled to thresholdTokens: a full
 // block is at or over the threshold.
 type timeline struct {
@@ -51,6 +52,7 @@ type timelineCells struct {
 	over           []bool
 	marks          []string
 	markStyleIndex []int // 0 Dim, 1 Differs, 2 Label, 3 Evicted
+	folds, drops   bool  // some call folded turns into a summary (Σ), dropped some (×)
 }
 
 func newTimeline(st *Styles, keys KeyMap) *timeline { return &timeline{st: st, keys: keys} }
@@ -165,8 +167,13 @@ func (t *timeline) cellsOf(w int) *timelineCells {
 			case mark == "│":
 			case i > 0 && cr.Run != rp.Calls[i-1].Run:
 				mark, ms = "│", 2
-			case len(cr.Visit.Evicted) > 0:
+			case mark == "×":
+			case len(cr.Visit.Evicted) > 0 && cr.Visit.Frame == nil:
 				mark, ms = "×", 3
+				m.drops = true
+			case len(cr.Visit.Evicted) > 0:
+				mark, ms = "Σ", 3 // folded into a summary frame, not dropped
+				m.folds = true
 			}
 		}
 		m.marks[j], m.markStyleIndex[j] = mark, ms
@@ -183,7 +190,14 @@ func (t *timeline) legend(w int) string {
 		return fit(fmt.Sprintf("%.1f calls/cell", float64(n)/float64(cells)), room)
 	}
 	s := ""
-	for _, e := range []string{"▲ here", "× evicted", "≠ differs", "│ run"} {
+	entries := []string{"▲ here", "× evicted", "≠ differs", "│ run"}
+	switch m := &t.memo; {
+	case m.folds && m.drops:
+		entries = []string{"▲ here", "× evicted", "Σ folded", "≠ differs", "│ run"}
+	case m.folds:
+		entries = []string{"▲ here", "Σ folded", "≠ differs", "│ run"}
+	}
+	for _, e := range entries {
 		next := strings.TrimPrefix(s+" "+e, " ")
 		if ansi.StringWidth(next) > room {
 			break
