@@ -47,13 +47,25 @@ func (n Namer) Name(m *model.Message) string {
 		return m.ToolName
 	}
 	for _, x := range n.w {
-		for _, c := range x.ToolCalls {
-			if c.ID == m.ToolCallID && c.Name != "" {
+		for i := range x.ToolCalls {
+			if c := &x.ToolCalls[i]; Same(c.ID, m.ToolCallID) && c.Name != "" {
 				return c.Name
 			}
 		}
 	}
 	return ""
+}
+
+// Same is a == b, deciding most unequal pairs (ids and tool names of one
+// length that differ at an end) before comparing every byte.
+func Same(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if n := len(a); n > 0 && (a[0] != b[0] || a[n-1] != b[n-1]) {
+		return false
+	}
+	return a == b
 }
 
 // Candidates lists the turns holding each tool's latest result, newest
@@ -109,7 +121,7 @@ func TurnChars(w []*model.Message, t model.Turn) int {
 
 func contains(names []string, name string) bool {
 	for _, n := range names {
-		if n == name {
+		if Same(n, name) {
 			return true
 		}
 	}

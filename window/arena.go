@@ -1,6 +1,10 @@
 package window
 
-import "github.com/afinspect/inspect/model"
+import (
+	"slices"
+
+	"github.com/afinspect/inspect/model"
+)
 
 // slab hands out small slices carved from larger allocations, so a replay
 // of thousands of visits makes hundreds of allocations rather than tens of
@@ -32,16 +36,41 @@ func (s *slab[T]) take(n int) []T {
 // arena is the memory of one replay (or one visit).
 type arena struct {
 	msgs     slab[*model.Message]
-	refusals slab[model.Refusal]
-	pins     slab[model.Pin]
-	names    slab[string]
+	refusals keeper[model.Refusal]
+	pins     keeper[model.Pin]
+	names    keeper[string]
 	records  slab[model.Record]
 	obs      slab[model.Observations]
 	notices  slab[model.Message]
+	text     textBlocks // the notices' textBlocks
+	room     room       // the last window made, and room after it
 	// scratch memory of one visit, reused by the next
-	scratch     []model.Turn
-	scratchPins []model.Pin
-	scratchRefs []model.Refusal
+	scratch       []model.Turn
+	scratchPins   []model.Pin
+	scratchRefs   []model.Refusal
+	scratchPinned []model.Pin
+	scratchNames  []string
+}
+
+// keeper is a slab that also keeps copies of scratch slices, handing out
+// the last copy it made again when the slice is equal to it: visits in a
+// row often file the same refusals, pins or names, and what is handed out
+// is never written to.
+type keeper[T comparable] struct {
+	slab[T]
+	last []T
+}
+
+// keep returns a copy of s that outlives the visit.
+func (k *keeper[T]) keep(s []T) []T {
+	if len(s) > 0 && slices.Equal(s, k.last) {
+		return k.last
+	}
+	out := append(k.take(len(s))[:0], s...)
+	if len(s) > 0 {
+		k.last = out
+	}
+	return out
 }
 
 // scratchTurns returns n turns of memory reused by every visit.
@@ -66,4 +95,50 @@ func (a *arena) refusalScratch(n int) []model.Refusal {
 		a.scratchRefs = make([]model.Refusal, 0, n*2)
 	}
 	return a.scratchRefs[:0]
+}
+
+// pinnedScratch and namesScratch are the scratch of the admitted pins and
+// of the names of a span, before the visit keeps them.
+func (a *arena) pinnedScratch(n int) []model.Pin {
+	if cap(a.scratchPinned) < n {
+		a.scratchPinned = make([]model.Pin, 0, n*2)
+	}
+	return a.scratchPinned[:0]
+}
+
+func (a *arena) namesScratch(n int) []string {
+	if cap(a.scratchNames) < n {
+		a.scratchNames = make([]string, 0, n*2)
+	}
+	return a.scratchNames[:0]
+}
+
+// room is the window the arena made last, in a block with room after it:
+// buf[:used] has been handed out (never past used), buf[used:] not yet.
+type room struct {
+	buf  []*model.Message
+	used int
+}
+
+// window returns n messages of memory for a window, with spare more
+// after them that extend may use.
+func (a *arena) window(n, spare int) []*model.Message {
+	buf := a.msgs.take(n + spare)
+	a.room = room{buf: buf, used: n}
+	return buf[:n:n]
+}
+
+// extend returns w followed by more. A window the arena made last is
+// extended in the room after it (nobody holds a slice that reaches past
+// it); any other is copied, with room for about as much again.
+func (a *arena) extend(w, more []*model.Message) []*model.Message {
+	n := len(w) + len(more)
+	if r := &a.room; len(w) > 0 && r.used == len(w) && n <= len(r.buf) && &r.buf[0] == &w[0] {
+		r.used = n
+		return append(r.buf[:len(w)], more...)[:n:n]
+	}
+	out := a.window(n, len(more))
+	copy(out, w)
+	copy(out[len(w):], more)
+	return out
 }

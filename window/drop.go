@@ -16,7 +16,7 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 	spanStart := turns[pl.from].Start
 	spanEnd := turns[pl.to].Start + turns[pl.to].Length
 	head, span, tail := w[:spanStart], w[spanStart:spanEnd], w[spanEnd:]
-	names := spanToolNames(in.mem.names.take(len(span))[:0], w, span)
+	names := in.mem.names.keep(spanToolNames(in.mem.namesScratch(len(span)), w, span))
 
 	var notice string
 	var noticeChars int
@@ -29,7 +29,7 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 			newHead = tail[0]
 		}
 		needs := newHead == nil || newHead.Role != model.RoleUser
-		notice, noticeChars = chooseNotice(len(span), chars(span), in.Iteration, in.Policy.Strategy, requestKept, names)
+		notice, noticeChars = chooseNotice(len(span), chars(span), in.Iteration, in.Policy.Strategy, requestKept, names, &in.mem.text)
 		if notice == "" && needs {
 			return false, nil
 		}
@@ -38,7 +38,7 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 	if notice != "" {
 		n++
 	}
-	after := append(in.mem.msgs.take(n)[:0], head...)
+	after := append(in.mem.window(n, spareAfter(in.Call))[:0], head...)
 	if notice != "" {
 		v.Notice = &in.mem.notices.take(1)[0]
 		*v.Notice = model.Message{Role: model.RoleUser, Content: notice}
@@ -48,6 +48,15 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 	v.After = append(after, tail...)
 	v.Evicted = span
 	return true, names
+}
+
+// spareAfter is the room a window before call c leaves after it: for
+// the call's deliveries and what the call adds (deliver, chain.after).
+func spareAfter(c *model.Call) int {
+	if c == nil {
+		return 0
+	}
+	return c.Deliveries + len(c.Appended)
 }
 
 // spanToolNames are the tool names of the span's messages, resolved

@@ -85,7 +85,18 @@ func digits(n int) int {
 // rich sentence naming them.
 func NoticeText(n, iteration int, strategy string, requestKept bool, toolNames []string) string {
 	var b strings.Builder
-	b.Grow(640)
+	b.Grow(noticeMaxBytes + len(strategy))
+	writeNotice(&b, n, iteration, strategy, requestKept, toolNames)
+	return b.String()
+}
+
+// noticeMaxBytes bounds the bytes of a notice but its strategy: the fixed
+// parts, two numbers, and four names of at most 48 bytes.
+const noticeMaxBytes = len(noticeOpen) + len(noticeCount) + len(noticeBy) + len(noticeStrat) + len(keptSentence) +
+	len(toolsOpen) + len(toolsClose) + len(noticeClose) + len(moreTools) + 2*20 + maxNoticeTool*(48+2)
+
+// writeNotice writes NoticeText's text to b.
+func writeNotice(b *strings.Builder, n, iteration int, strategy string, requestKept bool, toolNames []string) {
 	b.WriteString(noticeOpen)
 	b.WriteString(strconv.Itoa(n))
 	b.WriteString(noticeCount)
@@ -110,13 +121,12 @@ func NoticeText(n, iteration int, strategy string, requestKept bool, toolNames [
 		b.WriteString(toolsClose)
 	}
 	b.WriteString(noticeClose)
-	return b.String()
 }
 
 // chooseNotice runs the ladder: the rich notice when there are nameable
 // tools and it is shorter than the span, else the plain one when it is
 // shorter, else none (""). It returns the notice's length too.
-func chooseNotice(spanLen, spanChars, iteration int, strategy string, requestKept bool, names []string) (string, int) {
+func chooseNotice(spanLen, spanChars, iteration int, strategy string, requestKept bool, names []string, mem *textBlocks) (string, int) {
 	var buf [8]string
 	named := buf[:0]
 	for _, n := range names {
@@ -126,11 +136,30 @@ func chooseNotice(spanLen, spanChars, iteration int, strategy string, requestKep
 	}
 	if len(named) > 0 {
 		if n := noticeLen(spanLen, iteration, strategy, requestKept, named); n < spanChars {
-			return NoticeText(spanLen, iteration, strategy, requestKept, named), n
+			return mem.notice(spanLen, iteration, strategy, requestKept, named), n
 		}
 	}
 	if n := noticeLen(spanLen, iteration, strategy, requestKept, nil); n < spanChars {
-		return NoticeText(spanLen, iteration, strategy, requestKept, nil), n
+		return mem.notice(spanLen, iteration, strategy, requestKept, nil), n
 	}
 	return "", 0
+}
+
+// textBlocks hands out strings written one after another into shared blocks:
+// a replay writes one notice per visit, and each would otherwise be an
+// allocation of its own. A string handed out is never written again (a
+// strings.Builder only appends), and keeps its block alive.
+type textBlocks struct{ b strings.Builder }
+
+const textBlock = 32 << 10
+
+// notice is NoticeText written into the current block.
+func (t *textBlocks) notice(n, iteration int, strategy string, requestKept bool, toolNames []string) string {
+	if need := noticeMaxBytes + len(strategy); t.b.Cap()-t.b.Len() < need {
+		t.b = strings.Builder{}
+		t.b.Grow(max(textBlock, need))
+	}
+	from := t.b.Len()
+	writeNotice(&t.b, n, iteration, strategy, requestKept, toolNames)
+	return t.b.String()[from:]
 }

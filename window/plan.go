@@ -34,7 +34,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 	}
 	if in.pinLimit > 0 && cands > 0 {
 		p.candidates = pinning.AppendCandidates(in.mem.pinScratch(len(turns)), turns, w, in.anchor)
-		p.pinned = in.mem.pins.take(min(in.pinLimit, len(p.candidates)))[:0]
+		p.pinned = in.mem.pinnedScratch(min(in.pinLimit, len(p.candidates)))
 		for _, pin := range p.candidates {
 			if pin.TurnIndex >= cands {
 				continue // inside the keep window: costs nothing
@@ -46,6 +46,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 				p.yielded++
 			}
 		}
+		p.pinned = in.mem.pins.keep(p.pinned) // the pins outlive the visit
 	}
 	p.refusals = in.mem.refusalScratch(len(turns) + 1)
 	for ti := 0; ti < cands; ti++ {
@@ -66,7 +67,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 		p.refusals = append(p.refusals, model.Refusal{Reason: model.ReasonInsideKeepWindow, TurnIndex: ti, MessageIndex: turns[ti].Start})
 	}
 	// the refusals outlive the visit (in its record); the scratch does not
-	p.refusals = append(in.mem.refusals.take(len(p.refusals))[:0], p.refusals...)
+	p.refusals = in.mem.refusals.keep(p.refusals)
 	return p
 }
 
@@ -99,8 +100,8 @@ func refusalOf(w []*model.Message, t model.Turn, in planInput, pinned []model.Pi
 		}
 	}
 	for _, m := range msgs {
-		for _, c := range m.ToolCalls {
-			if !answered(w, c.ID) {
+		for i := range m.ToolCalls {
+			if !answered(w, msgs, m.ToolCalls[i].ID) {
 				return model.ReasonUnresolvedToolCall
 			}
 		}
@@ -123,10 +124,15 @@ func callsID(m *model.Message, id string) bool {
 }
 
 // answered reports whether a tool message in w carries toolCallId id.
-// Windows are small and results follow their call, so a scan is cheap.
-func answered(w []*model.Message, id string) bool {
+// Results follow their call, so the turn's own messages (own, a part of
+// w) are looked at first; the answer is the same either way.
+func answered(w, own []*model.Message, id string) bool {
+	return answeredIn(own, id) || answeredIn(w, id)
+}
+
+func answeredIn(w []*model.Message, id string) bool {
 	for _, m := range w {
-		if m.Role == model.RoleTool && m.ToolCallID == id {
+		if m.Role == model.RoleTool && pinning.Same(m.ToolCallID, id) {
 			return true
 		}
 	}

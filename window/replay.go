@@ -302,9 +302,7 @@ func (ch *chain) file(r *model.Record) {
 // after moves the chain past a call: its window, what it added, its reading.
 func (ch *chain) after(call *model.Call, window []*model.Message, mem *arena) {
 	ch.window, ch.last = window, call
-	next := mem.msgs.take(len(window) + len(call.Appended))[:0]
-	next = append(next, window...)
-	ch.history = append(next, call.Appended...)
+	ch.history = mem.extend(window, call.Appended)
 	if call.Measured { // a call with no numeric usage leaves the older reading, which expires (§7)
 		ch.reading, ch.readIter, ch.hasReading = call.Usage, call.Iteration, true
 	}
@@ -322,8 +320,7 @@ func deliver(v *Visit, call *model.Call, mem *arena) {
 		return
 	}
 	d := call.Recorded[len(call.Recorded)-call.Deliveries:]
-	after := mem.msgs.take(len(v.After) + len(d))[:0]
-	v.After = append(append(after, v.After...), d...)
+	v.After = mem.extend(v.After, d)
 }
 
 // keyOf is an agent's key; a run built by hand may have no agent ("").

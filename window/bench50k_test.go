@@ -1,0 +1,86 @@
+package window_test
+
+import (
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// The generated 50k-call log, loaded once for every benchmark that reads
+// it (it is 3.3 GB; the load takes tens of seconds).
+var (
+	gen50kOnce sync.Once
+	gen50k     *model.Recording
+	gen50kErr  string
+)
+
+// generated50k loads the cached 50k-call log, or skips when it is not
+// cached (writing it takes minutes; `go run ./scripts/genlog` does).
+func generated50k(b *testing.B) *model.Recording {
+	gen50kOnce.Do(func() {
+		s := rungen.Default(50_000)
+		path, _, err := rungen.Cached(s)
+		if err != nil {
+			gen50kErr = err.Error()
+			return
+		}
+		if gen50k, err = loader.Load(path); err != nil {
+			gen50k, gen50kErr = nil, err.Error()
+		}
+	})
+	if gen50k == nil {
+		b.Skip("no generated 50k log: ", gen50kErr)
+	}
+	return gen50k
+}
+
+// BenchmarkReplay50kFile replays the generated 50k-call log: serially
+// (RunFolds) under its recorded policy and under the knob benchmark's,
+// and split (RunNear, told a replay under keepRecentTurns 5). It reports
+// the time per call and the bytes a replay allocates.
+func BenchmarkReplay50kFile(b *testing.B) {
+	if _, err := os.Stat(os.TempDir()); err != nil {
+		b.Skip(err)
+	}
+	sliding := func(k, l int) model.Policy {
+		return model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: k, KeepLastToolResults: l}
+	}
+	for _, bc := range []struct {
+		name string
+		p    model.Policy
+		near *model.Policy
+	}{
+		{"serial/K4L2", sliding(4, 2), nil},
+		{"serial/K4L3", sliding(4, 3), nil},
+		{"split/K4L3", sliding(4, 3), &model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			rec := generated50k(b)
+			var near *window.Replay
+			if bc.near != nil {
+				near = window.RunFolds(rec, *bc.near, nil)
+			}
+			calls := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				var r *window.Replay
+				if near != nil {
+					r = window.RunNear(rec, bc.p, nil, near)
+				} else {
+					r = window.RunFolds(rec, bc.p, nil)
+				}
+				calls = len(r.Calls)
+			}
+			b.StopTimer()
+			if calls > 0 {
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls), "ns/call")
+			}
+		})
+	}
+}
