@@ -129,7 +129,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.stream == nil {
 			return m, nil // the whole recording is already on screen
 		}
-		m.stream.partialBack(msg.calls)
+		m.stream.partialBack(msg.calls, msg.inf)
 		m, cmd = m.adopt(msg.loadedMsg)
 		cmd = tea.Batch(cmd, m.stream.finalNow(m.cfg, m.mine())) // the load may have ended meanwhile
 	case loadedMsg:

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
 )
 
 // Stream is a recording being read in the background, so that what has
@@ -45,7 +46,17 @@ type partialMsg struct {
 	calls int
 }
 
-func partialCmd(cfg Config, st *Stream, mine *model.Policy) tea.Cmd {
+func partialCmd(cfg Config, st *Stream, mine *model.Policy, prev *window.Inference) tea.Cmd {
+	if cfg.Infer == nil && prev != nil {
+		// infer once on the first part, then check the new calls against
+		// it; infer again only when they contradict it
+		cfg.Infer = func(rec *model.Recording) window.Inference {
+			if inf, ok := window.Recheck(rec, *prev); ok {
+				return inf
+			}
+			return window.Infer(rec)
+		}
+	}
 	return func() tea.Msg {
 		rec := st.Snapshot()
 		n := 0
@@ -72,8 +83,9 @@ type streaming struct {
 	src          *Stream
 	read, total  int64
 	calls        int
-	shownCalls   int  // calls in the session on screen
-	partialBusy  bool // a partialCmd is running
+	shownCalls   int               // calls in the session on screen
+	partialBusy  bool              // a partialCmd is running
+	inferred     *window.Inference // what the last partial inferred, which the next one checks
 	finalStarted bool
 	bar          progress.Model
 	// when reading began; when the partial in flight started; how long
@@ -87,9 +99,10 @@ func newStreaming(src *Stream) *streaming {
 	return &streaming{src: src, bar: progress.New(progress.WithoutPercentage(), progress.WithWidth(24)), began: time.Now()}
 }
 
-// partialBack notes that the partial in flight came back, with calls.
-func (s *streaming) partialBack(calls int) {
-	s.partialBusy, s.shownCalls = false, calls
+// partialBack notes that the partial in flight came back, with calls
+// and what it inferred.
+func (s *streaming) partialBack(calls int, inf window.Inference) {
+	s.partialBusy, s.shownCalls, s.inferred = false, calls, &inf
 	s.lastPrepare, s.lastCalls = time.Since(s.partialAt), calls
 }
 
@@ -135,7 +148,7 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	// doubled keeps their total work within twice the final one's
 	if !s.partialBusy && s.calls > s.shownCalls && s.calls >= 2*s.shownCalls && s.worthPartial() {
 		s.partialBusy, s.partialAt = true, time.Now()
-		return tea.Batch(partialCmd(cfg, s.src, mine), next)
+		return tea.Batch(partialCmd(cfg, s.src, mine, s.inferred), next)
 	}
 	return next
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -8,8 +9,10 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
 )
 
 // fakeStream hands out s01 a few calls at a time, as a loader reading a
@@ -19,6 +22,7 @@ type fakeStream struct {
 	rec  *model.Recording
 	n    int // calls loaded so far
 	done chan struct{}
+	of   int // calls in the whole file (0: 9), 1 KB each
 }
 
 func (f *fakeStream) advance(n int, finished bool) {
@@ -35,14 +39,14 @@ func (f *fakeStream) stream() *Stream {
 		Progress: func() (int64, int64, int) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
-			return int64(f.n) * 1000, 9000, f.n
+			return int64(f.n) * 1000, int64(max(f.of, 9)) * 1000, f.n
 		},
 		Snapshot: func() *model.Recording {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			run := *f.rec.Runs[0]
 			run.Calls = run.Calls[:f.n]
-			return &model.Recording{Source: f.rec.Source, Runs: []*model.Run{&run}}
+			return &model.Recording{Source: f.rec.Source, Runs: []*model.Run{&run}, Agents: f.rec.Agents}
 		},
 		Done: f.done,
 		Wait: func() (*model.Recording, error) { <-f.done; return f.rec, nil },
@@ -163,11 +167,46 @@ func TestStreamNoPartialAtTheEnd(t *testing.T) {
 	if s.tick(Config{}, nil); !s.partialBusy {
 		t.Fatal("a partial that is back well before the end did not start")
 	}
-	s.partialBack(4)
+	s.partialBack(4, window.Inference{})
 	s.began = time.Now().Add(-800 * time.Millisecond)
 	s.lastCalls, s.lastPrepare = 4, 200*time.Millisecond
 	f.advance(8, false) // 8 of 9 KB in 0.8 s: 0.1 s left; a partial of 8 calls: 0.4 s
 	if s.tick(Config{}, nil); s.partialBusy {
 		t.Error("a partial started that would still run when reading ends")
+	}
+}
+
+// While a file loads, the policy is inferred once on the first part, and
+// each later part only checked against it (issue 10); the whole file is
+// inferred in full. A log generated under keepRecentTurns 4,
+// keepLastToolResults 2, 80 calls, read 20, 40 and 80 at a time.
+func TestStreamInfersOnceThenChecks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if _, err := rungen.WriteFile(path, rungen.Default(80)); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := loader.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeStream{rec: rec, done: make(chan struct{}), of: 80}
+	m := New(Config{Name: path, Open: f.stream})
+	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = settle(m, m.Init())
+	const checked = "checked on the rest as the file loads"
+	want := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}
+	for _, step := range []struct {
+		calls   int
+		checked bool
+	}{{20, false}, {40, true}, {80, false}} {
+		f.advance(step.calls, step.calls == 80)
+		m.stream.began = time.Now().Add(-time.Second) // reading is far from done
+		m = send(m, streamTickMsg{})
+		inf := m.s.inference
+		if m.s.calls() != step.calls || inf.Policy != want || inf.Matched != step.calls ||
+			strings.Contains(inf.Evidence, checked) != step.checked {
+			t.Fatalf("after %d calls: %d on screen, %v reproducing %d, evidence %q (checked, not searched: %v)",
+				step.calls, m.s.calls(), inf.Policy, inf.Matched, inf.Evidence, step.checked)
+		}
 	}
 }

@@ -23,6 +23,7 @@ type Inference struct {
 	Folds *FoldBook
 
 	replay *Replay // the agent's replay under Policy, when complete
+	facts  *facts  // what the log stated, for Recheck; nil when not read
 }
 
 // Replay is the replay the inference made under Policy when it is the
@@ -85,7 +86,7 @@ func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
 }
 
 func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, facts facts, book *FoldBook) Inference {
-	inf := Inference{Agent: a, Inferred: true}
+	inf := Inference{Agent: a, Inferred: true, facts: &facts}
 	p := model.Policy{Strategy: facts.strategy, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults}
 	ev := []string{facts.strategyWhy}
 	if p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {
