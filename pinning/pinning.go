@@ -46,6 +46,12 @@ func (n Namer) Name(m *model.Message) string {
 	if m.ToolName != "" || m.ToolCallID == "" {
 		return m.ToolName
 	}
+	return n.byCall(m)
+}
+
+// byCall is the name of the call m answers (Name, for a result without
+// its own name).
+func (n Namer) byCall(m *model.Message) string {
 	for _, x := range n.w {
 		for i := range x.ToolCalls {
 			if c := &x.ToolCalls[i]; Same(c.ID, m.ToolCallID) && c.Name != "" {
@@ -86,8 +92,7 @@ func Candidates(turns []model.Turn, w []*model.Message, after int) []model.Pin {
 // keeps (TurnChars).
 func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, after int) []model.Pin {
 	namer := NewNamer(w)
-	var buf [16]string
-	seen := buf[:0] // tool rosters are small: a slice beats a map here
+	var seen names // tool rosters are small: a slice beats a map here
 	for ti := len(turns) - 1; ti >= 0; ti-- {
 		t := turns[ti]
 		pinned := false
@@ -96,10 +101,9 @@ func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, 
 				break
 			}
 			name := namer.Name(w[mi])
-			if name == "" || contains(seen, name) {
+			if name == "" || !seen.add(name) {
 				continue
 			}
-			seen = append(seen, name)
 			if pinned {
 				continue
 			}
@@ -119,11 +123,37 @@ func TurnChars(w []*model.Message, t model.Turn) int {
 	return n
 }
 
-func contains(names []string, name string) bool {
-	for _, n := range names {
-		if Same(n, name) {
-			return true
+// names is a small set of names, each with a key made of its length and
+// end bytes, which tells most unequal names apart without reading them.
+type names struct {
+	keys  [16]uint32
+	names [16]string
+	n     int
+	more  []string // past 16
+}
+
+func nameKey(s string) uint32 {
+	return uint32(len(s))<<16 | uint32(s[0])<<8 | uint32(s[len(s)-1])
+}
+
+// add adds name (not "") and reports whether it was not there yet.
+func (s *names) add(name string) bool {
+	k := nameKey(name)
+	for i := range s.n {
+		if s.keys[i] == k && s.names[i] == name {
+			return false
 		}
 	}
-	return false
+	for _, x := range s.more {
+		if x == name {
+			return false
+		}
+	}
+	if s.n < len(s.keys) {
+		s.keys[s.n], s.names[s.n] = k, name
+		s.n++
+	} else {
+		s.more = append(s.more, name)
+	}
+	return true
 }

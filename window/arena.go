@@ -50,6 +50,7 @@ type arena struct {
 	scratchRefs   []model.Refusal
 	scratchPinned []model.Pin
 	scratchNames  []string
+	scratchChars  []int
 }
 
 // keeper is a slab that also keeps copies of scratch slices, handing out
@@ -141,4 +142,21 @@ func (a *arena) extend(w, more []*model.Message) []*model.Message {
 	copy(out, w)
 	copy(out[len(w):], more)
 	return out
+}
+
+// turnChars is the size of each turn of w in characters, in memory reused
+// by every visit.
+func (a *arena) turnChars(w []*model.Message, turns []model.Turn) []int {
+	if cap(a.scratchChars) < len(turns) {
+		a.scratchChars = make([]int, len(turns), len(turns)*2)
+	}
+	tc := a.scratchChars[:len(turns)]
+	for i, t := range turns {
+		n := 0
+		for _, m := range w[t.Start : t.Start+t.Length] {
+			n += m.Chars()
+		}
+		tc[i] = n
+	}
+	return tc
 }

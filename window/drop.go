@@ -11,7 +11,7 @@ import (
 // when the span had to stay because the wire needs a notice in front and
 // none is smaller than what it would replace. It returns the tool names
 // whose results left.
-func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string) {
+func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput, spanChars int) (bool, []string) {
 	w := v.Before
 	spanStart := turns[pl.from].Start
 	spanEnd := turns[pl.to].Start + turns[pl.to].Length
@@ -29,7 +29,7 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput) (bool, []string
 			newHead = tail[0]
 		}
 		needs := newHead == nil || newHead.Role != model.RoleUser
-		notice, noticeChars = chooseNotice(len(span), chars(span), in.Iteration, in.Policy.Strategy, requestKept, names, &in.mem.text)
+		notice, noticeChars = chooseNotice(len(span), spanChars, in.Iteration, in.Policy.Strategy, requestKept, names, &in.mem.text)
 		if notice == "" && needs {
 			return false, nil
 		}
@@ -72,12 +72,12 @@ func spanToolNames(names []string, w, span []*model.Message) []string {
 }
 
 // record is what an engaged visit files.
-func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals []model.Refusal, dropped []string) *model.Record {
+// before and evicted are the sizes of Before and of the span planned.
+func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals []model.Refusal, dropped []string, before, evicted int) *model.Record {
 	r := &in.mem.records.take(1)[0]
-	before := chars(v.Before)
 	after := before // the window is Before, or Before with the span Evicted and the Notice in its place (drop)
 	if len(v.Evicted) > 0 {
-		after -= chars(v.Evicted)
+		after -= evicted
 		if v.Notice != nil {
 			after += v.Notice.Chars()
 		}

@@ -97,10 +97,11 @@ const noticeMaxBytes = len(noticeOpen) + len(noticeCount) + len(noticeBy) + len(
 
 // writeNotice writes NoticeText's text to b.
 func writeNotice(b *strings.Builder, n, iteration int, strategy string, requestKept bool, toolNames []string) {
+	var num [20]byte
 	b.WriteString(noticeOpen)
-	b.WriteString(strconv.Itoa(n))
+	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
 	b.WriteString(noticeCount)
-	b.WriteString(strconv.Itoa(iteration))
+	b.Write(strconv.AppendInt(num[:0], int64(iteration), 10))
 	b.WriteString(noticeBy)
 	b.WriteString(strategy)
 	b.WriteString(noticeStrat)

@@ -13,6 +13,7 @@ type planInput struct {
 	paused     string
 	checkIn    bool
 	mem        *arena
+	turnChars  []int // each turn's size in characters
 }
 
 // plan is the refusal engine's answer for one window.
@@ -40,7 +41,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 				continue // inside the keep window: costs nothing
 			}
 			if len(p.pinned) < in.pinLimit {
-				pin.Chars = pinning.TurnChars(w, turns[pin.TurnIndex])
+				pin.Chars = in.turnChars[pin.TurnIndex]
 				p.pinned = append(p.pinned, pin)
 			} else {
 				p.yielded++

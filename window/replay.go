@@ -206,22 +206,30 @@ type runner struct {
 // call replays call ci of the run from ch, which is left before the
 // call's own messages are added (chain.after).
 func (x *runner) call(ch *chain, ci int, mem *arena) CallReplay {
+	var c CallReplay
+	x.callInto(&c, ch, ci, mem)
+	return c
+}
+
+// callInto is call writing into c, which is zero (a replay's calls are
+// big: they are written where they are kept, not copied there).
+func (x *runner) callInto(c *CallReplay, ch *chain, ci int, mem *arena) {
 	call := x.run.Calls[ci]
-	c := CallReplay{Run: x.run, Call: call, Conversation: x.link.Conversation, continues: x.pred}
+	c.Run, c.Call, c.Conversation, c.continues = x.run, call, x.link.Conversation, x.pred
 	if ci == 0 && x.link.Kind == lineage.Orphan {
 		c.Visit = asRecorded(ch.history)
 	} else {
-		c.Visit = ch.visit(x.p, x.run, call, x.sums, mem)
+		ch.visit(&c.Visit, x.p, x.run, call, x.sums, mem)
 	}
 	deliver(&c.Visit, call, mem)
-	return c
 }
 
 // all replays every call of the run in turn, appending them to out, and
 // stops after the first call for which stop is true (then stopped).
 func (x *runner) all(ch *chain, mem *arena, stop func(*CallReplay) bool, out []CallReplay) (_ []CallReplay, stopped bool) {
 	for ci, call := range x.run.Calls {
-		out = append(out, x.call(ch, ci, mem))
+		out = append(out, CallReplay{})
+		x.callInto(&out[len(out)-1], ch, ci, mem)
 		if stop != nil && stop(&out[len(out)-1]) {
 			return out, true
 		}
@@ -273,12 +281,12 @@ func withRequest(history []*model.Message, run *model.Run) []*model.Message {
 // visit runs the window stage before one call, with the chain's records
 // and reading (§7): a reading is current only if taken at iteration I−1
 // or later, and a Sequence step has no meter.
-func (ch *chain) visit(p model.Policy, run *model.Run, call *model.Call, sums *Summaries, mem *arena) Visit {
+func (ch *chain) visit(v *Visit, p model.Policy, run *model.Run, call *model.Call, sums *Summaries, mem *arena) {
 	current := ch.hasReading && ch.readIter >= call.Iteration-1 && run.Step == ""
 	for i := range ch.nrecords {
 		ch.scratch[i] = *ch.records[i]
 	}
-	v := VisitWindow(ch.history, VisitInput{
+	visitWindow(v, ch.history, VisitInput{
 		Policy: p, Request: ch.request, Iteration: call.Iteration,
 		FirstCall: !current, PrevUsage: ch.reading, ReadingAt: ch.readIter, Records: ch.scratch[:ch.nrecords],
 		Summaries: sums, Call: call, mem: mem,
@@ -286,7 +294,6 @@ func (ch *chain) visit(p model.Policy, run *model.Run, call *model.Call, sums *S
 	if v.Record != nil {
 		ch.file(v.Record)
 	}
-	return v
 }
 
 // file keeps r as the last record filed (stand-down reads only the last

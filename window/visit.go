@@ -72,30 +72,35 @@ type Visit struct {
 
 // VisitWindow runs one visit of the window stage over history.
 func VisitWindow(history []*model.Message, in VisitInput) Visit {
+	var v Visit
+	visitWindow(&v, history, in)
+	return v
+}
+
+// visitWindow is VisitWindow writing the visit into v.
+func visitWindow(v *Visit, history []*model.Message, in VisitInput) {
 	p := in.Policy
 	if in.mem == nil {
 		in.mem = &arena{}
 	}
-	v := Visit{Before: history, After: history, Anchor: -1, from: -1, to: -1}
-	if !p.NoAnchor {
-		v.Anchor = pinning.CurrentRequest(history, in.Request)
-	}
-	n := countTurns(history)
+	*v = Visit{Before: history, After: history, Anchor: -1, from: -1, to: -1}
+	turns, anchor := segmentAnchor(in.mem.scratchTurns(len(history))[:0], history, in.Request, !p.NoAnchor)
+	v.Anchor = anchor
+	n := len(turns)
 	engaged, problem := engages(p, n, in)
 	v.Problem = problem
 	if !engaged {
-		return v
+		return
 	}
 	v.Engaged = true
-	turns := in.mem.scratchTurns(n)
-	segmentInto(turns, history)
+	tc := in.mem.turnChars(history, turns)
 	pinLimit := p.KeepLastToolResults
 	if pinLimit > 0 && standsDown(in.Records) {
 		pinLimit, v.StandDown = 0, true
 	}
 	pl := planRemoval(history, turns, planInput{
 		keepRecent: p.KeepRecentTurns, pinLimit: pinLimit, anchor: v.Anchor,
-		paused: in.PausedCallID, checkIn: in.CheckIn, mem: in.mem,
+		paused: in.PausedCallID, checkIn: in.CheckIn, mem: in.mem, turnChars: tc,
 	})
 	if p.Strategy == model.SummarizeOldest {
 		onlyExistingSummary(history, turns, &pl, in.mem)
@@ -109,13 +114,15 @@ func VisitWindow(history []*model.Message, in VisitInput) Visit {
 		var o summarizeOutcome
 		refusals, dropped := v.fold(turns, pl, in, &o)
 		v.Record = v.summarizeRecord(p, in, refusals, dropped, o)
-		return v
+		return
 	}
 	refusals := pl.refusals
 	var dropped []string
+	before, evicted := sum(tc), 0
 	if pl.from >= 0 {
 		var ok bool
-		ok, dropped = v.drop(turns, pl, in)
+		evicted = sum(tc[pl.from : pl.to+1])
+		ok, dropped = v.drop(turns, pl, in, evicted)
 		if !ok {
 			v.held, v.heldBy = true, model.ReasonReplacementNotSmaller
 			refusals = in.mem.refusals.take(len(pl.refusals) + 1)
@@ -123,8 +130,7 @@ func VisitWindow(history []*model.Message, in VisitInput) Visit {
 			copy(refusals[1:], pl.refusals)
 		}
 	}
-	v.Record = v.record(p, in, n, refusals, dropped)
-	return v
+	v.Record = v.record(p, in, n, refusals, dropped, before, evicted)
 }
 
 // Turns cuts Before into turns and says what the visit did with each.
@@ -151,6 +157,40 @@ func (v *Visit) Turns() []TurnFate {
 		}
 	}
 	return out
+}
+
+// segmentAnchor is Segment appending to turns, and the current request
+// as pinning.CurrentRequest finds it (when anchor), in one pass: the last
+// person-said message whose content is the request, else the last
+// person-said message, else -1.
+func segmentAnchor(turns []model.Turn, w []*model.Message, request string, anchor bool) ([]model.Turn, int) {
+	exact, last := -1, -1
+	for i, m := range w {
+		if m.Role == model.RoleTool {
+			if len(turns) > 0 {
+				turns[len(turns)-1].Length++
+				continue
+			}
+		} else if anchor && m.IsPersonSaid() {
+			last = i
+			if m.Content == request {
+				exact = i
+			}
+		}
+		turns = append(turns, model.Turn{Index: len(turns), Start: i, Length: 1})
+	}
+	if exact >= 0 {
+		return turns, exact
+	}
+	return turns, last
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
 }
 
 // engages asks the strategy whether this visit acts at all.
