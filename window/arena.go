@@ -41,6 +41,7 @@ type arena struct {
 	names    keeper[string]
 	records  slab[model.Record]
 	obs      slab[model.Observations]
+	lastObs  *model.Observations
 	notices  slab[model.Message]
 	text     textBlocks // the notices' textBlocks
 	room     room       // the last window made, and room after it
@@ -54,13 +55,24 @@ type arena struct {
 }
 
 // keeper is a slab that also keeps copies of scratch slices, handing out
-// the last copy it made again when the slice is equal to it: visits in a
+// a copy it made earlier again when the slice is equal to it: visits in a
 // row often file the same refusals, pins or names, and what is handed out
-// is never written to.
+// is never written to. keep remembers the last copy; keepAt one copy per
+// slot of a table (with its hash, so that a miss reads no old copy), made
+// once the arena has kept enough to be a replay's.
 type keeper[T comparable] struct {
 	slab[T]
-	last []T
+	last  []T
+	table []kept[T]
+	kept  int
 }
+
+type kept[T any] struct {
+	h uint
+	s []T
+}
+
+const keeperSlots = 1024
 
 // keep returns a copy of s that outlives the visit.
 func (k *keeper[T]) keep(s []T) []T {
@@ -70,6 +82,25 @@ func (k *keeper[T]) keep(s []T) []T {
 	out := append(k.take(len(s))[:0], s...)
 	if len(s) > 0 {
 		k.last = out
+	}
+	return out
+}
+
+// keepAt is keep, remembering the copy under h (a hash of s).
+func (k *keeper[T]) keepAt(s []T, h uint) []T {
+	if k.table == nil {
+		if k.kept++; k.kept < 64 {
+			return k.keep(s)
+		}
+		k.table = make([]kept[T], keeperSlots)
+	}
+	slot := &k.table[h%keeperSlots]
+	if len(s) > 0 && slot.h == h && slices.Equal(s, slot.s) {
+		return slot.s
+	}
+	out := append(k.take(len(s))[:0], s...)
+	if len(s) > 0 {
+		*slot = kept[T]{h, out}
 	}
 	return out
 }
@@ -159,4 +190,15 @@ func (a *arena) turnChars(w []*model.Message, turns []model.Turn) []int {
 		tc[i] = n
 	}
 	return tc
+}
+
+// observations returns o where it outlives the visit: the last one
+// returned when equal to it (records are never written once filed).
+func (a *arena) observations(o model.Observations) *model.Observations {
+	if l := a.lastObs; l != nil && l.Yielded == o.Yielded && l.Limit == o.Limit && l.StandDown == o.StandDown && slices.Equal(l.Pinned, o.Pinned) {
+		return l
+	}
+	a.lastObs = &a.obs.take(1)[0]
+	*a.lastObs = o
+	return a.lastObs
 }

@@ -111,7 +111,6 @@ func (v *Visit) observe(r *model.Record, p model.Policy, mem *arena) {
 		if pinned == nil {
 			pinned = []model.Pin{}
 		}
-		r.Observations = &mem.obs.take(1)[0]
-		*r.Observations = model.Observations{Pinned: pinned, Yielded: v.Yielded, Limit: p.KeepLastToolResults, StandDown: v.StandDown}
+		r.Observations = mem.observations(model.Observations{Pinned: pinned, Yielded: v.Yielded, Limit: p.KeepLastToolResults, StandDown: v.StandDown})
 	}
 }

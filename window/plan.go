@@ -47,7 +47,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 				p.yielded++
 			}
 		}
-		p.pinned = in.mem.pins.keep(p.pinned) // the pins outlive the visit
+		p.pinned = in.mem.pins.keepAt(p.pinned, pinsHash(p.pinned)) // the pins outlive the visit
 	}
 	p.refusals = in.mem.refusalScratch(len(turns) + 1)
 	for ti := 0; ti < cands; ti++ {
@@ -68,7 +68,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 		p.refusals = append(p.refusals, model.Refusal{Reason: model.ReasonInsideKeepWindow, TurnIndex: ti, MessageIndex: turns[ti].Start})
 	}
 	// the refusals outlive the visit (in its record); the scratch does not
-	p.refusals = in.mem.refusals.keep(p.refusals)
+	p.refusals = in.mem.refusals.keepAt(p.refusals, refusalsHash(p.refusals))
 	return p
 }
 
@@ -138,4 +138,25 @@ func answeredIn(w []*model.Message, id string) bool {
 		}
 	}
 	return false
+}
+
+// refusalsHash tells most lists of refusals apart, for keeping them once.
+func refusalsHash(rs []model.Refusal) uint {
+	h := uint(len(rs))
+	for _, r := range rs {
+		h = h*31 + uint(len(r.Reason))
+		h = h*31 + uint(r.TurnIndex)
+		h = h*31 + uint(r.MessageIndex)
+	}
+	return h ^ h>>7
+}
+
+func pinsHash(ps []model.Pin) uint {
+	h := uint(len(ps))
+	for _, p := range ps {
+		h = h*31 + uint(len(p.ToolName))
+		h = h*31 + uint(p.TurnIndex)
+		h = h*31 + uint(p.Chars)
+	}
+	return h ^ h>>7
 }
