@@ -45,13 +45,12 @@ type Row struct {
 }
 
 type logEntry struct {
-	key         string         // Row.Key, named once per replay
-	placeholder bool           // head.Placeholder, kept here: Ledger reads no message of a gone turn
-	head        *model.Message // the turn's first message: its identity in this replay
+	key         string // Row.Key, named once per replay
+	placeholder bool   // head().Placeholder, kept here: Ledger reads no message of a gone turn
 	msgs        []*model.Message
-	first       int // call index whose Before first held it (or whose visit wrote it)
-	left        int
-	wroteAt     int
+	first       int32 // call index whose Before first held it (or whose visit wrote it)
+	left        int32
+	wroteAt     int32
 }
 
 // Ledger lists every turn of the conversation up to call (0-based), in
@@ -117,17 +116,21 @@ func (r *Replay) isNew(call int, m *model.Message) bool {
 	return true
 }
 
+// head is the turn's first message: its identity in this replay.
+func (e *logEntry) head() *model.Message { return e.msgs[0] }
+
 // name writes the key of e (Row.Key) to b: a turn by its first message's
-// ID (the loader numbers every message), a notice by the call that wrote
-// it, so that every replay of one recording names a turn the same way.
-func (e *logEntry) name(b []byte) []byte {
+// ID (the loader numbers every message; id is e.head().ID), a notice by the
+// call that wrote it, so that every replay of one recording names a turn
+// the same way.
+func (e *logEntry) name(b []byte, id int) []byte {
 	switch {
 	case e.wroteAt >= 0:
 		return strconv.AppendInt(append(b, "notice@"...), int64(e.wroteAt), 10)
-	case e.head.ID != 0:
-		return strconv.AppendInt(append(b, 'm'), int64(e.head.ID), 10)
+	case id != 0:
+		return strconv.AppendInt(append(b, 'm'), int64(id), 10)
 	}
-	return fmt.Appendf(b, "p%p", e.head) // a hand-built message: the same object in every replay
+	return fmt.Appendf(b, "p%p", e.head()) // a hand-built message: the same object in every replay
 }
 
 // turnPlaces finds a turn of the log by its first message: by the
@@ -173,10 +176,15 @@ func (t *turnPlaces) set(m *model.Message, at int) {
 		t.hand[m] = int32(at)
 		return
 	}
-	if m.ID >= len(t.byID) {
-		t.byID = append(t.byID, make([]int32, m.ID+1-len(t.byID)+len(t.byID)/2)...)
+	t.setID(m.ID, at)
+}
+
+// setID is set for a message whose ID (> 0) is id.
+func (t *turnPlaces) setID(id, at int) {
+	if id >= len(t.byID) {
+		t.byID = append(t.byID, make([]int32, id+1-len(t.byID)+len(t.byID)/2)...)
 	}
-	t.byID[m.ID] = int32(at + 1)
+	t.byID[id] = int32(at + 1)
 }
 
 // renumber maps every place through to.
@@ -195,9 +203,9 @@ func (t *turnPlaces) renumber(to []int32) {
 
 // logNode is a turn of the log being built, linked to the next.
 type logNode struct {
-	e          logEntry
-	next       int32
-	key0, key1 int32 // its key in the keys written so far
+	e    logEntry
+	next int32
+	key  int32 // where its key ends in the keys written so far (it starts where the node before's ends)
 }
 
 // logBuild is the turn log being built, call by call.
@@ -207,7 +215,7 @@ type logBuild struct {
 	at      turnPlaces // a turn's first message → its node
 	written []int32    // the nodes of notices and frames, in the order written
 	keys    []byte
-	one     []*model.Message // the messages of notices and frames, one each
+	one     []*model.Message // the messages of notices and frames, one each (of written)
 }
 
 // find is the node of the turn m starts, -1 when none yet. A notice in
@@ -219,24 +227,23 @@ func (b *logBuild) find(m *model.Message) int32 {
 	if m.ID > 0 {
 		return -1
 	}
-	for i := len(b.written) - 1; i >= 0; i-- {
-		if n := b.written[i]; b.nodes[n].e.head == m {
-			return n
+	for i := len(b.one) - 1; i >= 0; i-- {
+		if b.one[i] == m {
+			return b.written[i]
 		}
 	}
 	return -1
 }
 
-// add appends e after node after (the tail when after < 0).
-func (b *logBuild) add(e logEntry, after int32) int32 {
-	e.placeholder = e.head.Placeholder
-	k0 := len(b.keys)
-	b.keys = e.name(b.keys)
+// add appends e after node after (the tail when after < 0); id is
+// e.head().ID, and e.placeholder is set.
+func (b *logBuild) add(e logEntry, after int32, id int) int32 {
+	b.keys = e.name(b.keys, id)
 	n := int32(len(b.nodes))
 	if after < 0 {
 		after = b.tail
 	}
-	b.nodes = append(b.nodes, logNode{e: e, next: b.nodes[after].next, key0: int32(k0), key1: int32(len(b.keys))})
+	b.nodes = append(b.nodes, logNode{e: e, next: b.nodes[after].next, key: int32(len(b.keys))})
 	b.nodes[after].next = n
 	if b.tail == after {
 		b.tail = n
@@ -268,7 +275,7 @@ func (r *Replay) buildLog(order []int) ([]logEntry, turnPlaces) {
 	if order != nil {
 		n = len(order)
 	}
-	b := &logBuild{nodes: make([]logNode, 1, n*2+1), one: make([]*model.Message, 0, n)}
+	b := &logBuild{nodes: make([]logNode, 1, n+n/2+1), one: make([]*model.Message, 0, n), keys: make([]byte, 0, n*8)}
 	b.nodes[0].next = -1
 	b.at.wrote = make([]int32, len(r.Calls))
 	prev := -1
@@ -277,29 +284,22 @@ func (r *Replay) buildLog(order []int) ([]logEntry, turnPlaces) {
 		if order != nil {
 			ci = order[k]
 		}
-		v := &r.Calls[ci].Visit
-		from := r.known(prev, ci)
+		c := &r.Calls[ci]
+		v := &c.Visit
+		var last int32
+		if c.notes != nil && !slowLog {
+			last = b.noted(c, ci)
+		} else {
+			last = b.scanned(v, ci, r.known(prev, ci))
+		}
 		prev = ci
-		eachTurnFrom(v.Before, from, func(start, end int) {
-			h := v.Before[start]
-			if b.find(h) >= 0 {
-				return
-			}
-			n := b.add(logEntry{head: h, msgs: v.Before[start:end], first: ci, left: -1, wroteAt: -1}, -1)
-			b.at.set(h, int(n))
-		})
-		last := int32(-1)
-		eachTurn(v.Evicted, func(start, _ int) {
-			last = b.find(v.Evicted[start])
-			b.nodes[last].e.left = ci
-		})
 		written := v.Notice
 		if v.Frame != nil {
 			written = v.Frame
 		}
 		if written != nil && last >= 0 {
 			b.one = append(b.one, written)
-			n := b.add(logEntry{head: written, msgs: b.one[len(b.one)-1 : len(b.one) : len(b.one)], first: ci, left: -1, wroteAt: ci}, last)
+			n := b.add(logEntry{msgs: b.one[len(b.one)-1 : len(b.one) : len(b.one)], first: int32(ci), left: -1, wroteAt: int32(ci), placeholder: written.Placeholder}, last, 0)
 			b.written = append(b.written, n)
 			b.at.wrote[ci] = n + 1
 		}
@@ -309,12 +309,32 @@ func (r *Replay) buildLog(order []int) ([]logEntry, turnPlaces) {
 	all := string(b.keys)                // one string for every key: each key is a part of it
 	for i := b.nodes[0].next; i >= 0; i = b.nodes[i].next {
 		n := &b.nodes[i]
-		n.e.key = all[n.key0:n.key1]
+		n.e.key = all[b.nodes[i-1].key:n.key]
 		place[i] = int32(len(log))
 		log = append(log, n.e)
 	}
 	b.at.renumber(place)
 	return log, b.at
+}
+
+// scanned adds to the log the turns of call ci's window (v) that start
+// at from or later and it has not yet, and marks those that left at ci;
+// it returns the node of the last that left (-1: none).
+func (b *logBuild) scanned(v *Visit, ci, from int) int32 {
+	eachTurnFrom(v.Before, from, func(start, end int) {
+		h := v.Before[start]
+		if b.find(h) >= 0 {
+			return
+		}
+		n := b.add(logEntry{msgs: v.Before[start:end], first: int32(ci), left: -1, wroteAt: -1, placeholder: h.Placeholder}, -1, h.ID)
+		b.at.set(h, int(n))
+	})
+	last := int32(-1)
+	eachTurn(v.Evicted, func(start, _ int) {
+		last = b.find(v.Evicted[start])
+		b.nodes[last].e.left = int32(ci)
+	})
+	return last
 }
 
 // slowLog makes turnLog look at every turn of every window (for the
@@ -332,7 +352,12 @@ func (r *Replay) known(pi, ci int) int {
 	if slowLog || pi < 0 || r.Calls[pi].Run != r.Calls[ci].Run {
 		return 0
 	}
-	prev, v := &r.Calls[pi], &r.Calls[ci].Visit
+	return knownAfter(&r.Calls[pi], &r.Calls[ci].Visit)
+}
+
+// knownAfter is known, for call prev and the visit v of the call after
+// it in its run.
+func knownAfter(prev *CallReplay, v *Visit) int {
 	a := prev.Visit.After
 	if prev.Call.Deliveries > 0 || len(a) == 0 || len(a) > len(v.Before) {
 		return 0

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -43,14 +44,17 @@ func (p part) len() int {
 
 // ledgerIndex is built once per replay, with its turn log.
 type ledgerIndex struct {
-	gone []Row // every log entry as the gone row it is once it has left
+	gone goneRows // every log entry as the gone row it is once it has left (gonerows.go)
 	// upTo[c] is one past the last log entry first listed at call c or before
-	upTo []int
+	upTo []int32
 	// tree: a max segment tree over each entry's open, the call after which
-	// its row no longer changes (maxInt while it never left)
-	tree []int
+	// its row no longer changes (openNever while it never left)
+	tree []int32
 	size int
 }
+
+// openNever is never, as the tree keeps it.
+const openNever = math.MaxInt32
 
 const never = int(^uint(0) >> 1)
 
@@ -59,7 +63,7 @@ func (e *logEntry) open() int {
 	if e.left < 0 {
 		return never
 	}
-	return e.left
+	return int(e.left)
 }
 
 func (r *Replay) ledgerIndex() *ledgerIndex {
@@ -67,12 +71,10 @@ func (r *Replay) ledgerIndex() *ledgerIndex {
 		return r.index
 	}
 	log := r.turnLog()
-	ix := &ledgerIndex{gone: make([]Row, len(log)), upTo: make([]int, len(r.Calls))}
+	ix := &ledgerIndex{gone: newGoneRows(log), upTo: make([]int32, len(r.Calls))}
 	for i := range log {
-		e := &log[i]
-		ix.gone[i] = Row{Key: e.key, Messages: e.msgs, Fate: FateGone, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.placeholder}
-		if e.first < len(ix.upTo) {
-			ix.upTo[e.first] = max(ix.upTo[e.first], i+1)
+		if e := &log[i]; int(e.first) < len(ix.upTo) {
+			ix.upTo[e.first] = max(ix.upTo[e.first], int32(i+1))
 		}
 	}
 	for c := 1; c < len(ix.upTo); c++ {
@@ -82,12 +84,12 @@ func (r *Replay) ledgerIndex() *ledgerIndex {
 	for ix.size < len(log) {
 		ix.size *= 2
 	}
-	ix.tree = make([]int, 2*ix.size)
-	for i := range ix.tree {
-		ix.tree[i] = -1
+	ix.tree = make([]int32, 2*ix.size)
+	for i := range ix.tree[ix.size+len(log):] {
+		ix.tree[ix.size+len(log)+i] = -1
 	}
 	for i := range log {
-		ix.tree[ix.size+i] = log[i].open()
+		ix.tree[ix.size+i] = int32(min(log[i].open(), openNever))
 	}
 	for i := ix.size - 1; i >= 1; i-- {
 		ix.tree[i] = max(ix.tree[2*i], ix.tree[2*i+1])
@@ -99,7 +101,7 @@ func (r *Replay) ledgerIndex() *ledgerIndex {
 // openAt appends to out every log index below end whose open is past
 // call, in order.
 func (ix *ledgerIndex) openAt(node, lo, hi, end, call int, out []int) []int {
-	if lo >= end || ix.tree[node] <= call {
+	if lo >= end || int(ix.tree[node]) <= call {
 		return out
 	}
 	if hi-lo == 1 {
@@ -112,7 +114,7 @@ func (ix *ledgerIndex) openAt(node, lo, hi, end, call int, out []int) []int {
 
 // maxLeft is the largest open of log entries lo..hi-1.
 func (ix *ledgerIndex) maxLeft(lo, hi int) int {
-	m := -1
+	m := int32(-1)
 	for lo, hi = lo+ix.size, hi+ix.size; lo < hi; lo, hi = lo/2, hi/2 {
 		if lo&1 == 1 {
 			m = max(m, ix.tree[lo])
@@ -123,7 +125,10 @@ func (ix *ledgerIndex) maxLeft(lo, hi int) int {
 			m = max(m, ix.tree[hi])
 		}
 	}
-	return m
+	if m == openNever {
+		return never
+	}
+	return int(m)
 }
 
 // LedgerAt is the ledger at call (0-based) as a view; the zero Ledger
@@ -140,7 +145,7 @@ func (r *Replay) LedgerAt(call int) *Ledger {
 	ix := r.ledgerIndex()
 	log := r.log
 	v := &r.Calls[call].Visit
-	end := ix.upTo[call]
+	end := int(ix.upTo[call])
 	own := ix.openAt(1, 0, ix.size, end, call-1, nil) // the turns that leave at call are its own too
 	written := v.Notice
 	if v.Frame != nil {
@@ -158,16 +163,16 @@ func (r *Replay) LedgerAt(call int) *Ledger {
 	at := map[int]int{} // log index → index into rows
 	for _, li := range own {
 		e := &log[li]
-		if e.first > call {
+		if int(e.first) > call {
 			continue
 		}
-		row := ix.gone[li]
-		if e.left > call {
+		row := e.goneRow()
+		if int(e.left) > call {
 			row.LeftAt = -1
 		}
-		if e.wroteAt == call {
+		if int(e.wroteAt) == call {
 			row.Fate, row.Sent = FateNotice, !row.Placeholder
-			if e.head.IsFrame() {
+			if e.head().IsFrame() {
 				row.Fate = FateSummary
 			}
 		}
@@ -252,7 +257,7 @@ func (l *Ledger) At(i int) *Row {
 	if p.own != nil {
 		return p.own
 	}
-	return &l.r.index.gone[p.lo+i-p.start]
+	return l.r.index.gone.at(p.lo + i - p.start)
 }
 
 // GoneUntil is one past the last row of the stretch of gone rows that
@@ -315,7 +320,7 @@ func (l *Ledger) Rows() []Row {
 			out = append(out, *p.own)
 			continue
 		}
-		out = append(out, l.r.index.gone[p.lo:p.hi]...)
+		out = l.r.index.gone.appendRange(out, p.lo, p.hi)
 	}
 	return out
 }
@@ -345,8 +350,8 @@ func (l *Ledger) Row(k string) *Row {
 	if row, ok := l.own[li]; ok {
 		return row
 	}
-	if e := &l.r.log[li]; e.first <= l.call && e.left >= 0 && e.left < l.call {
-		return &l.r.index.gone[li]
+	if e := &l.r.log[li]; int(e.first) <= l.call && e.left >= 0 && int(e.left) < l.call {
+		return l.r.index.gone.at(li)
 	}
 	return nil
 }
@@ -361,7 +366,7 @@ func (l *Ledger) Each(fn func(r *Row) bool) {
 			continue
 		}
 		for i := p.lo; i < p.hi; i++ {
-			if !fn(&l.r.index.gone[i]) {
+			if !fn(l.r.index.gone.at(i)) {
 				return
 			}
 		}
@@ -379,7 +384,7 @@ func (r *Replay) placeOf(m *model.Message) (int, bool) {
 		return i, ok
 	}
 	for i := range r.log {
-		if r.log[i].head == m {
+		if r.log[i].head() == m {
 			return i, true
 		}
 	}
@@ -389,7 +394,7 @@ func (r *Replay) placeOf(m *model.Message) (int, bool) {
 // openNotice is the place of notice m among the open turns own.
 func (r *Replay) openNotice(own []int, m *model.Message) (int, bool) {
 	for _, li := range own {
-		if r.log[li].head == m {
+		if r.log[li].head() == m {
 			return li, true
 		}
 	}

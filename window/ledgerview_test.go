@@ -105,18 +105,18 @@ func ledgerByLog(r *Replay, call int) []Row {
 	at := make([]int32, 0, len(log)) // log index → row index (-1: not listed at call)
 	for i := range log {
 		e := &log[i]
-		if e.first > call {
+		if int(e.first) > call {
 			at = append(at, -1)
 			continue
 		}
 		at = append(at, int32(len(rows)))
-		row := Row{Key: e.key, Messages: e.msgs, Fate: FateGone, Turn: -1, LeftAt: e.left, First: e.first, WroteAt: e.wroteAt, Placeholder: e.placeholder}
-		if e.left > call {
+		row := Row{Key: e.key, Messages: e.msgs, Fate: FateGone, Turn: -1, LeftAt: int(e.left), First: int(e.first), WroteAt: int(e.wroteAt), Placeholder: e.placeholder}
+		if int(e.left) > call {
 			row.LeftAt = -1
 		}
-		if e.wroteAt == call {
+		if int(e.wroteAt) == call {
 			row.Fate, row.Sent = FateNotice, !row.Placeholder
-			if e.head.IsFrame() {
+			if e.head().IsFrame() {
 				row.Fate = FateSummary
 			}
 		}

@@ -36,7 +36,12 @@ type line struct {
 // linesOf puts every call of r on its line. A call's predecessor is the
 // call before it of its run, or for a run's first call the latest call
 // so far of the run it continues.
+// With one run (a long run, nearly always) there is one line, and no
+// call needs its line looked up: nothing is kept per call.
 func linesOf(r *Replay) *turnLines {
+	if oneRun(r.Calls) {
+		return &turnLines{}
+	}
 	ls := &turnLines{lineOf: make([]int, len(r.Calls)), pred: make([]int, len(r.Calls))}
 	last := map[*model.Run]int{} // a run's latest call, written when the next call is another run's
 	roots := map[int]int{}       // each conversation's first line
@@ -60,6 +65,16 @@ func linesOf(r *Replay) *turnLines {
 		ls.join(i, pred, c.Conversation, roots)
 	}
 	return ls
+}
+
+// oneRun: every call is of one run.
+func oneRun(calls []CallReplay) bool {
+	for i := range calls {
+		if calls[i].Run != calls[0].Run {
+			return false
+		}
+	}
+	return true
 }
 
 // join puts call i on a line: its predecessor's when it is that line's

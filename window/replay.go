@@ -24,8 +24,10 @@ type CallReplay struct {
 
 	continues *model.Run // the run its run continues (lineage's Pred), nil for none
 
-	recorded string // memo of Recorded
-	chars    int    // memo of WindowChars, + 1
+	recorded string  // memo of Recorded
+	chars    int     // memo of WindowChars, + 1
+	notes    []int32 // what it adds to the turn log, noted by the replay (turnnotes.go); nil: not noted
+	made     []*model.Message
 }
 
 // Recorded says whether the replayed window is the one the library
@@ -86,7 +88,7 @@ func runFolds(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay
 	for _, a := range rec.Agents {
 		policies[a.Key] = p
 	}
-	r := replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil})
+	r := replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil, note: true})
 	r.Policies, r.Policy = policies, p
 	return r
 }
@@ -95,7 +97,7 @@ func runFolds(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay
 // agent with none: the library defaults), each segment from the seed lin
 // names for it (§10.9); summarize-oldest takes its summaries from book.
 func RunAgents(rec *model.Recording, lin *lineage.Lineage, policies map[string]model.Policy, book *FoldBook) *Replay {
-	out := replay(rec, lin, replayOptions{policy: everyAgent(policies), book: book})
+	out := replay(rec, lin, replayOptions{policy: everyAgent(policies), book: book, note: true})
 	out.Policies = policies
 	if len(rec.Agents) > 0 {
 		out.Policy = policyOf(policies, rec.Agents[0])
@@ -116,6 +118,7 @@ type replayOptions struct {
 	learn  bool
 	stop   func(*CallReplay) bool
 	split  bool    // long runs on two goroutines (split.go)
+	note   bool    // note what each call adds to the turn log (turnnotes.go)
 	near   *Replay // a replay of the same recording under another policy, for split
 }
 
@@ -168,7 +171,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 			sums[link.Conversation] = NewSummaries(o.book)
 			sums[link.Conversation].learn = o.learn
 		}
-		x := &runner{p: p, run: run, link: link, sums: sums[link.Conversation]}
+		x := &runner{p: p, run: run, link: link, sums: sums[link.Conversation], note: o.note}
 		if link.Pred >= 0 && link.Pred < len(rec.Runs) {
 			x.pred = rec.Runs[link.Pred]
 		}
@@ -201,6 +204,7 @@ type runner struct {
 	link lineage.Link
 	pred *model.Run // the run it continues, nil for none
 	sums *Summaries
+	note bool // note each call's turns (turnnotes.go)
 }
 
 // call replays call ci of the run from ch, which is left before the
@@ -227,9 +231,16 @@ func (x *runner) callInto(c *CallReplay, ch *chain, ci int, mem *arena) {
 // all replays every call of the run in turn, appending them to out, and
 // stops after the first call for which stop is true (then stopped).
 func (x *runner) all(ch *chain, mem *arena, stop func(*CallReplay) bool, out []CallReplay) (_ []CallReplay, stopped bool) {
+	var notes *notes
+	if x.note {
+		notes = newNotes(len(x.run.Calls))
+	}
 	for ci, call := range x.run.Calls {
 		out = append(out, CallReplay{})
 		x.callInto(&out[len(out)-1], ch, ci, mem)
+		if x.note {
+			notes.noteAt(out, len(out)-1, ci)
+		}
 		if stop != nil && stop(&out[len(out)-1]) {
 			return out, true
 		}
@@ -239,8 +250,16 @@ func (x *runner) all(ch *chain, mem *arena, stop func(*CallReplay) bool, out []C
 }
 
 // sortCalls puts calls in file order of their llm_start and numbers them.
+// Calls come run by run, each run's in order: with one run, or runs one
+// after another, they are in order already, and are not moved (each is
+// some 300 bytes).
 func sortCalls(calls []CallReplay) {
-	slices.SortFunc(calls, func(a, b CallReplay) int { return a.Call.Number - b.Call.Number })
+	for i := 1; i < len(calls); i++ {
+		if calls[i].Call.Number < calls[i-1].Call.Number {
+			slices.SortFunc(calls, func(a, b CallReplay) int { return a.Call.Number - b.Call.Number })
+			break
+		}
+	}
 	for i := range calls {
 		calls[i].Index = i
 	}

@@ -85,8 +85,15 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	// mostly stops in its first calls: the second half, and the room for
 	// every call, wait for those
 	probe := min(max(from, 0), splitProbe)
+	var notes, notesB *notes // of each half's calls (turnnotes.go)
+	if x.note {
+		notes, notesB = newNotes(mid), newNotes(n-mid)
+	}
 	for ci := range probe {
 		out = append(out, x.call(ch, ci, mem))
+		if x.note {
+			notes.noteAt(out, base+ci, ci)
+		}
 		if stop != nil && stop(&out[base+ci]) {
 			return out, ch, true
 		}
@@ -96,6 +103,9 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	// one call of the first half; true when stop ends the replay there
 	first := func(ci int) bool {
 		out[base+ci] = x.call(ch, ci, mem)
+		if x.note {
+			notes.noteAt(out, base+ci, ci)
+		}
 		if stop != nil && stop(&out[base+ci]) {
 			return true
 		}
@@ -137,6 +147,15 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 				states = append(states, b.state())
 			}
 			*at = x.call(b, ci, bm)
+			switch {
+			case !x.note || ci < mid:
+			case ci > mid:
+				notesB.note(&out[base+ci-1], at)
+			case len(warm) > 0:
+				notesB.note(&warm[len(warm)-1], at)
+			default:
+				notesB.note(nil, at)
+			}
 			b.after(x.run.Calls[ci], at.Visit.After, bm)
 		}
 	}()
@@ -152,6 +171,9 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 		if !failed.Load() && !cancel.Load() {
 			if same, ok := sameState(ch, out[base+ci].Visit.Before, states[ci-mid]); ok {
 				remap(out[base+ci:base+n], b, same)
+				if x.note { // noted against the second half's call before it
+					notes.noteAt(out, base+ci, ci)
+				}
 				if splitTaken != nil {
 					splitTaken(ci)
 				}
@@ -296,25 +318,32 @@ func sameMade(a, b *model.Message) bool {
 }
 
 // remap puts the chain's messages in place of the second half's that say
-// the same, in the calls taken and the chain after them, until none is
-// left in a window (a message that left never comes back).
+// the same, in the calls taken and the chain after them, until a window
+// sent holds none of either (a message that left never comes back). A
+// window may be the one before it extended in place (arena.extend): so
+// whether a swap found one says nothing; what the window holds after it
+// does.
 func remap(calls []CallReplay, ch *chain, same map[*model.Message]*model.Message) {
 	if len(same) == 0 {
 		return
 	}
-	swap := func(w []*model.Message) bool {
-		found := false
+	put := make(map[*model.Message]bool, len(same)) // the chain's, put in their place
+	for _, to := range same {
+		put[to] = true
+	}
+	swap := func(w []*model.Message) {
 		for i, m := range w {
 			if to, ok := same[m]; ok {
-				w[i], found = to, true
+				w[i] = to
 			}
 		}
-		return found
 	}
 	for i := range calls {
 		v := &calls[i].Visit
-		inBefore, inAfter := swap(v.Before), swap(v.After)
-		if !inBefore && !inAfter {
+		swap(v.Before)
+		swap(v.After)
+		swap(calls[i].made) // its turn notes' (turnnotes.go): of its Before
+		if !slices.ContainsFunc(v.After, func(m *model.Message) bool { return put[m] }) {
 			return
 		}
 	}

@@ -9,7 +9,7 @@ package window
 // of turns (0..Turns()-1).
 func (r *Replay) Story(fn func(at int, key string, first, left int)) {
 	for i, e := range r.turnLog() {
-		fn(i, e.key, e.first, e.left)
+		fn(i, e.key, int(e.first), int(e.left))
 	}
 }
 
@@ -25,7 +25,7 @@ func (r *Replay) StoryOf(k string) (at, first, left int, ok bool) {
 		return -1, 0, 0, false
 	}
 	e := &r.log[i]
-	return i, e.first, e.left, true
+	return i, int(e.first), int(e.left), true
 }
 
 // LedgerOf is a ledger of the given rows, for a screen drawn from rows
@@ -57,5 +57,5 @@ func (r *Replay) TurnOf(k string) (row *Row, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	return &ix.gone[i], true
+	return ix.gone.at(i), true
 }

@@ -1,0 +1,10 @@
+package window
+
+// ForgetLog drops what a replay built after it (the turn log, its places,
+// the ledger index, the lines), so a benchmark can build them again.
+func ForgetLog(r *Replay) {
+	r.log, r.places, r.index, r.lines, r.views = nil, turnPlaces{}, nil, nil, nil
+}
+
+// SortCalls is sortCalls, for the benchmarks.
+func SortCalls(calls []CallReplay) { sortCalls(calls) }

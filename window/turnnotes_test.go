@@ -1,0 +1,153 @@
+package window
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+)
+
+// slowTurnLog is r's turn log (and its lines' logs) built the slow way:
+// every turn of every window looked at, no notes read, nothing known.
+func slowTurnLog(r *Replay) *Replay {
+	s := &Replay{Policy: r.Policy, Policies: r.Policies, Lineage: r.Lineage, Calls: r.Calls, Problems: r.Problems}
+	slowLog = true
+	defer func() { slowLog = false }()
+	s.turnLog()
+	return s
+}
+
+// sameLog fails t unless fast's turn log, and each of its lines', is
+// slow's.
+func sameLog(t *testing.T, name string, slow, fast *Replay) {
+	t.Helper()
+	fast.turnLog()
+	logs := func(r *Replay) [][]logEntry {
+		out := [][]logEntry{r.log}
+		for _, v := range r.views {
+			out = append(out, v.log)
+		}
+		return out
+	}
+	want, got := logs(slow), logs(fast)
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d logs, want %d", name, len(got), len(want))
+	}
+	for li := range want {
+		if len(got[li]) != len(want[li]) {
+			t.Fatalf("%s log %d: %d turns, want %d", name, li, len(got[li]), len(want[li]))
+		}
+		for j := range want[li] {
+			a, b := want[li][j], got[li][j]
+			if a.key != b.key || a.first != b.first || a.left != b.left || a.wroteAt != b.wroteAt || a.placeholder != b.placeholder || a.head() != b.head() || !sameMessages(a.msgs, b.msgs) {
+				t.Fatalf("%s log %d turn %d: %+v, want %+v", name, li, j, b, a)
+			}
+		}
+	}
+}
+
+// noteCount counts the calls of r the replay noted, and those whose
+// notes skip what the call before knew.
+func noteCount(r *Replay) (noted, skipping int) {
+	for i := range r.Calls {
+		if ns := r.Calls[i].notes; ns != nil {
+			noted++
+			if ns[0] > 0 {
+				skipping++
+			}
+		}
+	}
+	return noted, skipping
+}
+
+// TestNotedLogIsTheScannedLog: the turn log built from what the replay
+// noted of each call (turnnotes.go), and from what each window added to
+// the one before (known), is the log that looks at every turn of every
+// window: on every recording (branched conversations, interleaved agents,
+// summarize-oldest among them), long runs, and runs split on two
+// goroutines (the second half's notes taken from where it was taken),
+// under the recorded policy and others.
+func TestNotedLogIsTheScannedLog(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	paths = append(paths, "../tui/testdata/twins-branch/run.jsonl")
+	type source struct {
+		name string
+		rec  *model.Recording
+	}
+	srcs := []source{{"long", longRun(1500)}, {"delivering", longRunDelivering(1500, 7)}, {"asking", GeneratedRun(1500, 5, 40)}}
+	for _, path := range paths {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, source{filepath.Base(filepath.Dir(path)), rec})
+	}
+	noted, skipping, branched := 0, 0, 0
+	for _, src := range srcs {
+		inf := Infer(src.rec)
+		near := RunFolds(src.rec, inf.Policy, inf.Folds)
+		for _, k := range []int{1, 2, inf.Policy.KeepRecentTurns, inf.Policy.KeepRecentTurns + 1} {
+			p := inf.Policy
+			p.KeepRecentTurns = k
+			for _, split := range []bool{false, true} {
+				name := fmt.Sprintf("%s-K%d-split=%v", src.name, k, split)
+				r := RunFolds(src.rec, p, inf.Folds)
+				if split {
+					least, warm := 500, 64
+					if src.rec != srcs[0].rec && src.rec != srcs[1].rec && src.rec != srcs[2].rec {
+						least, warm = 4, 1
+					}
+					was, wasWarm := splitMin, splitWarm
+					splitMin, splitWarm = least, warm
+					r = RunNear(src.rec, p, inf.Folds, near)
+					splitMin, splitWarm = was, wasWarm
+				}
+				sameLog(t, name, slowTurnLog(r), r)
+				n, s := noteCount(r)
+				noted, skipping = noted+n, skipping+s
+				if r.Branches() {
+					branched++
+				}
+			}
+		}
+	}
+	if noted == 0 || skipping == 0 || branched == 0 {
+		t.Errorf("%d calls noted, %d of them skipping what the call before knew; %d branched replays", noted, skipping, branched)
+	}
+}
+
+// TestSplitWindowsHoldTheReplaysNotices: after a run split on two
+// goroutines, every notice in a window is one a call of the replay
+// wrote — never the second half's own, written before its calls were
+// taken (remap puts the first half's in their place, also in windows
+// that share memory with the window before).
+func TestSplitWindowsHoldTheReplaysNotices(t *testing.T) {
+	splitting(t, 500, 64)
+	for i, p := range []model.Policy{
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 2},
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 3, KeepLastToolResults: 2},
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 0},
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 9, KeepLastToolResults: 1, NoAnchor: true},
+		{Strategy: model.TokenBudget, KeepRecentTurns: 4, KeepLastToolResults: 2, ThresholdTokens: 3000},
+	} {
+		rec := []*model.Recording{longRun(1500), longRunDelivering(1500, 7), GeneratedRun(1500, 5, 40)}[i%3]
+		near := RunFolds(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
+		r := RunNear(rec, p, nil, near)
+		written := map[*model.Message]bool{}
+		for ci := range r.Calls {
+			v := &r.Calls[ci].Visit
+			if v.Notice != nil {
+				written[v.Notice] = true // in After
+			}
+			for _, w := range [][]*model.Message{v.Before, v.After, v.Evicted} {
+				for _, m := range w {
+					if m.ID == 0 && !written[m] {
+						t.Fatalf("K%d call %d: a notice no call of the replay wrote: %q", p.KeepRecentTurns, ci, m.Content)
+					}
+				}
+			}
+		}
+	}
+}
