@@ -90,7 +90,8 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 		notes, notesB = newNotes(mid), newNotes(n-mid)
 	}
 	for ci := range probe {
-		out = append(out, x.call(ch, ci, mem))
+		out = append(out, CallReplay{})
+		x.callInto(&out[base+ci], ch, ci, mem)
 		if x.note {
 			notes.noteAt(out, base+ci, ci)
 		}
@@ -102,7 +103,8 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	out = slices.Grow(out, n-probe)[:base+n]
 	// one call of the first half; true when stop ends the replay there
 	first := func(ci int) bool {
-		out[base+ci] = x.call(ch, ci, mem)
+		out[base+ci] = CallReplay{} // the second half's, when it wrote one there
+		x.callInto(&out[base+ci], ch, ci, mem)
 		if x.note {
 			notes.noteAt(out, base+ci, ci)
 		}
@@ -146,7 +148,8 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 			} else {
 				states = append(states, b.state())
 			}
-			*at = x.call(b, ci, bm)
+			*at = CallReplay{}
+			x.callInto(at, b, ci, bm)
 			switch {
 			case !x.note || ci < mid:
 			case ci > mid:
