@@ -80,7 +80,7 @@ func Same(a, b string) bool {
 // newest first, a name is spent by its latest result even when that turn
 // already holds a pin for another tool.
 func Candidates(turns []model.Turn, w []*model.Message, after int) []model.Pin {
-	pins := AppendCandidates(nil, turns, w, after)
+	pins := AppendCandidates(nil, turns, w, after, nil)
 	for i := range pins {
 		pins[i].Chars = TurnChars(w, turns[pins[i].TurnIndex])
 	}
@@ -89,10 +89,14 @@ func Candidates(turns []model.Turn, w []*model.Message, after int) []model.Pin {
 
 // AppendCandidates is Candidates appending to pins, for callers that keep
 // their own memory, without the pins' Chars: a caller measures those it
-// keeps (TurnChars).
-func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, after int) []model.Pin {
+// keeps (TurnChars). names numbers the tool names (nil: a table of its
+// own); a replay passes the same table to every visit.
+func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, after int, names *Names) []model.Pin {
+	if names == nil {
+		names = &Names{}
+	}
 	namer := NewNamer(w)
-	var seen names // tool rosters are small: a slice beats a map here
+	names.clearSeen()
 	for ti := len(turns) - 1; ti >= 0; ti-- {
 		t := turns[ti]
 		pinned := false
@@ -100,14 +104,14 @@ func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, 
 			if mi <= after {
 				break
 			}
-			name := namer.Name(w[mi])
-			if name == "" || !seen.add(name) {
+			id := names.of(namer, w[mi])
+			if id < 0 || !names.see(id) {
 				continue
 			}
 			if pinned {
 				continue
 			}
-			pins = append(pins, model.Pin{ToolName: name, TurnIndex: t.Index, MessageIndex: t.Start})
+			pins = append(pins, model.Pin{ToolName: names.names[id], TurnIndex: t.Index, MessageIndex: t.Start})
 			pinned = true
 		}
 	}
@@ -123,37 +127,77 @@ func TurnChars(w []*model.Message, t model.Turn) int {
 	return n
 }
 
-// names is a small set of names, each with a key made of its length and
-// end bytes, which tells most unequal names apart without reading them.
-type names struct {
-	keys  [16]uint32
-	names [16]string
-	n     int
-	more  []string // past 16
+// Names numbers tool names, so that a walk over a window compares
+// small numbers, and remembers the number of each tool result that
+// carries its own name (by Message.ID, checked against the message: that
+// name does not depend on the window), the last few hundred met. A replay keeps one Names for all
+// its visits. The zero Names is ready; it is not safe for concurrent use.
+type Names struct {
+	ids   map[string]int32
+	names []string // by number: the first string met with that text
+	byMsg [memoSlots]nameMemo
+	seen  []uint64 // the walk's set of numbers met
 }
 
-func nameKey(s string) uint32 {
-	return uint32(len(s))<<16 | uint32(s[0])<<8 | uint32(s[len(s)-1])
+type nameMemo struct {
+	m  *model.Message
+	id int32
 }
 
-// add adds name (not "") and reports whether it was not there yet.
-func (s *names) add(name string) bool {
-	k := nameKey(name)
-	for i := range s.n {
-		if s.keys[i] == k && s.names[i] == name {
-			return false
+// memoSlots is how many tool results Names remembers: the last met of
+// each message number modulo memoSlots (a window's are numbered close
+// together).
+const memoSlots = 512
+
+// of is the number of Namer.Name(m) in namer's window, -1 for none.
+func (t *Names) of(namer Namer, m *model.Message) int32 {
+	if m.Role != model.RoleTool {
+		return -1
+	}
+	if m.ToolName == "" {
+		if m.ToolCallID == "" {
+			return -1
 		}
+		return t.number(namer.byCall(m))
 	}
-	for _, x := range s.more {
-		if x == name {
-			return false
-		}
+	slot := &t.byMsg[uint(m.ID)%uint(len(t.byMsg))]
+	if slot.m == m {
+		return slot.id
 	}
-	if s.n < len(s.keys) {
-		s.keys[s.n], s.names[s.n] = k, name
-		s.n++
-	} else {
-		s.more = append(s.more, name)
+	n := t.number(m.ToolName)
+	*slot = nameMemo{m: m, id: n}
+	return n
+}
+
+// number is name's number, given on first sight; -1 for "".
+func (t *Names) number(name string) int32 {
+	if name == "" {
+		return -1
 	}
+	if n, ok := t.ids[name]; ok {
+		return n
+	}
+	if t.ids == nil {
+		t.ids = map[string]int32{}
+	}
+	n := int32(len(t.names))
+	t.ids[name] = n
+	t.names = append(t.names, name)
+	return n
+}
+
+// clearSeen empties the walk's set.
+func (t *Names) clearSeen() { clear(t.seen) }
+
+// see adds number n to the walk's set and reports whether it was new.
+func (t *Names) see(n int32) bool {
+	w, bit := int(n>>6), uint64(1)<<(n&63)
+	if w >= len(t.seen) {
+		t.seen = append(t.seen, make([]uint64, w+1-len(t.seen))...)
+	}
+	if t.seen[w]&bit != 0 {
+		return false
+	}
+	t.seen[w] |= bit
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/pinning"
 )
 
 // slab hands out small slices carved from larger allocations, so a replay
@@ -43,8 +44,10 @@ type arena struct {
 	obs      slab[model.Observations]
 	lastObs  *model.Observations
 	notices  slab[model.Message]
-	text     textBlocks // the notices' textBlocks
-	room     room       // the last window made, and room after it
+	text     textBlocks // the notices' texts
+	// toolNames numbers the tool names of the replay's windows
+	toolNames pinning.Names
+	room      room // the last window made, and room after it
 	// scratch memory of one visit, reused by the next
 	scratch       []model.Turn
 	scratchPins   []model.Pin
