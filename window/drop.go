@@ -95,10 +95,25 @@ func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals 
 	if p.Strategy == model.TokenBudget {
 		r.MeasuredTokens, r.OverBudget, r.ThresholdTokens = in.PrevUsage.Input, true, p.ThresholdTokens
 	} else {
-		r.TurnsBefore, r.TurnsAfter = turnsBefore, countTurns(v.After)
+		r.TurnsBefore, r.TurnsAfter = turnsBefore, v.turnsAfter(turnsBefore)
 	}
 	v.observe(r, p, in.mem)
 	return r
+}
+
+// turnsAfter is countTurns(v.After) of a visit that dropped turns from..to
+// of turnsBefore (or nothing): the turns before the span, the notice, and
+// the turns after it. Every turn after the first starts with a message
+// that is not a tool's, so none of them joins another in After.
+func (v *Visit) turnsAfter(turnsBefore int) int {
+	if len(v.Evicted) == 0 {
+		return turnsBefore
+	}
+	n := v.from + turnsBefore - v.to - 1
+	if v.Notice != nil {
+		n++
+	}
+	return n
 }
 
 // observe files what the pin did, when it did anything.

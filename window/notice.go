@@ -86,7 +86,7 @@ func digits(n int) int {
 func NoticeText(n, iteration int, strategy string, requestKept bool, toolNames []string) string {
 	var b strings.Builder
 	b.Grow(noticeMaxBytes + len(strategy))
-	writeNotice(&b, n, iteration, strategy, requestKept, toolNames)
+	writeNotice(&b, n, iteration, noticeMiddle(strategy, requestKept, len(toolNames) > 0), toolNames)
 	return b.String()
 }
 
@@ -95,33 +95,42 @@ func NoticeText(n, iteration int, strategy string, requestKept bool, toolNames [
 const noticeMaxBytes = len(noticeOpen) + len(noticeCount) + len(noticeBy) + len(noticeStrat) + len(keptSentence) +
 	len(toolsOpen) + len(toolsClose) + len(noticeClose) + len(moreTools) + 2*20 + maxNoticeTool*(48+2)
 
-// writeNotice writes NoticeText's text to b.
-func writeNotice(b *strings.Builder, n, iteration int, strategy string, requestKept bool, toolNames []string) {
+// writeNotice writes NoticeText's text to b; mid is its middle part
+// (noticeMiddle).
+func writeNotice(b *strings.Builder, n, iteration int, mid string, toolNames []string) {
 	var num [20]byte
 	b.WriteString(noticeOpen)
 	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
 	b.WriteString(noticeCount)
 	b.Write(strconv.AppendInt(num[:0], int64(iteration), 10))
-	b.WriteString(noticeBy)
-	b.WriteString(strategy)
-	b.WriteString(noticeStrat)
+	b.WriteString(mid)
+	if len(toolNames) == 0 {
+		b.WriteString(noticeClose)
+		return
+	}
+	for i, t := range toolNames[:min(len(toolNames), maxNoticeTool)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(t)
+	}
+	if len(toolNames) > maxNoticeTool {
+		b.WriteString(moreTools)
+	}
+	b.WriteString(toolsClose + noticeClose)
+}
+
+// noticeMiddle is the part of a notice between the iteration and the tool
+// names: the strategy, the kept sentence, the opening of the tools'.
+func noticeMiddle(strategy string, requestKept, tools bool) string {
+	s := noticeBy + strategy + noticeStrat
 	if requestKept {
-		b.WriteString(keptSentence)
+		s += keptSentence
 	}
-	if len(toolNames) > 0 {
-		b.WriteString(toolsOpen)
-		for i, t := range toolNames[:min(len(toolNames), maxNoticeTool)] {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(t)
-		}
-		if len(toolNames) > maxNoticeTool {
-			b.WriteString(moreTools)
-		}
-		b.WriteString(toolsClose)
+	if tools {
+		s += toolsOpen
 	}
-	b.WriteString(noticeClose)
+	return s
 }
 
 // chooseNotice runs the ladder: the rich notice when there are nameable
@@ -150,7 +159,10 @@ func chooseNotice(spanLen, spanChars, iteration int, strategy string, requestKep
 // a replay writes one notice per visit, and each would otherwise be an
 // allocation of its own. A string handed out is never written again (a
 // strings.Builder only appends), and keeps its block alive.
-type textBlocks struct{ b strings.Builder }
+type textBlocks struct {
+	b    strings.Builder
+	mids [4]struct{ strategy, s string } // noticeMiddle's, by requestKept and tools
+}
 
 const textBlock = 32 << 10
 
@@ -160,7 +172,19 @@ func (t *textBlocks) notice(n, iteration int, strategy string, requestKept bool,
 		t.b = strings.Builder{}
 		t.b.Grow(max(textBlock, need))
 	}
+	tools := len(toolNames) > 0
+	mid := &t.mids[b2i(requestKept)*2+b2i(tools)]
+	if mid.s == "" || mid.strategy != strategy {
+		mid.strategy, mid.s = strategy, noticeMiddle(strategy, requestKept, tools)
+	}
 	from := t.b.Len()
-	writeNotice(&t.b, n, iteration, strategy, requestKept, toolNames)
+	writeNotice(&t.b, n, iteration, mid.s, toolNames)
 	return t.b.String()[from:]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
