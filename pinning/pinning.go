@@ -80,7 +80,7 @@ func Same(a, b string) bool {
 // newest first, a name is spent by its latest result even when that turn
 // already holds a pin for another tool.
 func Candidates(turns []model.Turn, w []*model.Message, after int) []model.Pin {
-	pins := AppendCandidates(nil, turns, w, after, nil)
+	pins := AppendCandidates(nil, turns, w, after, len(turns), nil)
 	for i := range pins {
 		pins[i].Chars = TurnChars(w, turns[pins[i].TurnIndex])
 	}
@@ -89,9 +89,11 @@ func Candidates(turns []model.Turn, w []*model.Message, after int) []model.Pin {
 
 // AppendCandidates is Candidates appending to pins, for callers that keep
 // their own memory, without the pins' Chars: a caller measures those it
-// keeps (TurnChars). names numbers the tool names (nil: a table of its
-// own); a replay passes the same table to every visit.
-func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, after int, names *Names) []model.Pin {
+// keeps (TurnChars). It appends only the pins of turns before upTo (the
+// later turns' names are spent all the same). names numbers the tool
+// names (nil: a table of its own); a replay passes the same table to
+// every visit.
+func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, after, upTo int, names *Names) []model.Pin {
 	if names == nil {
 		names = &Names{}
 	}
@@ -108,7 +110,7 @@ func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, 
 			if id < 0 || !names.see(id) {
 				continue
 			}
-			if pinned {
+			if pinned || ti >= upTo {
 				continue
 			}
 			pins = append(pins, model.Pin{ToolName: names.names[id], TurnIndex: t.Index, MessageIndex: t.Start})

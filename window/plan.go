@@ -34,7 +34,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 		cands = 0
 	}
 	if in.pinLimit > 0 && cands > 0 {
-		p.candidates = pinning.AppendCandidates(in.mem.pinScratch(len(turns)), turns, w, in.anchor, &in.mem.toolNames)
+		p.candidates = pinning.AppendCandidates(in.mem.pinScratch(len(turns)), turns, w, in.anchor, cands, &in.mem.toolNames)
 		p.pinned = in.mem.pinnedScratch(min(in.pinLimit, len(p.candidates)))
 		for _, pin := range p.candidates {
 			if pin.TurnIndex >= cands {
