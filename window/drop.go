@@ -109,7 +109,7 @@ func (v *Visit) turnsAfter(turnsBefore int) int {
 	if len(v.Evicted) == 0 {
 		return turnsBefore
 	}
-	n := v.from + turnsBefore - v.to - 1
+	n := int(v.from) + turnsBefore - int(v.to) - 1
 	if v.Notice != nil {
 		n++
 	}

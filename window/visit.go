@@ -54,20 +54,21 @@ type Visit struct {
 	Notice  *model.Message   // the notice put in their place, if any
 	Frame   *model.Message   // the compaction frame they were folded into, if any
 	Anchor  int              // index in Before of the current request, -1 for none
-	Engaged bool             // the strategy engaged (and a record was filed)
-	Record  *model.Record
+	Record  *model.Record    // filed when the strategy engaged
 	// Pins are the admitted last-tool-result pins (newest first); Yielded
 	// counts the candidates past the limit.
-	Pins      []model.Pin
-	Yielded   int
-	StandDown bool
+	Pins    []model.Pin
+	Yielded int
 	// Problem says why the strategy could not decide (e.g. a call whose
 	// tokens were not measured); the window is then left as it was.
 	Problem string
+	heldBy  string // why the span stayed: the refusal listed first
 
-	from, to int    // the span, in turns; from = -1 when none
-	held     bool   // the span stayed (no notice or frame was smaller, or the summarizer failed)
-	heldBy   string // why it stayed: the refusal listed first
+	from, to int32 // the span, in turns; from = -1 when none
+	// (the flags last, together: a replay keeps one Visit per call)
+	Engaged   bool // the strategy engaged (and a record was filed)
+	StandDown bool // the pins stood down (§7)
+	held      bool // the span stayed (no notice or frame was smaller, or the summarizer failed)
 }
 
 // VisitWindow runs one visit of the window stage over history.
@@ -106,7 +107,7 @@ func visitWindow(v *Visit, history []*model.Message, in VisitInput) {
 		onlyExistingSummary(history, turns, &pl, in.mem)
 	}
 	v.Pins, v.Yielded = pl.pinned, pl.yielded
-	v.from, v.to = pl.from, pl.to
+	v.from, v.to = int32(pl.from), int32(pl.to)
 	if p.Strategy == model.SummarizeOldest {
 		if in.Summaries == nil {
 			in.Summaries = NewSummaries(nil)
@@ -149,7 +150,7 @@ func (v *Visit) Turns() []TurnFate {
 	for _, pin := range v.Pins {
 		out[pin.TurnIndex].PinTool = pin.ToolName
 	}
-	for ti := v.from; ti >= 0 && ti <= v.to; ti++ {
+	for ti := int(v.from); ti >= 0 && ti <= int(v.to); ti++ {
 		if v.held {
 			out[ti].Reason = v.heldBy
 		} else {
