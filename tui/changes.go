@@ -80,33 +80,36 @@ func newFateDiff(was, now *window.Replay) *fateDiff {
 		d.exact = false
 		return d
 	}
-	matched := make([]bool, was.Turns()) // was's turns that now has too
 	alone := func(to *[]int, left int) { // a turn of one replay only: final once it left
 		if left >= 0 {
 			*to = append(*to, left+1)
 		}
 	}
+	// the turns of was alone, beside those of now (both logs are built:
+	// each goroutine only reads them)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		was.Story(func(_ int, k string, _, left int) {
+			if _, _, _, ok := now.StoryOf(k); !ok {
+				alone(&d.finalWas, left)
+			}
+		})
+		sort.Ints(d.finalWas)
+	}()
 	now.Story(func(_ int, k string, first, left int) {
-		at, oFirst, oLeft, ok := was.StoryOf(k)
-		if !ok {
-			alone(&d.final, left)
-			return
-		}
-		matched[at] = true
+		_, oFirst, oLeft, ok := was.StoryOf(k)
 		switch {
+		case !ok:
+			alone(&d.final, left)
 		case oFirst != first:
 			d.exact = false
 		case oLeft >= 0 && left >= 0 && oLeft != left:
 			d.final = append(d.final, max(oLeft, left)+1)
 		}
 	})
-	was.Story(func(at int, _ string, _, left int) {
-		if !matched[at] {
-			alone(&d.finalWas, left)
-		}
-	})
 	sort.Ints(d.final)
-	sort.Ints(d.finalWas)
+	<-done
 	return d
 }
 

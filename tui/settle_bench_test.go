@@ -1,0 +1,68 @@
+package tui
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// BenchmarkSettle is what a knob change does after its replay, before
+// the frame: settleReplay of a fresh replay (the turn log, the ledger at
+// the last call, the fates against the recorded replay, every call's
+// window size and recorded comparison), on generated runs of 1.6k, 16k
+// and 50k calls. The replay (RunNear, keepRecentTurns 5, pins 3, beside
+// the recorded keepRecentTurns 4, pins 2) is not timed; ms-replay says
+// what it took; cpu-ms-settle and cpu-ms-replay the CPU time of each
+// (the process's, user + system: on a shared machine, steadier than the
+// wall time).
+func BenchmarkSettle(b *testing.B) {
+	for _, calls := range []int{1600, 16000, 50000} {
+		b.Run(fmt.Sprintf("%dcalls", calls), func(b *testing.B) {
+			path, _, err := rungen.Cached(rungen.Default(calls))
+			if err != nil {
+				b.Skip("no generated log:", err)
+			}
+			rec, err := loader.Load(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			was := window.RunFolds(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
+			settleReplay(was, nil, calls-1)
+			now := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
+			var replaying, cpuReplay, cpuSettle time.Duration
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				began, cpu0 := time.Now(), cpuTime()
+				r := window.RunNear(rec, now, nil, was)
+				replaying += time.Since(began)
+				cpu1 := cpuTime()
+				b.StartTimer()
+				if d := settleReplay(r, was, calls-1); d == nil {
+					b.Fatal("no fate diff")
+				}
+				cpu2 := cpuTime()
+				cpuReplay, cpuSettle = cpuReplay+cpu1-cpu0, cpuSettle+cpu2-cpu1
+			}
+			per := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+			b.ReportMetric(per(replaying), "ms-replay")
+			b.ReportMetric(per(cpuReplay), "cpu-ms-replay")
+			b.ReportMetric(per(cpuSettle), "cpu-ms-settle")
+		})
+	}
+}
+
+// cpuTime is the CPU time the process has used (user + system).
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
