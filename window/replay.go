@@ -136,7 +136,6 @@ type chain struct {
 	last       *model.Call
 	records    [2]*model.Record // the last two records filed (oldest first), as the visits filed them
 	nrecords   int
-	scratch    [2]model.Record // what a visit is told of them
 	reading    model.Usage
 	readIter   int
 	hasReading bool
@@ -302,12 +301,9 @@ func withRequest(history []*model.Message, run *model.Run) []*model.Message {
 // or later, and a Sequence step has no meter.
 func (ch *chain) visit(v *Visit, p model.Policy, run *model.Run, call *model.Call, sums *Summaries, mem *arena) {
 	current := ch.hasReading && ch.readIter >= call.Iteration-1 && run.Step == ""
-	for i := range ch.nrecords {
-		ch.scratch[i] = *ch.records[i]
-	}
 	visitWindow(v, ch.history, VisitInput{
 		Policy: p, Request: ch.request, Iteration: call.Iteration,
-		FirstCall: !current, PrevUsage: ch.reading, ReadingAt: ch.readIter, Records: ch.scratch[:ch.nrecords],
+		FirstCall: !current, PrevUsage: ch.reading, ReadingAt: ch.readIter, filed: ch.records[:ch.nrecords:ch.nrecords],
 		Summaries: sums, Call: call, mem: mem,
 	})
 	if v.Record != nil {

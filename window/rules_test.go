@@ -149,8 +149,15 @@ func TestStandDown(t *testing.T) {
 		{[]model.Record{plain, lastTool, lastTool}, true},
 	}
 	for i, c := range cases {
-		if got := standsDown(c.records); got != c.want {
+		if got := (&VisitInput{Records: c.records}).standsDown(); got != c.want {
 			t.Errorf("case %d: standsDown = %v, want %v", i, got, c.want)
+		}
+		filed := []*model.Record{} // as a replay's chain tells it
+		for j := range c.records {
+			filed = append(filed, &c.records[j])
+		}
+		if got := (&VisitInput{filed: filed}).standsDown(); got != c.want {
+			t.Errorf("case %d: standsDown of the filed records = %v, want %v", i, got, c.want)
 		}
 	}
 	// with stand-down the pinned turn is free to leave

@@ -16,7 +16,7 @@ type VisitInput struct {
 	// (0: the call just before this one). A reading older than the
 	// previous iteration has expired (§7).
 	ReadingAt int
-	Records   []model.Record // records filed earlier in this run
+	Records   []model.Record // records filed earlier in this run (stand-down reads the last two)
 	// PausedCallID names a tool call the run is paused on ("" for none);
 	// CheckIn says the pause is a human check-in.
 	PausedCallID string
@@ -30,6 +30,9 @@ type VisitInput struct {
 	Call      *model.Call
 
 	mem *arena // where the visit's slices come from; nil: its own
+	// filed, when set, stands for Records: the last records filed, oldest
+	// first, as a replay's chain keeps them (not copied for every visit)
+	filed []*model.Record
 }
 
 // TurnFate is one turn of the window as it stood before a visit, and what
@@ -96,7 +99,7 @@ func visitWindow(v *Visit, history []*model.Message, in VisitInput) {
 	v.Engaged = true
 	tc := in.mem.turnChars(history, turns)
 	pinLimit := p.KeepLastToolResults
-	if pinLimit > 0 && standsDown(in.Records) {
+	if pinLimit > 0 && in.standsDown() {
 		pinLimit, v.StandDown = 0, true
 	}
 	pl := planRemoval(history, turns, planInput{
@@ -215,16 +218,18 @@ func engages(p model.Policy, turns int, in VisitInput) (bool, string) {
 
 // standsDown: the last two records both removed nothing and both named
 // last-tool-result, so the pin is costing more than it is worth.
-func standsDown(records []model.Record) bool {
-	if len(records) < 2 {
-		return false
+func (in *VisitInput) standsDown() bool {
+	if in.filed != nil {
+		n := len(in.filed)
+		return n >= 2 && idleOnPins(in.filed[n-2]) && idleOnPins(in.filed[n-1])
 	}
-	for _, r := range records[len(records)-2:] {
-		if r.RemovedMessageCount != 0 || !namesReason(r.Refusals, model.ReasonLastToolResult) {
-			return false
-		}
-	}
-	return true
+	n := len(in.Records)
+	return n >= 2 && idleOnPins(&in.Records[n-2]) && idleOnPins(&in.Records[n-1])
+}
+
+// idleOnPins: r removed nothing and named last-tool-result.
+func idleOnPins(r *model.Record) bool {
+	return r.RemovedMessageCount == 0 && namesReason(r.Refusals, model.ReasonLastToolResult)
 }
 
 func namesReason(rs []model.Refusal, reason string) bool {
