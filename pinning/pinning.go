@@ -176,17 +176,31 @@ func (t *Names) number(name string) int32 {
 	if name == "" {
 		return -1
 	}
-	if n, ok := t.ids[name]; ok {
+	if t.ids == nil { // few names yet: a look along them beats a map
+		for i, x := range t.names {
+			if Same(x, name) {
+				return int32(i)
+			}
+		}
+		if len(t.names) == fewNames {
+			t.ids = make(map[string]int32, 2*fewNames)
+			for i, x := range t.names {
+				t.ids[x] = int32(i)
+			}
+		}
+	} else if n, ok := t.ids[name]; ok {
 		return n
 	}
-	if t.ids == nil {
-		t.ids = map[string]int32{}
-	}
 	n := int32(len(t.names))
-	t.ids[name] = n
+	if t.ids != nil {
+		t.ids[name] = n
+	}
 	t.names = append(t.names, name)
 	return n
 }
+
+// fewNames is how many names Names looks along before it keeps a map.
+const fewNames = 16
 
 // clearSeen empties the walk's set.
 func (t *Names) clearSeen() { clear(t.seen) }

@@ -1,6 +1,7 @@
 package pinning
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -72,5 +73,44 @@ func TestNameSkipsUnnamedCalls(t *testing.T) {
 	}
 	if got := NewNamer(w).Name(&model.Message{Role: "tool"}); got != "" {
 		t.Fatalf("a result with no id and no name has no name, got %q", got)
+	}
+}
+
+// Twenty tools and one called again: past sixteen names Names keeps a
+// map, and a table kept from one window to the next answers the same.
+func TestCandidatesManyTools(t *testing.T) {
+	w := []*model.Message{msg("user", "q")}
+	turns := []model.Turn{mt(0, 0, 1)}
+	add := func(name string) {
+		id := fmt.Sprintf("c%d", len(w))
+		turns = append(turns, mt(len(turns), len(w), 2))
+		w = append(w, &model.Message{Role: "assistant", ToolCalls: []model.ToolCall{{ID: id, Name: name}}},
+			&model.Message{Role: "tool", ToolCallID: id, ToolName: name, Content: "x", ID: len(w) + 1})
+	}
+	for i := range 20 {
+		add(fmt.Sprintf("t%d", i))
+	}
+	add("t3") // turn 21: t3's latest result; turn 4's is superseded
+	var want []string
+	want = append(want, "t3@21")
+	for i := 19; i >= 0; i-- {
+		if i != 3 {
+			want = append(want, fmt.Sprintf("t%d@%d", i, i+1))
+		}
+	}
+	var names Names
+	for round := range 2 {
+		var got []string
+		for _, p := range AppendCandidates(nil, turns, w, 0, len(turns), &names) {
+			got = append(got, fmt.Sprintf("%s@%d", p.ToolName, p.TurnIndex))
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: candidates\n%v\nwant\n%v", round, got, want)
+		}
+	}
+	// only the pins of turns before upTo, the later names spent all the same
+	got := AppendCandidates(nil, turns, w, 0, 21, &names)
+	if len(got) != 19 || got[0].ToolName != "t19" {
+		t.Fatalf("upTo 21: %d pins, first %+v; want 19, t19 first (t3 spent by turn 21)", len(got), got[0])
 	}
 }
