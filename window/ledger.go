@@ -201,11 +201,14 @@ func (t *turnPlaces) renumber(to []int32) {
 	}
 }
 
-// logNode is a turn of the log being built, linked to the next.
+// logNode is a turn of the log being built (its logEntry but the key),
+// linked to the next.
 type logNode struct {
-	e    logEntry
-	next int32
-	key  int32 // where its key ends in the keys written so far (it starts where the node before's ends)
+	msgs                 []*model.Message
+	first, left, wroteAt int32
+	next                 int32
+	key                  int32 // where its key ends in the keys written so far (it starts where the node before's ends)
+	placeholder          bool
 }
 
 // logBuild is the turn log being built, call by call.
@@ -243,7 +246,8 @@ func (b *logBuild) add(e logEntry, after int32, id int) int32 {
 	if after < 0 {
 		after = b.tail
 	}
-	b.nodes = append(b.nodes, logNode{e: e, next: b.nodes[after].next, key: int32(len(b.keys))})
+	b.nodes = append(b.nodes, logNode{msgs: e.msgs, first: e.first, left: e.left, wroteAt: e.wroteAt, placeholder: e.placeholder,
+		next: b.nodes[after].next, key: int32(len(b.keys))})
 	b.nodes[after].next = n
 	if b.tail == after {
 		b.tail = n
@@ -278,6 +282,11 @@ func (r *Replay) buildLog(order []int) ([]logEntry, turnPlaces) {
 	b := &logBuild{nodes: make([]logNode, 1, n+n/2+1), one: make([]*model.Message, 0, n), keys: make([]byte, 0, n*8)}
 	b.nodes[0].next = -1
 	b.at.wrote = make([]int32, len(r.Calls))
+	if len(r.Calls) > 0 { // the last window's last message: about the largest ID the log will hold
+		if w := r.Calls[len(r.Calls)-1].Visit.Before; len(w) > 0 && w[len(w)-1].ID > 0 {
+			b.at.byID = make([]int32, w[len(w)-1].ID+64)
+		}
+	}
 	prev := -1
 	for k := range n {
 		ci := k
@@ -309,9 +318,8 @@ func (r *Replay) buildLog(order []int) ([]logEntry, turnPlaces) {
 	all := string(b.keys)                // one string for every key: each key is a part of it
 	for i := b.nodes[0].next; i >= 0; i = b.nodes[i].next {
 		n := &b.nodes[i]
-		n.e.key = all[b.nodes[i-1].key:n.key]
 		place[i] = int32(len(log))
-		log = append(log, n.e)
+		log = append(log, logEntry{key: all[b.nodes[i-1].key:n.key], msgs: n.msgs, first: n.first, left: n.left, wroteAt: n.wroteAt, placeholder: n.placeholder})
 	}
 	b.at.renumber(place)
 	return log, b.at
@@ -332,7 +340,7 @@ func (b *logBuild) scanned(v *Visit, ci, from int) int32 {
 	last := int32(-1)
 	eachTurn(v.Evicted, func(start, _ int) {
 		last = b.find(v.Evicted[start])
-		b.nodes[last].e.left = int32(ci)
+		b.nodes[last].left = int32(ci)
 	})
 	return last
 }

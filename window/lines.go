@@ -39,7 +39,7 @@ type line struct {
 // With one run (a long run, nearly always) there is one line, and no
 // call needs its line looked up: nothing is kept per call.
 func linesOf(r *Replay) *turnLines {
-	if oneRun(r.Calls) {
+	if r.oneRun || oneRun(r.Calls) {
 		return &turnLines{}
 	}
 	ls := &turnLines{lineOf: make([]int, len(r.Calls)), pred: make([]int, len(r.Calls))}

@@ -64,6 +64,7 @@ type Replay struct {
 	places turnPlaces   // a turn's first message → its place in log
 	index  *ledgerIndex // built with log: what a ledger view reads
 	lines  *turnLines   // built with log: each call's line (lines.go)
+	oneRun bool         // every call is of one run (replay saw to it)
 	views  []*Replay    // built with log where the conversation branches: each line's
 }
 
@@ -159,7 +160,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	mem := &arena{}
 	states := make([]*chain, len(rec.Runs))
 	sums := map[int]*Summaries{} // by conversation: the latch is kept per conversation (§11.9)
-	stopped := false
+	stopped, runs := false, 0
 	for i, run := range rec.Runs {
 		p, ok := o.policy(run.Agent)
 		link := lin.Links[i]
@@ -181,6 +182,9 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		} else {
 			out.Calls, stopped = x.all(ch, mem, o.stop, out.Calls)
 		}
+		if len(out.Calls) > from {
+			runs++
+		}
 		for ci := from; ci < len(out.Calls); ci++ {
 			if v := &out.Calls[ci].Visit; v.Problem != "" && !seen[v.Problem] {
 				seen[v.Problem] = true
@@ -193,6 +197,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		states[i] = ch
 	}
 	sortCalls(out.Calls)
+	out.oneRun = runs <= 1
 	return out
 }
 

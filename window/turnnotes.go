@@ -123,7 +123,7 @@ func (b *logBuild) noted(c *CallReplay, ci int) int32 {
 		} else {
 			last = -1
 		}
-		b.nodes[last].e.left = int32(ci)
+		b.nodes[last].left = int32(ci)
 	}
 	return last
 }
