@@ -90,15 +90,14 @@ func newFateDiff(was, now *window.Replay) *fateDiff {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		was.Story(func(_ int, k string, _, left int) {
-			if _, _, _, ok := now.StoryOf(k); !ok {
+		was.StoryBeside(now, func(_, left, _, _ int, ok bool) {
+			if !ok {
 				alone(&d.finalWas, left)
 			}
 		})
 		sort.Ints(d.finalWas)
 	}()
-	now.Story(func(_ int, k string, first, left int) {
-		_, oFirst, oLeft, ok := was.StoryOf(k)
+	now.StoryBeside(was, func(first, left, oFirst, oLeft int, ok bool) {
 		switch {
 		case !ok:
 			alone(&d.final, left)

@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -399,36 +397,4 @@ func (r *Replay) openNotice(own []int, m *model.Message) (int, bool) {
 		}
 	}
 	return -1, false
-}
-
-// keyed is the place in the log of the turn whose Row.Key is k, read
-// back from the key: "m<ID>" by the message ID, "notice@<call>" by the
-// notice that call wrote; a key of a message built by hand is looked
-// for.
-func (r *Replay) keyed(k string) (int, bool) {
-	i, ok := -1, false
-	switch {
-	case strings.HasPrefix(k, "m"):
-		if id, err := strconv.Atoi(k[1:]); err == nil {
-			i, ok = r.places.ofID(id)
-		}
-	case strings.HasPrefix(k, "notice@"):
-		if c, err := strconv.Atoi(k[len("notice@"):]); err == nil && c >= 0 && c < len(r.Calls) {
-			if i, ok = r.places.ofCall(c); !ok {
-				v := &r.Calls[c].Visit
-				written := v.Notice
-				if v.Frame != nil {
-					written = v.Frame
-				}
-				i, ok = r.placeOf(written)
-			}
-		}
-	default:
-		for j := range r.log {
-			if r.log[j].key == k {
-				return j, true
-			}
-		}
-	}
-	return i, ok && r.log[i].key == k
 }

@@ -151,3 +151,31 @@ func TestSplitWindowsHoldTheReplaysNotices(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyedReadsBackEveryKey: every turn of a log is found by its key,
+// and a key written otherwise than name writes it finds none.
+func TestKeyedReadsBackEveryKey(t *testing.T) {
+	rec, err := loader.Load("../testdata/demo-incident/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := RunFolds(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 2, KeepLastToolResults: 2}, nil)
+	notices := 0
+	for i, e := range r.turnLog() {
+		if j, ok := r.keyed(e.key); !ok || j != i {
+			t.Fatalf("key %q: place %d, %v; want %d", e.key, j, ok, i)
+		}
+		if e.wroteAt >= 0 {
+			notices++
+		}
+	}
+	if notices == 0 {
+		t.Fatal("no notice in the log")
+	}
+	first := r.log[0].key
+	for _, k := range []string{"m", "m+" + first[1:], "m0" + first[1:], "m-1", "notice@", "notice@-0", "notice@+1", "m99999999999999999999", "x"} {
+		if i, ok := r.keyed(k); ok {
+			t.Errorf("key %q found turn %d", k, i)
+		}
+	}
+}
