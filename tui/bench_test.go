@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -259,8 +260,88 @@ func BenchmarkStepAtEnd(b *testing.B) {
 // change (+1, −1 in turn) is a replay, never the recorded one reused.
 // What starts after that frame (the book of the response's values, the
 // whole-run judge pass) is not waited for.
+//
+// Every key here is cold: no replay is kept or made ahead (kept.go), and
+// keys follow each other at once, as a user holding a key down.
 func BenchmarkKnobAtEnd(b *testing.B) {
+	defer coldKnobs()()
 	for _, calls := range []int{1600, 16000, 50000} {
 		b.Run(fmt.Sprintf("%dcalls", calls), func(b *testing.B) { knobChanges(b, press(openGenerated(b, calls), "}")) })
 	}
+}
+
+// coldKnobs keeps no replay and makes none ahead until the function it
+// returns is called.
+func coldKnobs() func() {
+	was := keepReplays
+	keepReplays = 0
+	return func() { keepReplays = was }
+}
+
+// BenchmarkKnobAtEndSettled is a knob key at the last call of a
+// generated 50k-call run after the screen has settled, as a user who
+// reads it before the next key: between keys (not timed) every command
+// the screen asked for runs — the book of the replay's values, the
+// evidence pass, and what runs while the user reads (kept.go). The keys
+// go ] ] [ [ round. cold: nothing kept or made ahead, each key a replay
+// of every call (the heap collected meanwhile); ahead: the replays of
+// the last policies kept and the last key's next one made ahead.
+func BenchmarkKnobAtEndSettled(b *testing.B) {
+	for _, cold := range []bool{true, false} {
+		name := "ahead"
+		if cold {
+			name = "cold"
+		}
+		b.Run(name, func(b *testing.B) {
+			if cold {
+				defer coldKnobs()()
+			}
+			m := press(openGenerated(b, 50000), "}")
+			keys := []string{"]", "]", "[", "["}
+			var took []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				next, cmd := m.Update(keyMsg(keys[i%len(keys)]))
+				var rest []tea.Cmd
+				m, rest = untilShown(next.(Model), cmd)
+				if m.s.replaying {
+					b.Fatal("the replay did not come back")
+				}
+				_ = m.View()
+				b.StopTimer()
+				took = append(took, time.Since(t0))
+				for _, c := range rest { // all the screen asked for, run to its end
+					m = settle(m, c)
+				}
+				b.StartTimer()
+			}
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2])/1e6, "ms-median")
+			b.ReportMetric(float64(took[len(took)-1])/1e6, "ms-slowest")
+		})
+	}
+}
+
+// untilShown runs cmd and what it leads to, as a program would, until no
+// replay is awaited, and returns the commands not run yet.
+func untilShown(m Model, cmd tea.Cmd) (Model, []tea.Cmd) {
+	pending := []tea.Cmd{cmd}
+	for len(pending) > 0 && m.s.replaying {
+		c := pending[0]
+		pending = pending[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case nil, spinner.TickMsg, tea.QuitMsg:
+		case tea.BatchMsg:
+			pending = append(pending, msg...)
+		default:
+			n, more := m.Update(msg)
+			m = n.(Model)
+			pending = append(pending, more)
+		}
+	}
+	return m, pending
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
@@ -21,6 +20,9 @@ type Model struct {
 	st   *Styles
 	keys KeyMap
 	s    *session // nil until the recording is loaded
+	// lastKnob is the last knob key pressed: pressed again, its policy is
+	// the one replayed ahead (kept.go)
+	lastKnob *tea.KeyMsg
 
 	header   *header
 	timeline *timeline
@@ -148,14 +150,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case renderedMsg:
 		m.detail.rendered(msg)
 	case replayedMsg:
-		if m.s == nil || msg.gen != m.gen {
+		if m.s == nil || m.s.rec != msg.rec {
+			return m, nil // another conversation is on screen
+		}
+		m.s.keep(msg.policy, msg.replay, msg.diff)
+		m.s.dirty = true
+		if msg.gen != m.gen {
 			return m, nil // a later change is on its way
 		}
-		m.s.replay, m.s.replaying, m.s.book, m.s.diff = msg.replay, false, nil, msg.diff
-		m.s.shownAt = time.Now()
-		m.reread()
-		cmd = tea.Batch(m.responseFollows(), bookCmd(m.s.rec, msg.replay))
+		m, cmd = m.show(keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff})
+	case aheadMsg:
+		m, cmd = m.aheadBack(msg)
+	case collectedMsg:
 	case bookMsg:
+		if m.s != nil {
+			m.s.booked(msg.replay, msg.book)
+			m.s.dirty = true
+		}
 		if m.s == nil || m.s.replay != msg.replay {
 			return m, nil // another replay is on screen
 		}
@@ -174,6 +185,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case judgedMsg:
 		m.s.judged(msg)
+		m.s.dirty = true
 		m.syncDetail() // a tool turn's strip marks the calls that used it
 	case viewMsg:
 		m = m.viewed(msg)
@@ -217,7 +229,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.s != nil && m.list.onResponse() && !m.s.replaying {
 		cmd = tea.Batch(cmd, m.askKeep()) // the response row shows the suggestions
 	}
-	return m, cmd
+	return m, tea.Batch(cmd, m.idleWork())
 }
 
 // keys1by1 handles a key message one key at a time: a terminal read can
@@ -301,7 +313,8 @@ func (m *Model) syncDetail() {
 }
 
 // replan reruns the replay after a knob moved. Back on the recorded
-// policy, the recorded replay is reused at once.
+// policy, the recorded replay is reused at once, and a kept one (kept.go)
+// likewise.
 func (m Model) replan() (Model, tea.Cmd) {
 	m.gen++
 	if !m.s.changed() {
@@ -309,7 +322,13 @@ func (m Model) replan() (Model, tea.Cmd) {
 		m.reread()
 		return m, m.responseFollows()
 	}
+	if k := m.s.keptFor(m.s.policy); k != nil {
+		return m.show(*k) // kept since the user set it, or replayed ahead
+	}
 	m.s.replaying = true
+	if m.s.ahead != nil && *m.s.ahead == m.s.policy {
+		return m, m.spin.Tick // its replay is under way ahead (aheadBack shows it)
+	}
 	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.recorded, m.s.policy, m.s.inference.Folds, m.s.call), m.spin.Tick)
 }
 

@@ -114,7 +114,18 @@ func onOff(on bool) string {
 // applyKnob changes the session's policy for a knob key. It reports
 // whether msg was a knob key at all.
 func (s *session) applyKnob(k KeyMap, msg tea.KeyMsg) bool {
-	p := &s.policy
+	p, lastPins, ok := nextPolicy(s.policy, s.lastPins, s.inference.Policy, k, msg)
+	if ok {
+		s.policy, s.lastPins = p, lastPins
+	}
+	return ok
+}
+
+// nextPolicy is p after knob key msg, with the pin limit to restore when
+// pins come back on (lastPins); recorded is the recorded policy (reset,
+// and the strategy cycle's way back). ok is false for a key that is no
+// knob.
+func nextPolicy(p model.Policy, lastPins int, recorded model.Policy, k KeyMap, msg tea.KeyMsg) (_ model.Policy, _ int, ok bool) {
 	switch {
 	case key.Matches(msg, k.RecentLess):
 		p.KeepRecentTurns = max(0, p.KeepRecentTurns-1)
@@ -126,19 +137,19 @@ func (s *session) applyKnob(k KeyMap, msg tea.KeyMsg) bool {
 		p.KeepLastToolResults++
 	case key.Matches(msg, k.TogglePins):
 		if p.PinsOn() {
-			s.lastPins, p.KeepLastToolResults = p.KeepLastToolResults, 0
+			lastPins, p.KeepLastToolResults = p.KeepLastToolResults, 0
 		} else {
-			p.KeepLastToolResults = s.lastPins
+			p.KeepLastToolResults = lastPins
 		}
 	case key.Matches(msg, k.ToggleAnchor):
 		p.NoAnchor = !p.NoAnchor
 	case key.Matches(msg, k.Strategy):
-		p.Strategy = nextStrategy(p.Strategy, s.inference.Policy.Strategy)
+		p.Strategy = nextStrategy(p.Strategy, recorded.Strategy)
 		switch {
 		case p.Strategy != model.TokenBudget && p.Strategy != model.SummarizeOldest:
 			// no threshold here: the one the cycle set goes, so coming
 			// back round to the recorded policy is the recorded policy
-			p.ThresholdTokens = s.inference.Policy.ThresholdTokens
+			p.ThresholdTokens = recorded.ThresholdTokens
 		case p.ThresholdTokens == 0:
 			p.ThresholdTokens = startThreshold
 		}
@@ -147,14 +158,14 @@ func (s *session) applyKnob(k KeyMap, msg tea.KeyMsg) bool {
 	case key.Matches(msg, k.ThresholdMore):
 		p.ThresholdTokens += thresholdStep
 	case key.Matches(msg, k.Reset):
-		*p = s.inference.Policy
+		p = recorded
 	default:
-		return false
+		return p, lastPins, false
 	}
 	if p.KeepLastToolResults > 0 {
-		s.lastPins = p.KeepLastToolResults
+		lastPins = p.KeepLastToolResults
 	}
-	return true
+	return p, lastPins, true
 }
 
 // nextStrategy cycles through the strategies a replay can run

@@ -41,6 +41,10 @@ type session struct {
 	judgeStops map[*provenance.Book]*atomic.Bool // of the judge jobs under way (dropJudges)
 	shownAt    time.Time                         // when a knob's replay came on screen (judgeWait)
 	judgeTick  bool                              // a judgeSoonMsg is on its way
+
+	kept  []keptReplay  // replays under the last policies the user set (kept.go)
+	ahead *model.Policy // the policy being replayed ahead, nil for none
+	dirty bool          // replays or their books were made since the heap was last collected
 }
 
 // loadedMsg is sent by loadCmd once the recording is read, its policy
@@ -111,6 +115,8 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 // set has finished; gen tells the latest request from stale ones.
 type replayedMsg struct {
 	gen    int
+	rec    *model.Recording
+	policy model.Policy
 	replay *window.Replay
 	diff   *fateDiff // against the recorded replay
 }
@@ -132,7 +138,7 @@ func bookCmd(rec *model.Recording, r *window.Replay) tea.Cmd {
 func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int) tea.Cmd {
 	return func() tea.Msg {
 		r := window.RunNear(rec, p, folds, recorded) // a long run on two goroutines
-		return replayedMsg{gen: gen, replay: r, diff: settleReplay(r, recorded, call)}
+		return replayedMsg{gen: gen, rec: rec, policy: p, replay: r, diff: settleReplay(r, recorded, call)}
 	}
 }
 

@@ -120,6 +120,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.syncDetail()
 	case key.Matches(msg, k.Knobs):
 		m.s.applyKnob(k, msg)
+		m.lastKnob = &msg
 		return m.replan()
 	case key.Matches(msg, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown):
 		m.detail.Update(msg)

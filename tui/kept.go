@@ -1,0 +1,168 @@
+package tui
+
+import (
+	"runtime"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/window"
+)
+
+// A knob key on a long run waits for a replay of every call (issue 10).
+// Two things spare the wait where they can, both real work done earlier,
+// never a guess shown as an answer:
+//
+//   - the replays of the last policies the user set are kept, so that
+//     going back to one (] then [) shows it at once;
+//   - once the screen has settled (the replay's book made, its evidence
+//     pass done), the policy the last knob key would give if pressed
+//     again is replayed ahead, off the UI goroutine, and kept.
+//
+// A key whose policy is neither kept nor being replayed ahead waits for
+// its replay as before. After the work ahead, the heap is collected while
+// the user reads, so that the next replay does not meet a collection of
+// the whole recording half way.
+
+// keepReplays is how many replays under the user's policies are kept;
+// 0 keeps none and replays nothing ahead (the benchmarks of a cold key);
+// the heap is still collected while the user reads.
+var keepReplays = 3
+
+// aheadMin is the fewest calls for which a replay is made ahead and the
+// heap collected after: a shorter run replays within a frame anyway.
+var aheadMin = 4096
+
+// keptReplay is a replay under a policy the user set (or the next one
+// they would), with what the screen reads of it.
+type keptReplay struct {
+	policy model.Policy
+	replay *window.Replay
+	diff   *fateDiff
+	book   *provenance.Book // nil until made (bookCmd)
+}
+
+// keptFor is the kept replay under p, nil when none.
+func (s *session) keptFor(p model.Policy) *keptReplay {
+	for i := range s.kept {
+		if s.kept[i].policy == p {
+			return &s.kept[i]
+		}
+	}
+	return nil
+}
+
+// keep adds the replay under p, newest last; the oldest that is not on
+// screen goes, with its evidence judgement, beyond keepReplays.
+func (s *session) keep(p model.Policy, r *window.Replay, d *fateDiff) {
+	if keepReplays <= 0 || s.keptFor(p) != nil {
+		return
+	}
+	s.kept = append(s.kept, keptReplay{policy: p, replay: r, diff: d})
+	for len(s.kept) > keepReplays {
+		i := 0
+		if s.kept[0].replay == s.replay {
+			i = 1
+		}
+		if b := s.kept[i].book; b != nil {
+			delete(s.judgements, b)
+		}
+		s.kept = append(s.kept[:i], s.kept[i+1:]...)
+	}
+}
+
+// booked notes the book made for r in its kept replay.
+func (s *session) booked(r *window.Replay, b *provenance.Book) {
+	for i := range s.kept {
+		if s.kept[i].replay == r {
+			s.kept[i].book = b
+		}
+	}
+}
+
+// aheadMsg is sent by aheadCmd with a replay made ahead under policy.
+type aheadMsg struct {
+	rec    *model.Recording
+	policy model.Policy
+	replay *window.Replay
+	diff   *fateDiff
+}
+
+func aheadCmd(rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int) tea.Cmd {
+	return func() tea.Msg {
+		r := window.RunNear(rec, p, folds, recorded)
+		return aheadMsg{rec: rec, policy: p, replay: r, diff: settleReplay(r, recorded, call)}
+	}
+}
+
+// collectedMsg says the heap was collected (collectCmd).
+type collectedMsg struct{}
+
+func collectCmd() tea.Cmd {
+	return func() tea.Msg {
+		runtime.GC()
+		return collectedMsg{}
+	}
+}
+
+// idleWork is what to do while the user reads a settled screen: replay
+// ahead the policy the last knob key would give again, else collect the
+// heap when replays, books or evidence passes were made since the last
+// collection; nil when there is nothing to do or the screen has not
+// settled (a replay, its book or its evidence pass under way).
+func (m *Model) idleWork() tea.Cmd {
+	s := m.s
+	if s == nil || m.stream != nil || s.replaying || s.ahead != nil || s.calls() < aheadMin ||
+		s.book == nil || !s.judgedBook() {
+		return nil
+	}
+	if keepReplays > 0 && m.lastKnob != nil {
+		next, _, ok := nextPolicy(s.policy, s.lastPins, s.inference.Policy, m.keys, *m.lastKnob)
+		if ok && next != s.policy && next != s.inference.Policy && s.keptFor(next) == nil {
+			s.ahead = &next
+			return aheadCmd(s.rec, s.recorded, next, s.inference.Folds, s.call)
+		}
+	}
+	if s.dirty {
+		s.dirty = false
+		return collectCmd()
+	}
+	return nil
+}
+
+// judgedBook: the evidence pass of the replay on screen is done.
+func (s *session) judgedBook() bool {
+	_, done := s.judgements[s.book]
+	return done
+}
+
+// aheadBack keeps a replay made ahead, and shows it when the user has
+// asked for its policy meanwhile (replan waits for it then).
+func (m Model) aheadBack(msg aheadMsg) (Model, tea.Cmd) {
+	s := m.s
+	if s == nil || s.rec != msg.rec || s.ahead == nil || *s.ahead != msg.policy {
+		return m, nil // another recording or conversation is on screen
+	}
+	s.ahead, s.dirty = nil, true
+	s.keep(msg.policy, msg.replay, msg.diff)
+	if s.replaying && s.policy == msg.policy {
+		return m.show(*s.keptFor(msg.policy))
+	}
+	return m, nil
+}
+
+// show puts a replay under the session's policy on screen: a fresh one,
+// or a kept one (with its book, when made).
+func (m Model) show(k keptReplay) (Model, tea.Cmd) {
+	s := m.s
+	s.replay, s.replaying, s.book, s.diff = k.replay, false, k.book, k.diff
+	s.shownAt = time.Now()
+	m.reread()
+	cmd := m.responseFollows()
+	if k.book == nil {
+		cmd = tea.Batch(cmd, bookCmd(s.rec, k.replay))
+	}
+	return m, cmd
+}

@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// sameWindows fails unless r's windows are those of a replay of rec under
+// p made from scratch (the same messages in the same order at every call).
+func sameWindows(t *testing.T, what string, rec *model.Recording, r *window.Replay, p model.Policy, folds *window.FoldBook) {
+	t.Helper()
+	want := window.RunFolds(rec, p, folds)
+	if r.Policy != p || len(r.Calls) != len(want.Calls) {
+		t.Fatalf("%s: a replay under %v of %d calls, want %v of %d", what, r.Policy, len(r.Calls), p, len(want.Calls))
+	}
+	for i := range want.Calls {
+		a, b := r.Calls[i].Visit.After, want.Calls[i].Visit.After
+		if len(a) != len(b) {
+			t.Fatalf("%s: call %d sends %d messages, a fresh replay %d", what, i+1, len(a), len(b))
+		}
+		for j := range a {
+			if a[j].Content != b[j].Content || a[j].Role != b[j].Role {
+				t.Fatalf("%s: call %d message %d differs from a fresh replay's", what, i+1, j+1)
+			}
+		}
+	}
+}
+
+// Going back to a policy the user set shows its replay at once: the key
+// itself puts it on screen, with nothing to wait for.
+func TestKnobBackToAKeptReplay(t *testing.T) {
+	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
+	first := m.s.replay
+	k := m.s.policy
+	m = press(m, "]") // K+2: another replay
+	next, _ := m.Update(keyMsg("["))
+	m = next.(Model)
+	if m.s.replaying || m.s.replay != first || m.s.policy != k {
+		t.Fatalf("back to %v: replaying %v, the replay shown is the first one: %v", k, m.s.replaying, m.s.replay == first)
+	}
+	sameWindows(t, "the kept replay", m.s.rec, m.s.replay, k, m.s.inference.Folds)
+	if m.s.diff == nil || m.s.diff.now != first {
+		t.Error("the kept replay came back without its fate diff")
+	}
+}
+
+// Once the screen has settled, the policy the last knob key gives if
+// pressed again is replayed ahead; pressing it shows that replay at once.
+// A key pressed while that replay is still under way waits for it, and
+// no second replay of the same policy starts.
+func TestKnobReplayedAhead(t *testing.T) {
+	defer func(was int) { aheadMin = was }(aheadMin)
+	aheadMin = 0 // the demo is short: make ahead what a long run would
+
+	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
+	want := m.s.policy
+	want.KeepRecentTurns++
+	if m.s.keptFor(want) == nil {
+		t.Fatalf("after ] and a settled screen, %v was not replayed ahead", want)
+	}
+	next, _ := m.Update(keyMsg("]"))
+	m = next.(Model)
+	if m.s.replaying || m.s.policy != want {
+		t.Fatalf("] again: replaying %v under %v, want %v at once", m.s.replaying, m.s.policy, want)
+	}
+	sameWindows(t, "the replay made ahead", m.s.rec, m.s.replay, want, m.s.inference.Folds)
+
+	// hold back the replay ahead, press its key meanwhile, then let it in
+	m = open(t, fileConfig(demoLog), 120, 40)
+	m = press(m, "G")
+	next, cmd := m.Update(keyMsg("}"))
+	var held []tea.Msg
+	m = runCmds(next.(Model), cmd, func(msg tea.Msg) bool {
+		if _, ok := msg.(aheadMsg); ok {
+			held = append(held, msg)
+			return true
+		}
+		return false
+	}, nil)
+	if len(held) != 1 || m.s.ahead == nil {
+		t.Fatalf("after } and a settled screen: %d replays ahead sent, one under way: %v", len(held), m.s.ahead != nil)
+	}
+	ahead := *m.s.ahead
+	next, cmd = m.Update(keyMsg("}"))
+	m = next.(Model)
+	if !m.s.replaying || m.s.policy != ahead {
+		t.Fatalf("} while its replay is under way ahead: replaying %v under %v", m.s.replaying, m.s.policy)
+	}
+	replays := 0
+	m = runCmds(m, cmd, func(msg tea.Msg) bool {
+		if _, ok := msg.(replayedMsg); ok {
+			replays++
+		}
+		return false
+	}, func(m Model) bool { return !m.s.replaying })
+	if replays != 0 || !m.s.replaying {
+		t.Fatalf("a second replay of the policy made ahead ran (%d), or the screen stopped waiting for it", replays)
+	}
+	next, _ = m.Update(held[0])
+	m = next.(Model)
+	if m.s.replaying || m.s.policy != ahead {
+		t.Fatalf("the replay ahead came back: replaying %v", m.s.replaying)
+	}
+	sameWindows(t, "the replay waited for", m.s.rec, m.s.replay, ahead, m.s.inference.Folds)
+}
+
+// With nothing kept (the cold benchmarks), every key is a replay.
+func TestKnobColdKeepsNothing(t *testing.T) {
+	defer coldKnobs()()
+	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]", "]")
+	next, _ := m.Update(keyMsg("["))
+	if m = next.(Model); !m.s.replaying || len(m.s.kept) != 0 {
+		t.Fatalf("cold: back to a policy set before, replaying %v with %d kept", m.s.replaying, len(m.s.kept))
+	}
+}
