@@ -39,5 +39,5 @@ for i in $(seq 1 "$rounds"); do
 	t send-keys "$key"
 	waitfor "keepRecentTurns=$want " 'replaying…'
 	echo "key $key → keepRecentTurns=$want on screen in $((($(now) - start) / 1000000)) ms"
-	sleep 1.5 # let the background passes of this replay end, as a reader would
+	sleep "${PAUSE:-1.5}" # let the background passes of this replay end, as a reader would
 done

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"runtime"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -15,8 +16,8 @@ import (
 // Two things spare the wait where they can, both real work done earlier,
 // never a guess shown as an answer:
 //
-//   - the replays of the last policies the user set are kept, so that
-//     going back to one (] then [) shows it at once;
+//   - the replays of the last two policies the user set are kept, so
+//     that going back to one (] then [) shows it at once;
 //   - once the screen has settled (the replay's book made, its evidence
 //     pass done), the policy the last knob key would give if pressed
 //     again is replayed ahead, off the UI goroutine, and kept.
@@ -29,7 +30,7 @@ import (
 // keepReplays is how many replays under the user's policies are kept;
 // 0 keeps none and replays nothing ahead (the benchmarks of a cold key);
 // the heap is still collected while the user reads.
-var keepReplays = 3
+var keepReplays = 2
 
 // aheadMin is the fewest calls for which a replay is made ahead and the
 // heap collected after: a shorter run replays within a frame anyway.
@@ -44,20 +45,28 @@ type keptReplay struct {
 	book   *provenance.Book // nil until made (bookCmd)
 }
 
-// keptFor is the kept replay under p, nil when none.
+// keptFor is the kept replay under p (one the user set, or the one made
+// ahead), nil when none.
 func (s *session) keptFor(p model.Policy) *keptReplay {
 	for i := range s.kept {
 		if s.kept[i].policy == p {
 			return &s.kept[i]
 		}
 	}
+	if s.next != nil && s.next.policy == p {
+		return s.next
+	}
 	return nil
 }
 
-// keep adds the replay under p, newest last; the oldest that is not on
-// screen goes, with its evidence judgement, beyond keepReplays.
+// keep adds the replay under p, a policy the user set, newest last; the
+// oldest that is not on screen goes, with its evidence judgement, beyond
+// keepReplays. The replay made ahead, once set, is kept so.
 func (s *session) keep(p model.Policy, r *window.Replay, d *fateDiff) {
-	if keepReplays <= 0 || s.keptFor(p) != nil {
+	if s.next != nil && s.next.policy == p {
+		s.next = nil
+	}
+	if keepReplays <= 0 || slices.ContainsFunc(s.kept, func(k keptReplay) bool { return k.policy == p }) {
 		return
 	}
 	s.kept = append(s.kept, keptReplay{policy: p, replay: r, diff: d})
@@ -79,6 +88,14 @@ func (s *session) booked(r *window.Replay, b *provenance.Book) {
 		if s.kept[i].replay == r {
 			s.kept[i].book = b
 		}
+	}
+}
+
+// keptAhead keeps the replay made ahead under p, in place of the one
+// before (a policy the user did not set).
+func (s *session) keptAhead(p model.Policy, r *window.Replay, d *fateDiff) {
+	if keepReplays > 0 {
+		s.next = &keptReplay{policy: p, replay: r, diff: d}
 	}
 }
 
@@ -107,12 +124,44 @@ func collectCmd() tea.Cmd {
 	}
 }
 
-// idleWork is what to do while the user reads a settled screen: replay
-// ahead the policy the last knob key would give again, else collect the
-// heap when replays, books or evidence passes were made since the last
-// collection; nil when there is nothing to do or the screen has not
-// settled (a replay, its book or its evidence pass under way).
+// idleDelay is how long the user must have pressed nothing before work
+// for later starts: it would slow the frames of keys pressed in a row.
+var idleDelay = 300 * time.Millisecond
+
+// idleMsg is sent idleDelay after idleWork found work to do.
+type idleMsg struct{}
+
+// idleWork asks for an idleMsg when there is work to do while the user
+// reads a settled screen (idleJob); nil when there is none, the screen
+// has not settled (a replay, its book or its evidence pass under way),
+// or one is on its way.
 func (m *Model) idleWork() tea.Cmd {
+	if m.s == nil || m.s.idleTick || m.idleJob(false) == nil {
+		return nil
+	}
+	m.s.idleTick = true
+	wait := idleDelay - time.Since(m.lastInput)
+	return tea.Tick(max(wait, time.Millisecond), func(time.Time) tea.Msg { return idleMsg{} })
+}
+
+// idle starts the work idleWork asked for, unless a key came since (then
+// it asks again).
+func (m *Model) idle() tea.Cmd {
+	if m.s == nil {
+		return nil
+	}
+	m.s.idleTick = false
+	if time.Since(m.lastInput) < idleDelay {
+		return m.idleWork()
+	}
+	return m.idleJob(true)
+}
+
+// idleJob is the work to do while the user reads: replay ahead the policy
+// the last knob key would give again, else collect the heap when
+// replays, books or evidence passes were made since the last collection;
+// nil for none. start: mark it started.
+func (m *Model) idleJob(start bool) tea.Cmd {
 	s := m.s
 	if s == nil || m.stream != nil || s.replaying || s.ahead != nil || s.calls() < aheadMin ||
 		s.book == nil || !s.judgedBook() {
@@ -121,15 +170,20 @@ func (m *Model) idleWork() tea.Cmd {
 	if keepReplays > 0 && m.lastKnob != nil {
 		next, _, ok := nextPolicy(s.policy, s.lastPins, s.inference.Policy, m.keys, *m.lastKnob)
 		if ok && next != s.policy && next != s.inference.Policy && s.keptFor(next) == nil {
+			if !start {
+				return func() tea.Msg { return nil }
+			}
 			s.ahead = &next
 			return aheadCmd(s.rec, s.recorded, next, s.inference.Folds, s.call)
 		}
 	}
-	if s.dirty {
-		s.dirty = false
-		return collectCmd()
+	if !s.dirty {
+		return nil
 	}
-	return nil
+	if start {
+		s.dirty = false
+	}
+	return collectCmd()
 }
 
 // judgedBook: the evidence pass of the replay on screen is done.
@@ -146,9 +200,9 @@ func (m Model) aheadBack(msg aheadMsg) (Model, tea.Cmd) {
 		return m, nil // another recording or conversation is on screen
 	}
 	s.ahead, s.dirty = nil, true
-	s.keep(msg.policy, msg.replay, msg.diff)
+	s.keptAhead(msg.policy, msg.replay, msg.diff)
 	if s.replaying && s.policy == msg.policy {
-		return m.show(*s.keptFor(msg.policy))
+		return m.show(keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff})
 	}
 	return m, nil
 }
@@ -157,6 +211,8 @@ func (m Model) aheadBack(msg aheadMsg) (Model, tea.Cmd) {
 // or a kept one (with its book, when made).
 func (m Model) show(k keptReplay) (Model, tea.Cmd) {
 	s := m.s
+	s.keep(k.policy, k.replay, k.diff) // now a policy the user set
+	s.booked(k.replay, k.book)
 	s.replay, s.replaying, s.book, s.diff = k.replay, false, k.book, k.diff
 	s.shownAt = time.Now()
 	m.reread()

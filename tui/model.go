@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
@@ -23,6 +24,8 @@ type Model struct {
 	// lastKnob is the last knob key pressed: pressed again, its policy is
 	// the one replayed ahead (kept.go)
 	lastKnob *tea.KeyMsg
+	// lastInput is when the user last pressed a key or used the mouse
+	lastInput time.Time
 
 	header   *header
 	timeline *timeline
@@ -153,14 +156,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.s == nil || m.s.rec != msg.rec {
 			return m, nil // another conversation is on screen
 		}
-		m.s.keep(msg.policy, msg.replay, msg.diff)
 		m.s.dirty = true
 		if msg.gen != m.gen {
-			return m, nil // a later change is on its way
+			m.s.keep(msg.policy, msg.replay, msg.diff) // set, and left at once: kept for a way back
+			return m, nil                              // a later change is on its way
 		}
 		m, cmd = m.show(keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff})
 	case aheadMsg:
 		m, cmd = m.aheadBack(msg)
+	case idleMsg:
+		cmd = m.idle()
 	case collectedMsg:
 	case bookMsg:
 		if m.s != nil {
@@ -190,6 +195,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case viewMsg:
 		m = m.viewed(msg)
 	case tea.KeyMsg:
+		m.lastInput = time.Now()
 		m, cmd = m.keys1by1(msg)
 	case searchedMsg:
 		m = m.searched(msg)
@@ -212,6 +218,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flash = "could not copy: " + msg.err.Error()
 		}
 	case tea.MouseMsg:
+		m.lastInput = time.Now()
 		m = m.mouse(msg)
 	}
 	m.layout()

@@ -42,9 +42,11 @@ type session struct {
 	shownAt    time.Time                         // when a knob's replay came on screen (judgeWait)
 	judgeTick  bool                              // a judgeSoonMsg is on its way
 
-	kept  []keptReplay  // replays under the last policies the user set (kept.go)
-	ahead *model.Policy // the policy being replayed ahead, nil for none
-	dirty bool          // replays or their books were made since the heap was last collected
+	kept     []keptReplay  // replays under the last policies the user set (kept.go)
+	next     *keptReplay   // the replay made ahead, nil for none
+	ahead    *model.Policy // the policy being replayed ahead, nil for none
+	dirty    bool          // replays or their books were made since the heap was last collected
+	idleTick bool          // an idleMsg is on its way
 }
 
 // loadedMsg is sent by loadCmd once the recording is read, its policy
