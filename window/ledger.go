@@ -219,6 +219,9 @@ type logBuild struct {
 	written []int32    // the nodes of notices and frames, in the order written
 	keys    []byte
 	one     []*model.Message // the messages of notices and frames, one each (of written)
+	prev    int              // the call stepped last; -1 before the first
+	upTo    int              // how many calls were stepped
+	calls   int              // how many calls the replay has
 }
 
 // find is the node of the turn m starts, -1 when none yet. A notice in
@@ -265,7 +268,15 @@ func (r *Replay) turnLog() []logEntry {
 		return r.log
 	}
 	r.lines = linesOf(r)
-	r.log, r.places = r.buildLog(nil)
+	if b := r.part; b != nil && b.calls == len(r.Calls) { // begun while the replay ran (split.go)
+		for ci := b.upTo; ci < len(r.Calls); ci++ {
+			b.step(r.Calls, ci)
+		}
+		r.log, r.places = b.finish()
+	} else {
+		r.log, r.places = r.buildLog(nil)
+	}
+	r.part = nil
 	if r.lines.branched {
 		r.views = r.lineViews()
 	}
@@ -279,50 +290,21 @@ func (r *Replay) buildLog(order []int) ([]logEntry, turnPlaces) {
 	if order != nil {
 		n = len(order)
 	}
-	b := &logBuild{nodes: make([]logNode, 1, n+n/2+1), one: make([]*model.Message, 0, n), keys: make([]byte, 0, n*8)}
-	b.nodes[0].next = -1
-	b.at.wrote = make([]int32, len(r.Calls))
+	lastID := 0
 	if len(r.Calls) > 0 { // the last window's last message: about the largest ID the log will hold
-		if w := r.Calls[len(r.Calls)-1].Visit.Before; len(w) > 0 && w[len(w)-1].ID > 0 {
-			b.at.byID = make([]int32, w[len(w)-1].ID+64)
+		if w := r.Calls[len(r.Calls)-1].Visit.Before; len(w) > 0 {
+			lastID = w[len(w)-1].ID
 		}
 	}
-	prev := -1
+	b := newLogBuild(n, len(r.Calls), lastID)
 	for k := range n {
 		ci := k
 		if order != nil {
 			ci = order[k]
 		}
-		c := &r.Calls[ci]
-		v := &c.Visit
-		var last int32
-		if c.notes != nil && !slowLog {
-			last = b.noted(c, ci)
-		} else {
-			last = b.scanned(v, ci, r.known(prev, ci))
-		}
-		prev = ci
-		written := v.Notice
-		if v.Frame != nil {
-			written = v.Frame
-		}
-		if written != nil && last >= 0 {
-			b.one = append(b.one, written)
-			n := b.add(logEntry{msgs: b.one[len(b.one)-1 : len(b.one) : len(b.one)], first: int32(ci), left: -1, wroteAt: int32(ci), placeholder: written.Placeholder}, last, 0)
-			b.written = append(b.written, n)
-			b.at.wrote[ci] = n + 1
-		}
+		b.step(r.Calls, ci)
 	}
-	log := make([]logEntry, 0, len(b.nodes)-1)
-	place := make([]int32, len(b.nodes)) // node → its place in log
-	all := string(b.keys)                // one string for every key: each key is a part of it
-	for i := b.nodes[0].next; i >= 0; i = b.nodes[i].next {
-		n := &b.nodes[i]
-		place[i] = int32(len(log))
-		log = append(log, logEntry{key: all[b.nodes[i-1].key:n.key], msgs: n.msgs, first: n.first, left: n.left, wroteAt: n.wroteAt, placeholder: n.placeholder})
-	}
-	b.at.renumber(place)
-	return log, b.at
+	return b.finish()
 }
 
 // scanned adds to the log the turns of call ci's window (v) that start
@@ -356,11 +338,11 @@ var slowLog = false
 // there is in the log already (a turn leaves whole, so no message of it
 // starts a turn of its own later), and only the messages after them can
 // start a new one. 0 when that is not so.
-func (r *Replay) known(pi, ci int) int {
-	if slowLog || pi < 0 || r.Calls[pi].Run != r.Calls[ci].Run {
+func known(calls []CallReplay, pi, ci int) int {
+	if slowLog || pi < 0 || calls[pi].Run != calls[ci].Run {
 		return 0
 	}
-	return knownAfter(&r.Calls[pi], &r.Calls[ci].Visit)
+	return knownAfter(&calls[pi], &calls[ci].Visit)
 }
 
 // knownAfter is known, for call prev and the visit v of the call after

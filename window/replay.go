@@ -66,6 +66,7 @@ type Replay struct {
 	lines  *turnLines   // built with log: each call's line (lines.go)
 	oneRun bool         // every call is of one run (replay saw to it)
 	views  []*Replay    // built with log where the conversation branches: each line's
+	part   *logBuild    // the log begun while the replay ran (logpart.go); nil once built
 }
 
 // Run replays every agent of rec under p (§10.9). Under summarize-oldest
@@ -161,6 +162,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	states := make([]*chain, len(rec.Runs))
 	sums := map[int]*Summaries{} // by conversation: the latch is kept per conversation (§11.9)
 	stopped, runs := false, 0
+	var part *logBuild // of the first run's calls, begun by split
 	for i, run := range rec.Runs {
 		p, ok := o.policy(run.Agent)
 		link := lin.Links[i]
@@ -179,6 +181,9 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		from := len(out.Calls)
 		if o.canSplit(p, run) {
 			out.Calls, ch, stopped = x.split(ch, mem, o.near, o.stop, out.Calls)
+			if from == 0 {
+				part = x.part
+			}
 		} else {
 			out.Calls, stopped = x.all(ch, mem, o.stop, out.Calls)
 		}
@@ -196,8 +201,11 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		}
 		states[i] = ch
 	}
-	sortCalls(out.Calls)
+	moved := sortCalls(out.Calls)
 	out.oneRun = runs <= 1
+	if runs == 1 && !moved { // the calls are the run's, in its order
+		out.part = part
+	}
 	return out
 }
 
@@ -208,7 +216,8 @@ type runner struct {
 	link lineage.Link
 	pred *model.Run // the run it continues, nil for none
 	sums *Summaries
-	note bool // note each call's turns (turnnotes.go)
+	note bool      // note each call's turns (turnnotes.go)
+	part *logBuild // split: the turn log of the first half's calls, begun on its goroutine
 }
 
 // call replays call ci of the run from ch, which is left before the
@@ -256,17 +265,19 @@ func (x *runner) all(ch *chain, mem *arena, stop func(*CallReplay) bool, out []C
 // sortCalls puts calls in file order of their llm_start and numbers them.
 // Calls come run by run, each run's in order: with one run, or runs one
 // after another, they are in order already, and are not moved (each is
-// some 300 bytes).
-func sortCalls(calls []CallReplay) {
+// some 300 bytes). moved: they were not.
+func sortCalls(calls []CallReplay) (moved bool) {
 	for i := 1; i < len(calls); i++ {
 		if calls[i].Call.Number < calls[i-1].Call.Number {
 			slices.SortFunc(calls, func(a, b CallReplay) int { return a.Call.Number - b.Call.Number })
+			moved = true
 			break
 		}
 	}
 	for i := range calls {
 		calls[i].Index = i
 	}
+	return moved
 }
 
 // seed is the state segment i starts from (§10.9).

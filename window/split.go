@@ -38,6 +38,9 @@ var (
 	// splitTaken, when set, is told the call of the run from which the
 	// second half's calls were taken (for the tests)
 	splitTaken func(call int)
+	// splitLogWhole: the first half begins the turn log over all its
+	// calls, the second half done or not (for the tests)
+	splitLogWhole bool
 )
 
 // RunNear is RunFolds, told a replay of the same recording under another
@@ -169,6 +172,9 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 			return out[:base+ci+1], ch, true
 		}
 	}
+	if x.note && stop == nil && base == 0 {
+		x.part = x.beginLog(out[:mid], done)
+	}
 	<-done
 	for ci := mid; ci < n; ci++ {
 		if !failed.Load() && !cancel.Load() {
@@ -193,6 +199,27 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 		}
 	}
 	return out, ch, false
+}
+
+// beginLog steps the turn log (logpart.go) over the first half's calls
+// until the second half is done (every call when splitLogWhole).
+func (x *runner) beginLog(calls []CallReplay, done <-chan struct{}) *logBuild {
+	n, lastID := len(x.run.Calls), 0
+	if a := x.run.Calls[n-1].Appended; len(a) > 0 {
+		lastID = a[len(a)-1].ID
+	}
+	b := newLogBuild(n, n, lastID)
+	for ci := range calls {
+		if ci%32 == 0 && !splitLogWhole {
+			select {
+			case <-done:
+				return b
+			default:
+			}
+		}
+		b.step(calls, ci)
+	}
+	return b
 }
 
 // guess is a chain before call from of the run: the window near had

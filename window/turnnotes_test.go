@@ -84,25 +84,30 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 		}
 		srcs = append(srcs, source{filepath.Base(filepath.Dir(path)), rec})
 	}
-	noted, skipping, branched := 0, 0, 0
+	noted, skipping, branched, begun := 0, 0, 0, 0
 	for _, src := range srcs {
 		inf := Infer(src.rec)
 		near := RunFolds(src.rec, inf.Policy, inf.Folds)
 		for _, k := range []int{1, 2, inf.Policy.KeepRecentTurns, inf.Policy.KeepRecentTurns + 1} {
 			p := inf.Policy
 			p.KeepRecentTurns = k
-			for _, split := range []bool{false, true} {
+			// split: the first half begins the log while the second
+			// runs (logpart.go); whole: over every call of its own
+			for _, split := range []string{"no", "yes", "whole"} {
 				name := fmt.Sprintf("%s-K%d-split=%v", src.name, k, split)
 				r := RunFolds(src.rec, p, inf.Folds)
-				if split {
+				if split != "no" {
 					least, warm := 500, 64
 					if src.rec != srcs[0].rec && src.rec != srcs[1].rec && src.rec != srcs[2].rec {
 						least, warm = 4, 1
 					}
 					was, wasWarm := splitMin, splitWarm
-					splitMin, splitWarm = least, warm
+					splitMin, splitWarm, splitLogWhole = least, warm, split == "whole"
 					r = RunNear(src.rec, p, inf.Folds, near)
-					splitMin, splitWarm = was, wasWarm
+					splitMin, splitWarm, splitLogWhole = was, wasWarm, false
+				}
+				if r.part != nil && r.part.upTo > 0 {
+					begun++
 				}
 				sameLog(t, name, slowTurnLog(r), r)
 				n, s := noteCount(r)
@@ -113,8 +118,8 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 			}
 		}
 	}
-	if noted == 0 || skipping == 0 || branched == 0 {
-		t.Errorf("%d calls noted, %d of them skipping what the call before knew; %d branched replays", noted, skipping, branched)
+	if noted == 0 || skipping == 0 || branched == 0 || begun == 0 {
+		t.Errorf("%d calls noted, %d of them skipping what the call before knew; %d branched replays; %d logs begun by the replay", noted, skipping, branched, begun)
 	}
 }
 
