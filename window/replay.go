@@ -2,6 +2,7 @@ package window
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/model"
@@ -161,7 +162,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	mem := &arena{}
 	states := make([]*chain, len(rec.Runs))
 	sums := map[int]*Summaries{} // by conversation: the latch is kept per conversation (§11.9)
-	stopped, runs := false, 0
+	stopped, runs, ordered := false, 0, true
 	var part *logBuild // of the first run's calls, begun by split
 	for i, run := range rec.Runs {
 		p, ok := o.policy(run.Agent)
@@ -179,6 +180,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		}
 		ch := seed(rec, states, i, link)
 		from := len(out.Calls)
+		x.base = from
 		if o.canSplit(p, run) {
 			out.Calls, ch, stopped = x.split(ch, mem, o.near, o.stop, out.Calls)
 			if from == 0 {
@@ -189,6 +191,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		}
 		if len(out.Calls) > from {
 			runs++
+			ordered = ordered && !x.unordered.Load() && (from == 0 || out.Calls[from].Call.Number >= out.Calls[from-1].Call.Number)
 		}
 		for ci := from; ci < len(out.Calls); ci++ {
 			if v := &out.Calls[ci].Visit; v.Problem != "" && !seen[v.Problem] {
@@ -201,7 +204,10 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		}
 		states[i] = ch
 	}
-	moved := sortCalls(out.Calls)
+	moved := false
+	if !ordered { // else each call's Index is its place already (callInto)
+		moved = sortCalls(out.Calls)
+	}
 	out.oneRun = runs <= 1
 	if runs == 1 && !moved { // the calls are the run's, in its order
 		out.part = part
@@ -218,6 +224,11 @@ type runner struct {
 	sums *Summaries
 	note bool      // note each call's turns (turnnotes.go)
 	part *logBuild // split: the turn log of the first half's calls, begun on its goroutine
+	// base is where the replay keeps call 0 of the run (CallReplay.Index);
+	// unordered: a call replayed comes before the run's call before it
+	// in the file (both halves of a split may set it)
+	base      int
+	unordered atomic.Bool
 }
 
 // call replays call ci of the run from ch, which is left before the
@@ -232,7 +243,10 @@ func (x *runner) call(ch *chain, ci int, mem *arena) CallReplay {
 // big: they are written where they are kept, not copied there).
 func (x *runner) callInto(c *CallReplay, ch *chain, ci int, mem *arena) {
 	call := x.run.Calls[ci]
-	c.Run, c.Call, c.Conversation, c.continues = x.run, call, x.link.Conversation, x.pred
+	c.Index, c.Run, c.Call, c.Conversation, c.continues = x.base+ci, x.run, call, x.link.Conversation, x.pred
+	if ci > 0 && call.Number < x.run.Calls[ci-1].Number {
+		x.unordered.Store(true)
+	}
 	if ci == 0 && x.link.Kind == lineage.Orphan {
 		c.Visit = asRecorded(ch.history)
 	} else {

@@ -205,8 +205,10 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 // until the second half is done (every call when splitLogWhole).
 func (x *runner) beginLog(calls []CallReplay, done <-chan struct{}) *logBuild {
 	n, lastID := len(x.run.Calls), 0
-	if a := x.run.Calls[n-1].Appended; len(a) > 0 {
-		lastID = a[len(a)-1].ID
+	for ci := n - 1; ci >= max(0, n-64) && lastID == 0; ci-- { // the last message the run added
+		if a := x.run.Calls[ci].Appended; len(a) > 0 {
+			lastID = a[len(a)-1].ID
+		}
 	}
 	b := newLogBuild(n, n, lastID)
 	for ci := range calls {

@@ -311,3 +311,45 @@ func TestSplitInference(t *testing.T) {
 		}
 	}
 }
+
+// TestCallsAreNumberedInFileOrder: a replay's calls come in file order
+// of their llm_start, each with its place as Index — whether the runs
+// came in that order (callInto numbered them as they were replayed) or
+// were sorted after (interleaved agents, twins), split or not.
+func TestCallsAreNumberedInFileOrder(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	paths = append(paths, "../tui/testdata/twins-branch/run.jsonl")
+	recs := []*model.Recording{longRun(1500), longRunDelivering(1500, 7)}
+	for _, path := range paths {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	sorted := 0
+	for i, rec := range recs {
+		inf := Infer(rec)
+		for _, split := range []bool{false, true} {
+			r := RunFolds(rec, inf.Policy, inf.Folds)
+			if split {
+				splitting(t, 4, 1)
+				r = RunNear(rec, inf.Policy, inf.Folds, r)
+			}
+			runs := map[*model.Run]bool{}
+			for ci := range r.Calls {
+				c := &r.Calls[ci]
+				if ci > 0 && c.Run != r.Calls[ci-1].Run && runs[c.Run] {
+					sorted++ // a run's calls came back after another's: sorted after
+				}
+				runs[c.Run] = true
+				if c.Index != ci || ci > 0 && c.Call.Number < r.Calls[ci-1].Call.Number {
+					t.Fatalf("recording %d split=%v call %d: Index %d, number %d after %d", i, split, ci, c.Index, c.Call.Number, r.Calls[max(ci-1, 0)].Call.Number)
+				}
+			}
+		}
+	}
+	if sorted == 0 {
+		t.Error("no replay whose runs interleave")
+	}
+}
