@@ -13,7 +13,7 @@ import "github.com/afinspect/inspect/model"
 // lastID is about the largest message ID the log will hold (0: unknown),
 // to size the index once.
 func newLogBuild(n, calls, lastID int) *logBuild {
-	b := &logBuild{nodes: make([]logNode, 1, n+n/2+1), one: make([]*model.Message, 0, n), keys: make([]byte, 0, n*8), prev: -1, calls: calls}
+	b := &logBuild{nodes: make([]logNode, 1, n*5/3+1), one: make([]*model.Message, 0, n), keys: make([]byte, 0, n*14), prev: -1, calls: calls}
 	b.nodes[0].next = -1
 	b.at.wrote = make([]int32, calls)
 	if lastID > 0 {
