@@ -3,6 +3,7 @@ package tui
 import (
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -107,9 +108,12 @@ type aheadMsg struct {
 	diff   *fateDiff
 }
 
-func aheadCmd(rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int) tea.Cmd {
+func aheadCmd(rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int, quit *atomic.Bool) tea.Cmd {
 	return func() tea.Msg {
-		r := window.RunNear(rec, p, folds, recorded)
+		r := window.RunNearUntil(rec, p, folds, recorded, quit)
+		if r == nil {
+			return aheadMsg{rec: rec, policy: p}
+		}
 		return aheadMsg{rec: rec, policy: p, replay: r, diff: settleReplay(r, recorded, call)}
 	}
 }
@@ -173,8 +177,8 @@ func (m *Model) idleJob(start bool) tea.Cmd {
 			if !start {
 				return func() tea.Msg { return nil }
 			}
-			s.ahead = &next
-			return aheadCmd(s.rec, s.recorded, next, s.inference.Folds, s.call)
+			s.ahead, s.quitAhead = &next, &atomic.Bool{}
+			return aheadCmd(s.rec, s.recorded, next, s.inference.Folds, s.call, s.quitAhead)
 		}
 	}
 	if !s.dirty {
@@ -200,6 +204,9 @@ func (m Model) aheadBack(msg aheadMsg) (Model, tea.Cmd) {
 		return m, nil // another recording or conversation is on screen
 	}
 	s.ahead, s.dirty = nil, true
+	if msg.replay == nil {
+		return m, nil // given up: the user went elsewhere
+	}
 	s.keptAhead(msg.policy, msg.replay, msg.diff)
 	if s.replaying && s.policy == msg.policy {
 		return m.show(keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff})
@@ -221,4 +228,26 @@ func (m Model) show(k keptReplay) (Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, bookCmd(s.rec, k.replay))
 	}
 	return m, cmd
+}
+
+// giveUp gives up the replay under way for the screen, and the one ahead
+// unless it is of the policy now asked for (the screen waits for it).
+func (s *session) giveUp() {
+	if s.quitReplay != nil {
+		s.quitReplay.Store(true)
+		s.quitReplay = nil
+	}
+	if s.ahead != nil && *s.ahead != s.policy && s.quitAhead != nil {
+		s.quitAhead.Store(true)
+	}
+}
+
+// giveUpAll gives up every replay under way for this session (another
+// took its place on screen).
+func (s *session) giveUpAll() {
+	for _, q := range []*atomic.Bool{s.quitReplay, s.quitAhead} {
+		if q != nil {
+			q.Store(true)
+		}
+	}
 }

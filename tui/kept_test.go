@@ -121,3 +121,28 @@ func TestKnobColdKeepsNothing(t *testing.T) {
 		t.Fatalf("cold: back to a policy set before, replaying %v with %d kept", m.s.replaying, len(m.s.kept))
 	}
 }
+
+// A knob key while the last key's replay is under way gives that replay
+// up: it comes back empty, and the newer one is shown.
+func TestKnobGivesUpTheReplayItMadeMoot(t *testing.T) {
+	defer coldKnobs()()
+	m := press(open(t, fileConfig(demoLog), 120, 40), "G")
+	k := m.s.policy.KeepRecentTurns
+	next, first := m.Update(keyMsg("]"))
+	next, second := next.(Model).Update(keyMsg("]"))
+	m = next.(Model)
+	var given []replayedMsg
+	m = runCmds(m, first, func(msg tea.Msg) bool {
+		if r, ok := msg.(replayedMsg); ok {
+			given = append(given, r)
+		}
+		return false
+	}, nil)
+	if len(given) != 1 || given[0].replay != nil {
+		t.Fatalf("the replay made moot came back %d times, with a replay: %v", len(given), len(given) == 1 && given[0].replay != nil)
+	}
+	m = runCmds(m, second, nil, func(m Model) bool { return !m.s.replaying })
+	if m.s.replaying || m.s.replay.Policy.KeepRecentTurns != k+2 {
+		t.Fatalf("the newer key's replay is not on screen: replaying %v, keepRecentTurns %d", m.s.replaying, m.s.replay.Policy.KeepRecentTurns)
+	}
+}

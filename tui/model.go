@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/afinspect/inspect/model"
@@ -157,6 +158,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // another conversation is on screen
 		}
 		m.s.dirty = true
+		if msg.replay == nil {
+			return m, nil // given up for a newer key's
+		}
 		if msg.gen != m.gen {
 			m.s.keep(msg.policy, msg.replay, msg.diff) // set, and left at once: kept for a way back
 			return m, nil                              // a later change is on its way
@@ -282,6 +286,9 @@ func (m Model) adopt(msg loadedMsg) (Model, tea.Cmd) {
 
 // loaded hands the session to every component.
 func (m *Model) loaded(s *session) {
+	if m.s != nil && m.s != s {
+		m.s.giveUpAll()
+	}
 	m.s = s
 	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
 	st := m.st
@@ -324,6 +331,7 @@ func (m *Model) syncDetail() {
 // likewise.
 func (m Model) replan() (Model, tea.Cmd) {
 	m.gen++
+	m.s.giveUp()
 	if !m.s.changed() {
 		m.s.replay, m.s.replaying, m.s.book = m.s.recorded, false, m.s.recordedBook
 		m.reread()
@@ -336,7 +344,8 @@ func (m Model) replan() (Model, tea.Cmd) {
 	if m.s.ahead != nil && *m.s.ahead == m.s.policy {
 		return m, m.spin.Tick // its replay is under way ahead (aheadBack shows it)
 	}
-	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.recorded, m.s.policy, m.s.inference.Folds, m.s.call), m.spin.Tick)
+	m.s.quitReplay = &atomic.Bool{}
+	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.recorded, m.s.policy, m.s.inference.Folds, m.s.call, m.s.quitReplay), m.spin.Tick)
 }
 
 // showTimeline: the timeline takes three lines, when the terminal has

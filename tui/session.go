@@ -47,6 +47,9 @@ type session struct {
 	ahead    *model.Policy // the policy being replayed ahead, nil for none
 	dirty    bool          // replays or their books were made since the heap was last collected
 	idleTick bool          // an idleMsg is on its way
+	// quits give up the replays under way for the screen (replayCmd) and
+	// ahead (aheadCmd): set when a newer key makes them moot
+	quitReplay, quitAhead *atomic.Bool
 }
 
 // loadedMsg is sent by loadCmd once the recording is read, its policy
@@ -137,9 +140,14 @@ func bookCmd(rec *model.Recording, r *window.Replay) tea.Cmd {
 
 // The summaries of summarize-oldest come from folds (learned under the
 // recorded policy).
-func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int) tea.Cmd {
+// quit, once set, gives the replay up (a newer key made it moot): then
+// the message's replay is nil.
+func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int, quit *atomic.Bool) tea.Cmd {
 	return func() tea.Msg {
-		r := window.RunNear(rec, p, folds, recorded) // a long run on two goroutines
+		r := window.RunNearUntil(rec, p, folds, recorded, quit) // a long run on two goroutines
+		if r == nil {
+			return replayedMsg{gen: gen, rec: rec, policy: p}
+		}
 		return replayedMsg{gen: gen, rec: rec, policy: p, replay: r, diff: settleReplay(r, recorded, call)}
 	}
 }

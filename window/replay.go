@@ -83,15 +83,15 @@ func Run(rec *model.Recording, p model.Policy) *Replay {
 
 // RunFolds is Run with the recorded folds given.
 func RunFolds(rec *model.Recording, p model.Policy, book *FoldBook) *Replay {
-	return runFolds(rec, p, book, nil)
+	return runFolds(rec, p, book, nil, nil)
 }
 
-func runFolds(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay) *Replay {
+func runFolds(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay, stop func(*CallReplay) bool) *Replay {
 	policies := map[string]model.Policy{"": p}
 	for _, a := range rec.Agents {
 		policies[a.Key] = p
 	}
-	r := replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil, note: true})
+	r := replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil, note: true, stop: stop, quit: stop != nil})
 	r.Policies, r.Policy = policies, p
 	return r
 }
@@ -120,6 +120,7 @@ type replayOptions struct {
 	book   *FoldBook
 	learn  bool
 	stop   func(*CallReplay) bool
+	quit   bool    // stop is a cancellation, not a search: room for every call all the same
 	split  bool    // long runs on two goroutines (split.go)
 	note   bool    // note what each call adds to the turn log (turnnotes.go)
 	near   *Replay // a replay of the same recording under another policy, for split
@@ -154,7 +155,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	for _, run := range rec.Runs {
 		n += len(run.Calls)
 	}
-	if o.stop != nil {
+	if o.stop != nil && !o.quit {
 		n = min(n, 256) // a search that may stop early grows its calls as it goes
 	}
 	out.Calls = make([]CallReplay, 0, n)

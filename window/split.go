@@ -50,7 +50,17 @@ var (
 // measured (Message.Chars), as the loader does, since two goroutines
 // read them.
 func RunNear(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay) *Replay {
-	return runFolds(rec, p, book, near)
+	return runFolds(rec, p, book, near, nil)
+}
+
+// RunNearUntil is RunNear, which gives up as soon as quit is set (a
+// newer knob key made the replay moot): then it returns nil.
+func RunNearUntil(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay, quit *atomic.Bool) *Replay {
+	r := runFolds(rec, p, book, near, func(*CallReplay) bool { return quit.Load() })
+	if quit.Load() {
+		return nil
+	}
+	return r
 }
 
 // canSplit: splitting was asked for, the run is long, nothing learns

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/afinspect/inspect/lineage"
@@ -351,5 +353,27 @@ func TestCallsAreNumberedInFileOrder(t *testing.T) {
 	}
 	if sorted == 0 {
 		t.Error("no replay whose runs interleave")
+	}
+}
+
+// RunNearUntil gives up (nil) once told to; untold, it is RunNear.
+func TestRunNearUntil(t *testing.T) {
+	rec := GeneratedRun(300, 0, 0)
+	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
+	near := RunFolds(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
+	var quit atomic.Bool
+	r, want := RunNearUntil(rec, p, nil, near, &quit), RunNear(rec, p, nil, near)
+	if r == nil || len(r.Calls) != len(want.Calls) {
+		t.Fatal("untold, RunNearUntil did not replay every call")
+	}
+	for i := range want.Calls {
+		a, b := r.Calls[i].Visit.After, want.Calls[i].Visit.After
+		if !slices.EqualFunc(a, b, func(x, y *model.Message) bool { return x.Role == y.Role && x.Content == y.Content }) {
+			t.Fatalf("call %d differs from RunNear's", i+1)
+		}
+	}
+	quit.Store(true)
+	if r := RunNearUntil(rec, p, nil, near, &quit); r != nil {
+		t.Error("told to give up, RunNearUntil returned a replay")
 	}
 }
