@@ -7,6 +7,10 @@
 #
 #   scripts/tmux-knob.sh BIN FILE        # ROUNDS=10 by default
 #
+# PAUSE (seconds, default 1.5) is how long a round waits after its screen,
+# as a reader would. BURST=N instead presses ] N times 40 ms apart each
+# round (a key held down) and times from the last press.
+#
 # Each capture of the pane costs ~2 ms, so a time is good to a few ms.
 set -euo pipefail
 bin=$1 file=$2 rounds=${ROUNDS:-10}
@@ -33,7 +37,17 @@ waitfor 'keepLastToolResults=[0-9]' 'replaying…'
 sleep 2 # what starts after the frame (the evidence pass) settles
 k0=$(screen | grep -o 'keepRecentTurns=[0-9]*' | head -1 | cut -d= -f2)
 echo "file: $file; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg); keepRecentTurns starts at $k0"
+burst=${BURST:-0}
 for i in $(seq 1 "$rounds"); do
+	if [ "$burst" -gt 0 ]; then
+		want=$((k0 + burst * i))
+		for _ in $(seq 1 "$burst"); do t send-keys ']'; sleep 0.04; done
+		start=$(now)
+		waitfor "keepRecentTurns=$want" 'replaying…'
+		echo "$burst × ] → keepRecentTurns=$want on screen $((($(now) - start) / 1000000)) ms after the last press"
+		sleep "${PAUSE:-1.5}"
+		continue
+	fi
 	if [ $((i % 2)) = 1 ]; then key=']' want=$((k0 + 1)); else key='[' want=$k0; fi
 	start=$(now)
 	t send-keys "$key"
