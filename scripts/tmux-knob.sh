@@ -34,7 +34,7 @@ t send-keys G
 sleep 1
 t send-keys '}'
 waitfor 'keepLastToolResults=[0-9]' 'replaying…'
-sleep 2 # what starts after the frame (the evidence pass) settles
+sleep "${SETTLE:-2}" # what starts after the frame (the evidence pass, work ahead) settles
 k0=$(screen | grep -o 'keepRecentTurns=[0-9]*' | head -1 | cut -d= -f2)
 echo "file: $file; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg); keepRecentTurns starts at $k0"
 burst=${BURST:-0}
