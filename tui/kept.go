@@ -136,11 +136,13 @@ var idleDelay = 300 * time.Millisecond
 type idleMsg struct{}
 
 // idleWork asks for an idleMsg when there is work to do while the user
-// reads a settled screen (idleJob); nil when there is none, the screen
-// has not settled (a replay, its book or its evidence pass under way),
-// or one is on its way.
+// reads a settled screen (idleTask); nil when there is none or one is on
+// its way.
 func (m *Model) idleWork() tea.Cmd {
-	if m.s == nil || m.s.idleTick || m.idleJob(false) == nil {
+	if m.s == nil || m.s.idleTick {
+		return nil
+	}
+	if ahead, collect := m.idleTask(); ahead == nil && !collect {
 		return nil
 	}
 	m.s.idleTick = true
@@ -151,43 +153,44 @@ func (m *Model) idleWork() tea.Cmd {
 // idle starts the work idleWork asked for, unless a key came since (then
 // it asks again).
 func (m *Model) idle() tea.Cmd {
-	if m.s == nil {
+	s := m.s
+	if s == nil {
 		return nil
 	}
-	m.s.idleTick = false
+	s.idleTick = false
 	if time.Since(m.lastInput) < idleDelay {
 		return m.idleWork()
 	}
-	return m.idleJob(true)
+	ahead, collect := m.idleTask()
+	switch {
+	case ahead != nil:
+		s.ahead, s.quitAhead = ahead, &atomic.Bool{}
+		return aheadCmd(s.rec, s.recorded, *ahead, s.inference.Folds, s.call, s.quitAhead)
+	case collect:
+		s.dirty = false
+		return collectCmd()
+	}
+	return nil
 }
 
-// idleJob is the work to do while the user reads: replay ahead the policy
-// the last knob key would give again, else collect the heap when
-// replays, books or evidence passes were made since the last collection;
-// nil for none. start: mark it started.
-func (m *Model) idleJob(start bool) tea.Cmd {
+// idleTask is the work to do while the user reads a settled screen (no
+// replay, book or evidence pass under way): the policy the last knob key
+// would give if pressed again, to replay ahead, when it is not kept;
+// else collect, when replays, books or evidence passes were made since
+// the heap was last collected.
+func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 	s := m.s
 	if s == nil || m.stream != nil || s.replaying || s.ahead != nil || s.calls() < aheadMin ||
 		s.book == nil || !s.judgedBook() {
-		return nil
+		return nil, false
 	}
 	if keepReplays > 0 && m.lastKnob != nil {
 		next, _, ok := nextPolicy(s.policy, s.lastPins, s.inference.Policy, m.keys, *m.lastKnob)
 		if ok && next != s.policy && next != s.inference.Policy && s.keptFor(next) == nil {
-			if !start {
-				return func() tea.Msg { return nil }
-			}
-			s.ahead, s.quitAhead = &next, &atomic.Bool{}
-			return aheadCmd(s.rec, s.recorded, next, s.inference.Folds, s.call, s.quitAhead)
+			return &next, false
 		}
 	}
-	if !s.dirty {
-		return nil
-	}
-	if start {
-		s.dirty = false
-	}
-	return collectCmd()
+	return nil, s.dirty
 }
 
 // judgedBook: the evidence pass of the replay on screen is done.
