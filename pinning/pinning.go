@@ -120,6 +120,30 @@ func AppendCandidates(pins []model.Pin, turns []model.Turn, w []*model.Message, 
 	return pins
 }
 
+// AppendCandidatesOf is AppendCandidates over the names' numbers of w's
+// messages, read once by the caller: ids[i] is names.Of(NewNamer(w),
+// w[i]). It gives the same pins in the same order.
+func AppendCandidatesOf(pins []model.Pin, turns []model.Turn, ids []int32, after, upTo int, names *Names) []model.Pin {
+	names.clearSeen()
+	for ti := len(turns) - 1; ti >= 0; ti-- {
+		t := turns[ti]
+		pinned := false
+		lo := max(t.Start, after+1)
+		for mi := t.Start + t.Length - 1; mi >= lo; mi-- {
+			id := ids[mi]
+			if id < 0 || !names.see(id) || pinned || ti >= upTo {
+				continue
+			}
+			pins = append(pins, model.Pin{ToolName: names.names[id], TurnIndex: t.Index, MessageIndex: t.Start})
+			pinned = true
+		}
+		if lo > t.Start {
+			break // every turn before this one is at or before after
+		}
+	}
+	return pins
+}
+
 // TurnChars is the size of turn t of w in characters: a pin's Chars.
 func TurnChars(w []*model.Message, t model.Turn) int {
 	n := 0
@@ -151,7 +175,10 @@ type nameMemo struct {
 // together).
 const memoSlots = 512
 
-// of is the number of Namer.Name(m) in namer's window, -1 for none.
+// Of is the number of Namer.Name(m) in namer's window, -1 for none.
+func (t *Names) Of(namer Namer, m *model.Message) int32 { return t.of(namer, m) }
+
+// of is Of.
 func (t *Names) of(namer Namer, m *model.Message) int32 {
 	if m.Role != model.RoleTool {
 		return -1

@@ -55,6 +55,9 @@ type arena struct {
 	scratchPinned []model.Pin
 	scratchNames  []string
 	scratchChars  []int
+	// facts is what the visit read of its window, and prev that of the
+	// window the last visit sent (facts.go)
+	facts, prev readFacts
 }
 
 // keeper is a slab that also keeps copies of scratch slices, handing out

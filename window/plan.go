@@ -13,7 +13,8 @@ type planInput struct {
 	paused     string
 	checkIn    bool
 	mem        *arena
-	turnChars  []int // each turn's size in characters
+	turnChars  []int   // each turn's size in characters
+	nameIDs    []int32 // each message's tool name number (arena.segmentFacts); nil: not read
 }
 
 // plan is the refusal engine's answer for one window.
@@ -34,7 +35,11 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 		cands = 0
 	}
 	if in.pinLimit > 0 && cands > 0 {
-		p.candidates = pinning.AppendCandidates(in.mem.pinScratch(len(turns)), turns, w, in.anchor, cands, &in.mem.toolNames)
+		if in.nameIDs != nil {
+			p.candidates = pinning.AppendCandidatesOf(in.mem.pinScratch(len(turns)), turns, in.nameIDs, in.anchor, cands, &in.mem.toolNames)
+		} else {
+			p.candidates = pinning.AppendCandidates(in.mem.pinScratch(len(turns)), turns, w, in.anchor, cands, &in.mem.toolNames)
+		}
 		p.pinned = in.mem.pinnedScratch(min(in.pinLimit, len(p.candidates)))
 		for _, pin := range p.candidates {
 			if pin.TurnIndex >= cands {

@@ -83,28 +83,37 @@ func VisitWindow(history []*model.Message, in VisitInput) Visit {
 
 // visitWindow is VisitWindow writing the visit into v.
 func visitWindow(v *Visit, history []*model.Message, in VisitInput) {
-	p := in.Policy
 	if in.mem == nil {
 		in.mem = &arena{}
 	}
+	decide(v, history, in)
+	in.mem.after(v)
+}
+
+// decide is visitWindow but for the facts it keeps.
+func decide(v *Visit, history []*model.Message, in VisitInput) {
+	p := in.Policy
 	*v = Visit{Before: history, After: history, Anchor: -1, from: -1, to: -1}
-	turns, anchor := segmentAnchor(in.mem.scratchTurns(len(history))[:0], history, in.Request, !p.NoAnchor)
-	v.Anchor = anchor
+	pinLimit := p.KeepLastToolResults
+	standDown := pinLimit > 0 && in.standsDown()
+	if standDown {
+		pinLimit = 0
+	}
+	// the sizes, and the names when pins are on, read in the same pass
+	turns, tc, ids := in.mem.segmentFacts(history, in.Request, !p.NoAnchor, p.KeepLastToolResults > 0, &v.Anchor)
+	if standDown {
+		ids = nil
+	}
 	n := len(turns)
 	engaged, problem := engages(p, n, in)
 	v.Problem = problem
 	if !engaged {
 		return
 	}
-	v.Engaged = true
-	tc := in.mem.turnChars(history, turns)
-	pinLimit := p.KeepLastToolResults
-	if pinLimit > 0 && in.standsDown() {
-		pinLimit, v.StandDown = 0, true
-	}
+	v.Engaged, v.StandDown = true, standDown
 	pl := planRemoval(history, turns, planInput{
 		keepRecent: p.KeepRecentTurns, pinLimit: pinLimit, anchor: v.Anchor,
-		paused: in.PausedCallID, checkIn: in.CheckIn, mem: in.mem, turnChars: tc,
+		paused: in.PausedCallID, checkIn: in.CheckIn, mem: in.mem, turnChars: tc, nameIDs: ids,
 	})
 	if p.Strategy == model.SummarizeOldest {
 		onlyExistingSummary(history, turns, &pl, in.mem)

@@ -1,0 +1,151 @@
+package window
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/pinning"
+)
+
+// The pins a replay admits at every visit, read from the names' numbers
+// segmentFacts gathers in its pass (pinning.AppendCandidatesOf), are the
+// pins the full walk over the window (pinning.AppendCandidates) finds:
+// at every visit of every recording here and of generated runs (new
+// requests moving the anchor, deliveries), under several policies.
+func TestCandidatesOfAreTheFullWalk(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	if len(paths) == 0 {
+		t.Fatal("no recordings under ../testdata")
+	}
+	paths = append(paths, "../tui/testdata/twins-branch/run.jsonl")
+	recs := map[string]*model.Recording{
+		"generated":            GeneratedRun(400, 0, 0),
+		"generated-delivering": GeneratedRun(400, 7, 0),
+		"generated-asking":     GeneratedRun(400, 5, 13),
+	}
+	byCall := GeneratedRun(400, 7, 0) // a third of the results named only by their call
+	for _, run := range byCall.Runs {
+		for _, c := range run.Calls {
+			for _, m := range c.Appended {
+				if m.Role == model.RoleTool && m.ID%3 == 0 {
+					m.ToolName = ""
+				}
+			}
+		}
+	}
+	recs["generated-by-call"] = byCall
+	for _, path := range paths {
+		rec, err := loader.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs[path] = rec
+	}
+	visits, judged, kept := 0, atomic.Int64{}, atomic.Int64{}
+	judgeFacts = func(f *readFacts, names *pinning.Names) {
+		judged.Add(1)
+		if f.reused > 0 {
+			kept.Add(1)
+		}
+		if err := judgeRead(f, names); err != "" {
+			t.Error(err)
+		}
+	}
+	defer func() { judgeFacts = nil }()
+	for name, rec := range recs {
+		inf := Infer(rec).Policy
+		policies := []model.Policy{inf}
+		for _, k := range []int{1, 2, 4} {
+			for _, l := range []int{1, 2, 3, 5} {
+				policies = append(policies, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: k, KeepLastToolResults: l})
+			}
+		}
+		noAnchor := inf
+		noAnchor.NoAnchor, noAnchor.KeepLastToolResults = true, 2
+		policies = append(policies, noAnchor)
+		for _, p := range policies {
+			r := Run(rec, p)
+			near := p
+			near.KeepRecentTurns++
+			RunNear(rec, p, nil, Run(rec, near)) // the split replay: two goroutines, two arenas
+			for i := range r.Calls {
+				c := &r.Calls[i]
+				judgePins(t, name, c, r.PolicyOf(c))
+				visits++
+			}
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	t.Logf("%d visits, %d read, %d of them after what the last visit read", visits, judged.Load(), kept.Load())
+	if visits < 10000 || judged.Load() < int64(visits) || kept.Load() < judged.Load()/2 {
+		t.Fatalf("only %d visits judged", visits)
+	}
+}
+
+// judgePins checks call c's visit against the full walk.
+func judgePins(t *testing.T, name string, c *CallReplay, p model.Policy) {
+	t.Helper()
+	v := &c.Visit
+	turns := Segment(v.Before)
+	var mem arena
+	namer := pinning.NewNamer(v.Before)
+	ids := make([]int32, len(v.Before))
+	for i, m := range v.Before {
+		ids[i] = mem.toolNames.Of(namer, m)
+	}
+	for upTo := 0; upTo <= len(turns); upTo++ {
+		want := pinning.AppendCandidates(nil, turns, v.Before, v.Anchor, upTo, nil)
+		got := pinning.AppendCandidatesOf(nil, turns, ids, v.Anchor, upTo, &mem.toolNames)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s call %d upTo %d: candidates %v, the full walk %v", name, c.Index+1, upTo, got, want)
+		}
+	}
+	if !v.Engaged || v.StandDown || !p.PinsOn() || p.Strategy != model.SlidingWindow {
+		return
+	}
+	cands := max(len(turns)-p.KeepRecentTurns, 0)
+	var want []model.Pin
+	yielded := 0
+	for _, pin := range pinning.Candidates(turns, v.Before, v.Anchor) {
+		if pin.TurnIndex >= cands {
+			continue
+		}
+		if len(want) < p.KeepLastToolResults {
+			want = append(want, pin)
+		} else {
+			yielded++
+		}
+	}
+	if len(want) != len(v.Pins) || (len(want) > 0 && !slices.Equal(want, v.Pins)) || yielded != v.Yielded {
+		t.Fatalf("%s call %d: pins %v yielded %d, the full walk %v yielded %d", name, c.Index+1, v.Pins, v.Yielded, want, yielded)
+	}
+}
+
+// judgeRead is the full pass over f.w (segmentAnchor, turnChars, and
+// every message's name) against what f holds, "" when they agree.
+func judgeRead(f *readFacts, names *pinning.Names) string {
+	turns, anchor := segmentAnchor(nil, f.w, f.request, f.anchored)
+	if !slices.Equal(f.turns, turns) || f.anchor() != anchor {
+		return fmt.Sprintf("turns %v anchor %d, the full pass %v %d", f.turns, f.anchor(), turns, anchor)
+	}
+	if tc := (&arena{}).turnChars(f.w, turns); !slices.Equal(f.tc, tc) {
+		return fmt.Sprintf("turn sizes %v, the full pass %v", f.tc, tc)
+	}
+	if !f.named {
+		return ""
+	}
+	namer := pinning.NewNamer(f.w)
+	for i, m := range f.w {
+		if id := names.Of(namer, m); f.ids[i] != id {
+			return fmt.Sprintf("message %d name number %d, the full pass %d", i, f.ids[i], id)
+		}
+	}
+	return ""
+}
