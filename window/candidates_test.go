@@ -39,6 +39,22 @@ func TestCandidatesOfAreTheFullWalk(t *testing.T) {
 		}
 	}
 	recs["generated-by-call"] = byCall
+	late := GeneratedRun(400, 0, 0) // every fourth call's result comes with the next call: a turn open, then grown
+	for _, run := range late.Runs {
+		for ci := 1; ci+1 < len(run.Calls); ci += 4 {
+			c, next := run.Calls[ci], run.Calls[ci+1]
+			var kept, moved []*model.Message
+			for _, m := range c.Appended {
+				if m.Role == model.RoleTool {
+					moved = append(moved, m)
+				} else {
+					kept = append(kept, m)
+				}
+			}
+			c.Appended, next.Appended = kept, append(moved, next.Appended...)
+		}
+	}
+	recs["generated-late"] = late
 	for _, path := range paths {
 		rec, err := loader.Load(path)
 		if err != nil {
