@@ -55,6 +55,20 @@ func TestCandidatesOfAreTheFullWalk(t *testing.T) {
 		}
 	}
 	recs["generated-late"] = late
+	open := GeneratedRun(200, 0, 0) // every seventh call's result never comes: its turn stays, unresolved
+	for _, run := range open.Runs {
+		for ci := 3; ci < len(run.Calls); ci += 7 {
+			c := run.Calls[ci]
+			var kept []*model.Message
+			for _, m := range c.Appended {
+				if m.Role != model.RoleTool {
+					kept = append(kept, m)
+				}
+			}
+			c.Appended = kept
+		}
+	}
+	recs["generated-open"] = open
 	for _, path := range paths {
 		rec, err := loader.Load(path)
 		if err != nil {
