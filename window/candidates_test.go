@@ -2,7 +2,6 @@ package window
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -18,11 +17,7 @@ import (
 // at every visit of every recording here and of generated runs (new
 // requests moving the anchor, deliveries), under several policies.
 func TestCandidatesOfAreTheFullWalk(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
-	if len(paths) == 0 {
-		t.Fatal("no recordings under ../testdata")
-	}
-	paths = append(paths, "../tui/testdata/twins-branch/run.jsonl")
+	paths := recordingPaths(t, true)
 	recs := map[string]*model.Recording{
 		"generated":            GeneratedRun(400, 0, 0),
 		"generated-delivering": GeneratedRun(400, 7, 0),

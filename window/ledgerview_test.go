@@ -1,7 +1,6 @@
 package window
 
 import (
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -14,11 +13,7 @@ import (
 // when walked whole (ledgerByLog, the walk the view replaced), and its
 // counts, stretches and lookups agree with those rows.
 func TestLedgerViewIsTheWholeWalk(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
-	if len(paths) == 0 {
-		t.Fatal("no recordings under ../testdata")
-	}
-	paths = append(paths, "../tui/testdata/twins-branch/run.jsonl") // a conversation that branches
+	paths := recordingPaths(t, true)
 	for _, path := range paths {
 		rec, err := loader.Load(path)
 		if err != nil {

@@ -172,10 +172,7 @@ func splitRun(t *testing.T, rec *model.Recording) {
 // policy, give the replay on one goroutine — where the halves meet and
 // where they never do.
 func TestSplitRecordings(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
-	if len(paths) == 0 {
-		t.Fatal("no recordings in ../testdata")
-	}
+	paths := recordingPaths(t, false)
 	splitting(t, 4, 1)
 	taken, tried := 0, 0
 	for _, path := range paths {
@@ -210,7 +207,7 @@ func TestSplitRecordings(t *testing.T) {
 // TestInferenceReplayIsRunFolds: where the inference's own replay is
 // offered, it is the replay RunFolds makes under the inferred policy.
 func TestInferenceReplayIsRunFolds(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	paths := recordingPaths(t, false)
 	offered := 0
 	for _, path := range paths {
 		rec, err := loader.Load(path)
@@ -247,7 +244,7 @@ func TestInferenceReplayIsRunFolds(t *testing.T) {
 // replay on one goroutine stops, and without a near replay starts its
 // second half from the recorded windows.
 func TestSplitStops(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	paths := recordingPaths(t, false)
 	splitting(t, 4, 1)
 	taken, stoppedLate := 0, 0
 	splitTaken = func(int) { taken++ }
@@ -296,7 +293,7 @@ func TestSplitStops(t *testing.T) {
 // TestSplitInference: inference whose first candidate is replayed on two
 // goroutines infers what it infers on one.
 func TestSplitInference(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	paths := recordingPaths(t, false)
 	splitting(t, 4, 1)
 	least := splitMin
 	for _, path := range paths {
@@ -319,8 +316,7 @@ func TestSplitInference(t *testing.T) {
 // came in that order (callInto numbered them as they were replayed) or
 // were sorted after (interleaved agents, twins), split or not.
 func TestCallsAreNumberedInFileOrder(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
-	paths = append(paths, "../tui/testdata/twins-branch/run.jsonl")
+	paths := recordingPaths(t, true)
 	recs := []*model.Recording{longRun(1500), longRunDelivering(1500, 7)}
 	for _, path := range paths {
 		rec, err := loader.Load(path)

@@ -70,8 +70,7 @@ func noteCount(r *Replay) (noted, skipping int) {
 // goroutines (the second half's notes taken from where it was taken),
 // under the recorded policy and others.
 func TestNotedLogIsTheScannedLog(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
-	paths = append(paths, "../tui/testdata/twins-branch/run.jsonl")
+	paths := recordingPaths(t, true)
 	type source struct {
 		name string
 		rec  *model.Recording
