@@ -18,14 +18,7 @@ func TestInferReproducesGeneratedLogs(t *testing.T) {
 	for _, pol := range []struct{ k, l int }{{4, 2}, {3, 0}, {1, 1}, {7, 3}} {
 		s := rungen.Default(80)
 		s.KeepRecent, s.KeepPins = pol.k, pol.l
-		path := filepath.Join(t.TempDir(), "run.jsonl")
-		if _, err := rungen.WriteFile(path, s); err != nil {
-			t.Fatal(err)
-		}
-		rec, err := loader.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rec := loadGenerated(t, s)
 		inf := window.Infer(rec)
 		if !inf.Inferred || inf.Compared != 80 || inf.Matched != 80 {
 			t.Errorf("K=%d L=%d: inferred %+v reproduces %d/%d", pol.k, pol.l, inf.Policy, inf.Matched, inf.Compared)
@@ -103,4 +96,18 @@ func TestInferTokenBudgetThatNeverEngaged(t *testing.T) {
 			t.Fatalf("call %d engaged under the inferred threshold", c.Index+1)
 		}
 	}
+}
+
+// loadGenerated writes the log s describes and loads it, as a user's file.
+func loadGenerated(t *testing.T, s rungen.Spec) *model.Recording {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if _, err := rungen.WriteFile(path, s); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := loader.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }

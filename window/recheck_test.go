@@ -1,7 +1,6 @@
 package window_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/afinspect/inspect/internal/rungen"
@@ -30,15 +29,7 @@ func prefix(rec *model.Recording, n int) *model.Recording {
 }
 
 func TestRecheckKeepsWhatTheFirstPartInferred(t *testing.T) {
-	s := rungen.Default(80) // made under keepRecentTurns 4, keepLastToolResults 2
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if _, err := rungen.WriteFile(path, s); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := loader.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := loadGenerated(t, rungen.Default(80)) // made under keepRecentTurns 4, keepLastToolResults 2
 	whole := window.Infer(rec)
 	if whole.Policy.KeepRecentTurns != 4 || whole.Policy.KeepLastToolResults != 2 || whole.Matched != 80 {
 		t.Fatalf("the whole log infers %v, %d/%d", whole.Policy, whole.Matched, whole.Compared)
