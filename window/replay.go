@@ -175,7 +175,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 			sums[link.Conversation] = NewSummaries(o.book)
 			sums[link.Conversation].learn = o.learn
 		}
-		x := &runner{p: p, run: run, link: link, sums: sums[link.Conversation], note: o.note}
+		x := &runner{p: p, run: run, link: link, sums: sums[link.Conversation], note: o.note, quit: o.quit}
 		if link.Pred >= 0 && link.Pred < len(rec.Runs) {
 			x.pred = rec.Runs[link.Pred]
 		}
@@ -224,6 +224,7 @@ type runner struct {
 	pred *model.Run // the run it continues, nil for none
 	sums *Summaries
 	note bool      // note each call's turns (turnnotes.go)
+	quit bool      // its stop only gives the replay up (replayOptions.quit)
 	part *logBuild // split: the turn log of the first half's calls, begun on its goroutine
 	// base is where the replay keeps call 0 of the run (CallReplay.Index);
 	// unordered: a call replayed comes before the run's call before it

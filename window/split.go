@@ -182,7 +182,8 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 			return out[:base+ci+1], ch, true
 		}
 	}
-	if x.note && stop == nil && base == 0 {
+	// (a replay given up is thrown away: its log with it)
+	if x.note && (stop == nil || x.quit) && base == 0 {
 		x.part = x.beginLog(out[:mid], done)
 	}
 	<-done

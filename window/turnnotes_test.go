@@ -3,6 +3,7 @@ package window
 import (
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/afinspect/inspect/loader"
@@ -83,7 +84,7 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 		}
 		srcs = append(srcs, source{filepath.Base(filepath.Dir(path)), rec})
 	}
-	noted, skipping, branched, begun := 0, 0, 0, 0
+	noted, skipping, branched, begun, begunUntil := 0, 0, 0, 0, 0
 	for _, src := range srcs {
 		inf := Infer(src.rec)
 		near := RunFolds(src.rec, inf.Policy, inf.Folds)
@@ -91,8 +92,9 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 			p := inf.Policy
 			p.KeepRecentTurns = k
 			// split: the first half begins the log while the second
-			// runs (logpart.go); whole: over every call of its own
-			for _, split := range []string{"no", "yes", "whole"} {
+			// runs (logpart.go); whole: over every call of its own;
+			// until: whole, in a replay a knob key may give up
+			for _, split := range []string{"no", "yes", "whole", "until"} {
 				name := fmt.Sprintf("%s-K%d-split=%v", src.name, k, split)
 				r := RunFolds(src.rec, p, inf.Folds)
 				if split != "no" {
@@ -101,12 +103,19 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 						least, warm = 4, 1
 					}
 					was, wasWarm := splitMin, splitWarm
-					splitMin, splitWarm, splitLogWhole = least, warm, split == "whole"
-					r = RunNear(src.rec, p, inf.Folds, near)
+					splitMin, splitWarm, splitLogWhole = least, warm, split == "whole" || split == "until"
+					if split == "until" {
+						r = RunNearUntil(src.rec, p, inf.Folds, near, new(atomic.Bool))
+					} else {
+						r = RunNear(src.rec, p, inf.Folds, near)
+					}
 					splitMin, splitWarm, splitLogWhole = was, wasWarm, false
 				}
 				if r.part != nil && r.part.upTo > 0 {
 					begun++
+					if split == "until" {
+						begunUntil++
+					}
 				}
 				sameLog(t, name, slowTurnLog(r), r)
 				n, s := noteCount(r)
@@ -117,8 +126,8 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 			}
 		}
 	}
-	if noted == 0 || skipping == 0 || branched == 0 || begun == 0 {
-		t.Errorf("%d calls noted, %d of them skipping what the call before knew; %d branched replays; %d logs begun by the replay", noted, skipping, branched, begun)
+	if noted == 0 || skipping == 0 || branched == 0 || begun == 0 || begunUntil == 0 {
+		t.Errorf("%d calls noted, %d of them skipping what the call before knew; %d branched replays; %d logs begun by the replay (%d of them by one that may be given up)", noted, skipping, branched, begun, begunUntil)
 	}
 }
 
