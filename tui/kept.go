@@ -43,6 +43,7 @@ type keptReplay struct {
 	policy model.Policy
 	replay *window.Replay
 	diff   *fateDiff
+	cells  *timelineCells   // the timeline's, made with the replay (nil: made when drawn)
 	book   *provenance.Book // nil until made (bookCmd)
 }
 
@@ -63,14 +64,16 @@ func (s *session) keptFor(p model.Policy) *keptReplay {
 // keep adds the replay under p, a policy the user set, newest last; the
 // oldest that is not on screen goes, with its evidence judgement, beyond
 // keepReplays. The replay made ahead, once set, is kept so.
-func (s *session) keep(p model.Policy, r *window.Replay, d *fateDiff) {
+func (s *session) keep(k keptReplay) {
+	p := k.policy
 	if s.next != nil && s.next.policy == p {
 		s.next = nil
 	}
 	if keepReplays <= 0 || slices.ContainsFunc(s.kept, func(k keptReplay) bool { return k.policy == p }) {
 		return
 	}
-	s.kept = append(s.kept, keptReplay{policy: p, replay: r, diff: d})
+	k.book = nil // noted when made (booked)
+	s.kept = append(s.kept, k)
 	for len(s.kept) > keepReplays {
 		i := 0
 		if s.kept[0].replay == s.replay {
@@ -94,9 +97,9 @@ func (s *session) booked(r *window.Replay, b *provenance.Book) {
 
 // keptAhead keeps the replay made ahead under p, in place of the one
 // before (a policy the user did not set).
-func (s *session) keptAhead(p model.Policy, r *window.Replay, d *fateDiff) {
+func (s *session) keptAhead(k keptReplay) {
 	if keepReplays > 0 {
-		s.next = &keptReplay{policy: p, replay: r, diff: d}
+		s.next = &k
 	}
 }
 
@@ -106,15 +109,17 @@ type aheadMsg struct {
 	policy model.Policy
 	replay *window.Replay
 	diff   *fateDiff
+	cells  *timelineCells
 }
 
-func aheadCmd(rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int, quit *atomic.Bool) tea.Cmd {
+func aheadCmd(rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call, cells int, quit *atomic.Bool) tea.Cmd {
 	return func() tea.Msg {
 		r := window.RunNearUntil(rec, p, folds, recorded, quit)
 		if r == nil {
 			return aheadMsg{rec: rec, policy: p}
 		}
-		return aheadMsg{rec: rec, policy: p, replay: r, diff: settleReplay(r, recorded, call)}
+		d, tc := settleReplay(r, recorded, call, cells)
+		return aheadMsg{rec: rec, policy: p, replay: r, diff: d, cells: tc}
 	}
 }
 
@@ -165,7 +170,7 @@ func (m *Model) idle() tea.Cmd {
 	switch {
 	case ahead != nil:
 		s.ahead, s.quitAhead = ahead, &atomic.Bool{}
-		return aheadCmd(s.rec, s.recorded, *ahead, s.inference.Folds, s.call, s.quitAhead)
+		return aheadCmd(s.rec, s.recorded, *ahead, s.inference.Folds, s.call, m.timeline.cells(), s.quitAhead)
 	case collect:
 		s.dirty = false
 		return collectCmd()
@@ -210,9 +215,10 @@ func (m Model) aheadBack(msg aheadMsg) (Model, tea.Cmd) {
 	if msg.replay == nil {
 		return m, nil // given up: the user went elsewhere
 	}
-	s.keptAhead(msg.policy, msg.replay, msg.diff)
+	k := keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff, cells: msg.cells}
+	s.keptAhead(k)
 	if s.replaying && s.policy == msg.policy {
-		return m.show(keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff})
+		return m.show(k)
 	}
 	return m, nil
 }
@@ -221,9 +227,12 @@ func (m Model) aheadBack(msg aheadMsg) (Model, tea.Cmd) {
 // or a kept one (with its book, when made).
 func (m Model) show(k keptReplay) (Model, tea.Cmd) {
 	s := m.s
-	s.keep(k.policy, k.replay, k.diff) // now a policy the user set
+	s.keep(k) // now a policy the user set
 	s.booked(k.replay, k.book)
 	s.replay, s.replaying, s.book, s.diff = k.replay, false, k.book, k.diff
+	if k.cells != nil {
+		m.timeline.memo = *k.cells // made with the replay; cellsOf makes them afresh if the width changed
+	}
 	s.shownAt = time.Now()
 	m.reread()
 	cmd := m.responseFollows()

@@ -146,3 +146,34 @@ func TestKnobGivesUpTheReplayItMadeMoot(t *testing.T) {
 		t.Fatalf("the newer key's replay is not on screen: replaying %v, keepRecentTurns %d", m.s.replaying, m.s.replay.Policy.KeepRecentTurns)
 	}
 }
+
+// A knob's replay comes with the timeline's cells, made off the UI
+// goroutine at the width the key was pressed at: the frame that shows
+// the replay draws them as they are, and a width changed meanwhile has
+// them made afresh.
+func TestKnobTimelineCellsComeWithTheReplay(t *testing.T) {
+	for _, resize := range []bool{false, true} {
+		m := press(open(t, fileConfig(demoLog), 120, 40), "G")
+		next, cmd := m.Update(keyMsg("]"))
+		m = next.(Model)
+		if resize { // the terminal narrows before the replay is back
+			m = send(m, tea.WindowSizeMsg{Width: 30, Height: 40})
+		}
+		m, _ = untilShown(m, cmd)
+		if m.s.replaying {
+			t.Fatal("the replay did not come back")
+		}
+		memo := m.timeline.memo
+		if memo.replay != m.s.replay {
+			t.Fatalf("resized %v: no cells came with the replay", resize)
+		}
+		if fit := memo.cells == m.timeline.cells(); fit == resize {
+			t.Fatalf("resized %v: the cells made with the replay fit the screen: %v", resize, fit)
+		}
+		frame := m.View()
+		m.timeline.memo = timelineCells{} // drawn again from nothing
+		if again := m.View(); again != frame {
+			t.Fatalf("resized %v: the frame drawn with the replay's cells differs from one drawn afresh", resize)
+		}
+	}
+}

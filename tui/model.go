@@ -162,10 +162,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // given up for a newer key's
 		}
 		if msg.gen != m.gen {
-			m.s.keep(msg.policy, msg.replay, msg.diff) // set, and left at once: kept for a way back
-			return m, nil                              // a later change is on its way
+			m.s.keep(keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff, cells: msg.cells}) // set, and left at once: kept for a way back
+			return m, nil                                                                                  // a later change is on its way
 		}
-		m, cmd = m.show(keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff})
+		m, cmd = m.show(keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff, cells: msg.cells})
 	case aheadMsg:
 		m, cmd = m.aheadBack(msg)
 	case idleMsg:
@@ -345,7 +345,7 @@ func (m Model) replan() (Model, tea.Cmd) {
 		return m, m.spin.Tick // its replay is under way ahead (aheadBack shows it)
 	}
 	m.s.quitReplay = &atomic.Bool{}
-	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.recorded, m.s.policy, m.s.inference.Folds, m.s.call, m.s.quitReplay), m.spin.Tick)
+	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.recorded, m.s.policy, m.s.inference.Folds, m.s.call, m.timeline.cells(), m.s.quitReplay), m.spin.Tick)
 }
 
 // showTimeline: the timeline takes three lines, when the terminal has

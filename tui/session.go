@@ -94,7 +94,7 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	var books [2]*provenance.Book
 	made := make(chan struct{})
 	go func() { books[0] = provenance.New(rec, r); close(made) }() // reads r only
-	settleReplay(r, nil, 0)
+	settleReplay(r, nil, 0, 0)
 	vs.count(r)
 	start := r
 	p := inf.Policy
@@ -106,7 +106,7 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
 	var d *fateDiff
 	if p != inf.Policy {
 		start = window.RunNear(rec, p, inf.Folds, r)
-		d = settleReplay(start, r, 0)
+		d, _ = settleReplay(start, r, 0, 0)
 	}
 	<-made
 	books[1] = books[0]
@@ -123,7 +123,8 @@ type replayedMsg struct {
 	rec    *model.Recording
 	policy model.Policy
 	replay *window.Replay
-	diff   *fateDiff // against the recorded replay
+	diff   *fateDiff      // against the recorded replay
+	cells  *timelineCells // the timeline's, at the width asked for
 }
 
 // bookMsg is sent by bookCmd with the book of a replay's values, made
@@ -142,13 +143,14 @@ func bookCmd(rec *model.Recording, r *window.Replay) tea.Cmd {
 // recorded policy).
 // quit, once set, gives the replay up (a newer key made it moot): then
 // the message's replay is nil.
-func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call int, quit *atomic.Bool) tea.Cmd {
+func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call, cells int, quit *atomic.Bool) tea.Cmd {
 	return func() tea.Msg {
 		r := window.RunNearUntil(rec, p, folds, recorded, quit) // a long run on two goroutines
 		if r == nil {
 			return replayedMsg{gen: gen, rec: rec, policy: p}
 		}
-		return replayedMsg{gen: gen, rec: rec, policy: p, replay: r, diff: settleReplay(r, recorded, call)}
+		d, tc := settleReplay(r, recorded, call, cells)
+		return replayedMsg{gen: gen, rec: rec, policy: p, replay: r, diff: d, cells: tc}
 	}
 }
 
@@ -156,8 +158,9 @@ func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.P
 // goroutine and before r is shared: its turn log and its ledger at call,
 // its fates against recorded (none when recorded is nil), and each
 // call's window size and recorded comparison (the timeline reads every
-// call's), these two beside the ledger.
-func settleReplay(r, recorded *window.Replay, call int) *fateDiff {
+// call's), these two beside the ledger; and, beside the fates, the
+// timeline's cells when it shows cells of them (0: none).
+func settleReplay(r, recorded *window.Replay, call, cells int) (*fateDiff, *timelineCells) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -176,9 +179,14 @@ func settleReplay(r, recorded *window.Replay, call int) *fateDiff {
 		}
 	}()
 	r.LedgerAt(call)
-	<-diffed
 	<-done
-	return d
+	var tc *timelineCells
+	if cells = min(cells, len(r.Calls)); cells > 0 {
+		c := makeTimelineCells(r, cells)
+		tc = &c
+	}
+	<-diffed
+	return d, tc
 }
 
 func newSession(name string, msg loadedMsg) *session {

@@ -33,7 +33,7 @@ func BenchmarkSettle(b *testing.B) {
 				b.Fatal(err)
 			}
 			was := window.RunFolds(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
-			settleReplay(was, nil, calls-1)
+			settleReplay(was, nil, calls-1, 0)
 			now := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
 			var replaying, cpuReplay, cpuSettle time.Duration
 			b.ResetTimer()
@@ -44,7 +44,7 @@ func BenchmarkSettle(b *testing.B) {
 				replaying += time.Since(began)
 				cpu1 := cpuTime()
 				b.StartTimer()
-				if d := settleReplay(r, was, calls-1); d == nil {
+				if d, tc := settleReplay(r, was, calls-1, 98); d == nil || tc == nil {
 					b.Fatal("no fate diff")
 				}
 				cpu2 := cpuTime()

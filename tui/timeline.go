@@ -71,7 +71,8 @@ func (t *timeline) cells() int {
 	return max(0, min(n, t.width-timelineLabel-1-legendRoom))
 }
 
-// bucket is the calls [from, to) that cell j shows.
+// bucket is the calls [from, to) that cell j shows (makeTimelineCells
+// shares them out alike).
 func (t *timeline) bucket(j int) (from, to int) {
 	n, w := t.s.calls(), t.cells()
 	return j * n / w, max(j*n/w+1, (j+1)*n/w)
@@ -133,33 +134,35 @@ func (t *timeline) View() string {
 }
 
 // cellsOf is the memo of the replay on screen in w cells, made afresh
-// when the replay or w changed.
+// when either changed (a knob's settle makes it ahead: settleReplay).
 func (t *timeline) cellsOf(w int) *timelineCells {
 	rp := t.s.replay
 	if m := &t.memo; m.replay == rp && m.calls == len(rp.Calls) && m.cells == w {
 		return m
 	}
-	m := timelineCells{replay: rp, calls: len(rp.Calls), cells: w,
+	t.memo = makeTimelineCells(rp, w)
+	return &t.memo
+}
+
+// makeTimelineCells is what w cells show of rp's calls (timeline.bucket
+// shares them out), in one pass over the calls.
+func makeTimelineCells(rp *window.Replay, w int) timelineCells {
+	n := len(rp.Calls)
+	m := timelineCells{replay: rp, calls: n, cells: w,
 		chars: make([]int, w), toks: make([]int, w), over: make([]bool, w),
 		marks: make([]string, w), markStyleIndex: make([]int, w)}
+	th := rp.Policy.ThresholdTokens
+	budget := rp.Policy.Strategy == model.TokenBudget && th > 0
 	maxTok := 0
-	for i := range rp.Calls {
-		m.maxChars = max(m.maxChars, rp.Calls[i].WindowChars())
-		maxTok = max(maxTok, rp.Calls[i].Call.Usage.Input)
-	}
-	m.scaleTok, m.tokNote = maxTok, "max "+thousands(maxTok)
-	if th := rp.Policy.ThresholdTokens; rp.Policy.Strategy == model.TokenBudget && th > 0 {
-		m.scaleTok, m.tokNote = th, "█ = threshold "+thousands(th)
-	}
 	for j := range w {
-		from, to := t.bucket(j)
+		from, to := j*n/w, max(j*n/w+1, (j+1)*n/w)
 		mark, ms := "·", 0
 		for i := from; i < to; i++ {
 			cr := &rp.Calls[i]
 			m.chars[j] = max(m.chars[j], cr.WindowChars())
 			in := cr.Call.Usage.Input
 			m.toks[j] = max(m.toks[j], in)
-			m.over[j] = m.over[j] || (m.scaleTok == rp.Policy.ThresholdTokens && in > m.scaleTok)
+			m.over[j] = m.over[j] || budget && in > th
 			switch {
 			case mark == "≠":
 			case cr.Recorded() == window.Differs:
@@ -177,9 +180,13 @@ func (t *timeline) cellsOf(w int) *timelineCells {
 			}
 		}
 		m.marks[j], m.markStyleIndex[j] = mark, ms
+		m.maxChars, maxTok = max(m.maxChars, m.chars[j]), max(maxTok, m.toks[j])
 	}
-	t.memo = m
-	return &t.memo
+	m.scaleTok, m.tokNote = maxTok, "max "+thousands(maxTok)
+	if budget {
+		m.scaleTok, m.tokNote = th, "█ = threshold "+thousands(th)
+	}
+	return m
 }
 
 // legend says what the marks mean (as many as fit whole, in order), and
