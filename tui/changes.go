@@ -21,6 +21,9 @@ type fateChanges struct {
 	// byKey: the changes of every turn, when the two replays could not be
 	// compared through fateDiff (compareRows)
 	byKey map[string]fateChange
+	// pending: the replays' fateDiff is being made; each turn is compared
+	// when asked (of), and n and onlyRecorded are not known yet
+	pending bool
 }
 
 // fateChange is one turn's two fates: with was nil, the recorded

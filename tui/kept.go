@@ -230,6 +230,10 @@ func (m Model) show(k keptReplay) (Model, tea.Cmd) {
 	s.keep(k) // now a policy the user set
 	s.booked(k.replay, k.book)
 	s.replay, s.replaying, s.book, s.diff = k.replay, false, k.book, k.diff
+	var diff tea.Cmd
+	if k.diff == nil && s.diffing != k.replay {
+		s.diffing, diff = k.replay, diffCmd(s.recorded, k.replay) // the frame does not wait for it
+	}
 	if k.cells != nil {
 		m.timeline.memo = *k.cells // made with the replay; cellsOf makes them afresh if the width changed
 	}
@@ -239,7 +243,7 @@ func (m Model) show(k keptReplay) (Model, tea.Cmd) {
 	if k.book == nil {
 		cmd = tea.Batch(cmd, bookCmd(s.rec, k.replay))
 	}
-	return m, cmd
+	return m, tea.Batch(cmd, diff)
 }
 
 // giveUp gives up the replay under way for the screen, and the one ahead

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -175,5 +177,34 @@ func TestKnobTimelineCellsComeWithTheReplay(t *testing.T) {
 		if again := m.View(); again != frame {
 			t.Fatalf("resized %v: the frame drawn with the replay's cells differs from one drawn afresh", resize)
 		}
+	}
+}
+
+// A knob's frame does not wait for the fates of every turn against the
+// recorded policy: it shows the new window and says it is comparing;
+// the count follows, the one a row-by-row comparison of the two ledgers
+// gives.
+func TestKnobFatesFollowTheFrame(t *testing.T) {
+	m := press(open(t, fileConfig(demoLog), 120, 40), "G")
+	next, cmd := m.Update(keyMsg("]"))
+	m, rest := untilShown(next.(Model), cmd)
+	if m.s.replaying || !m.s.changes.pending {
+		t.Fatalf("the knob's frame: replaying %v, fates pending %v; want the frame, fates pending", m.s.replaying, m.s.changes.pending)
+	}
+	if status := m.bar.status(); !strings.Contains(status, "comparing") {
+		t.Fatalf("the policy bar says %q while the fates are made", status)
+	}
+	for _, c := range rest {
+		m = settle(m, c)
+	}
+	if m.s.changes.pending || m.s.diff == nil || m.s.diff.now != m.s.replay {
+		t.Fatal("the fates never came")
+	}
+	want := compareRows(m.s.recorded.Ledger(m.s.call), m.s.replay.Ledger(m.s.call)).count()
+	if got := m.s.changes.count(); got != want || want == 0 {
+		t.Fatalf("%d turns differ at the last call, row by row %d (want some)", got, want)
+	}
+	if status := m.bar.status(); !strings.Contains(status, fmt.Sprintf("≠ %d turn(s) differ", want)) {
+		t.Fatalf("the policy bar says %q once the fates came", status)
 	}
 }

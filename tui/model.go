@@ -162,10 +162,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // given up for a newer key's
 		}
 		if msg.gen != m.gen {
-			m.s.keep(keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff, cells: msg.cells}) // set, and left at once: kept for a way back
-			return m, nil                                                                                  // a later change is on its way
+			m.s.keep(keptReplay{policy: msg.policy, replay: msg.replay, cells: msg.cells}) // set, and left at once: kept for a way back
+			return m, nil                                                                  // a later change is on its way
 		}
-		m, cmd = m.show(keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff, cells: msg.cells})
+		m, cmd = m.show(keptReplay{policy: msg.policy, replay: msg.replay, cells: msg.cells})
+	case diffedMsg:
+		if m.s != nil {
+			m.s.diffed(msg.replay, msg.diff)
+		}
 	case aheadMsg:
 		m, cmd = m.aheadBack(msg)
 	case idleMsg:

@@ -83,6 +83,9 @@ func (b *policyBar) status() string {
 	case !b.s.changed():
 		return b.st.Dim.Render("the recorded policy; change a knob to replay the run under another")
 	}
+	if b.s.changes.pending {
+		return b.st.Changed.Render("≠ comparing every turn with the recorded policy…") + b.st.Dim.Render(b.sizes()+"  (r resets)")
+	}
 	n := b.s.changes.count()
 	return b.st.Changed.Render(fmt.Sprintf("≠ %d turn(s) differ at this call from the recorded policy", n)) + b.st.Dim.Render(b.sizes()+"  (r resets)")
 }

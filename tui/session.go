@@ -29,6 +29,10 @@ type session struct {
 	rows    *window.Ledger // replay.LedgerAt(call)
 	changes fateChanges    // rows whose fate differs from the recorded policy's
 	diff    *fateDiff      // recorded against replay, once per replay (fateOf)
+	// diffing is the replay whose fateDiff is being made (diffCmd): until
+	// it comes, the turns on screen are compared one by one and the count
+	// of those that differ waits for it
+	diffing *window.Replay
 
 	// the values of each response judged against recorded and replay
 	// (provenance.Book of each; made with them, off the UI goroutine)
@@ -123,7 +127,6 @@ type replayedMsg struct {
 	rec    *model.Recording
 	policy model.Policy
 	replay *window.Replay
-	diff   *fateDiff      // against the recorded replay
 	cells  *timelineCells // the timeline's, at the width asked for
 }
 
@@ -149,24 +152,29 @@ func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.P
 		if r == nil {
 			return replayedMsg{gen: gen, rec: rec, policy: p}
 		}
-		d, tc := settleReplay(r, recorded, call, cells)
-		return replayedMsg{gen: gen, rec: rec, policy: p, replay: r, diff: d, cells: tc}
+		_, tc := settleReplay(r, nil, call, cells) // its fates follow it (show)
+		return replayedMsg{gen: gen, rec: rec, policy: p, replay: r, cells: tc}
 	}
 }
 
 // settleReplay works out what the screen reads of a fresh replay r, off the UI
-// goroutine and before r is shared: its turn log and its ledger at call,
-// its fates against recorded (none when recorded is nil), and each
-// call's window size and recorded comparison (the timeline reads every
-// call's), these two beside the ledger; and, beside the fates, the
-// timeline's cells when it shows cells of them (0: none).
+// goroutine and before r is shared: its turn log and its ledger at call;
+// beside them, each call's window size and recorded comparison (the
+// timeline reads every call's) and the timeline's cells when it shows
+// cells of them (0: none); and its fates against recorded (none when
+// recorded is nil: a knob's frame does not wait for them, diffCmd).
 func settleReplay(r, recorded *window.Replay, call, cells int) (*fateDiff, *timelineCells) {
+	var tc *timelineCells
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for i := range r.Calls {
 			r.Calls[i].Recorded()
 			r.Calls[i].WindowChars()
+		}
+		if cells = min(cells, len(r.Calls)); cells > 0 {
+			c := makeTimelineCells(r, cells)
+			tc = &c
 		}
 	}()
 	r.Turns() // the turn log, which both of what follows read
@@ -179,13 +187,8 @@ func settleReplay(r, recorded *window.Replay, call, cells int) (*fateDiff, *time
 		}
 	}()
 	r.LedgerAt(call)
-	<-done
-	var tc *timelineCells
-	if cells = min(cells, len(r.Calls)); cells > 0 {
-		c := makeTimelineCells(r, cells)
-		tc = &c
-	}
 	<-diffed
+	<-done
 	return d, tc
 }
 
@@ -231,10 +234,48 @@ func (s *session) changed() bool { return s.policy != s.inference.Policy }
 func (s *session) refresh() {
 	s.rows = s.replay.LedgerAt(s.call)
 	s.changes = fateChanges{}
-	if s.replay != s.recorded {
-		if s.diff == nil || s.diff.was != s.recorded || s.diff.now != s.replay {
-			s.diff = newFateDiff(s.recorded, s.replay) // made with the replay, but not by this path
+	if s.replay == s.recorded {
+		return
+	}
+	if s.diff == nil || s.diff.was != s.recorded || s.diff.now != s.replay {
+		if s.diffing == s.replay { // on its way (diffCmd)
+			s.changes = fateChanges{was: s.recorded.LedgerAt(s.call), now: s.rows, pending: true}
+			return
 		}
-		s.changes = s.diff.compareAt(s.recorded.LedgerAt(s.call), s.rows)
+		s.diff = newFateDiff(s.recorded, s.replay) // made with the replay, but not by this path
+	}
+	s.changes = s.diff.compareAt(s.recorded.LedgerAt(s.call), s.rows)
+}
+
+// diffedMsg is sent by diffCmd with the fates of replay against the
+// recorded replay.
+type diffedMsg struct {
+	replay *window.Replay
+	diff   *fateDiff
+}
+
+// diffCmd compares the fates of every turn of r with the recorded
+// replay's, off the UI goroutine (a knob's frame does not wait for it).
+func diffCmd(recorded, r *window.Replay) tea.Cmd {
+	return func() tea.Msg { return diffedMsg{replay: r, diff: newFateDiff(recorded, r)} }
+}
+
+// diffed keeps d, the fates of r, with r's kept replay, and uses it when
+// r is on screen.
+func (s *session) diffed(r *window.Replay, d *fateDiff) {
+	for i := range s.kept {
+		if s.kept[i].replay == r {
+			s.kept[i].diff = d
+		}
+	}
+	if s.next != nil && s.next.replay == r {
+		s.next.diff = d
+	}
+	if s.diffing == r {
+		s.diffing = nil
+	}
+	if s.replay == r {
+		s.diff = d
+		s.refresh()
 	}
 }
