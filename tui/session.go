@@ -146,15 +146,22 @@ func bookCmd(rec *model.Recording, r *window.Replay) tea.Cmd {
 // recorded policy).
 // quit, once set, gives the replay up (a newer key made it moot): then
 // the message's replay is nil.
+//
+// The replay starts at once, when the command is made, not when the
+// program runs it: a command in a tea.Batch starts only after the frame
+// of the key is drawn (a few ms on a wide screen).
 func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call, cells int, quit *atomic.Bool) tea.Cmd {
-	return func() tea.Msg {
+	done := make(chan tea.Msg, 1)
+	go func() {
 		r := window.RunNearUntil(rec, p, folds, recorded, quit) // a long run on two goroutines
 		if r == nil {
-			return replayedMsg{gen: gen, rec: rec, policy: p}
+			done <- replayedMsg{gen: gen, rec: rec, policy: p}
+			return
 		}
 		_, tc := settleReplay(r, nil, call, cells) // its fates follow it (show)
-		return replayedMsg{gen: gen, rec: rec, policy: p, replay: r, cells: tc}
-	}
+		done <- replayedMsg{gen: gen, rec: rec, policy: p, replay: r, cells: tc}
+	}()
+	return func() tea.Msg { return <-done }
 }
 
 // settleReplay works out what the screen reads of a fresh replay r, off the UI

@@ -54,7 +54,9 @@ type Config struct {
 // Update or View included: the panic comes back as an error.
 func Run(cfg Config) error {
 	g := &guard{m: New(cfg)}
-	p := tea.NewProgram(g, tea.WithAltScreen(), tea.WithMouseCellMotion())
+	// 120 frames a second, bubbletea's most: a frame is written at most
+	// 8 ms after the work that made it, not 16
+	p := tea.NewProgram(g, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120))
 	g.quit = func() { go p.Quit() }
 	final, err := p.Run()
 	if g.failure != nil {
