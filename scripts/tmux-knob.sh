@@ -9,7 +9,10 @@
 #
 # PAUSE (seconds, default 1.5) is how long a round waits after its screen,
 # as a reader would. BURST=N instead presses ] N times 40 ms apart each
-# round (a key held down) and times from the last press.
+# round (a key held down) and times from the last press. COLD=1 instead
+# presses ] and } in turn, so that every key asks for a policy never
+# replayed before, and never the one the key before would replay ahead
+# (the key pressed again): each is a replay of every call.
 #
 # Each capture of the pane costs ~2 ms, so a time is good to a few ms.
 set -euo pipefail
@@ -36,6 +39,7 @@ t send-keys '}'
 waitfor 'keepLastToolResults=[0-9]' 'replaying…'
 sleep "${SETTLE:-2}" # what starts after the frame (the evidence pass, work ahead) settles
 k0=$(screen | grep -o 'keepRecentTurns=[0-9]*' | head -1 | cut -d= -f2)
+l0=$(screen | grep -o 'keepLastToolResults=[0-9]*' | head -1 | cut -d= -f2)
 echo "file: $file; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg); keepRecentTurns starts at $k0"
 burst=${BURST:-0}
 for i in $(seq 1 "$rounds"); do
@@ -45,6 +49,16 @@ for i in $(seq 1 "$rounds"); do
 		start=$(now)
 		waitfor "keepRecentTurns=$want" 'replaying…'
 		echo "$burst × ] → keepRecentTurns=$want on screen $((($(now) - start) / 1000000)) ms after the last press"
+		sleep "${PAUSE:-1.5}"
+		continue
+	fi
+	if [ "${COLD:-0}" = 1 ]; then
+		if [ $((i % 2)) = 1 ]; then key=']'; else key='}'; fi
+		k=$((k0 + (i + 1) / 2)) l=$((l0 + i / 2))
+		start=$(now)
+		t send-keys "$key"
+		waitfor "keepRecentTurns=${k}[* ] *keepLastToolResults=${l}[* ]" 'replaying…'
+		echo "key $key → keepRecentTurns=$k keepLastToolResults=$l (never replayed before) on screen in $((($(now) - start) / 1000000)) ms"
 		sleep "${PAUSE:-1.5}"
 		continue
 	fi

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""pty-knob.py: what a user waits for after a knob key, timed from outside
+without a terminal emulator polling the screen.
+
+    scripts/pty-knob.py BIN FILE        # ROUNDS=8, PAUSE=2 by default
+
+Runs BIN FILE on a pseudo-terminal of 200x50, goes to the last call, moves
+the pins off the recorded policy (}), then presses ] and } in turn, so that
+every key asks for a policy never replayed before (and never the one the
+key before would replay ahead). Each key is timed from the moment it is
+written to the moment the program has written the frame that shows the
+replayed window: the policy bar's status line that follows "replaying…".
+What a terminal then takes to draw the bytes is not counted.
+
+tmux-knob.sh times the same from a tmux pane, but its polling of the pane
+costs about a core: on a 2-core machine it takes the second core from the
+replay's second goroutine. This reads the program's output as it comes,
+idle in select() between writes.
+"""
+import fcntl
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: pty-knob.py BIN FILE")
+    bin_, path = sys.argv[1], sys.argv[2]
+    rounds = int(os.environ.get("ROUNDS", "8"))
+    pause = float(os.environ.get("PAUSE", "2"))
+
+    master, slave = os.openpty()
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color")
+    proc = subprocess.Popen([bin_, path], stdin=slave, stdout=slave, stderr=slave,
+                            env=env, start_new_session=True, close_fds=True)
+    os.close(slave)
+    buf = bytearray()
+
+    def pump(timeout):
+        """Reads what the program wrote within timeout seconds."""
+        r, _, _ = select.select([master], [], [], timeout)
+        if not r:
+            return False
+        try:
+            data = os.read(master, 1 << 16)
+        except OSError:
+            sys.exit("the program ended")
+        buf.extend(data)
+        return True
+
+    def text():
+        return ANSI.sub(b"", bytes(buf)).decode("utf-8", "replace")
+
+    def wait_for(pred, limit=180.0):
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            if pred(text()):
+                return time.monotonic()
+            pump(max(0.0, min(0.5, deadline - time.monotonic())))
+        sys.exit("timed out; the screen read:\n" + text()[-2000:])
+
+    def drain(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            pump(end - time.monotonic())
+
+    def key(k):
+        buf.clear()
+        os.write(master, k.encode())
+        return time.monotonic()
+
+    shown = ("comparing every turn", "turn(s) differ")
+    wait_for(lambda s: "policy recorded" in s)
+    drain(1.0)
+    key("G")
+    drain(1.0)
+    key("}")
+    wait_for(lambda s: any(x in s for x in shown))
+    drain(3.0)  # what starts after the frame (the evidence pass, work ahead) settles
+    print(f"file: {path}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
+    took = []
+    for i in range(1, rounds + 1):
+        k = "]" if i % 2 else "}"
+        t0 = key(k)
+        t1 = wait_for(lambda s: any(x in s for x in shown))
+        ms = (t1 - t0) * 1000
+        took.append(ms)
+        print(f"key {k} (a policy never replayed before): the frame written in {ms:.0f} ms")
+        drain(pause)
+    took.sort()
+    print(f"median {took[len(took) // 2]:.0f} ms, slowest {took[-1]:.0f} ms")
+    os.write(master, b"q")
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+if __name__ == "__main__":
+    main()
