@@ -72,7 +72,6 @@ func (s *session) keep(k keptReplay) {
 	if keepReplays <= 0 || slices.ContainsFunc(s.kept, func(k keptReplay) bool { return k.policy == p }) {
 		return
 	}
-	k.book = nil // noted when made (booked)
 	s.kept = append(s.kept, k)
 	for len(s.kept) > keepReplays {
 		i := 0
@@ -88,10 +87,19 @@ func (s *session) keep(k keptReplay) {
 
 // booked notes the book made for r in its kept replay.
 func (s *session) booked(r *window.Replay, b *provenance.Book) {
+	s.eachKept(r, func(k *keptReplay) { k.book = b })
+}
+
+// eachKept calls fn with every kept replay of r: one the user set, or
+// the one made ahead.
+func (s *session) eachKept(r *window.Replay, fn func(*keptReplay)) {
 	for i := range s.kept {
 		if s.kept[i].replay == r {
-			s.kept[i].book = b
+			fn(&s.kept[i])
 		}
+	}
+	if s.next != nil && s.next.replay == r {
+		fn(s.next)
 	}
 }
 

@@ -270,14 +270,7 @@ func diffCmd(recorded, r *window.Replay) tea.Cmd {
 // diffed keeps d, the fates of r, with r's kept replay, and uses it when
 // r is on screen.
 func (s *session) diffed(r *window.Replay, d *fateDiff) {
-	for i := range s.kept {
-		if s.kept[i].replay == r {
-			s.kept[i].diff = d
-		}
-	}
-	if s.next != nil && s.next.replay == r {
-		s.next.diff = d
-	}
+	s.eachKept(r, func(k *keptReplay) { k.diff = d })
 	if s.diffing == r {
 		s.diffing = nil
 	}

@@ -71,12 +71,11 @@ func (t *timeline) cells() int {
 	return max(0, min(n, t.width-timelineLabel-1-legendRoom))
 }
 
-// bucket is the calls [from, to) that cell j shows (makeTimelineCells
-// shares them out alike).
-func (t *timeline) bucket(j int) (from, to int) {
-	n, w := t.s.calls(), t.cells()
-	return j * n / w, max(j*n/w+1, (j+1)*n/w)
-}
+// bucket is the calls [from, to) that cell j shows.
+func (t *timeline) bucket(j int) (from, to int) { return bucketOf(j, t.s.calls(), t.cells()) }
+
+// bucketOf is the calls [from, to) of n that cell j of w shows.
+func bucketOf(j, n, w int) (from, to int) { return j * n / w, max(j*n/w+1, (j+1)*n/w) }
 
 // cellWidth is the columns each cell takes: more than one when there
 // are few calls, up to four.
@@ -144,8 +143,8 @@ func (t *timeline) cellsOf(w int) *timelineCells {
 	return &t.memo
 }
 
-// makeTimelineCells is what w cells show of rp's calls (timeline.bucket
-// shares them out), in one pass over the calls.
+// makeTimelineCells is what w cells show of rp's calls, in one pass over
+// the calls.
 func makeTimelineCells(rp *window.Replay, w int) timelineCells {
 	n := len(rp.Calls)
 	m := timelineCells{replay: rp, calls: n, cells: w,
@@ -155,7 +154,7 @@ func makeTimelineCells(rp *window.Replay, w int) timelineCells {
 	budget := rp.Policy.Strategy == model.TokenBudget && th > 0
 	maxTok := 0
 	for j := range w {
-		from, to := j*n/w, max(j*n/w+1, (j+1)*n/w)
+		from, to := bucketOf(j, n, w)
 		mark, ms := "·", 0
 		for i := from; i < to; i++ {
 			cr := &rp.Calls[i]
