@@ -327,7 +327,10 @@ type judgeSoonMsg struct{}
 // dropJudges stops the judge jobs of the replays no longer on screen, or
 // about to leave it (a knob pressed: a replay under way), so that a pass
 // over the whole run (seconds at call 50,000) does not compete with the
-// next replay; such a replay is judged afresh if it comes back.
+// next replay; such a replay is judged afresh if it comes back. It lets
+// go of the judgements of books no longer on screen, kept or made ahead:
+// each holds its replay (some 50 MB at call 50,000), and a user pressing
+// knob after knob would otherwise keep every replay they ever saw.
 func (s *session) dropJudges() {
 	if s == nil {
 		return
@@ -339,6 +342,25 @@ func (s *session) dropJudges() {
 			delete(s.judging, b)
 		}
 	}
+	for b := range s.judging {
+		if !s.bookKept(b) {
+			delete(s.judging, b)
+		}
+	}
+	for b := range s.judgements {
+		if !s.bookKept(b) {
+			delete(s.judgements, b)
+		}
+	}
+}
+
+// bookKept says whether b is the book of a replay the session still
+// holds: on screen, the recorded one, kept, or made ahead.
+func (s *session) bookKept(b *provenance.Book) bool {
+	if b == s.book || b == s.recordedBook || s.next != nil && s.next.book == b {
+		return true
+	}
+	return slices.ContainsFunc(s.kept, func(k keptReplay) bool { return k.book == b })
 }
 
 // judgeCmd judges every call with a book of its own (a Book is not shared

@@ -62,8 +62,8 @@ func (s *session) keptFor(p model.Policy) *keptReplay {
 }
 
 // keep adds the replay under p, a policy the user set, newest last; the
-// oldest that is not on screen goes, with its evidence judgement, beyond
-// keepReplays. The replay made ahead, once set, is kept so.
+// oldest that is not on screen goes beyond keepReplays (its evidence
+// judgement with it: dropJudges). The replay made ahead, once set, is kept so.
 func (s *session) keep(k keptReplay) {
 	p := k.policy
 	if s.next != nil && s.next.policy == p {
@@ -77,9 +77,6 @@ func (s *session) keep(k keptReplay) {
 		i := 0
 		if s.kept[0].replay == s.replay {
 			i = 1
-		}
-		if b := s.kept[i].book; b != nil {
-			delete(s.judgements, b)
 		}
 		s.kept = append(s.kept[:i], s.kept[i+1:]...)
 	}

@@ -2,12 +2,15 @@ package tui
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -206,5 +209,36 @@ func TestKnobFatesFollowTheFrame(t *testing.T) {
 	}
 	if status := m.bar.status(); !strings.Contains(status, fmt.Sprintf("≠ %d turn(s) differ", want)) {
 		t.Fatalf("the policy bar says %q once the fates came", status)
+	}
+}
+
+// A user pressing knob after knob keeps only the replays kept.go keeps:
+// the replay and book of a policy set long ago are let go, with the
+// evidence judgement made of them (at call 50,000 each replay and book
+// is some 80 MB; every one kept made the heap grow by that much a key).
+func TestKnobKeysLetOldReplaysGo(t *testing.T) {
+	defer func(was int) { aheadMin = was }(aheadMin)
+	aheadMin = 0 // replays made ahead too, as on a long run
+	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
+	if m.s.book == nil || len(m.s.judgements) == 0 {
+		t.Fatal("after ] and a settled screen, the replay has no book or no judgement")
+	}
+	replay, book := weak.Make(m.s.replay), weak.Make(m.s.book)
+	for range keepReplays + 2 {
+		m = press(m, "]")
+	}
+	runtime.GC()
+	if replay.Value() != nil || book.Value() != nil {
+		t.Errorf("%d knob keys later, the first replay is still held: replay %v, book %v",
+			keepReplays+2, replay.Value() != nil, book.Value() != nil)
+	}
+	// what stays is still judged: the screen's, the recorded, the kept
+	for _, b := range []*provenance.Book{m.s.book, m.s.recordedBook} {
+		if _, ok := m.s.judgements[b]; !ok {
+			t.Error("a book still on screen or recorded lost its judgement")
+		}
+	}
+	if n := len(m.s.judgements); n > keepReplays+2 {
+		t.Errorf("%d judgements held, want at most %d (kept, ahead, recorded)", n, keepReplays+2)
 	}
 }
