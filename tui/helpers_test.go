@@ -16,6 +16,7 @@ import (
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
+	spinStart = 0
 	os.Exit(m.Run())
 }
 

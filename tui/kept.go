@@ -248,7 +248,22 @@ func (m Model) show(k keptReplay) (Model, tea.Cmd) {
 	if k.book == nil {
 		cmd = tea.Batch(cmd, bookCmd(s.rec, k.replay))
 	}
-	return m, tea.Batch(cmd, diff)
+	return m, afterFrame(tea.Batch(cmd, diff))
+}
+
+// frameGap is a little more than the time between two frames (tui.Run
+// asks for 120 a second).
+const frameGap = 10 * time.Millisecond
+
+// afterFrame runs cmd once the frame of this update has been written:
+// work that starts with the frame (the replay's book, its fates) took
+// both cores from the renderer, and the frame of a knob key at call
+// 50,000 waited for it.
+func afterFrame(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return tea.Tick(frameGap, func(time.Time) tea.Msg { return tea.BatchMsg{cmd} })
 }
 
 // giveUp gives up the replay under way for the screen, and the one ahead

@@ -330,6 +330,18 @@ func (m *Model) syncDetail() {
 	m.detail.show(m.list.selected())
 }
 
+// spinSoon starts the spinner at its second frame: the first shows with
+// the key's own frame, and a tick at once would draw the whole screen
+// again while a long replay wants both cores.
+func (m Model) spinSoon() tea.Cmd {
+	tick := m.spin.Tick
+	return tea.Tick(spinStart, func(time.Time) tea.Msg { return tick() })
+}
+
+// spinStart is when the spinner's second frame comes (tests set 0: they
+// run no clocks).
+var spinStart = time.Second / 10
+
 // replan reruns the replay after a knob moved. Back on the recorded
 // policy, the recorded replay is reused at once, and a kept one (kept.go)
 // likewise.
@@ -346,10 +358,10 @@ func (m Model) replan() (Model, tea.Cmd) {
 	}
 	m.s.replaying = true
 	if m.s.ahead != nil && *m.s.ahead == m.s.policy {
-		return m, m.spin.Tick // its replay is under way ahead (aheadBack shows it)
+		return m, m.spinSoon() // its replay is under way ahead (aheadBack shows it)
 	}
 	m.s.quitReplay = &atomic.Bool{}
-	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.recorded, m.s.policy, m.s.inference.Folds, m.s.call, m.timeline.cells(), m.s.quitReplay), m.spin.Tick)
+	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.recorded, m.s.policy, m.s.inference.Folds, m.s.call, m.timeline.cells(), m.s.quitReplay), m.spinSoon())
 }
 
 // showTimeline: the timeline takes three lines, when the terminal has

@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"runtime/debug"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -53,6 +55,7 @@ type Config struct {
 // quits. The terminal is restored on every way out, a panic inside
 // Update or View included: the panic comes back as an error.
 func Run(cfg Config) error {
+	spareProc()
 	g := &guard{m: New(cfg)}
 	// 120 frames a second, bubbletea's most: a frame is written at most
 	// 8 ms after the work that made it, not 16
@@ -111,6 +114,19 @@ func (g *guard) View() (s string) {
 		}
 	}()
 	return g.m.View()
+}
+
+// spareProc runs Go code on one more thread than there are cores, unless
+// GOMAXPROCS says otherwise. bubbletea's input reader waits for keys in a
+// blocking system call, and a thread in a system call keeps its
+// processor until the runtime's monitor takes it back, up to 10 ms later
+// when the program has been idle: on 2 cores, the second half of a knob's
+// replay (window.RunNear) waited that long for a processor after each
+// key, while the frame of the key took the other.
+func spareProc() {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(runtime.NumCPU() + 1)
+	}
 }
 
 // errPanic is wrapped by the error Run returns after a recovered panic.
