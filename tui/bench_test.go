@@ -73,6 +73,28 @@ func benchCallStep(b *testing.B) {
 	}
 }
 
+// BenchmarkFrameWide is one frame (View) of a wide terminal, 200×50, at
+// the last call of a generated 50k-call run after a knob change: the
+// frame a knob key draws at once, while its replay runs, and again when
+// the replay is back. In no colour, 256 colours (TERM=xterm-256color
+// alone) and true colour.
+func BenchmarkFrameWide(b *testing.B) {
+	path, _, err := rungen.Cached(rungen.Default(50000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := press(open(b, fileConfig(path), 200, 50), "G", "}")
+	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI256, termenv.TrueColor} {
+		b.Run(map[termenv.Profile]string{termenv.Ascii: "ascii", termenv.ANSI256: "256", termenv.TrueColor: "truecolor"}[p], func(b *testing.B) {
+			lipgloss.SetColorProfile(p)
+			defer lipgloss.SetColorProfile(termenv.Ascii)
+			for i := 0; i < b.N; i++ {
+				_ = m.View()
+			}
+		})
+	}
+}
+
 // inColour runs bench without colour (as the goldens) and in true colour
 // (as most terminals), where every style writes escape codes.
 func inColour(b *testing.B, bench func(*testing.B)) {

@@ -109,20 +109,22 @@ func (t *timeline) View() string {
 	}
 	w, cw := t.cells(), t.cellWidth()
 	m := t.cellsOf(w)
-	styles := []lipgloss.Style{t.st.Dim, t.st.Differs, t.st.Label, t.st.Evicted}
-	var chars, toks, marks strings.Builder
+	// the marks' styles by markStyleIndex, then the call on screen's
+	marks := styledRuns{styles: []lipgloss.Style{t.st.Dim, t.st.Differs, t.st.Label, t.st.Evicted, t.st.Title}}
+	chars := styledRuns{styles: []lipgloss.Style{t.st.Value}}
+	toks := styledRuns{styles: []lipgloss.Style{t.st.New, t.st.Evicted}}
 	for j := range w {
-		mark, ms := m.marks[j], styles[m.markStyleIndex[j]]
+		mark, ms := m.marks[j], m.markStyleIndex[j]
 		if from, to := t.bucket(j); t.s.call >= from && t.s.call < to {
-			mark, ms = "▲", t.st.Title
+			mark, ms = "▲", 4
 		}
-		ts := t.st.New
+		ts := 0
 		if m.over[j] {
-			ts = t.st.Evicted
+			ts = 1
 		}
-		chars.WriteString(t.st.Value.Render(strings.Repeat(string(block(m.chars[j], m.maxChars)), cw)))
-		toks.WriteString(ts.Render(strings.Repeat(string(block(m.toks[j], m.scaleTok)), cw)))
-		marks.WriteString(ms.Render(mark + strings.Repeat(" ", cw-1)))
+		chars.add(0, strings.Repeat(string(block(m.chars[j], m.maxChars)), cw))
+		toks.add(ts, strings.Repeat(string(block(m.toks[j], m.scaleTok)), cw))
+		marks.add(ms, mark+strings.Repeat(" ", cw-1))
 	}
 	l := t.st.Label.Render
 	return lines(strings.Join([]string{
@@ -130,6 +132,36 @@ func (t *timeline) View() string {
 		l(fmt.Sprintf("%-*s", timelineLabel, "tok")) + toks.String() + " " + l(m.tokNote),
 		l(fmt.Sprintf("%-*s", timelineLabel, "calls")) + marks.String() + " " + l(t.legend(w*cw)),
 	}, "\n"), t.width, timelineHeight)
+}
+
+// styledRuns writes a row of cells, each in one of its styles, rendering
+// each run of cells in the same style at once: a style's Render costs
+// about a microsecond, and a row is some 200 cells.
+type styledRuns struct {
+	styles   []lipgloss.Style
+	out, run strings.Builder
+	style    int
+}
+
+func (r *styledRuns) add(style int, s string) {
+	if style != r.style {
+		r.flush()
+		r.style = style
+	}
+	r.run.WriteString(s)
+}
+
+func (r *styledRuns) flush() {
+	if r.run.Len() > 0 {
+		r.out.WriteString(r.styles[r.style].Render(r.run.String()))
+		r.run.Reset()
+	}
+}
+
+// String is the row.
+func (r *styledRuns) String() string {
+	r.flush()
+	return r.out.String()
 }
 
 // cellsOf is the memo of the replay on screen in w cells, made afresh
