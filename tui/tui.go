@@ -116,8 +116,9 @@ func (g *guard) View() (s string) {
 	return g.m.View()
 }
 
-// spareProc runs Go code on one more thread than there are cores, unless
-// GOMAXPROCS says otherwise. bubbletea's input reader waits for keys in a
+// spareProc runs Go code on one more thread than the runtime would (the
+// cores it may use: a container's CPU limit included), unless GOMAXPROCS
+// says otherwise. bubbletea's input reader waits for keys in a
 // blocking system call, and a thread in a system call keeps its
 // processor until the runtime's monitor takes it back, up to 10 ms later
 // when the program has been idle: on 2 cores, the second half of a knob's
@@ -125,7 +126,7 @@ func (g *guard) View() (s string) {
 // key, while the frame of the key took the other.
 func spareProc() {
 	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(runtime.NumCPU() + 1)
+		runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 1)
 	}
 }
 
