@@ -3,6 +3,7 @@
 without a terminal emulator polling the screen.
 
     scripts/pty-knob.py BIN FILE        # ROUNDS=8, PAUSE=2 by default
+    PROF=1 scripts/pty-knob.py BIN FILE # BIN built with -tags prof: profile the keys
 
 Runs BIN FILE on a pseudo-terminal of 200x50, goes to the last call, moves
 the pins off the recorded policy (}), then presses ] and } in turn, so that
@@ -21,6 +22,7 @@ import fcntl
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -87,6 +89,9 @@ def main():
     wait_for(lambda s: any(x in s for x in shown))
     drain(3.0)  # what starts after the frame (the evidence pass, work ahead) settles
     print(f"file: {path}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
+    prof = os.environ.get("PROF") == "1"
+    if prof:  # main_prof.go: a CPU profile, a trace, the heap after
+        proc.send_signal(signal.SIGUSR1)
     took = []
     for i in range(1, rounds + 1):
         k = "]" if i % 2 else "}"
@@ -96,6 +101,10 @@ def main():
         took.append(ms)
         print(f"key {k} (a policy never replayed before): the frame written in {ms:.0f} ms")
         drain(pause)
+    if prof:
+        proc.send_signal(signal.SIGUSR2)
+        drain(2.0)
+        print("profiles written: $INSPECT_PROF.cpu .trace .heap (default /tmp/inspect-prof)")
     took.sort()
     print(f"median {took[len(took) // 2]:.0f} ms, slowest {took[-1]:.0f} ms")
     os.write(master, b"q")
