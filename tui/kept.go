@@ -187,12 +187,18 @@ func (m *Model) idle() tea.Cmd {
 // replay, book or evidence pass under way): the policy the last knob key
 // would give if pressed again, to replay ahead, when it is not kept;
 // else collect, when replays, books or evidence passes were made since
-// the heap was last collected.
+// the heap was last collected. Before the evidence pass (which waits
+// judgeWait) the heap is collected too: a user pressing a knob every
+// second never lets that pass finish, and without it the garbage of
+// their replays was collected half way through every other replay,
+// doubling its wait.
 func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 	s := m.s
-	if s == nil || m.stream != nil || s.replaying || s.ahead != nil || s.calls() < aheadMin ||
-		s.book == nil || !s.judgedBook() {
+	if s == nil || m.stream != nil || s.replaying || s.ahead != nil || s.calls() < aheadMin || s.book == nil {
 		return nil, false
+	}
+	if !s.judgedBook() {
+		return nil, s.dirty && !s.judging[s.book]
 	}
 	if keepReplays > 0 && m.lastKnob != nil {
 		next, _, ok := nextPolicy(s.policy, s.lastPins, s.inference.Policy, m.keys, *m.lastKnob)

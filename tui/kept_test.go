@@ -252,3 +252,30 @@ func TestKnobKeysLetOldReplaysGo(t *testing.T) {
 		t.Errorf("%d judgements held, want at most %d (kept, ahead, recorded)", n, keepReplays+2)
 	}
 }
+
+// While the evidence pass of a long run waits (judgeWait) or was given up
+// for a newer key, a screen with fresh garbage is collected: a user
+// pressing a knob every second never lets the pass finish, and the next
+// replay met a collection half way (PAUSE=1 scripts/pty-knob.py at 50k
+// calls: median 82 ms, slowest 324; collected so, 51 and 73). Not while
+// the pass runs: it would only slow it.
+func TestIdleCollectsBeforeTheEvidencePass(t *testing.T) {
+	defer func(was int) { aheadMin = was }(aheadMin)
+	aheadMin = 0
+	defer coldKnobs()() // nothing to replay ahead: only the collection is left to do
+	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
+	if m.s.book == nil {
+		t.Fatal("after ] and a settled screen, the replay has no book")
+	}
+	// as a long run's screen is before its evidence pass: book made, not judged
+	delete(m.s.judgements, m.s.book)
+	delete(m.s.judging, m.s.book)
+	m.s.dirty = true
+	if ahead, collect := m.idleTask(); ahead != nil || !collect {
+		t.Fatalf("before the evidence pass: ahead %v, collect %v; want the heap collected", ahead, collect)
+	}
+	m.s.judging[m.s.book] = true // the pass under way
+	if _, collect := m.idleTask(); collect {
+		t.Error("the heap is collected while the evidence pass runs")
+	}
+}
