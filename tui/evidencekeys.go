@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -342,16 +343,8 @@ func (s *session) dropJudges() {
 			delete(s.judging, b)
 		}
 	}
-	for b := range s.judging {
-		if !s.bookKept(b) {
-			delete(s.judging, b)
-		}
-	}
-	for b := range s.judgements {
-		if !s.bookKept(b) {
-			delete(s.judgements, b)
-		}
-	}
+	maps.DeleteFunc(s.judging, func(b *provenance.Book, _ bool) bool { return !s.bookKept(b) })
+	maps.DeleteFunc(s.judgements, func(b *provenance.Book, _ judgement) bool { return !s.bookKept(b) })
 }
 
 // bookKept says whether b is the book of a replay the session still
