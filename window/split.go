@@ -96,8 +96,12 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	base := len(out)
 	// a replay that stops early (a candidate policy that misses a window)
 	// mostly stops in its first calls: the second half, and the room for
-	// every call, wait for those
+	// every call, wait for those; one that stops only when given up (a
+	// knob's) starts both halves at once
 	probe := min(max(from, 0), splitProbe)
+	if stop == nil || x.quit {
+		probe = 0
+	}
 	var notes, notesB *notes // of each half's calls (turnnotes.go)
 	if x.note {
 		notes, notesB = newNotes(mid), newNotes(n-mid)
