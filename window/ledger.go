@@ -222,6 +222,9 @@ type logBuild struct {
 	prev    int              // the call stepped last; -1 before the first
 	upTo    int              // how many calls were stepped
 	calls   int              // how many calls the replay has
+	// alias, while a split's second half is stepped before it is joined
+	// (streamLog): its made messages → the first half's that say the same
+	alias map[*model.Message]*model.Message
 }
 
 // find is the node of the turn m starts, -1 when none yet. A notice in

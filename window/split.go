@@ -38,6 +38,10 @@ var (
 	// splitTaken, when set, is told the call of the run from which the
 	// second half's calls were taken (for the tests)
 	splitTaken func(call int)
+	// splitStreamed, when set, is told each time the first half has
+	// stepped the turn log over every call of the second while it ran,
+	// with how many made messages it read as its own (for the tests)
+	splitStreamed func(aliased int)
 	// splitLogWhole: the first half begins the turn log over all its
 	// calls, the second half done or not (for the tests)
 	splitLogWhole bool
@@ -149,6 +153,14 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	states := make([]chainState, 0, n-mid)
 	var failed, cancel atomic.Bool
 	done := make(chan struct{})
+	// what the first half may read of the second's while it runs
+	// (streamLog): the calls before reached are written, with their
+	// notes, and midState is its state before mid; ticks come now and then
+	var (
+		reached  atomic.Int64
+		midState chainState
+		ticks    = make(chan struct{}, 1)
+	)
 	go func() {
 		defer close(done)
 		defer func() {
@@ -164,6 +176,9 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 				at = &warm[len(warm)-1]
 			} else {
 				states = append(states, b.state())
+				if ci == mid {
+					midState = states[0]
+				}
 			}
 			*at = CallReplay{}
 			x.callInto(at, b, ci, bm)
@@ -177,6 +192,15 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 				notesB.note(nil, at)
 			}
 			b.after(x.run.Calls[ci], at.Visit.After, bm)
+			if ci >= mid {
+				reached.Store(int64(ci + 1))
+				if (ci-mid)%streamTick == 0 {
+					select {
+					case ticks <- struct{}{}:
+					default:
+					}
+				}
+			}
 		}
 	}()
 	for ci := probe; ci < mid; ci++ {
@@ -189,6 +213,17 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	// (a replay given up is thrown away: its log with it)
 	if x.note && (stop == nil || x.quit) && base == 0 {
 		x.part = x.beginLog(out[:mid], done)
+		if x.part.upTo == mid && !slowLog {
+			half := secondHalf{out: out, mid: mid, n: n, reached: &reached, midState: &midState, ticks: ticks, done: done}
+			if same, k := x.streamLog(ch, half, stop); k >= 0 { // given up at call k: the calls from mid were taken
+				cancel.Store(true)
+				<-done
+				x.part = nil
+				remap(out[base+mid:base+k+1], b, same)
+				notes.noteAt(out, base+mid, mid)
+				return out[:base+k+1], b, true
+			}
+		}
 	}
 	<-done
 	for ci := mid; ci < n; ci++ {
@@ -214,6 +249,80 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 		}
 	}
 	return out, ch, false
+}
+
+// streamTick is how many calls the second half makes between two
+// ticks to a first half waiting for them (streamLog).
+const streamTick = 32
+
+// secondHalf is what split's first half may read of the second while it
+// runs: the calls of out before reached (from mid on) are written with
+// their notes; midState is its state before call mid, once reached is
+// past mid; done is closed when it has ended (every call made, or
+// cancelled, or failed).
+type secondHalf struct {
+	out      []CallReplay
+	mid, n   int
+	reached  *atomic.Int64
+	midState *chainState
+	ticks    <-chan struct{}
+	done     <-chan struct{}
+}
+
+// streamLog goes on with the turn log the first half began over its
+// calls (x.part) over the second half's calls, as they are made, while
+// the second half runs: the log then waits for nothing after the
+// replay. It does so only where the second half's calls will be taken
+// from mid (its state there is ch's, split's first test after the
+// halves): the log is then the same as one stepped after the halves are
+// joined, the second half's made messages (notices, frames) read as
+// the chain's that say the same (remap does that to the calls after).
+// Stop sees the second half's calls as it steps them, in order, each
+// once: k is the first it is true for (-1: none), where the replay was
+// given up (same then maps the second half's made messages to the
+// chain's). Where the second half ends without every call (it failed, or
+// the calls from mid are not taken), x.part is left at the first
+// half's, stepped no further.
+func (x *runner) streamLog(ch *chain, h secondHalf, stop func(*CallReplay) bool) (same map[*model.Message]*model.Message, k int) {
+	for h.reached.Load() <= int64(h.mid) {
+		select {
+		case <-h.ticks:
+		case <-h.done:
+			if h.reached.Load() <= int64(h.mid) {
+				return nil, -1
+			}
+		}
+	}
+	same, ok := sameState(ch, h.out[x.base+h.mid].Visit.Before, *h.midState)
+	if !ok {
+		return nil, -1
+	}
+	b := x.part
+	b.alias = same
+	defer func() { b.alias = nil }()
+	for ci := h.mid; ci < h.n; {
+		for r := int(h.reached.Load()); ci < r; ci++ {
+			if stop != nil && stop(&h.out[x.base+ci]) {
+				return same, ci
+			}
+			b.step(h.out[x.base:x.base+h.n], ci)
+		}
+		if ci == h.n {
+			if splitStreamed != nil {
+				splitStreamed(len(same))
+			}
+			break
+		}
+		select {
+		case <-h.ticks:
+		case <-h.done:
+			if int(h.reached.Load()) == ci { // it ended short of the run's end
+				x.part = nil
+				return nil, -1
+			}
+		}
+	}
+	return same, -1
 }
 
 // beginLog steps the turn log (logpart.go) over the first half's calls

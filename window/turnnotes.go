@@ -102,7 +102,7 @@ func (b *logBuild) noted(c *CallReplay, ci int) int32 {
 		start, end, id := int(ns[i]), int(ns[i+1]), int(ns[i+2])
 		i += 3
 		if id == 0 {
-			h := made[0]
+			h := b.aliased(made[0])
 			made = made[1:]
 			if b.find(h) < 0 {
 				b.at.set(h, int(b.add(logEntry{msgs: v.Before[start:end], first: int32(ci), left: -1, wroteAt: -1, placeholder: h.Placeholder}, -1, h.ID)))
@@ -116,7 +116,7 @@ func (b *logBuild) noted(c *CallReplay, ci int) int32 {
 	last := int32(-1)
 	for _, id := range ns[i+1 : i+1+int(ns[i])] {
 		if id == 0 {
-			last = b.find(made[0])
+			last = b.find(b.aliased(made[0]))
 			made = made[1:]
 		} else if at, ok := b.at.ofID(int(id)); ok {
 			last = int32(at)
@@ -126,6 +126,14 @@ func (b *logBuild) noted(c *CallReplay, ci int) int32 {
 		b.nodes[last].left = int32(ci)
 	}
 	return last
+}
+
+// aliased is m, or the message it reads as while b.alias is set.
+func (b *logBuild) aliased(m *model.Message) *model.Message {
+	if to, ok := b.alias[m]; ok {
+		return to
+	}
+	return m
 }
 
 // noteAt notes out[at], call ci of the run, the call before it (when

@@ -3,6 +3,7 @@ package window
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -85,6 +86,14 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 		srcs = append(srcs, source{filepath.Base(filepath.Dir(path)), rec})
 	}
 	noted, skipping, branched, begun, begunUntil := 0, 0, 0, 0, 0
+	streamed, streamedAliased := 0, 0 // logs stepped over a second half as it ran (streamLog), with made messages read as the first half's
+	splitStreamed = func(aliased int) {
+		streamed++
+		if aliased > 0 {
+			streamedAliased++
+		}
+	}
+	defer func() { splitStreamed = nil }()
 	for _, src := range srcs {
 		inf := Infer(src.rec)
 		near := RunFolds(src.rec, inf.Policy, inf.Folds)
@@ -126,9 +135,10 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 			}
 		}
 	}
-	if noted == 0 || skipping == 0 || branched == 0 || begun == 0 || begunUntil == 0 {
-		t.Errorf("%d calls noted, %d of them skipping what the call before knew; %d branched replays; %d logs begun by the replay (%d of them by one that may be given up)", noted, skipping, branched, begun, begunUntil)
+	if noted == 0 || skipping == 0 || branched == 0 || begun == 0 || begunUntil == 0 || streamed == 0 || streamedAliased == 0 {
+		t.Errorf("%d calls noted, %d of them skipping what the call before knew; %d branched replays; %d logs begun by the replay (%d of them by one that may be given up); %d stepped over a second half as it ran (%d reading its made messages as the first half's)", noted, skipping, branched, begun, begunUntil, streamed, streamedAliased)
 	}
+	t.Logf("%d logs stepped over a second half as it ran, %d reading its made messages as the first half's", streamed, streamedAliased)
 }
 
 // TestSplitWindowsHoldTheReplaysNotices: after a run split on two
@@ -189,6 +199,69 @@ func TestKeyedReadsBackEveryKey(t *testing.T) {
 	for _, k := range []string{"m", "m+" + first[1:], "m0" + first[1:], "m-1", "notice@", "notice@-0", "notice@+1", "m99999999999999999999", "x"} {
 		if i, ok := r.keyed(k); ok {
 			t.Errorf("key %q found turn %d", k, i)
+		}
+	}
+}
+
+// The first half steps the log over the second half's calls while the
+// second half still makes them (streamLog): the log is the one that looks
+// at every turn of every window, and under -race no call is read before
+// it is written. The run is long enough that the second half is often
+// still at work when the first has logged its own calls.
+func TestStreamedLogWhileTheSecondHalfRuns(t *testing.T) {
+	rec := longRunDelivering(12000, 7)
+	inf := Infer(rec)
+	near := RunFolds(rec, inf.Policy, inf.Folds)
+	streamed := 0
+	splitStreamed = func(int) { streamed++ }
+	splitLogWhole = true
+	defer func() { splitStreamed, splitLogWhole = nil, false }()
+	for _, k := range []int{inf.Policy.KeepRecentTurns + 1, inf.Policy.KeepRecentTurns + 2, 2} {
+		p := inf.Policy
+		p.KeepRecentTurns = k
+		r := RunNearUntil(rec, p, inf.Folds, near, new(atomic.Bool))
+		if r == nil {
+			t.Fatalf("K=%d: the replay was given up", k)
+		}
+		sameLog(t, fmt.Sprintf("K=%d", k), slowTurnLog(r), r)
+	}
+	if streamed == 0 {
+		t.Error("no log was stepped over a second half")
+	}
+}
+
+// Given up while the first half steps the log over the second's calls,
+// a replay stops where it was told to, as one that never split: the
+// calls before are those of a whole replay, and none after.
+func TestGivenUpWhileTheLogFollowsTheSecondHalf(t *testing.T) {
+	rec := longRunDelivering(12000, 7)
+	inf := Infer(rec)
+	near := RunFolds(rec, inf.Policy, inf.Folds)
+	p := inf.Policy
+	p.KeepRecentTurns++
+	whole := RunFolds(rec, p, inf.Folds)
+	streamed := 0
+	splitStreamed = func(int) { streamed++ }
+	splitLogWhole = true
+	defer func() { splitStreamed, splitLogWhole = nil, false }()
+	const last = 9000 // past the middle: the second half's
+	var gaveUp atomic.Bool
+	r := runFolds(rec, p, inf.Folds, near, func(c *CallReplay) bool {
+		if c.Call.Number > last {
+			gaveUp.Store(true)
+		}
+		return gaveUp.Load() // as a quit: once set, set for good
+	})
+	if streamed != 0 {
+		t.Error("the log was stepped over every call of the second half of a replay given up")
+	}
+	if len(r.Calls) != last+1 {
+		t.Fatalf("given up after call %d: %d calls kept, want %d", last+1, len(r.Calls), last+1)
+	}
+	for i := range r.Calls {
+		a, b := r.Calls[i].Visit.After, whole.Calls[i].Visit.After
+		if !slices.EqualFunc(a, b, func(x, y *model.Message) bool { return x.Role == y.Role && x.Content == y.Content }) {
+			t.Fatalf("call %d differs from a whole replay's", i+1)
 		}
 	}
 }
