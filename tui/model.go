@@ -64,6 +64,10 @@ type Model struct {
 	err           error
 	stream        *streaming // while a Stream is being read; nil after
 	quitting      bool       // q was pressed: the last frame is empty
+	// hold: this update only started a replay (replan), and its frame is
+	// the one before (frames.go)
+	hold  bool
+	frame *lastFrame
 }
 
 // New is the root model for cfg; nothing is loaded until Init's command
@@ -72,7 +76,7 @@ func New(cfg Config) Model {
 	st, keys := DefaultStyles(), DefaultKeyMap()
 	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
 	m := Model{
-		cfg: cfg, st: st, keys: keys,
+		cfg: cfg, st: st, keys: keys, frame: &lastFrame{},
 		header:   newHeader(st, keys, cfg.Name),
 		timeline: newTimeline(st, keys),
 		search:   newSearch(st, keys),
@@ -116,6 +120,7 @@ func (m Model) mine() *model.Policy {
 
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	m.hold = false // a message's own frame, unless it only starts a replay
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -356,7 +361,7 @@ func (m Model) replan() (Model, tea.Cmd) {
 	if k := m.s.keptFor(m.s.policy); k != nil {
 		return m.show(*k) // kept since the user set it, or replayed ahead
 	}
-	m.s.replaying = true
+	m.s.replaying, m.hold = true, true
 	if m.s.ahead != nil && *m.s.ahead == m.s.policy {
 		return m, m.spinSoon() // its replay is under way ahead (aheadBack shows it)
 	}
@@ -432,6 +437,9 @@ func (m Model) View() string {
 	if m.quitting {
 		return "" // a frame drawn as the screen is given back stays behind
 	}
+	if f, ok := m.heldFrame(); ok {
+		return f
+	}
 	parts := []string{m.header.View()}
 	if m.showTimeline() {
 		parts = append(parts, m.timeline.View())
@@ -442,7 +450,7 @@ func (m Model) View() string {
 	}
 	parts = append(parts, m.footer())
 	// every printer sanitized its text; Frame is the guard behind them
-	return termtext.Frame(lines(strings.Join(parts, "\n"), m.width, m.height))
+	return m.drawn(termtext.Frame(lines(strings.Join(parts, "\n"), m.width, m.height)))
 }
 
 // panes is the middle of the screen: the turn list and the detail side

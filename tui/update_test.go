@@ -366,7 +366,8 @@ func TestJudgeDroppedWithItsReplay(t *testing.T) {
 
 // While a knob's replay is under way, the header does not say how the
 // replay on screen (the one before the knob moved) compares with the
-// record: it says the replay is under way.
+// record: it says the replay is under way. (The key's own frame is the
+// one before it, policy bar and all: frames.go; the next is drawn here.)
 func TestHeaderSaysReplayingUnderWay(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
 	if !strings.Contains(m.View(), "replay vs recorded: match") {
@@ -377,6 +378,8 @@ func TestHeaderSaysReplayingUnderWay(t *testing.T) {
 	if !m.s.replaying {
 		t.Fatal("] did not start a replay")
 	}
+	next, _ = m.Update(tea.FocusMsg{}) // a message while it runs draws the screen as it is
+	m = next.(Model)
 	if v := m.View(); !strings.Contains(v, "replay vs recorded: replaying…") || strings.Contains(v, "replay vs recorded: match") {
 		t.Errorf("the header should say the replay is under way:\n%s", v)
 	}
