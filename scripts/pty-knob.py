@@ -10,8 +10,9 @@ the pins off the recorded policy (}), then presses ] and } in turn, so that
 every key asks for a policy never replayed before (and never the one the
 key before would replay ahead). Each key is timed from the moment it is
 written to the moment the program has written the frame that shows the
-replayed window: the policy bar's status line that follows "replaying…".
-What a terminal then takes to draw the bytes is not counted.
+replayed window: the policy bar's status line under the new policy.
+What a terminal then takes to draw the bytes is not counted; the wait for
+the program's next frame (up to 8.3 ms: bubbletea draws 120 a second) is.
 
 tmux-knob.sh times the same from a tmux pane, but its polling of the pane
 costs about a core: on a 2-core machine it takes the second core from the
@@ -20,6 +21,7 @@ idle in select() between writes.
 """
 import fcntl
 import os
+import random
 import re
 import select
 import signal
@@ -100,7 +102,11 @@ def main():
         ms = (t1 - t0) * 1000
         took.append(ms)
         print(f"key {k} (a policy never replayed before): the frame written in {ms:.0f} ms")
-        drain(pause)
+        # a person's key falls anywhere between two of the program's
+        # frames (120 a second); a pause of whole seconds after a frame
+        # would put every key just after one, and round every wait up to
+        # a whole number of frames
+        drain(pause + random.uniform(0, 1 / 120))
     if prof:
         proc.send_signal(signal.SIGUSR2)
         drain(2.0)
