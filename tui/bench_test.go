@@ -310,7 +310,7 @@ func coldKnobs() func() {
 // process idle for 700 ms before each key as while a person reads (on
 // this 2-core KVM machine the same work after an idle spell takes a few
 // ms longer on the median, up to 20 at worst); ahead: the replays of the last
-// policies kept and the last key's next one made ahead.
+// policies kept, and those of the first knob keys made ahead (kept.go).
 func BenchmarkKnobAtEndSettled(b *testing.B) {
 	for _, bc := range []struct {
 		name string

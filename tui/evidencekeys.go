@@ -350,10 +350,11 @@ func (s *session) dropJudges() {
 // bookKept says whether b is the book of a replay the session still
 // holds: on screen, the recorded one, kept, or made ahead.
 func (s *session) bookKept(b *provenance.Book) bool {
-	if b == s.book || b == s.recordedBook || s.next != nil && s.next.book == b {
+	if b == s.book || b == s.recordedBook {
 		return true
 	}
-	return slices.ContainsFunc(s.kept, func(k keptReplay) bool { return k.book == b })
+	has := func(k keptReplay) bool { return k.book == b }
+	return slices.ContainsFunc(s.kept, has) || slices.ContainsFunc(s.next, has)
 }
 
 // judgeCmd judges every call with a book of its own (a Book is not shared

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
@@ -19,26 +20,32 @@ import (
 //
 //   - the replays of the last two policies the user set are kept, so
 //     that going back to one (] then [) shows it at once;
-//   - once the screen has settled (the replay's book made, its evidence
-//     pass done), the policy the last knob key would give if pressed
-//     again is replayed ahead, off the UI goroutine, and kept.
+//   - once the screen has settled (the replay's book made), the policies
+//     the first knob keys would give from here are replayed ahead, off
+//     the UI goroutine, one after another, and kept: the last knob key
+//     again first, then ] [ } { p (aheadPolicies).
 //
 // A key whose policy is neither kept nor being replayed ahead waits for
-// its replay as before. After the work ahead, the heap is collected while
-// the user reads, so that the next replay does not meet a collection of
-// the whole recording half way.
+// its replay as before, and gives up the replay ahead under way. After
+// the work ahead, the heap is collected while the user reads, so that
+// the next replay does not meet a collection of the whole recording
+// half way.
 
 // keepReplays is how many replays under the user's policies are kept;
 // 0 keeps none and replays nothing ahead (the benchmarks of a cold key);
 // the heap is still collected while the user reads.
 var keepReplays = 2
 
+// aheadKeep is the most replays made ahead that are kept: a replay of a
+// 50k-call run holds about 55 MB.
+const aheadKeep = 4
+
 // aheadMin is the fewest calls for which a replay is made ahead and the
 // heap collected after: a shorter run replays within a frame anyway.
 var aheadMin = 4096
 
-// keptReplay is a replay under a policy the user set (or the next one
-// they would), with what the screen reads of it.
+// keptReplay is a replay under a policy the user set (or one a knob key
+// would give, made ahead), with what the screen reads of it.
 type keptReplay struct {
 	policy model.Policy
 	replay *window.Replay
@@ -47,7 +54,7 @@ type keptReplay struct {
 	book   *provenance.Book // nil until made (bookCmd)
 }
 
-// keptFor is the kept replay under p (one the user set, or the one made
+// keptFor is the kept replay under p (one the user set, or one made
 // ahead), nil when none.
 func (s *session) keptFor(p model.Policy) *keptReplay {
 	for i := range s.kept {
@@ -55,20 +62,20 @@ func (s *session) keptFor(p model.Policy) *keptReplay {
 			return &s.kept[i]
 		}
 	}
-	if s.next != nil && s.next.policy == p {
-		return s.next
+	for i := range s.next {
+		if s.next[i].policy == p {
+			return &s.next[i]
+		}
 	}
 	return nil
 }
 
 // keep adds the replay under p, a policy the user set, newest last; the
 // oldest that is not on screen goes beyond keepReplays (its evidence
-// judgement with it: dropJudges). The replay made ahead, once set, is kept so.
+// judgement with it: dropJudges). A replay made ahead, once set, is kept so.
 func (s *session) keep(k keptReplay) {
 	p := k.policy
-	if s.next != nil && s.next.policy == p {
-		s.next = nil
-	}
+	s.next = slices.DeleteFunc(s.next, func(n keptReplay) bool { return n.policy == p })
 	if keepReplays <= 0 || slices.ContainsFunc(s.kept, func(k keptReplay) bool { return k.policy == p }) {
 		return
 	}
@@ -95,17 +102,29 @@ func (s *session) eachKept(r *window.Replay, fn func(*keptReplay)) {
 			fn(&s.kept[i])
 		}
 	}
-	if s.next != nil && s.next.replay == r {
-		fn(s.next)
+	for i := range s.next {
+		if s.next[i].replay == r {
+			fn(&s.next[i])
+		}
 	}
 }
 
-// keptAhead keeps the replay made ahead under p, in place of the one
-// before (a policy the user did not set).
+// keptAhead keeps a replay made ahead (a policy the user did not set),
+// newest last; the oldest goes beyond aheadKeep.
 func (s *session) keptAhead(k keptReplay) {
-	if keepReplays > 0 {
-		s.next = &k
+	if keepReplays <= 0 {
+		return
 	}
+	s.next = append(slices.DeleteFunc(s.next, func(n keptReplay) bool { return n.policy == k.policy }), k)
+	if len(s.next) > aheadKeep {
+		s.next = slices.Delete(s.next, 0, len(s.next)-aheadKeep)
+	}
+}
+
+// keepAheadOnly lets go of the replays made ahead under none of want:
+// made from the screen's policy before a key moved it.
+func (s *session) keepAheadOnly(want []model.Policy) {
+	s.next = slices.DeleteFunc(s.next, func(n keptReplay) bool { return !slices.Contains(want, n.policy) })
 }
 
 // aheadMsg is sent by aheadCmd with a replay made ahead under policy.
@@ -184,29 +203,55 @@ func (m *Model) idle() tea.Cmd {
 }
 
 // idleTask is the work to do while the user reads a settled screen (no
-// replay, book or evidence pass under way): the policy the last knob key
-// would give if pressed again, to replay ahead, when it is not kept;
-// else collect, when replays, books or evidence passes were made since
-// the heap was last collected. Before the evidence pass (which waits
-// judgeWait) the heap is collected too: a user pressing a knob every
-// second never lets that pass finish, and without it the garbage of
-// their replays was collected half way through every other replay,
-// doubling its wait.
+// replay or book under way): the first of aheadPolicies not kept, to
+// replay ahead; else collect, when replays, books or evidence passes
+// were made since the heap was last collected. The replays ahead come
+// before the evidence pass (which waits judgeWait, about 0.35 s at call
+// 50,000): a user pressing a knob every second never lets that pass
+// finish. Before that pass the heap is collected too, unless it is
+// under way: without it the garbage of their replays was collected half
+// way through every other replay, doubling its wait.
 func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 	s := m.s
 	if s == nil || m.stream != nil || s.replaying || s.ahead != nil || s.calls() < aheadMin || s.book == nil {
 		return nil, false
 	}
+	if keepReplays > 0 && m.lastKnob != nil {
+		want := m.aheadPolicies()
+		s.keepAheadOnly(want)
+		for _, p := range want {
+			if s.keptFor(p) == nil {
+				return &p, false
+			}
+		}
+	}
 	if !s.judgedBook() {
 		return nil, s.dirty && !s.judging[s.book]
 	}
-	if keepReplays > 0 && m.lastKnob != nil {
-		next, _, ok := nextPolicy(s.policy, s.lastPins, s.inference.Policy, m.keys, *m.lastKnob)
-		if ok && next != s.policy && next != s.inference.Policy && s.keptFor(next) == nil {
-			return &next, false
+	return nil, s.dirty
+}
+
+// aheadPolicies are the policies replayed ahead from the screen's, most
+// likely first: the last knob key's again, then those of ] [ } { p; each
+// once, none on screen or recorded (the recorded replay is shown at
+// once), at most aheadKeep. (a s t T change the anchor, the strategy
+// and its threshold: rarer, and a summary's replay is not split.)
+func (m *Model) aheadPolicies() []model.Policy {
+	s := m.s
+	keys := []tea.KeyMsg{*m.lastKnob}
+	for _, b := range []key.Binding{m.keys.RecentMore, m.keys.RecentLess, m.keys.PinsMore, m.keys.PinsLess, m.keys.TogglePins} {
+		if ks := b.Keys(); len(ks) > 0 && len([]rune(ks[0])) == 1 {
+			keys = append(keys, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(ks[0])})
 		}
 	}
-	return nil, s.dirty
+	var out []model.Policy
+	for _, k := range keys {
+		p, _, ok := nextPolicy(s.policy, s.lastPins, s.inference.Policy, m.keys, k)
+		if ok && p != s.policy && p != s.inference.Policy && !slices.Contains(out, p) && len(out) < aheadKeep {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // judgedBook: the evidence pass of the replay on screen is done.

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"weak"
@@ -115,6 +116,57 @@ func TestKnobReplayedAhead(t *testing.T) {
 		t.Fatalf("the replay ahead came back: replaying %v", m.s.replaying)
 	}
 	sameWindows(t, "the replay waited for", m.s.rec, m.s.replay, ahead, m.s.inference.Folds)
+}
+
+// Once the screen has settled, what ] [ } { p would give from it is
+// replayed ahead too (the last key's first, at most aheadKeep, none of
+// them the recorded policy, which is reused): any of those keys shows its
+// replay at once, and the replays ahead of the policy before are let go.
+func TestKnobNeighboursReplayedAhead(t *testing.T) {
+	defer func(was int) { aheadMin = was }(aheadMin)
+	aheadMin = 0 // the demo is short: make ahead what a long run would
+
+	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
+	p := m.s.policy
+	moved := func(k, l int) model.Policy {
+		q := p
+		q.KeepRecentTurns, q.KeepLastToolResults = q.KeepRecentTurns+k, q.KeepLastToolResults+l
+		return q
+	}
+	off := p
+	off.KeepLastToolResults = 0
+	want := []model.Policy{moved(1, 0), moved(0, 1), moved(0, -1), off} // ] again, } { p; [ is the recorded policy
+	if got := m.aheadPolicies(); !slices.Equal(got, want) {
+		t.Fatalf("from %v, replayed ahead: %v, want %v", p, got, want)
+	}
+	for _, q := range want {
+		if m.s.keptFor(q) == nil {
+			t.Errorf("after ] and a settled screen, %v was not replayed ahead", q)
+		}
+	}
+	next, cmd := m.Update(keyMsg("}"))
+	m = next.(Model)
+	if m.s.replaying || m.s.policy != want[1] {
+		t.Fatalf("}: replaying %v under %v, want %v at once", m.s.replaying, m.s.policy, want[1])
+	}
+	sameWindows(t, "the replay made ahead for }", m.s.rec, m.s.replay, want[1], m.s.inference.Folds)
+
+	m = settle(m, cmd) // the screen under } settles: its own neighbours are made
+	for _, q := range []model.Policy{want[0], want[2], want[3]} {
+		for _, n := range m.s.next {
+			if n.policy == q && !slices.Contains(m.aheadPolicies(), q) {
+				t.Errorf("%v, ahead from the policy before }, is still held", q)
+			}
+		}
+	}
+	for _, q := range m.aheadPolicies() {
+		if m.s.keptFor(q) == nil {
+			t.Errorf("under }, %v was not replayed ahead", q)
+		}
+	}
+	if len(m.s.next) > aheadKeep {
+		t.Errorf("%d replays ahead held, at most %d", len(m.s.next), aheadKeep)
+	}
 }
 
 // With nothing kept (the cold benchmarks), every key is a replay.

@@ -47,7 +47,7 @@ type session struct {
 	judgeTick  bool                              // a judgeSoonMsg is on its way
 
 	kept     []keptReplay  // replays under the last policies the user set (kept.go)
-	next     *keptReplay   // the replay made ahead, nil for none
+	next     []keptReplay  // replays made ahead (kept.go), oldest first
 	ahead    *model.Policy // the policy being replayed ahead, nil for none
 	dirty    bool          // replays or their books were made since the heap was last collected
 	idleTick bool          // an idleMsg is on its way
