@@ -204,8 +204,9 @@ func (m *Model) idle() tea.Cmd {
 
 // idleTask is the work to do while the user reads a settled screen (no
 // replay or book under way): the first of aheadPolicies not kept, to
-// replay ahead; else collect, when replays, books or evidence passes
-// were made since the heap was last collected. The replays ahead come
+// replay ahead (the replays made ahead of a policy no longer on screen
+// are let go first); else collect, when replays, books or evidence
+// passes were made since the heap was last collected. The replays ahead come
 // before the evidence pass (which waits judgeWait, about 0.35 s at call
 // 50,000): a user pressing a knob every second never lets that pass
 // finish. Before that pass the heap is collected too, unless it is

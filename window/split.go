@@ -226,6 +226,9 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 		}
 	}
 	<-done
+	if failed.Load() && x.part != nil && x.part.upTo > mid {
+		x.part = nil // stepped over calls the first half now makes again
+	}
 	for ci := mid; ci < n; ci++ {
 		if !failed.Load() && !cancel.Load() {
 			if same, ok := sameState(ch, out[base+ci].Visit.Before, states[ci-mid]); ok {
