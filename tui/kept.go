@@ -232,6 +232,18 @@ func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 	return nil, s.dirty
 }
 
+// letGoAhead lets go of the replays made ahead that no knob key gives
+// from the screen's policy (each holds some 100 MB at call 50,000).
+func (m Model) letGoAhead() {
+	switch {
+	case m.s == nil:
+	case m.lastKnob == nil:
+		m.s.next = nil
+	default:
+		m.s.keepAheadOnly(m.aheadPolicies())
+	}
+}
+
 // aheadPolicies are the policies replayed ahead from the screen's, most
 // likely first: the last knob key's again, then those of ] [ } { p; each
 // once, none on screen or recorded (the recorded replay is shown at

@@ -349,10 +349,12 @@ var spinStart = time.Second / 10
 
 // replan reruns the replay after a knob moved. Back on the recorded
 // policy, the recorded replay is reused at once, and a kept one (kept.go)
-// likewise.
+// likewise. The replays made ahead from the policy before, which no knob
+// key gives from this one, are let go.
 func (m Model) replan() (Model, tea.Cmd) {
 	m.gen++
 	m.s.giveUp()
+	defer m.letGoAhead() // once the one for this policy, if any, is kept
 	if !m.s.changed() {
 		m.s.replay, m.s.replaying, m.s.book = m.s.recorded, false, m.s.recordedBook
 		m.reread()
