@@ -36,8 +36,8 @@ import (
 // the heap is still collected while the user reads.
 var keepReplays = 2
 
-// aheadKeep is the most replays made ahead that are kept: a replay of a
-// 50k-call run holds about 55 MB.
+// aheadKeep is the most replays made ahead that are kept: one of a
+// 50k-call run holds about 100 MB with its fates and cells.
 const aheadKeep = 4
 
 // aheadMin is the fewest calls for which a replay is made ahead and the
@@ -121,12 +121,6 @@ func (s *session) keptAhead(k keptReplay) {
 	}
 }
 
-// keepAheadOnly lets go of the replays made ahead under none of want:
-// made from the screen's policy before a key moved it.
-func (s *session) keepAheadOnly(want []model.Policy) {
-	s.next = slices.DeleteFunc(s.next, func(n keptReplay) bool { return !slices.Contains(want, n.policy) })
-}
-
 // aheadMsg is sent by aheadCmd with a replay made ahead under policy.
 type aheadMsg struct {
 	rec    *model.Recording
@@ -204,8 +198,7 @@ func (m *Model) idle() tea.Cmd {
 
 // idleTask is the work to do while the user reads a settled screen (no
 // replay or book under way): the first of aheadPolicies not kept, to
-// replay ahead (the replays made ahead of a policy no longer on screen
-// are let go first); else collect, when replays, books or evidence
+// replay ahead; else collect, when replays, books or evidence
 // passes were made since the heap was last collected. The replays ahead come
 // before the evidence pass (which waits judgeWait, about 0.35 s at call
 // 50,000): a user pressing a knob every second never lets that pass
@@ -218,9 +211,7 @@ func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 		return nil, false
 	}
 	if keepReplays > 0 && m.lastKnob != nil {
-		want := m.aheadPolicies()
-		s.keepAheadOnly(want)
-		for _, p := range want {
+		for _, p := range m.aheadPolicies() {
 			if s.keptFor(p) == nil {
 				return &p, false
 			}
@@ -233,14 +224,15 @@ func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 }
 
 // letGoAhead lets go of the replays made ahead that no knob key gives
-// from the screen's policy (each holds some 100 MB at call 50,000).
+// from the screen's policy (replan calls it once the policy moved).
 func (m Model) letGoAhead() {
 	switch {
 	case m.s == nil:
 	case m.lastKnob == nil:
 		m.s.next = nil
 	default:
-		m.s.keepAheadOnly(m.aheadPolicies())
+		want := m.aheadPolicies()
+		m.s.next = slices.DeleteFunc(m.s.next, func(n keptReplay) bool { return !slices.Contains(want, n.policy) })
 	}
 }
 
