@@ -1,4 +1,4 @@
-package main
+package export
 
 import (
 	"bytes"
@@ -213,8 +213,8 @@ func (o *jsonOut) toolCalls(tcs []model.ToolCall) {
 	o.b = append(o.b, ']')
 }
 
-// head is the call's callHead without its closing brace.
-func (o *jsonOut) head(h *callHead) {
+// head is the call's CallHead without its closing brace.
+func (o *jsonOut) head(h *CallHead) {
 	o.b = append(o.b, '{')
 	o.lit(`"call":`)
 	o.int(h.Call)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -14,13 +14,13 @@ func TestEvidenceFailOn(t *testing.T) {
 		file, on string
 		code     int
 	}{
-		{"testdata/demo-evidence/run.jsonl", "left,never-read", 4},
-		{"testdata/demo-evidence/run.jsonl", "left", 4},
-		{"testdata/s01-basic-loop/run.jsonl", "left", 0},
-		{"testdata/s01-basic-loop/run.jsonl", "never-read", 4},
-		{"testdata/s06-tiny-results/run.jsonl", "left,never-read", 0},
-		{"testdata/s06-tiny-results/run.jsonl", "", 0},
-		{"testdata/demo-evidence/run.jsonl", "", 0},
+		{"../testdata/demo-evidence/run.jsonl", "left,never-read", 4},
+		{"../testdata/demo-evidence/run.jsonl", "left", 4},
+		{"../testdata/s01-basic-loop/run.jsonl", "left", 0},
+		{"../testdata/s01-basic-loop/run.jsonl", "never-read", 4},
+		{"../testdata/s06-tiny-results/run.jsonl", "left,never-read", 0},
+		{"../testdata/s06-tiny-results/run.jsonl", "", 0},
+		{"../testdata/demo-evidence/run.jsonl", "", 0},
 	} {
 		args := []string{"evidence", "-q", c.file}
 		if c.on != "" {
@@ -35,10 +35,10 @@ func TestEvidenceFailOn(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{
-		{"evidence", "--fail-on", "in-view", "testdata/s01-basic-loop/run.jsonl"},
-		{"evidence", "--fail-on", "left,", "testdata/s01-basic-loop/run.jsonl"},
-		{"evidence", "--format", "yaml", "testdata/s01-basic-loop/run.jsonl"},
-		{"report", "--fail-on", "left", "testdata/s01-basic-loop/run.jsonl"},
+		{"evidence", "--fail-on", "in-view", "../testdata/s01-basic-loop/run.jsonl"},
+		{"evidence", "--fail-on", "left,", "../testdata/s01-basic-loop/run.jsonl"},
+		{"evidence", "--format", "yaml", "../testdata/s01-basic-loop/run.jsonl"},
+		{"report", "--fail-on", "left", "../testdata/s01-basic-loop/run.jsonl"},
 	} {
 		if code, _, _ := runCLI(args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (a usage error)", args, code)
@@ -50,7 +50,7 @@ func TestEvidenceFailOn(t *testing.T) {
 // 13 has its five flagged values, the suggestion its README's sweep
 // found, and the library's verdict beside inspect's.
 func TestEvidenceOutput(t *testing.T) {
-	code, table, _ := runCLI("evidence", "-q", "testdata/demo-evidence/run.jsonl")
+	code, table, _ := runCLI("evidence", "-q", "../testdata/demo-evidence/run.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -64,7 +64,7 @@ func TestEvidenceOutput(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	}
-	_, out, _ := runCLI("evidence", "-q", "--format", "json", "testdata/demo-evidence/run.jsonl")
+	_, out, _ := runCLI("evidence", "-q", "--format", "json", "../testdata/demo-evidence/run.jsonl")
 	var doc struct {
 		Format string `json:"format"`
 		Values []struct {
@@ -94,7 +94,7 @@ func TestEvidenceOutput(t *testing.T) {
 // keepRecentTurns 2, billing 4): the table's footer states both, since
 // its values are judged under each.
 func TestEvidenceStatesEveryAgentsPolicy(t *testing.T) {
-	code, table, _ := runCLI("evidence", "-q", "testdata/c02-interleaved-agents/run.jsonl")
+	code, table, _ := runCLI("evidence", "-q", "../testdata/c02-interleaved-agents/run.jsonl")
 	if code != 0 || !strings.Contains(table, "\npolicy: sliding-window keepRecentTurns=2 ") ||
 		!strings.Contains(table, "\npolicy of billing: sliding-window keepRecentTurns=4 ") {
 		t.Errorf("exit %d, footer of\n%s", code, table)
@@ -107,7 +107,7 @@ func TestEvidenceStatesEveryAgentsPolicy(t *testing.T) {
 // match): a source's calls are said to be sent only where
 // every one of those windows is the library's.
 func TestEvidenceSourcesNotSentWhereTheReplayDiffers(t *testing.T) {
-	code, table, _ := runCLI("evidence", "-q", "--keep-recent-turns", "1", "testdata/demo-evidence/run.jsonl")
+	code, table, _ := runCLI("evidence", "-q", "--keep-recent-turns", "1", "../testdata/demo-evidence/run.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}

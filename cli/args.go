@@ -1,55 +1,14 @@
-package main
+package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
 )
 
 // commands are the words inspect answers as its first argument.
-var commands = []string{"export", "report", "evidence", "help"}
-
-// parseArgs parses flags wherever they stand, before or after FILE (as
-// most Unix tools do); everything after "--" is a file name.
-func parseArgs(fs *flag.FlagSet, args []string) (files []string, err error) {
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, flagError(err)
-		}
-		rest := fs.Args()
-		consumed := len(args) - len(rest)
-		if consumed > 0 && args[consumed-1] == "--" {
-			return append(files, rest...), nil
-		}
-		if len(rest) == 0 {
-			return files, nil
-		}
-		files = append(files, rest[0])
-		args = rest[1:]
-	}
-}
-
-// flagError rewords the flag package's errors in the words --help uses
-// (two dashes, the value named).
-func flagError(err error) error {
-	msg := err.Error()
-	for _, c := range []struct{ prefix, say string }{
-		{"flag needs an argument: -", "--%s needs a value"},
-		{"flag provided but not defined: -", "unknown flag --%s"},
-	} {
-		if name, ok := strings.CutPrefix(msg, c.prefix); ok {
-			return fmt.Errorf(c.say, strings.TrimLeft(name, "-"))
-		}
-	}
-	// invalid value "x" for flag -keep-recent-turns: parse error
-	if v, rest, ok := strings.Cut(strings.TrimPrefix(msg, "invalid value "), " for flag -"); ok && strings.HasPrefix(msg, "invalid value ") {
-		name, _, _ := strings.Cut(rest, ":")
-		return fmt.Errorf("--%s: %s is not a whole number", strings.TrimLeft(name, "-"), v)
-	}
-	return err
-}
+var commands = []string{"export", "report", "evidence", "help", "completion"}
 
 // unknownCommand answers `inspect repotr FILE` (and a lone `inspect
 // repotr` that names no file) as a mistyped command rather than a file.

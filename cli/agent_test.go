@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-const c02 = "testdata/c02-interleaved-agents/run.jsonl"
+const c02 = "../testdata/c02-interleaved-agents/run.jsonl"
 
 type agentDoc struct {
 	Policy struct {

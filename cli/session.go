@@ -1,7 +1,6 @@
-package main
+package cli
 
 import (
-	"flag"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,130 +10,6 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
 )
-
-// options are the flags; a knob left at -1 (or "") is inferred.
-type options struct {
-	strategy   string
-	keepRecent int
-	keepPins   int
-	threshold  int
-	noAnchor   bool
-	format     string
-	agent      string // --agent KEY
-	quiet      bool   // -q: no "policy inferred" line, no progress
-	failDiffer bool   // --fail-on-differs: exit 3 when a recorded window is not reproduced
-	maxLineMB  int    // --max-line-mb: the longest line read; 0 is the loader's default
-	failOn     string // evidence --fail-on left,never-read: exit 4 when such a value exists
-	theme      string // --theme auto|dark|light (the UI)
-	follow     bool   // -f: the UI reads the file again as it grows
-	given      map[string]bool
-}
-
-// knobFlags maps each policy flag to the knob it sets, as the library
-// names it.
-var knobFlags = []struct{ flag, knob string }{
-	{"strategy", "strategy"},
-	{"keep-recent-turns", "keepRecentTurns"},
-	{"keep-last-tool-results", "keepLastToolResults"},
-	{"threshold-tokens", "thresholdTokens"},
-	{"no-anchor", "anchor"},
-}
-
-func (o *options) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.strategy, "strategy", "", "")
-	fs.IntVar(&o.keepRecent, "keep-recent-turns", -1, "")
-	fs.IntVar(&o.keepPins, "keep-last-tool-results", -1, "")
-	fs.IntVar(&o.threshold, "threshold-tokens", -1, "")
-	fs.BoolVar(&o.noAnchor, "no-anchor", false, "")
-	fs.StringVar(&o.format, "format", "json", "")
-	fs.StringVar(&o.agent, "agent", "", "")
-	fs.BoolVar(&o.quiet, "q", false, "")
-	fs.BoolVar(&o.quiet, "quiet", false, "")
-	fs.BoolVar(&o.failDiffer, "fail-on-differs", false, "")
-	fs.IntVar(&o.maxLineMB, "max-line-mb", 0, "")
-	fs.StringVar(&o.failOn, "fail-on", "", "")
-	fs.StringVar(&o.theme, "theme", "auto", "")
-	fs.BoolVar(&o.follow, "f", false, "")
-	fs.BoolVar(&o.follow, "follow", false, "")
-}
-
-// noteGiven records which flags were on the command line.
-func (o *options) noteGiven(fs *flag.FlagSet) {
-	o.given = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { o.given[f.Name] = true })
-}
-
-// maxLine is the line limit in bytes, 0 for the loader's default.
-func (o *options) maxLine() int { return o.maxLineMB << 20 }
-
-func (o *options) validate() error {
-	if o.maxLineMB < 0 || o.maxLineMB > 1<<20 {
-		return fmt.Errorf("--max-line-mb must be between 1 and 1048576 (MB)")
-	}
-	switch o.strategy {
-	case "", model.SlidingWindow, model.TokenBudget, model.SummarizeOldest, model.StrategyNone:
-	default:
-		return fmt.Errorf("unknown --strategy %q (sliding-window, token-budget, summarize-oldest or none)", o.strategy)
-	}
-	if o.given["strategy"] && o.strategy == "" {
-		return fmt.Errorf("--strategy needs a value (sliding-window, token-budget, summarize-oldest or none)")
-	}
-	for _, n := range []struct {
-		flag string
-		v    int
-		note string
-	}{
-		{"keep-recent-turns", o.keepRecent, ""},
-		{"keep-last-tool-results", o.keepPins, " (0 switches pins off)"},
-	} {
-		if o.given[n.flag] && n.v < 0 {
-			return fmt.Errorf("--%s must be 0 or more%s (got %d)", n.flag, n.note, n.v)
-		}
-	}
-	if o.given["threshold-tokens"] && o.threshold <= 0 {
-		// §7: a token threshold is required and > 0; 0 would engage on
-		// every measured call, which no library configuration can do
-		return fmt.Errorf("--threshold-tokens must be more than 0 (got %d)", o.threshold)
-	}
-	return nil
-}
-
-// givenKnobs names the knobs set by flags, in the library's words.
-func (o *options) givenKnobs() []string {
-	var out []string
-	for _, k := range knobFlags {
-		if o.given[k.flag] {
-			out = append(out, k.knob)
-		}
-	}
-	return out
-}
-
-// complete reports whether the flags name the whole policy.
-func (o *options) complete() bool {
-	return o.strategy != "" && o.keepRecent >= 0 && o.keepPins >= 0 &&
-		(!tokenMeasured(o.strategy) || o.threshold >= 0)
-}
-
-// apply overrides p with the knobs given as flags.
-func (o options) apply(p model.Policy) model.Policy {
-	if o.strategy != "" {
-		p.Strategy = o.strategy
-	}
-	if o.keepRecent >= 0 {
-		p.KeepRecentTurns = o.keepRecent
-	}
-	if o.keepPins >= 0 {
-		p.KeepLastToolResults = o.keepPins
-	}
-	if o.threshold >= 0 {
-		p.ThresholdTokens = o.threshold
-	}
-	if o.noAnchor {
-		p.NoAnchor = true
-	}
-	return p
-}
 
 // agentPolicy is one agent's policy in a session, and where it came from.
 type agentPolicy struct {

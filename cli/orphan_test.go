@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 // rest is replayed from it — every window still the library's — and run
 // 3, the follow-up of the orphan, belongs to its conversation.
 func TestOrphanReportedWithItsLine(t *testing.T) {
-	data, err := os.ReadFile("testdata/s05-multi-turn/run.jsonl")
+	data, err := os.ReadFile("../testdata/s05-multi-turn/run.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,19 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// run is the command line as main runs it, without the demo run.
+func run(args []string, stdout, stderr io.Writer) int {
+	return Run(args, stdout, stderr, Build{Version: "test"})
+}
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
@@ -49,7 +55,7 @@ type exported struct {
 // normalised JSON values.
 func wireWindows(t *testing.T, scenario string) [][]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", scenario, "wire.json"))
+	b, err := os.ReadFile(filepath.Join("../testdata", scenario, "wire.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +129,7 @@ func sameWindows(t *testing.T, doc exported, want [][]any) {
 }
 
 func TestExportInfersAndMatchesWire(t *testing.T) {
-	doc := exportOf(t, "testdata/s01-basic-loop/run.jsonl")
+	doc := exportOf(t, "../testdata/s01-basic-loop/run.jsonl")
 	if doc.Format != "inspect.export.v1" {
 		t.Fatalf("format %q", doc.Format)
 	}
@@ -141,7 +147,7 @@ func TestExportInfersAndMatchesWire(t *testing.T) {
 // s02 is s01's script run by the library with pins off: switching pins
 // off on s01 must give exactly s02's windows.
 func TestExportPinsOffIsS02(t *testing.T) {
-	doc := exportOf(t, "--keep-last-tool-results", "0", "testdata/s01-basic-loop/run.jsonl")
+	doc := exportOf(t, "--keep-last-tool-results", "0", "../testdata/s01-basic-loop/run.jsonl")
 	if doc.Policy.KeepLastToolResults != 0 || doc.Policy.KeepRecentTurns != 2 {
 		t.Fatalf("policy %+v", doc.Policy)
 	}
@@ -158,7 +164,7 @@ func TestExportPinsOffIsS02(t *testing.T) {
 }
 
 func TestExportTruncatedReportsLine(t *testing.T) {
-	code, out, errs := runCLI("export", "testdata/s90-truncated/run.jsonl")
+	code, out, errs := runCLI("export", "../testdata/s90-truncated/run.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -172,7 +178,7 @@ func TestExportTruncatedReportsLine(t *testing.T) {
 }
 
 func TestReport(t *testing.T) {
-	code, out, errs := runCLI("report", "testdata/s05-multi-turn/run.jsonl")
+	code, out, errs := runCLI("report", "../testdata/s05-multi-turn/run.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -19,8 +19,8 @@ import (
 // byte for byte the document encoded at once, on every recording here,
 // under the inferred policy and under flags.
 func TestExportStreamsTheWholeDocument(t *testing.T) {
-	logs, _ := filepath.Glob("testdata/*/run.jsonl")
-	envelopes, _ := filepath.Glob("testdata/*/recording.json*")
+	logs, _ := filepath.Glob("../testdata/*/run.jsonl")
+	envelopes, _ := filepath.Glob("../testdata/*/recording.json*")
 	if len(logs) < 10 {
 		t.Fatalf("only %d recordings in testdata", len(logs))
 	}

@@ -1,59 +1,107 @@
-package main
+package cli
 
 import (
-	"bytes"
-	"encoding/json"
+	"bufio"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/export"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
-// evidenceFormat names the JSON shape `inspect evidence --format json` writes.
-const evidenceFormat = "inspect.evidence.v1"
-
 // failVerdicts are the words --fail-on accepts: the two verdicts the
 // library calls unsupported (EVIDENCE-SEMANTICS §5).
 var failVerdicts = []string{evidence.Left, evidence.NeverRead}
 
-// flaggedValue is one value the library's rules do not ground, with where
-// it was and what would have kept its source.
-type flaggedValue struct {
-	Call      int    `json:"call"`
-	Run       int    `json:"run"`
-	RunID     string `json:"runId"`
-	Iteration int    `json:"iteration"`
-	provenance.Entry
-	Keep *provenance.Suggestion `json:"keep"` // null: none found, or never read
+// evidenceCmd is `inspect evidence`: every value a response used that
+// was not in view.
+func (a *app) evidenceCmd() *cobra.Command {
+	var o options
+	c := &cobra.Command{
+		Use:   "evidence [flags] FILE",
+		Short: "every number and identifier of a response that was not in view",
+		Long: `evidence lists every number and identifier a response used that was not in
+the window the model was sent: one that left the window (its source, when it
+left and by which rule, and the smallest policy change that would have kept
+it in view) or one never read at all; then the library's own answer check
+beside inspect's (EVIDENCE-SEMANTICS). An absent policy flag is inferred.`,
+		RunE: func(c *cobra.Command, files []string) error {
+			o.noteGiven(c.Flags())
+			path, err := a.oneFile("evidence", files)
+			if err != nil {
+				return err
+			}
+			if o.format != "json" && o.format != "table" {
+				return a.usageError("inspect evidence: unknown --format %q (table or json)", o.format)
+			}
+			fail, err := failOn(o.failOn)
+			if err != nil {
+				return a.fail(exitUsage, err)
+			}
+			if err := a.ready(&o, path); err != nil {
+				return err
+			}
+			s, err := a.openSession(path, o)
+			if err != nil {
+				return err
+			}
+			return a.writeEvidence(path, s, o, fail)
+		},
+	}
+	fs := c.Flags()
+	o.policyFlags(fs)
+	o.agentFlag(fs)
+	fs.StringVar(&o.format, "format", "table", "`FORMAT`: table | json (format inspect.evidence.v1)")
+	o.quietFlag(fs)
+	fs.StringVar(&o.failOn, "fail-on", "", "exit 4 when any value has one of the `VERDICTS` left,never-read (for CI)")
+	o.inputFlags(fs)
+	return c
 }
 
-type libraryRow struct {
-	Call int `json:"call"`
-	provenance.Library
+// writeEvidence writes every flagged value, and ends with status 4 when
+// --fail-on names the verdict of one.
+func (a *app) writeEvidence(path string, s session, o options, fail []string) error {
+	doc := evidenceReport(path, s)
+	out := bufio.NewWriterSize(a.stdout, 1<<16) // a table writes cell by cell
+	var err error
+	if o.format == "json" {
+		err = export.WriteEvidence(out, doc.EvidenceDoc)
+	} else {
+		err = writeEvidenceTable(out, doc)
+	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		return a.fail(exitFile, err)
+	}
+	if n := failing(doc, fail); n > 0 {
+		fmt.Fprintf(a.stderr, "inspect: %d value(s) %s (--fail-on %s)\n", n, strings.Join(fail, " or "), o.failOn)
+		return exitCode(exitFlagged)
+	}
+	return nil
 }
 
+// evidenceDoc is the evidence report, with what its table says besides.
 type evidenceDoc struct {
-	Format  string         `json:"format"`
-	Source  string         `json:"source"`
-	Policy  string         `json:"policy"`
-	Values  []flaggedValue `json:"values"`
-	Library []libraryRow   `json:"library"`
-
+	export.EvidenceDoc
 	others []string       // the policies of the other agents, for the table
 	replay *window.Replay // for the table: which windows were the library's
 }
 
 // evidenceReport judges every call and collects the flagged values.
 func evidenceReport(source string, s session) evidenceDoc {
-	doc := evidenceDoc{Format: evidenceFormat, Source: source, Policy: s.policy.String(),
-		Values: []flaggedValue{}, Library: []libraryRow{}, replay: s.replay}
+	doc := evidenceDoc{EvidenceDoc: export.EvidenceDoc{Format: export.EvidenceFormat, Source: source, Policy: s.policy.String(),
+		Values: []export.Value{}, Library: []export.LibraryRow{}}, replay: s.replay}
 	for _, a := range s.agents[min(1, len(s.agents)):] { // the first is Policy
 		doc.others = append(doc.others, "policy of "+a.agent.Key+": "+a.policy.String())
 	}
@@ -67,14 +115,14 @@ func evidenceReport(source string, s session) evidenceDoc {
 			if !e.Flagged() {
 				continue
 			}
-			fv := flaggedValue{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Iteration: c.Call.Iteration, Entry: e}
+			fv := export.Value{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Iteration: c.Call.Iteration, Entry: e}
 			if sug, ok := search.Keep(i, e); ok {
 				fv.Keep = &sug
 			}
 			doc.Values = append(doc.Values, fv)
 		}
 		if l, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
-			doc.Library = append(doc.Library, libraryRow{Call: c.Call.Number, Library: l})
+			doc.Library = append(doc.Library, export.LibraryRow{Call: c.Call.Number, Library: l})
 		}
 	}
 	return doc
@@ -130,7 +178,7 @@ func where(e provenance.Entry) string {
 // sourceCells names the sources of a value that left and the calls their
 // visits removed them at (with the rule). A source was sent on its calls
 // only where the replay's windows there are the ones the library recorded.
-func sourceCells(r *window.Replay, v flaggedValue) (src, at string) {
+func sourceCells(r *window.Replay, v export.Value) (src, at string) {
 	if len(v.Sources) == 0 {
 		return "-", "-"
 	}
@@ -176,31 +224,12 @@ func span(c [2]int) string {
 	return fmt.Sprintf("%d–%d", c[0], c[1])
 }
 
-func countLine(vs []flaggedValue) string {
+func countLine(vs []export.Value) string {
 	n := map[string]int{}
 	for _, v := range vs {
 		n[v.Verdict]++
 	}
 	return fmt.Sprintf("flagged: %d left the window, %d never read", n[evidence.Left], n[evidence.NeverRead])
-}
-
-// writeEvidence prints the report as a table or JSON.
-func writeEvidence(w io.Writer, doc evidenceDoc, asJSON bool) error {
-	if !asJSON {
-		return writeEvidenceTable(w, doc)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	out, err := withSurrogates(doc, buf.Bytes())
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(termtext.JSON(out))
-	return err
 }
 
 // failOn parses --fail-on: verdict names separated by commas.

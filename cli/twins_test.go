@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -151,7 +151,7 @@ func evidenceOf(t *testing.T, path string) (map[int][]exportedValue, map[int]int
 // numbers along its own run chain: a source never comes from the other
 // chain, though the other chain sent the same texts.
 func TestTwinEvidenceFollowsItsChain(t *testing.T) {
-	src := filepath.Join("testdata", "demo-incident", "run.jsonl")
+	src := filepath.Join("../testdata", "demo-incident", "run.jsonl")
 	data, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)

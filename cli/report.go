@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -10,10 +10,61 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
+
+// reportCmd is `inspect report`: the replay as a plain-text table.
+func (a *app) reportCmd() *cobra.Command {
+	var o options
+	c := &cobra.Command{
+		Use:   "report [flags] FILE",
+		Short: "print the replay as a plain-text table, one row per call",
+		Long: `report prints the replay as a plain-text table, one row per call: the window
+the replay sent (MSGS, CHARS), the provider's tokens, what left and what
+stayed, the pins, whether the window is the one the library recorded, and
+what the model answered; then each agent's policy and the problems.
+An absent policy flag is inferred from the recording.`,
+		RunE: func(c *cobra.Command, files []string) error {
+			o.noteGiven(c.Flags())
+			path, err := a.oneFile("report", files)
+			if err != nil {
+				return err
+			}
+			if err := a.ready(&o, path); err != nil {
+				return err
+			}
+			s, err := a.openSession(path, o)
+			if err != nil {
+				return err
+			}
+			if err := writeReport(a.stdout, s, useColor(a.stdout)); err != nil {
+				return a.fail(exitFile, err)
+			}
+			return a.failOnDiffers(o, s)
+		},
+	}
+	fs := c.Flags()
+	o.policyFlags(fs)
+	o.agentFlag(fs)
+	o.quietFlag(fs)
+	o.failDifferFlag(fs)
+	o.inputFlags(fs)
+	return c
+}
+
+// failOnDiffers ends with status 3 under --fail-on-differs when a
+// recorded window is not reproduced.
+func (a *app) failOnDiffers(o options, s session) error {
+	if differ, compared := s.differs(); o.failDiffer && differ > 0 {
+		fmt.Fprintf(a.stderr, "inspect: %d of %d recorded windows not reproduced under %s (--fail-on-differs)\n", differ, compared, s.policy)
+		return exitCode(exitDiffers)
+	}
+	return nil
+}
 
 // writeReport prints the replay as a table, one row per call, then the
 // policy and the problems. Colour only marks a recorded-window mismatch.

@@ -1,4 +1,4 @@
-package main
+package export
 
 import (
 	"bufio"
@@ -93,12 +93,12 @@ func TestJSONOutCall(t *testing.T) {
 	rec := &model.Record{Strategy: model.SlidingWindow, Iteration: 3, KeepRecentTurns: 2, RemovedMessageCount: 1,
 		Refusals: []model.Refusal{{Reason: reason, TurnIndex: 1}}, DroppedObservations: []string{"a<b"},
 		Observations: &model.Observations{Pinned: []model.Pin{{ToolName: "x&y", TurnIndex: 1, Chars: 9}}, Limit: 2}}
-	full := callTail{
-		Turns:  []exportTurn{{Index: 0, Length: 1, Fate: "kept", Reason: &reason, Notice: true, PinTool: "p"}, {Index: 1, Start: 1, Fate: "evicted"}},
+	full := CallTail{
+		Turns:  []Turn{{Index: 0, Length: 1, Fate: "kept", Reason: &reason, Notice: true, PinTool: "p"}, {Index: 1, Start: 1, Fate: "evicted"}},
 		Record: rec, RecordedWindow: "match", Usage: &model.Usage{Input: 10, Output: 2},
 		Response: model.Response{Content: "answer\n", ToolCalls: []model.ToolCall{{ID: "c", Name: "n", Args: json.RawMessage(`{ "n" : 1 }`)}},
 			Usage: &model.Usage{Input: 1}, StopReason: &stop},
-		Evidence: exportEvidence{Candidates: 2, Library: json.RawMessage(`{"action": "flag"}`), Values: []provenance.Entry{
+		Evidence: Evidence{Candidates: 2, Library: json.RawMessage(`{"action": "flag"}`), Values: []provenance.Entry{
 			{Value: "web-1", Shape: "identifier", In: "toolCall", ToolCallID: &id, Verdict: "left", Sources: []provenance.Source{
 				{ToolName: &name, ToolCallID: &id, Run: 1, SentOn: [2]int{2, 6}, EvictedAt: 7, Rule: "yielded"}, {Run: 2}}},
 			{Value: "1234", Shape: "number", In: "answer", Verdict: "never-read", Sources: []provenance.Source{}},
@@ -106,7 +106,7 @@ func TestJSONOutCall(t *testing.T) {
 	}
 	recorded := false
 	summary := &model.Record{Strategy: model.SummarizeOldest, Iteration: 4, MeasuredTokens: 900, ThresholdTokens: 800, SummaryRecorded: &recorded}
-	for _, tail := range []callTail{full, {Record: summary, Evidence: exportEvidence{Library: json.RawMessage("null")}}, {}} {
+	for _, tail := range []CallTail{full, {Record: summary, Evidence: Evidence{Library: json.RawMessage("null")}}, {}} {
 		var o jsonOut
 		o.tail(&tail)
 		want, err := stdJSON(t, tail)
@@ -117,7 +117,7 @@ func TestJSONOutCall(t *testing.T) {
 			t.Errorf("tail:\n got {%s\nwant %s", o.b, want)
 		}
 	}
-	head := callHead{Call: 12, Run: 2, RunID: "run-\"1\"", Conversation: 1, Agent: "pipeline/step-a", Iteration: 5}
+	head := CallHead{Call: 12, Run: 2, RunID: "run-\"1\"", Conversation: 1, Agent: "pipeline/step-a", Iteration: 5}
 	var o jsonOut
 	o.head(&head)
 	if want, _ := stdJSON(t, head); !bytes.Equal(append(o.b, '}'), want) {
@@ -196,7 +196,7 @@ func TestJSONOutEveryField(t *testing.T) {
 		fill(reflect.ValueOf(&m).Elem(), zero)
 		checkMessage(t, &m)
 		for _, strategy := range []string{model.SlidingWindow, model.SummarizeOldest} {
-			var tail callTail
+			var tail CallTail
 			fill(reflect.ValueOf(&tail).Elem(), zero)
 			tail.Record.Strategy = strategy
 			var o jsonOut
@@ -209,7 +209,7 @@ func TestJSONOutEveryField(t *testing.T) {
 				t.Errorf("tail (%s, zero %v):\n got {%s\nwant %s", strategy, zero, o.b, want)
 			}
 		}
-		var head callHead
+		var head CallHead
 		fill(reflect.ValueOf(&head).Elem(), zero)
 		var o jsonOut
 		o.head(&head)
@@ -233,7 +233,7 @@ func TestEncodeCallMessages(t *testing.T) {
 	ms = append(ms, &model.Message{Role: "assistant", ToolCalls: []model.ToolCall{{ID: "c", Name: "n\u202e", Args: json.RawMessage(`{"a": "\u0085"}`)}}})
 	var e, ref jsonEncoder
 	for k, window := range [][]*model.Message{ms[:70], ms[40:]} {
-		c := exportCall{callHead: callHead{Call: k + 1}, Window: window, Evicted: ms[:k*3]}
+		c := Call{CallHead: CallHead{Call: k + 1}, Window: window, Evicted: ms[:k*3]}
 		var got bytes.Buffer
 		w := bufio.NewWriter(&got)
 		if err := e.encodeCall(w, c); err != nil {

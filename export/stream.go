@@ -1,4 +1,4 @@
-package main
+package export
 
 import (
 	"bufio"
@@ -10,18 +10,18 @@ import (
 	"github.com/afinspect/inspect/termtext"
 )
 
-// callsTail is how an exportDoc with no calls ends: "calls" is its last
+// callsTail is how an Doc with no calls ends: "calls" is its last
 // field, which is what lets the calls be written after everything else.
 const callsTail = `"calls":[]}` + "\n"
 
-// streamExport writes doc, whose Calls is empty, with n calls in its
+// Write writes doc, whose Calls is empty, with n calls in its
 // place, each made by call(i) and encoded as it comes. The bytes are the
 // ones encoding the whole document at once would give (encoding/json
 // without HTML escaping, then termtext.JSON, which escapes per character
 // and so may run call by call), but memory holds a few calls, not all.
 // Calls are made on this goroutine and encoded on another, in order, so
 // that the two overlap on two cores.
-func streamExport(w io.Writer, doc exportDoc, n int, call func(int) exportCall) error {
+func Write(w io.Writer, doc Doc, n int, call func(int) Call) error {
 	var enc jsonEncoder
 	head, err := enc.encode(doc)
 	if err != nil {
@@ -32,7 +32,7 @@ func streamExport(w io.Writer, doc exportDoc, n int, call func(int) exportCall) 
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	bw.Write(termtext.JSON(head[:len(head)-len("]}\n")]))
-	calls := make(chan exportCall, 64)
+	calls := make(chan Call, 64)
 	done := make(chan error, 1)
 	go func() {
 		var err error
@@ -106,8 +106,8 @@ func (e *jsonEncoder) piece(write func(*jsonOut), value func() any, front, back 
 // value or a run of whole members, and both encoding/json's output for a
 // struct and termtext.JSON are the concatenation of their pieces', so the
 // bytes are the same as encoding c at once.
-func (e *jsonEncoder) encodeCall(w *bufio.Writer, c exportCall) error {
-	head, err := e.piece(func(o *jsonOut) { o.head(&c.callHead) }, func() any { return c.callHead }, 0, 1) // without "}"
+func (e *jsonEncoder) encodeCall(w *bufio.Writer, c Call) error {
+	head, err := e.piece(func(o *jsonOut) { o.head(&c.CallHead) }, func() any { return c.CallHead }, 0, 1) // without "}"
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (e *jsonEncoder) encodeCall(w *bufio.Writer, c exportCall) error {
 		return err
 	}
 	e.msgs.keepOnly(e.calls, len(c.Window)+len(c.Evicted))
-	tail, err := e.piece(func(o *jsonOut) { o.tail(&c.callTail) }, func() any { return c.callTail }, 1, 0) // without "{"
+	tail, err := e.piece(func(o *jsonOut) { o.tail(&c.CallTail) }, func() any { return c.CallTail }, 1, 0) // without "{"
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 // prompt, a tool name, the tool results and the strategy name.
 func hostileRun(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("testdata/s01-basic-loop/run.jsonl")
+	b, err := os.ReadFile("../testdata/s01-basic-loop/run.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestFailedStderrWriteExitsNonZero(t *testing.T) {
 
 // "-" was not standard input.
 func TestDashReadsStandardInput(t *testing.T) {
-	f, err := os.Open("testdata/s01-basic-loop/run.jsonl")
+	f, err := os.Open("../testdata/s01-basic-loop/run.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestDashReadsStandardInput(t *testing.T) {
 }
 
 func TestMaxLineFlagRaisesTheLineLimit(t *testing.T) {
-	b, _ := os.ReadFile("testdata/s01-basic-loop/run.jsonl")
+	b, _ := os.ReadFile("../testdata/s01-basic-loop/run.jsonl")
 	long := append([]byte(`{"type":"agentfootprint.x","payload":{"blob":"`+strings.Repeat("a", 2<<20)+`"}}`+"\n"), b...)
 	p := filepath.Join(t.TempDir(), "long.jsonl")
 	os.WriteFile(p, long, 0o644)
@@ -141,7 +141,7 @@ func TestFIFOIsStreamedAndItsWriterFinishes(t *testing.T) {
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	b, _ := os.ReadFile("testdata/s01-basic-loop/run.jsonl")
+	b, _ := os.ReadFile("../testdata/s01-basic-loop/run.jsonl")
 	wrote := make(chan error, 1)
 	go func() {
 		f, err := os.OpenFile(p, os.O_WRONLY, 0)
@@ -177,7 +177,7 @@ func writeLines(t *testing.T, lines []string) string {
 
 func s01Lines(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile("testdata/s01-basic-loop/run.jsonl")
+	b, err := os.ReadFile("../testdata/s01-basic-loop/run.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

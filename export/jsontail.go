@@ -1,4 +1,4 @@
-package main
+package export
 
 import (
 	"github.com/afinspect/inspect/model"
@@ -8,8 +8,8 @@ import (
 // The call's fields after its messages, written by hand as encoding/json
 // writes them (see jsonOut).
 
-// tail is the call's callTail without its opening brace.
-func (o *jsonOut) tail(t *callTail) {
+// tail is the call's CallTail without its opening brace.
+func (o *jsonOut) tail(t *CallTail) {
 	o.lit(`"turns":`)
 	o.turns(t.Turns)
 	o.lit(`,"record":`)
@@ -25,7 +25,7 @@ func (o *jsonOut) tail(t *callTail) {
 	o.b = append(o.b, '}')
 }
 
-func (o *jsonOut) turns(ts []exportTurn) {
+func (o *jsonOut) turns(ts []Turn) {
 	if ts == nil {
 		o.b = append(o.b, "null"...)
 		return
@@ -213,7 +213,7 @@ func (o *jsonOut) response(r *model.Response) {
 	o.b = append(o.b, '}')
 }
 
-func (o *jsonOut) evidence(e *exportEvidence) {
+func (o *jsonOut) evidence(e *Evidence) {
 	o.b = append(o.b, '{')
 	o.lit(`"candidates":`)
 	o.int(e.Candidates)

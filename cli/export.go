@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/afinspect/inspect/export"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+)
+
+// exportCmd is `inspect export`: the replay as JSON.
+func (a *app) exportCmd() *cobra.Command {
+	var o options
+	c := &cobra.Command{
+		Use:   "export [flags] FILE",
+		Short: "print the replay as JSON (format inspect.export.v1)",
+		Long: `export prints the replay as JSON (format inspect.export.v1, WINDOW-SEMANTICS
+§13): each agent's policy, the conversations, and every call with its
+window, what it evicted and why the rest stayed, the record its visit
+filed, whether the window is the one the library recorded, the response
+and its values' evidence. An absent policy flag is inferred.`,
+		RunE: func(c *cobra.Command, files []string) error {
+			o.noteGiven(c.Flags())
+			path, err := a.oneFile("export", files)
+			if err != nil {
+				return err
+			}
+			if o.format != "json" {
+				return a.usageError("inspect export: unknown --format %q (json is the only one)", o.format)
+			}
+			if err := a.ready(&o, path); err != nil {
+				return err
+			}
+			s, err := a.openSession(path, o)
+			if err != nil {
+				return err
+			}
+			if err := writeExport(a.stdout, path, s); err != nil {
+				return a.fail(exitFile, err)
+			}
+			return a.failOnDiffers(o, s)
+		},
+	}
+	fs := c.Flags()
+	o.policyFlags(fs)
+	o.agentFlag(fs)
+	fs.StringVar(&o.format, "format", "json", "`FORMAT`: json (the only one)")
+	o.quietFlag(fs)
+	o.failDifferFlag(fs)
+	o.inputFlags(fs)
+	return c
+}
+
+// writeExport writes the replay as inspect.export.v1 JSON, one call at a
+// time (see streamExport): what it holds is one call's JSON, not the
+// whole document's.
+func writeExport(w io.Writer, source string, s session) error {
+	book := provenance.Walk(s.rec, s.replay)
+	defer book.Stop()
+	return export.Write(w, exportHead(source, s), len(s.replay.Calls), func(i int) export.Call { return exportCallOf(s, book, i) })
+}
+
+func policyObject(p model.Policy, inferred bool, given []string, evidence string) export.Policy {
+	out := export.Policy{Strategy: p.Strategy, KeepRecentTurns: p.KeepRecentTurns, KeepLastToolResults: p.KeepLastToolResults,
+		NoAnchor: p.NoAnchor, Inferred: inferred, Given: append([]string{}, given...), Evidence: evidence}
+	if tokenMeasured(p.Strategy) {
+		t := p.ThresholdTokens
+		out.ThresholdTokens = &t
+	}
+	return out
+}
+
+// exportHead is the document without its calls.
+func exportHead(source string, s session) export.Doc {
+	doc := export.Doc{
+		Format: export.Format, Source: source,
+		Policy:   policyObject(s.policy, s.inferred, s.given, s.evidence),
+		Agents:   []export.Agent{},
+		Problems: s.problems,
+		Calls:    []export.Call{},
+	}
+	for _, a := range s.agents {
+		ea := export.Agent{Agent: a.agent.Key, Path: a.agent.Path, Step: a.agent.Step,
+			Policy: policyObject(a.policy, a.inferred, s.given, a.evidence)}
+		if a.agent.HasID {
+			id := a.agent.AgentID
+			ea.AgentID = &id
+		}
+		if ea.Path == nil {
+			ea.Path = []string{}
+		}
+		doc.Agents = append(doc.Agents, ea)
+	}
+	doc.Conversations = conversations(s)
+	if doc.Problems == nil {
+		doc.Problems = []model.Problem{}
+	}
+	return doc
+}
+
+// conversations lists the session's conversations (§10.8), with the
+// runIds of their segments in order.
+func conversations(s session) []export.Conversation {
+	out := []export.Conversation{}
+	for _, c := range s.lin.Conversations {
+		if s.only != nil && c.Agent != s.only {
+			continue
+		}
+		ec := export.Conversation{Conversation: c.Number, Agent: agentKey(s.rec.Runs[c.Runs[0]]), Runs: []string{}}
+		for _, i := range c.Runs {
+			ec.Runs = append(ec.Runs, s.rec.Runs[i].RunID)
+		}
+		out = append(out, ec)
+	}
+	return out
+}
+
+// exportCallOf is the i-th call of the replay as exported; book follows
+// the messages through the replay for its evidence.
+func exportCallOf(s session, book *provenance.Book, i int) export.Call {
+	c := &s.replay.Calls[i]
+	ec := export.Call{
+		CallHead: export.CallHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Conversation: c.Conversation,
+			Agent: agentKey(c.Run), Iteration: c.Call.Iteration},
+		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
+		CallTail: export.CallTail{Record: c.Visit.Record, RecordedWindow: c.Recorded()},
+	}
+	if c.Call.Ended {
+		u := c.Call.Usage
+		ec.Usage = &u
+	}
+	turns := c.Visit.Turns()
+	ec.Turns = make([]export.Turn, 0, len(turns))
+	for k := range turns {
+		t := &turns[k]
+		et := export.Turn{Index: t.Index, Start: t.Start, Length: t.Length, Fate: "kept", Notice: t.Notice, PinTool: t.PinTool}
+		switch {
+		case t.Folded:
+			et.Fate = "folded"
+		case t.Evicted:
+			et.Fate = "evicted"
+		}
+		if t.Reason != "" {
+			et.Reason = &t.Reason // turns is this call's own
+		}
+		ec.Turns = append(ec.Turns, et)
+	}
+	ec.Response, ec.Evidence = export.Response(c.Call), callEvidence(book, i, c.Call)
+	return ec
+}
+
+// callEvidence judges call i's values against its replayed window and
+// carries the library's own verdict as recorded.
+func callEvidence(book *provenance.Book, i int, c *model.Call) export.Evidence {
+	ce := book.Call(i)
+	e := export.Evidence{Candidates: ce.Candidates, Values: ce.Values, Library: export.LibraryPayload(c.Facts.EvidenceChecked)}
+	if e.Values == nil {
+		e.Values = []provenance.Entry{}
+	}
+	return e
+}
+
+func nonNil(ms []*model.Message) []*model.Message {
+	if ms == nil {
+		return []*model.Message{}
+	}
+	return ms
+}

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
+)
+
+// openSession loads path and replays it for a batch command (report,
+// export, evidence), saying on stderr the problems and the policy
+// inferred.
+func (a *app) openSession(path string, o options) (session, error) {
+	var progress io.Writer
+	if isTerminal(a.raw) && !o.quiet {
+		progress = a.raw
+	}
+	rec, err := a.open(path, o.maxLine(), progress)
+	if err != nil {
+		return session{}, a.fail(exitFile, err)
+	}
+	if progress != nil && !o.complete() {
+		fmt.Fprint(progress, "\r\x1b[Kinspect: inferring the recorded policy…")
+	}
+	var only *model.Agent
+	if o.agent != "" {
+		if only, err = findAgent(rec, o.agent); err != nil {
+			fmt.Fprintf(a.stderr, "inspect: %s\n", termtext.Line(err.Error()))
+			return session{}, exitCode(exitUsage)
+		}
+	}
+	s, err := newSession(rec, o, only)
+	if progress != nil && !o.complete() {
+		fmt.Fprint(progress, "\r\x1b[K")
+	}
+	if err != nil {
+		return s, a.fail(exitUsage, err)
+	}
+	for _, p := range s.problems {
+		fmt.Fprintln(a.stderr, termtext.Line(p.Message))
+	}
+	if s.inferred && !o.quiet {
+		fmt.Fprintf(a.stderr, "inspect: policy %s (%s): %s\n", termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
+	}
+	return s, nil
+}
+
+// open loads FILE (or the demo) whole; on a terminal, progress is shown
+// on progress while it loads.
+func (a *app) open(path string, maxLine int, progress io.Writer) (*model.Recording, error) {
+	l := a.start(path, maxLine)
+	if progress != nil {
+		showProgress(l, progress)
+	}
+	return l.Wait()
+}
+
+// showProgress writes a one-line progress report to w (a terminal) every
+// quarter second until l is done, then clears the line. A load that is
+// over before the first report prints nothing.
+func showProgress(l *loader.Loading, w io.Writer) {
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	shown := false
+	for {
+		select {
+		case <-l.Done():
+			if shown {
+				fmt.Fprint(w, "\r\x1b[K")
+			}
+			return
+		case <-t.C:
+			p := l.Progress()
+			pct := ""
+			if p.Total > 0 {
+				pct = fmt.Sprintf("%3d%% ", p.Bytes*100/p.Total)
+			}
+			fmt.Fprintf(w, "\r\x1b[Kinspect: loading %s%d MB, %d calls", pct, p.Bytes>>20, p.Calls)
+			shown = true
+		}
+	}
+}
+
+// useColor: only on a terminal, and never under NO_COLOR.
+func useColor(w io.Writer) bool {
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	return isTerminal(w)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,103 @@
+// Package export owns the JSON formats inspect writes for programs:
+// inspect.export.v1 (the replay, call by call: WINDOW-SEMANTICS §13,
+// EVIDENCE-SEMANTICS §6) and inspect.evidence.v1 (the values a response
+// used that were not in view), and the encoder that writes them fast —
+// by hand, yet byte for byte what encoding/json writes (the tests and
+// FuzzJSONOut hold it to that), a lone surrogate written as the
+// library's JSON.stringify writes it, and every string made safe for a
+// terminal by termtext.JSON.
+//
+// It never decides what goes in a document: which window a call had,
+// which policy, which verdict — the caller (cli, asking study) fills the
+// types here, and a new field of the contract is a field here, filled
+// there.
+package export
+
+import "github.com/afinspect/inspect/model"
+
+// Format names the JSON shape `inspect export` writes; version 2 of the
+// contract only adds to version 1 (WINDOW-SEMANTICS §13).
+const Format = "inspect.export.v1"
+
+// Doc is an export: everything but its calls, which Write streams.
+type Doc struct {
+	Format        string          `json:"format"`
+	Source        string          `json:"source"`
+	Policy        Policy          `json:"policy"`
+	Agents        []Agent         `json:"agents"`
+	Conversations []Conversation  `json:"conversations"`
+	Problems      []model.Problem `json:"problems"`
+	Calls         []Call          `json:"calls"`
+}
+
+// Policy is §13.3's policy object: thresholdTokens only for the
+// token strategies, noAnchor only when true.
+type Policy struct {
+	Strategy            string   `json:"strategy"`
+	KeepRecentTurns     int      `json:"keepRecentTurns"`
+	KeepLastToolResults int      `json:"keepLastToolResults"`
+	ThresholdTokens     *int     `json:"thresholdTokens,omitempty"`
+	NoAnchor            bool     `json:"noAnchor,omitempty"`
+	Inferred            bool     `json:"inferred"`
+	Given               []string `json:"given"` // the knobs given as flags
+	Evidence            string   `json:"evidence"`
+}
+
+// Agent is one agent of the file and its policy (§13.2).
+type Agent struct {
+	Agent   string   `json:"agent"`
+	AgentID *string  `json:"agentId"`
+	Path    []string `json:"path"`
+	Step    string   `json:"step"`
+	Policy  Policy   `json:"policy"`
+}
+
+// Conversation is one conversation (§10.8) and the runIds of its
+// segments in order.
+type Conversation struct {
+	Conversation int      `json:"conversation"`
+	Agent        string   `json:"agent"`
+	Runs         []string `json:"runs"`
+}
+
+// Call is one call of the export. Its fields are in three parts so that
+// the messages, the bulk of it and the same in every call that holds
+// them, can be encoded once each (encodeCall); encoding/json writes the
+// embedded parts' fields as the call's own.
+type Call struct {
+	CallHead
+	Window  []*model.Message `json:"window"`
+	Evicted []*model.Message `json:"evicted"`
+	CallTail
+}
+
+// CallHead is what a call's JSON holds before its messages.
+type CallHead struct {
+	Call         int    `json:"call"`
+	Run          int    `json:"run"`
+	RunID        string `json:"runId"`
+	Conversation int    `json:"conversation"`
+	Agent        string `json:"agent"`
+	Iteration    int    `json:"iteration"`
+}
+
+// CallTail is what a call's JSON holds after its messages.
+type CallTail struct {
+	Turns          []Turn         `json:"turns"`
+	Record         *model.Record  `json:"record"`
+	RecordedWindow string         `json:"recordedWindow"`
+	Usage          *model.Usage   `json:"usage"` // the provider's tokens; null when the call never ended
+	Response       model.Response `json:"response"`
+	Evidence       Evidence       `json:"evidence"`
+}
+
+// Turn is one turn of a call's window before its visit, and its fate.
+type Turn struct {
+	Index   int     `json:"index"`
+	Start   int     `json:"start"`
+	Length  int     `json:"length"`
+	Fate    string  `json:"fate"`
+	Reason  *string `json:"reason"`
+	Notice  bool    `json:"notice"`
+	PinTool string  `json:"pinTool,omitempty"`
+}
