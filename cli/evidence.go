@@ -12,8 +12,8 @@ import (
 
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/export"
-	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -50,7 +50,7 @@ beside inspect's (EVIDENCE-SEMANTICS). An absent policy flag is inferred.`,
 			if err := a.ready(&o, path); err != nil {
 				return err
 			}
-			s, err := a.openSession(path, o)
+			s, err := a.openStudy(path, o)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,7 @@ beside inspect's (EVIDENCE-SEMANTICS). An absent policy flag is inferred.`,
 
 // writeEvidence writes every flagged value, and ends with status 4 when
 // --fail-on names the verdict of one.
-func (a *app) writeEvidence(path string, s session, o options, fail []string) error {
+func (a *app) writeEvidence(path string, s *study.Study, o options, fail []string) error {
 	doc := evidenceReport(path, s)
 	out := bufio.NewWriterSize(a.stdout, 1<<16) // a table writes cell by cell
 	var err error
@@ -99,17 +99,18 @@ type evidenceDoc struct {
 }
 
 // evidenceReport judges every call and collects the flagged values.
-func evidenceReport(source string, s session) evidenceDoc {
-	doc := evidenceDoc{EvidenceDoc: export.EvidenceDoc{Format: export.EvidenceFormat, Source: source, Policy: s.policy.String(),
-		Values: []export.Value{}, Library: []export.LibraryRow{}}, replay: s.replay}
-	for _, a := range s.agents[min(1, len(s.agents)):] { // the first is Policy
-		doc.others = append(doc.others, "policy of "+a.agent.Key+": "+a.policy.String())
+func evidenceReport(source string, s *study.Study) evidenceDoc {
+	r := s.Replay()
+	doc := evidenceDoc{EvidenceDoc: export.EvidenceDoc{Format: export.EvidenceFormat, Source: source, Policy: s.Lead().Policy.String(),
+		Values: []export.Value{}, Library: []export.LibraryRow{}}, replay: r}
+	for _, a := range s.Agents[min(1, len(s.Agents)):] { // the first is Policy
+		doc.others = append(doc.others, "policy of "+a.Agent.Key+": "+a.Policy.String())
 	}
-	book := provenance.Walk(s.rec, s.replay) // every call, in order
+	book := provenance.Walk(s.Rec, r) // every call, in order
 	defer book.Stop()
-	search := provenance.NewSearcher(s.replay, s.replayWith, s.strategies()...)
-	for i := range s.replay.Calls {
-		c := &s.replay.Calls[i]
+	search := s.Searcher(r)
+	for i := range r.Calls {
+		c := &r.Calls[i]
 		ce := book.Call(i)
 		for _, e := range ce.Values {
 			if !e.Flagged() {
@@ -117,7 +118,7 @@ func evidenceReport(source string, s session) evidenceDoc {
 			}
 			fv := export.Value{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Iteration: c.Call.Iteration, Entry: e}
 			if sug, ok := search.Keep(i, e); ok {
-				fv.Keep = &sug
+				fv.Keep = &export.Keep{Policy: sug.Policy, Steps: sug.Steps, Kept: sug.Kept, Text: sug.Text}
 			}
 			doc.Values = append(doc.Values, fv)
 		}
@@ -143,7 +144,7 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
 			case v.Keep != nil:
 				keep = v.Keep.Text
 			case v.Verdict == evidence.Left:
-				keep = provenance.NoneText()
+				keep = study.NoneText()
 			}
 			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", v.Call, v.Run, termtext.Line(where(v.Entry)),
 				termtext.Line(v.Value), v.Verdict, termtext.Line(src), at, termtext.Line(keep))
@@ -257,16 +258,4 @@ func failing(doc evidenceDoc, on []string) int {
 		}
 	}
 	return n
-}
-
-// strategies are those the log makes replayable: sliding-window and
-// token-budget always, summarize-oldest when the log recorded folds.
-func (s session) strategies() []string {
-	out := []string{model.SlidingWindow, model.TokenBudget}
-	for _, inf := range s.infs {
-		if inf.Folds != nil && inf.Folds.Folds() > 0 {
-			return append(out, model.SummarizeOldest)
-		}
-	}
-	return out
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/afinspect/inspect/export"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/window"
 )
 
 // exportCmd is `inspect export`: the replay as JSON.
@@ -33,7 +35,7 @@ and its values' evidence. An absent policy flag is inferred.`,
 			if err := a.ready(&o, path); err != nil {
 				return err
 			}
-			s, err := a.openSession(path, o)
+			s, err := a.openStudy(path, o)
 			if err != nil {
 				return err
 			}
@@ -56,16 +58,17 @@ and its values' evidence. An absent policy flag is inferred.`,
 // writeExport writes the replay as inspect.export.v1 JSON, one call at a
 // time (see streamExport): what it holds is one call's JSON, not the
 // whole document's.
-func writeExport(w io.Writer, source string, s session) error {
-	book := provenance.Walk(s.rec, s.replay)
+func writeExport(w io.Writer, source string, s *study.Study) error {
+	r := s.Replay()
+	book := provenance.Walk(s.Rec, r)
 	defer book.Stop()
-	return export.Write(w, exportHead(source, s), len(s.replay.Calls), func(i int) export.Call { return exportCallOf(s, book, i) })
+	return export.Write(w, exportHead(source, s), len(r.Calls), func(i int) export.Call { return exportCallOf(r, book, i) })
 }
 
 func policyObject(p model.Policy, inferred bool, given []string, evidence string) export.Policy {
 	out := export.Policy{Strategy: p.Strategy, KeepRecentTurns: p.KeepRecentTurns, KeepLastToolResults: p.KeepLastToolResults,
 		NoAnchor: p.NoAnchor, Inferred: inferred, Given: append([]string{}, given...), Evidence: evidence}
-	if tokenMeasured(p.Strategy) {
+	if p.NeedsThreshold() {
 		t := p.ThresholdTokens
 		out.ThresholdTokens = &t
 	}
@@ -73,19 +76,20 @@ func policyObject(p model.Policy, inferred bool, given []string, evidence string
 }
 
 // exportHead is the document without its calls.
-func exportHead(source string, s session) export.Doc {
+func exportHead(source string, s *study.Study) export.Doc {
+	lead := s.Lead()
 	doc := export.Doc{
 		Format: export.Format, Source: source,
-		Policy:   policyObject(s.policy, s.inferred, s.given, s.evidence),
+		Policy:   policyObject(lead.Policy, lead.Inferred, s.Given, lead.Evidence),
 		Agents:   []export.Agent{},
-		Problems: s.problems,
+		Problems: s.Problems(),
 		Calls:    []export.Call{},
 	}
-	for _, a := range s.agents {
-		ea := export.Agent{Agent: a.agent.Key, Path: a.agent.Path, Step: a.agent.Step,
-			Policy: policyObject(a.policy, a.inferred, s.given, a.evidence)}
-		if a.agent.HasID {
-			id := a.agent.AgentID
+	for _, a := range s.Agents {
+		ea := export.Agent{Agent: a.Agent.Key, Path: a.Agent.Path, Step: a.Agent.Step,
+			Policy: policyObject(a.Policy, a.Inferred, s.Given, a.Evidence)}
+		if a.Agent.HasID {
+			id := a.Agent.AgentID
 			ea.AgentID = &id
 		}
 		if ea.Path == nil {
@@ -102,15 +106,15 @@ func exportHead(source string, s session) export.Doc {
 
 // conversations lists the session's conversations (§10.8), with the
 // runIds of their segments in order.
-func conversations(s session) []export.Conversation {
+func conversations(s *study.Study) []export.Conversation {
 	out := []export.Conversation{}
-	for _, c := range s.lin.Conversations {
-		if s.only != nil && c.Agent != s.only {
+	for _, c := range s.Lineage.Conversations {
+		if s.Only != nil && c.Agent != s.Only {
 			continue
 		}
-		ec := export.Conversation{Conversation: c.Number, Agent: agentKey(s.rec.Runs[c.Runs[0]]), Runs: []string{}}
+		ec := export.Conversation{Conversation: c.Number, Agent: agentKey(s.Rec.Runs[c.Runs[0]]), Runs: []string{}}
 		for _, i := range c.Runs {
-			ec.Runs = append(ec.Runs, s.rec.Runs[i].RunID)
+			ec.Runs = append(ec.Runs, s.Rec.Runs[i].RunID)
 		}
 		out = append(out, ec)
 	}
@@ -119,8 +123,8 @@ func conversations(s session) []export.Conversation {
 
 // exportCallOf is the i-th call of the replay as exported; book follows
 // the messages through the replay for its evidence.
-func exportCallOf(s session, book *provenance.Book, i int) export.Call {
-	c := &s.replay.Calls[i]
+func exportCallOf(r *window.Replay, book *provenance.Book, i int) export.Call {
+	c := &r.Calls[i]
 	ec := export.Call{
 		CallHead: export.CallHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Conversation: c.Conversation,
 			Agent: agentKey(c.Run), Iteration: c.Call.Iteration},

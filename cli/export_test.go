@@ -12,6 +12,7 @@ import (
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 )
 
@@ -29,9 +30,9 @@ func TestExportStreamsTheWholeDocument(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, o := range []options{{keepRecent: -1, keepPins: -1, threshold: -1},
-			{strategy: "sliding-window", keepRecent: 1, keepPins: 0, threshold: -1, noAnchor: true}} {
-			s, err := newSession(rec, o, nil)
+		for _, k := range []study.Knobs{{},
+			{Strategy: "sliding-window", KeepRecentTurns: study.Int(1), KeepLastToolResults: study.Int(0), NoAnchor: true}} {
+			s, err := study.Open(rec, study.Request{Knobs: k})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +42,7 @@ func TestExportStreamsTheWholeDocument(t *testing.T) {
 			}
 			whole := wholeExport(t, path, s)
 			if !bytes.Equal(streamed.Bytes(), whole) {
-				t.Errorf("%s (%+v): streamed export differs from the whole document (%d vs %d bytes)", path, o, streamed.Len(), len(whole))
+				t.Errorf("%s (%v): streamed export differs from the whole document (%d vs %d bytes)", path, k.Given(), streamed.Len(), len(whole))
 			}
 		}
 	}
@@ -49,11 +50,11 @@ func TestExportStreamsTheWholeDocument(t *testing.T) {
 
 // wholeExport encodes the export as one document, as it was written
 // before it streamed.
-func wholeExport(t *testing.T, source string, s session) []byte {
+func wholeExport(t *testing.T, source string, s *study.Study) []byte {
 	doc := exportHead(source, s)
-	book := provenance.New(s.rec, s.replay)
-	for i := range s.replay.Calls {
-		doc.Calls = append(doc.Calls, exportCallOf(s, book, i))
+	book := provenance.New(s.Rec, s.Replay())
+	for i := range s.Replay().Calls {
+		doc.Calls = append(doc.Calls, exportCallOf(s.Replay(), book, i))
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -77,7 +78,7 @@ func BenchmarkWriteExport(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s, err := newSession(rec, options{keepRecent: -1, keepPins: -1, threshold: -1}, nil)
+			s, err := study.Open(rec, study.Request{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -30,16 +30,6 @@ type options struct {
 	given      map[string]bool
 }
 
-// knobFlags maps each policy flag to the knob it sets, as the library
-// names it.
-var knobFlags = []struct{ flag, knob string }{
-	{"strategy", "strategy"},
-	{"keep-recent-turns", "keepRecentTurns"},
-	{"keep-last-tool-results", "keepLastToolResults"},
-	{"threshold-tokens", "thresholdTokens"},
-	{"no-anchor", "anchor"},
-}
-
 // policyFlags are the knobs; an absent one is inferred from the
 // recording.
 func (o *options) policyFlags(fs *pflag.FlagSet) {
@@ -132,43 +122,6 @@ func (o *options) validate() error {
 		return fmt.Errorf("--threshold-tokens must be more than 0 (got %d)", o.threshold)
 	}
 	return nil
-}
-
-// givenKnobs names the knobs set by flags, in the library's words.
-func (o *options) givenKnobs() []string {
-	var out []string
-	for _, k := range knobFlags {
-		if o.given[k.flag] {
-			out = append(out, k.knob)
-		}
-	}
-	return out
-}
-
-// complete reports whether the flags name the whole policy.
-func (o *options) complete() bool {
-	return o.strategy != "" && o.keepRecent >= 0 && o.keepPins >= 0 &&
-		(!tokenMeasured(o.strategy) || o.threshold >= 0)
-}
-
-// apply overrides p with the knobs given as flags.
-func (o options) apply(p model.Policy) model.Policy {
-	if o.strategy != "" {
-		p.Strategy = o.strategy
-	}
-	if o.keepRecent >= 0 {
-		p.KeepRecentTurns = o.keepRecent
-	}
-	if o.keepPins >= 0 {
-		p.KeepLastToolResults = o.keepPins
-	}
-	if o.threshold >= 0 {
-		p.ThresholdTokens = o.threshold
-	}
-	if o.noAnchor {
-		p.NoAnchor = true
-	}
-	return p
 }
 
 // files checks a batch command's arguments: one file, named.

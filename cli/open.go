@@ -8,43 +8,44 @@ import (
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 )
 
-// openSession loads path and replays it for a batch command (report,
-// export, evidence), saying on stderr the problems and the policy
-// inferred.
-func (a *app) openSession(path string, o options) (session, error) {
+// openStudy loads path and opens it for a batch command (report, export,
+// evidence), saying on stderr the problems and the policy inferred.
+func (a *app) openStudy(path string, o options) (*study.Study, error) {
 	var progress io.Writer
 	if isTerminal(a.raw) && !o.quiet {
 		progress = a.raw
 	}
 	rec, err := a.open(path, o.maxLine(), progress)
 	if err != nil {
-		return session{}, a.fail(exitFile, err)
+		return nil, a.fail(exitFile, err)
 	}
-	if progress != nil && !o.complete() {
+	k := o.knobs()
+	if progress != nil && !k.Whole() {
 		fmt.Fprint(progress, "\r\x1b[Kinspect: inferring the recorded policy…")
 	}
 	var only *model.Agent
 	if o.agent != "" {
 		if only, err = findAgent(rec, o.agent); err != nil {
 			fmt.Fprintf(a.stderr, "inspect: %s\n", termtext.Line(err.Error()))
-			return session{}, exitCode(exitUsage)
+			return nil, exitCode(exitUsage)
 		}
 	}
-	s, err := newSession(rec, o, only)
-	if progress != nil && !o.complete() {
+	s, err := study.Open(rec, study.Request{Knobs: k, Only: only})
+	if progress != nil && !k.Whole() {
 		fmt.Fprint(progress, "\r\x1b[K")
 	}
 	if err != nil {
 		return s, a.fail(exitUsage, err)
 	}
-	for _, p := range s.problems {
+	for _, p := range s.Problems() {
 		fmt.Fprintln(a.stderr, termtext.Line(p.Message))
 	}
-	if s.inferred && !o.quiet {
-		fmt.Fprintf(a.stderr, "inspect: policy %s (%s): %s\n", termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
+	if lead := s.Lead(); lead.Inferred && !o.quiet {
+		fmt.Fprintf(a.stderr, "inspect: policy %s (%s): %s\n", termtext.Line(lead.Policy.String()), sources(s), termtext.Line(lead.Evidence))
 	}
 	return s, nil
 }

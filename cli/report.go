@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -37,7 +38,7 @@ An absent policy flag is inferred from the recording.`,
 			if err := a.ready(&o, path); err != nil {
 				return err
 			}
-			s, err := a.openSession(path, o)
+			s, err := a.openStudy(path, o)
 			if err != nil {
 				return err
 			}
@@ -58,9 +59,9 @@ An absent policy flag is inferred from the recording.`,
 
 // failOnDiffers ends with status 3 under --fail-on-differs when a
 // recorded window is not reproduced.
-func (a *app) failOnDiffers(o options, s session) error {
-	if differ, compared := s.differs(); o.failDiffer && differ > 0 {
-		fmt.Fprintf(a.stderr, "inspect: %d of %d recorded windows not reproduced under %s (--fail-on-differs)\n", differ, compared, s.policy)
+func (a *app) failOnDiffers(o options, s *study.Study) error {
+	if differ, compared := differs(s); o.failDiffer && differ > 0 {
+		fmt.Fprintf(a.stderr, "inspect: %d of %d recorded windows not reproduced under %s (--fail-on-differs)\n", differ, compared, s.Lead().Policy)
 		return exitCode(exitDiffers)
 	}
 	return nil
@@ -70,7 +71,7 @@ func (a *app) failOnDiffers(o options, s session) error {
 // policy and the problems. Colour only marks a recorded-window mismatch.
 // MSGS and CHARS are the replayed window's; RECORDED says whether it is
 // the one the library sent (TOK IN counted what the library sent).
-func writeReport(out io.Writer, s session, color bool) error {
+func writeReport(out io.Writer, s *study.Study, color bool) error {
 	w := bufio.NewWriterSize(out, 1<<16) // the table writes cell by cell: one write a cell without it
 	if err := writeReportTo(w, s, color); err != nil {
 		return err
@@ -78,10 +79,10 @@ func writeReport(out io.Writer, s session, color bool) error {
 	return w.Flush()
 }
 
-func writeReportTo(w io.Writer, s session, color bool) error {
+func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tMSGS\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tPRODUCED")
-	calls := s.replay.Calls
+	calls := s.Replay().Calls
 	rows := make([]string, len(calls))
 	half := len(calls) / 2 // rows are independent: two goroutines make them
 	var wg sync.WaitGroup
@@ -101,27 +102,27 @@ func writeReportTo(w io.Writer, s session, color bool) error {
 		return err
 	}
 	// one agent: "policy:"; several: each line names its agent
-	head := "policy"
-	if len(s.agents) > 1 {
-		head = "policy of " + termtext.Line(s.agents[0].agent.Key)
+	head, lead := "policy", s.Lead()
+	if len(s.Agents) > 1 {
+		head = "policy of " + termtext.Line(lead.Agent.Key)
 	}
-	fmt.Fprintf(w, "\n%s: %s\n  %s\n  evidence: %s\n", head, termtext.Line(s.policy.String()), s.sources(), termtext.Line(s.evidence))
-	for _, a := range s.agents[min(1, len(s.agents)):] { // the first is the line above
+	fmt.Fprintf(w, "\n%s: %s\n  %s\n  evidence: %s\n", head, termtext.Line(lead.Policy.String()), sources(s), termtext.Line(lead.Evidence))
+	for _, a := range s.Agents[min(1, len(s.Agents)):] { // the first is the line above
 		how := "given"
-		if a.inferred {
+		if a.Inferred {
 			how = "inferred"
 		}
-		fmt.Fprintf(w, "policy of %s (%s): %s\n  evidence: %s\n", termtext.Line(a.agent.Key), how, termtext.Line(a.policy.String()), termtext.Line(a.evidence))
+		fmt.Fprintf(w, "policy of %s (%s): %s\n  evidence: %s\n", termtext.Line(a.Agent.Key), how, termtext.Line(a.Policy.String()), termtext.Line(a.Evidence))
 	}
-	differ, compared := s.differs()
+	differ, compared := differs(s)
 	if compared == 0 {
 		fmt.Fprintln(w, "recorded windows reproduced: none to compare (the recording holds no window the library sent)")
 	} else {
 		fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", compared-differ, compared)
 	}
-	if len(s.problems) > 0 {
-		fmt.Fprintf(w, "problems (%d):\n", len(s.problems)+max(0, s.rec.Unlisted-1))
-		for _, p := range s.problems {
+	if problems := s.Problems(); len(problems) > 0 {
+		fmt.Fprintf(w, "problems (%d):\n", len(problems)+max(0, s.Rec.Unlisted-1))
+		for _, p := range problems {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(p.Message))
 		}
 	}

@@ -64,17 +64,23 @@ func (a *app) runUI(path string, o options) error {
 	if err := tui.ApplyTheme(o.theme, os.Getenv("COLORFGBG")); err != nil {
 		return a.fail(exitUsage, err)
 	}
-	err := tui.Run(tui.Config{
-		Name:   name,
-		Open:   func() *tui.Stream { return stream(a.start(path, o.maxLine())) },
-		Start:  o.apply,
-		Path:   filePath(path),
-		Follow: o.follow,
-	})
+	err := tui.Run(a.uiConfig(name, path, o))
 	if err != nil {
 		return a.fail(exitFile, err)
 	}
 	return nil
+}
+
+// uiConfig is what the terminal UI opens: path streamed in (the demo
+// when empty), under the policy knobs given.
+func (a *app) uiConfig(name, path string, o options) tui.Config {
+	return tui.Config{
+		Name:   name,
+		Open:   func() *tui.Stream { return stream(a.start(path, o.maxLine())) },
+		Knobs:  o.knobs(),
+		Path:   filePath(path),
+		Follow: o.follow,
+	}
 }
 
 // start begins loading FILE in the background, or the embedded demo when

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
@@ -29,11 +30,11 @@ func TestAskedJudgerIsTheJudger(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inf := window.Infer(rec).Policy
+		inf := inferred(rec)
 		for _, k := range []int{inf.KeepRecentTurns, 1} {
 			p := inf
 			p.KeepRecentTurns = k
-			r := window.Run(rec, p)
+			r := replayed(rec, p)
 			values := make([][]Value, len(r.Calls))
 			var asked []Value
 			for i := range r.Calls {
@@ -196,4 +197,21 @@ func TestPlainInteger(t *testing.T) {
 			t.Errorf("jsNumberString(%q) = %q %v, want %q %v", lit, got, ok, want, wantOK)
 		}
 	}
+}
+
+// inferred is the policy rec's first agent was recorded under
+// (window.InferAgents).
+func inferred(rec *model.Recording) model.Policy {
+	return window.InferAgents(rec, lineage.Decide(rec))[0].Policy
+}
+
+// replayed is rec replayed under p; summarize-oldest takes its summaries
+// from the folds recorded.
+func replayed(rec *model.Recording, p model.Policy) *window.Replay {
+	lin := lineage.Decide(rec)
+	var book *window.FoldBook
+	if p.Strategy == model.SummarizeOldest {
+		book = window.RecordedFolds(rec, lin, p)
+	}
+	return window.RunFolds(rec, lin, p, book)
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/loader"
-	"github.com/afinspect/inspect/window"
 )
 
 // The window's sets kept message by message from call to call ground every
@@ -23,11 +22,11 @@ func TestWindowSetsAreTheJudgeSets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inf := window.Infer(rec).Policy
+		inf := inferred(rec)
 		for _, k := range []int{inf.KeepRecentTurns, 1} {
 			p := inf
 			p.KeepRecentTurns = k
-			r := window.Run(rec, p)
+			r := replayed(rec, p)
 			var w windowSets
 			for i := range r.Calls {
 				c := &r.Calls[i]

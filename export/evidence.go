@@ -70,7 +70,17 @@ type Value struct {
 	RunID     string `json:"runId"`
 	Iteration int    `json:"iteration"`
 	provenance.Entry
-	Keep *provenance.Suggestion `json:"keep"` // null: none found, or never read
+	Keep *Keep `json:"keep"` // null: none found, or never read
+}
+
+// Keep is the smallest window-policy change found under which a source
+// of the value is in view on the call that used it (EVIDENCE-SEMANTICS
+// §5 "what would have kept it").
+type Keep struct {
+	Policy model.Policy `json:"policy"`
+	Steps  int          `json:"steps"` // knob steps from the policy in force
+	Kept   string       `json:"kept"`  // the source it keeps, as "list_hosts call_0001" or "the user's text"
+	Text   string       `json:"text"`  // the sentence, e.g. "keepRecentTurns 2→3 and keepLastToolResults 2→3 keep list_hosts call_0001 in view at call 13"
 }
 
 // LibraryRow is the library's own verdict on one call.

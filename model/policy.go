@@ -41,3 +41,20 @@ func (p Policy) String() string {
 	}
 	return s
 }
+
+// NeedsThreshold reports whether the strategy engages on the provider's
+// token count (token-budget, summarize-oldest), so that it needs
+// thresholdTokens.
+func (p Policy) NeedsThreshold() bool {
+	return p.Strategy == TokenBudget || p.Strategy == SummarizeOldest
+}
+
+// ThresholdStep is one step of thresholdTokens: what the UI's t and T
+// keys move, and the step the "what would have kept it" search counts.
+const ThresholdStep = 500
+
+// StepThreshold is p with thresholdTokens moved by n steps, never below 0.
+func (p Policy) StepThreshold(n int) Policy {
+	p.ThresholdTokens = max(0, p.ThresholdTokens+n*ThresholdStep)
+	return p
+}

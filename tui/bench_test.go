@@ -295,9 +295,9 @@ func BenchmarkKnobAtEnd(b *testing.B) {
 // coldKnobs keeps no replay and makes none ahead until the function it
 // returns is called.
 func coldKnobs() func() {
-	was := keepReplays
-	keepReplays = 0
-	return func() { keepReplays = was }
+	was := recentReplays
+	recentReplays = 0
+	return func() { recentReplays = was }
 }
 
 // BenchmarkKnobAtEndSettled is a knob key at the last call of a

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/loader"
-	"github.com/afinspect/inspect/window"
 )
 
 // At every call of every recording here, with the knobs moved, comparing
@@ -24,15 +23,15 @@ func TestFateDiffIsTheRowByRowComparison(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inf := window.Infer(rec)
-		was := window.RunFolds(rec, inf.Policy, inf.Folds)
+		v := viewOf(t, rec)
+		was := v.Recorded()
 		for _, k := range []int{1, 2, 5} {
-			p := inf.Policy
+			p := v.Agent.Recorded
 			p.KeepRecentTurns, p.KeepLastToolResults = k, 3-min(k, 3)
-			if p == inf.Policy {
+			if p == v.Agent.Recorded {
 				continue
 			}
-			now := window.RunFolds(rec, p, inf.Folds)
+			now := v.Replay(p, nil)
 			d := newFateDiff(was, now)
 			for c := range now.Calls {
 				byRows := compareRows(was.Ledger(c), now.Ledger(c))

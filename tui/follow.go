@@ -65,7 +65,7 @@ func reloadCmd(cfg Config, mine *model.Policy) tea.Cmd {
 		if err != nil {
 			return reloadedMsg{loadedMsg: loadedMsg{err: err}, size: size}
 		}
-		return reloadedMsg{loadedMsg: prepare(cfg, rec, mine), size: size}
+		return reloadedMsg{loadedMsg: prepare(cfg, rec, mine, nil), size: size}
 	}
 }
 

@@ -122,10 +122,10 @@ func (h *header) where(c *window.CallReplay, iteration string) []string {
 func (h *header) how(c *window.CallReplay, long, narrow bool) []string {
 	l := h.st.Label.Render
 	pol := l("policy ") + h.st.Value.Render("recorded")
-	if inf := h.s.inference; inf.Inferred {
+	if a := h.s.agent; a.Inferred {
 		pol += l(" (inferred")
-		if inf.Compared > 0 && long {
-			pol += l(fmt.Sprintf(": reproduces %d/%d recorded windows", inf.Matched, inf.Compared))
+		if a.Compared > 0 && long {
+			pol += l(fmt.Sprintf(": reproduces %d/%d recorded windows", a.Matched, a.Compared))
 		}
 		pol += l(")")
 	}

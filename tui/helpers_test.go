@@ -11,6 +11,9 @@ import (
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/window"
 )
 
 func TestMain(m *testing.M) {
@@ -105,4 +108,31 @@ func keyMsg(k string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// judgeCmd judges every call with a book of its own (a Book is not shared
+// between goroutines): a whole-recording pass, off the UI goroutine.
+func judgeCmd(key *provenance.Book, rec *model.Recording, r *window.Replay) tea.Cmd {
+	return judgeCmdUntil(key, rec, r, nil)
+}
+
+// viewOf is rec opened as the screen opens it: its first conversation.
+func viewOf(tb testing.TB, rec *model.Recording) *study.View {
+	tb.Helper()
+	st, err := study.Open(rec, study.Request{Recorded: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st.View(0)
+}
+
+// rows are the turns listed one by one (not folded, not hidden), in order.
+func (l *turnList) rows() []window.Row {
+	var out []window.Row
+	for _, it := range l.items {
+		if it.kind == turnItem {
+			out = append(out, *l.s.rows.At(it.row))
+		}
+	}
+	return out
 }

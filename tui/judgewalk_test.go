@@ -26,10 +26,10 @@ func TestJudgePassWalksAsTheBookDoes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inf := window.Infer(rec)
-		p := inf.Policy
+		v := viewOf(t, rec)
+		p := v.Agent.Recorded
 		p.KeepRecentTurns = 1
-		for _, r := range []*window.Replay{window.RunFolds(rec, inf.Policy, inf.Folds), window.RunFolds(rec, p, inf.Folds)} {
+		for _, r := range []*window.Replay{v.Recorded(), v.Replay(p, nil)} {
 			want, _ := judgeUntil(provenance.New(rec, r), len(r.Calls), nil)
 			w := provenance.Walk(rec, r)
 			got, _ := judgeUntil(w, len(r.Calls), nil)

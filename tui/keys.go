@@ -28,7 +28,7 @@ type KeyMap struct {
 	Calls, Turns key.Binding
 	// Evidence: the response block, the final answer, the calls with a
 	// value typed rather than read, and the suggestion applied.
-	Response, FinalAnswer, NextFlagged, PrevFlagged, ApplyKeep key.Binding
+	Response, FinalAnswer, NextFlagged, PrevFlagged, ApplySuggestion key.Binding
 	// Other.
 	Help, Problems, Close, Quit key.Binding
 	Picker, Recorded            key.Binding
@@ -94,11 +94,11 @@ func DefaultKeyMap() KeyMap {
 		Calls:         b([]string{"left", "right", "h", "l"}, "←/→", "call"),
 		Turns:         b([]string{"up", "down", "j", "k"}, "↑/↓", "turn"),
 
-		Response:    b([]string{"i"}, "i", "the response: its values and why each was (not) in view"),
-		FinalAnswer: b([]string{"A"}, "A", "the run's final answer (its response row)"),
-		NextFlagged: b([]string{"x"}, "x/X", "next/previous call with a value typed, not read"),
-		PrevFlagged: b([]string{"X"}, "X", "previous call with a value typed, not read"),
-		ApplyKeep:   b([]string{"K"}, "K", "apply the policy that would have kept it"),
+		Response:        b([]string{"i"}, "i", "the response: its values and why each was (not) in view"),
+		FinalAnswer:     b([]string{"A"}, "A", "the run's final answer (its response row)"),
+		NextFlagged:     b([]string{"x"}, "x/X", "next/previous call with a value typed, not read"),
+		PrevFlagged:     b([]string{"X"}, "X", "previous call with a value typed, not read"),
+		ApplySuggestion: b([]string{"K"}, "K", "apply the policy that would have kept it"),
 
 		Picker:   b([]string{"w"}, "w", "pick an agent and conversation"),
 		Recorded: b([]string{"W"}, "W", "the recorded window beside the replay"),
@@ -125,7 +125,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
 		{k.Picker, k.Recorded, k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset},
-		{k.Response, k.FinalAnswer, k.NextFlagged, k.ApplyKeep},
+		{k.Response, k.FinalAnswer, k.NextFlagged, k.ApplySuggestion},
 		{k.Help, k.Problems, k.Close, k.Quit},
 	}
 }

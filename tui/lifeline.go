@@ -93,7 +93,7 @@ func lifeline(lf life, r *window.Replay, p model.Policy) string {
 		return s + " · still in the window at the last call"
 	}
 	by := fmt.Sprintf("keepRecentTurns=%d", p.KeepRecentTurns)
-	if p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {
+	if p.NeedsThreshold() {
 		by = fmt.Sprintf("thresholdTokens=%d", p.ThresholdTokens)
 	}
 	how := "evicted"

@@ -42,16 +42,16 @@ type Model struct {
 	recWin   *textPane // the W overlay: the recorded window beside the replay
 	// pickCursor is the conversation the picker's cursor is on
 	pickCursor int
-	// keep holds the answers of the "what would have kept it" search;
-	// keepAsked, by call, the generation (+1) each was asked for
-	keep      *keepState
-	keepAsked map[int]int
-	// applyOnKept is the call (+1) whose suggestion K asked for before
+	// sugs holds the answers of the "what would have kept it" search;
+	// sugAsked, by call, the generation (+1) each was asked for
+	sugs     *suggestions
+	sugAsked map[int]int
+	// applyOnAnswer is the call (+1) whose suggestion K asked for before
 	// the search had answered: it is applied when the answer comes
-	applyOnKept int
-	respSel     *int // the selected value that left, in the response block
-	help        help.Model
-	spin        spinner.Model
+	applyOnAnswer int
+	respSel       *int // the selected value that left, in the response block
+	help          help.Model
+	spin          spinner.Model
 
 	overlay       overlay
 	mouseOff      bool   // m gave the mouse to the terminal
@@ -93,7 +93,7 @@ func New(cfg Config) Model {
 	m.resp = newTextPane(keys, func(int) string { return "" })
 	m.picker = newTextPane(keys, func(int) string { return "" })
 	m.recWin = newTextPane(keys, func(int) string { return "" })
-	m.keep, m.keepAsked, m.respSel = &keepState{}, map[int]int{}, new(int)
+	m.sugs, m.sugAsked, m.respSel = &suggestions{}, map[int]int{}, new(int)
 	return m
 }
 
@@ -111,7 +111,7 @@ type streamOpenedMsg struct{ src *Stream }
 
 // mine is the policy the user set, when they moved a knob; nil otherwise.
 func (m Model) mine() *model.Policy {
-	if m.s == nil || !m.s.changed() {
+	if m.s == nil || !m.s.moved() {
 		return nil
 	}
 	p := m.s.policy
@@ -140,7 +140,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.stream == nil {
 			return m, nil // the whole recording is already on screen
 		}
-		m.stream.partialBack(msg.calls, msg.inf)
+		m.stream.partialBack(msg.calls, msg.study)
 		m, cmd = m.adopt(msg.loadedMsg)
 		cmd = tea.Batch(cmd, m.stream.finalNow(m.cfg, m.mine())) // the load may have ended meanwhile
 	case loadedMsg:
@@ -159,7 +159,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case renderedMsg:
 		m.detail.rendered(msg)
 	case replayedMsg:
-		if m.s == nil || m.s.rec != msg.rec {
+		if m.s == nil || m.s.view != msg.view {
 			return m, nil // another conversation is on screen
 		}
 		m.s.dirty = true
@@ -167,10 +167,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // given up for a newer key's
 		}
 		if msg.gen != m.gen {
-			m.s.keep(keptReplay{policy: msg.policy, replay: msg.replay, cells: msg.cells}) // set, and left at once: kept for a way back
-			return m, nil                                                                  // a later change is on its way
+			m.s.remember(madeReplay{policy: msg.policy, replay: msg.replay, cells: msg.cells}) // set, and left at once: held for a way back
+			return m, nil                                                                      // a later change is on its way
 		}
-		m, cmd = m.show(keptReplay{policy: msg.policy, replay: msg.replay, cells: msg.cells})
+		m, cmd = m.show(madeReplay{policy: msg.policy, replay: msg.replay, cells: msg.cells})
 	case diffedMsg:
 		if m.s != nil {
 			m.s.diffed(msg.replay, msg.diff)
@@ -191,11 +191,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.s.book = msg.book
 		m.syncDetail()
 		cmd = m.responseFollows()
-	case keptMsg:
-		m.kept(msg)
-		if m.applyOnKept == msg.call+1 && msg.gen == m.gen && m.s != nil && m.s.call == msg.call {
-			m.applyOnKept = 0
-			m, cmd = m.applyKeep()
+	case suggestedMsg:
+		m.suggested(msg)
+		if m.applyOnAnswer == msg.call+1 && msg.gen == m.gen && m.s != nil && m.s.call == msg.call {
+			m.applyOnAnswer = 0
+			m, cmd = m.applySuggestion()
 		}
 	case judgeSoonMsg:
 		if m.s != nil {
@@ -247,7 +247,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	if m.s != nil && m.list.onResponse() && !m.s.replaying {
-		cmd = tea.Batch(cmd, m.askKeep()) // the response row shows the suggestions
+		cmd = tea.Batch(cmd, m.askSuggestions()) // the response row shows the suggestions
 	}
 	return m, tea.Batch(cmd, m.idleWork())
 }
@@ -283,9 +283,9 @@ func (m Model) adopt(msg loadedMsg) (Model, tea.Cmd) {
 	s.lastPins = old.lastPins
 	s.refresh()
 	m.loaded(s)
-	m.list.keep(k)
+	m.list.reselect(k)
 	m.syncDetail()
-	if old.changed() && s.policy != old.policy {
+	if old.moved() && s.policy != old.policy {
 		// the user moved a knob after this was prepared: replay theirs
 		s.policy = old.policy
 		return m.replan()
@@ -302,9 +302,9 @@ func (m *Model) loaded(s *session) {
 	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
-	keep, sel := m.keep, m.respSel
-	m.resp.text = func(w int) string { return responseText(s, st, *keep, *sel, w) }
-	m.detail.respText = func(w int) string { return responseText(s, st, *keep, -1, w) }
+	sugs, sel := m.sugs, m.respSel
+	m.resp.text = func(w int) string { return responseText(s, st, *sugs, *sel, w) }
+	m.detail.respText = func(w int) string { return responseText(s, st, *sugs, -1, w) }
 	m.list.land()
 	m.problems.refresh()
 	m.syncDetail()
@@ -316,7 +316,7 @@ func (m *Model) loaded(s *session) {
 func (m *Model) reread() {
 	k := m.list.selectedKey()
 	m.s.refresh()
-	m.list.keep(k)
+	m.list.reselect(k)
 	m.problems.refresh()
 	m.syncDetail()
 }
@@ -360,15 +360,15 @@ func (m Model) replan() (Model, tea.Cmd) {
 		m.reread()
 		return m, m.responseFollows()
 	}
-	if k := m.s.keptFor(m.s.policy); k != nil {
-		return m.show(*k) // kept since the user set it, or replayed ahead
+	if k := m.s.madeFor(m.s.policy); k != nil {
+		return m.show(*k) // held since the user set it, or replayed ahead
 	}
 	m.s.replaying, m.hold = true, true
-	if m.s.ahead != nil && *m.s.ahead == m.s.policy {
+	if m.s.aheadFor != nil && *m.s.aheadFor == m.s.policy {
 		return m, m.spinSoon() // its replay is under way ahead (aheadBack shows it)
 	}
 	m.s.quitReplay = &atomic.Bool{}
-	return m, tea.Batch(replayCmd(m.gen, m.s.rec, m.s.recorded, m.s.policy, m.s.inference.Folds, m.s.call, m.timeline.cells(), m.s.quitReplay), m.spinSoon())
+	return m, tea.Batch(replayCmd(m.gen, m.s.view, m.s.policy, m.timeline.cells(), m.s.quitReplay), m.spinSoon())
 }
 
 // showTimeline: the timeline takes three lines, when the terminal has

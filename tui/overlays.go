@@ -155,10 +155,10 @@ func problemsText(s *session, st *Styles, w int) string {
 	for _, pr := range s.replay.Problems {
 		b.WriteString(ansi.Wrap(termtext.Screen(pr, st.Placeholder), w, "") + "\n")
 	}
-	inf := s.inference
+	a := s.agent
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("How the recorded policy was found"))
-	b.WriteString(ansi.Wrap(termtext.Screen(inf.Policy.String(), st.Placeholder), w, "") + "\n")
-	b.WriteString(ansi.Wrap(termtext.Screen(strings.ReplaceAll(inf.Evidence, "; ", "\n"), st.Placeholder), w, ""))
+	b.WriteString(ansi.Wrap(termtext.Screen(a.Recorded.String(), st.Placeholder), w, "") + "\n")
+	b.WriteString(ansi.Wrap(termtext.Screen(strings.ReplaceAll(a.Evidence, "; ", "\n"), st.Placeholder), w, ""))
 	return b.String()
 }
 

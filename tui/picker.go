@@ -1,17 +1,15 @@
 package tui
 
 import (
+	"github.com/afinspect/inspect/study"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/window"
 )
 
 // The picker overlay (w): the file's agents, their conversations and
 // runs; enter opens the conversation under the cursor. Opening one is a
-// tea.Cmd with a generation, like a replay: inference and the replay of
-// that agent run off the UI goroutine.
+// tea.Cmd with a generation, like a replay: the replay of that
+// conversation runs off the UI goroutine.
 
 // viewMsg is sent by viewCmd: the conversation asked for, prepared.
 type viewMsg struct {
@@ -19,10 +17,10 @@ type viewMsg struct {
 	loadedMsg
 }
 
-// viewCmd prepares conversation number for the screen.
-func viewCmd(gen int, cfg Config, rec *model.Recording, number int) tea.Cmd {
-	cfg.View = number
-	return func() tea.Msg { return viewMsg{gen: gen, loadedMsg: prepare(cfg, rec, nil)} }
+// viewCmd prepares conversation number of the study on screen: its
+// agent's policy was settled with the rest of the file's.
+func viewCmd(gen int, st *study.Study, number int) tea.Cmd {
+	return func() tea.Msg { return viewMsg{gen: gen, loadedMsg: prepareView(st, number, nil)} }
 }
 
 // openPicker shows the picker with the cursor on the conversation on
@@ -40,17 +38,7 @@ func (m *Model) refreshPicker() {
 	vs, st, cursor, mine := m.s.views, m.st, m.pickCursor, ""
 	if m.s.changed() {
 		// the counts are under the recorded policies; say what the knobs make of the one on screen
-		matched, compared := 0, 0
-		for i := range m.s.replay.Calls {
-			switch m.s.replay.Calls[i].Recorded() {
-			case window.Match:
-				matched++
-				compared++
-			case window.Differs:
-				compared++
-			}
-		}
-		mine = "; under your knobs: " + matchText(matched, compared)
+		mine = "; under your knobs: " + matchText(study.Score(m.s.replay))
 	}
 	m.picker.text = func(int) string { return pickerText(vs, st, cursor, mine) }
 	m.picker.refresh()
@@ -73,9 +61,9 @@ func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m.gen++
-		m.cfg.View = vs.convs[m.pickCursor].number
+		m.cfg.View = vs.convs[m.pickCursor].Number
 		m.s.replaying = true
-		return m, tea.Batch(viewCmd(m.gen, m.cfg, vs.all, m.cfg.View), m.spin.Tick)
+		return m, tea.Batch(viewCmd(m.gen, m.s.study, m.cfg.View), m.spin.Tick)
 	default:
 		m.picker.Update(msg)
 		return m, nil

@@ -9,14 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
-)
-
-// thresholdStep is how far t/T move thresholdTokens; startThreshold is
-// where it starts when the user switches to token-budget without one.
-const (
-	thresholdStep  = 500
-	startThreshold = 3000
 )
 
 // policyBar shows the knobs of the policy in force, marks the ones moved
@@ -52,7 +46,7 @@ func (b *policyBar) lines() []string {
 	if b.s == nil || b.s.replay == nil {
 		return []string{""}
 	}
-	p, was := b.s.policy, b.s.inference.Policy
+	p, was := b.s.policy, b.s.agent.Recorded
 	knob := func(name string, val any, changed bool) string {
 		s := termtext.Line(fmt.Sprintf("%s=%v", name, val))
 		if changed {
@@ -61,7 +55,7 @@ func (b *policyBar) lines() []string {
 		return b.st.Value.Render(s)
 	}
 	threshold := "—"
-	if p.ThresholdTokens > 0 || p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {
+	if p.ThresholdTokens > 0 || p.NeedsThreshold() {
 		threshold = fmt.Sprint(p.ThresholdTokens)
 	}
 	segs := []string{
@@ -117,7 +111,7 @@ func onOff(on bool) string {
 // applyKnob changes the session's policy for a knob key. It reports
 // whether msg was a knob key at all.
 func (s *session) applyKnob(k KeyMap, msg tea.KeyMsg) bool {
-	p, lastPins, ok := nextPolicy(s.policy, s.lastPins, s.inference.Policy, k, msg)
+	p, lastPins, ok := nextPolicy(s.policy, s.lastPins, s.agent, k, msg)
 	if ok {
 		s.policy, s.lastPins = p, lastPins
 	}
@@ -125,10 +119,13 @@ func (s *session) applyKnob(k KeyMap, msg tea.KeyMsg) bool {
 }
 
 // nextPolicy is p after knob key msg, with the pin limit to restore when
-// pins come back on (lastPins); recorded is the recorded policy (reset,
-// and the strategy cycle's way back). ok is false for a key that is no
-// knob.
-func nextPolicy(p model.Policy, lastPins int, recorded model.Policy, k KeyMap, msg tea.KeyMsg) (_ model.Policy, _ int, ok bool) {
+// pins come back on (lastPins); a is the agent whose policy the knobs
+// move: its recorded policy is what reset and the strategy cycle come
+// back to, and a strategy that needs a threshold none gives takes the
+// agent's rule (study.Agent.Complete), as the command line does. ok is
+// false for a key that is no knob.
+func nextPolicy(p model.Policy, lastPins int, a *study.Agent, k KeyMap, msg tea.KeyMsg) (_ model.Policy, _ int, ok bool) {
+	recorded := a.Recorded
 	switch {
 	case key.Matches(msg, k.RecentLess):
 		p.KeepRecentTurns = max(0, p.KeepRecentTurns-1)
@@ -148,18 +145,16 @@ func nextPolicy(p model.Policy, lastPins int, recorded model.Policy, k KeyMap, m
 		p.NoAnchor = !p.NoAnchor
 	case key.Matches(msg, k.Strategy):
 		p.Strategy = nextStrategy(p.Strategy, recorded.Strategy)
-		switch {
-		case p.Strategy != model.TokenBudget && p.Strategy != model.SummarizeOldest:
+		if !p.NeedsThreshold() {
 			// no threshold here: the one the cycle set goes, so coming
 			// back round to the recorded policy is the recorded policy
 			p.ThresholdTokens = recorded.ThresholdTokens
-		case p.ThresholdTokens == 0:
-			p.ThresholdTokens = startThreshold
 		}
+		p = a.Complete(p)
 	case key.Matches(msg, k.ThresholdLess):
-		p.ThresholdTokens = max(0, p.ThresholdTokens-thresholdStep)
+		p = p.StepThreshold(-1)
 	case key.Matches(msg, k.ThresholdMore):
-		p.ThresholdTokens += thresholdStep
+		p = p.StepThreshold(1)
 	case key.Matches(msg, k.Reset):
 		p = recorded
 	default:

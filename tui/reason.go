@@ -137,7 +137,7 @@ func notEngaged(v *window.Visit, c *window.CallReplay, p model.Policy) string {
 	if v.Problem != "" {
 		return "the strategy could not decide: " + v.Problem
 	}
-	if p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {
+	if p.NeedsThreshold() {
 		in, ok := prevInput(c)
 		if !ok {
 			return p.Strategy + " does not act on the first call of a run"

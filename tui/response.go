@@ -10,6 +10,7 @@ import (
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -99,7 +100,7 @@ func (s *Styles) Verdict(v string) lipgloss.Style {
 // the detail of the response row alike; sel is the selected one of the
 // values that left (▸), whose source enter goes to, or -1 in the detail,
 // where no value is selected.
-func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
+func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
 	c := s.current()
 	if c == nil {
 		return ""
@@ -118,7 +119,7 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 		rule("values")
 		line(st.Dim.Render("judging… the values are being checked against the replayed window"))
 	} else {
-		responseValues(&b, rule, s, st, keep, sel, w, c, ce)
+		responseValues(&b, rule, s, st, sugs, sel, w, c, ce)
 	}
 	rule(fmt.Sprintf("text · %s chars", thousands(model.Len(r.Content))))
 	if r.Content == "" {
@@ -137,7 +138,7 @@ func responseText(s *session, st *Styles, keep keepState, sel, w int) string {
 
 // responseValues writes the values of a judged response: the library's
 // own check, each value with its verdict, and what the keys do.
-func responseValues(b *strings.Builder, rule func(string), s *session, st *Styles, keep keepState, sel, w int, c *window.CallReplay, ce *provenance.CallEvidence) {
+func responseValues(b *strings.Builder, rule func(string), s *session, st *Styles, sugs suggestions, sel, w int, c *window.CallReplay, ce *provenance.CallEvidence) {
 	line := func(t string) { b.WriteString(t + "\n") }
 	if lib, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
 		t := st.Label.Render("the library's own check: ") + fmt.Sprintf("%s, %d candidates, %d unsupported — %s",
@@ -163,7 +164,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *Style
 			}
 			left++
 		}
-		valueLines(b, s, st, keep, mark, e, vw, w)
+		valueLines(b, s, st, sugs, mark, e, vw, w)
 	}
 	if left > 0 {
 		for _, l := range wrapText(stripLegend, w) {
@@ -207,7 +208,7 @@ func answerValues(ce *provenance.CallEvidence) int {
 // valueLines writes one value: its verdict word, the value (padded to vw
 // columns, so where each value was lines up; never cut), where it was, and for a
 // value that left its sources, lifetime strip and suggestion.
-func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark string, e provenance.Entry, vw, w int) {
+func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, mark string, e provenance.Entry, vw, w int) {
 	where := "text"
 	if e.ToolCallID != nil {
 		where = "args " + termtext.Line(*e.ToolCallID)
@@ -235,13 +236,13 @@ func valueLines(b *strings.Builder, s *session, st *Styles, keep keepState, mark
 	if e.Verdict != evidence.Left {
 		return
 	}
-	switch sug, state := keep.of(s.call, e.Value); state {
-	case keepFound:
+	switch sug, state := sugs.of(s.call, e.Value); state {
+	case sugFound:
 		for _, l := range wrapText("would have kept it: "+sug.Text+" (K applies)", w-len(indent)) {
 			b.WriteString(indent + st.Changed.Render(l) + "\n")
 		}
-	case keepNone:
-		b.WriteString(fit(indent+st.Dim.Render(provenance.NoneText()), w) + "\n")
+	case sugNone:
+		b.WriteString(fit(indent+st.Dim.Render(study.NoneText()), w) + "\n")
 	default:
 		b.WriteString(fit(indent+st.Dim.Render("looking for a policy that would have kept it…"), w) + "\n")
 	}

@@ -8,19 +8,24 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
 )
 
-// session is what every component reads: the recording, its replay under
-// the recorded policy and under the user's, and the call on screen. The
-// root model owns it and is the only one that changes it.
+// session is what every component reads: the conversation on screen,
+// its replay under its agent's recorded policy and under the user's, and
+// the call on screen. The root model owns it and is the only one that
+// changes it. The policies and the replays are the study's: the screen
+// asks it, and settles nothing itself.
 type session struct {
 	name      string
-	rec       *model.Recording // the conversation on screen (the whole file when it holds one)
+	study     *study.Study
+	view      *study.View      // the conversation on screen
+	agent     *study.Agent     // its agent and its settled policy
+	rec       *model.Recording // view.Rec: the conversation on screen (the whole file when it holds one)
 	views     *views           // the file's conversations, for the picker
-	inference window.Inference
-	recorded  *window.Replay // under inference.Policy
-	replay    *window.Replay // under policy; == recorded while unchanged
+	recorded  *window.Replay   // under agent.Recorded
+	replay    *window.Replay   // under policy; == recorded while unchanged
 	policy    model.Policy
 	lastPins  int // keepLastToolResults to restore when pins come back on
 	replaying bool
@@ -46,9 +51,9 @@ type session struct {
 	shownAt    time.Time                         // when a knob's replay came on screen (judgeWait)
 	judgeTick  bool                              // a judgeSoonMsg is on its way
 
-	kept     []keptReplay  // replays under the last policies the user set (kept.go)
-	next     []keptReplay  // replays made ahead (kept.go), oldest first
-	ahead    *model.Policy // the policy being replayed ahead, nil for none
+	recent   []madeReplay  // replays under the last policies the user set (replays.go)
+	ahead    []madeReplay  // replays made ahead (replays.go), oldest first
+	aheadFor *model.Policy // the policy being replayed ahead, nil for none
 	dirty    bool          // replays or their books were made since the heap was last collected
 	idleTick bool          // an idleMsg is on its way
 	// quits give up the replays under way for the screen (replayCmd) and
@@ -56,15 +61,15 @@ type session struct {
 	quitReplay, quitAhead *atomic.Bool
 }
 
-// loadedMsg is sent by loadCmd once the recording is read, its policy
-// inferred and replayed, or the load failed.
+// loadedMsg is sent by loadCmd once the recording is read, opened and its
+// conversation on screen replayed, or the load failed.
 type loadedMsg struct {
-	rec      *model.Recording
-	inf      window.Inference
+	study    *study.Study
+	view     *study.View
 	recorded *window.Replay
-	start    *window.Replay      // under the policy the screen opens with (== recorded without flags)
+	start    *window.Replay      // under the policy the screen opens with (== recorded without knobs)
 	books    [2]*provenance.Book // of recorded and start
-	views    *views              // the file's conversations; rec is the one on screen
+	views    *views              // the file's conversations
 	diff     *fateDiff           // recorded against start, when they differ
 	err      error
 }
@@ -77,54 +82,49 @@ func loadCmd(cfg Config) tea.Cmd {
 		if err != nil {
 			return loadedMsg{err: err}
 		}
-		return prepare(cfg, rec, nil)
+		return prepare(cfg, rec, nil, nil)
 	}
 }
 
-// prepare infers the recorded policy of rec and replays it, and replays
-// it again under the policy the screen shows: the one the user set
-// (mine, when not nil) or the one the flags start from.
-func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
-	infer := cfg.Infer
-	if infer == nil {
-		infer = window.Infer
-	}
-	rec, vs := scope(rec, cfg.View) // one conversation of one agent on screen
-	inf := infer(rec)
-	r := inf.Replay(rec) // the inference's own, when it is RunFolds's
-	if r == nil {
-		r = window.RunFolds(rec, inf.Policy, inf.Folds)
-	}
+// prepare opens rec for the screen (after: the study of an earlier part
+// of it, while it loads) and prepares the conversation cfg.View.
+func prepare(cfg Config, rec *model.Recording, mine *model.Policy, after *study.Study) loadedMsg {
+	st, _ := study.Open(rec, study.Request{Knobs: cfg.Knobs, Recorded: true, After: after})
+	return prepareView(st, cfg.View, mine)
+}
+
+// prepareView replays conversation number under its agent's recorded
+// policy, and again under the policy the screen shows: the one the user
+// set (mine, when not nil) or the agent's settled one (the knobs given).
+func prepareView(st *study.Study, number int, mine *model.Policy) loadedMsg {
+	v := st.View(number)
+	r := v.Recorded()
 	var books [2]*provenance.Book
 	made := make(chan struct{})
-	go func() { books[0] = provenance.New(rec, r); close(made) }() // reads r only
-	settleReplay(r, nil, 0, 0)
-	vs.count(r)
-	start := r
-	p := inf.Policy
+	go func() { books[0] = provenance.New(v.Rec, r); close(made) }() // reads r only
+	vs := newViews(st, v)
+	p := v.Agent.Policy
 	if mine != nil {
 		p = *mine
-	} else if cfg.Start != nil {
-		p = cfg.Start(inf.Policy)
 	}
+	start := v.Replay(p, nil)
 	var d *fateDiff
-	if p != inf.Policy {
-		start = window.RunNear(rec, p, inf.Folds, r)
-		d, _ = settleReplay(start, r, 0, 0)
+	if start != r {
+		d = newFateDiff(r, start)
 	}
 	<-made
 	books[1] = books[0]
 	if start != r {
-		books[1] = provenance.New(rec, start)
+		books[1] = provenance.New(v.Rec, start)
 	}
-	return loadedMsg{rec: rec, inf: inf, recorded: r, start: start, books: books, views: vs, diff: d}
+	return loadedMsg{study: st, view: v, recorded: r, start: start, books: books, views: vs, diff: d}
 }
 
 // replayedMsg is sent by replayCmd when a replay under a policy the user
 // set has finished; gen tells the latest request from stale ones.
 type replayedMsg struct {
 	gen    int
-	rec    *model.Recording
+	view   *study.View
 	policy model.Policy
 	replay *window.Replay
 	cells  *timelineCells // the timeline's, at the width asked for
@@ -142,68 +142,57 @@ func bookCmd(rec *model.Recording, r *window.Replay) tea.Cmd {
 	return func() tea.Msg { return bookMsg{replay: r, book: provenance.New(rec, r)} }
 }
 
-// The summaries of summarize-oldest come from folds (learned under the
-// recorded policy).
-// quit, once set, gives the replay up (a newer key made it moot): then
-// the message's replay is nil.
+// replayCmd replays the conversation on screen under p, the policy the
+// user set, and works out the timeline's cells of it (cells wide; 0:
+// none). quit, once set, gives the replay up (a newer key made it moot):
+// then the message's replay is nil.
 //
 // The replay starts at once, when the command is made, not when the
 // program runs it: a command in a tea.Batch starts only after the frame
 // of the key is drawn (a few ms on a wide screen).
-func replayCmd(gen int, rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call, cells int, quit *atomic.Bool) tea.Cmd {
+func replayCmd(gen int, v *study.View, p model.Policy, cells int, quit *atomic.Bool) tea.Cmd {
 	done := make(chan tea.Msg, 1)
 	go func() {
-		r := window.RunNearUntil(rec, p, folds, recorded, quit) // a long run on two goroutines
+		r := v.Replay(p, quit) // a long run on two goroutines
 		if r == nil {
-			done <- replayedMsg{gen: gen, rec: rec, policy: p}
+			done <- replayedMsg{gen: gen, view: v, policy: p}
 			return
 		}
-		_, tc := settleReplay(r, nil, call, cells) // its fates follow it (show)
-		done <- replayedMsg{gen: gen, rec: rec, policy: p, replay: r, cells: tc}
+		_, tc := screenParts(r, nil, cells) // its fates follow it (show)
+		done <- replayedMsg{gen: gen, view: v, policy: p, replay: r, cells: tc}
 	}()
 	return func() tea.Msg { return <-done }
 }
 
-// settleReplay works out what the screen reads of a fresh replay r, off the UI
-// goroutine and before r is shared: its turn log and its ledger at call;
-// beside them, each call's window size and recorded comparison (the
-// timeline reads every call's) and the timeline's cells when it shows
-// cells of them (0: none); and its fates against recorded (none when
-// recorded is nil: a knob's frame does not wait for them, diffCmd).
-func settleReplay(r, recorded *window.Replay, call, cells int) (*fateDiff, *timelineCells) {
+// screenParts works out, off the UI goroutine, what the screen draws of
+// a fresh replay r besides the replay itself: the timeline's cells when
+// it shows cells of them (0: none), and its fates against recorded
+// (none when recorded is nil: a knob's frame does not wait for them,
+// diffCmd), on two goroutines.
+func screenParts(r, recorded *window.Replay, cells int) (*fateDiff, *timelineCells) {
 	var tc *timelineCells
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for i := range r.Calls {
-			r.Calls[i].Recorded()
-			r.Calls[i].WindowChars()
-		}
 		if cells = min(cells, len(r.Calls)); cells > 0 {
 			c := makeTimelineCells(r, cells)
 			tc = &c
 		}
 	}()
-	r.Turns() // the turn log, which both of what follows read
 	var d *fateDiff
-	diffed := make(chan struct{})
-	go func() {
-		defer close(diffed)
-		if recorded != nil {
-			d = newFateDiff(recorded, r)
-		}
-	}()
-	r.LedgerAt(call)
-	<-diffed
+	if recorded != nil {
+		d = newFateDiff(recorded, r)
+	}
 	<-done
 	return d, tc
 }
 
 func newSession(name string, msg loadedMsg) *session {
+	v := msg.view
 	s := &session{
-		name: name, rec: msg.rec, views: msg.views, inference: msg.inf,
-		recorded: msg.recorded, replay: msg.recorded, policy: msg.inf.Policy,
-		lastPins:     msg.inf.Policy.KeepLastToolResults,
+		name: name, study: msg.study, view: v, agent: v.Agent, rec: v.Rec, views: msg.views,
+		recorded: msg.recorded, replay: msg.recorded, policy: v.Agent.Recorded,
+		lastPins:     v.Agent.Recorded.KeepLastToolResults,
 		recordedBook: msg.books[0], book: msg.books[0],
 		diff: msg.diff,
 	}
@@ -233,8 +222,16 @@ func (s *session) current() *window.CallReplay {
 	return &s.replay.Calls[s.call]
 }
 
-// changed reports whether the user moved any knob off the recorded policy.
-func (s *session) changed() bool { return s.policy != s.inference.Policy }
+// changed reports whether the policy on screen is not the recorded one
+// (a knob the user moved, or one given on the command line).
+func (s *session) changed() bool { return s.policy != s.agent.Recorded }
+
+// moved reports whether the user moved a knob off the policy the screen
+// opened with (the agent's settled policy). A larger part of a file
+// being read is opened under the policy the user set, or else under its
+// own settled policy (which may differ: a threshold none gives is the
+// largest input read so far).
+func (s *session) moved() bool { return s.policy != s.agent.Policy }
 
 // refresh rereads the ledger at the current call and what differs from
 // the recorded policy there.
@@ -267,10 +264,10 @@ func diffCmd(recorded, r *window.Replay) tea.Cmd {
 	return func() tea.Msg { return diffedMsg{replay: r, diff: newFateDiff(recorded, r)} }
 }
 
-// diffed keeps d, the fates of r, with r's kept replay, and uses it when
-// r is on screen.
+// diffed keeps d, the fates of r, with r's replay held (recent or
+// ahead), and uses it when r is on screen.
 func (s *session) diffed(r *window.Replay, d *fateDiff) {
-	s.eachKept(r, func(k *keptReplay) { k.diff = d })
+	s.eachMade(r, func(k *madeReplay) { k.diff = d })
 	if s.diffing == r {
 		s.diffing = nil
 	}

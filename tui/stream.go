@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/window"
+	"github.com/afinspect/inspect/study"
 )
 
 // Stream is a recording being read in the background, so that what has
@@ -46,24 +46,17 @@ type partialMsg struct {
 	calls int
 }
 
-func partialCmd(cfg Config, st *Stream, mine *model.Policy, prev *window.Inference) tea.Cmd {
-	if cfg.Infer == nil && prev != nil {
-		// infer once on the first part, then check the new calls against
-		// it; infer again only when they contradict it
-		cfg.Infer = func(rec *model.Recording) window.Inference {
-			if inf, ok := window.Recheck(rec, *prev); ok {
-				return inf
-			}
-			return window.Infer(rec)
-		}
-	}
+// partialCmd prepares what has loaded; prev, the study of the last part
+// shown, has its inference checked on the new calls rather than searched
+// again (study.Request.After).
+func partialCmd(cfg Config, st *Stream, mine *model.Policy, prev *study.Study) tea.Cmd {
 	return func() tea.Msg {
 		rec := st.Snapshot()
 		n := 0
 		for _, r := range rec.Runs {
 			n += len(r.Calls)
 		}
-		return partialMsg{loadedMsg: prepare(cfg, rec, mine), calls: n}
+		return partialMsg{loadedMsg: prepare(cfg, rec, mine, prev), calls: n}
 	}
 }
 
@@ -74,7 +67,7 @@ func finalCmd(cfg Config, st *Stream, mine *model.Policy) tea.Cmd {
 		if err != nil {
 			return loadedMsg{err: err}
 		}
-		return prepare(cfg, rec, mine)
+		return prepare(cfg, rec, mine, nil)
 	}
 }
 
@@ -83,9 +76,9 @@ type streaming struct {
 	src          *Stream
 	read, total  int64
 	calls        int
-	shownCalls   int               // calls in the session on screen
-	partialBusy  bool              // a partialCmd is running
-	inferred     *window.Inference // what the last partial inferred, which the next one checks
+	shownCalls   int          // calls in the session on screen
+	partialBusy  bool         // a partialCmd is running
+	studied      *study.Study // the last partial's, whose inference the next one checks
 	finalStarted bool
 	bar          progress.Model
 	// when reading began; when the partial in flight started; how long
@@ -100,9 +93,9 @@ func newStreaming(src *Stream) *streaming {
 }
 
 // partialBack notes that the partial in flight came back, with calls
-// and what it inferred.
-func (s *streaming) partialBack(calls int, inf window.Inference) {
-	s.partialBusy, s.shownCalls, s.inferred = false, calls, &inf
+// and its study.
+func (s *streaming) partialBack(calls int, st *study.Study) {
+	s.partialBusy, s.shownCalls, s.studied = false, calls, st
 	s.lastPrepare, s.lastCalls = time.Since(s.partialAt), calls
 }
 
@@ -148,7 +141,7 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	// doubled keeps their total work within twice the final one's
 	if !s.partialBusy && s.calls > s.shownCalls && s.calls >= 2*s.shownCalls && s.worthPartial() {
 		s.partialBusy, s.partialAt = true, time.Now()
-		return tea.Batch(partialCmd(cfg, s.src, mine, s.inferred), next)
+		return tea.Batch(partialCmd(cfg, s.src, mine, s.studied), next)
 	}
 	return next
 }

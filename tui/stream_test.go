@@ -12,7 +12,6 @@ import (
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/window"
 )
 
 // fakeStream hands out s01 a few calls at a time, as a loader reading a
@@ -167,7 +166,7 @@ func TestStreamNoPartialAtTheEnd(t *testing.T) {
 	if s.tick(Config{}, nil); !s.partialBusy {
 		t.Fatal("a partial that is back well before the end did not start")
 	}
-	s.partialBack(4, window.Inference{})
+	s.partialBack(4, nil)
 	s.began = time.Now().Add(-800 * time.Millisecond)
 	s.lastCalls, s.lastPrepare = 4, 200*time.Millisecond
 	f.advance(8, false) // 8 of 9 KB in 0.8 s: 0.1 s left; a partial of 8 calls: 0.4 s
@@ -202,7 +201,7 @@ func TestStreamInfersOnceThenChecks(t *testing.T) {
 		f.advance(step.calls, step.calls == 80)
 		m.stream.began = time.Now().Add(-time.Second) // reading is far from done
 		m = send(m, streamTickMsg{})
-		inf := m.s.inference
+		inf := m.s.agent
 		if m.s.calls() != step.calls || inf.Policy != want || inf.Matched != step.calls ||
 			strings.Contains(inf.Evidence, checked) != step.checked {
 			t.Fatalf("after %d calls: %d on screen, %v reproducing %d, evidence %q (checked, not searched: %v)",

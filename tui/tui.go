@@ -2,9 +2,10 @@
 // agentfootprint run and lets a person step through it call by call,
 // seeing which turns the model was sent, which left, and why each stayed.
 //
-// It reads a window.Replay and draws the answer; it never decides a
-// window itself. Loading and replays run in tea.Cmds, so input never
-// waits on them.
+// It asks study for the policies and the replays, reads the replays and
+// draws the answer; it never settles a policy or decides a window
+// itself. Loading and replays run in tea.Cmds, so input never waits on
+// them.
 package tui
 
 import (
@@ -18,22 +19,18 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/window"
+	"github.com/afinspect/inspect/study"
 )
 
 // Config is what the program opens.
 type Config struct {
 	Name string                           // file path or "demo", shown in the header
 	Load func() (*model.Recording, error) // runs in a tea.Cmd; a spinner shows meanwhile
-	// Infer names the recorded policy: the one the run is replayed under
-	// at first, that r returns to, and that changes are compared with. It
-	// runs in the same tea.Cmd. Nil means window.Infer; main passes one
-	// that honours the policy flags.
-	Infer func(*model.Recording) window.Inference
-	// Start turns the recorded policy into the one the screen opens with
-	// (the policy flags); nil opens with the recorded policy itself.
-	// Changes are still marked against the recorded policy.
-	Start func(recorded model.Policy) model.Policy
+	// Knobs are the policy knobs given on the command line: study settles
+	// each agent's policy from them and the recording, as the commands
+	// do, and the screen opens with the agent's settled policy. Changes
+	// are still marked against the recorded policy.
+	Knobs study.Knobs
 	// Open, when set, is used instead of Load: it starts reading in the
 	// background, and the screen shows what has loaded while the rest
 	// arrives, with a progress bar.
@@ -122,7 +119,7 @@ func (g *guard) View() (s string) {
 // blocking system call, and a thread in a system call keeps its
 // processor until the runtime's monitor takes it back, up to 10 ms later
 // when the program has been idle: on 2 cores, the second half of a knob's
-// replay (window.RunNear) waited that long for a processor after each
+// replay (window.RunNearUntil) waited that long for a processor after each
 // key, while the frame of the key took the other.
 func spareProc() {
 	if os.Getenv("GOMAXPROCS") == "" {

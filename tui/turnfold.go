@@ -20,7 +20,7 @@ func (l *turnList) toggleFold() {
 	case it.kind == foldItem:
 		k := l.s.rows.At(it.row).Key
 		l.expanded[k] = true
-		l.keep(k)
+		l.reselect(k)
 	case it.fold != "" && l.expanded[it.fold]:
 		delete(l.expanded, it.fold)
 		l.build()

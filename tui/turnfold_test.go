@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -36,16 +37,18 @@ func TestHelpNamesEveryFate(t *testing.T) {
 }
 
 // s01 is a sliding-window run (README) with no threshold: s takes it
-// through token-budget and summarize-oldest (at a starting threshold) and
-// back to sliding-window, which is the recorded policy again — not a
-// "changed" one whose only change is a threshold nothing uses.
+// through token-budget and summarize-oldest and back to sliding-window,
+// which is the recorded policy again — not a "changed" one whose only
+// change is a threshold nothing uses. The threshold s starts from is the
+// one `--strategy token-budget` gets (§13.2): the largest input the log
+// recorded, 2226 (the llm_end on line 201).
 func TestStrategyCycleComesBackToTheRecordedPolicy(t *testing.T) {
 	m := open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 120, 40)
-	if m = press(m, "s"); m.s.policy.ThresholdTokens == 0 || !m.s.changed() {
-		t.Fatalf("s: %+v", m.s.policy)
+	if m = press(m, "s"); m.s.policy.Strategy != model.TokenBudget || m.s.policy.ThresholdTokens != 2226 || !m.s.changed() {
+		t.Fatalf("s: %+v, want token-budget at thresholdTokens 2226", m.s.policy)
 	}
 	if m = press(m, "s", "s"); m.s.changed() || m.s.replay != m.s.recorded {
-		t.Errorf("after a whole cycle: %+v, recorded %+v", m.s.policy, m.s.inference.Policy)
+		t.Errorf("after a whole cycle: %+v, recorded %+v", m.s.policy, m.s.agent.Recorded)
 	}
 }
 

@@ -70,23 +70,12 @@ func (l *turnList) SetSize(w, h int) {
 		return
 	}
 	l.width, l.height = max(0, w), max(0, h)
-	l.keep(l.selectedKey())
+	l.reselect(l.selectedKey())
 }
 
 func (l *turnList) ShortHelp() []key.Binding { return []key.Binding{l.keys.Up, l.keys.Down} }
 func (l *turnList) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{l.keys.Up, l.keys.Down, l.keys.Expand, l.keys.HideGone}}
-}
-
-// rows are the turns listed one by one (not folded, not hidden), in order.
-func (l *turnList) rows() []window.Row {
-	var out []window.Row
-	for _, it := range l.items {
-		if it.kind == turnItem {
-			out = append(out, *l.s.rows.At(it.row))
-		}
-	}
-	return out
 }
 
 // Update hides or shows gone turns, opens and closes folds, and moves
@@ -97,7 +86,7 @@ func (l *turnList) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case !ok:
 	case key.Matches(km, l.keys.HideGone):
 		l.hideGone = !l.hideGone
-		l.keep(l.selectedKey())
+		l.reselect(l.selectedKey())
 	case !l.focused:
 	case key.Matches(km, l.keys.Expand):
 		l.toggleFold()
@@ -186,11 +175,11 @@ func (l *turnList) land() {
 	}
 }
 
-// keep rebuilds the items at the same call (another replay, a fold, a
-// size) and keeps the cursor on the turn with key k (or the response
-// row) when the user chose it and it is still listed; otherwise it lands
-// as on a new call.
-func (l *turnList) keep(k string) {
+// reselect rebuilds the items at the same call (another replay, a fold,
+// a size) and puts the cursor back on the turn with key k (or the
+// response row) when the user chose it and it is still listed; otherwise
+// it lands as on a new call.
+func (l *turnList) reselect(k string) {
 	chosen, resp := l.chosen, l.onResponse()
 	l.build()
 	if chosen && resp {

@@ -67,8 +67,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.goTo(m.finalAnswer())
 		m.list.toResponse()
 		m.syncDetail()
-	case key.Matches(msg, k.ApplyKeep):
-		return m.applyKeep()
+	case key.Matches(msg, k.ApplySuggestion):
+		return m.applySuggestion()
 	case key.Matches(msg, k.Help):
 		m.overlay = helpOverlay
 	case key.Matches(msg, k.Problems):

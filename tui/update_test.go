@@ -10,6 +10,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -168,7 +169,7 @@ func checkFrame(t *testing.T, v string, w, h int) {
 func TestKnobsAndReset(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
 	m = press(m, ":", "4", "enter")
-	rec := m.s.inference.Policy
+	rec := m.s.agent.Recorded
 	m = press(m, "}", "p")
 	if m.s.policy.KeepLastToolResults != 0 {
 		t.Fatalf("pins off: keepLastToolResults=%d", m.s.policy.KeepLastToolResults)
@@ -283,32 +284,12 @@ func TestHideGone(t *testing.T) {
 	}
 }
 
-func TestConfigInferSetsTheRecordedPolicy(t *testing.T) {
+func TestConfigKnobsOpenUnderFlagsAgainstTheRecordedPolicy(t *testing.T) {
 	cfg := fileConfig(s01)
-	cfg.Infer = func(rec *model.Recording) window.Inference {
-		inf := window.Infer(rec)
-		inf.Policy.KeepLastToolResults = 0 // pins off, as a flag would say
-		return inf
-	}
+	cfg.Knobs = study.Knobs{KeepLastToolResults: study.Int(0)} // --keep-last-tool-results 0
 	m := open(t, cfg, 120, 40)
-	if m.s.policy.KeepLastToolResults != 0 || m.s.changed() {
-		t.Fatalf("opened under %+v, changed=%v", m.s.policy, m.s.changed())
-	}
-	m = press(m, "}", "r")
-	if m.s.policy.KeepLastToolResults != 0 {
-		t.Errorf("r went back to %+v, not to the given policy", m.s.policy)
-	}
-}
-
-func TestConfigStartOpensUnderFlagsAgainstTheRecordedPolicy(t *testing.T) {
-	cfg := fileConfig(s01)
-	cfg.Start = func(p model.Policy) model.Policy {
-		p.KeepLastToolResults = 0 // --keep-last-tool-results 0
-		return p
-	}
-	m := open(t, cfg, 120, 40)
-	if m.s.policy.KeepLastToolResults != 0 || m.s.inference.Policy.KeepLastToolResults != 2 || !m.s.changed() {
-		t.Fatalf("opened under %+v (recorded %+v), changed=%v", m.s.policy, m.s.inference.Policy, m.s.changed())
+	if m.s.policy.KeepLastToolResults != 0 || m.s.agent.Recorded.KeepLastToolResults != 2 || !m.s.changed() {
+		t.Fatalf("opened under %+v (recorded %+v), changed=%v", m.s.policy, m.s.agent.Recorded, m.s.changed())
 	}
 	// s01 under pins off is s02: its last wire window has 6 messages
 	m = press(m, "G")

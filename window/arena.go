@@ -49,7 +49,6 @@ type arena struct {
 	toolNames pinning.Names
 	room      room // the last window made, and room after it
 	// scratch memory of one visit, reused by the next
-	scratch       []model.Turn
 	scratchPins   []model.Pin
 	scratchRefs   []model.Refusal
 	scratchPinned []model.Pin
@@ -109,14 +108,6 @@ func (k *keeper[T]) keepAt(s []T, h uint) []T {
 		*slot = kept[T]{h, out}
 	}
 	return out
-}
-
-// scratchTurns returns n turns of memory reused by every visit.
-func (a *arena) scratchTurns(n int) []model.Turn {
-	if cap(a.scratch) < n {
-		a.scratch = make([]model.Turn, n, n*2)
-	}
-	return a.scratch[:n]
 }
 
 // scratch slices for the refusal engine: the candidate pins and the
@@ -179,23 +170,6 @@ func (a *arena) extend(w, more []*model.Message) []*model.Message {
 	copy(out, w)
 	copy(out[len(w):], more)
 	return out
-}
-
-// turnChars is the size of each turn of w in characters, in memory reused
-// by every visit.
-func (a *arena) turnChars(w []*model.Message, turns []model.Turn) []int {
-	if cap(a.scratchChars) < len(turns) {
-		a.scratchChars = make([]int, len(turns), len(turns)*2)
-	}
-	tc := a.scratchChars[:len(turns)]
-	for i, t := range turns {
-		n := 0
-		for _, m := range w[t.Start : t.Start+t.Length] {
-			n += m.Chars()
-		}
-		tc[i] = n
-	}
-	return tc
 }
 
 // observations returns o where it outlives the visit: the last one

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
@@ -77,7 +78,7 @@ func BenchmarkReplay50kFile(b *testing.B) {
 			rec := generated50k(b)
 			var near *window.Replay
 			if bc.near != nil {
-				near = window.RunFolds(rec, *bc.near, nil)
+				near = window.RunFolds(rec, lineage.Decide(rec), *bc.near, nil)
 			}
 			calls := 0
 			b.ReportAllocs()
@@ -86,9 +87,9 @@ func BenchmarkReplay50kFile(b *testing.B) {
 			for range b.N {
 				var r *window.Replay
 				if near != nil {
-					r = window.RunNear(rec, bc.p, nil, near)
+					r = window.RunNear(rec, lineage.Decide(rec), bc.p, nil, near)
 				} else {
-					r = window.RunFolds(rec, bc.p, nil)
+					r = window.RunFolds(rec, lineage.Decide(rec), bc.p, nil)
 				}
 				calls = len(r.Calls)
 			}

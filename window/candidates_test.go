@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/pinning"
@@ -97,7 +98,7 @@ func TestCandidatesOfAreTheFullWalk(t *testing.T) {
 			r := Run(rec, p)
 			near := p
 			near.KeepRecentTurns++
-			RunNear(rec, p, nil, Run(rec, near)) // the split replay: two goroutines, two arenas
+			RunNear(rec, lineage.Decide(rec), p, nil, Run(rec, near)) // the split replay: two goroutines, two arenas
 			for i := range r.Calls {
 				c := &r.Calls[i]
 				judgePins(t, name, c, r.PolicyOf(c))

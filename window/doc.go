@@ -11,7 +11,14 @@
 // library's history before each visit with the window it sent. A fold the
 // library never made gets a placeholder frame, marked as not recorded.
 //
-// Everything here is a pure function over values: no I/O, no clock, no
-// terminal. The rules are WINDOW-SEMANTICS.md; the judge is the library's
-// recorded wire windows in testdata.
+// Nothing here does I/O, reads a clock or draws. A replay is complete
+// when it is returned: each call's window size and recorded comparison
+// are worked out as the call is replayed, and a replay made for a screen
+// (RunFolds, RunNear) comes with its turn log and ledger index built;
+// any other builds its turn log once, on first use, whichever goroutine
+// asks (sync.Once). Reading a replay changes nothing another reader can
+// see, so one may be shared between goroutines as it is. The entry
+// points take the recording's lineage (package lineage), decided once
+// by the caller. The rules are WINDOW-SEMANTICS.md; the judge is the
+// library's recorded wire windows in testdata.
 package window

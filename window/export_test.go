@@ -1,8 +1,11 @@
 package window
 
+import "sync"
+
 // ForgetLog drops what a replay built after it (the turn log, its places,
 // the ledger index, the lines), so a benchmark can build them again.
 func ForgetLog(r *Replay) {
+	r.logOnce, r.indexOnce = sync.Once{}, sync.Once{}
 	r.log, r.places, r.index, r.lines, r.views = nil, turnPlaces{}, nil, nil, nil
 }
 

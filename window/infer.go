@@ -17,6 +17,11 @@ type Inference struct {
 	Evidence string // what each knob was read or inferred from
 	// Matched of Compared calls' recorded windows the policy reproduces.
 	Matched, Compared int
+	// Equal are the (keepRecentTurns, keepLastToolResults) pairs tried
+	// that reproduce as many recorded windows as Policy, Policy's own
+	// among them: the policies the log cannot tell apart (the evidence's
+	// "equally good"). Nil when no search was made.
+	Equal [][2]int
 	// Folds are the recorded folds of a summarize-oldest agent, with the
 	// refusals learned under Policy (nil for other strategies): a replay
 	// under any policy takes its summaries from them (§11.9).
@@ -27,11 +32,11 @@ type Inference struct {
 }
 
 // Replay is the replay the inference made under Policy when it is the
-// one RunFolds(rec, Policy, Folds) makes — rec has this one agent and no
-// other, the replay went to the end, and the strategy is not
+// one RunFolds(rec, lin, Policy, Folds) makes — rec has this one agent and
+// no other, the replay went to the end, and the strategy is not
 // summarize-oldest (a replay that learned its folds as it went is not one
-// given them all) — else nil. Its calls know already whether they
-// reproduce their recorded window.
+// given them all) — else nil. Like RunFolds's, it comes with its turn
+// log built.
 func (inf Inference) Replay(rec *model.Recording) *Replay {
 	r := inf.replay
 	if r == nil || inf.Policy.Strategy == model.SummarizeOldest || r.Policy != inf.Policy ||
@@ -50,8 +55,7 @@ func (inf Inference) Replay(rec *model.Recording) *Replay {
 	if n != len(r.Calls) {
 		return nil // it stopped early
 	}
-	r.Policies = map[string]model.Policy{"": inf.Policy, inf.Agent.Key: inf.Policy}
-	return r
+	return r.built()
 }
 
 // maxInferK bounds the keepRecentTurns search.
@@ -60,25 +64,15 @@ const maxInferK = 64
 // maxInferL is the largest keepLastToolResults tried.
 const maxInferL = 5
 
-// Infer is the first agent's inference (the only one, in a one-agent file).
-func Infer(rec *model.Recording) Inference {
-	infs := InferAgents(rec, lineage.Decide(rec))
-	if len(infs) == 0 {
-		return Inference{Policy: model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: model.DefaultKeepRecentTurns,
-			KeepLastToolResults: model.DefaultKeepLastToolResults}, Evidence: "no calls: library defaults"}
-	}
-	return infs[0]
-}
-
 // InferAgents infers every agent's policy from its own segments, in the
-// order of rec.Agents.
+// order of rec.Agents; lin is rec's lineage.
 func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
 	out := make([]Inference, 0, len(rec.Agents))
 	var book *FoldBook // read once, for the summarize-oldest agents
 	for _, a := range rec.Agents {
 		f := gather(rec, a)
 		if f.strategy == model.SummarizeOldest && book == nil {
-			book = readFolds(rec)
+			book = readFolds(rec, lin)
 		}
 		out = append(out, inferAgent(rec, lin, a, f, book))
 	}
@@ -89,7 +83,7 @@ func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, fact
 	inf := Inference{Agent: a, Inferred: true, facts: &facts}
 	p := model.Policy{Strategy: facts.strategy, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults}
 	ev := []string{facts.strategyWhy}
-	if p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {
+	if p.NeedsThreshold() {
 		p.ThresholdTokens = facts.threshold
 		ev = append(ev, facts.thresholdWhy)
 	}
@@ -105,7 +99,7 @@ func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, fact
 	}
 	s := search(rec, lin, a, p, facts, book)
 	inf.Policy, inf.replay, inf.Folds = s.best, s.bestReplay, s.bestBook
-	inf.Matched, inf.Compared = s.bestScore, facts.recorded
+	inf.Matched, inf.Compared, inf.Equal = s.bestScore, facts.recorded, s.equal
 	inf.Inferred = !(facts.named && s.statedK && s.statedL)
 	ev = append(ev, s.evidence(facts.recorded))
 	inf.Evidence = strings.Join(ev, "; ")
@@ -126,7 +120,7 @@ func replayOneSplit(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, 
 		policy: func(x *model.Agent) (model.Policy, bool) { return p, x == a },
 		book:   book, learn: book != nil, stop: stop, split: split,
 	})
-	r.Policy = p
+	r.Policy, r.Policies = p, map[string]model.Policy{"": p, a.Key: p}
 	return r
 }
 
@@ -151,11 +145,35 @@ func (r *Replay) score() (matched, compared int) {
 // summarize-oldest, the library never planned a fold, so it refused none
 // and every fold is a placeholder; with none known (every knob a flag),
 // p is taken as the recorded policy.
-func unlearnedFolds(rec *model.Recording, infs []Inference, p model.Policy) *FoldBook {
+func unlearnedFolds(rec *model.Recording, lin *lineage.Lineage, infs []Inference, p model.Policy) *FoldBook {
 	if len(infs) > 0 {
-		return readFolds(rec)
+		return readFolds(rec, lin)
 	}
-	return RecordedFolds(rec, p)
+	return RecordedFolds(rec, lin, p)
+}
+
+// FoldsFor is the book a replay of rec with an agent under p takes its
+// summaries from, as Merge takes them: the folds the inferences learned,
+// each agent's under its recorded policy; when they learned none and p
+// summarizes, the recorded folds (unlearnedFolds). Nil when there are none
+// to take.
+func FoldsFor(rec *model.Recording, lin *lineage.Lineage, infs []Inference, p model.Policy) *FoldBook {
+	book := joinBooks(learned(infs))
+	if book == nil && p.Strategy == model.SummarizeOldest {
+		book = unlearnedFolds(rec, lin, infs, p)
+	}
+	return book
+}
+
+// learned are the fold books the inferences learned.
+func learned(infs []Inference) []*FoldBook {
+	var books []*FoldBook
+	for _, inf := range infs {
+		if inf.Folds != nil {
+			books = append(books, inf.Folds)
+		}
+	}
+	return books
 }
 
 // Merge is a replay of every agent under policies, reusing the replay an
@@ -165,13 +183,7 @@ func unlearnedFolds(rec *model.Recording, infs []Inference, p model.Policy) *Fol
 func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy) *Replay {
 	var parts []*Replay
 	var redo []*model.Agent
-	var books []*FoldBook
-	for _, inf := range infs {
-		if inf.Folds != nil {
-			books = append(books, inf.Folds)
-		}
-	}
-	book := joinBooks(books)
+	book := joinBooks(learned(infs))
 	for _, a := range rec.Agents {
 		reused := false
 		for _, inf := range infs {
@@ -187,7 +199,7 @@ func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 	if len(redo) > 0 {
 		for _, a := range redo {
 			if p := policyOf(policies, a); p.Strategy == model.SummarizeOldest && book == nil {
-				book = unlearnedFolds(rec, infs, p)
+				book = unlearnedFolds(rec, lin, infs, p)
 			}
 		}
 		parts = append(parts, replay(rec, lin, replayOptions{book: book, policy: func(a *model.Agent) (model.Policy, bool) {

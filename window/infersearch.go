@@ -103,7 +103,7 @@ func gather(rec *model.Recording, a *model.Agent) facts {
 	}
 	if n > 0 {
 		f.threshold, f.thresholdWhy = best, fmt.Sprintf("thresholdTokens %d from budget_pressure cap", best)
-	} else if f.strategy == model.TokenBudget || f.strategy == model.SummarizeOldest {
+	} else if (model.Policy{Strategy: f.strategy}).NeedsThreshold() {
 		f.named = false
 		f.threshold, f.thresholdWhy = largest, fmt.Sprintf("no budget_pressure: the strategy never engaged, so thresholdTokens is taken as the largest input, %d", largest)
 	}

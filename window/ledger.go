@@ -261,15 +261,29 @@ func (b *logBuild) add(e logEntry, after int32, id int) int32 {
 	return n
 }
 
-// turnLog builds, once per replay, every turn the conversation ever had,
-// in conversation order: new turns at the end, a notice or a summary frame
-// right after the span it replaced. Where the conversation branches, it
+// turnLog is every turn the conversation ever had, in conversation
+// order: new turns at the end, a notice or a summary frame right after
+// the span it replaced. It is built once per replay (buildTurnLog), by
+// whichever goroutine asks first.
+func (r *Replay) turnLog() []logEntry {
+	r.logOnce.Do(r.buildTurnLog)
+	return r.log
+}
+
+// built builds the turn log and the ledger index of a replay made for a
+// screen, on the goroutine that made it, before it is shared.
+func (r *Replay) built() *Replay {
+	r.ledgerIndex()
+	for _, v := range r.views {
+		v.ledgerIndex()
+	}
+	return r
+}
+
+// buildTurnLog builds the turn log; where the conversation branches, it
 // also builds the log of each line's chain (lines.go), which its calls'
 // ledgers read.
-func (r *Replay) turnLog() []logEntry {
-	if r.log != nil {
-		return r.log
-	}
+func (r *Replay) buildTurnLog() {
 	r.lines = linesOf(r)
 	if b := r.part; b != nil && b.calls == len(r.Calls) { // begun while the replay ran (split.go)
 		for ci := b.upTo; ci < len(r.Calls); ci++ {
@@ -283,7 +297,6 @@ func (r *Replay) turnLog() []logEntry {
 	if r.lines.branched {
 		r.views = r.lineViews()
 	}
-	return r.log
 }
 
 // buildLog is the turn log of the calls order names, in that order (nil:

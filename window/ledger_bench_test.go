@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
@@ -26,7 +27,7 @@ func knobReplay(b *testing.B, calls int) *window.Replay {
 	}
 	was := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}
 	now := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
-	return window.RunNear(rec, now, nil, window.RunFolds(rec, was, nil))
+	return window.RunNear(rec, lineage.Decide(rec), now, nil, window.RunFolds(rec, lineage.Decide(rec), was, nil))
 }
 
 // BenchmarkTurnLog is what the screen reads of a fresh replay at its

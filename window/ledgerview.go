@@ -64,10 +64,13 @@ func (e *logEntry) open() int {
 	return int(e.left)
 }
 
+// ledgerIndex is what a ledger view reads, built once per replay.
 func (r *Replay) ledgerIndex() *ledgerIndex {
-	if r.index != nil {
-		return r.index
-	}
+	r.indexOnce.Do(r.buildLedgerIndex)
+	return r.index
+}
+
+func (r *Replay) buildLedgerIndex() {
 	log := r.turnLog()
 	ix := &ledgerIndex{gone: newGoneRows(log), upTo: make([]int32, len(r.Calls))}
 	for i := range log {
@@ -93,7 +96,6 @@ func (r *Replay) ledgerIndex() *ledgerIndex {
 		ix.tree[i] = max(ix.tree[2*i], ix.tree[2*i+1])
 	}
 	r.index = ix
-	return ix
 }
 
 // openAt appends to out every log index below end whose open is past

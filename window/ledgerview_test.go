@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 )
@@ -27,7 +28,7 @@ func TestLedgerViewIsTheWholeWalk(t *testing.T) {
 			policies = append(policies, p)
 		}
 		for _, p := range policies {
-			r := RunFolds(rec, p, inf.Folds)
+			r := RunFolds(rec, lineage.Decide(rec), p, inf.Folds)
 			for c := range r.Calls {
 				checkView(t, path, r, c)
 			}

@@ -79,17 +79,6 @@ func digits(n int) int {
 	return d
 }
 
-// NoticeText is the drop notice the library writes in place of n dropped
-// messages at iteration. requestKept adds the sentence saying the current
-// request is still above; toolNames (already filtered, in order) adds the
-// rich sentence naming them.
-func NoticeText(n, iteration int, strategy string, requestKept bool, toolNames []string) string {
-	var b strings.Builder
-	b.Grow(noticeMaxBytes + len(strategy))
-	writeNotice(&b, n, iteration, noticeMiddle(strategy, requestKept, len(toolNames) > 0), toolNames)
-	return b.String()
-}
-
 // noticeMaxBytes bounds the bytes of a notice but its strategy: the fixed
 // parts, two numbers, and four names of at most 48 bytes.
 const noticeMaxBytes = len(noticeOpen) + len(noticeCount) + len(noticeBy) + len(noticeStrat) + len(keptSentence) +

@@ -8,9 +8,10 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// Recheck is Infer for a longer part of the recording prev was inferred
-// from, while a file loads (issue 10: infer once on the first part, then
-// only check the new calls). When rec still has prev's one agent, the
+// Recheck is InferAgents for a longer part of the recording prev was
+// inferred from, while a file loads: inferring once on the first part,
+// then only checking the new calls, spares a search over every call each
+// time the screen shows more of a long run. When rec still has prev's one agent, the
 // log states the same facts (strategy, threshold, stated knobs), and
 // prev's policy reproduced every recorded window it was compared with and
 // still reproduces every one of rec's, the answer is prev's policy, found
@@ -22,7 +23,7 @@ import (
 // A partial screen may show Recheck's answer; the whole file's is
 // Infer's, which can differ only in the knobs that reproduce every window
 // equally well (the evidence's "equally good").
-func Recheck(rec *model.Recording, prev Inference) (Inference, bool) {
+func Recheck(rec *model.Recording, lin *lineage.Lineage, prev Inference) (Inference, bool) {
 	p := prev.Policy
 	if prev.facts == nil || prev.Compared == 0 || prev.Matched != prev.Compared || p.Strategy == model.SummarizeOldest ||
 		len(rec.Agents) != 1 || rec.Agents[0] != prev.Agent {
@@ -33,7 +34,7 @@ func Recheck(rec *model.Recording, prev Inference) (Inference, bool) {
 	if !sameFacts(f, *prev.facts) {
 		return Inference{}, false
 	}
-	r := replayOneSplit(rec, lineage.Decide(rec), a, p, nil, func(c *CallReplay) bool { return c.Recorded() == Differs }, true)
+	r := replayOneSplit(rec, lin, a, p, nil, func(c *CallReplay) bool { return c.Recorded() == Differs }, true)
 	matched, compared := r.score()
 	if matched != compared || compared != f.recorded {
 		return Inference{}, false // a window differs (the replay stopped there)

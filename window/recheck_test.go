@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
@@ -38,11 +39,11 @@ func TestRecheckKeepsWhatTheFirstPartInferred(t *testing.T) {
 	// inferred on the first 40 calls, checked on all 80: the same answer
 	// as a search of the whole, from one replay that is RunFolds's
 	first := window.Infer(prefix(rec, 40))
-	got, ok := window.Recheck(rec, first)
+	got, ok := window.Recheck(rec, lineage.Decide(rec), first)
 	if !ok || got.Policy != whole.Policy || got.Matched != 80 || got.Compared != 80 {
 		t.Fatalf("Recheck after 40 calls: %v %v %d/%d, want %v 80/80", ok, got.Policy, got.Matched, got.Compared, whole.Policy)
 	}
-	r, want := got.Replay(rec), window.RunFolds(rec, whole.Policy, nil)
+	r, want := got.Replay(rec), window.RunFolds(rec, lineage.Decide(rec), whole.Policy, nil)
 	if r == nil || len(r.Calls) != len(want.Calls) {
 		t.Fatal("Recheck's replay is not the whole run's")
 	}
@@ -58,7 +59,7 @@ func TestRecheckKeepsWhatTheFirstPartInferred(t *testing.T) {
 	if early.Policy == whole.Policy {
 		t.Fatalf("3 calls already tell %v", early.Policy)
 	}
-	if got, ok := window.Recheck(rec, early); ok {
+	if got, ok := window.Recheck(rec, lineage.Decide(rec), early); ok {
 		t.Errorf("Recheck kept %v, which does not reproduce the whole log (Infer: %v)", got.Policy, whole.Policy)
 	}
 }
@@ -68,7 +69,7 @@ func TestRecheckLeavesSummariesAndOtherAgentsToInfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := window.Recheck(c04, window.Infer(prefix(c04, 12))); ok {
+	if _, ok := window.Recheck(c04, lineage.Decide(c04), window.Infer(prefix(c04, 12))); ok {
 		t.Error("summarize-oldest was rechecked: its folds must be read afresh")
 	}
 	s01, err := loader.Load("../testdata/s01-basic-loop/run.jsonl")
@@ -79,7 +80,7 @@ func TestRecheckLeavesSummariesAndOtherAgentsToInfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := window.Recheck(s05, window.Infer(s01)); ok {
+	if _, ok := window.Recheck(s05, lineage.Decide(s05), window.Infer(s01)); ok {
 		t.Error("an inference of another recording's agent was kept")
 	}
 }

@@ -2,6 +2,7 @@ package window
 
 import (
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/afinspect/inspect/lineage"
@@ -25,30 +26,19 @@ type CallReplay struct {
 
 	continues *model.Run // the run its run continues (lineage's Pred), nil for none
 
-	recorded string  // memo of Recorded
-	chars    int     // memo of WindowChars, + 1
+	recorded string  // Recorded's answer, worked out when the call is replayed
+	chars    int     // WindowChars's, likewise
 	notes    []int32 // what it adds to the turn log, noted by the replay (turnnotes.go); nil: not noted
 	made     []*model.Message
 }
 
 // Recorded says whether the replayed window is the one the library
-// recorded for this call: Match, Differs or Unknown. It is worked out on
-// first use (it reads every message of the window), not by the replay.
-func (c *CallReplay) Recorded() string {
-	if c.recorded == "" {
-		c.recorded = compareRecorded(c.Visit.After, c.Call)
-	}
-	return c.recorded
-}
+// recorded for this call: Match, Differs or Unknown (worked out as the
+// call is replayed: reading it changes nothing).
+func (c *CallReplay) Recorded() string { return c.recorded }
 
-// WindowChars is the size of Window in characters (UTF-16 units),
-// worked out on first use.
-func (c *CallReplay) WindowChars() int {
-	if c.chars == 0 {
-		c.chars = model.WindowChars(c.Visit.After) + 1
-	}
-	return c.chars - 1
-}
+// WindowChars is the size of Window in characters (UTF-16 units).
+func (c *CallReplay) WindowChars() int { return c.chars }
 
 // Window is what the model was sent on this call, per the replay.
 func (c *CallReplay) Window() []*model.Message { return c.Visit.After }
@@ -61,51 +51,47 @@ type Replay struct {
 	Calls    []CallReplay
 	Problems []string // what the replay could not decide, once each
 
-	log    []logEntry   // built by Ledger on first use
-	places turnPlaces   // a turn's first message → its place in log
-	index  *ledgerIndex // built with log: what a ledger view reads
-	lines  *turnLines   // built with log: each call's line (lines.go)
-	oneRun bool         // every call is of one run (replay saw to it)
-	views  []*Replay    // built with log where the conversation branches: each line's
-	part   *logBuild    // the log begun while the replay ran (logpart.go); nil once built
+	// the turn log, built once: when the replay is made for a screen
+	// (RunFolds), else on first use
+	logOnce, indexOnce sync.Once
+	log                []logEntry   // the turn log (turnLog)
+	places             turnPlaces   // a turn's first message → its place in log
+	index              *ledgerIndex // built after log: what a ledger view reads
+	lines              *turnLines   // built with log: each call's line (lines.go)
+	oneRun             bool         // every call is of one run (replay saw to it)
+	views              []*Replay    // built with log where the conversation branches: each line's
+	part               *logBuild    // the log begun while the replay ran (logpart.go); nil once built
 }
 
-// Run replays every agent of rec under p (§10.9). Under summarize-oldest
-// the summaries come from the recorded folds, learned taking p as the
-// recorded policy (RunFolds takes a book learned under another).
-func Run(rec *model.Recording, p model.Policy) *Replay {
-	var book *FoldBook
-	if p.Strategy == model.SummarizeOldest {
-		book = RecordedFolds(rec, p)
-	}
-	return RunFolds(rec, p, book)
+// RunFolds replays every agent of rec under p (§10.9), each segment from
+// the seed lin names for it; summarize-oldest takes its summaries from
+// book (its refusals learned under the recorded policy). The replay is
+// made for a screen: its turn log and ledger index are built with it.
+func RunFolds(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook) *Replay {
+	return runFolds(rec, lin, p, book, nil, nil).built()
 }
 
-// RunFolds is Run with the recorded folds given.
-func RunFolds(rec *model.Recording, p model.Policy, book *FoldBook) *Replay {
-	return runFolds(rec, p, book, nil, nil)
-}
-
-func runFolds(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay, stop func(*CallReplay) bool) *Replay {
+// RunWindows is RunFolds for a replay read for its calls' windows only
+// (one of a sweep over many policies): nothing is noted for a turn log,
+// which is built only if it is read.
+func RunWindows(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook) *Replay {
 	policies := map[string]model.Policy{"": p}
 	for _, a := range rec.Agents {
 		policies[a.Key] = p
 	}
-	r := replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil, note: true, stop: stop, quit: stop != nil})
+	r := replay(rec, lin, replayOptions{policy: everyAgent(policies), book: book})
 	r.Policies, r.Policy = policies, p
 	return r
 }
 
-// RunAgents replays every agent of rec under its policy in policies (an
-// agent with none: the library defaults), each segment from the seed lin
-// names for it (§10.9); summarize-oldest takes its summaries from book.
-func RunAgents(rec *model.Recording, lin *lineage.Lineage, policies map[string]model.Policy, book *FoldBook) *Replay {
-	out := replay(rec, lin, replayOptions{policy: everyAgent(policies), book: book, note: true})
-	out.Policies = policies
-	if len(rec.Agents) > 0 {
-		out.Policy = policyOf(policies, rec.Agents[0])
+func runFolds(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook, near *Replay, stop func(*CallReplay) bool) *Replay {
+	policies := map[string]model.Policy{"": p}
+	for _, a := range rec.Agents {
+		policies[a.Key] = p
 	}
-	return out
+	r := replay(rec, lin, replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil, note: true, stop: stop, quit: stop != nil})
+	r.Policies, r.Policy = policies, p
+	return r
 }
 
 func everyAgent(policies map[string]model.Policy) func(*model.Agent) (model.Policy, bool) {
@@ -233,16 +219,12 @@ type runner struct {
 	unordered atomic.Bool
 }
 
-// call replays call ci of the run from ch, which is left before the
-// call's own messages are added (chain.after).
-func (x *runner) call(ch *chain, ci int, mem *arena) CallReplay {
-	var c CallReplay
-	x.callInto(&c, ch, ci, mem)
-	return c
-}
-
-// callInto is call writing into c, which is zero (a replay's calls are
-// big: they are written where they are kept, not copied there).
+// callInto replays call ci of the run from ch, which is left before the
+// call's own messages are added (chain.after), writing into c, which is
+// zero (a replay's calls are big: they are written where they are kept,
+// not copied there). What is read of every call — its window's size and
+// whether it is the one recorded — is worked out here, while the window
+// is fresh, so that reading a replay never changes it.
 func (x *runner) callInto(c *CallReplay, ch *chain, ci int, mem *arena) {
 	call := x.run.Calls[ci]
 	c.Index, c.Run, c.Call, c.Conversation, c.continues = x.base+ci, x.run, call, x.link.Conversation, x.pred
@@ -255,6 +237,8 @@ func (x *runner) callInto(c *CallReplay, ch *chain, ci int, mem *arena) {
 		ch.visit(&c.Visit, x.p, x.run, call, x.sums, mem)
 	}
 	deliver(&c.Visit, call, mem)
+	c.chars = model.WindowChars(c.Visit.After)
+	c.recorded = compareRecorded(c.Visit.After, call)
 }
 
 // all replays every call of the run in turn, appending them to out, and

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
@@ -236,8 +237,8 @@ func TestPlaceholderFramesAreNeverCalledSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	recorded := readWire(t, dir).policy()
-	folds := window.RecordedFolds(rec, recorded)
-	for _, c := range window.RunFolds(rec, recorded, folds).Calls {
+	folds := window.RecordedFolds(rec, lineage.Decide(rec), recorded)
+	for _, c := range window.RunFolds(rec, lineage.Decide(rec), recorded, folds).Calls {
 		for _, m := range c.Window() {
 			if m.Placeholder {
 				t.Fatalf("call %d: a placeholder under the recorded policy", c.Index+1)
@@ -247,7 +248,7 @@ func TestPlaceholderFramesAreNeverCalledSent(t *testing.T) {
 	other := recorded
 	other.KeepRecentTurns = 3
 	held := 0
-	for _, c := range window.RunFolds(rec, other, folds).Calls {
+	for _, c := range window.RunFolds(rec, lineage.Decide(rec), other, folds).Calls {
 		if f := c.Visit.Frame; f != nil && f.Placeholder {
 			if r := c.Visit.Record; r.SummaryRecorded == nil || *r.SummaryRecorded {
 				t.Errorf("call %d: placeholder fold recorded as known", c.Index+1)

@@ -6,11 +6,12 @@ import (
 	"sort"
 	"sync/atomic"
 
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/model"
 )
 
-// A long run is replayed on two goroutines (issue 10: a knob change at
-// call 50,000 of one run). The window at a call depends on every visit
+// A long run is replayed on two goroutines: a knob key at call 50,000 of
+// one run would otherwise wait for 50,000 visits in a row. The window at a call depends on every visit
 // before it, but a window forgets: two histories that differ only in
 // turns that have since left are the same history. So while the run's
 // first half is replayed from its start, its second half is replayed
@@ -47,24 +48,19 @@ var (
 	splitLogWhole bool
 )
 
-// RunNear is RunFolds, told a replay of the same recording under another
-// policy (near, nil for none): its long runs are replayed on two
+// RunNearUntil is RunFolds, told a replay of the same recording under
+// another policy (near, nil for none): its long runs are replayed on two
 // goroutines, the second half starting from what near had there. The
 // answer is RunFolds's. Every message of rec and near must have been
 // measured (Message.Chars), as the loader does, since two goroutines
-// read them.
-func RunNear(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay) *Replay {
-	return runFolds(rec, p, book, near, nil)
-}
-
-// RunNearUntil is RunNear, which gives up as soon as quit is set (a
-// newer knob key made the replay moot): then it returns nil.
-func RunNearUntil(rec *model.Recording, p model.Policy, book *FoldBook, near *Replay, quit *atomic.Bool) *Replay {
-	r := runFolds(rec, p, book, near, func(*CallReplay) bool { return quit.Load() })
+// read them. It gives up as soon as quit is set (a newer knob key made
+// the replay moot): then it returns nil.
+func RunNearUntil(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook, near *Replay, quit *atomic.Bool) *Replay {
+	r := runFolds(rec, lin, p, book, near, func(*CallReplay) bool { return quit.Load() })
 	if quit.Load() {
 		return nil
 	}
-	return r
+	return r.built()
 }
 
 // canSplit: splitting was asked for, the run is long, nothing learns

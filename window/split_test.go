@@ -144,7 +144,7 @@ func TestSplitIsTheReplay(t *testing.T) {
 
 func splitRun(t *testing.T, rec *model.Recording) {
 	recorded := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}
-	near := RunFolds(rec, recorded, nil)
+	near := RunFolds(rec, lineage.Decide(rec), recorded, nil)
 	for _, p := range []model.Policy{
 		recorded,
 		{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 2},
@@ -158,11 +158,11 @@ func splitRun(t *testing.T, rec *model.Recording) {
 			taken := 0
 			splitTaken = func(int) { taken++ }
 			defer func() { splitTaken = nil }()
-			got := RunNear(rec, p, nil, near)
+			got := RunNear(rec, lineage.Decide(rec), p, nil, near)
 			if taken != 1 {
 				t.Errorf("the second half was taken %d times, want once", taken)
 			}
-			sameReplay(t, RunFolds(rec, p, nil), got)
+			sameReplay(t, RunFolds(rec, lineage.Decide(rec), p, nil), got)
 		})
 	}
 }
@@ -181,7 +181,7 @@ func TestSplitRecordings(t *testing.T) {
 			t.Fatal(err)
 		}
 		inf := Infer(rec)
-		near := RunFolds(rec, inf.Policy, inf.Folds)
+		near := RunFolds(rec, lineage.Decide(rec), inf.Policy, inf.Folds)
 		for _, k := range []int{1, 2, inf.Policy.KeepRecentTurns, inf.Policy.KeepRecentTurns + 1} {
 			p := inf.Policy
 			p.KeepRecentTurns = k
@@ -190,7 +190,7 @@ func TestSplitRecordings(t *testing.T) {
 				n := 0
 				splitTaken = func(int) { n++ }
 				defer func() { splitTaken = nil }()
-				sameReplay(t, RunFolds(rec, p, inf.Folds), RunNear(rec, p, inf.Folds, near))
+				sameReplay(t, RunFolds(rec, lineage.Decide(rec), p, inf.Folds), RunNear(rec, lineage.Decide(rec), p, inf.Folds, near))
 				if n > 0 {
 					taken++
 				}
@@ -221,7 +221,7 @@ func TestInferenceReplayIsRunFolds(t *testing.T) {
 		}
 		offered++
 		t.Run(filepath.Base(filepath.Dir(path)), func(t *testing.T) {
-			want := RunFolds(rec, inf.Policy, inf.Folds)
+			want := RunFolds(rec, lineage.Decide(rec), inf.Policy, inf.Folds)
 			sameReplay(t, want, got)
 			if !reflect.DeepEqual(want.Policies, got.Policies) || want.Policy != got.Policy {
 				t.Errorf("policies %v %v, want %v %v", got.Policy, got.Policies, want.Policy, want.Policies)
@@ -329,10 +329,10 @@ func TestCallsAreNumberedInFileOrder(t *testing.T) {
 	for i, rec := range recs {
 		inf := Infer(rec)
 		for _, split := range []bool{false, true} {
-			r := RunFolds(rec, inf.Policy, inf.Folds)
+			r := RunFolds(rec, lineage.Decide(rec), inf.Policy, inf.Folds)
 			if split {
 				splitting(t, 4, 1)
-				r = RunNear(rec, inf.Policy, inf.Folds, r)
+				r = RunNear(rec, lineage.Decide(rec), inf.Policy, inf.Folds, r)
 			}
 			runs := map[*model.Run]bool{}
 			for ci := range r.Calls {
@@ -356,9 +356,9 @@ func TestCallsAreNumberedInFileOrder(t *testing.T) {
 func TestRunNearUntil(t *testing.T) {
 	rec := GeneratedRun(300, 0, 0)
 	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
-	near := RunFolds(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
+	near := RunFolds(rec, lineage.Decide(rec), model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
 	var quit atomic.Bool
-	r, want := RunNearUntil(rec, p, nil, near, &quit), RunNear(rec, p, nil, near)
+	r, want := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit), RunNear(rec, lineage.Decide(rec), p, nil, near)
 	if r == nil || len(r.Calls) != len(want.Calls) {
 		t.Fatal("untold, RunNearUntil did not replay every call")
 	}
@@ -369,7 +369,7 @@ func TestRunNearUntil(t *testing.T) {
 		}
 	}
 	quit.Store(true)
-	if r := RunNearUntil(rec, p, nil, near, &quit); r != nil {
+	if r := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit); r != nil {
 		t.Error("told to give up, RunNearUntil returned a replay")
 	}
 }

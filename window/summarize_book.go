@@ -165,20 +165,20 @@ func (s *Summaries) summarize(req foldRequest) summary {
 // RecordedFolds reads the folds of rec for a replay whose recorded policy
 // is p (§11.9): the fold book from the recorded windows, then the
 // refusals learned by replaying p.
-func RecordedFolds(rec *model.Recording, p model.Policy) *FoldBook {
-	return readFolds(rec).learnedUnder(rec, p)
+func RecordedFolds(rec *model.Recording, lin *lineage.Lineage, p model.Policy) *FoldBook {
+	return readFolds(rec, lin).learnedUnder(rec, lin, p)
 }
 
 // learnedUnder is a copy of b with the refusals learned by replaying rec
 // under p, taken as the recorded policy. The copy shares b's folds.
-func (b *FoldBook) learnedUnder(rec *model.Recording, p model.Policy) *FoldBook {
+func (b *FoldBook) learnedUnder(rec *model.Recording, lin *lineage.Lineage, p model.Policy) *FoldBook {
 	c := b.fresh()
 	if c != nil && p.Strategy == model.SummarizeOldest {
 		policies := map[string]model.Policy{"": p}
 		for _, a := range rec.Agents {
 			policies[a.Key] = p
 		}
-		replay(rec, lineage.Decide(rec), replayOptions{policy: everyAgent(policies), book: c, learn: true})
+		replay(rec, lin, replayOptions{policy: everyAgent(policies), book: c, learn: true})
 	}
 	return c
 }
@@ -228,9 +228,8 @@ func (b *FoldBook) fresh() *FoldBook {
 // §10.9 built from recorded windows alone (§11.9): a new conversation's
 // request; a follow-up's predecessor's last recorded window, its final
 // answer and the request; a resumed run's paused history.
-func readFolds(rec *model.Recording) *FoldBook {
+func readFolds(rec *model.Recording, lin *lineage.Lineage) *FoldBook {
 	b := NewFoldBook()
-	lin := lineage.Decide(rec)
 	last := make([][]*model.Message, len(rec.Runs)) // each segment's last window as recorded, with deliveries
 	for i, run := range rec.Runs {
 		link := lin.Links[i]

@@ -66,10 +66,6 @@ func (ns *notes) note(prev, c *CallReplay) {
 		}
 	}
 	c.notes, c.made = ns.ints[k:len(ns.ints):len(ns.ints)], ns.made[km:len(ns.made):len(ns.made)]
-	// and while its window is fresh, the two memos a screen reads of
-	// every call: its size, and whether it is the one recorded
-	c.WindowChars()
-	c.Recorded()
 }
 
 // turn notes a turn of Before, w[start:end], whose first message is h.

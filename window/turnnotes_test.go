@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 )
@@ -96,7 +97,7 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 	defer func() { splitStreamed = nil }()
 	for _, src := range srcs {
 		inf := Infer(src.rec)
-		near := RunFolds(src.rec, inf.Policy, inf.Folds)
+		near := RunFolds(src.rec, lineage.Decide(src.rec), inf.Policy, inf.Folds)
 		for _, k := range []int{1, 2, inf.Policy.KeepRecentTurns, inf.Policy.KeepRecentTurns + 1} {
 			p := inf.Policy
 			p.KeepRecentTurns = k
@@ -105,7 +106,7 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 			// until: whole, in a replay a knob key may give up
 			for _, split := range []string{"no", "yes", "whole", "until"} {
 				name := fmt.Sprintf("%s-K%d-split=%v", src.name, k, split)
-				r := RunFolds(src.rec, p, inf.Folds)
+				r := RunFolds(src.rec, lineage.Decide(src.rec), p, inf.Folds)
 				if split != "no" {
 					least, warm := 500, 64
 					if src.rec != srcs[0].rec && src.rec != srcs[1].rec && src.rec != srcs[2].rec {
@@ -113,11 +114,14 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 					}
 					was, wasWarm := splitMin, splitWarm
 					splitMin, splitWarm, splitLogWhole = least, warm, split == "whole" || split == "until"
+					// runFolds is RunNear (and RunNearUntil) before the
+					// log is finished, so that what it began shows
+					var stop func(*CallReplay) bool
 					if split == "until" {
-						r = RunNearUntil(src.rec, p, inf.Folds, near, new(atomic.Bool))
-					} else {
-						r = RunNear(src.rec, p, inf.Folds, near)
+						quit := new(atomic.Bool)
+						stop = func(*CallReplay) bool { return quit.Load() }
 					}
+					r = runFolds(src.rec, lineage.Decide(src.rec), p, inf.Folds, near, stop)
 					splitMin, splitWarm, splitLogWhole = was, wasWarm, false
 				}
 				if r.part != nil && r.part.upTo > 0 {
@@ -156,8 +160,8 @@ func TestSplitWindowsHoldTheReplaysNotices(t *testing.T) {
 		{Strategy: model.TokenBudget, KeepRecentTurns: 4, KeepLastToolResults: 2, ThresholdTokens: 3000},
 	} {
 		rec := []*model.Recording{longRun(1500), longRunDelivering(1500, 7), GeneratedRun(1500, 5, 40)}[i%3]
-		near := RunFolds(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
-		r := RunNear(rec, p, nil, near)
+		near := RunFolds(rec, lineage.Decide(rec), model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
+		r := RunNear(rec, lineage.Decide(rec), p, nil, near)
 		written := map[*model.Message]bool{}
 		for ci := range r.Calls {
 			v := &r.Calls[ci].Visit
@@ -182,7 +186,7 @@ func TestKeyedReadsBackEveryKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := RunFolds(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 2, KeepLastToolResults: 2}, nil)
+	r := RunFolds(rec, lineage.Decide(rec), model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 2, KeepLastToolResults: 2}, nil)
 	notices := 0
 	for i, e := range r.turnLog() {
 		if j, ok := r.keyed(e.key); !ok || j != i {
@@ -211,7 +215,7 @@ func TestKeyedReadsBackEveryKey(t *testing.T) {
 func TestStreamedLogWhileTheSecondHalfRuns(t *testing.T) {
 	rec := longRunDelivering(12000, 7)
 	inf := Infer(rec)
-	near := RunFolds(rec, inf.Policy, inf.Folds)
+	near := RunFolds(rec, lineage.Decide(rec), inf.Policy, inf.Folds)
 	streamed := 0
 	splitStreamed = func(int) { streamed++ }
 	splitLogWhole = true
@@ -219,7 +223,7 @@ func TestStreamedLogWhileTheSecondHalfRuns(t *testing.T) {
 	for _, k := range []int{inf.Policy.KeepRecentTurns + 1, inf.Policy.KeepRecentTurns + 2, 2} {
 		p := inf.Policy
 		p.KeepRecentTurns = k
-		r := RunNearUntil(rec, p, inf.Folds, near, new(atomic.Bool))
+		r := RunNearUntil(rec, lineage.Decide(rec), p, inf.Folds, near, new(atomic.Bool))
 		if r == nil {
 			t.Fatalf("K=%d: the replay was given up", k)
 		}
@@ -236,17 +240,17 @@ func TestStreamedLogWhileTheSecondHalfRuns(t *testing.T) {
 func TestGivenUpWhileTheLogFollowsTheSecondHalf(t *testing.T) {
 	rec := longRunDelivering(12000, 7)
 	inf := Infer(rec)
-	near := RunFolds(rec, inf.Policy, inf.Folds)
+	near := RunFolds(rec, lineage.Decide(rec), inf.Policy, inf.Folds)
 	p := inf.Policy
 	p.KeepRecentTurns++
-	whole := RunFolds(rec, p, inf.Folds)
+	whole := RunFolds(rec, lineage.Decide(rec), p, inf.Folds)
 	streamed := 0
 	splitStreamed = func(int) { streamed++ }
 	splitLogWhole = true
 	defer func() { splitStreamed, splitLogWhole = nil, false }()
 	const last = 9000 // past the middle: the second half's
 	var gaveUp atomic.Bool
-	r := runFolds(rec, p, inf.Folds, near, func(c *CallReplay) bool {
+	r := runFolds(rec, lineage.Decide(rec), p, inf.Folds, near, func(c *CallReplay) bool {
 		if c.Call.Number > last {
 			gaveUp.Store(true)
 		}

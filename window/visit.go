@@ -172,32 +172,6 @@ func (v *Visit) Turns() []TurnFate {
 	return out
 }
 
-// segmentAnchor is Segment appending to turns, and the current request
-// as pinning.CurrentRequest finds it (when anchor), in one pass: the last
-// person-said message whose content is the request, else the last
-// person-said message, else -1.
-func segmentAnchor(turns []model.Turn, w []*model.Message, request string, anchor bool) ([]model.Turn, int) {
-	exact, last := -1, -1
-	for i, m := range w {
-		if m.Role == model.RoleTool {
-			if len(turns) > 0 {
-				turns[len(turns)-1].Length++
-				continue
-			}
-		} else if anchor && m.IsPersonSaid() {
-			last = i
-			if m.Content == request {
-				exact = i
-			}
-		}
-		turns = append(turns, model.Turn{Index: len(turns), Start: i, Length: 1})
-	}
-	if exact >= 0 {
-		return turns, exact
-	}
-	return turns, last
-}
-
 func sum(xs []int) int {
 	n := 0
 	for _, x := range xs {

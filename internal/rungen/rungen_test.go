@@ -7,6 +7,7 @@ import (
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -23,7 +24,7 @@ func TestGeneratedLogReplays(t *testing.T) {
 	if len(rec.Problems) != 0 || len(rec.Runs) != 1 || len(rec.Runs[0].Calls) != 60 {
 		t.Fatalf("loaded %d runs, problems %v", len(rec.Runs), rec.Problems)
 	}
-	r := window.Run(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2})
+	r := replayed(t, rec, 4)
 	drops := 0
 	for _, c := range r.Calls {
 		if c.Recorded() != window.Match {
@@ -35,7 +36,7 @@ func TestGeneratedLogReplays(t *testing.T) {
 		t.Fatal("a 60-call run under keepRecentTurns 4 must drop something")
 	}
 	// a different policy must not reproduce it: the comparison is real
-	r2 := window.Run(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 6, KeepLastToolResults: 2})
+	r2 := replayed(t, rec, 6)
 	if r2.Calls[len(r2.Calls)-1].Recorded() != window.Differs {
 		t.Fatal("keepRecentTurns 6 should not reproduce a log recorded under 4")
 	}
@@ -52,4 +53,14 @@ func TestDeterministic(t *testing.T) {
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Fatal("same spec, different bytes")
 	}
+}
+
+// replayed is rec replayed under sliding-window, keepRecentTurns k, pins 2.
+func replayed(t *testing.T, rec *model.Recording, k int) *window.Replay {
+	t.Helper()
+	s, err := study.Open(rec, study.Request{Knobs: study.Knobs{Strategy: model.SlidingWindow, KeepRecentTurns: study.Int(k), KeepLastToolResults: study.Int(2)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Replay()
 }

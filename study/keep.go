@@ -1,4 +1,4 @@
-package provenance
+package study
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -21,43 +22,38 @@ type Suggestion struct {
 	Text   string       `json:"text"`  // the sentence, e.g. "keepRecentTurns 2→3, keepLastToolResults 2→3 keep list_hosts in view at call 13"
 }
 
-// Searcher tries nearby policies by replay; replays are kept, so asking
-// about many values costs one replay per policy tried. Only the policy of
-// the agent whose call used the value changes.
+// Searcher tries nearby policies by replay, each from its sweep, which
+// keeps them: asking about many values costs one replay per policy
+// tried. Only the policy of the agent whose call used the value changes.
 type Searcher struct {
 	r          *window.Replay
-	replay     Replayer
+	sweep      *Sweep
 	strategies []string // the strategies the log makes replayable, besides the one in force
-	replays    map[agentPolicy]*window.Replay
-}
-
-// Replayer replays the recording with one agent (key) under p and every
-// other agent as it was.
-type Replayer func(agent string, p model.Policy) *window.Replay
-
-type agentPolicy struct {
-	agent  string
-	policy model.Policy
 }
 
 // MaxSteps bounds the search: knob steps away from the current policy.
 const MaxSteps = 4
 
-// ThresholdStep is one step of thresholdTokens, as the UI's knob moves it.
-const ThresholdStep = 500
-
-// NewSearcher searches around the policies of replay r; replay replays
-// the recording under a changed policy (the caller knows how: recorded
-// folds, agents). strategies are the other strategies the log makes
-// replayable (summarize-oldest only with recorded folds; token-budget
-// with a threshold).
-func NewSearcher(r *window.Replay, replay Replayer, strategies ...string) *Searcher {
-	return &Searcher{r: r, replay: replay, strategies: strategies, replays: map[agentPolicy]*window.Replay{}}
+// Searcher searches around the policies of r, the file's replay (or one
+// under another policy), with the file's sweep.
+func (s *Study) Searcher(r *window.Replay) *Searcher {
+	return &Searcher{r: r, sweep: s.Sweep(), strategies: s.strategies()}
 }
+
+// Searcher searches around the policy of r, a replay of the
+// conversation, with a sweep of it: the same answer the file's searcher
+// gives for the conversation's calls.
+func (v *View) Searcher(r *window.Replay) *Searcher {
+	return &Searcher{r: r, sweep: v.Sweep(), strategies: v.s.strategies()}
+}
+
+// GiveUp stops the search: its replays are let go, and whatever it is
+// asked after is not found.
+func (s *Searcher) GiveUp() { s.sweep.GiveUp() }
 
 // nearby lists the policies tried, fewest steps first: keepRecentTurns
 // from 1 up, keepLastToolResults from 0 up (one step per unit), another
-// strategy (one step), thresholdTokens by ThresholdStep (one step each,
+// strategy (one step), thresholdTokens by model.ThresholdStep (one step each,
 // for a strategy that measures tokens), within MaxSteps of base; on ties
 // the one that keeps the strategy, then changes keepRecentTurns less,
 // then the smaller values.
@@ -65,12 +61,12 @@ func nearby(base model.Policy, strategies []string) []model.Policy {
 	var out []model.Policy
 	for _, s := range append([]string{base.Strategy}, strategies...) {
 		ts := []int{base.ThresholdTokens}
-		if tokenMeasured(s) && base.ThresholdTokens > 0 {
+		if (model.Policy{Strategy: s}).NeedsThreshold() && base.ThresholdTokens > 0 {
 			for d := 1; d <= 2; d++ {
-				if t := base.ThresholdTokens - d*ThresholdStep; t > 0 {
+				if t := base.StepThreshold(-d).ThresholdTokens; t > 0 {
 					ts = append(ts, t)
 				}
-				ts = append(ts, base.ThresholdTokens+d*ThresholdStep)
+				ts = append(ts, base.StepThreshold(d).ThresholdTokens)
 			}
 		}
 		for _, t := range ts {
@@ -95,12 +91,10 @@ func nearby(base model.Policy, strategies []string) []model.Policy {
 	return out
 }
 
-func tokenMeasured(s string) bool { return s == model.TokenBudget || s == model.SummarizeOldest }
-
 // steps counts the knob steps from a to b.
 func steps(a, b model.Policy) int {
 	n := abs(a.KeepRecentTurns-b.KeepRecentTurns) + abs(a.KeepLastToolResults-b.KeepLastToolResults)
-	n += abs(a.ThresholdTokens-b.ThresholdTokens) / ThresholdStep
+	n += abs(a.ThresholdTokens-b.ThresholdTokens) / model.ThresholdStep
 	return n + strategySteps(a, b)
 }
 
@@ -121,7 +115,7 @@ func abs(n int) int {
 // Keep finds the smallest change that keeps one of e's sources in view on
 // call i (0-based); false when no policy tried does (for instance across a
 // follow-up, which releases every pin).
-func (s *Searcher) Keep(i int, e Entry) (Suggestion, bool) {
+func (s *Searcher) Keep(i int, e provenance.Entry) (Suggestion, bool) {
 	if e.Verdict != evidence.Left || len(e.Sources) == 0 || i >= len(s.r.Calls) {
 		return Suggestion{}, false
 	}
@@ -131,18 +125,16 @@ func (s *Searcher) Keep(i int, e Entry) (Suggestion, bool) {
 		agent = c.Run.Agent.Key
 	}
 	for _, p := range nearby(base, s.others(base)) {
-		key := agentPolicy{agent, p}
-		r := s.replays[key]
+		r := s.sweep.Replay(agent, p)
 		if r == nil {
-			r = s.replay(agent, p)
-			s.replays[key] = r
+			return Suggestion{}, false // given up
 		}
 		if i >= len(r.Calls) {
 			continue
 		}
 		w := r.Calls[i].Window()
 		for _, src := range e.Sources {
-			if slices.Contains(w, src.msg) {
+			if slices.Contains(w, src.Message()) {
 				return suggest(base, p, c.Call.Number, src), true
 			}
 		}
@@ -155,14 +147,14 @@ func (s *Searcher) Keep(i int, e Entry) (Suggestion, bool) {
 func (s *Searcher) others(base model.Policy) []string {
 	var out []string
 	for _, st := range s.strategies {
-		if st != base.Strategy && !slices.Contains(out, st) && (!tokenMeasured(st) || base.ThresholdTokens > 0) {
+		if st != base.Strategy && !slices.Contains(out, st) && (!(model.Policy{Strategy: st}).NeedsThreshold() || base.ThresholdTokens > 0) {
 			out = append(out, st)
 		}
 	}
 	return out
 }
 
-func suggest(base, p model.Policy, call int, src Source) Suggestion {
+func suggest(base, p model.Policy, call int, src provenance.Source) Suggestion {
 	var knobs []string
 	if p.Strategy != base.Strategy {
 		knobs = append(knobs, fmt.Sprintf("strategy %s→%s", base.Strategy, p.Strategy))

@@ -11,42 +11,43 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
 )
 
-// A knob key on a long run waits for a replay of every call (issue 10).
-// Two things spare the wait where they can, both real work done earlier,
-// never a guess shown as an answer:
+// A knob key on a long run waits for a replay of every call. Two things
+// spare the wait where they can, both real work done earlier, never a
+// guess shown as an answer:
 //
-//   - the replays of the last two policies the user set are kept, so
+//   - the replays of the last two policies the user set are held, so
 //     that going back to one (] then [) shows it at once;
 //   - once the screen has settled (the replay's book made), the policies
 //     the first knob keys would give from here are replayed ahead, off
-//     the UI goroutine, one after another, and kept: the last knob key
+//     the UI goroutine, one after another, and held: the last knob key
 //     again first, then ] [ } { p (aheadPolicies).
 //
-// A key whose policy is neither kept nor being replayed ahead waits for
+// A key whose policy is neither held nor being replayed ahead waits for
 // its replay as before, and gives up the replay ahead under way. After
 // the work ahead, the heap is collected while the user reads, so that
 // the next replay does not meet a collection of the whole recording
 // half way.
 
-// keepReplays is how many replays under the user's policies are kept;
-// 0 keeps none and replays nothing ahead (the benchmarks of a cold key);
+// recentReplays is how many replays under the user's policies are held;
+// 0 holds none and replays nothing ahead (the benchmarks of a cold key);
 // the heap is still collected while the user reads.
-var keepReplays = 2
+var recentReplays = 2
 
-// aheadKeep is the most replays made ahead that are kept: one of a
+// aheadMax is the most replays made ahead that are held: one of a
 // 50k-call run holds about 100 MB with its fates and cells.
-const aheadKeep = 4
+const aheadMax = 4
 
 // aheadMin is the fewest calls for which a replay is made ahead and the
 // heap collected after: a shorter run replays within a frame anyway.
 var aheadMin = 4096
 
-// keptReplay is a replay under a policy the user set (or one a knob key
+// madeReplay is a replay under a policy the user set (or one a knob key
 // would give, made ahead), with what the screen reads of it.
-type keptReplay struct {
+type madeReplay struct {
 	policy model.Policy
 	replay *window.Replay
 	diff   *fateDiff
@@ -54,90 +55,91 @@ type keptReplay struct {
 	book   *provenance.Book // nil until made (bookCmd)
 }
 
-// keptFor is the kept replay under p (one the user set, or one made
+// madeFor is the replay held under p (one the user set, or one made
 // ahead), nil when none.
-func (s *session) keptFor(p model.Policy) *keptReplay {
-	for i := range s.kept {
-		if s.kept[i].policy == p {
-			return &s.kept[i]
+func (s *session) madeFor(p model.Policy) *madeReplay {
+	for i := range s.recent {
+		if s.recent[i].policy == p {
+			return &s.recent[i]
 		}
 	}
-	for i := range s.next {
-		if s.next[i].policy == p {
-			return &s.next[i]
+	for i := range s.ahead {
+		if s.ahead[i].policy == p {
+			return &s.ahead[i]
 		}
 	}
 	return nil
 }
 
-// keep adds the replay under p, a policy the user set, newest last; the
-// oldest that is not on screen goes beyond keepReplays (its evidence
-// judgement with it: dropJudges). A replay made ahead, once set, is kept so.
-func (s *session) keep(k keptReplay) {
+// remember holds the replay under p, a policy the user set, newest last;
+// the oldest that is not on screen goes beyond recentReplays (its
+// evidence judgement with it: dropJudges). A replay made ahead, once
+// set, is held so.
+func (s *session) remember(k madeReplay) {
 	p := k.policy
-	s.next = slices.DeleteFunc(s.next, func(n keptReplay) bool { return n.policy == p })
-	if keepReplays <= 0 || slices.ContainsFunc(s.kept, func(k keptReplay) bool { return k.policy == p }) {
+	s.ahead = slices.DeleteFunc(s.ahead, func(n madeReplay) bool { return n.policy == p })
+	if recentReplays <= 0 || slices.ContainsFunc(s.recent, func(k madeReplay) bool { return k.policy == p }) {
 		return
 	}
-	s.kept = append(s.kept, k)
-	for len(s.kept) > keepReplays {
+	s.recent = append(s.recent, k)
+	for len(s.recent) > recentReplays {
 		i := 0
-		if s.kept[0].replay == s.replay {
+		if s.recent[0].replay == s.replay {
 			i = 1
 		}
-		s.kept = append(s.kept[:i], s.kept[i+1:]...)
+		s.recent = append(s.recent[:i], s.recent[i+1:]...)
 	}
 }
 
-// booked notes the book made for r in its kept replay.
+// booked notes the book made for r in its held replay.
 func (s *session) booked(r *window.Replay, b *provenance.Book) {
-	s.eachKept(r, func(k *keptReplay) { k.book = b })
+	s.eachMade(r, func(k *madeReplay) { k.book = b })
 }
 
-// eachKept calls fn with every kept replay of r: one the user set, or
+// eachMade calls fn with every held replay of r: one the user set, or
 // the one made ahead.
-func (s *session) eachKept(r *window.Replay, fn func(*keptReplay)) {
-	for i := range s.kept {
-		if s.kept[i].replay == r {
-			fn(&s.kept[i])
+func (s *session) eachMade(r *window.Replay, fn func(*madeReplay)) {
+	for i := range s.recent {
+		if s.recent[i].replay == r {
+			fn(&s.recent[i])
 		}
 	}
-	for i := range s.next {
-		if s.next[i].replay == r {
-			fn(&s.next[i])
+	for i := range s.ahead {
+		if s.ahead[i].replay == r {
+			fn(&s.ahead[i])
 		}
 	}
 }
 
-// keptAhead keeps a replay made ahead (a policy the user did not set),
-// newest last; the oldest goes beyond aheadKeep.
-func (s *session) keptAhead(k keptReplay) {
-	if keepReplays <= 0 {
+// holdAhead holds a replay made ahead (a policy the user did not set),
+// newest last; the oldest goes beyond aheadMax.
+func (s *session) holdAhead(k madeReplay) {
+	if recentReplays <= 0 {
 		return
 	}
-	s.next = append(slices.DeleteFunc(s.next, func(n keptReplay) bool { return n.policy == k.policy }), k)
-	if len(s.next) > aheadKeep {
-		s.next = slices.Delete(s.next, 0, len(s.next)-aheadKeep)
+	s.ahead = append(slices.DeleteFunc(s.ahead, func(n madeReplay) bool { return n.policy == k.policy }), k)
+	if len(s.ahead) > aheadMax {
+		s.ahead = slices.Delete(s.ahead, 0, len(s.ahead)-aheadMax)
 	}
 }
 
 // aheadMsg is sent by aheadCmd with a replay made ahead under policy.
 type aheadMsg struct {
-	rec    *model.Recording
+	view   *study.View
 	policy model.Policy
 	replay *window.Replay
 	diff   *fateDiff
 	cells  *timelineCells
 }
 
-func aheadCmd(rec *model.Recording, recorded *window.Replay, p model.Policy, folds *window.FoldBook, call, cells int, quit *atomic.Bool) tea.Cmd {
+func aheadCmd(v *study.View, recorded *window.Replay, p model.Policy, cells int, quit *atomic.Bool) tea.Cmd {
 	return func() tea.Msg {
-		r := window.RunNearUntil(rec, p, folds, recorded, quit)
+		r := v.Replay(p, quit)
 		if r == nil {
-			return aheadMsg{rec: rec, policy: p}
+			return aheadMsg{view: v, policy: p}
 		}
-		d, tc := settleReplay(r, recorded, call, cells)
-		return aheadMsg{rec: rec, policy: p, replay: r, diff: d, cells: tc}
+		d, tc := screenParts(r, recorded, cells)
+		return aheadMsg{view: v, policy: p, replay: r, diff: d, cells: tc}
 	}
 }
 
@@ -187,8 +189,8 @@ func (m *Model) idle() tea.Cmd {
 	ahead, collect := m.idleTask()
 	switch {
 	case ahead != nil:
-		s.ahead, s.quitAhead = ahead, &atomic.Bool{}
-		return aheadCmd(s.rec, s.recorded, *ahead, s.inference.Folds, s.call, m.timeline.cells(), s.quitAhead)
+		s.aheadFor, s.quitAhead = ahead, &atomic.Bool{}
+		return aheadCmd(s.view, s.recorded, *ahead, m.timeline.cells(), s.quitAhead)
 	case collect:
 		s.dirty = false
 		return collectCmd()
@@ -197,7 +199,7 @@ func (m *Model) idle() tea.Cmd {
 }
 
 // idleTask is the work to do while the user reads a settled screen (no
-// replay or book under way): the first of aheadPolicies not kept, to
+// replay or book under way): the first of aheadPolicies not held, to
 // replay ahead; else collect, when replays, books or evidence
 // passes were made since the heap was last collected. The replays ahead come
 // before the evidence pass (which waits judgeWait, about 0.35 s at call
@@ -207,12 +209,12 @@ func (m *Model) idle() tea.Cmd {
 // way through every other replay, doubling its wait.
 func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 	s := m.s
-	if s == nil || m.stream != nil || s.replaying || s.ahead != nil || s.calls() < aheadMin || s.book == nil {
+	if s == nil || m.stream != nil || s.replaying || s.aheadFor != nil || s.calls() < aheadMin || s.book == nil {
 		return nil, false
 	}
-	if keepReplays > 0 && m.lastKnob != nil {
+	if recentReplays > 0 && m.lastKnob != nil {
 		for _, p := range m.aheadPolicies() {
-			if s.keptFor(p) == nil {
+			if s.madeFor(p) == nil {
 				return &p, false
 			}
 		}
@@ -229,17 +231,17 @@ func (m Model) letGoAhead() {
 	switch {
 	case m.s == nil:
 	case m.lastKnob == nil:
-		m.s.next = nil
+		m.s.ahead = nil
 	default:
 		want := m.aheadPolicies()
-		m.s.next = slices.DeleteFunc(m.s.next, func(n keptReplay) bool { return !slices.Contains(want, n.policy) })
+		m.s.ahead = slices.DeleteFunc(m.s.ahead, func(n madeReplay) bool { return !slices.Contains(want, n.policy) })
 	}
 }
 
 // aheadPolicies are the policies replayed ahead from the screen's, most
 // likely first: the last knob key's again, then those of ] [ } { p; each
 // once, none on screen or recorded (the recorded replay is shown at
-// once), at most aheadKeep. (a s t T change the anchor, the strategy
+// once), at most aheadMax. (a s t T change the anchor, the strategy
 // and its threshold: rarer, and a summary's replay is not split.)
 func (m *Model) aheadPolicies() []model.Policy {
 	s := m.s
@@ -251,8 +253,8 @@ func (m *Model) aheadPolicies() []model.Policy {
 	}
 	var out []model.Policy
 	for _, k := range keys {
-		p, _, ok := nextPolicy(s.policy, s.lastPins, s.inference.Policy, m.keys, k)
-		if ok && p != s.policy && p != s.inference.Policy && !slices.Contains(out, p) && len(out) < aheadKeep {
+		p, _, ok := nextPolicy(s.policy, s.lastPins, s.agent, m.keys, k)
+		if ok && p != s.policy && p != s.agent.Recorded && !slices.Contains(out, p) && len(out) < aheadMax {
 			out = append(out, p)
 		}
 	}
@@ -265,19 +267,19 @@ func (s *session) judgedBook() bool {
 	return done
 }
 
-// aheadBack keeps a replay made ahead, and shows it when the user has
+// aheadBack holds a replay made ahead, and shows it when the user has
 // asked for its policy meanwhile (replan waits for it then).
 func (m Model) aheadBack(msg aheadMsg) (Model, tea.Cmd) {
 	s := m.s
-	if s == nil || s.rec != msg.rec || s.ahead == nil || *s.ahead != msg.policy {
+	if s == nil || s.view != msg.view || s.aheadFor == nil || *s.aheadFor != msg.policy {
 		return m, nil // another recording or conversation is on screen
 	}
-	s.ahead, s.dirty = nil, true
+	s.aheadFor, s.dirty = nil, true
 	if msg.replay == nil {
 		return m, nil // given up: the user went elsewhere
 	}
-	k := keptReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff, cells: msg.cells}
-	s.keptAhead(k)
+	k := madeReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff, cells: msg.cells}
+	s.holdAhead(k)
 	if s.replaying && s.policy == msg.policy {
 		return m.show(k)
 	}
@@ -285,10 +287,10 @@ func (m Model) aheadBack(msg aheadMsg) (Model, tea.Cmd) {
 }
 
 // show puts a replay under the session's policy on screen: a fresh one,
-// or a kept one (with its book, when made).
-func (m Model) show(k keptReplay) (Model, tea.Cmd) {
+// or a held one (with its book, when made).
+func (m Model) show(k madeReplay) (Model, tea.Cmd) {
 	s := m.s
-	s.keep(k) // now a policy the user set
+	s.remember(k) // now a policy the user set
 	s.booked(k.replay, k.book)
 	s.replay, s.replaying, s.book, s.diff = k.replay, false, k.book, k.diff
 	var diff tea.Cmd
@@ -329,7 +331,7 @@ func (s *session) giveUp() {
 		s.quitReplay.Store(true)
 		s.quitReplay = nil
 	}
-	if s.ahead != nil && *s.ahead != s.policy && s.quitAhead != nil {
+	if s.aheadFor != nil && *s.aheadFor != s.policy && s.quitAhead != nil {
 		s.quitAhead.Store(true)
 	}
 }

@@ -16,10 +16,11 @@ import (
 )
 
 // sameWindows fails unless r's windows are those of a replay of rec under
-// p made from scratch (the same messages in the same order at every call).
-func sameWindows(t *testing.T, what string, rec *model.Recording, r *window.Replay, p model.Policy, folds *window.FoldBook) {
+// p made from scratch, by a study of its own (the same messages in the
+// same order at every call).
+func sameWindows(t *testing.T, what string, rec *model.Recording, r *window.Replay, p model.Policy) {
 	t.Helper()
-	want := window.RunFolds(rec, p, folds)
+	want := viewOf(t, rec).Replay(p, nil)
 	if r.Policy != p || len(r.Calls) != len(want.Calls) {
 		t.Fatalf("%s: a replay under %v of %d calls, want %v of %d", what, r.Policy, len(r.Calls), p, len(want.Calls))
 	}
@@ -52,7 +53,7 @@ func TestKnobBackToAKeptReplay(t *testing.T) {
 	if m.s.replaying || m.s.replay != first || m.s.policy != k {
 		t.Fatalf("back to %v: replaying %v, the replay shown is the first one: %v", k, m.s.replaying, m.s.replay == first)
 	}
-	sameWindows(t, "the kept replay", m.s.rec, m.s.replay, k, m.s.inference.Folds)
+	sameWindows(t, "the kept replay", m.s.rec, m.s.replay, k)
 	if m.s.diff == nil || m.s.diff.now != first {
 		t.Error("the kept replay came back without its fate diff")
 	}
@@ -69,7 +70,7 @@ func TestKnobReplayedAhead(t *testing.T) {
 	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
 	want := m.s.policy
 	want.KeepRecentTurns++
-	if m.s.keptFor(want) == nil {
+	if m.s.madeFor(want) == nil {
 		t.Fatalf("after ] and a settled screen, %v was not replayed ahead", want)
 	}
 	next, _ := m.Update(keyMsg("]"))
@@ -77,7 +78,7 @@ func TestKnobReplayedAhead(t *testing.T) {
 	if m.s.replaying || m.s.policy != want {
 		t.Fatalf("] again: replaying %v under %v, want %v at once", m.s.replaying, m.s.policy, want)
 	}
-	sameWindows(t, "the replay made ahead", m.s.rec, m.s.replay, want, m.s.inference.Folds)
+	sameWindows(t, "the replay made ahead", m.s.rec, m.s.replay, want)
 
 	// hold back the replay ahead, press its key meanwhile, then let it in
 	m = open(t, fileConfig(demoLog), 120, 40)
@@ -91,10 +92,10 @@ func TestKnobReplayedAhead(t *testing.T) {
 		}
 		return false
 	}, nil)
-	if len(held) != 1 || m.s.ahead == nil {
-		t.Fatalf("after } and a settled screen: %d replays ahead sent, one under way: %v", len(held), m.s.ahead != nil)
+	if len(held) != 1 || m.s.aheadFor == nil {
+		t.Fatalf("after } and a settled screen: %d replays ahead sent, one under way: %v", len(held), m.s.aheadFor != nil)
 	}
-	ahead := *m.s.ahead
+	ahead := *m.s.aheadFor
 	next, cmd = m.Update(keyMsg("}"))
 	m = next.(Model)
 	if !m.s.replaying || m.s.policy != ahead {
@@ -115,11 +116,11 @@ func TestKnobReplayedAhead(t *testing.T) {
 	if m.s.replaying || m.s.policy != ahead {
 		t.Fatalf("the replay ahead came back: replaying %v", m.s.replaying)
 	}
-	sameWindows(t, "the replay waited for", m.s.rec, m.s.replay, ahead, m.s.inference.Folds)
+	sameWindows(t, "the replay waited for", m.s.rec, m.s.replay, ahead)
 }
 
 // Once the screen has settled, what ] [ } { p would give from it is
-// replayed ahead too (the last key's first, at most aheadKeep, none of
+// replayed ahead too (the last key's first, at most aheadMax, none of
 // them the recorded policy, which is reused): any of those keys shows its
 // replay at once, and the replays ahead of the policy before are let go.
 func TestKnobNeighboursReplayedAhead(t *testing.T) {
@@ -140,7 +141,7 @@ func TestKnobNeighboursReplayedAhead(t *testing.T) {
 		t.Fatalf("from %v, replayed ahead: %v, want %v", p, got, want)
 	}
 	for _, q := range want {
-		if m.s.keptFor(q) == nil {
+		if m.s.madeFor(q) == nil {
 			t.Errorf("after ] and a settled screen, %v was not replayed ahead", q)
 		}
 	}
@@ -149,21 +150,21 @@ func TestKnobNeighboursReplayedAhead(t *testing.T) {
 	if m.s.replaying || m.s.policy != want[1] {
 		t.Fatalf("}: replaying %v under %v, want %v at once", m.s.replaying, m.s.policy, want[1])
 	}
-	sameWindows(t, "the replay made ahead for }", m.s.rec, m.s.replay, want[1], m.s.inference.Folds)
+	sameWindows(t, "the replay made ahead for }", m.s.rec, m.s.replay, want[1])
 	for _, q := range []model.Policy{want[0], want[2], want[3]} { // the key itself lets them go
-		if m.s.keptFor(q) != nil && !slices.Contains(m.aheadPolicies(), q) {
+		if m.s.madeFor(q) != nil && !slices.Contains(m.aheadPolicies(), q) {
 			t.Errorf("%v, ahead from the policy before }, is still held", q)
 		}
 	}
 
 	m = settle(m, cmd) // the screen under } settles: its own neighbours are made
 	for _, q := range m.aheadPolicies() {
-		if m.s.keptFor(q) == nil {
+		if m.s.madeFor(q) == nil {
 			t.Errorf("under }, %v was not replayed ahead", q)
 		}
 	}
-	if len(m.s.next) > aheadKeep {
-		t.Errorf("%d replays ahead held, at most %d", len(m.s.next), aheadKeep)
+	if len(m.s.ahead) > aheadMax {
+		t.Errorf("%d replays ahead held, at most %d", len(m.s.ahead), aheadMax)
 	}
 }
 
@@ -172,8 +173,8 @@ func TestKnobColdKeepsNothing(t *testing.T) {
 	defer coldKnobs()()
 	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]", "]")
 	next, _ := m.Update(keyMsg("["))
-	if m = next.(Model); !m.s.replaying || len(m.s.kept) != 0 {
-		t.Fatalf("cold: back to a policy set before, replaying %v with %d kept", m.s.replaying, len(m.s.kept))
+	if m = next.(Model); !m.s.replaying || len(m.s.recent) != 0 {
+		t.Fatalf("cold: back to a policy set before, replaying %v with %d kept", m.s.replaying, len(m.s.recent))
 	}
 }
 
@@ -284,13 +285,13 @@ func TestKnobKeysLetOldReplaysGo(t *testing.T) {
 		t.Fatal("after ] and a settled screen, the replay has no book or no judgement")
 	}
 	replay, book := weak.Make(m.s.replay), weak.Make(m.s.book)
-	for range keepReplays + 2 {
+	for range recentReplays + 2 {
 		m = press(m, "]")
 	}
 	runtime.GC()
 	if replay.Value() != nil || book.Value() != nil {
 		t.Errorf("%d knob keys later, the first replay is still held: replay %v, book %v",
-			keepReplays+2, replay.Value() != nil, book.Value() != nil)
+			recentReplays+2, replay.Value() != nil, book.Value() != nil)
 	}
 	// what stays is still judged: the screen's, the recorded, the kept
 	for _, b := range []*provenance.Book{m.s.book, m.s.recordedBook} {
@@ -298,8 +299,8 @@ func TestKnobKeysLetOldReplaysGo(t *testing.T) {
 			t.Error("a book still on screen or recorded lost its judgement")
 		}
 	}
-	if n := len(m.s.judgements); n > keepReplays+2 {
-		t.Errorf("%d judgements held, want at most %d (kept, ahead, recorded)", n, keepReplays+2)
+	if n := len(m.s.judgements); n > recentReplays+2 {
+		t.Errorf("%d judgements held, want at most %d (kept, ahead, recorded)", n, recentReplays+2)
 	}
 }
 

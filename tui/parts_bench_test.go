@@ -9,19 +9,17 @@ import (
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/window"
 )
 
-// BenchmarkSettle is what a knob change does after its replay, before
-// the frame: settleReplay of a fresh replay (the turn log, the ledger at
-// the last call, the fates against the recorded replay, every call's
-// window size and recorded comparison), on generated runs of 1.6k, 16k
-// and 50k calls. The replay (RunNear, keepRecentTurns 5, pins 3, beside
-// the recorded keepRecentTurns 4, pins 2) is not timed; ms-replay says
-// what it took; cpu-ms-settle and cpu-ms-replay the CPU time of each
-// (the process's, user + system: on a shared machine, steadier than the
-// wall time).
-func BenchmarkSettle(b *testing.B) {
+// BenchmarkScreenParts is what a knob change does after its replay,
+// before the frame: screenParts of a fresh replay (the fates against the
+// recorded replay, the timeline's cells), on generated runs of 1.6k, 16k
+// and 50k calls. The replay (study's View.Replay, keepRecentTurns 5,
+// pins 3, beside the recorded keepRecentTurns 4, pins 2: its turn log and
+// ledger index built with it) is not timed; ms-replay says what it took;
+// cpu-ms-parts and cpu-ms-replay the CPU time of each (the process's,
+// user + system: on a shared machine, steadier than the wall time).
+func BenchmarkScreenParts(b *testing.B) {
 	for _, calls := range []int{1600, 16000, 50000} {
 		b.Run(fmt.Sprintf("%dcalls", calls), func(b *testing.B) {
 			path, _, err := rungen.Cached(rungen.Default(calls))
@@ -32,28 +30,28 @@ func BenchmarkSettle(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			was := window.RunFolds(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
-			settleReplay(was, nil, calls-1, 0)
+			v := viewOf(b, rec)
+			was := v.Recorded()
 			now := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
-			var replaying, cpuReplay, cpuSettle time.Duration
+			var replaying, cpuReplay, cpuParts time.Duration
 			b.ResetTimer()
 			for range b.N {
 				b.StopTimer()
 				began, cpu0 := time.Now(), cpuTime()
-				r := window.RunNear(rec, now, nil, was)
+				r := v.Replay(now, nil)
 				replaying += time.Since(began)
 				cpu1 := cpuTime()
 				b.StartTimer()
-				if d, tc := settleReplay(r, was, calls-1, 98); d == nil || tc == nil {
+				if d, tc := screenParts(r, was, 98); d == nil || tc == nil {
 					b.Fatal("no fate diff")
 				}
 				cpu2 := cpuTime()
-				cpuReplay, cpuSettle = cpuReplay+cpu1-cpu0, cpuSettle+cpu2-cpu1
+				cpuReplay, cpuParts = cpuReplay+cpu1-cpu0, cpuParts+cpu2-cpu1
 			}
 			per := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
 			b.ReportMetric(per(replaying), "ms-replay")
 			b.ReportMetric(per(cpuReplay), "cpu-ms-replay")
-			b.ReportMetric(per(cpuSettle), "cpu-ms-settle")
+			b.ReportMetric(per(cpuParts), "cpu-ms-parts")
 		})
 	}
 }

@@ -1,0 +1,139 @@
+package study
+
+import (
+	"fmt"
+
+	"github.com/afinspect/inspect/lineage"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// Knobs are the knobs of a policy given from outside (a command line's
+// flags); a nil or empty one is not given, and is settled from the
+// recording.
+type Knobs struct {
+	Strategy            string
+	KeepRecentTurns     *int
+	KeepLastToolResults *int
+	ThresholdTokens     *int
+	NoAnchor            bool
+}
+
+// Given names the knobs given, in the library's words.
+func (k Knobs) Given() []string {
+	var out []string
+	for _, g := range []struct {
+		name  string
+		given bool
+	}{
+		{"strategy", k.Strategy != ""},
+		{"keepRecentTurns", k.KeepRecentTurns != nil},
+		{"keepLastToolResults", k.KeepLastToolResults != nil},
+		{"thresholdTokens", k.ThresholdTokens != nil},
+		{"anchor", k.NoAnchor},
+	} {
+		if g.given {
+			out = append(out, g.name)
+		}
+	}
+	return out
+}
+
+// Whole reports whether the knobs name the whole policy: nothing is
+// left to read from the recording.
+func (k Knobs) Whole() bool {
+	return k.Strategy != "" && k.KeepRecentTurns != nil && k.KeepLastToolResults != nil &&
+		(!(model.Policy{Strategy: k.Strategy}).NeedsThreshold() || k.ThresholdTokens != nil)
+}
+
+// Apply is p with the knobs given in place of its own.
+func (k Knobs) Apply(p model.Policy) model.Policy {
+	if k.Strategy != "" {
+		p.Strategy = k.Strategy
+	}
+	for _, kv := range []struct {
+		v  *int
+		to *int
+	}{{k.KeepRecentTurns, &p.KeepRecentTurns}, {k.KeepLastToolResults, &p.KeepLastToolResults}, {k.ThresholdTokens, &p.ThresholdTokens}} {
+		if kv.v != nil {
+			*kv.to = *kv.v
+		}
+	}
+	p.NoAnchor = p.NoAnchor || k.NoAnchor
+	return p
+}
+
+// Open decides rec's lineage and settles each agent's policy: the knobs
+// given, the rest stated by the log or inferred from the agent's own
+// segments (§10.10); a strategy that needs a threshold that nothing
+// gives takes the agent's largest recorded input (§13.2). A policy that
+// still has none (no call measured its input) is an error, the study
+// returned all the same: a replay under it would be a guess the
+// command line refuses, the screen shows.
+func Open(rec *model.Recording, q Request) (*Study, error) {
+	s := &Study{Rec: rec, Lineage: lineage.Decide(rec), Given: q.Knobs.Given(), Only: q.Only}
+	agents := rec.Agents
+	if q.Only != nil {
+		agents = []*model.Agent{q.Only}
+	}
+	sub := *rec
+	sub.Agents = agents
+	s.sub = &sub
+	k := q.Knobs
+	infer := !k.Whole() || q.Recorded || k.Strategy == model.SummarizeOldest // summaries: refusals learned under the recorded policy (§11.9)
+	if infer {
+		s.infs = s.infer(q.After)
+	}
+	s.policies = map[string]model.Policy{}
+	var err error
+	for i, a := range agents {
+		ag := Agent{Agent: a, LargestInput: window.LargestInput(rec, a)}
+		if infer && (!k.Whole() || q.Recorded) {
+			inf := &s.infs[i]
+			ag.inf, ag.Recorded, ag.Inferred, ag.Evidence = inf, inf.Policy, inf.Inferred, inf.Evidence
+			ag.Matched, ag.Compared, ag.Equal = inf.Matched, inf.Compared, inf.Equal
+			ag.Policy = k.Apply(inf.Policy)
+		} else {
+			ag.Policy, ag.Evidence = k.Apply(model.Policy{}), "all knobs given as flags"
+			ag.Recorded = ag.Policy
+		}
+		ag.Policy = ag.Complete(ag.Policy)
+		if ag.Policy.NeedsThreshold() && ag.Policy.ThresholdTokens <= 0 && err == nil {
+			err = fmt.Errorf("--strategy %s needs --threshold-tokens N: %s names no threshold", ag.Policy.Strategy, rec.Source)
+		}
+		s.policies[a.Key] = ag.Policy
+		s.Agents = append(s.Agents, ag)
+	}
+	if len(s.Agents) > 0 {
+		s.lead = s.Agents[0]
+	} else {
+		p := k.Apply(model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults})
+		s.lead = Agent{Policy: p, Recorded: p, Evidence: "no agent in the log"}
+	}
+	return s, err
+}
+
+// infer infers every replayed agent's recorded policy; a one-agent file
+// whose earlier part was inferred has that inference checked on the new
+// calls instead, when the log allows.
+func (s *Study) infer(after *Study) []window.Inference {
+	if after != nil && len(after.infs) == 1 && len(s.sub.Agents) == 1 {
+		if inf, ok := window.Recheck(s.sub, s.Lineage, after.infs[0]); ok {
+			return []window.Inference{inf}
+		}
+	}
+	return window.InferAgents(s.sub, s.Lineage)
+}
+
+// Agent is the settled policy of agent a, nil when a is not replayed.
+func (s *Study) Agent(a *model.Agent) *Agent {
+	for i := range s.Agents {
+		if s.Agents[i].Agent == a {
+			return &s.Agents[i]
+		}
+	}
+	return nil
+}
+
+// Int is a knob's value given, for Knobs.
+func Int(n int) *int { return &n }

@@ -1,0 +1,186 @@
+// Package study is one recording opened for inspection, the single
+// source every front end reads: the terminal UI, report, export and
+// evidence all ask it, so they give the same answers. It owns
+//
+//   - the recording's lineage, decided once (lineage.Decide);
+//   - each agent's policy, settled once: a knob given from outside
+//     first, then what the log states, then what the replay infers
+//     (WINDOW-SEMANTICS §10.10, §13.2), with what the inference could
+//     not tell apart (Agent.Equal);
+//   - the replay under the settled policies, file-wide (Study.Replay),
+//     and of one conversation of one agent (View), under that agent's
+//     policy or another; each the same windows for the same calls;
+//   - the conversations and how many recorded windows each replay
+//     reproduces (Conversations, Score);
+//   - sweeps over many policies of one agent (Sweep) sharing one cache
+//     of replays that can be given up, and the search for the smallest
+//     change that would have kept a value in view (Searcher) built on one.
+//
+// Every replay it hands out is complete and never changes when read:
+// any goroutine may read it as it is.
+//
+// It never reads a flag (a Knobs says what was given), prints or draws;
+// the rules themselves are window's, lineage's and evidence's.
+package study
+
+import (
+	"sync"
+
+	"github.com/afinspect/inspect/lineage"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// Request is what to open a recording for.
+type Request struct {
+	Knobs Knobs
+	// Only, when set, is the one agent replayed (export --agent): its
+	// calls keep their numbers, its policy is settled as in the whole
+	// file, and the knobs apply to it alone.
+	Only *model.Agent
+	// Recorded asks for each agent's recorded policy even when the knobs
+	// name the whole policy (the UI marks its knobs against it); without
+	// it, a policy given whole is not inferred.
+	Recorded bool
+	// After is a study of an earlier part of the same file (a load in
+	// progress): an agent's inference is checked on the new calls
+	// rather than searched again, where the log allows (window.Recheck).
+	After *Study
+}
+
+// Study is one recording opened for inspection.
+type Study struct {
+	Rec     *model.Recording
+	Lineage *lineage.Lineage
+	Agents  []Agent  // each replayed agent's settled policy, in the order of Rec.Agents
+	Given   []string // the knobs given from outside, in the library's words
+	Only    *model.Agent
+
+	lead     Agent            // the first agent's, or the defaults in a file with none
+	sub      *model.Recording // Rec with the replayed agents only
+	infs     []window.Inference
+	policies map[string]model.Policy // settled, by agent key
+
+	replayOnce, recordedOnce sync.Once
+	replay, recorded         *window.Replay
+
+	mu    sync.Mutex
+	folds map[model.Policy]*window.FoldBook // FoldsFor's answers
+	views map[int]*View
+	convs []Conversation // tallied (Conversations)
+}
+
+// Agent is one agent and its policy, settled.
+type Agent struct {
+	Agent *model.Agent
+	// Policy is what the agent is replayed under: each knob given from
+	// outside, the rest as Recorded, a threshold the strategy needs and
+	// nothing gives completed (Complete).
+	Policy model.Policy
+	// Recorded is the policy the log states or the replay infers, the
+	// one knobs are marked against; Policy itself when nothing was
+	// inferred (every knob given, and the recorded policy not asked for).
+	Recorded model.Policy
+	Inferred bool   // some knob of Recorded was inferred, not stated by the log
+	Evidence string // what each knob was read or inferred from
+	// Matched of Compared recorded windows Recorded reproduces.
+	Matched, Compared int
+	// Equal are the (keepRecentTurns, keepLastToolResults) pairs tried
+	// that reproduce as many recorded windows as Recorded: the policies
+	// the log cannot tell apart (nil when no search was made).
+	Equal [][2]int
+	// LargestInput is the largest input the agent's calls recorded: the
+	// threshold a strategy that needs one takes when neither the log nor
+	// a knob gives one (§13.2).
+	LargestInput int
+
+	inf *window.Inference // nil when nothing was inferred
+}
+
+// Complete is p with what a policy of this agent must hold and p lacks:
+// a threshold for a strategy that needs one (the agent's LargestInput,
+// §13.2). The UI's strategy key asks it as the command line does.
+func (a *Agent) Complete(p model.Policy) model.Policy {
+	if p.NeedsThreshold() && p.ThresholdTokens <= 0 {
+		p.ThresholdTokens = a.LargestInput
+	}
+	return p
+}
+
+// Lead is the first replayed agent (the only one, in a one-agent file),
+// whose policy a one-policy reader (version 1 of the export) is given;
+// in a file with no agent, the library's defaults under the knobs.
+func (s *Study) Lead() Agent { return s.lead }
+
+// Inferences are the agents' inferences, for a reader that shows them
+// whole; none when nothing was inferred.
+func (s *Study) Inferences() []window.Inference { return s.infs }
+
+// Replay is the recording replayed, each replayed agent under its settled
+// policy; summaries come from the recorded folds, refusals learned under
+// the recorded policy, whatever the knobs changed (§11.9). Made once.
+func (s *Study) Replay() *window.Replay {
+	s.replayOnce.Do(func() { s.replay = window.Merge(s.sub, s.Lineage, s.infs, s.policies) })
+	return s.replay
+}
+
+// RecordedReplay is the recording replayed with every agent under its
+// recorded policy: what the conversations' tallies count. Made once.
+func (s *Study) RecordedReplay() *window.Replay {
+	s.recordedOnce.Do(func() {
+		if len(s.infs) == 1 {
+			if r := s.infs[0].Replay(s.sub); r != nil {
+				s.recorded = r // the inference's own: no copy of a long run's calls
+				return
+			}
+		}
+		recorded := make(map[string]model.Policy, len(s.Agents))
+		for _, a := range s.Agents {
+			recorded[a.Agent.Key] = a.Recorded
+		}
+		s.recorded = window.Merge(s.sub, s.Lineage, s.infs, recorded)
+	})
+	return s.recorded
+}
+
+// Problems are what the loader, the lineage and the replay could not
+// use or decide, each naming its place: the loader's the file and line,
+// the replay's the file.
+func (s *Study) Problems() []model.Problem {
+	var out []model.Problem
+	out = append(out, s.Rec.Problems...)
+	out = append(out, s.Lineage.Problems...)
+	for _, p := range s.Replay().Problems {
+		out = append(out, model.Problem{Message: s.Rec.Source + ": replay: " + p})
+	}
+	return out
+}
+
+// foldsFor is the book a replay with an agent under p takes its
+// summaries from (window.FoldsFor), read once per policy.
+func (s *Study) foldsFor(p model.Policy) *window.FoldBook {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, ok := s.folds[p]; ok {
+		return b
+	}
+	b := window.FoldsFor(s.sub, s.Lineage, s.infs, p)
+	if s.folds == nil {
+		s.folds = map[model.Policy]*window.FoldBook{}
+	}
+	s.folds[p] = b
+	return b
+}
+
+// strategies are those the log makes replayable for a search: sliding-
+// window and token-budget always, summarize-oldest when the log
+// recorded folds.
+func (s *Study) strategies() []string {
+	out := []string{model.SlidingWindow, model.TokenBudget}
+	for _, inf := range s.infs {
+		if inf.Folds != nil && inf.Folds.Folds() > 0 {
+			return append(out, model.SummarizeOldest)
+		}
+	}
+	return out
+}

@@ -1,0 +1,75 @@
+package study
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// Sweep is replays of one recording (or one conversation of it) with one
+// agent at a time under another policy, made when first asked for and
+// kept for the sweep's life: a search asks for the same policy again
+// for every value it looks at. GiveUp lets them all go; every later ask
+// is answered nil. Safe for concurrent use.
+type Sweep struct {
+	replay func(agent string, p model.Policy) *window.Replay
+	mu     sync.Mutex
+	kept   map[agentPolicy]*window.Replay
+	gaveUp atomic.Bool
+}
+
+type agentPolicy struct {
+	agent  string
+	policy model.Policy
+}
+
+func newSweep(replay func(agent string, p model.Policy) *window.Replay) *Sweep {
+	return &Sweep{replay: replay, kept: map[agentPolicy]*window.Replay{}}
+}
+
+// Sweep is a sweep over the whole recording: each replay is the file's
+// with agent under p and every other agent under its settled policy.
+func (s *Study) Sweep() *Sweep {
+	return newSweep(func(agent string, p model.Policy) *window.Replay {
+		policies := make(map[string]model.Policy, len(s.policies))
+		for k, q := range s.policies {
+			policies[k] = q
+		}
+		policies[agent] = p
+		return window.Merge(s.sub, s.Lineage, s.infs, policies)
+	})
+}
+
+// Replay is the recording replayed with agent (its key) under p; nil once
+// the sweep is given up.
+func (w *Sweep) Replay(agent string, p model.Policy) *window.Replay {
+	if w.gaveUp.Load() {
+		return nil
+	}
+	key := agentPolicy{agent, p}
+	w.mu.Lock()
+	r := w.kept[key]
+	w.mu.Unlock()
+	if r != nil {
+		return r
+	}
+	r = w.replay(agent, p)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.gaveUp.Load() {
+		return nil
+	}
+	w.kept[key] = r
+	return r
+}
+
+// GiveUp lets go of every replay the sweep holds; what is asked of it
+// after is answered nil.
+func (w *Sweep) GiveUp() {
+	w.gaveUp.Store(true)
+	w.mu.Lock()
+	w.kept = map[agentPolicy]*window.Replay{}
+	w.mu.Unlock()
+}

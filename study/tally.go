@@ -1,0 +1,95 @@
+package study
+
+import (
+	"github.com/afinspect/inspect/lineage"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// Conversation is one conversation of the file (§10.8): its agent, its
+// runs in order, and how many of its recorded windows the replay under
+// the recorded policies reproduces (Matched of Compared).
+type Conversation struct {
+	Number            int
+	Agent             *model.Agent
+	Runs              []Run
+	Calls             int
+	Matched, Compared int
+}
+
+// Run is one run (a segment) of a conversation, with its tally.
+type Run struct {
+	Index             int // in Rec.Runs
+	Run               *model.Run
+	Paused            bool // a later resume continues it (§10.7): it stopped for a person, not because the log was cut
+	Matched, Compared int
+}
+
+// Conversations are the file's conversations, each run tallied under the
+// agents' recorded policies (RecordedReplay, made once).
+func (s *Study) Conversations() []Conversation {
+	r := s.RecordedReplay()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.convs != nil {
+		return s.convs
+	}
+	paused := map[int]bool{}
+	for _, l := range s.Lineage.Links {
+		if l.Kind == lineage.Resume {
+			paused[l.Pred] = true
+		}
+	}
+	byRun := tallies(r)
+	out := []Conversation{}
+	for _, c := range s.Lineage.Conversations {
+		cv := Conversation{Number: c.Number, Agent: c.Agent}
+		for _, i := range c.Runs {
+			run := s.Rec.Runs[i]
+			t := byRun[run]
+			cv.Runs = append(cv.Runs, Run{Index: i, Run: run, Paused: paused[i], Matched: t.matched, Compared: t.compared})
+			cv.Calls += len(run.Calls)
+			cv.Matched += t.matched
+			cv.Compared += t.compared
+		}
+		out = append(out, cv)
+	}
+	s.convs = out
+	return out
+}
+
+// tally is how many recorded windows a replay reproduces (matched), of
+// those it was compared with.
+type tally struct{ matched, compared int }
+
+func (t *tally) add(c *window.CallReplay) {
+	switch c.Recorded() {
+	case window.Match:
+		t.matched++
+		t.compared++
+	case window.Differs:
+		t.compared++
+	}
+}
+
+// tallies are r's tallies by run.
+func tallies(r *window.Replay) map[*model.Run]tally {
+	out := map[*model.Run]tally{}
+	for i := range r.Calls {
+		c := &r.Calls[i]
+		t := out[c.Run]
+		t.add(c)
+		out[c.Run] = t
+	}
+	return out
+}
+
+// Score counts the calls of r whose recorded window it reproduces
+// (matched), of those that have one (compared).
+func Score(r *window.Replay) (matched, compared int) {
+	var t tally
+	for i := range r.Calls {
+		t.add(&r.Calls[i])
+	}
+	return t.matched, t.compared
+}

@@ -1,0 +1,158 @@
+package tui
+
+import (
+	"maps"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/window"
+)
+
+// Judging every call: which calls have a value typed, not read, or one
+// whose source was out of view (x/X, the timeline's marks), worked out
+// over the whole replay off the UI goroutine, once per replay on screen.
+
+// flagged reports whether call i of the replay on screen has a value that
+// left the window or was never read; false while that is being worked out.
+func (s *session) flagged(i int) bool {
+	f := s.judgements[s.book].flags
+	return i >= 0 && i < len(f) && f[i]
+}
+
+// judgedMsg is sent by judgeCmd with what judging every call of a replay
+// found; book names the replay's book. gaveUp: the replay left the
+// screen first, and the job stopped (judgement is empty).
+type judgedMsg struct {
+	book *provenance.Book
+	judgement
+	gaveUp bool
+}
+
+// judgeJob starts judging every call of the replay on screen, once per
+// replay; nil when that is done or under way, or a knob was pressed.
+func (s *session) judgeJob() tea.Cmd {
+	if s == nil || s.book == nil || s.judging[s.book] || s.replaying {
+		return nil // (while a replay is under way, its book comes next)
+	}
+	if wait := judgeWait - time.Since(s.shownAt); s.calls() >= judgeWaitCalls && wait > 0 {
+		if s.judgeTick {
+			return nil
+		}
+		s.judgeTick = true
+		return tea.Tick(wait, func(time.Time) tea.Msg { return judgeSoonMsg{} })
+	}
+	if s.judging == nil {
+		s.judging = map[*provenance.Book]bool{}
+	}
+	s.judging[s.book] = true
+	if _, done := s.judgements[s.book]; done {
+		return nil
+	}
+	stop := &atomic.Bool{}
+	if s.judgeStops == nil {
+		s.judgeStops = map[*provenance.Book]*atomic.Bool{}
+	}
+	s.judgeStops[s.book] = stop
+	return judgeCmdUntil(s.book, s.rec, s.replay, stop)
+}
+
+// A long run's judge pass (seconds of work at 50,000 calls) starts only
+// once the user's replay has been on screen judgeWait: a user pressing a
+// knob again and again would otherwise start one each time, each
+// competing with the next replay until the key stops it.
+const (
+	judgeWait      = 700 * time.Millisecond
+	judgeWaitCalls = 5000
+)
+
+// judgeSoonMsg is sent when a long run's judge pass may start.
+type judgeSoonMsg struct{}
+
+// dropJudges stops the judge jobs of the replays no longer on screen, or
+// about to leave it (a knob pressed: a replay under way), so that a pass
+// over the whole run (seconds at call 50,000) does not compete with the
+// next replay; such a replay is judged afresh if it comes back. It lets
+// go of the judgements of books no longer on screen, recent or made ahead:
+// each holds its replay (some 50 MB at call 50,000), and a user pressing
+// knob after knob would otherwise keep every replay they ever saw.
+func (s *session) dropJudges() {
+	if s == nil {
+		return
+	}
+	for b, stop := range s.judgeStops {
+		if b != s.book || s.replaying {
+			stop.Store(true)
+			delete(s.judgeStops, b)
+			delete(s.judging, b)
+		}
+	}
+	maps.DeleteFunc(s.judging, func(b *provenance.Book, _ bool) bool { return !s.bookHeld(b) })
+	maps.DeleteFunc(s.judgements, func(b *provenance.Book, _ judgement) bool { return !s.bookHeld(b) })
+}
+
+// bookHeld says whether b is the book of a replay the session still
+// holds: on screen, the recorded one, recent, or made ahead.
+func (s *session) bookHeld(b *provenance.Book) bool {
+	if b == s.book || b == s.recordedBook {
+		return true
+	}
+	has := func(k madeReplay) bool { return k.book == b }
+	return slices.ContainsFunc(s.recent, has) || slices.ContainsFunc(s.ahead, has)
+}
+
+// judgeCmdUntil judges every call with a book of its own (a Book is not
+// shared between goroutines): a whole-recording pass, off the UI
+// goroutine, which gives up as soon as stop says so.
+func judgeCmdUntil(key *provenance.Book, rec *model.Recording, r *window.Replay, stop *atomic.Bool) tea.Cmd {
+	return func() tea.Msg {
+		b := provenance.Walk(rec, r) // every call once, in order: the export's way, values told ahead
+		defer b.Stop()
+		j, done := judgeUntil(b, len(r.Calls), stop)
+		return judgedMsg{book: key, judgement: j, gaveUp: !done}
+	}
+}
+
+// judged files what judgeCmd found.
+func (s *session) judged(msg judgedMsg) {
+	if s != nil && !msg.gaveUp {
+		delete(s.judgeStops, msg.book)
+		s.file(msg.book, msg.judgement)
+	}
+}
+
+// file keeps the judgement of book.
+func (s *session) file(book *provenance.Book, j judgement) {
+	if s.judgements == nil {
+		s.judgements = map[*provenance.Book]judgement{}
+	}
+	s.judgements[book] = j
+}
+
+// smallJudge is how many calls are judged at once on a key press when
+// the background pass has not answered yet (a few milliseconds' work).
+const smallJudge = 300
+
+// judgingKey answers x/X while the calls are still being judged: a small
+// recording is judged at once; a large one (many calls, or large windows)
+// says so rather than "no later call".
+func (m *Model) judgingKey(msg tea.KeyMsg) bool {
+	s := m.s
+	if !key.Matches(msg, m.keys.NextFlagged, m.keys.PrevFlagged) || s.book == nil {
+		return false
+	}
+	if _, done := s.judgements[s.book]; done {
+		return false
+	}
+	if s.smallToJudge() {
+		s.file(s.book, judgeAll(s.book, s.calls()))
+		return false
+	}
+	m.flash = "still judging every call's values…"
+	return true
+}

@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/provenance"
+)
+
+// The response block (i): the response of the call on screen and its
+// values; its keys, and the jumps from a value to where its source was.
+
+// responseKey handles keys while the response block is open: it closes
+// with i or esc, scrolls, follows the call keys and the flagged jumps,
+// and K applies the suggestion.
+func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Close, k.Response):
+		m.overlay = noOverlay
+		return m, nil
+	case key.Matches(msg, k.ApplySuggestion):
+		return m.applySuggestion()
+	case key.Matches(msg, k.Focus):
+		if n := len(m.leftValues()); n > 0 {
+			*m.respSel = (*m.respSel + 1) % n
+			m.resp.refresh()
+		}
+		return m, nil
+	case key.Matches(msg, k.Confirm):
+		return m.toSource(), nil
+	case key.Matches(msg, k.FinalAnswer):
+		m.goTo(m.finalAnswer())
+	case key.Matches(msg, k.PrevCall):
+		m.goTo(m.s.call - 1)
+	case key.Matches(msg, k.NextCall):
+		m.goTo(m.s.call + 1)
+	case m.judgingKey(msg):
+		return m, nil
+	default:
+		if j, ok := m.jumpKey(msg); ok {
+			m = j
+		} else {
+			m.resp.Update(msg)
+			return m, nil
+		}
+	}
+	*m.respSel = 0
+	m.resp.top()
+	return m, m.askSuggestions()
+}
+
+// leftValues are the call's values that left the window, in order.
+func (m Model) leftValues() []provenance.Entry {
+	var out []provenance.Entry
+	if ce := m.s.evidenceAt(m.s.call); ce != nil {
+		for _, e := range ce.Values {
+			if e.Verdict == evidence.Left {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// toSource closes the response block and goes to the last call whose
+// window held the selected value's first source.
+func (m Model) toSource() Model {
+	left := m.leftValues()
+	if len(left) == 0 {
+		return m
+	}
+	e := left[min(*m.respSel, len(left)-1)]
+	src := e.Sources[0]
+	for i := range m.s.replay.Calls {
+		if m.s.replay.Calls[i].Call.Number == src.SentOn[1] {
+			m.overlay = noOverlay
+			m.goTo(i)
+			for _, r := range m.s.rows.Rows() {
+				if slices.Contains(r.Messages, src.Message()) && m.list.show(r.Key) {
+					m.syncDetail()
+					break
+				}
+			}
+			name := "the user's text"
+			if src.ToolName != nil {
+				name = *src.ToolName + " " + *src.ToolCallID
+			}
+			m.flash = fmt.Sprintf("call %d: the last call %s (which held %s) was in view; it left at %d (%s)",
+				i+1, name, e.Value, onScreen(m.s.replay, src.EvictedAt), src.Rule)
+			break
+		}
+	}
+	return m
+}
+
+// openResponse shows the response block of the call on screen, over
+// its response row (selected, so closing the block shows it there).
+func (m Model) openResponse() (Model, tea.Cmd) {
+	m.overlay = responseOverlay
+	m.list.toResponse()
+	m.syncDetail()
+	*m.respSel = 0
+	m.resp.top()
+	return m, m.askSuggestions()
+}
+
+// finalAnswer is the last call of the run on screen whose response asks
+// for no tool: the run's final answer (else its last call).
+func (m Model) finalAnswer() int {
+	cur := m.s.current()
+	last := m.s.call
+	for i := m.s.call; i < m.s.calls(); i++ {
+		c := &m.s.replay.Calls[i]
+		if c.Run != cur.Run {
+			continue
+		}
+		last = i
+		if len(c.Call.Facts.Response.ToolCalls) == 0 {
+			return i
+		}
+	}
+	return last
+}
+
+// responseFollows brings the open response block up to the replay on
+// screen and asks for its suggestions.
+func (m *Model) responseFollows() tea.Cmd {
+	if m.overlay != responseOverlay {
+		return nil
+	}
+	m.resp.refresh()
+	return m.askSuggestions()
+}
+
+// top shows the start of the pane's text, rebuilt.
+func (p *textPane) top() {
+	p.refresh()
+	p.vp.GotoTop()
+}

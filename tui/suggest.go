@@ -1,0 +1,157 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/termtext"
+)
+
+// The "what would have kept it" search (K applies what it found): for
+// each value of the call on screen that left the window, the smallest
+// change of its agent's policy under which a source of it is in view on
+// that call — study's Searcher, over a sweep of the conversation on
+// screen, off the UI goroutine.
+
+// What the search for a value found.
+const (
+	sugPending = iota // not answered yet
+	sugFound
+	sugNone
+)
+
+// suggestions are the search's answers for the replay on screen: by
+// call, then by value.
+type suggestions struct {
+	gen     int // the replay they were asked for (Model.gen)
+	answers map[int]map[string]*study.Suggestion
+	search  *study.Searcher // the last search started, given up when the replay changes
+}
+
+func (k suggestions) of(call int, value string) (study.Suggestion, int) {
+	vs, ok := k.answers[call]
+	if !ok {
+		return study.Suggestion{}, sugPending
+	}
+	if sug := vs[value]; sug != nil {
+		return *sug, sugFound
+	}
+	return study.Suggestion{}, sugNone
+}
+
+// suggestedMsg is sent by suggestCmd with the suggestions for one call's
+// values that left; gen names the replay they were worked out on.
+type suggestedMsg struct {
+	gen  int
+	call int
+	sugs map[string]*study.Suggestion
+}
+
+// suggestCmd searches nearby policies, by replay, for each value of call
+// i that left the window: slow (a replay per policy tried), so off the
+// UI goroutine. It reads the searcher it is given and nothing else of
+// the session.
+func suggestCmd(gen int, search *study.Searcher, vals []provenance.Entry, i int) tea.Cmd {
+	return func() tea.Msg {
+		sugs := map[string]*study.Suggestion{}
+		for _, e := range vals {
+			if sug, ok := search.Keep(i, e); ok {
+				sugs[e.Value] = &sug
+			}
+		}
+		return suggestedMsg{gen: gen, call: i, sugs: sugs}
+	}
+}
+
+// askSuggestions starts the search for the call on screen unless it is
+// answered or under way; a search for a replay no longer on screen is
+// given up.
+func (m *Model) askSuggestions() tea.Cmd {
+	if m.sugs.gen != m.gen || m.sugs.answers == nil {
+		if m.sugs.search != nil {
+			m.sugs.search.GiveUp()
+		}
+		*m.sugs = suggestions{gen: m.gen, answers: map[int]map[string]*study.Suggestion{}}
+	}
+	ce := m.s.evidenceAt(m.s.call)
+	if ce == nil || m.sugAsked[m.s.call] == m.gen+1 {
+		return nil
+	}
+	var left []provenance.Entry
+	for _, e := range ce.Values {
+		if e.Verdict == evidence.Left {
+			left = append(left, e)
+		}
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	if m.sugAsked == nil {
+		m.sugAsked = map[int]int{}
+	}
+	m.sugAsked[m.s.call] = m.gen + 1
+	if m.sugs.search == nil {
+		m.sugs.search = m.s.view.Searcher(m.s.replay) // one sweep for every call of this replay
+	}
+	return suggestCmd(m.gen, m.sugs.search, left, m.s.call)
+}
+
+// suggested files an answer of suggestCmd, if it is for the replay on
+// screen.
+func (m *Model) suggested(msg suggestedMsg) {
+	if msg.gen != m.sugs.gen || m.sugs.answers == nil {
+		return
+	}
+	m.sugs.answers[msg.call] = msg.sugs
+	m.resp.refresh()
+	if m.list.onResponse() {
+		m.syncDetail()
+	}
+}
+
+// applySuggestion replays the call on screen under the policy found to
+// keep a value's source in view: the selected value's in the response block,
+// else the first found. The policy is the agent's on screen — the one
+// whose call used the value (the screen shows one agent's conversation,
+// and the search changed only that agent's policy) — and every knob the
+// suggestion moved moves, strategy and threshold too.
+func (m Model) applySuggestion() (Model, tea.Cmd) {
+	left := m.leftValues()
+	if m.overlay == responseOverlay && len(left) > 0 {
+		sel := left[min(*m.respSel, len(left)-1)]
+		left = append([]provenance.Entry{sel}, left...)
+	}
+	pending := false
+	for _, e := range left {
+		sug, state := m.sugs.of(m.s.call, e.Value)
+		if state == sugFound {
+			m.applyOnAnswer = 0
+			m.s.policy = sug.Policy
+			if sug.Policy.KeepLastToolResults > 0 {
+				m.s.lastPins = sug.Policy.KeepLastToolResults
+			}
+			m.flash = "applied" + onAgent(m.s) + ": " + sug.Text
+			return m.replan()
+		}
+		pending = pending || state == sugPending
+	}
+	if pending {
+		// not searched yet (the response was never opened): search, then apply
+		m.applyOnAnswer = m.s.call + 1
+		m.flash = "looking for a policy that would have kept this call's values…"
+		return m, m.askSuggestions()
+	}
+	m.flash = "no suggestion to apply on this call"
+	return m, nil
+}
+
+// onAgent names the agent whose policy the knobs move, when the file
+// holds several.
+func onAgent(s *session) string {
+	if len(s.study.Rec.Agents) < 2 || len(s.rec.Agents) != 1 {
+		return ""
+	}
+	return " to agent " + termtext.Line(s.rec.Agents[0].Key)
+}
