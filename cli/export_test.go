@@ -26,7 +26,7 @@ func TestExportStreamsTheWholeDocument(t *testing.T) {
 		t.Fatalf("only %d recordings in testdata", len(logs))
 	}
 	for _, path := range append(logs, envelopes...) {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func BenchmarkWriteExport(b *testing.B) {
 	for _, calls := range []int{1600, 16000, 50000} {
 		b.Run(fmt.Sprintf("%dcalls", calls), func(b *testing.B) {
 			path, size := generatedLog(b, calls)
-			rec, err := loader.Load(path)
+			rec, err := loader.StartLimited(path, 0).Wait()
 			if err != nil {
 				b.Fatal(err)
 			}

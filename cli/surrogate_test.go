@@ -60,7 +60,7 @@ func TestLoneSurrogateIsKeptAsItsUTF16Unit(t *testing.T) {
 		t.Errorf("the export does not spell the surrogates as the log does")
 	}
 
-	rec, err := loader.Load(path)
+	rec, err := loader.StartLimited(path, 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

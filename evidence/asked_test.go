@@ -26,7 +26,7 @@ func TestAskedJudgerIsTheJudger(t *testing.T) {
 	}
 	verdicts := map[string]int{}
 	for _, path := range logs {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}

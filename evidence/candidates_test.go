@@ -88,7 +88,7 @@ func TestCandidatesSkipNoDigit(t *testing.T) {
 	logs, _ := filepath.Glob("../testdata/*/run.jsonl")
 	texts := []string{"", "Q3 x", "0xabc ,,1,2,, 1,234 $5 #7 a1b2 --9--", "\u0130 \u212a9 web-7F3A2C."}
 	for _, path := range logs {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,17 +63,6 @@ type Result struct {
 	Truncated   bool    // the evidence set reached FormLimit
 }
 
-// Check judges answer against sets as the library does.
-func Check(answer string, s Sets) Result {
-	r := Result{Candidates: Candidates(answer), Truncated: s.Evidence.Truncated()}
-	for _, v := range r.Candidates {
-		if !s.Grounded(v.Value) {
-			r.Unsupported = append(r.Unsupported, v)
-		}
-	}
-	return r
-}
-
 // Listed is the event's `unsupported`: the first ListedLimit unsupported
 // values, each clipped to ClipUnits UTF-16 units (63 and "…").
 func (r Result) Listed() []Value {

@@ -42,19 +42,6 @@ func LookupForms(v string) []string {
 	return []string{v}
 }
 
-// Tokenize is §1's tokenize: every run of characters outside
-// A-Z a-z 0-9 : _ - / . , % + @ # $ separates; a comma splits a piece
-// unless it has a digit on both sides; each piece is normalized and empty
-// results are dropped.
-func Tokenize(text string) []string {
-	var out []string
-	eachToken(text, -1, func(tok string) bool {
-		out = append(out, tok)
-		return true
-	})
-	return out
-}
-
 // eachToken calls fn with each token of text in order until fn returns
 // false or limit tokens were given (limit < 0: no limit).
 func eachToken(text string, limit int, fn func(string) bool) {

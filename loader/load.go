@@ -53,20 +53,6 @@ func fail(name string, cause error, format string, args ...any) *loadError {
 	return &loadError{Name: name, Msg: fmt.Sprintf(format, args...), Err: cause}
 }
 
-// Load opens path (read-only), detects the format by content (gzip is
-// decompressed transparently; an object or array with "format" is a
-// recording envelope; anything else is read as an NDJSON event log), and
-// returns the recording. It is Start(path).Wait().
-func Load(path string) (*model.Recording, error) {
-	return Start(path).Wait()
-}
-
-// Read is Load for an already open stream; name is used in messages and
-// as Recording.Source.
-func Read(r io.Reader, name string) (*model.Recording, error) {
-	return StartReader(r, name, 0).Wait()
-}
-
 func (l *Loading) loadFile(path string) (*model.Recording, error) {
 	f, err := os.Open(path)
 	if err != nil {

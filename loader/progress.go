@@ -36,11 +36,6 @@ type Loading struct {
 	err error
 }
 
-// Start loads path in the background.
-func Start(path string) *Loading {
-	return start(path, options{}, func(l *Loading) (*model.Recording, error) { return l.loadFile(path) })
-}
-
 // StartReader loads r in the background; name is used in messages and as
 // Recording.Source, total is r's size for Progress (0 if unknown).
 func StartReader(r io.Reader, name string, total int64) *Loading {

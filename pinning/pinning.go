@@ -8,26 +8,6 @@ package pinning
 
 import "github.com/afinspect/inspect/model"
 
-// CurrentRequest finds the anchor, scanning from the end of the window:
-// the last person-said message whose content is exactly the run's request,
-// else the last person-said message at all, else -1.
-func CurrentRequest(w []*model.Message, request string) int {
-	fallback := -1
-	for i := len(w) - 1; i >= 0; i-- {
-		m := w[i]
-		if !m.IsPersonSaid() {
-			continue
-		}
-		if m.Content == request {
-			return i
-		}
-		if fallback < 0 {
-			fallback = i
-		}
-	}
-	return fallback
-}
-
 // Namer resolves the tool name of tool messages of one window.
 type Namer struct{ w []*model.Message }
 

@@ -114,3 +114,23 @@ func TestCandidatesManyTools(t *testing.T) {
 		t.Fatalf("upTo 21: %d pins, first %+v; want 19, t19 first (t3 spent by turn 21)", len(got), got[0])
 	}
 }
+
+// CurrentRequest finds the anchor, scanning from the end of the window:
+// the last person-said message whose content is exactly the run's request,
+// else the last person-said message at all, else -1.
+func CurrentRequest(w []*model.Message, request string) int {
+	fallback := -1
+	for i := len(w) - 1; i >= 0; i-- {
+		m := w[i]
+		if !m.IsPersonSaid() {
+			continue
+		}
+		if m.Content == request {
+			return i
+		}
+		if fallback < 0 {
+			fallback = i
+		}
+	}
+	return fallback
+}

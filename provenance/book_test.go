@@ -16,7 +16,7 @@ import (
 
 func book(t *testing.T, name string, k, l int) (*Book, *window.Replay) {
 	t.Helper()
-	rec, err := loader.Load(filepath.Join("..", "testdata", name, "run.jsonl"))
+	rec, err := loader.StartLimited(filepath.Join("..", "testdata", name, "run.jsonl"), 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // replay.
 func opened(t *testing.T, name string, k Knobs) (*Study, *provenance.Book) {
 	t.Helper()
-	rec, err := loader.Load(filepath.Join("..", "testdata", name, "run.jsonl"))
+	rec, err := loader.StartLimited(filepath.Join("..", "testdata", name, "run.jsonl"), 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func benchFirstFrame(b *testing.B, calls int) {
 	var total time.Duration
 	for i := 0; i < b.N; i++ {
 		began := time.Now()
-		l := loader.Start(path)
+		l := loader.StartLimited(path, 0)
 		cfg := Config{Name: path, Open: func() *Stream { return streamOf(l) }}
 		m := New(cfg)
 		m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -158,7 +158,7 @@ func BenchmarkWholeRun1GB(b *testing.B) {
 	var whole, load time.Duration
 	for i := 0; i < b.N; i++ {
 		began := time.Now()
-		l := loader.Start(path)
+		l := loader.StartLimited(path, 0)
 		cfg := Config{Name: path, Open: func() *Stream { return streamOf(l) }}
 		m := New(cfg)
 		m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -173,7 +173,7 @@ func BenchmarkWholeRun1GB(b *testing.B) {
 		whole += time.Since(began)
 		b.StopTimer()
 		began = time.Now()
-		if _, err := loader.Load(path); err != nil {
+		if _, err := loader.StartLimited(path, 0).Wait(); err != nil {
 			b.Fatal(err)
 		}
 		load += time.Since(began)

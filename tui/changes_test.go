@@ -19,7 +19,7 @@ func TestFateDiffIsTheRowByRowComparison(t *testing.T) {
 	paths = append(paths, "testdata/twins-branch/run.jsonl") // a conversation that branches
 	compared := 0
 	for _, path := range paths {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}

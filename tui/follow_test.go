@@ -32,9 +32,9 @@ func s01Lines(t *testing.T) []string {
 func growingConfig(path string, follow bool) Config {
 	return Config{
 		Name: path, Path: path, Follow: follow,
-		Load: func() (*model.Recording, error) { return loader.Load(path) },
+		Load: func() (*model.Recording, error) { return loader.StartLimited(path, 0).Wait() },
 		Open: func() *Stream {
-			l := loader.Start(path)
+			l := loader.StartLimited(path, 0)
 			return &Stream{Snapshot: l.Snapshot, Done: l.Done(), Wait: l.Wait,
 				Progress: func() (int64, int64, int) { p := l.Progress(); return p.Bytes, p.Total, p.Calls }}
 		},

@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 
 // fileConfig opens a recording the way main.go does.
 func fileConfig(path string) Config {
-	return Config{Name: path, Load: func() (*model.Recording, error) { return loader.Load(path) }}
+	return Config{Name: path, Load: func() (*model.Recording, error) { return loader.StartLimited(path, 0).Wait() }}
 }
 
 // recConfig opens a recording built in the test.

@@ -26,7 +26,7 @@ func BenchmarkScreenParts(b *testing.B) {
 			if err != nil {
 				b.Skip("no generated log:", err)
 			}
-			rec, err := loader.Load(path)
+			rec, err := loader.StartLimited(path, 0).Wait()
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -53,7 +53,7 @@ func (f *fakeStream) stream() *Stream {
 }
 
 func TestStreamShowsWhatHasLoaded(t *testing.T) {
-	rec, err := loader.Load(s01)
+	rec, err := loader.StartLimited(s01, 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestStreamInfersOnceThenChecks(t *testing.T) {
 	if _, err := rungen.WriteFile(path, rungen.Default(80)); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := loader.Load(path)
+	rec, err := loader.StartLimited(path, 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,18 +9,28 @@ import (
 )
 
 // A fold of gone turns that all left at one call names that call once
-// ("left@147"), not as a range of one ("left@147–147"); a fold over
-// several calls names the range.
+// ("left@12"), not as a range of one ("left@12–12"); a fold over several
+// calls names the range. c04 (its README): run 1 folds at iterations 6,
+// 8, 9 and 10, and run 2's visit at its iteration 2 — call 12 — folds
+// everything before its request; so at call 10 the turns gone left at
+// calls 6 to 9, and at call 13 every gone turn left at call 12. (A
+// screen 22 lines high folds them.)
 func TestFoldOfOneCallNamesItOnce(t *testing.T) {
-	gone := func(at int) window.Row { return window.Row{Fate: window.FateGone, LeftAt: at} }
-	l := newTurnList(DefaultStyles(), DefaultKeyMap())
-	l.width = 60
-	l.s = &session{rows: window.LedgerOf([]window.Row{gone(146), gone(146), gone(146), gone(146), gone(147)})}
-	if got := ansiFree(l.line(listItem{kind: foldItem, row: 0, n: 4}, false)); !strings.Contains(got, "4 turns left@147 ·") {
-		t.Errorf("one call: %q", got)
-	}
-	if got := ansiFree(l.line(listItem{kind: foldItem, row: 1, n: 4}, false)); !strings.Contains(got, "4 turns left@147–148 ·") {
-		t.Errorf("two calls: %q", got)
+	m := open(t, fileConfig(c04), 120, 22)
+	for _, c := range []struct {
+		call int
+		want string
+	}{{10, "turns left@6–9 ·"}, {13, "turns left@12 ·"}} {
+		m.goTo(c.call - 1)
+		var folds []string
+		for _, it := range m.list.items {
+			if it.kind == foldItem {
+				folds = append(folds, ansiFree(m.list.line(it, false)))
+			}
+		}
+		if len(folds) != 1 || !strings.Contains(folds[0], c.want) {
+			t.Errorf("call %d: folds %q, want one saying %q", c.call, folds, c.want)
+		}
 	}
 }
 

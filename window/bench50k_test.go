@@ -32,7 +32,7 @@ func generated50k(b *testing.B) *model.Recording {
 			gen50kErr = err.Error()
 			return
 		}
-		if gen50k, err = loader.Load(path); err != nil {
+		if gen50k, err = loader.StartLimited(path, 0).Wait(); err != nil {
 			gen50k, gen50kErr = nil, err.Error()
 		}
 	})

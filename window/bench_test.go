@@ -16,7 +16,7 @@ func BenchmarkReplayS08(b *testing.B) {
 	if _, err := os.Stat(s08); err != nil {
 		b.Skip("s08-long-run not beside the repo")
 	}
-	rec, err := loader.Load(s08)
+	rec, err := loader.StartLimited(s08, 0).Wait()
 	if err != nil {
 		b.Fatal(err)
 	}

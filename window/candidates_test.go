@@ -66,7 +66,7 @@ func TestCandidatesOfAreTheFullWalk(t *testing.T) {
 	}
 	recs["generated-open"] = open
 	for _, path := range paths {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}

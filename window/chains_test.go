@@ -293,7 +293,7 @@ func TestChainsMatchWire(t *testing.T) {
 			w := readChainWire(t, dir)
 			records := libraryRecords(t, filepath.Join(dir, "recording.json.gz"))
 			for _, file := range []string{"run.jsonl", "recording.json.gz"} {
-				rec, err := loader.Load(filepath.Join(dir, file))
+				rec, err := loader.StartLimited(filepath.Join(dir, file), 0).Wait()
 				if err != nil {
 					t.Fatal(err)
 				}

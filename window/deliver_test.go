@@ -46,7 +46,7 @@ func deliveryLog() string {
 }
 
 func TestDeliveries(t *testing.T) {
-	rec, err := loader.Read(strings.NewReader(deliveryLog()), "deliver.jsonl")
+	rec, err := loader.StartReader(strings.NewReader(deliveryLog()), "deliver.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

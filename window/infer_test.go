@@ -32,7 +32,7 @@ func TestInferReproducesGeneratedLogs(t *testing.T) {
 // A recorded window no policy can make (here: s01's sixth call, one
 // message's hash changed): inference says so rather than pretending.
 func TestInferSaysWhenNothingReproduces(t *testing.T) {
-	rec, err := loader.Load("../testdata/s01-basic-loop/run.jsonl")
+	rec, err := loader.StartLimited("../testdata/s01-basic-loop/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestInferSaysWhenNothingReproduces(t *testing.T) {
 // thresholdTokens 2800) is reproduced call for call. K 1 reproduces its
 // windows as well (only the records tell them apart) and is the smallest.
 func TestInferSummarizeOldest(t *testing.T) {
-	rec, err := loader.Load("../testdata/s10-summarize/run.jsonl")
+	rec, err := loader.StartLimited("../testdata/s10-summarize/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestInferSummarizeOldest(t *testing.T) {
 
 // The envelope's own records state keepRecentTurns and the pin limit.
 func TestInferReadsRecords(t *testing.T) {
-	rec, err := loader.Load("../testdata/s09-token-budget/recording.json.gz")
+	rec, err := loader.StartLimited("../testdata/s09-token-budget/recording.json.gz", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestInferReadsRecords(t *testing.T) {
 // no budget_pressure event named the threshold. Inference must not take
 // the missing threshold for 0 (which engages on every call).
 func TestInferTokenBudgetThatNeverEngaged(t *testing.T) {
-	full, err := loader.Load("../testdata/s09-token-budget/run.jsonl")
+	full, err := loader.StartLimited("../testdata/s09-token-budget/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func loadGenerated(t *testing.T, s rungen.Spec) *model.Recording {
 	if _, err := rungen.WriteFile(path, s); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := loader.Load(path)
+	rec, err := loader.StartLimited(path, 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

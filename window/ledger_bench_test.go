@@ -21,7 +21,7 @@ func knobReplay(b *testing.B, calls int) *window.Replay {
 	if err != nil {
 		b.Skip("no generated log:", err)
 	}
-	rec, err := loader.Load(path)
+	rec, err := loader.StartLimited(path, 0).Wait()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // get_metrics (turn 2): recording.json, run 1, iteration 8. The refusal
 // walk stops at turn 2, so turn 3 carries no refusal — it is still pinned.
 func TestLedgerPinnedBeyondTheWalk(t *testing.T) {
-	rec, err := loader.Load("../testdata/demo-incident/run.jsonl")
+	rec, err := loader.StartLimited("../testdata/demo-incident/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

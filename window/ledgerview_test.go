@@ -16,7 +16,7 @@ import (
 func TestLedgerViewIsTheWholeWalk(t *testing.T) {
 	paths := recordingPaths(t, true)
 	for _, path := range paths {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}

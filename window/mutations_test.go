@@ -300,7 +300,7 @@ func loadLines(t *testing.T, lines []string) (*model.Recording, *lineage.Lineage
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := loader.Load(path)
+	rec, err := loader.StartLimited(path, 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

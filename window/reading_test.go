@@ -75,7 +75,7 @@ func c09With(t *testing.T, old, new string) *model.Recording {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := loader.Load(path)
+	rec, err := loader.StartLimited(path, 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func c09With(t *testing.T, old, new string) *model.Recording {
 // Under token-budget at 1000 tokens that first visit engages on 1446 —
 // unlike a fresh run's or a follow-up's first call, which never does.
 func TestResumedRunReadsThePausedCall(t *testing.T) {
-	rec, err := loader.Load("../testdata/c07-paused-tool/run.jsonl")
+	rec, err := loader.StartLimited("../testdata/c07-paused-tool/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestResumedRunReadsThePausedCall(t *testing.T) {
 // summarize-oldest never engage there, whatever the threshold. c06b's
 // two steps, under either at 1 token, file no record and change nothing.
 func TestSequenceStepHasNoMeter(t *testing.T) {
-	rec, err := loader.Load("../testdata/c06b-composition-sequence/run.jsonl")
+	rec, err := loader.StartLimited("../testdata/c06b-composition-sequence/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,18 +65,18 @@ func TestRecheckKeepsWhatTheFirstPartInferred(t *testing.T) {
 }
 
 func TestRecheckLeavesSummariesAndOtherAgentsToInfer(t *testing.T) {
-	c04, err := loader.Load("../testdata/c04-summarize-multi/run.jsonl")
+	c04, err := loader.StartLimited("../testdata/c04-summarize-multi/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := window.Recheck(c04, lineage.Decide(c04), window.Infer(prefix(c04, 12))); ok {
 		t.Error("summarize-oldest was rechecked: its folds must be read afresh")
 	}
-	s01, err := loader.Load("../testdata/s01-basic-loop/run.jsonl")
+	s01, err := loader.StartLimited("../testdata/s01-basic-loop/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s05, err := loader.Load("../testdata/s05-multi-turn/run.jsonl")
+	s05, err := loader.StartLimited("../testdata/s05-multi-turn/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func TestReplayMatchesWire(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("..", "testdata", name)
 			wire := readWire(t, dir)
-			rec, err := loader.Load(filepath.Join(dir, "run.jsonl"))
+			rec, err := loader.StartLimited(filepath.Join(dir, "run.jsonl"), 0).Wait()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +131,7 @@ func TestReplayMatchesWire(t *testing.T) {
 			env := filepath.Join(dir, "recording.json.gz")
 			if _, err := os.Stat(env); err == nil && !truncated {
 				t.Run("envelope", func(t *testing.T) {
-					erec, err := loader.Load(env)
+					erec, err := loader.StartLimited(env, 0).Wait()
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -232,7 +232,7 @@ func sameObservations(a, b *model.Observations) bool {
 // recorded window. Under the recorded policy there is none.
 func TestPlaceholderFramesAreNeverCalledSent(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "c04-summarize-multi")
-	rec, err := loader.Load(filepath.Join(dir, "run.jsonl"))
+	rec, err := loader.StartLimited(filepath.Join(dir, "run.jsonl"), 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -176,7 +176,7 @@ func TestSplitRecordings(t *testing.T) {
 	splitting(t, 4, 1)
 	taken, tried := 0, 0
 	for _, path := range paths {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +210,7 @@ func TestInferenceReplayIsRunFolds(t *testing.T) {
 	paths := recordingPaths(t, false)
 	offered := 0
 	for _, path := range paths {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,7 +250,7 @@ func TestSplitStops(t *testing.T) {
 	splitTaken = func(int) { taken++ }
 	defer func() { splitTaken = nil }()
 	for _, path := range paths {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,7 +297,7 @@ func TestSplitInference(t *testing.T) {
 	splitting(t, 4, 1)
 	least := splitMin
 	for _, path := range paths {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +319,7 @@ func TestCallsAreNumberedInFileOrder(t *testing.T) {
 	paths := recordingPaths(t, true)
 	recs := []*model.Recording{longRun(1500), longRunDelivering(1500, 7)}
 	for _, path := range paths {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}

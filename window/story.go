@@ -30,25 +30,6 @@ func (r *Replay) StoryOf(k string) (at, first, left int, ok bool) {
 	return i, int(e.first), int(e.left), true
 }
 
-// LedgerOf is a ledger of the given rows, for a screen drawn from rows
-// made by hand.
-func LedgerOf(rows []Row) *Ledger {
-	l := &Ledger{own: map[int]*Row{}}
-	for i := range rows {
-		r := &rows[i]
-		l.own[i] = r
-		l.parts = append(l.parts, part{start: i, own: r})
-		if r.Sent {
-			l.sent++
-		}
-		if r.Fate == FateGone {
-			l.gone++
-		}
-	}
-	l.n = len(rows)
-	return l
-}
-
 // TurnOf is the turn with key k over the whole replay (TurnAt: over one
 // call's chain, where the conversation branches): the row it has
 // once its story is told (First, LeftAt (-1: it never left), WroteAt,

@@ -80,7 +80,7 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 	}
 	srcs := []source{{"long", longRun(1500)}, {"delivering", longRunDelivering(1500, 7)}, {"asking", GeneratedRun(1500, 5, 40)}}
 	for _, path := range paths {
-		rec, err := loader.Load(path)
+		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +182,7 @@ func TestSplitWindowsHoldTheReplaysNotices(t *testing.T) {
 // TestKeyedReadsBackEveryKey: every turn of a log is found by its key,
 // and a key written otherwise than name writes it finds none.
 func TestKeyedReadsBackEveryKey(t *testing.T) {
-	rec, err := loader.Load("../testdata/demo-incident/run.jsonl")
+	rec, err := loader.StartLimited("../testdata/demo-incident/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}

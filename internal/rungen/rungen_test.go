@@ -17,7 +17,7 @@ func TestGeneratedLogReplays(t *testing.T) {
 	if _, err := WriteFile(path, s); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := loader.Load(path)
+	rec, err := loader.StartLimited(path, 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
