@@ -13,8 +13,8 @@ import (
 	"github.com/afinspect/inspect/internal/hostile"
 )
 
-// hostileRun writes s01-basic-loop with the escapes of issue 7 in the
-// prompt, a tool name, the tool results and the strategy name.
+// hostileRun writes s01-basic-loop with the escapes an attacker would
+// plant (internal/hostile) in the prompt, a tool name, the tool results and the strategy name.
 func hostileRun(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile("../testdata/s01-basic-loop/run.jsonl")

@@ -11,7 +11,8 @@ import (
 )
 
 // Checks that turn a silent loss into a problem with its file and line
-// (issue 7): the event is still used where it can be.
+// (nothing from an untrusted input is dropped in silence): the event is
+// still used where it can be.
 
 // strategies are the window strategies the library names in
 // run_configured (WINDOW-SEMANTICS §7).

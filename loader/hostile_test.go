@@ -58,7 +58,7 @@ func calls(rec *model.Recording) int {
 	return n
 }
 
-// The quadratic read of issue 7: a 64 MB line from a slow source in
+// A quadratic read once seen: a 64 MB line from a slow source in
 // 4 KB reads looked for its line end in the whole buffer after every
 // read (minutes); each byte is now looked at once.
 func TestLongLineFromAPipeIsReadInLinearTime(t *testing.T) {

@@ -130,7 +130,7 @@ func sameMessageJSON(x, y *model.Message) bool {
 // checkIDs: every message has its own ID, increasing in creation order,
 // which is file order: a run's request, then what each call appended
 // (recorded windows and final answers are numbered in between).
-func checkIDs(t *testing.T, rec *model.Recording) {
+func checkIDs(t testing.TB, rec *model.Recording) {
 	t.Helper()
 	last := 0
 	next := func(m *model.Message, what string) {
@@ -253,22 +253,29 @@ func TestTruncated(t *testing.T) {
 	}
 }
 
-// TestLongRun checks s08 (201 calls) in both formats against its wire.json.
-func TestLongRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long run")
-	}
+// BenchmarkLongRunAgainstWire checks s08 (201 calls, from the shared
+// recordings beside the clone: too big to copy here) in both formats
+// against its wire.json, and the fast decoder against the reference one
+// on its log, while timing their loads.
+func BenchmarkLongRunAgainstWire(b *testing.B) {
 	if _, err := os.Stat(s08 + "wire.json"); err != nil {
-		t.Skipf("%s not present", s08)
+		b.Skipf("%s not present", s08)
 	}
-	w := readWireAt(t, s08+"wire.json")
-	for _, name := range []string{"run.jsonl", "recording.json.gz"} {
-		rec := mustLoad(t, s08+name)
-		if len(rec.Problems) != 0 {
-			t.Errorf("%s: problems %v", name, rec.Problems)
+	w := readWireAt(b, s08+"wire.json")
+	data, err := os.ReadFile(s08 + "run.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	checkSameWays(b, data)
+	for b.Loop() {
+		for _, name := range []string{"run.jsonl", "recording.json.gz"} {
+			rec := mustLoad(b, s08+name)
+			if len(rec.Problems) != 0 {
+				b.Errorf("%s: problems %v", name, rec.Problems)
+			}
+			checkAgainstWire(b, rec, w, len(w.Calls))
+			checkRuns(b, rec, w)
+			checkIDs(b, rec)
 		}
-		checkAgainstWire(t, rec, w, len(w.Calls))
-		checkRuns(t, rec, w)
-		checkIDs(t, rec)
 	}
 }

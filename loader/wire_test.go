@@ -93,7 +93,7 @@ func readWire(t *testing.T, scenario string) *wireFile {
 	return readWireAt(t, filepath.Join(testdata, scenario, "wire.json"))
 }
 
-func readWireAt(t *testing.T, path string) *wireFile {
+func readWireAt(t testing.TB, path string) *wireFile {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -107,7 +107,7 @@ func readWireAt(t *testing.T, path string) *wireFile {
 	return &w
 }
 
-func mustLoad(t *testing.T, path string) *model.Recording {
+func mustLoad(t testing.TB, path string) *model.Recording {
 	t.Helper()
 	rec, err := Load(path)
 	if err != nil {
@@ -168,7 +168,7 @@ func sameMessage(got *model.Message, want wireMessage) bool {
 
 // checkAgainstWire compares the calls of a loaded recording with the wire
 // capture. want is how many calls the input covers.
-func checkAgainstWire(t *testing.T, rec *model.Recording, w *wireFile, want int) {
+func checkAgainstWire(t testing.TB, rec *model.Recording, w *wireFile, want int) {
 	t.Helper()
 	calls := flatten(rec)
 	if len(calls) != want {
@@ -194,7 +194,7 @@ func checkAgainstWire(t *testing.T, rec *model.Recording, w *wireFile, want int)
 // run's last call, which has none, from context.injected. In a derived
 // recording (t01) the injected messages are those of the recording it
 // came from, so a run's last call is not compared.
-func checkHashes(t *testing.T, calls []flatCall, i int, wc wireCall, derived bool) {
+func checkHashes(t testing.TB, calls []flatCall, i int, wc wireCall, derived bool) {
 	t.Helper()
 	c := calls[i].call
 	lastOfRun := i+1 == len(calls) || calls[i+1].run != calls[i].run
@@ -215,7 +215,7 @@ func checkHashes(t *testing.T, calls []flatCall, i int, wc wireCall, derived boo
 // checkAppended: a call's first appended message is the model's response;
 // each appended message is in the next call's window when that call is in
 // the same run (the newest turn is never dropped).
-func checkAppended(t *testing.T, calls []flatCall, i int, w *wireFile) {
+func checkAppended(t testing.TB, calls []flatCall, i int, w *wireFile) {
 	t.Helper()
 	c, wc := calls[i].call, w.Calls[i]
 	if !c.Ended {
@@ -266,7 +266,7 @@ func (w *wireFile) firstCall(r int) *wireCall {
 
 // checkRuns: requests, strategy, and each finished run's final answer as
 // the next run's first window carries it (right before the new request).
-func checkRuns(t *testing.T, rec *model.Recording, w *wireFile) {
+func checkRuns(t testing.TB, rec *model.Recording, w *wireFile) {
 	t.Helper()
 	for _, r := range rec.Runs {
 		first := w.firstCall(r.Index)

@@ -8,8 +8,8 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// Produced says in a few words what a call's response was (issue 9, "the
-// model's output on its own call"): the tool calls with their first
+// Produced says in a few words what a call's response was — the model's
+// output on the call that produced it: the tool calls with their first
 // argument value (`→ get_metrics(web-9d4b27)`), else the answer's length
 // in UTF-16 units (`answer 412 chars`), else "-". The report's PRODUCED
 // column and the TUI's response row both say it so.

@@ -1,8 +1,8 @@
 #!/bin/sh
 # independent-runs.sh IN OUT N — writes N copies of the log IN one after
 # the other into OUT, each copy's runIds made its own ("<runId>-copy<i>"),
-# so that OUT holds N independent conversations of one agent (issue 8:
-# inference must not fall back, and must cost little more than a replay).
+# so that OUT holds N independent conversations of one agent (inference
+# must not fall back on them, and must cost little more than a replay).
 # 14 copies of s08 make the ~200 MB file of the measurement in README.
 set -eu
 in=$1 out=$2 n=$3

@@ -11,7 +11,8 @@ import (
 	"unicode/utf8"
 )
 
-// The escapes of issue 7, each as a recording carried it.
+// The escapes a recording can carry to attack the terminal that prints
+// it, each as a recording carried it.
 var attacks = []struct{ name, in, want string }{
 	{"window title (OSC 0)", "a\x1b]0;pwned\x07b", "a␛]0;pwned␇b"},
 	{"clipboard write (OSC 52)", "\x1b]52;c;cHduZWQ=\x07", "␛]52;c;cHduZWQ=␇"},

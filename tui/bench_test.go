@@ -184,7 +184,7 @@ func BenchmarkWholeRun1GB(b *testing.B) {
 	b.ReportMetric(float64((whole-load).Milliseconds())/float64(b.N), "ms-after-load")
 }
 
-// streamOf is main.go's adapter, for the benchmark.
+// streamOf is cli's adapter, for the benchmark.
 func streamOf(l *loader.Loading) *Stream {
 	return &Stream{
 		Progress: func() (int64, int64, int) { p := l.Progress(); return p.Bytes, p.Total, p.Calls },
@@ -283,7 +283,7 @@ func BenchmarkStepAtEnd(b *testing.B) {
 // What starts after that frame (the book of the response's values, the
 // whole-run judge pass) is not waited for.
 //
-// Every key here is cold: no replay is kept or made ahead (kept.go), and
+// Every key here is cold: no replay is kept or made ahead (replays.go), and
 // keys follow each other at once, as a user holding a key down.
 func BenchmarkKnobAtEnd(b *testing.B) {
 	defer coldKnobs()()
@@ -304,13 +304,13 @@ func coldKnobs() func() {
 // generated 50k-call run after the screen has settled, as a user who
 // reads it before the next key: between keys (not timed) every command
 // the screen asked for runs — the book of the replay's values, the
-// evidence pass, and what runs while the user reads (kept.go). The keys
+// evidence pass, and what runs while the user reads (replays.go). The keys
 // go ] ] [ [ round. cold: nothing kept or made ahead, each key a replay
 // of every call (the heap collected meanwhile); cold-read: the same, the
 // process idle for 700 ms before each key as while a person reads (on
 // this 2-core KVM machine the same work after an idle spell takes a few
 // ms longer on the median, up to 20 at worst); ahead: the replays of the last
-// policies kept, and those of the first knob keys made ahead (kept.go).
+// policies kept, and those of the first knob keys made ahead (replays.go).
 func BenchmarkKnobAtEndSettled(b *testing.B) {
 	for _, bc := range []struct {
 		name string

@@ -28,7 +28,7 @@ func s01Lines(t *testing.T) []string {
 	return out
 }
 
-// growingConfig opens path as main.go does, able to read it again.
+// growingConfig opens path as cli does, able to read it again.
 func growingConfig(path string, follow bool) Config {
 	return Config{
 		Name: path, Path: path, Follow: follow,

@@ -1,7 +1,7 @@
 package tui
 
 // A knob key on a long run starts a replay that takes tens of ms at
-// call 50,000 (issue 10). The frame of the key itself would say
+// call 50,000. The frame of the key itself would say
 // "replaying…" over the screen before it, and drawing it (a millisecond
 // or more at 200×50) took a core from the replay's two goroutines just
 // as they started. So that frame is the one before, unchanged: the

@@ -45,7 +45,7 @@ func update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	return next.(Model), cmd
 }
 
-// The freeze of issue 7: selecting a 6.7 MB JSON result tokenised it in
+// A freeze once seen: selecting a 6.7 MB JSON result tokenised it in
 // View, for seconds. Now the key is answered with "rendering…" and the
 // work is a command; q answers at once meanwhile; the result comes back
 // plain, with a note; a revisit and a return to an earlier width are

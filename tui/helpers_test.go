@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fileConfig opens a recording the way main.go does.
+// fileConfig opens a recording the way cli does (but read whole).
 func fileConfig(path string) Config {
 	return Config{Name: path, Load: func() (*model.Recording, error) { return loader.StartLimited(path, 0).Wait() }}
 }

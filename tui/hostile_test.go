@@ -13,8 +13,8 @@ import (
 	"github.com/afinspect/inspect/internal/hostile"
 )
 
-// hostileFile writes s01-basic-loop with the escapes of issue 7 in the
-// prompt, a tool name and the tool results (and, with strategy, in the
+// hostileFile writes s01-basic-loop with the escapes an attacker would
+// plant (internal/hostile) in the prompt, a tool name and the tool results (and, with strategy, in the
 // strategy name), under a file name that carries them too.
 func hostileFile(t testing.TB, strategy bool) string {
 	t.Helper()

@@ -23,7 +23,7 @@ type Model struct {
 	keys KeyMap
 	s    *session // nil until the recording is loaded
 	// lastKnob is the last knob key pressed: pressed again, its policy is
-	// the one replayed ahead (kept.go)
+	// the one replayed ahead (replays.go)
 	lastKnob *tea.KeyMsg
 	// lastInput is when the user last pressed a key or used the mouse
 	lastInput time.Time
@@ -348,13 +348,13 @@ func (m Model) spinSoon() tea.Cmd {
 var spinStart = time.Second / 10
 
 // replan reruns the replay after a knob moved. Back on the recorded
-// policy, the recorded replay is reused at once, and a kept one (kept.go)
+// policy, the recorded replay is reused at once, and a held one (replays.go)
 // likewise. The replays made ahead from the policy before, which no knob
 // key gives from this one, are let go.
 func (m Model) replan() (Model, tea.Cmd) {
 	m.gen++
 	m.s.giveUp()
-	defer m.letGoAhead() // once the one for this policy, if any, is kept
+	defer m.letGoAhead() // once the one for this policy, if any, is held
 	if !m.s.changed() {
 		m.s.replay, m.s.replaying, m.s.book = m.s.recorded, false, m.s.recordedBook
 		m.reread()

@@ -273,7 +273,7 @@ func TestKnobFatesFollowTheFrame(t *testing.T) {
 	}
 }
 
-// A user pressing knob after knob keeps only the replays kept.go keeps:
+// A user pressing knob after knob keeps only the replays replays.go holds:
 // the replay and book of a policy set long ago are let go, with the
 // evidence judgement made of them (at call 50,000 each replay and book
 // is some 80 MB; every one kept made the heap grow by that much a key).

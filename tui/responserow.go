@@ -10,8 +10,8 @@ import (
 	"github.com/afinspect/inspect/termtext"
 )
 
-// The response row (issue 9, "the model's output on its own call"): the
-// last row of every call's turn list is what the model answered on that
+// The response row — the model's output, on the call that produced it,
+// not only in the next call's window: the last row of every call's turn list is what the model answered on that
 // call. Its line says it in a few words (provenance.Produced) with the
 // call's flagged values; selected, the detail shows the response in full
 // — text, tool calls with their arguments, usage, stop reason — and

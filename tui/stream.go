@@ -12,7 +12,7 @@ import (
 )
 
 // Stream is a recording being read in the background, so that what has
-// loaded can be shown and stepped through while the rest arrives. main.go
+// loaded can be shown and stepped through while the rest arrives. cli
 // builds one from the loader.
 type Stream struct {
 	// Progress says how far reading is: bytes read of total (0 when the
@@ -84,19 +84,20 @@ type streaming struct {
 	// when reading began; when the partial in flight started; how long
 	// the last partial took, for how many calls (worthPartial)
 	began, partialAt time.Time
+	now              func() time.Time // the clock (a test's own)
 	lastPrepare      time.Duration
 	lastCalls        int
 }
 
 func newStreaming(src *Stream) *streaming {
-	return &streaming{src: src, bar: progress.New(progress.WithoutPercentage(), progress.WithWidth(24)), began: time.Now()}
+	return &streaming{src: src, bar: progress.New(progress.WithoutPercentage(), progress.WithWidth(24)), began: time.Now(), now: time.Now}
 }
 
 // partialBack notes that the partial in flight came back, with calls
 // and its study.
 func (s *streaming) partialBack(calls int, st *study.Study) {
 	s.partialBusy, s.shownCalls, s.studied = false, calls, st
-	s.lastPrepare, s.lastCalls = time.Since(s.partialAt), calls
+	s.lastPrepare, s.lastCalls = s.now().Sub(s.partialAt), calls
 }
 
 // worthPartial: a partial of the calls loaded would be back before the
@@ -107,7 +108,7 @@ func (s *streaming) worthPartial() bool {
 	if s.lastCalls == 0 || s.total <= 0 || s.read <= 0 {
 		return true
 	}
-	left := float64(time.Since(s.began)) * float64(s.total-s.read) / float64(s.read)
+	left := float64(s.now().Sub(s.began)) * float64(s.total-s.read) / float64(s.read)
 	cost := float64(s.lastPrepare) * float64(s.calls) / float64(s.lastCalls)
 	return cost < left
 }
@@ -132,18 +133,23 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 		return finalCmd(cfg, s.src, mine)
 	default:
 	}
-	next := streamTick(streamEvery)
-	if s.shownCalls == 0 || s.total > 0 && s.read >= s.total-s.total/10 {
-		// the first calls, and the end of the load, are not waited for
-		next = streamTick(streamFirst)
-	}
+	next := streamTick(s.pace())
 	// each partial replays every call so far: one when the calls have
 	// doubled keeps their total work within twice the final one's
 	if !s.partialBusy && s.calls > s.shownCalls && s.calls >= 2*s.shownCalls && s.worthPartial() {
-		s.partialBusy, s.partialAt = true, time.Now()
+		s.partialBusy, s.partialAt = true, s.now()
 		return tea.Batch(partialCmd(cfg, s.src, mine, s.studied), next)
 	}
 	return next
+}
+
+// pace is how long until the progress is read again: the first calls,
+// and the end of the load, are not waited for.
+func (s *streaming) pace() time.Duration {
+	if s.shownCalls == 0 || s.total > 0 && s.read >= s.total-s.total/10 {
+		return streamFirst
+	}
+	return streamEvery
 }
 
 // finalNow starts the final load at once when reading has ended, no

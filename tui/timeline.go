@@ -165,7 +165,7 @@ func (r *styledRuns) String() string {
 }
 
 // cellsOf is the memo of the replay on screen in w cells, made afresh
-// when either changed (a knob's settle makes it ahead: settleReplay).
+// when either changed (a knob's replay makes it ahead: screenParts).
 func (t *timeline) cellsOf(w int) *timelineCells {
 	rp := t.s.replay
 	if m := &t.memo; m.replay == rp && m.calls == len(rp.Calls) && m.cells == w {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Hostile and unlucky input in a real terminal (tmux, 120×40), issue 7:
+# Hostile and unlucky input in a real terminal (tmux, 120×40): a
+# recording must never drive the terminal, nor freeze the screen:
 #  1. a copy of s01-basic-loop with terminal escapes (window title, OSC 52
 #     clipboard write, leave the alternate screen, autowrap off, insert
 #     mode on, CR/BS, C1 CSI, bidi override) and width-ambiguous emoji in

@@ -1,6 +1,6 @@
 // Package hostile makes an attacker's copy of a real recording for the
-// tests of issue 7: the terminal escapes, C1 and bidi controls and
-// width-ambiguous emoji of the issue, put into the user prompt, a tool
+// tests that a recording never drives the terminal: terminal escapes, C1
+// and bidi controls and width-ambiguous emoji, put into the user prompt, a tool
 // name and the tool results of a log the library wrote.
 //
 // It is a test helper, not a user command.

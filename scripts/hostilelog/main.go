@@ -1,6 +1,6 @@
 // Command hostilelog writes the attacker's copies of a recording that
-// tui/tmux_hostile_test.sh opens: hostile.jsonl (the escapes of issue 7
-// in the prompt, a tool name, the tool results and the strategy name)
+// tui/tmux_hostile_test.sh opens: hostile.jsonl (the escapes an attacker
+// would plant, internal/hostile, in the prompt, a tool name, the tool results and the strategy name)
 // and big.jsonl (a 6.7 MB JSON tool result). A test helper, not a user
 // command.
 package main
