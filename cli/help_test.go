@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// Each command has its own help, naming its own flags and no other's,
+// and the shells get a completion script.
+func TestPerCommandHelpAndCompletion(t *testing.T) {
+	for _, c := range []struct {
+		cmd       string
+		has, hasn []string
+	}{
+		{"report", []string{"inspect report [flags] FILE", "--keep-recent-turns", "--agent", "--fail-on-differs", "-q, --quiet"}, []string{"--follow", "--fail-on ", "--format"}},
+		{"evidence", []string{"--agent", "--fail-on VERDICTS", "--format"}, []string{"--fail-on-differs", "--theme"}},
+		{"export", []string{"--format", "--fail-on-differs"}, []string{"--fail-on ", "--follow"}},
+	} {
+		for _, args := range [][]string{{"help", c.cmd}, {c.cmd, "--help"}} {
+			code, out, errs := runCLI(args...)
+			if code != 0 || errs != "" {
+				t.Fatalf("%v: exit %d, %q", args, code, errs)
+			}
+			for _, w := range c.has {
+				if !strings.Contains(out, w) {
+					t.Errorf("%v does not show %q:\n%s", args, w, out)
+				}
+			}
+			for _, w := range c.hasn {
+				if strings.Contains(out, w) {
+					t.Errorf("%v shows %q, another command's:\n%s", args, w, out)
+				}
+			}
+		}
+	}
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		code, out, _ := runCLI("completion", sh)
+		if code != 0 || !strings.Contains(out, "inspect") || len(out) < 1000 {
+			t.Errorf("completion %s: exit %d, %d bytes", sh, code, len(out))
+		}
+	}
+}
+
+// A flag another command takes is named as that command's, not as
+// unknown.
+func TestFlagOfAnotherCommand(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-q", s01}, "inspect: --quiet is for inspect evidence, inspect export, inspect report"},
+		{[]string{"evidence", "--fail-on-differs", s01}, "inspect evidence: --fail-on-differs is for inspect export, inspect report"},
+		{[]string{"report", "--bogus", s01}, "inspect: unknown flag --bogus"},
+	} {
+		code, _, errs := runCLI(c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 saying %q", c.args, code, errs, c.want)
+		}
+	}
+}
