@@ -112,10 +112,6 @@ func (a *Agent) Complete(p model.Policy) model.Policy {
 // in a file with no agent, the library's defaults under the knobs.
 func (s *Study) Lead() Agent { return s.lead }
 
-// Inferences are the agents' inferences, for a reader that shows them
-// whole; none when nothing was inferred.
-func (s *Study) Inferences() []window.Inference { return s.infs }
-
 // Replay is the recording replayed, each replayed agent under its settled
 // policy; summaries come from the recorded folds, refusals learned under
 // the recorded policy, whatever the knobs changed (§11.9). Made once.

@@ -1,0 +1,103 @@
+package study
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/window"
+)
+
+// A conversation's replay is the file's for its calls: under its agent's
+// settled policy (the screen's first), and with that agent under
+// another (a knob); and the "what would have kept it" search on the
+// conversation alone answers as the one on the whole file — on every
+// recording here, several of which hold several conversations or
+// agents.
+func TestViewIsTheFileForItsCalls(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	if len(paths) < 10 {
+		t.Fatalf("only %d recordings", len(paths))
+	}
+	views, searched := 0, 0
+	for _, path := range paths {
+		rec, err := loader.StartLimited(path, 0).Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(rec, Request{Recorded: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, fileBook := s.Replay(), provenance.New(rec, s.Replay())
+		fileSearch := s.Searcher(file)
+		for _, c := range s.Lineage.Conversations {
+			v := s.View(c.Number)
+			if v.Number != c.Number || v.Agent.Agent != c.Agent {
+				t.Fatalf("%s: conversation %d opened as %d of %v", path, c.Number, v.Number, v.Agent.Agent)
+			}
+			views++
+			sameCalls(t, path, v.Start(), file)
+			p := v.Agent.Policy
+			p.KeepRecentTurns++
+			sameCalls(t, path, v.Replay(p, nil), s.Sweep().Replay(c.Agent.Key, p))
+			r, book := v.Start(), provenance.New(v.Rec, v.Start())
+			search := v.Searcher(r)
+			for i := range r.Calls {
+				fi := callIndex(file, r.Calls[i].Call)
+				for _, e := range book.Call(i).Values {
+					if e.Verdict != evidence.Left {
+						continue
+					}
+					fe := entryOf(fileBook.Call(fi).Values, e.Value, e.In)
+					got, ok := search.Keep(i, e)
+					want, wantOK := fileSearch.Keep(fi, fe)
+					if ok != wantOK || got.Text != want.Text {
+						t.Errorf("%s conversation %d call %d %s: %q (%v) alone, %q (%v) in the file", path, c.Number, r.Calls[i].Call.Number, e.Value, got.Text, ok, want.Text, wantOK)
+					}
+					searched++
+				}
+			}
+		}
+	}
+	if views < len(paths)+3 || searched == 0 {
+		t.Errorf("%d conversations, %d values searched: the comparison proves little", views, searched)
+	}
+}
+
+// sameCalls fails unless every call of part has, in whole, the window
+// (message by message, role and content) and the recorded comparison it
+// has there.
+func sameCalls(t *testing.T, path string, part, whole *window.Replay) {
+	t.Helper()
+	for i := range part.Calls {
+		c := &part.Calls[i]
+		w := &whole.Calls[callIndex(whole, c.Call)]
+		same := slices.EqualFunc(c.Window(), w.Window(), model.SameText) // a notice is each replay's own message
+		if !same || c.Recorded() != w.Recorded() || c.WindowChars() != w.WindowChars() {
+			t.Fatalf("%s call %d under %v: %d messages (%s) alone, %d (%s) in the file", path, c.Call.Number, part.Policy, len(c.Window()), c.Recorded(), len(w.Window()), w.Recorded())
+		}
+	}
+}
+
+func callIndex(r *window.Replay, call *model.Call) int {
+	for i := range r.Calls {
+		if r.Calls[i].Call == call {
+			return i
+		}
+	}
+	return -1
+}
+
+func entryOf(es []provenance.Entry, value, in string) provenance.Entry {
+	for _, e := range es {
+		if e.Value == value && e.In == in {
+			return e
+		}
+	}
+	return provenance.Entry{}
+}
