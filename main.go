@@ -54,6 +54,10 @@ Policy flags (export, report, and the UI); an absent flag is inferred from the r
   --keep-last-tool-results N   last-tool-result pins; 0 switches pins off
   --threshold-tokens N         token-budget and summarize-oldest threshold
   --no-anchor                  replay without the current-request anchor (before 9.55)
+  --library-version X.Y.Z      replay under that agentfootprint version's window rules (before
+                               9.57.0 no pins, the plain notice only, the notice veto; before
+                               9.55.0 no anchor); else the envelope's producer, else the log's
+                               own evidence, else 9.57.0–9.62.0 (export, report, evidence, the UI)
   --agent KEY                  export or report only this agent's calls (same numbers);
                                the policy flags then apply to it alone
   --format json                export format (json is the only one); evidence: table or json

@@ -27,6 +27,7 @@ type options struct {
 	failOn     string // evidence --fail-on left,never-read: exit 4 when such a value exists
 	theme      string // --theme auto|dark|light (the UI)
 	follow     bool   // -f: the UI reads the file again as it grows
+	library    string // --library-version X.Y.Z: replay under that version's window rules
 	given      map[string]bool
 }
 
@@ -56,6 +57,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.theme, "theme", "auto", "")
 	fs.BoolVar(&o.follow, "f", false, "")
 	fs.BoolVar(&o.follow, "follow", false, "")
+	fs.StringVar(&o.library, "library-version", "", "")
 }
 
 // noteGiven records which flags were on the command line.
@@ -89,6 +91,11 @@ func (o *options) validate() error {
 	} {
 		if o.given[n.flag] && n.v < 0 {
 			return fmt.Errorf("--%s must be 0 or more%s (got %d)", n.flag, n.note, n.v)
+		}
+	}
+	if o.given["library-version"] {
+		if _, err := window.ParseVersion(o.library); err != nil {
+			return fmt.Errorf("--library-version: %v (e.g. 9.56.0)", err)
 		}
 	}
 	if o.given["threshold-tokens"] && o.threshold <= 0 {
@@ -183,16 +190,19 @@ func findAgent(rec *model.Recording, key string) (*model.Agent, error) {
 // a guess.
 func newSession(rec *model.Recording, o options, only *model.Agent) (session, error) {
 	s := session{given: o.givenKnobs(), only: only, rec: rec, lin: lineage.Decide(rec)}
+	if err := window.SettleLibrary(rec, s.lin, o.library); err != nil {
+		return s, err
+	}
 	agents := rec.Agents
 	if only != nil {
 		agents = []*model.Agent{only}
 	}
-	sub := &model.Recording{Source: rec.Source, Runs: rec.Runs, Agents: agents}
+	sub := &model.Recording{Source: rec.Source, Runs: rec.Runs, Agents: agents, Library: rec.Library, Tier: rec.Tier}
 	policies := map[string]model.Policy{}
 	var infs []window.Inference
 	if o.complete() {
 		for _, a := range agents {
-			p := o.apply(model.Policy{})
+			p := o.apply(window.RulesOf(rec).Knobs(model.Policy{}))
 			s.agents = append(s.agents, agentPolicy{agent: a, policy: p, evidence: "all knobs given as flags"})
 		}
 		if o.strategy == model.SummarizeOldest {
@@ -212,10 +222,10 @@ func newSession(rec *model.Recording, o options, only *model.Agent) (session, er
 	}
 	for i := range s.agents {
 		a := &s.agents[i]
-		if tokenMeasured(a.policy.Strategy) && a.policy.ThresholdTokens <= 0 && !o.given["threshold-tokens"] {
+		if tokenMeasured(a.policy.Strategy) && a.policy.ThresholdTokens <= 0 && !o.given["threshold-tokens"] && rec.Tier != model.TierMinimal {
 			return s, fmt.Errorf("--strategy %s needs --threshold-tokens N: %s names no threshold", a.policy.Strategy, rec.Source)
 		}
-		a.policy.NoAnchor = o.noAnchor
+		a.policy.NoAnchor = a.policy.NoAnchor || o.noAnchor // the rules before 9.55.0 have none
 		policies[a.agent.Key] = a.policy
 	}
 	if len(s.agents) > 0 {
@@ -229,6 +239,9 @@ func newSession(rec *model.Recording, o options, only *model.Agent) (session, er
 	s.replay = window.Merge(sub, s.lin, infs, policies)
 	s.sub, s.infs, s.policies = sub, infs, policies
 	s.problems = append(s.problems, rec.Problems...)
+	if o.given["threshold-tokens"] && rec.Tier == model.TierMinimal {
+		s.problems = append(s.problems, model.Problem{Message: rec.Source + ": --threshold-tokens cannot be applied: tier minimal keeps no token counts to compare it with (§16.4)"})
+	}
 	s.problems = append(s.problems, s.lin.Problems...)
 	// a problem's message names its place: the loader's name the file and
 	// line; the replay's name the file

@@ -6,7 +6,9 @@ import (
 	"os"
 
 	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/tui"
+	"github.com/afinspect/inspect/window"
 )
 
 // runUI opens the terminal UI on path (the embedded demo when empty). A
@@ -25,7 +27,7 @@ func runUI(path string, o options, stderr io.Writer) int {
 	}
 	err := tui.Run(tui.Config{
 		Name:   name,
-		Open:   func() *tui.Stream { return stream(start(path, o.maxLine())) },
+		Open:   func() *tui.Stream { return stream(start(path, o.maxLine()), o.library) },
 		Start:  o.apply,
 		Path:   filePath(path),
 		Follow: o.follow,
@@ -46,15 +48,27 @@ func filePath(path string) string {
 	return path
 }
 
-// stream shows a load in progress to the terminal UI.
-func stream(l *loader.Loading) *tui.Stream {
+// stream shows a load in progress to the terminal UI, each recording it
+// hands over settled on the library version whose rules it replays under
+// (library: --library-version, validated already; "" to tell it from the
+// file).
+func stream(l *loader.Loading, library string) *tui.Stream {
+	settled := func(rec *model.Recording) *model.Recording {
+		if rec != nil {
+			_ = window.SettleLibrary(rec, nil, library)
+		}
+		return rec
+	}
 	return &tui.Stream{
 		Progress: func() (int64, int64, int) {
 			p := l.Progress()
 			return p.Bytes, p.Total, p.Calls
 		},
-		Snapshot: l.Snapshot,
+		Snapshot: func() *model.Recording { return settled(l.Snapshot()) },
 		Done:     l.Done(),
-		Wait:     l.Wait,
+		Wait: func() (*model.Recording, error) {
+			rec, err := l.Wait()
+			return settled(rec), err
+		},
 	}
 }
