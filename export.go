@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
+	"strconv"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/window"
 )
 
 // exportFormat names the JSON shape `inspect export` writes; version 2 of
@@ -12,26 +15,60 @@ import (
 const exportFormat = "inspect.export.v1"
 
 type exportDoc struct {
-	Format        string               `json:"format"`
-	Source        string               `json:"source"`
-	Policy        exportPolicy         `json:"policy"`
-	Agents        []exportAgent        `json:"agents"`
-	Conversations []exportConversation `json:"conversations"`
-	Problems      []model.Problem      `json:"problems"`
-	Calls         []exportCall         `json:"calls"`
+	Format         string               `json:"format"`
+	Source         string               `json:"source"`
+	LibraryVersion exportLibrary        `json:"libraryVersion"`
+	Tier           string               `json:"tier"`
+	Policy         exportPolicy         `json:"policy"`
+	Agents         []exportAgent        `json:"agents"`
+	Conversations  []exportConversation `json:"conversations"`
+	Problems       []model.Problem      `json:"problems"`
+	Calls          []exportCall         `json:"calls"`
 }
 
 // exportPolicy is §13.3's policy object: thresholdTokens only for the
 // token strategies, noAnchor only when true.
 type exportPolicy struct {
-	Strategy            string   `json:"strategy"`
-	KeepRecentTurns     int      `json:"keepRecentTurns"`
-	KeepLastToolResults int      `json:"keepLastToolResults"`
-	ThresholdTokens     *int     `json:"thresholdTokens,omitempty"`
-	NoAnchor            bool     `json:"noAnchor,omitempty"`
-	Inferred            bool     `json:"inferred"`
-	Given               []string `json:"given"` // the knobs given as flags
-	Evidence            string   `json:"evidence"`
+	Strategy            string          `json:"strategy"`
+	KeepRecentTurns     int             `json:"keepRecentTurns"`
+	KeepLastToolResults int             `json:"keepLastToolResults"`
+	ThresholdTokens     json.RawMessage `json:"thresholdTokens,omitempty"` // a number; null when not known (tier minimal)
+	NoAnchor            bool            `json:"noAnchor,omitempty"`
+	Inferred            bool            `json:"inferred"`
+	Given               []string        `json:"given"` // the knobs given as flags
+	Evidence            string          `json:"evidence"`
+}
+
+// exportLibrary is §13.3's libraryVersion: the version whose window rules
+// were replayed, and how that was decided (WINDOW-SEMANTICS §17.2).
+type exportLibrary struct {
+	Version  *string `json:"version"` // named by a flag or an envelope, else null
+	Rules    string  `json:"rules"`   // "9.57", "9.55" or "9.54"
+	Source   string  `json:"source"`  // flag, envelope, log or default
+	Evidence string  `json:"evidence"`
+}
+
+// libraryObject is rec's settled library version as the export writes it.
+func libraryObject(rec *model.Recording) exportLibrary {
+	l := rec.Library
+	out := exportLibrary{Rules: window.RulesOf(rec).String(), Source: l.Source, Evidence: l.Evidence}
+	if l.Version != "" {
+		v := l.Version
+		out.Version = &v
+	}
+	if out.Source == "" {
+		out.Source, out.Evidence = window.VersionByDefault, "not settled: the 9.57.0–9.62.0 rules"
+	}
+	return out
+}
+
+// tierOf is the tier the log was written at (§16.2), standard when the
+// recording does not say (one built by hand).
+func tierOf(rec *model.Recording) string {
+	if rec.Tier == "" {
+		return model.TierStandard
+	}
+	return rec.Tier
 }
 
 type exportAgent struct {
@@ -100,8 +137,10 @@ func policyObject(p model.Policy, inferred bool, given []string, evidence string
 	out := exportPolicy{Strategy: p.Strategy, KeepRecentTurns: p.KeepRecentTurns, KeepLastToolResults: p.KeepLastToolResults,
 		NoAnchor: p.NoAnchor, Inferred: inferred, Given: append([]string{}, given...), Evidence: evidence}
 	if tokenMeasured(p.Strategy) {
-		t := p.ThresholdTokens
-		out.ThresholdTokens = &t
+		out.ThresholdTokens = json.RawMessage("null") // 0 is no threshold: not known (§16.4)
+		if p.ThresholdTokens > 0 {
+			out.ThresholdTokens = strconv.AppendInt(nil, int64(p.ThresholdTokens), 10)
+		}
 	}
 	return out
 }
@@ -110,6 +149,7 @@ func policyObject(p model.Policy, inferred bool, given []string, evidence string
 func exportHead(source string, s session) exportDoc {
 	doc := exportDoc{
 		Format: exportFormat, Source: source,
+		LibraryVersion: libraryObject(s.rec), Tier: tierOf(s.rec),
 		Policy:   policyObject(s.policy, s.inferred, s.given, s.evidence),
 		Agents:   []exportAgent{},
 		Problems: s.problems,

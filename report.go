@@ -68,6 +68,7 @@ func writeReportTo(w io.Writer, s session, color bool) error {
 	} else {
 		fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", compared-differ, compared)
 	}
+	fmt.Fprintln(w, termtext.Line(libraryLine(s.rec)))
 	if len(s.problems) > 0 {
 		fmt.Fprintf(w, "problems (%d):\n", len(s.problems)+max(0, s.rec.Unlisted-1))
 		for _, p := range s.problems {
@@ -75,6 +76,18 @@ func writeReportTo(w io.Writer, s session, color bool) error {
 		}
 	}
 	return nil
+}
+
+// libraryLine says whose window rules the replay followed and how that
+// was decided (WINDOW-SEMANTICS §17.2), and the tier the log was written
+// at (§16.2).
+func libraryLine(rec *model.Recording) string {
+	l := libraryObject(rec)
+	named := "no version named"
+	if l.Version != nil {
+		named = "version " + *l.Version
+	}
+	return fmt.Sprintf("library: the %s window rules (%s; from %s: %s); written at tier %s", l.Rules, named, l.Source, l.Evidence, tierOf(rec))
 }
 
 // callRow is one call's row of the table, tab-separated.
