@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -144,5 +145,45 @@ func TestMixedTierIsAProblem(t *testing.T) {
 	}
 	if !hasProblem(rec, 3, "not of one tier") {
 		t.Errorf("no problem at line 3: %s", problemsOf(rec))
+	}
+}
+
+// Tier firehose adds a stream.token per streamed chunk between llm_start
+// and llm_end (§16.1); the calls are the same as without them.
+func TestStreamTokensChangeNoCall(t *testing.T) {
+	lines := s01Lines(t)
+	var fire []string
+	for _, l := range lines {
+		fire = append(fire, l)
+		if strings.Contains(l, `"agentfootprint.stream.llm_start"`) {
+			meta := l[strings.LastIndex(l, `"meta":`):]
+			for i := range 3 {
+				fire = append(fire, `{"type":"agentfootprint.stream.token","payload":{"iteration":1,"tokenIndex":`+string(rune('0'+i))+`,"content":"chunk"},`+meta)
+			}
+		}
+	}
+	plain, err := Read(strings.NewReader(joined(lines)), "s01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range ways {
+		got, err := readWith([]byte(joined(fire)), w.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Tier != model.TierFirehose || len(got.Problems) != 0 {
+			t.Fatalf("%s: tier %s, problems %v", w.name, got.Tier, got.Problems)
+		}
+		a, b := flatten(plain), flatten(got)
+		if len(a) != len(b) {
+			t.Fatalf("%s: %d calls with tokens, %d without", w.name, len(b), len(a))
+		}
+		for i := range a {
+			x, y := a[i].call, b[i].call
+			if x.Iteration != y.Iteration || x.Usage != y.Usage || !slices.EqualFunc(x.Recorded, y.Recorded, model.SameText) ||
+				!sameMessages(x.Appended, y.Appended) || x.Facts.Response.Content != y.Facts.Response.Content {
+				t.Errorf("%s: call %d differs with stream.token events", w.name, i+1)
+			}
+		}
 	}
 }
