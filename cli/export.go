@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
 	"io"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -69,10 +71,35 @@ func policyObject(p model.Policy, inferred bool, given []string, evidence string
 	out := export.Policy{Strategy: p.Strategy, KeepRecentTurns: p.KeepRecentTurns, KeepLastToolResults: p.KeepLastToolResults,
 		NoAnchor: p.NoAnchor, Inferred: inferred, Given: append([]string{}, given...), Evidence: evidence}
 	if p.NeedsThreshold() {
-		t := p.ThresholdTokens
-		out.ThresholdTokens = &t
+		out.ThresholdTokens = json.RawMessage("null") // 0 is no threshold: not known (§16.4)
+		if p.ThresholdTokens > 0 {
+			out.ThresholdTokens = strconv.AppendInt(nil, int64(p.ThresholdTokens), 10)
+		}
 	}
 	return out
+}
+
+// libraryObject is rec's settled library version as the export writes it.
+func libraryObject(rec *model.Recording) export.Library {
+	l := rec.Library
+	out := export.Library{Rules: window.RulesOf(rec).String(), Source: l.Source, Evidence: l.Evidence}
+	if l.Version != "" {
+		v := l.Version
+		out.Version = &v
+	}
+	if out.Source == "" {
+		out.Source, out.Evidence = window.VersionByDefault, "not settled: the 9.57.0–9.62.0 rules"
+	}
+	return out
+}
+
+// tierOf is the tier the log was written at (§16.2), standard when the
+// recording does not say (one built by hand).
+func tierOf(rec *model.Recording) string {
+	if rec.Tier == "" {
+		return model.TierStandard
+	}
+	return rec.Tier
 }
 
 // exportHead is the document without its calls.
@@ -80,6 +107,7 @@ func exportHead(source string, s *study.Study) export.Doc {
 	lead := s.Lead()
 	doc := export.Doc{
 		Format: export.Format, Source: source,
+		LibraryVersion: libraryObject(s.Rec), Tier: tierOf(s.Rec),
 		Policy:   policyObject(lead.Policy, lead.Inferred, s.Given, lead.Evidence),
 		Agents:   []export.Agent{},
 		Problems: s.Problems(),

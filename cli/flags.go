@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
 )
 
 // options are the flags of a command; each command registers the groups
@@ -27,6 +28,7 @@ type options struct {
 	failOn     string // evidence --fail-on left,never-read: exit 4 when such a value exists
 	theme      string // --theme auto|dark|light (the UI)
 	follow     bool   // -f: the UI reads the file again as it grows
+	library    string // --library-version X.Y.Z: replay under that version's window rules
 	given      map[string]bool
 }
 
@@ -39,6 +41,7 @@ func (o *options) policyFlags(fs *pflag.FlagSet) {
 	fs.Var(optInt{&o.keepPins}, "keep-last-tool-results", "keep `N` last-tool-result pins; 0 switches pins off")
 	fs.Var(optInt{&o.threshold}, "threshold-tokens", "token-budget's and summarize-oldest's threshold, `N` tokens (none recorded or\ngiven: the largest input the agent's calls recorded)")
 	fs.BoolVar(&o.noAnchor, "no-anchor", false, "replay without the current-request anchor (before 9.55)")
+	fs.StringVar(&o.library, "library-version", "", "replay under agentfootprint `X.Y.Z`'s window rules (before 9.57.0 no pins, the\nplain notice only, the notice veto; before 9.55.0 no anchor); else the envelope's\nproducer, else the log's own evidence, else 9.57.0–9.62.0")
 }
 
 // agentFlag restricts a batch command to one agent.
@@ -114,6 +117,11 @@ func (o *options) validate() error {
 	} {
 		if o.given[n.flag] && n.v < 0 {
 			return fmt.Errorf("--%s must be 0 or more%s (got %d)", n.flag, n.note, n.v)
+		}
+	}
+	if o.given["library-version"] {
+		if _, err := window.ParseVersion(o.library); err != nil {
+			return fmt.Errorf("--library-version: %v (e.g. 9.56.0)", err)
 		}
 	}
 	if o.given["threshold-tokens"] && o.threshold <= 0 {

@@ -21,9 +21,10 @@ import (
 // with the same policy for each agent — inferred, given, and a token
 // strategy given without a threshold (WINDOW-SEMANTICS §13.2: the
 // agent's largest recorded input, which is read here from the log's own
-// llm_end events). The UI is driven as a person drives it: each
-// conversation opened from the picker (w, down, enter), its agent's
-// policy read off the policy bar.
+// llm_end events, unknown when the log keeps none, §16.4), and the rules
+// of a library version given (9.54.0: no pins, no anchor, §17.3). The
+// UI is driven as a person drives it: each conversation opened from the
+// picker (w, down, enter), its agent's policy read off the policy bar.
 func TestEveryFrontEndSettlesTheSamePolicy(t *testing.T) {
 	logs, _ := filepath.Glob("../testdata/*/run.jsonl")
 	envelopes, _ := filepath.Glob("../testdata/*/recording.json*")
@@ -32,7 +33,7 @@ func TestEveryFrontEndSettlesTheSamePolicy(t *testing.T) {
 	}
 	for _, path := range append(logs, envelopes...) {
 		var recorded *policies // under no flag: the recorded policies
-		for _, flags := range [][]string{nil, {"--strategy", "token-budget"}, {"--keep-recent-turns", "3"}} {
+		for _, flags := range [][]string{nil, {"--strategy", "token-budget"}, {"--keep-recent-turns", "3"}, {"--library-version", "9.54.0"}} {
 			name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path) + " " + strings.Join(flags, " ")
 			exp := exportPolicies(t, name, flags, path)
 			if exp == nil {
@@ -62,7 +63,11 @@ func TestEveryFrontEndSettlesTheSamePolicy(t *testing.T) {
 				for _, u := range llmEndUsage(t, path) {
 					largest = max(largest, u[0])
 				}
-				if want := fmt.Sprintf("thresholdTokens=%d", largest); !strings.Contains(exp.byAgent[exp.lead], want) {
+				want := fmt.Sprintf("thresholdTokens=%d", largest)
+				if largest == 0 { // no input recorded (tier minimal): not known, not 0 (§16.4)
+					want = "thresholdTokens=unknown"
+				}
+				if !strings.Contains(exp.byAgent[exp.lead], want) {
 					t.Errorf("%s: %s, want %s (the largest input the log recorded)", name, exp.byAgent[exp.lead], want)
 				}
 			}

@@ -34,7 +34,7 @@ func (a *app) openStudy(path string, o options) (*study.Study, error) {
 			return nil, exitCode(exitUsage)
 		}
 	}
-	s, err := study.Open(rec, study.Request{Knobs: k, Only: only})
+	s, err := study.Open(rec, study.Request{Knobs: k, Only: only, Library: o.library})
 	if progress != nil && !k.Whole() {
 		fmt.Fprint(progress, "\r\x1b[K")
 	}

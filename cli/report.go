@@ -120,6 +120,7 @@ func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 	} else {
 		fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", compared-differ, compared)
 	}
+	fmt.Fprintln(w, termtext.Line(libraryLine(s.Rec)))
 	if problems := s.Problems(); len(problems) > 0 {
 		fmt.Fprintf(w, "problems (%d):\n", len(problems)+max(0, s.Rec.Unlisted-1))
 		for _, p := range problems {
@@ -127,6 +128,18 @@ func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 		}
 	}
 	return nil
+}
+
+// libraryLine says whose window rules the replay followed and how that
+// was decided (WINDOW-SEMANTICS §17.2), and the tier the log was written
+// at (§16.2).
+func libraryLine(rec *model.Recording) string {
+	l := libraryObject(rec)
+	named := "no version named"
+	if l.Version != nil {
+		named = "version " + *l.Version
+	}
+	return fmt.Sprintf("library: the %s window rules (%s; from %s: %s); written at tier %s", l.Rules, named, l.Source, l.Evidence, tierOf(rec))
 }
 
 // callRow is one call's row of the table, tab-separated.

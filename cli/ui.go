@@ -75,11 +75,12 @@ func (a *app) runUI(path string, o options) error {
 // when empty), under the policy knobs given.
 func (a *app) uiConfig(name, path string, o options) tui.Config {
 	return tui.Config{
-		Name:   name,
-		Open:   func() *tui.Stream { return stream(a.start(path, o.maxLine())) },
-		Knobs:  o.knobs(),
-		Path:   filePath(path),
-		Follow: o.follow,
+		Name:    name,
+		Open:    func() *tui.Stream { return stream(a.start(path, o.maxLine())) },
+		Knobs:   o.knobs(),
+		Library: o.library,
+		Path:    filePath(path),
+		Follow:  o.follow,
 	}
 }
 

@@ -13,7 +13,11 @@
 // there.
 package export
 
-import "github.com/afinspect/inspect/model"
+import (
+	"encoding/json"
+
+	"github.com/afinspect/inspect/model"
+)
 
 // Format names the JSON shape `inspect export` writes; version 2 of the
 // contract only adds to version 1 (WINDOW-SEMANTICS §13).
@@ -21,26 +25,37 @@ const Format = "inspect.export.v1"
 
 // Doc is an export: everything but its calls, which Write streams.
 type Doc struct {
-	Format        string          `json:"format"`
-	Source        string          `json:"source"`
-	Policy        Policy          `json:"policy"`
-	Agents        []Agent         `json:"agents"`
-	Conversations []Conversation  `json:"conversations"`
-	Problems      []model.Problem `json:"problems"`
-	Calls         []Call          `json:"calls"`
+	Format         string          `json:"format"`
+	Source         string          `json:"source"`
+	LibraryVersion Library         `json:"libraryVersion"`
+	Tier           string          `json:"tier"` // minimal, standard or firehose (§16.2)
+	Policy         Policy          `json:"policy"`
+	Agents         []Agent         `json:"agents"`
+	Conversations  []Conversation  `json:"conversations"`
+	Problems       []model.Problem `json:"problems"`
+	Calls          []Call          `json:"calls"`
+}
+
+// Library is §13.3's libraryVersion: the version whose window rules were
+// replayed, and how that was decided (WINDOW-SEMANTICS §17.2).
+type Library struct {
+	Version  *string `json:"version"` // named by a flag or an envelope, else null
+	Rules    string  `json:"rules"`   // "9.57", "9.55" or "9.54"
+	Source   string  `json:"source"`  // flag, envelope, log or default
+	Evidence string  `json:"evidence"`
 }
 
 // Policy is §13.3's policy object: thresholdTokens only for the
 // token strategies, noAnchor only when true.
 type Policy struct {
-	Strategy            string   `json:"strategy"`
-	KeepRecentTurns     int      `json:"keepRecentTurns"`
-	KeepLastToolResults int      `json:"keepLastToolResults"`
-	ThresholdTokens     *int     `json:"thresholdTokens,omitempty"`
-	NoAnchor            bool     `json:"noAnchor,omitempty"`
-	Inferred            bool     `json:"inferred"`
-	Given               []string `json:"given"` // the knobs given as flags
-	Evidence            string   `json:"evidence"`
+	Strategy            string          `json:"strategy"`
+	KeepRecentTurns     int             `json:"keepRecentTurns"`
+	KeepLastToolResults int             `json:"keepLastToolResults"`
+	ThresholdTokens     json.RawMessage `json:"thresholdTokens,omitempty"` // a number; null when not known (tier minimal)
+	NoAnchor            bool            `json:"noAnchor,omitempty"`
+	Inferred            bool            `json:"inferred"`
+	Given               []string        `json:"given"` // the knobs given as flags
+	Evidence            string          `json:"evidence"`
 }
 
 // Agent is one agent of the file and its policy (§13.2).

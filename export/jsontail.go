@@ -67,7 +67,7 @@ func (o *jsonOut) record(r *model.Record) {
 		o.b = append(o.b, "null"...)
 		return
 	}
-	if r.Strategy == model.SummarizeOldest {
+	if r.Strategy == model.SummarizeOldest || r.Unmeasured {
 		b, err := r.MarshalJSON()
 		if err != nil {
 			o.bad = true

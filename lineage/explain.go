@@ -19,13 +19,16 @@ func (d *decider) bestExplanation(i int, r *model.Run, w1 []*model.Message) (int
 		if p.Agent != r.Agent || !p.Complete || p.TurnEndAt >= r.First || len(p.Calls) == 0 {
 			continue
 		}
-		last := p.Calls[len(p.Calls)-1].Recorded
-		if last == nil {
+		carried, visits := carriedBy(p)
+		if carried == nil {
 			continue
 		}
-		pre := make([]*model.Message, 0, len(last)+2)
-		pre = append(append(pre, last...), &model.Message{Role: model.RoleAssistant, Content: p.FinalAnswer}, request)
+		pre := make([]*model.Message, 0, len(carried)+2)
+		pre = append(append(pre, carried...), &model.Message{Role: model.RoleAssistant, Content: p.FinalAnswer}, request)
 		score, ok := Explains(w1, pre)
+		if visits == 2 {
+			score, ok = ExplainsTwo(w1, pre)
+		}
 		switch {
 		case !ok || score < bestScore:
 			continue
@@ -43,6 +46,25 @@ func (d *decider) bestExplanation(i int, r *model.Run, w1 []*model.Message) (int
 		d.problem(r, "run %s: %d earlier runs explain its first window equally well (score %d); by §10.7's tie rule it continues run %s", r.RunID, ties+1, bestScore, d.rec.Runs[best].RunID)
 	}
 	return best, bestScore
+}
+
+// carriedBy is what run p hands a follow-up before its final answer, and
+// how many window visits lie between that and the follow-up's first
+// window: p's last recorded window (one visit: the follow-up's first); or,
+// when that window is not in the log (tier minimal, §16.3), the history
+// the iteration before it ended with (two: p's last call's and the
+// follow-up's first). nil when neither is known.
+func carriedBy(p *model.Run) ([]*model.Message, int) {
+	n := len(p.Calls)
+	if last := p.Calls[n-1]; last.Recorded != nil {
+		return last.Recorded, 1
+	}
+	if n < 2 || p.Calls[n-2].Recorded == nil || len(p.Calls[n-2].Appended) == 0 {
+		return nil, 0
+	}
+	prev := p.Calls[n-2]
+	h := make([]*model.Message, 0, len(prev.Recorded)+len(prev.Appended))
+	return append(append(h, prev.Recorded...), prev.Appended...), 2
 }
 
 // better reports whether candidate k wins a tie over best: one no

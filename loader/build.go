@@ -33,6 +33,7 @@ type builder struct {
 	calls    int           // llm_starts so far
 	settled  int           // calls settled so far (what a snapshot holds)
 	sawEvent bool          // some event's type starts with "agentfootprint."
+	tier     tierSeen      // what the events seen so far tell of the tier (§16.2)
 	dropped  int           // problems past maxProblems
 	dirty    int           // index of the first segment changed since the last publish
 	starts   []toolStartAt // every tool_start, to name those never answered
@@ -59,6 +60,10 @@ type runState struct {
 	agentID string            // run_configured agentId
 	hint    int               // room for the next call's window
 	sys     systemPrompts
+	// judged are evidence_checked events met before the iteration_end
+	// that makes their call, at tier minimal (the library emits the
+	// verdict before it ends the iteration)
+	judged []judgement
 }
 
 // callState is what the stream events told about one call, kept until the
@@ -70,6 +75,7 @@ type callState struct {
 	tools       []*toolUse
 	fromHistory bool
 	settled     bool
+	minimal     bool      // made from an iteration_end, at tier minimal (§16.3)
 	keys        []slotKey // how each message of call.Recorded was interned, when injected events gave them
 }
 
@@ -149,6 +155,7 @@ func (b *builder) apply(p *parsed) {
 	}
 	b.sawEvent = true
 	b.events++
+	b.tier.see(b, p)
 	rs := b.segmentFor(p)
 	if rs == nil {
 		return
@@ -180,6 +187,13 @@ func (b *builder) apply(p *parsed) {
 	case kindLLMStart:
 		if p.ok {
 			b.llmStart(rs, p)
+		}
+	case kindIterationEnd:
+		switch {
+		case b.tier.minimal():
+			b.minimalCall(rs, p)
+		case p.ok:
+			b.iterationEnd(rs, p)
 		}
 	default:
 		if p.ok {
@@ -222,6 +236,10 @@ func (b *builder) turnEnd(rs *runState, p *parsed) {
 		rs.run.FinalAnswer = p.text
 	}
 	rs.run.FinalMessage = b.message(&model.Message{Role: model.RoleAssistant, Content: rs.run.FinalAnswer})
+	if cs := rs.cur; cs != nil && cs.minimal && !cs.fromHistory {
+		// the run's last call, whose answer only turn_end holds (EVIDENCE-SEMANTICS §9.6)
+		cs.call.Facts.Response.Content = rs.run.FinalAnswer
+	}
 }
 
 // injected files one message of the window the next call will send: the

@@ -18,6 +18,9 @@ type envelope struct {
 	run        envelopeRun
 	firstRunID *string                   // meta.runId of its first event
 	records    map[string][]model.Record // by step: "" for sharedState.compactions
+	producer   struct {
+		Version *string `json:"agentfootprintVersion"` // the library that wrote it (§17.2)
+	}
 }
 
 // envelopeRun is the envelope's "run" object, as far as the loader uses it.
@@ -81,6 +84,8 @@ func readEnvelope(b *builder, s *jsonStream, e *envelope) error {
 			return e.readFormat(b, s)
 		case "run":
 			return e.decode(b, s, "run", &e.run)
+		case "producer":
+			return e.decode(b, s, "producer", &e.producer)
 		case "recording":
 			return s.object(func(key string) error {
 				switch key {
@@ -200,6 +205,9 @@ func (e *envelope) readSnapshot(b *builder, s *jsonStream) error {
 // run restored from the run it resumed, filed there already (§12.1).
 func (e *envelope) finish(b *builder) {
 	at := loc{label: e.label()}
+	if v := e.producer.Version; v != nil && *v != "" {
+		b.rec.Library.Producers = append(b.rec.Library.Producers, *v)
+	}
 	if e.run.DroppedEvents > 0 {
 		b.problem(at, "the recording dropped its first %d events; the calls they held are missing", e.run.DroppedEvents)
 	}

@@ -42,6 +42,10 @@ const (
 	kindPressure
 	kindEvidence // read by the reference decoder only (rare, kept whole)
 	kindRepeated // likewise
+	// stream.* and context.* events the loader does not read: like
+	// kindOther, but they tell the tier (§16.2)
+	kindStreamOther
+	kindToken // stream.token: only tier firehose writes it
 )
 
 var kindNames = [...]string{kindRunConfig: evRunConfig, kindTurnStart: evTurnStart, kindTurnEnd: evTurnEnd,
@@ -78,9 +82,26 @@ func kindOf(typ []byte) kind {
 		return kindRepeated
 	}
 	if len(typ) >= len(libraryPrefix) && string(typ[:len(libraryPrefix)]) == libraryPrefix {
+		switch rest := string(typ[len(libraryPrefix):]); {
+		case rest == "stream.token":
+			return kindToken
+		case strings.HasPrefix(rest, "stream.") || strings.HasPrefix(rest, "context."):
+			return kindStreamOther
+		}
 		return kindOther
 	}
 	return kindNone
+}
+
+// writtenAtStandard: only a log written at tier standard or firehose
+// holds events of this kind (§16.1: tier minimal keeps agent.* and
+// error.* alone).
+func (k kind) writtenAtStandard() bool {
+	switch k {
+	case kindLLMStart, kindLLMEnd, kindToolStart, kindToolEnd, kindInjected, kindPressure, kindStreamOther, kindToken:
+		return true
+	}
+	return false
 }
 
 // name is the event type without the library prefix, as messages say it.
@@ -117,6 +138,8 @@ type parsed struct {
 	hasText                  bool        // run_configured named a window; turn_end had a string finalContent
 	agentID                  string      // run_configured agentId
 	iterIndex                int         // iteration_end
+	toolCallCount            int         // iteration_end: how many tool results end its history
+	hasToolCallCount         bool        // toolCallCount was a count
 	toolName, toolCallID     string      // tool_start, tool_end
 	args                     json.RawMessage
 	position                 int // context.injected, when hasPosition

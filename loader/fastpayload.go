@@ -8,7 +8,7 @@ var payloadFields = [...][]string{
 	kindRunConfig:    {"window", "agentId"},
 	kindTurnStart:    {"userPrompt"},
 	kindTurnEnd:      {"finalContent"},
-	kindIterationEnd: {"history", "iterIndex"},
+	kindIterationEnd: {"history", "iterIndex", "toolCallCount"},
 	kindLLMStart:     {"iteration", "messagesCount"},
 	kindLLMEnd:       {"content", "usage", "stopReason"},
 	kindToolStart:    {"toolName", "toolCallId", "args"},
@@ -121,11 +121,16 @@ func (f *fastDecoder) field(s *scanner, p *parsed, st *payloadState, i int) bool
 	case kindInjected:
 		ok = injectedField(s, p, st, i)
 	case kindIterationEnd:
-		if i == 1 {
+		switch i {
+		case 1:
 			p.iterIndex, ok = intValue(s)
-			break
+		case 2:
+			var raw []byte
+			raw, ok = rawValue(s)
+			p.toolCallCount, p.hasToolCallCount = countOf(raw)
+		default:
+			ok = f.history(s, p)
 		}
-		ok = f.history(s, p)
 	}
 	return ok
 }

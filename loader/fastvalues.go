@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"math"
 	"strconv"
 
 	"github.com/afinspect/inspect/model"
@@ -72,6 +73,17 @@ func intValue(s *scanner) (int, bool) {
 		return 0, true
 	}
 	return s.integer()
+}
+
+// countOf is a JSON value read as a count: a whole number from 0, and
+// whether it is one (an absent value, or one that is not a count, is
+// not). A count that does not fit is no reason to lose its event.
+func countOf(raw []byte) (int, bool) {
+	v, err := strconv.ParseFloat(string(bytes.TrimSpace(raw)), 64)
+	if err != nil || v < 0 || v != math.Trunc(v) || v > 1<<31 {
+		return 0, false
+	}
+	return int(v), true
 }
 
 // floatValue reads a float64 field: a number in range, or null for 0.

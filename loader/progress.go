@@ -31,6 +31,10 @@ type Loading struct {
 	runs     []*model.Run // published copies; each is never changed once published
 	agents   []*model.Agent
 	problems []model.Problem
+	// what the events so far tell of the tier, and the versions the
+	// envelopes read so far name
+	tier      string
+	producers []string
 
 	rec *model.Recording // the result, set before done is closed
 	err error
@@ -77,7 +81,8 @@ func (l *Loading) Progress() Progress {
 func (l *Loading) Snapshot() *model.Recording {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return &model.Recording{Source: l.name, Format: l.format, Runs: slices.Clone(l.runs), Agents: l.agents, Problems: l.problems}
+	return &model.Recording{Source: l.name, Format: l.format, Runs: slices.Clone(l.runs), Agents: l.agents, Problems: l.problems,
+		Tier: l.tier, Library: model.Library{Producers: l.producers}}
 }
 
 // Wait waits for the load to end and returns what Load would.
@@ -109,6 +114,8 @@ func (l *Loading) publish(b *builder) {
 	l.runs = append(l.runs[:min(b.dirty, len(l.runs))], fresh...)
 	l.problems = problems[:len(problems):len(problems)]
 	l.agents = slices.Clone(b.rec.Agents)
+	l.tier = b.tier.tier()
+	l.producers = slices.Clip(b.rec.Library.Producers)
 	l.mu.Unlock()
 	b.dirty = len(b.order)
 	l.calls.Store(int64(b.settled))

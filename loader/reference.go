@@ -253,13 +253,15 @@ func refStream(payload json.RawMessage, p *parsed) {
 		}
 	case kindIterationEnd:
 		var v struct {
-			History   []historyMessage `json:"history"`
-			IterIndex int              `json:"iterIndex"`
+			History       []historyMessage `json:"history"`
+			IterIndex     int              `json:"iterIndex"`
+			ToolCallCount json.RawMessage  `json:"toolCallCount"`
 		}
 		if refDecode(payload, p, &v) && v.History != nil {
 			p.ok, p.history = true, refHistory(v.History)
 		}
 		p.iterIndex = v.IterIndex
+		p.toolCallCount, p.hasToolCallCount = countOf(v.ToolCallCount)
 	}
 }
 

@@ -22,6 +22,9 @@ var covered = map[string]struct{ ndjson, envelope int }{
 
 func TestNDJSONMatchesWire(t *testing.T) {
 	for _, sc := range scenarios(t) {
+		if minimalLogs[sc] {
+			continue
+		}
 		t.Run(sc, func(t *testing.T) {
 			w := readWire(t, sc)
 			rec := mustLoad(t, filepath.Join(testdata, sc, "run.jsonl"))
@@ -78,8 +81,8 @@ func TestEnvelopeMatchesWire(t *testing.T) {
 func TestEnvelopeMatchesNDJSON(t *testing.T) {
 	for _, sc := range scenarios(t) {
 		path := filepath.Join(testdata, sc, "recording.json.gz")
-		if _, err := os.Stat(path); err != nil {
-			continue
+		if _, err := os.Stat(path); err != nil || minimalLogs[sc] {
+			continue // a minimal log holds less than its envelope
 		}
 		t.Run(sc, func(t *testing.T) {
 			env := mustLoad(t, path)

@@ -60,7 +60,8 @@ func (b *builder) segmentFor(p *parsed) *runState {
 
 // adoptOn adopts rs on its first turn_start, llm_start or turn_end.
 func (b *builder) adoptOn(rs *runState, p *parsed) {
-	if rs.run.Agent == nil && (p.kind == kindTurnStart || p.kind == kindLLMStart || p.kind == kindTurnEnd) {
+	if rs.run.Agent == nil && (p.kind == kindTurnStart || p.kind == kindLLMStart || p.kind == kindTurnEnd ||
+		p.kind == kindIterationEnd && b.tier.minimal()) {
 		b.adopt(rs)
 	}
 }
@@ -141,6 +142,7 @@ func (b *builder) touch(rs *runState) {
 // problems left out.
 func (b *builder) finish() {
 	b.unanswered()
+	b.tierProblems()
 	for _, rs := range b.order {
 		b.settle(rs.cur)
 		r := rs.run

@@ -88,6 +88,12 @@ var manyChains = map[string]bool{
 	"c06b-composition-sequence": true, "c07-paused-tool": true,
 }
 
+// minimalLogs are the recordings whose run.jsonl was written at tier
+// minimal: no stream events, no window for each run's last call. Their
+// logs are checked by TestMinimalCallsFromIterationEnd; their envelopes,
+// which hold every event, like any other.
+var minimalLogs = map[string]bool{"n09-tier-minimal": true}
+
 func readWire(t *testing.T, scenario string) *wireFile {
 	t.Helper()
 	return readWireAt(t, filepath.Join(testdata, scenario, "wire.json"))

@@ -33,8 +33,11 @@ func (p Policy) PinsOn() bool { return p.KeepLastToolResults > 0 }
 // String is the policy as the status bar and report print it.
 func (p Policy) String() string {
 	s := fmt.Sprintf("%s keepRecentTurns=%d keepLastToolResults=%d", p.Strategy, p.KeepRecentTurns, p.KeepLastToolResults)
-	if p.Strategy == TokenBudget || p.ThresholdTokens > 0 {
+	switch {
+	case p.ThresholdTokens > 0:
 		s += fmt.Sprintf(" thresholdTokens=%d", p.ThresholdTokens)
+	case p.Strategy == TokenBudget || p.Strategy == SummarizeOldest:
+		s += " thresholdTokens=unknown" // no threshold is 0: the log did not keep it
 	}
 	if p.NoAnchor {
 		s += " anchor=off"

@@ -80,6 +80,12 @@ type Record struct {
 	// SummaryRecorded is false when the frame's summary is a placeholder:
 	// the library never folded this span, so its summary is not known.
 	SummaryRecorded *bool `json:"summaryRecorded,omitempty"`
+
+	// Unmeasured: a token-measured visit the log shows engaged, over a
+	// count it does not keep (tier minimal, WINDOW-SEMANTICS §16.4):
+	// measuredTokens is written null, and thresholdTokens too when it is
+	// not known (0).
+	Unmeasured bool `json:"-"`
 }
 
 // summaryRecord is a summarize-oldest record as JSON: the library's keys,
@@ -87,8 +93,8 @@ type Record struct {
 type summaryRecord struct {
 	Strategy            string        `json:"strategy"`
 	Iteration           int           `json:"iteration"`
-	MeasuredTokens      int           `json:"measuredTokens"`
-	ThresholdTokens     int           `json:"thresholdTokens"`
+	MeasuredTokens      *int          `json:"measuredTokens"`
+	ThresholdTokens     *int          `json:"thresholdTokens"`
 	OverBudget          bool          `json:"overBudget"`
 	WindowCharsBefore   int           `json:"windowCharsBefore"`
 	RemovedMessageCount int           `json:"removedMessageCount"`
@@ -102,15 +108,56 @@ type summaryRecord struct {
 	Observations        *Observations `json:"observations,omitempty"`
 }
 
+// unmeasuredRecord is a token-budget record as JSON whose count the log
+// does not keep: the library's keys, measuredTokens null.
+type unmeasuredRecord struct {
+	Strategy            string        `json:"strategy"`
+	Iteration           int           `json:"iteration"`
+	KeepRecentTurns     int           `json:"keepRecentTurns"`
+	RemovedMessageCount int           `json:"removedMessageCount"`
+	WindowCharsBefore   int           `json:"windowCharsBefore"`
+	WindowCharsAfter    int           `json:"windowCharsAfter"`
+	MeasuredTokens      *int          `json:"measuredTokens"`
+	OverBudget          bool          `json:"overBudget"`
+	ThresholdTokens     *int          `json:"thresholdTokens"`
+	Refusals            []Refusal     `json:"refusals"`
+	DroppedObservations []string      `json:"droppedObservations,omitempty"`
+	Observations        *Observations `json:"observations,omitempty"`
+}
+
+// tokens are the record's measuredTokens and thresholdTokens as JSON
+// writes them: null when the count is not in the log.
+func (r Record) tokens() (measured, threshold *int) {
+	m, t := r.MeasuredTokens, r.ThresholdTokens
+	measured, threshold = &m, &t
+	if r.Unmeasured {
+		measured = nil
+		if t == 0 {
+			threshold = nil
+		}
+	}
+	return measured, threshold
+}
+
 // MarshalJSON writes the keys the record's strategy writes.
 func (r Record) MarshalJSON() ([]byte, error) {
+	measured, threshold := r.tokens()
 	if r.Strategy != SummarizeOldest {
+		if r.Unmeasured {
+			return json.Marshal(unmeasuredRecord{
+				Strategy: r.Strategy, Iteration: r.Iteration, KeepRecentTurns: r.KeepRecentTurns,
+				RemovedMessageCount: r.RemovedMessageCount, WindowCharsBefore: r.WindowCharsBefore,
+				WindowCharsAfter: r.WindowCharsAfter, MeasuredTokens: measured, OverBudget: r.OverBudget,
+				ThresholdTokens: threshold, Refusals: r.Refusals, DroppedObservations: r.DroppedObservations,
+				Observations: r.Observations,
+			})
+		}
 		type plain Record
 		return json.Marshal(plain(r))
 	}
 	return json.Marshal(summaryRecord{
-		Strategy: r.Strategy, Iteration: r.Iteration, MeasuredTokens: r.MeasuredTokens,
-		ThresholdTokens: r.ThresholdTokens, OverBudget: r.OverBudget,
+		Strategy: r.Strategy, Iteration: r.Iteration, MeasuredTokens: measured,
+		ThresholdTokens: threshold, OverBudget: r.OverBudget,
 		WindowCharsBefore: r.WindowCharsBefore, RemovedMessageCount: r.RemovedMessageCount,
 		WindowCharsAfter: r.WindowCharsAfter, SummaryChars: r.SummaryChars,
 		SummarizerTokens: r.SummarizerTokens, SummarizerSkipped: r.SummarizerSkipped,

@@ -12,6 +12,13 @@ type Recording struct {
 	// Unlisted counts the problems past the list's bound; the list then
 	// ends with one problem that says how many.
 	Unlisted int
+	// Library is the agentfootprint version the log is replayed as written
+	// by, and how that was decided (§17.2). The loader fills in what an
+	// envelope's producer names; the rest is settled before the replay.
+	Library Library
+	// Tier is the observability tier the log was written at (§16.2):
+	// TierMinimal, TierStandard or TierFirehose.
+	Tier string
 	// RepeatedResults maps the tool message of each agentfootprint.tools.
 	// repeated_call event to its stream.tool_end result as message text: the
 	// tool's own bytes when a proper prefix (EVIDENCE-SEMANTICS §6).
@@ -25,6 +32,26 @@ func (r *Recording) ProblemCount() int {
 	}
 	return len(r.Problems)
 }
+
+// Library says which agentfootprint version wrote a log, as far as it is
+// known, and whose window rules its replay follows (WINDOW-SEMANTICS §17).
+type Library struct {
+	// Producers are the producer.agentfootprintVersion of each envelope of
+	// the file that names one, in order (the loader's).
+	Producers []string
+	// Version is the version a flag or an envelope names ("" when none
+	// does); Rules the window rules replayed ("9.57", "9.55", "9.54"; ""
+	// for not settled: the newest); Source is flag, envelope, log or
+	// default; Evidence one line saying why.
+	Version, Rules, Source, Evidence string
+}
+
+// Observability tiers (WINDOW-SEMANTICS §16): what the library wrote.
+const (
+	TierMinimal  = "minimal"  // agent.* and error.* events only
+	TierStandard = "standard" // all but stream.token
+	TierFirehose = "firehose" // everything
+)
 
 // Input formats a Recording can come from.
 const (

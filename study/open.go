@@ -63,15 +63,23 @@ func (k Knobs) Apply(p model.Policy) model.Policy {
 	return p
 }
 
-// Open decides rec's lineage and settles each agent's policy: the knobs
-// given, the rest stated by the log or inferred from the agent's own
-// segments (§10.10); a strategy that needs a threshold that nothing
-// gives takes the agent's largest recorded input (§13.2). A policy that
-// still has none (no call measured its input) is an error, the study
-// returned all the same: a replay under it would be a guess the
-// command line refuses, the screen shows.
+// Open decides rec's lineage and the library version whose window rules
+// it is replayed under (written into rec.Library), and settles each
+// agent's policy: the knobs given, the rest stated by the log or
+// inferred from the agent's own segments (§10.10); a strategy that needs
+// a threshold that nothing gives takes the agent's largest recorded input
+// (§13.2). A policy that still has none (no call measured its input) is
+// an error unless the log keeps no token counts at all (tier minimal,
+// §16.4), as is a Library that is not a version; the study is returned
+// all the same: a replay under it would be a guess the command line
+// refuses, the screen shows.
 func Open(rec *model.Recording, q Request) (*Study, error) {
 	s := &Study{Rec: rec, Lineage: lineage.Decide(rec), Given: q.Knobs.Given(), Only: q.Only}
+	err := window.SettleLibrary(rec, s.Lineage, q.Library)
+	if err != nil {
+		_ = window.SettleLibrary(rec, s.Lineage, "") // told from the file
+		err = fmt.Errorf("--library-version: %w", err)
+	}
 	agents := rec.Agents
 	if q.Only != nil {
 		agents = []*model.Agent{q.Only}
@@ -85,7 +93,6 @@ func Open(rec *model.Recording, q Request) (*Study, error) {
 		s.infs = s.infer(q.After)
 	}
 	s.policies = map[string]model.Policy{}
-	var err error
 	for i, a := range agents {
 		ag := Agent{Agent: a, LargestInput: window.LargestInput(rec, a)}
 		if infer && (!k.Whole() || q.Recorded) {
@@ -94,11 +101,12 @@ func Open(rec *model.Recording, q Request) (*Study, error) {
 			ag.Matched, ag.Compared, ag.Equal = inf.Matched, inf.Compared, inf.Equal
 			ag.Policy = k.Apply(inf.Policy)
 		} else {
-			ag.Policy, ag.Evidence = k.Apply(model.Policy{}), "all knobs given as flags"
+			// a knob the library of these rules did not have is off (§17.3)
+			ag.Policy, ag.Evidence = k.Apply(window.RulesOf(rec).Knobs(model.Policy{})), "all knobs given as flags"
 			ag.Recorded = ag.Policy
 		}
 		ag.Policy = ag.Complete(ag.Policy)
-		if ag.Policy.NeedsThreshold() && ag.Policy.ThresholdTokens <= 0 && err == nil {
+		if ag.Policy.NeedsThreshold() && ag.Policy.ThresholdTokens <= 0 && rec.Tier != model.TierMinimal && err == nil {
 			err = fmt.Errorf("--strategy %s needs --threshold-tokens N: %s names no threshold", ag.Policy.Strategy, rec.Source)
 		}
 		s.policies[a.Key] = ag.Policy

@@ -2,7 +2,9 @@
 // source every front end reads: the terminal UI, report, export and
 // evidence all ask it, so they give the same answers. It owns
 //
-//   - the recording's lineage, decided once (lineage.Decide);
+//   - the recording's lineage, decided once (lineage.Decide), and the
+//     library version whose window rules it is replayed under
+//     (window.SettleLibrary, kept in Rec.Library);
 //   - each agent's policy, settled once: a knob given from outside
 //     first, then what the log states, then what the replay infers
 //     (WINDOW-SEMANTICS §10.10, §13.2), with what the inference could
@@ -24,6 +26,7 @@
 package study
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/afinspect/inspect/lineage"
@@ -46,6 +49,10 @@ type Request struct {
 	// progress): an agent's inference is checked on the new calls
 	// rather than searched again, where the log allows (window.Recheck).
 	After *Study
+	// Library is the library version X.Y.Z whose window rules the replay
+	// follows (--library-version); "" tells it from the file
+	// (WINDOW-SEMANTICS §17.2).
+	Library string
 }
 
 // Study is one recording opened for inspection.
@@ -145,6 +152,9 @@ func (s *Study) RecordedReplay() *window.Replay {
 func (s *Study) Problems() []model.Problem {
 	var out []model.Problem
 	out = append(out, s.Rec.Problems...)
+	if s.Rec.Tier == model.TierMinimal && slices.Contains(s.Given, "thresholdTokens") {
+		out = append(out, model.Problem{Message: s.Rec.Source + ": --threshold-tokens cannot be applied: tier minimal keeps no token counts to compare it with (§16.4)"})
+	}
 	out = append(out, s.Lineage.Problems...)
 	for _, p := range s.Replay().Problems {
 		out = append(out, model.Problem{Message: s.Rec.Source + ": replay: " + p})

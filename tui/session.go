@@ -89,7 +89,7 @@ func loadCmd(cfg Config) tea.Cmd {
 // prepare opens rec for the screen (after: the study of an earlier part
 // of it, while it loads) and prepares the conversation cfg.View.
 func prepare(cfg Config, rec *model.Recording, mine *model.Policy, after *study.Study) loadedMsg {
-	st, _ := study.Open(rec, study.Request{Knobs: cfg.Knobs, Recorded: true, After: after})
+	st, _ := study.Open(rec, study.Request{Knobs: cfg.Knobs, Recorded: true, After: after, Library: cfg.Library})
 	return prepareView(st, cfg.View, mine)
 }
 

@@ -31,6 +31,9 @@ type Config struct {
 	// do, and the screen opens with the agent's settled policy. Changes
 	// are still marked against the recorded policy.
 	Knobs study.Knobs
+	// Library is the library version X.Y.Z whose window rules the replay
+	// follows (--library-version, valid); "" tells it from the file.
+	Library string
 	// Open, when set, is used instead of Load: it starts reading in the
 	// background, and the screen shows what has loaded while the rest
 	// arrives, with a progress bar.

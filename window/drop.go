@@ -20,7 +20,7 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput, spanChars int) 
 
 	var notice string
 	var noticeChars int
-	requestKept := pl.requestKeptAtHead()
+	requestKept := pl.requestKeptAtHead() && in.Rules.keptRequestNotice()
 	if spanStart == 0 || requestKept {
 		var newHead *model.Message
 		if len(head) > 0 {
@@ -29,8 +29,12 @@ func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput, spanChars int) 
 			newHead = tail[0]
 		}
 		needs := newHead == nil || newHead.Role != model.RoleUser
-		notice, noticeChars = chooseNotice(len(span), spanChars, in.Iteration, in.Policy.Strategy, requestKept, names, &in.mem.text)
-		if notice == "" && needs {
+		offered := names
+		if !in.Rules.richNotice() {
+			offered = nil
+		}
+		notice, noticeChars = chooseNotice(len(span), spanChars, in.Iteration, in.Policy.Strategy, requestKept, offered, &in.mem.text)
+		if notice == "" && (needs || in.Rules.vetoes()) {
 			return false, nil
 		}
 	}
@@ -92,12 +96,16 @@ func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals 
 		Refusals:            refusals,
 		DroppedObservations: dropped,
 	}
+	if !in.Rules.observes() {
+		r.DroppedObservations = nil
+	}
 	if p.Strategy == model.TokenBudget {
 		r.MeasuredTokens, r.OverBudget, r.ThresholdTokens = in.PrevUsage.Input, true, p.ThresholdTokens
+		r.Unmeasured = in.OverUnmeasured
 	} else {
 		r.TurnsBefore, r.TurnsAfter = turnsBefore, v.turnsAfter(turnsBefore)
 	}
-	v.observe(r, p, in.mem)
+	v.observe(r, p, in)
 	return r
 }
 
@@ -116,12 +124,14 @@ func (v *Visit) turnsAfter(turnsBefore int) int {
 	return n
 }
 
-// observe files what the pin did, when it did anything.
-func (v *Visit) observe(r *model.Record, p model.Policy, mem *arena) {
+// observe files what the pin did, when it did anything and the library's
+// records said so (since 9.57.0).
+func (v *Visit) observe(r *model.Record, p model.Policy, in VisitInput) {
+	mem := in.mem
 	if r.Refusals == nil {
 		r.Refusals = []model.Refusal{}
 	}
-	if p.KeepLastToolResults > 0 && (len(v.Pins) > 0 || v.Yielded > 0 || v.StandDown) {
+	if in.Rules.observes() && p.KeepLastToolResults > 0 && (len(v.Pins) > 0 || v.Yielded > 0 || v.StandDown) {
 		pinned := v.Pins
 		if pinned == nil {
 			pinned = []model.Pin{}

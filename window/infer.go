@@ -81,7 +81,7 @@ func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
 
 func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, facts facts, book *FoldBook) Inference {
 	inf := Inference{Agent: a, Inferred: true, facts: &facts}
-	p := model.Policy{Strategy: facts.strategy, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults}
+	p := RulesOf(rec).Knobs(model.Policy{Strategy: facts.strategy, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults})
 	ev := []string{facts.strategyWhy}
 	if p.NeedsThreshold() {
 		p.ThresholdTokens = facts.threshold
@@ -96,6 +96,9 @@ func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, fact
 	}
 	if p.Strategy != model.SummarizeOldest {
 		book = nil
+	}
+	if r := RulesOf(rec); !r.pinsExist() {
+		ev = append(ev, rulesNote(r))
 	}
 	s := search(rec, lin, a, p, facts, book)
 	inf.Policy, inf.replay, inf.Folds = s.best, s.bestReplay, s.bestBook
@@ -211,7 +214,7 @@ func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 			return model.Policy{}, false
 		}}))
 	}
-	out := &Replay{Lineage: lin, Policies: policies}
+	out := &Replay{Lineage: lin, Policies: policies, Rules: RulesOf(rec)}
 	if len(rec.Agents) > 0 {
 		out.Policy = policyOf(policies, rec.Agents[0])
 	}

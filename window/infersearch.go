@@ -103,6 +103,9 @@ func gather(rec *model.Recording, a *model.Agent) facts {
 	}
 	if n > 0 {
 		f.threshold, f.thresholdWhy = best, fmt.Sprintf("thresholdTokens %d from budget_pressure cap", best)
+	} else if (model.Policy{Strategy: f.strategy}).NeedsThreshold() && rec.Tier == model.TierMinimal {
+		f.named = false
+		f.threshold, f.thresholdWhy = 0, "thresholdTokens unknown: tier minimal keeps no usage" // §16.4
 	} else if (model.Policy{Strategy: f.strategy}).NeedsThreshold() {
 		f.named = false
 		f.threshold, f.thresholdWhy = largest, fmt.Sprintf("no budget_pressure: the strategy never engaged, so thresholdTokens is taken as the largest input, %d", largest)
@@ -141,6 +144,9 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 	}
 	if f.statedL > 0 {
 		ls = []int{f.statedL}
+	}
+	if !RulesOf(rec).pinsExist() {
+		ls = []int{0} // the version had no pins (§17.3)
 	}
 	res := searchResult{bestScore: -1, statedK: f.statedK > 0, statedL: f.statedL > 0}
 	// First every candidate up to its first differing window, in

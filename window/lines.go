@@ -122,7 +122,7 @@ func (r *Replay) lineViews() []*Replay {
 	chains := r.lines.chains()
 	views := make([]*Replay, len(chains))
 	for n, ch := range chains {
-		v := &Replay{Policy: r.Policy, Policies: r.Policies, Lineage: r.Lineage, Calls: r.Calls, Problems: r.Problems, lines: r.lines}
+		v := &Replay{Policy: r.Policy, Policies: r.Policies, Rules: r.Rules, Lineage: r.Lineage, Calls: r.Calls, Problems: r.Problems, lines: r.lines}
 		v.logOnce.Do(func() { v.log, v.places = v.buildLog(ch) })
 		views[n] = v
 	}

@@ -47,6 +47,7 @@ func (c *CallReplay) Window() []*model.Message { return c.Visit.After }
 type Replay struct {
 	Policy   model.Policy            // the first agent's (the only one, in a one-agent file)
 	Policies map[string]model.Policy // by agent key
+	Rules    Rules                   // the library version's window rules it followed (§17)
 	Lineage  *lineage.Lineage
 	Calls    []CallReplay
 	Problems []string // what the replay could not decide, once each
@@ -136,7 +137,7 @@ type chain struct {
 // first event, and stops after the first call for which o.stop is true.
 // Calls come out in file order of their llm_start.
 func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay {
-	out := &Replay{Lineage: lin}
+	out := &Replay{Lineage: lin, Rules: RulesOf(rec)}
 	n := 0
 	for _, run := range rec.Runs {
 		n += len(run.Calls)
@@ -161,14 +162,15 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 			sums[link.Conversation] = NewSummaries(o.book)
 			sums[link.Conversation].learn = o.learn
 		}
-		x := &runner{p: p, run: run, link: link, sums: sums[link.Conversation], note: o.note, quit: o.quit}
+		x := &runner{p: p, rules: out.Rules, run: run, link: link, sums: sums[link.Conversation], note: o.note, quit: o.quit,
+			unmeasured: newUnmeasured(rec, lin, i, p)}
 		if link.Pred >= 0 && link.Pred < len(rec.Runs) {
 			x.pred = rec.Runs[link.Pred]
 		}
 		ch := seed(rec, states, i, link)
 		from := len(out.Calls)
 		x.base = from
-		if o.canSplit(p, run) {
+		if o.canSplit(p, run) && x.unmeasured == nil {
 			out.Calls, ch, stopped = x.split(ch, mem, o.near, o.stop, out.Calls)
 			if from == 0 {
 				part = x.part
@@ -186,6 +188,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 				out.Problems = append(out.Problems, v.Problem)
 			}
 		}
+		out.Problems = append(out.Problems, x.unmeasured.problems(run, p)...)
 		if run.Complete && run.FinalMessage != nil {
 			ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.FinalMessage)
 		}
@@ -204,14 +207,18 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 
 // runner replays the calls of one run (a segment) under its policy.
 type runner struct {
-	p    model.Policy
-	run  *model.Run
-	link lineage.Link
-	pred *model.Run // the run it continues, nil for none
-	sums *Summaries
-	note bool      // note each call's turns (turnnotes.go)
-	quit bool      // its stop only gives the replay up (replayOptions.quit)
-	part *logBuild // split: the turn log of the first half's calls, begun on its goroutine
+	p     model.Policy
+	rules Rules
+	run   *model.Run
+	link  lineage.Link
+	pred  *model.Run // the run it continues, nil for none
+	sums  *Summaries
+	note  bool      // note each call's turns (turnnotes.go)
+	quit  bool      // its stop only gives the replay up (replayOptions.quit)
+	part  *logBuild // split: the turn log of the first half's calls, begun on its goroutine
+	// unmeasured reads a token strategy's visits from a log that keeps no
+	// token counts (tier minimal, §16.4); nil elsewhere
+	unmeasured *unmeasured
 	// base is where the replay keeps call 0 of the run (CallReplay.Index);
 	// unordered: a call replayed comes before the run's call before it
 	// in the file (both halves of a split may set it)
@@ -234,7 +241,7 @@ func (x *runner) callInto(c *CallReplay, ch *chain, ci int, mem *arena) {
 	if ci == 0 && x.link.Kind == lineage.Orphan {
 		c.Visit = asRecorded(ch.history)
 	} else {
-		ch.visit(&c.Visit, x.p, x.run, call, x.sums, mem)
+		ch.visit(&c.Visit, x, call, x.unmeasured.overAt(x, ch.history, ci), mem)
 	}
 	deliver(&c.Visit, call, mem)
 	c.chars = model.WindowChars(c.Visit.After)
@@ -312,15 +319,16 @@ func withRequest(history []*model.Message, run *model.Run) []*model.Message {
 	return append(history[:len(history):len(history)], run.RequestMessage)
 }
 
-// visit runs the window stage before one call, with the chain's records
-// and reading (§7): a reading is current only if taken at iteration I−1
-// or later, and a Sequence step has no meter.
-func (ch *chain) visit(v *Visit, p model.Policy, run *model.Run, call *model.Call, sums *Summaries, mem *arena) {
-	current := ch.hasReading && ch.readIter >= call.Iteration-1 && run.Step == ""
+// visit runs the window stage of x's run before one call, with the
+// chain's records and reading (§7): a reading is current only if taken at
+// iteration I−1 or later, and a Sequence step has no meter. over: the log
+// shows the reading was over budget, its number not recorded (§16.4).
+func (ch *chain) visit(v *Visit, x *runner, call *model.Call, over bool, mem *arena) {
+	current := ch.hasReading && ch.readIter >= call.Iteration-1 && x.run.Step == ""
 	visitWindow(v, ch.history, VisitInput{
-		Policy: p, Request: ch.request, Iteration: call.Iteration,
+		Policy: x.p, Request: ch.request, Iteration: call.Iteration,
 		FirstCall: !current, PrevUsage: ch.reading, ReadingAt: ch.readIter, filed: ch.records[:ch.nrecords:ch.nrecords],
-		Summaries: sums, Call: call, mem: mem,
+		Summaries: x.sums, Call: call, Rules: x.rules, OverUnmeasured: over, mem: mem,
 	})
 	if v.Record != nil {
 		ch.file(v.Record)

@@ -133,6 +133,10 @@ func (v *Visit) summarizeRecord(p model.Policy, in VisitInput, refusals []model.
 		f := false
 		r.SummaryRecorded = &f
 	}
-	v.observe(r, p, in.mem)
+	if !in.Rules.observes() {
+		r.DroppedObservations = nil
+	}
+	r.Unmeasured = in.OverUnmeasured
+	v.observe(r, p, in)
 	return r
 }

@@ -28,6 +28,12 @@ type VisitInput struct {
 	// recorded fold and latches for this visit alone.
 	Summaries *Summaries
 	Call      *model.Call
+	// Rules are the window rules of the library version replayed (§17).
+	Rules Rules
+	// OverUnmeasured: the reading is over budget, its number not in the
+	// log (tier minimal keeps no token counts, §16.4); a token strategy
+	// engages and its record says the count is unknown.
+	OverUnmeasured bool
 
 	mem *arena // where the visit's slices come from; nil: its own
 	// filed, when set, stands for Records: the last records filed, oldest
@@ -185,6 +191,9 @@ func engages(p model.Policy, turns int, in VisitInput) (bool, string) {
 	switch p.Strategy {
 	case model.TokenBudget, model.SummarizeOldest:
 		// both read the provider's count of the previous call (§7, §11.1)
+		if in.OverUnmeasured {
+			return true, ""
+		}
 		if in.FirstCall || in.ReadingAt > 0 && in.ReadingAt < in.Iteration-1 {
 			return false, "" // no current reading
 		}
