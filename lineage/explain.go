@@ -7,51 +7,48 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// bestExplanation is the earlier segment whose final state explains w1,
-// the first window of follow-up r, and its score (§10.7 rule 2): the
-// highest score; among equals one no follow-up continues yet; among
-// those the latest turn_end. -1 when none explains it.
-func (d *decider) bestExplanation(i int, r *model.Run, w1 []*model.Message) (int, int) {
-	request := &model.Message{Role: model.RoleUser, Content: r.Request}
-	best, bestScore, ties := -1, -1, 0
-	for k := 0; k < i; k++ {
-		p := d.rec.Runs[k]
-		if p.Agent != r.Agent || !p.Complete || p.TurnEndAt >= r.First || len(p.Calls) == 0 {
-			continue
+// bestExplanation is the earlier segment whose history explains w1, the
+// first window of follow-up r, the form it offers, and the score (§10.7
+// rule 2, §14.4): the highest score; among equals one no follow-up
+// continues yet; among those the latest end (turn_end, else last event).
+// -1 when none explains it.
+func (d *decider) bestExplanation(r *model.Run, w1 []*model.Message) (int, Form, int) {
+	request := r.RequestMessage
+	if request == nil {
+		request = &model.Message{Role: model.RoleUser, Content: r.Request}
+	}
+	var best *class
+	bestK, bestScore, bestFresh, count := -1, -1, false, 0
+	for _, c := range d.x.candidates(r.Agent, w1, r.Request) {
+		pre := c.carried
+		if c.form != Reentered {
+			pre = append(pre[:len(pre):len(pre)], request)
 		}
-		last := p.Calls[len(p.Calls)-1].Recorded
-		if last == nil {
-			continue
-		}
-		pre := make([]*model.Message, 0, len(last)+2)
-		pre = append(append(pre, last...), &model.Message{Role: model.RoleAssistant, Content: p.FinalAnswer}, request)
 		score, ok := Explains(w1, pre)
-		switch {
-		case !ok || score < bestScore:
+		if !ok || score < bestScore {
 			continue
-		case score == bestScore:
-			ties++
-			if !d.better(k, best) {
-				continue
-			}
-		default:
-			ties = 0
 		}
-		best, bestScore = k, score
+		k, fresh := c.latest()
+		if k < 0 {
+			continue
+		}
+		if score > bestScore {
+			count = 0
+		}
+		count += c.live
+		if score == bestScore && (bestFresh && !fresh || bestFresh == fresh && c.ends[k] <= best.ends[bestK]) {
+			continue
+		}
+		best, bestK, bestScore, bestFresh = c, k, score, fresh
 	}
-	if ties > 0 && best >= 0 {
-		d.problem(r, "run %s: %d earlier runs explain its first window equally well (score %d); by §10.7's tie rule it continues run %s", r.RunID, ties+1, bestScore, d.rec.Runs[best].RunID)
+	if best == nil {
+		return -1, Answered, 0
 	}
-	return best, bestScore
-}
-
-// better reports whether candidate k wins a tie over best: one no
-// follow-up continues yet, then the latest turn_end.
-func (d *decider) better(k, best int) bool {
-	if d.continued[k] != d.continued[best] {
-		return !d.continued[k]
+	p := best.members[bestK]
+	if count > 1 {
+		d.problem(r, "run %s: %d earlier runs explain its first window equally well (score %d); by §10.7's tie rule it continues run %s", r.RunID, count, bestScore, d.rec.Runs[p].RunID)
 	}
-	return d.rec.Runs[k].TurnEndAt > d.rec.Runs[best].TurnEndAt
+	return p, best.form, bestScore
 }
 
 // Explains reports whether pre (a candidate's carried history plus the

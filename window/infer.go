@@ -87,6 +87,13 @@ func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
 
 func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, facts facts, book *FoldBook) Inference {
 	inf := Inference{Agent: a, Inferred: true, facts: &facts}
+	if a.Composition {
+		// a composition's own calls have no window strategy (§15.5)
+		inf.Policy, inf.Inferred = model.Policy{Strategy: model.StrategyNone}, false
+		inf.replay = replayOne(rec, lin, a, inf.Policy, nil, nil)
+		inf.Evidence = "a composition's own model calls: no window strategy; their windows are not in the log"
+		return inf
+	}
 	p := model.Policy{Strategy: facts.strategy, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults}
 	ev := []string{facts.strategyWhy}
 	if p.Strategy == model.TokenBudget || p.Strategy == model.SummarizeOldest {

@@ -144,6 +144,9 @@ type chain struct {
 	readIter   int
 	hasReading bool
 	request    string
+	// reentry is the history as of the run's last iteration_end, for a
+	// resumeOnError() of a run that did not end (§14.5); nil otherwise
+	reentry []*model.Message
 }
 
 // replay replays the segments of the agents o.policy accepts, in order of
@@ -169,6 +172,13 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		p, ok := o.policy(run.Agent)
 		link := lin.Links[i]
 		if !ok || link.Kind == lineage.None || stopped {
+			continue
+		}
+		if link.Kind == lineage.Composition {
+			from := len(out.Calls)
+			out.Calls = compositionCalls(out.Calls, run)
+			runs++
+			ordered = ordered && (from == 0 || out.Calls[from].Call.Number >= out.Calls[from-1].Call.Number)
 			continue
 		}
 		if sums[link.Conversation] == nil {
@@ -202,6 +212,8 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		}
 		if run.Complete && run.FinalMessage != nil {
 			ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.FinalMessage)
+		} else if !stopped {
+			ch.reentry = reentry(run, out.Calls[from:])
 		}
 		states[i] = ch
 	}
@@ -296,12 +308,19 @@ func sortCalls(calls []CallReplay) (moved bool) {
 	return moved
 }
 
-// seed is the state segment i starts from (§10.9).
+// seed is the state segment i starts from (§10.9, §14.5).
 func seed(rec *model.Recording, states []*chain, i int, link lineage.Link) *chain {
 	run := rec.Runs[i]
 	switch link.Kind {
 	case lineage.FollowUp:
-		if pred := states[link.Pred]; pred != nil {
+		pred := states[link.Pred]
+		switch {
+		case pred == nil:
+		case link.Form == lineage.Unfinished: // the failed call's window, no answer
+			return &chain{history: withRequest(pred.window, run), request: run.Request}
+		case link.Form == lineage.Reentered: // nothing appended: the request is the last user turn already
+			return &chain{history: pred.reentry, request: run.Request}
+		default:
 			return &chain{history: withRequest(pred.history, run), request: run.Request}
 		}
 	case lineage.Resume:
@@ -360,6 +379,34 @@ func (ch *chain) after(call *model.Call, window []*model.Message, mem *arena) {
 	if call.Measured { // a call with no numeric usage leaves the older reading, which expires (§7)
 		ch.reading, ch.readIter, ch.hasReading = call.Usage, call.Iteration, true
 	}
+}
+
+// reentry is the replay's history as of the last iteration_end of a run
+// that did not end: the window of its last call an iteration_end
+// completed, then what that call added (§14.5). calls are the run's
+// replayed calls, in its order.
+func reentry(run *model.Run, calls []CallReplay) []*model.Message {
+	for k := min(len(run.Calls), len(calls)) - 1; k >= 0; k-- {
+		if c := run.Calls[k]; c.History {
+			w := calls[k].Visit.After
+			return append(w[:len(w):len(w)], c.Appended...)
+		}
+	}
+	return nil
+}
+
+// compositionCalls appends the calls of a composition's own segment
+// (§15.5): no visit, no conversation; the window is what the log
+// recorded of it, nil when it recorded nothing (a Parallel's merge).
+func compositionCalls(out []CallReplay, run *model.Run) []CallReplay {
+	for _, call := range run.Calls {
+		c := CallReplay{Index: len(out), Run: run, Call: call, Visit: Visit{Anchor: -1, from: -1, to: -1}}
+		if call.Recorded != nil {
+			c.Visit = asRecorded(call.Recorded)
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // asRecorded is the first call of an orphan: taken as recorded.
