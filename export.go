@@ -35,11 +35,12 @@ type exportPolicy struct {
 }
 
 type exportAgent struct {
-	Agent   string       `json:"agent"`
-	AgentID *string      `json:"agentId"`
-	Path    []string     `json:"path"`
-	Step    string       `json:"step"`
-	Policy  exportPolicy `json:"policy"`
+	Agent       string       `json:"agent"`
+	AgentID     *string      `json:"agentId"`
+	Path        []string     `json:"path"`
+	Step        string       `json:"step"`
+	Composition bool         `json:"composition,omitempty"` // a composition's own calls (§15.5)
+	Policy      exportPolicy `json:"policy"`
 }
 
 type exportConversation struct {
@@ -63,9 +64,11 @@ type callHead struct {
 	Call         int    `json:"call"`
 	Run          int    `json:"run"`
 	RunID        string `json:"runId"`
-	Conversation int    `json:"conversation"`
+	Conversation *int   `json:"conversation"` // null for a composition's own call
 	Agent        string `json:"agent"`
 	Iteration    int    `json:"iteration"`
+	Pass         int    `json:"pass"`                  // the agent run within its runId and agent path (§15.2)
+	Composition  bool   `json:"composition,omitempty"` // a composition's own call (§15.5)
 }
 
 type callTail struct {
@@ -118,6 +121,11 @@ func exportHead(source string, s session) exportDoc {
 	for _, a := range s.agents {
 		ea := exportAgent{Agent: a.agent.Key, Path: a.agent.Path, Step: a.agent.Step,
 			Policy: policyObject(a.policy, a.inferred, s.given, a.evidence)}
+		if a.agent.Composition { // no window strategy, whatever the flags say (§15.5)
+			ea.Composition = true
+			ea.Policy = policyObject(model.Policy{Strategy: model.StrategyNone}, false, s.given,
+				"a composition's own model calls: no window strategy; their windows are not in the log")
+		}
 		if a.agent.HasID {
 			id := a.agent.AgentID
 			ea.AgentID = &id
@@ -156,10 +164,17 @@ func conversations(s session) []exportConversation {
 func exportCallOf(s session, book *provenance.Book, i int) exportCall {
 	c := &s.replay.Calls[i]
 	ec := exportCall{
-		callHead: callHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Conversation: c.Conversation,
-			Agent: agentKey(c.Run), Iteration: c.Call.Iteration},
+		callHead: callHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID,
+			Agent: agentKey(c.Run), Iteration: c.Call.Iteration, Pass: max(c.Run.Pass, 1)},
 		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
 		callTail: callTail{Record: c.Visit.Record, RecordedWindow: c.Recorded()},
+	}
+	if c.Run.Composition {
+		ec.Composition = true
+		ec.Window = c.Visit.After // null: the log holds no window of it
+	} else {
+		conv := c.Conversation
+		ec.Conversation = &conv
 	}
 	if c.Call.Ended {
 		u := c.Call.Usage
