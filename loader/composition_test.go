@@ -24,6 +24,9 @@ func TestCompositionAgentsAndPasses(t *testing.T) {
 			// (15 calls, iterations 1-5 each); Conditional 'router' takes
 			// 'urgent' in run 2 (calls 16-20) and 'normal' in run 3 (21-24).
 			rec := mustLoad(t, filepath.Join(testdata, "n07-loop-conditional", file))
+			if len(rec.Problems) != 0 {
+				t.Errorf("n07: problems in a whole recording: %v", rec.Problems)
+			}
 			want := `[refine/body [Loop:refine body] "body" false router/urgent [Conditional:router urgent] "urgent" false router/normal [Conditional:router normal] "normal" false]`
 			if got := agentList(rec); got != want {
 				t.Errorf("n07 agents %s\nwant %s", got, want)
@@ -45,6 +48,9 @@ func TestCompositionAgentsAndPasses(t *testing.T) {
 			// them its own merge call (wire calls 12 and 21): iteration 1, one
 			// message, with no turn_start and no window in the log.
 			rec = mustLoad(t, filepath.Join(testdata, "n06-parallel-composition", file))
+			if len(rec.Problems) != 0 {
+				t.Errorf("n06: problems in a whole recording: %v", rec.Problems)
+			}
 			want = `[triage/metrics [Parallel:triage metrics] "metrics" false triage/logs [Parallel:triage logs] "logs" false triage [Parallel:triage] "" true]`
 			if got := agentList(rec); got != want {
 				t.Errorf("n06 agents %s\nwant %s", got, want)
