@@ -12,43 +12,90 @@ import (
 // rule 2, §14.4): the highest score; among equals one no follow-up
 // continues yet; among those the latest end (turn_end, else last event).
 // -1 when none explains it.
-func (d *decider) bestExplanation(r *model.Run, w1 []*model.Message) (int, Form, int) {
+func (d *decider) bestExplanation(_ int, r *model.Run, w1 []*model.Message) (int, Form, int) {
 	request := r.RequestMessage
 	if request == nil {
 		request = &model.Message{Role: model.RoleUser, Content: r.Request}
 	}
-	var best *class
-	bestK, bestScore, bestFresh, count := -1, -1, false, 0
-	for _, c := range d.x.candidates(r.Agent, w1, r.Request) {
-		pre := c.carried
-		if c.form != Reentered {
-			pre = append(pre[:len(pre):len(pre)], request)
+	c := choice{seen: map[seenKey]bool{}}
+	d.fileAgent(r.Agent)
+	x := d.x
+	for _, b := range x.lookups(r.Agent, w1, request) {
+		if x.buckets[b].shape.exact() && x.buckets[b].live > checkAll {
+			if k, fresh := x.latest(b); k >= 0 {
+				if score, ok := explainsEntry(w1, x.nodes[k].entry, request); ok {
+					c.consider(x.nodes[k].entry, score, fresh, int(x.buckets[b].live))
+					continue
+				}
+			}
 		}
-		score, ok := Explains(w1, pre)
-		if !ok || score < bestScore {
-			continue
+		for k := x.buckets[b].last; k >= 0; k = x.nodes[k].prev { // each checked, each counted once
+			n := &x.nodes[k]
+			if n.entry.gone || c.seen[seenKey{n.entry.run, n.entry.form}] {
+				continue
+			}
+			c.seen[seenKey{n.entry.run, n.entry.form}] = true
+			if score, ok := explainsEntry(w1, n.entry, request); ok {
+				c.consider(n.entry, score, n.free == k, 1)
+			}
 		}
-		k, fresh := c.latest()
-		if k < 0 {
-			continue
-		}
-		if score > bestScore {
-			count = 0
-		}
-		count += c.live
-		if score == bestScore && (bestFresh && !fresh || bestFresh == fresh && c.ends[k] <= best.ends[bestK]) {
-			continue
-		}
-		best, bestK, bestScore, bestFresh = c, k, score, fresh
 	}
-	if best == nil {
+	if c.best == nil {
 		return -1, Answered, 0
 	}
-	p := best.members[bestK]
-	if count > 1 {
-		d.problem(r, "run %s: %d earlier runs explain its first window equally well (score %d); by §10.7's tie rule it continues run %s", r.RunID, count, bestScore, d.rec.Runs[p].RunID)
+	p := c.best.run
+	if c.count > 1 {
+		d.problem(r, "run %s: %d earlier runs explain its first window equally well (score %d); by §10.7's tie rule it continues run %s", r.RunID, c.count, c.score, d.rec.Runs[p].RunID)
 	}
-	return p, best.form, bestScore
+	return p, c.best.form, c.score
+}
+
+// checkAll is the most members of a bucket whose members explain alike
+// that are each checked (and counted once though found twice, which only
+// a message repeated around the span can do); a bigger one has its chosen
+// member checked and the rest counted: a log of many follow-ups that each
+// keep only a notice and the request ties every run of that length.
+const checkAll = 16
+
+// choice is the best candidate so far by §10.7's order, and how many
+// explain as well.
+type choice struct {
+	best  *entry
+	score int
+	fresh bool
+	count int
+	seen  map[seenKey]bool // candidates checked one by one
+}
+
+type seenKey struct {
+	run  int
+	form Form
+}
+
+// consider weighs e, whose score is score, fresh when no follow-up
+// continues it yet, standing for n runs that explain alike. Of one run's
+// two forms that explain alike, followUp's is taken (§14.4 lists it
+// first).
+func (c *choice) consider(e *entry, score int, fresh bool, n int) {
+	switch {
+	case c.best == nil || score > c.score:
+		c.best, c.score, c.fresh, c.count = e, score, fresh, n
+	case score == c.score:
+		c.count += n
+		if fresh && !c.fresh || fresh == c.fresh && (e.end > c.best.end || e.end == c.best.end && e.form < c.best.form) {
+			c.best, c.fresh = e, fresh
+		}
+	}
+}
+
+// explainsEntry is Explains of w1 by what e offers: its carried history,
+// then the request, save for resumeOnError's form, which appends nothing.
+func explainsEntry(w1 []*model.Message, e *entry, request *model.Message) (int, bool) {
+	pre := e.carried
+	if e.form != Reentered {
+		pre = append(pre[:len(pre):len(pre)], request)
+	}
+	return Explains(w1, pre)
 }
 
 // Explains reports whether pre (a candidate's carried history plus the

@@ -9,92 +9,111 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// The candidates a fresh run may continue are found by index, not by
-// testing every earlier run: a log of 16,000 follow-ups would test
-// 128 million pairs. Runs whose carried history (what a follow-up of them
-// starts from, before the request) is the same, message for message, are
-// one class: Explains gives every member the same answer, so it is asked
-// once per class. A class is filed under what any first window it
-// explains must share with it (§10.7: one contiguous span of pre left,
-// and at most one notice took its place):
+// The candidates a fresh run may continue are looked up, not found by
+// testing every earlier run: a log of 16,000 follow-ups would test 128
+// million pairs. A candidate P explains W1 when W1 is pre (P's carried
+// history, then the request) with one contiguous span of it gone and at
+// most one notice in its place (§10.7), so W1 names where the span was:
+// right before the request (W1 ends with a prefix of P's carried history,
+// or that and a notice), right before P's last message, or further back
+// (then W1 ends with P's last two messages). Each run is filed under every
+// such shape its carried history offers, keyed by hashes of the messages
+// around the span and, where a notice names the count, by the history's
+// length. A first window is looked up under the few shapes it has, and
+// what it finds is checked with Explains itself.
 //
-//   - the message before the request (the span left from the middle, or
-//     nothing left): the carried history's last message (byTail);
-//   - the span left up to the request itself, so the message before the
-//     request is a notice naming n, or is the carried history's message
-//     just before the span (byPrefix: every prefix of the carried history;
-//     byLen when nothing of it is left, W1 = [notice(n), request]);
-//   - resumeOnError's form, offered only to a run with the same request
-//     text: by that text (byRequest).
-//
-// A run joins the index once its end (its turn_end, or its last event) is
-// before the first event of the run being linked, so the index holds the
+// In the buckets of the first shapes every member explains W1 alike
+// (same prefix, same length, the same last message): the one the tie rule
+// prefers (the latest not continued yet, union-find) is checked, and the
+// others are counted, not checked. Only the last shape is checked member
+// by member: runs whose histories end with the same two messages. A run
+// joins the index once its end (turn_end, or its last event) is before
+// the first event of the run being linked, so the index holds the
 // candidates of §10.7 and §14.4 and no other.
 
-// class is one carried history and the runs that carry it, in order of
-// their end; free finds the latest member not continued yet.
-type class struct {
-	agent   *model.Agent
+// shape is how a first window may keep a candidate's carried history.
+type shape uint8
+
+const (
+	whole       shape = iota // all of it (a first window of two)
+	silentTail               // a prefix of it, the rest gone silently
+	noticeTail               // a prefix of it and a notice naming the rest
+	silentLast               // a prefix and its last message, the span between gone silently
+	noticeLast               // a prefix, a notice, its last message
+	lastTwo                  // a prefix, maybe a notice, then a suffix of two or more: checked one by one
+	sameRequest              // resumeOnError: its last iteration_end history, for the same request text
+)
+
+// exact: every member of a bucket of the shape explains a first window
+// that finds it (unless a hash collided or a message repeats around the
+// span, which the check of the one chosen catches).
+func (s shape) exact() bool { return s < lastTwo }
+
+// entry is one run as a candidate: the history it offers, its end, and
+// the nodes it is filed at.
+type entry struct {
+	run     int
+	end     int
 	form    Form
 	carried []*model.Message
-	members []int // indices in Recording.Runs
-	ends    []int
-	free    []int  // union-find: the latest member at or before k not continued, -1 for none
-	gone    []bool // resumed after it was filed: no candidate any more (§14.4)
-	live    int    // members not gone
+	ph      []uint64 // prefix hashes of carried, made on first use
+	nodes   []int32
+	cont    bool // continued by a follow-up
+	gone    bool // resumed after it was filed: no candidate any more (§14.4)
 }
 
-type tailKey struct {
+// A bucket is the entries filed under one key, latest last: its nodes are
+// chained by prev, newest first. A node's free finds the latest node of
+// its bucket at or before it not continued yet (union-find, -1 for none).
+type bucket struct {
+	shape shape
+	last  int32 // its newest node
+	live  int32 // nodes not gone
+}
+
+type node struct {
+	entry  *entry
+	bucket int32
+	prev   int32 // the bucket's node before it, -1 for none
+	free   int32
+}
+
+// family is the buckets of one shape and prefix length of one agent's
+// entries. The four shapes keyed by a prefix would file an entry at
+// every prefix length; a family is built only once a first window asks
+// for it (a log's first windows have few lengths), then kept up.
+type family struct {
 	agent *model.Agent
-	h     uint64
+	shape shape
+	t     int
 }
 
-type prefixKey struct {
-	agent *model.Agent
-	n     int
-	h     uint64
+type index struct {
+	seed     maphash.Seed
+	hashes   map[*model.Message]uint64
+	agents   map[*model.Agent]uint64
+	keys     map[uint64]int32 // a bucket's key, hashed: its number
+	buckets  []bucket
+	nodes    []node
+	entries  map[*model.Agent][]*entry // an agent's entries of the followUp forms, in order of their end
+	families map[*model.Agent][]family // the families built
+	built    map[family]bool
+	filed    map[int][]*entry  // each run's entries, to mark it continued or gone
+	pending  endHeap           // runs linked but not yet ended before the run being linked
+	paused   map[textKey][]int // paused runs by the toolCallId they wait on (§10.7 rule 1)
+	prefix   []uint64          // scratch: prefix hashes
 }
 
-type lenKey struct {
-	agent *model.Agent
-	n     int
-}
-
-// textKey is an agent and a text: a request, a toolCallId.
+// textKey is an agent and a text: a toolCallId.
 type textKey struct {
 	agent *model.Agent
 	text  string
 }
 
-type classKey struct {
-	agent *model.Agent
-	form  Form
-	h     uint64
-}
-
-// member is where one run is filed: its class and place there.
-type member struct {
-	c *class
-	k int
-}
-
-type index struct {
-	seed      maphash.Seed
-	hashes    map[*model.Message]uint64
-	classes   map[classKey][]*class
-	byTail    map[tailKey][]*class
-	byPrefix  map[prefixKey][]*class
-	byLen     map[lenKey][]*class
-	byRequest map[textKey][]*class
-	filed     map[int][]member  // each run's places, to mark it continued
-	pending   endHeap           // runs linked but not yet ended before the run being linked
-	paused    map[textKey][]int // paused runs by the toolCallId they wait on (§10.7 rule 1)
-}
-
 func newIndex() *index {
-	return &index{seed: maphash.MakeSeed(), hashes: map[*model.Message]uint64{}, classes: map[classKey][]*class{},
-		byTail: map[tailKey][]*class{}, byPrefix: map[prefixKey][]*class{}, byLen: map[lenKey][]*class{},
-		byRequest: map[textKey][]*class{}, filed: map[int][]member{}, paused: map[textKey][]int{}}
+	return &index{seed: maphash.MakeSeed(), hashes: map[*model.Message]uint64{}, agents: map[*model.Agent]uint64{},
+		keys: map[uint64]int32{}, entries: map[*model.Agent][]*entry{}, families: map[*model.Agent][]family{},
+		built: map[family]bool{}, filed: map[int][]*entry{}, paused: map[textKey][]int{}}
 }
 
 // hash is a message's role and content hashed: equal by model.SameText,
@@ -113,99 +132,159 @@ func (x *index) hash(m *model.Message) uint64 {
 	return s
 }
 
-// step extends a hash of messages by one more.
-func step(h, m uint64) uint64 {
-	h ^= m + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+func mix(h, v uint64) uint64 {
+	h ^= v + 0x9e3779b97f4a7c15 + h<<6 + h>>2
 	return h * 0xff51afd7ed558ccd
 }
 
-// seqHash hashes a whole message sequence.
+// key hashes a bucket's key: the agent, the shape, the prefix length, the
+// history length a notice names, the prefix's and the last messages'
+// hashes. A collision only puts an entry where a check of it fails.
+func (x *index) key(a *model.Agent, s shape, t, n int, h1, h2 uint64) uint64 {
+	ah, ok := x.agents[a]
+	if !ok {
+		ah = uint64(len(x.agents)+1) * 0x100000001b3
+		x.agents[a] = ah
+	}
+	return mix(mix(mix(mix(mix(ah, uint64(s)), uint64(t)), uint64(n)), h1), h2)
+}
+
+// prefixes are the hashes of ms[:0] … ms[:n], in x.prefix.
+func (x *index) prefixes(ms []*model.Message, n int) []uint64 {
+	x.prefix = append(x.prefix[:0], 0)
+	h := uint64(0)
+	for _, m := range ms[:n] {
+		h = mix(h, x.hash(m))
+		x.prefix = append(x.prefix, h)
+	}
+	return x.prefix
+}
+
+// file puts run i, ending at end, among the candidates, in one form.
+func (x *index) file(i int, a *model.Agent, form Form, carried []*model.Message, request string, end int) {
+	e := &entry{run: i, end: end, form: form, carried: carried}
+	x.filed[i] = append(x.filed[i], e)
+	if form == Reentered {
+		x.add(x.key(a, sameRequest, 0, 0, maphash.String(x.seed, request), 0), sameRequest, e)
+		return
+	}
+	c := len(carried)
+	if c == 0 {
+		return
+	}
+	x.entries[a] = append(x.entries[a], e)
+	x.add(x.key(a, whole, 0, c, x.seqHash(carried), 0), whole, e)
+	if c >= 2 {
+		x.add(x.key(a, lastTwo, 0, 0, x.hash(carried[c-2]), x.hash(carried[c-1])), lastTwo, e)
+	}
+	for _, f := range x.families[a] {
+		x.fileIn(f, e)
+	}
+}
+
 func (x *index) seqHash(ms []*model.Message) uint64 {
-	h := uint64(len(ms))
+	h := uint64(0)
 	for _, m := range ms {
-		h = step(h, x.hash(m))
+		h = mix(h, x.hash(m))
 	}
 	return h
 }
 
-// file puts run i, of end end, into the class of its carried history.
-func (x *index) file(i int, a *model.Agent, form Form, carried []*model.Message, request string, end int) {
-	k := classKey{a, form, x.seqHash(carried)}
-	var c *class
-	for _, have := range x.classes[k] {
-		if sameMessages(have.carried, carried) {
-			c = have
-			break
-		}
-	}
-	if c == nil {
-		c = &class{agent: a, form: form, carried: carried}
-		x.classes[k] = append(x.classes[k], c)
-		x.fileClass(c, request)
-	}
-	c.members = append(c.members, i)
-	c.ends = append(c.ends, end)
-	c.free = append(c.free, len(c.members)-1)
-	c.gone = append(c.gone, false)
-	c.live++
-	x.filed[i] = append(x.filed[i], member{c, len(c.members) - 1})
-}
-
-// fileClass files a new class under the keys a first window it explains
-// shares with it.
-func (x *index) fileClass(c *class, request string) {
-	if c.form == Reentered {
-		k := textKey{c.agent, request}
-		x.byRequest[k] = append(x.byRequest[k], c)
+// fileIn files e in family f, if its carried history has that shape.
+func (x *index) fileIn(f family, e *entry) {
+	c, t := len(e.carried), f.t
+	if t >= c || f.shape == silentTail && t == 0 || (f.shape == silentLast || f.shape == noticeLast) && t >= c-1 {
 		return
 	}
-	n := len(c.carried)
-	if n == 0 {
-		return
+	if e.ph == nil {
+		e.ph = append([]uint64(nil), x.prefixes(e.carried, c)...)
 	}
-	tk := tailKey{c.agent, x.hash(c.carried[n-1])}
-	x.byTail[tk] = append(x.byTail[tk], c)
-	lk := lenKey{c.agent, n}
-	x.byLen[lk] = append(x.byLen[lk], c)
-	h := uint64(0)
-	for t := 1; t < n; t++ {
-		h = step(h, x.hash(c.carried[t-1]))
-		pk := prefixKey{c.agent, t, h}
-		x.byPrefix[pk] = append(x.byPrefix[pk], c)
+	last := x.hash(e.carried[c-1])
+	switch f.shape {
+	case silentTail:
+		x.add(x.key(f.agent, silentTail, t, 0, e.ph[t], 0), silentTail, e)
+	case noticeTail:
+		x.add(x.key(f.agent, noticeTail, t, c, e.ph[t], 0), noticeTail, e)
+	case silentLast:
+		x.add(x.key(f.agent, silentLast, t, 0, e.ph[t], last), silentLast, e)
+	case noticeLast:
+		x.add(x.key(f.agent, noticeLast, t, c, e.ph[t], last), noticeLast, e)
 	}
 }
 
-// candidates are the classes that may explain w1, the first window of a
-// run of agent a with request request: each at most once.
-func (x *index) candidates(a *model.Agent, w1 []*model.Message, request string) []*class {
-	var out []*class
-	seen := map[*class]bool{}
-	add := func(cs []*class) {
-		for _, c := range cs {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-			}
+// family builds family f over the entries filed so far, once.
+func (x *index) family(f family) {
+	if x.built[f] {
+		return
+	}
+	x.built[f] = true
+	x.families[f.agent] = append(x.families[f.agent], f)
+	for _, e := range x.entries[f.agent] {
+		x.fileIn(f, e)
+	}
+}
+
+func (x *index) add(k uint64, s shape, e *entry) {
+	b, ok := x.keys[k]
+	if !ok {
+		b = int32(len(x.buckets))
+		x.keys[k] = b
+		x.buckets = append(x.buckets, bucket{shape: s, last: -1})
+	}
+	n := int32(len(x.nodes))
+	nd := node{entry: e, bucket: b, prev: x.buckets[b].last, free: n}
+	if e.cont {
+		nd.free = nd.prev
+	}
+	x.nodes = append(x.nodes, nd)
+	x.buckets[b].last = n
+	if !e.gone {
+		x.buckets[b].live++
+	}
+	e.nodes = append(e.nodes, n)
+}
+
+// lookups are the buckets w1, the first window of a run of agent a with
+// request req, finds candidates in.
+func (x *index) lookups(a *model.Agent, w1 []*model.Message, req *model.Message) []int32 {
+	var out []int32
+	get := func(k uint64) {
+		if b, ok := x.keys[k]; ok && x.buckets[b].live > 0 {
+			out = append(out, b)
 		}
 	}
-	add(x.byRequest[textKey{a, request}])
+	get(x.key(a, sameRequest, 0, 0, maphash.String(x.seed, req.Content), 0))
 	w := len(w1)
-	if w < 2 {
-		return out
+	if w < 2 || !model.SameText(w1[w-1], req) {
+		return out // the followUp forms end with the request
 	}
-	add(x.byTail[tailKey{a, x.hash(w1[w-2])}])
-	h, hBefore := uint64(0), uint64(0)
-	for t := 1; t < w; t++ {
-		hBefore = h
-		h = step(h, x.hash(w1[t-1]))
+	x.family(family{a, silentTail, w - 1})
+	x.family(family{a, silentLast, w - 2})
+	n2, notice2 := noticeCount(w1[w-2])
+	if notice2 {
+		x.family(family{a, noticeTail, w - 2})
 	}
-	add(x.byPrefix[prefixKey{a, w - 1, h}]) // the span left just before the request, silently
-	if n, ok := noticeCount(w1[w-2]); ok {
-		if w == 2 {
-			add(x.byLen[lenKey{a, n}]) // all of the carried history left
-		} else {
-			add(x.byPrefix[prefixKey{a, w - 2, hBefore}])
+	n3, notice3 := 0, false
+	if w >= 3 {
+		if n3, notice3 = noticeCount(w1[w-3]); notice3 {
+			x.family(family{a, noticeLast, w - 3})
 		}
+	}
+	ph := x.prefixes(w1, w-1)
+	last := x.hash(w1[w-2])
+	if w == 2 {
+		get(x.key(a, whole, 0, 1, ph[1], 0))
+	}
+	get(x.key(a, silentTail, w-1, 0, ph[w-1], 0))
+	get(x.key(a, silentLast, w-2, 0, ph[w-2], last))
+	if notice2 {
+		get(x.key(a, noticeTail, w-2, w-2+n2, ph[w-2], 0))
+	}
+	if w >= 3 {
+		if notice3 {
+			get(x.key(a, noticeLast, w-3, w-3+n3+1, ph[w-3], last))
+		}
+		get(x.key(a, lastTwo, 0, 0, x.hash(w1[w-3]), last))
 	}
 	return out
 }
@@ -229,53 +308,47 @@ func noticeCount(m *model.Message) (int, bool) {
 	return n, err == nil && n > 0
 }
 
-// latest is the class's latest member not continued yet, else its latest
-// member not gone (resumed since it was filed); fresh says which, and k
-// is -1 when every member is gone.
-func (c *class) latest() (k int, fresh bool) {
-	if f := c.find(len(c.members) - 1); f >= 0 {
-		return f, true
+// latest is bucket b's latest node not continued yet, else its latest
+// node not gone; fresh says which, and k is -1 when every node is gone.
+func (x *index) latest(b int32) (k int32, fresh bool) {
+	last := x.buckets[b].last
+	if k = x.find(last); k >= 0 {
+		return k, true
 	}
-	for k = len(c.members) - 1; k >= 0 && c.gone[k]; k-- {
+	for k = last; k >= 0 && x.nodes[k].entry.gone; k = x.nodes[k].prev {
 	}
 	return k, false
 }
 
-func (c *class) find(k int) int {
+// find is the latest node of k's bucket at or before k not continued
+// yet, -1 for none.
+func (x *index) find(k int32) int32 {
 	r := k
-	for r >= 0 && c.free[r] != r {
-		r = c.free[r]
+	for r >= 0 && x.nodes[r].free != r {
+		r = x.nodes[r].free
 	}
 	for k != r {
-		k, c.free[k] = c.free[k], r
+		k, x.nodes[k].free = x.nodes[k].free, r
 	}
 	return r
 }
 
-// continued marks run i as continued by a follow-up, in every class it is
-// filed in; gone, also as no candidate at all.
+// continued marks run i as continued by a follow-up wherever it is filed;
+// gone, also as no candidate at all.
 func (x *index) continued(i int, gone bool) {
-	for _, m := range x.filed[i] {
-		if m.c.free[m.k] == m.k {
-			m.c.free[m.k] = m.k - 1
+	for _, e := range x.filed[i] {
+		for _, k := range e.nodes {
+			n := &x.nodes[k]
+			if n.free == k {
+				n.free = n.prev
+			}
+			if gone && !e.gone {
+				x.buckets[n.bucket].live--
+			}
 		}
-		if gone && !m.c.gone[m.k] {
-			m.c.gone[m.k] = true
-			m.c.live--
-		}
+		e.cont = true
+		e.gone = e.gone || gone
 	}
-}
-
-func sameMessages(a, b []*model.Message) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !model.SameText(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // endHeap holds runs by the event they end at (turn_end, else last event).
@@ -298,7 +371,7 @@ func (h *endHeap) Pop() any {
 
 func (x *index) wait(run, end int) { heap.Push(&x.pending, pendingRun{end, run}) }
 
-// ready pops the runs that end before first, in order of their end.
+// ready files the runs that end before first, in order of their end.
 func (x *index) ready(first int, file func(run int)) {
 	for len(x.pending) > 0 && x.pending[0].end < first {
 		file(heap.Pop(&x.pending).(pendingRun).run)

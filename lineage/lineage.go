@@ -83,11 +83,17 @@ type Lineage struct {
 // them. Candidates are looked up by index (index.go): the time is linear
 // in the runs.
 func Decide(rec *model.Recording) *Lineage {
+	return decide(rec, (*decider).bestExplanation)
+}
+
+// decide is Decide with the way a follow-up's predecessor is found (the
+// tests compare the index with testing every earlier run).
+func decide(rec *model.Recording, explain func(*decider, int, *model.Run, []*model.Message) (int, Form, int)) *Lineage {
 	d := &decider{rec: rec, resumed: map[int]bool{}, continued: map[int]bool{}, x: newIndex(),
-		request: make([]string, len(rec.Runs))}
+		request: make([]string, len(rec.Runs)), explain: explain, unfiled: map[*model.Agent][]int{}}
 	d.out = &Lineage{Links: make([]Link, len(rec.Runs))}
 	for i, r := range rec.Runs {
-		d.x.ready(r.First, d.file)
+		d.x.ready(r.First, func(k int) { a := d.rec.Runs[k].Agent; d.unfiled[a] = append(d.unfiled[a], k) })
 		d.out.Links[i] = d.link(i, r)
 		d.group(i)
 		d.queue(i, r)
@@ -147,6 +153,12 @@ type decider struct {
 	continued map[int]bool // segments a follow-up already continues
 	x         *index
 	request   []string // each segment's request text: a resumed chain's is its paused run's (§10.7 rule 1)
+	explain   func(*decider, int, *model.Run, []*model.Message) (int, Form, int)
+	// unfiled are the runs that ended before the run being linked, by
+	// agent, in order of their end, not yet in the index: an agent's are
+	// filed when one of its runs is first looked up (fileAgent), so that
+	// a file of independent conversations indexes nothing
+	unfiled map[*model.Agent][]int
 }
 
 func (d *decider) problem(r *model.Run, format string, args ...any) {
@@ -202,7 +214,7 @@ func (d *decider) link(i int, r *model.Run) Link {
 	case len(w1) == 1 && w1[0].Role == model.RoleUser && w1[0].Content == r.Request:
 		return Link{Kind: New, Pred: -1}
 	}
-	p, form, score := d.bestExplanation(r, w1)
+	p, form, score := d.explain(d, i, r, w1)
 	if p < 0 {
 		d.problem(r, "run %s%s: no earlier run of agent %s explains its first window of %d messages: an orphan, replayed from that window", r.RunID, stepNote(r), r.Agent.Key, len(w1))
 		return Link{Kind: Orphan, Pred: -1}
@@ -272,6 +284,15 @@ func (d *decider) queue(i int, r *model.Run) {
 			d.x.paused[k] = append(d.x.paused[k], i)
 		}
 	}
+}
+
+// fileAgent files the runs of agent a that ended before the run being
+// linked.
+func (d *decider) fileAgent(a *model.Agent) {
+	for _, i := range d.unfiled[a] {
+		d.file(i)
+	}
+	delete(d.unfiled, a)
 }
 
 // file puts segment i among the candidates of the follow-ups after it,
