@@ -116,6 +116,7 @@ func everyAgent(policies map[string]model.Policy) func(*model.Agent) (model.Poli
 // folds, whether the replay learns refusals into them, and a call after
 // which to stop (when stop is true).
 type replayOptions struct {
+	runs   []int // the runs to replay, indices in rec.Runs in order; nil: every run
 	policy func(*model.Agent) (model.Policy, bool)
 	book   *FoldBook
 	learn  bool
@@ -154,9 +155,9 @@ type chain struct {
 // Calls come out in file order of their llm_start.
 func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay {
 	out := &Replay{Lineage: lin}
-	n := 0
-	for _, run := range rec.Runs {
-		n += len(run.Calls)
+	n, count := 0, runCount(rec, o.runs)
+	for k := range count {
+		n += len(rec.Runs[runAt(o.runs, k)].Calls)
 	}
 	if o.stop != nil && !o.quit {
 		n = min(n, 256) // a search that may stop early grows its calls as it goes
@@ -164,11 +165,13 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	out.Calls = make([]CallReplay, 0, n)
 	seen := map[string]bool{}
 	mem := &arena{}
-	states := make([]*chain, len(rec.Runs))
+	states := newChains(len(rec.Runs), o.runs != nil)
 	sums := map[int]*Summaries{} // by conversation: the latch is kept per conversation (§11.9)
 	stopped, runs, ordered := false, 0, true
 	var part *logBuild // of the first run's calls, begun by split
-	for i, run := range rec.Runs {
+	for k := range count {
+		i := runAt(o.runs, k)
+		run := rec.Runs[i]
 		p, ok := o.policy(run.Agent)
 		link := lin.Links[i]
 		if !ok || link.Kind == lineage.None || stopped {
@@ -189,7 +192,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		if link.Pred >= 0 && link.Pred < len(rec.Runs) {
 			x.pred = rec.Runs[link.Pred]
 		}
-		ch := seed(rec, states, i, link)
+		ch := seed(rec, states.get(link.Pred), i, link)
 		from := len(out.Calls)
 		x.base = from
 		if o.canSplit(p, run) {
@@ -215,7 +218,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		} else if !stopped {
 			ch.reentry = reentry(run, out.Calls[from:])
 		}
-		states[i] = ch
+		states.set(i, ch)
 	}
 	moved := false
 	if !ordered { // else each call's Index is its place already (callInto)
@@ -308,12 +311,48 @@ func sortCalls(calls []CallReplay) (moved bool) {
 	return moved
 }
 
-// seed is the state segment i starts from (§10.9, §14.5).
-func seed(rec *model.Recording, states []*chain, i int, link lineage.Link) *chain {
+// chains are the state each replayed run ended in, by index in rec.Runs:
+// a slice when every run is replayed, a map when only one agent's are
+// (a slice as long as the file's runs, for each of an agent's candidate
+// replays, would make inference read every run of the file again).
+type chains struct {
+	all  []*chain
+	some map[int]*chain
+}
+
+func newChains(n int, few bool) chains {
+	if few {
+		return chains{some: map[int]*chain{}}
+	}
+	return chains{all: make([]*chain, n)}
+}
+
+func (c chains) get(i int) *chain {
+	switch {
+	case i < 0:
+		return nil
+	case c.some != nil:
+		return c.some[i]
+	case i < len(c.all):
+		return c.all[i]
+	}
+	return nil
+}
+
+func (c chains) set(i int, ch *chain) {
+	if c.some != nil {
+		c.some[i] = ch
+	} else {
+		c.all[i] = ch
+	}
+}
+
+// seed is the state segment i starts from (§10.9, §14.5); pred is the
+// state its predecessor ended in, nil for none.
+func seed(rec *model.Recording, pred *chain, i int, link lineage.Link) *chain {
 	run := rec.Runs[i]
 	switch link.Kind {
 	case lineage.FollowUp:
-		pred := states[link.Pred]
 		switch {
 		case pred == nil:
 		case link.Form == lineage.Unfinished: // the failed call's window, no answer
@@ -324,7 +363,7 @@ func seed(rec *model.Recording, states []*chain, i int, link lineage.Link) *chai
 			return &chain{history: withRequest(pred.history, run), request: run.Request}
 		}
 	case lineage.Resume:
-		if pred := states[link.Pred]; pred != nil {
+		if pred != nil {
 			ch := *pred
 			ch.history = pred.window
 			if run.LeadHistory != nil && pred.last != nil && pred.last.MessagesCount <= len(run.LeadHistory) {
