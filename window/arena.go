@@ -49,7 +49,6 @@ type arena struct {
 	toolNames pinning.Names
 	room      room // the last window made, and room after it
 	// scratch memory of one visit, reused by the next
-	scratch       []model.Turn
 	scratchPins   []model.Pin
 	scratchRefs   []model.Refusal
 	scratchPinned []model.Pin
@@ -109,14 +108,6 @@ func (k *keeper[T]) keepAt(s []T, h uint) []T {
 		*slot = kept[T]{h, out}
 	}
 	return out
-}
-
-// scratchTurns returns n turns of memory reused by every visit.
-func (a *arena) scratchTurns(n int) []model.Turn {
-	if cap(a.scratch) < n {
-		a.scratch = make([]model.Turn, n, n*2)
-	}
-	return a.scratch[:n]
 }
 
 // scratch slices for the refusal engine: the candidate pins and the

@@ -248,15 +248,8 @@ type runner struct {
 	unordered atomic.Bool
 }
 
-// call replays call ci of the run from ch, which is left before the
-// call's own messages are added (chain.after).
-func (x *runner) call(ch *chain, ci int, mem *arena) CallReplay {
-	var c CallReplay
-	x.callInto(&c, ch, ci, mem)
-	return c
-}
-
-// callInto is call writing into c, which is zero (a replay's calls are
+// callInto replays call ci of the run from ch, which is left before the
+// call's own messages are added (chain.after), writing into c, which is zero (a replay's calls are
 // big: they are written where they are kept, not copied there).
 func (x *runner) callInto(c *CallReplay, ch *chain, ci int, mem *arena) {
 	call := x.run.Calls[ci]
