@@ -243,3 +243,74 @@ func checkPassRecords(t *testing.T, r *window.Replay, want map[string]model.Reco
 		}
 	}
 }
+
+// §14.5's resumeOnError door (its recording is held out), by hand under
+// strategy none, so that no visit changes a window: run 1 fails in its
+// third call, whose window also holds a message delivered at iteration 3;
+// run 2 re-enters with run 1's request and its last iteration_end
+// history [q a1 t1 a2 t2]. The replay must send exactly that: not the
+// failed call's window (with the delivery), not with the request appended.
+func TestResumeOnErrorStartsFromTheLastIterationEnd(t *testing.T) {
+	var lines []string
+	ev := func(run, typ, payload string) {
+		lines = append(lines, fmt.Sprintf(`{"type":"agentfootprint.%s","payload":%s,"meta":{"runId":%q,"compositionPath":["Agent:agent"],"subflowPath":[]}}`,
+			typ, payload, run))
+	}
+	msgs := map[string]string{"q": `{"role":"user","content":"q"}`,
+		"a1": `{"role":"assistant","content":"a1","toolCalls":[{"id":"c1","name":"get","args":{}}]}`,
+		"t1": `{"role":"tool","content":"t1","toolCallId":"c1","toolName":"get"}`,
+		"a2": `{"role":"assistant","content":"a2","toolCalls":[{"id":"c2","name":"get","args":{}}]}`,
+		"t2": `{"role":"tool","content":"t2","toolCallId":"c2","toolName":"get"}`}
+	inject := func(run string, names ...string) {
+		for i, n := range names {
+			var m struct{ Role, Content, ToolCallID string }
+			json.Unmarshal([]byte(msgs[n]), &m)
+			ev(run, "context.injected", fmt.Sprintf(`{"slot":"messages","position":%d,"asRole":%q,"rawContent":%q,"sourceId":%q,"reason":"conversation history [%d]"}`,
+				i, m.Role, m.Content, m.ToolCallID, i))
+		}
+	}
+	history := func(names ...string) string {
+		var out []string
+		for _, n := range names {
+			out = append(out, msgs[n])
+		}
+		return "[" + strings.Join(out, ",") + "]"
+	}
+	ev("r1", "agent.run_configured", `{"agentId":"agent","window":"none"}`)
+	ev("r1", "agent.turn_start", `{"userPrompt":"q"}`)
+	inject("r1", "q")
+	ev("r1", "stream.llm_start", `{"iteration":1,"messagesCount":1}`)
+	ev("r1", "stream.llm_end", `{"content":"a1","usage":{"input":1,"output":1}}`)
+	ev("r1", "agent.iteration_end", `{"iterIndex":1,"history":`+history("q", "a1", "t1")+`}`)
+	inject("r1", "q", "a1", "t1")
+	ev("r1", "stream.llm_start", `{"iteration":2,"messagesCount":3}`)
+	ev("r1", "stream.llm_end", `{"content":"a2","usage":{"input":1,"output":1}}`)
+	ev("r1", "agent.iteration_end", `{"iterIndex":2,"history":`+history("q", "a1", "t1", "a2", "t2")+`}`)
+	inject("r1", "q", "a1", "t1", "a2", "t2")
+	ev("r1", "context.injected", `{"slot":"messages","position":5,"asRole":"user","rawContent":"d","reason":"delivered by a hook"}`)
+	ev("r1", "stream.llm_start", `{"iteration":3,"messagesCount":6}`)
+	ev("r1", "error.fatal", `{"error":"The AI call failed: This operation was aborted"}`)
+	ev("r2", "agent.run_configured", `{"agentId":"agent","window":"none"}`)
+	ev("r2", "agent.turn_start", `{"userPrompt":"q"}`)
+	inject("r2", "q", "a1", "t1", "a2", "t2")
+	ev("r2", "stream.llm_start", `{"iteration":1,"messagesCount":5}`)
+	ev("r2", "stream.llm_end", `{"content":"done","usage":{"input":1,"output":1}}`)
+	ev("r2", "agent.turn_end", `{"finalContent":"done"}`)
+	rec, err := loader.Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), "resumed.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Problems) != 0 || len(rec.Runs) != 2 || !rec.Runs[0].Failed || rec.Runs[0].Calls[2].Deliveries != 1 {
+		t.Fatalf("the log: %d runs, problems %v", len(rec.Runs), rec.Problems)
+	}
+	lin := lineage.Decide(rec)
+	if l := lin.Links[1]; l.Kind != lineage.FollowUp || l.Form != lineage.Reentered || l.Pred != 0 || l.Conversation != 1 {
+		t.Fatalf("run 2 links %+v, want resumeOnError's form of run 1", l)
+	}
+	r := window.RunAgents(rec, lin, map[string]model.Policy{"agent": {Strategy: model.StrategyNone}}, nil)
+	for _, c := range r.Calls {
+		if c.Recorded() != window.Match {
+			t.Errorf("call %d (run %s): %d messages replayed, %s", c.Call.Number, c.Run.RunID, len(c.Window()), c.Recorded())
+		}
+	}
+}

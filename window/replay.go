@@ -145,9 +145,10 @@ type chain struct {
 	readIter   int
 	hasReading bool
 	request    string
-	// reentry is the history as of the run's last iteration_end, for a
-	// resumeOnError() of a run that did not end (§14.5); nil otherwise
-	reentry []*model.Message
+	// unfinished is the window of the last call of a run that did not
+	// end, for a followUp() of it; reentry its history as of its last
+	// iteration_end, for a resumeOnError() (§14.5); nil otherwise
+	unfinished, reentry []*model.Message
 }
 
 // replay replays the segments of the agents o.policy accepts, in order of
@@ -215,7 +216,8 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		}
 		if run.Complete && run.FinalMessage != nil {
 			ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.FinalMessage)
-		} else if !stopped {
+		} else if !stopped && len(out.Calls) > from {
+			ch.unfinished = out.Calls[len(out.Calls)-1].Visit.After
 			ch.reentry = reentry(run, out.Calls[from:])
 		}
 		states.set(i, ch)
@@ -349,7 +351,7 @@ func seed(rec *model.Recording, pred *chain, i int, link lineage.Link) *chain {
 		switch {
 		case pred == nil:
 		case link.Form == lineage.Unfinished: // the failed call's window, no answer
-			return &chain{history: withRequest(pred.window, run), request: run.Request}
+			return &chain{history: withRequest(pred.unfinished, run), request: run.Request}
 		case link.Form == lineage.Reentered: // nothing appended: the request is the last user turn already
 			return &chain{history: pred.reentry, request: run.Request}
 		default:
