@@ -114,7 +114,7 @@ func exportHead(source string, s *study.Study) export.Doc {
 		Calls:    []export.Call{},
 	}
 	for _, a := range s.Agents {
-		ea := export.Agent{Agent: a.Agent.Key, Path: a.Agent.Path, Step: a.Agent.Step,
+		ea := export.Agent{Agent: a.Agent.Key, Path: a.Agent.Path, Step: a.Agent.Step, Composition: a.Agent.Composition,
 			Policy: policyObject(a.Policy, a.Inferred, s.Given, a.Evidence)}
 		if a.Agent.HasID {
 			id := a.Agent.AgentID
@@ -154,10 +154,17 @@ func conversations(s *study.Study) []export.Conversation {
 func exportCallOf(r *window.Replay, book *provenance.Book, i int) export.Call {
 	c := &r.Calls[i]
 	ec := export.Call{
-		CallHead: export.CallHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Conversation: c.Conversation,
-			Agent: agentKey(c.Run), Iteration: c.Call.Iteration},
+		CallHead: export.CallHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID,
+			Agent: agentKey(c.Run), Iteration: c.Call.Iteration, Pass: max(c.Run.Pass, 1)},
 		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
 		CallTail: export.CallTail{Record: c.Visit.Record, RecordedWindow: c.Recorded()},
+	}
+	if c.Run.Composition {
+		ec.Composition = true
+		ec.Window = c.Visit.After // null: the log holds no window of it (§15.5)
+	} else {
+		conv := c.Conversation
+		ec.Conversation = &conv
 	}
 	if c.Call.Ended {
 		u := c.Call.Usage

@@ -129,7 +129,7 @@ func reportPolicies(t *testing.T, name string, flags []string, path, lead string
 	if code != 0 {
 		t.Fatalf("%s: report exit %d: %s", name, code, errs)
 	}
-	return footerPolicies(out, lead, regexp.MustCompile(`(?m)^policy(?: of (\S+?)(?: \((?:inferred|given)\))?)?: (.+)$`))
+	return footerPolicies(out, lead, regexp.MustCompile(`(?m)^policy(?: of (\S+?)(?: \((?:inferred|given|composition)\))?)?: (.+)$`))
 }
 
 // evidencePolicies reads the evidence table's "policy: P" (the first

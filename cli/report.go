@@ -109,7 +109,10 @@ func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 	fmt.Fprintf(w, "\n%s: %s\n  %s\n  evidence: %s\n", head, termtext.Line(lead.Policy.String()), sources(s), termtext.Line(lead.Evidence))
 	for _, a := range s.Agents[min(1, len(s.Agents)):] { // the first is the line above
 		how := "given"
-		if a.Inferred {
+		switch {
+		case a.Agent.Composition:
+			how = "composition"
+		case a.Inferred:
 			how = "inferred"
 		}
 		fmt.Fprintf(w, "policy of %s (%s): %s\n  evidence: %s\n", termtext.Line(a.Agent.Key), how, termtext.Line(a.Policy.String()), termtext.Line(a.Evidence))
@@ -154,8 +157,15 @@ func callRow(c *window.CallReplay, color bool) string {
 		recorded = "\x1b[31m" + recorded + "\x1b[0m"
 	}
 	in, out := tokens(c.Call)
-	return fmt.Sprintf("%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, c.Conversation,
-		termtext.Line(agentKey(c.Run)), c.Call.Iteration, len(v.After), model.WindowChars(v.After), in, out,
+	conv, msgs, chars := strconv.Itoa(c.Conversation), strconv.Itoa(len(v.After)), strconv.Itoa(c.WindowChars())
+	if c.Run.Composition { // a composition's own call: no conversation, and no window unless the log has it (§15.5)
+		conv = "-"
+		if c.Call.Recorded == nil {
+			msgs, chars = "-", "-"
+		}
+	}
+	return fmt.Sprintf("%d\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, conv,
+		termtext.Line(agentKey(c.Run)), c.Call.Iteration, msgs, chars, in, out,
 		termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded, termtext.Line(produced(c.Call)))
 }
 

@@ -60,11 +60,12 @@ type Policy struct {
 
 // Agent is one agent of the file and its policy (§13.2).
 type Agent struct {
-	Agent   string   `json:"agent"`
-	AgentID *string  `json:"agentId"`
-	Path    []string `json:"path"`
-	Step    string   `json:"step"`
-	Policy  Policy   `json:"policy"`
+	Agent       string   `json:"agent"`
+	AgentID     *string  `json:"agentId"`
+	Path        []string `json:"path"`
+	Step        string   `json:"step"`
+	Composition bool     `json:"composition,omitempty"` // a composition's own calls (§15.5)
+	Policy      Policy   `json:"policy"`
 }
 
 // Conversation is one conversation (§10.8) and the runIds of its
@@ -91,9 +92,11 @@ type CallHead struct {
 	Call         int    `json:"call"`
 	Run          int    `json:"run"`
 	RunID        string `json:"runId"`
-	Conversation int    `json:"conversation"`
+	Conversation *int   `json:"conversation"` // null for a composition's own call
 	Agent        string `json:"agent"`
 	Iteration    int    `json:"iteration"`
+	Pass         int    `json:"pass"`                  // the agent run within its runId and agent path (§15.2)
+	Composition  bool   `json:"composition,omitempty"` // a composition's own call (§15.5)
 }
 
 // CallTail is what a call's JSON holds after its messages.

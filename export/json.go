@@ -223,9 +223,18 @@ func (o *jsonOut) head(h *CallHead) {
 	o.lit(`,"runId":`)
 	o.str(h.RunID)
 	o.lit(`,"conversation":`)
-	o.int(h.Conversation)
+	if h.Conversation == nil {
+		o.lit("null")
+	} else {
+		o.int(*h.Conversation)
+	}
 	o.lit(`,"agent":`)
 	o.str(h.Agent)
 	o.lit(`,"iteration":`)
 	o.int(h.Iteration)
+	o.lit(`,"pass":`)
+	o.int(h.Pass)
+	if h.Composition {
+		o.lit(`,"composition":true`)
+	}
 }

@@ -117,11 +117,16 @@ func TestJSONOutCall(t *testing.T) {
 			t.Errorf("tail:\n got {%s\nwant %s", o.b, want)
 		}
 	}
-	head := CallHead{Call: 12, Run: 2, RunID: "run-\"1\"", Conversation: 1, Agent: "pipeline/step-a", Iteration: 5}
-	var o jsonOut
-	o.head(&head)
-	if want, _ := stdJSON(t, head); !bytes.Equal(append(o.b, '}'), want) {
-		t.Errorf("head:\n got %s}\nwant %s", o.b, want)
+	conv := 1
+	for _, head := range []CallHead{
+		{Call: 12, Run: 2, RunID: "run-\"1\"", Conversation: &conv, Agent: "pipeline/step-a", Iteration: 5, Pass: 2},
+		{Call: 13, Run: 2, RunID: "run-2", Agent: "triage", Iteration: 1, Pass: 1, Composition: true},
+	} {
+		var o jsonOut
+		o.head(&head)
+		if want, _ := stdJSON(t, head); !bytes.Equal(append(o.b, '}'), want) {
+			t.Errorf("head:\n got %s}\nwant %s", o.b, want)
+		}
 	}
 }
 

@@ -7,73 +7,111 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// bestExplanation is the earlier segment whose final state explains w1,
-// the first window of follow-up r, and its score (§10.7 rule 2): the
-// highest score; among equals one no follow-up continues yet; among
-// those the latest turn_end. -1 when none explains it.
-func (d *decider) bestExplanation(i int, r *model.Run, w1 []*model.Message) (int, int) {
-	request := &model.Message{Role: model.RoleUser, Content: r.Request}
-	best, bestScore, ties := -1, -1, 0
-	for k := 0; k < i; k++ {
-		p := d.rec.Runs[k]
-		if p.Agent != r.Agent || !p.Complete || p.TurnEndAt >= r.First || len(p.Calls) == 0 {
-			continue
+// bestExplanation is the earlier segment whose history explains w1, the
+// first window of follow-up r, the form it offers, and the score (§10.7
+// rule 2, §14.4): the highest score; among equals one no follow-up
+// continues yet; among those the latest end (turn_end, else last event).
+// -1 when none explains it.
+func (d *decider) bestExplanation(_ int, r *model.Run, w1 []*model.Message) (int, Form, int) {
+	request := r.RequestMessage
+	if request == nil {
+		request = &model.Message{Role: model.RoleUser, Content: r.Request}
+	}
+	c := choice{seen: map[seenKey]bool{}}
+	d.fileAgent(r.Agent)
+	x := d.x
+	for _, b := range x.lookups(r.Agent, w1, request) {
+		if x.buckets[b].shape.exact() && x.buckets[b].live > checkAll {
+			if k, fresh := x.latest(b); k >= 0 {
+				if score, ok := explainsEntry(w1, x.nodes[k].entry, request); ok {
+					c.consider(x.nodes[k].entry, score, fresh, int(x.buckets[b].live))
+					continue
+				}
+			}
 		}
-		carried, visits := carriedBy(p)
-		if carried == nil {
-			continue
-		}
-		pre := make([]*model.Message, 0, len(carried)+2)
-		pre = append(append(pre, carried...), &model.Message{Role: model.RoleAssistant, Content: p.FinalAnswer}, request)
-		score, ok := Explains(w1, pre)
-		if visits == 2 {
-			score, ok = ExplainsTwo(w1, pre)
-		}
-		switch {
-		case !ok || score < bestScore:
-			continue
-		case score == bestScore:
-			ties++
-			if !d.better(k, best) {
+		for k := x.buckets[b].last; k >= 0; k = x.nodes[k].prev { // each checked, each counted once
+			n := &x.nodes[k]
+			if n.entry.gone || c.seen[seenKey{n.entry.run, n.entry.form}] {
 				continue
 			}
-		default:
-			ties = 0
+			c.seen[seenKey{n.entry.run, n.entry.form}] = true
+			if score, ok := explainsEntry(w1, n.entry, request); ok {
+				c.consider(n.entry, score, n.free == k, 1)
+			}
 		}
-		best, bestScore = k, score
 	}
-	if ties > 0 && best >= 0 {
-		d.problem(r, "run %s: %d earlier runs explain its first window equally well (score %d); by §10.7's tie rule it continues run %s", r.RunID, ties+1, bestScore, d.rec.Runs[best].RunID)
+	for _, e := range x.two[r.Agent] { // no shape to look them up by: each checked
+		if e.gone {
+			continue
+		}
+		if score, ok := explainsEntry(w1, e, request); ok {
+			c.consider(e, score, !e.cont, 1)
+		}
 	}
-	return best, bestScore
+	if c.best == nil {
+		return -1, Answered, 0
+	}
+	p := c.best.run
+	if c.count > 1 {
+		d.problem(r, "run %s: %d earlier runs explain its first window equally well (score %d); by §10.7's tie rule it continues run %s", r.RunID, c.count, c.score, d.rec.Runs[p].RunID)
+	}
+	return p, c.best.form, c.score
 }
 
-// carriedBy is what run p hands a follow-up before its final answer, and
-// how many window visits lie between that and the follow-up's first
-// window: p's last recorded window (one visit: the follow-up's first); or,
-// when that window is not in the log (tier minimal, §16.3), the history
-// the iteration before it ended with (two: p's last call's and the
-// follow-up's first). nil when neither is known.
-func carriedBy(p *model.Run) ([]*model.Message, int) {
-	n := len(p.Calls)
-	if last := p.Calls[n-1]; last.Recorded != nil {
-		return last.Recorded, 1
-	}
-	if n < 2 || p.Calls[n-2].Recorded == nil || len(p.Calls[n-2].Appended) == 0 {
-		return nil, 0
-	}
-	prev := p.Calls[n-2]
-	h := make([]*model.Message, 0, len(prev.Recorded)+len(prev.Appended))
-	return append(append(h, prev.Recorded...), prev.Appended...), 2
+// checkAll is the most members of a bucket whose members explain alike
+// that are each checked (and counted once though found twice, which only
+// a message repeated around the span can do); a bigger one has its chosen
+// member checked and the rest counted: a log of many follow-ups that each
+// keep only a notice and the request ties every run of that length.
+const checkAll = 16
+
+// choice is the best candidate so far by §10.7's order, and how many
+// explain as well.
+type choice struct {
+	best  *entry
+	score int
+	fresh bool
+	count int
+	seen  map[seenKey]bool // candidates checked one by one
 }
 
-// better reports whether candidate k wins a tie over best: one no
-// follow-up continues yet, then the latest turn_end.
-func (d *decider) better(k, best int) bool {
-	if d.continued[k] != d.continued[best] {
-		return !d.continued[k]
+type seenKey struct {
+	run  int
+	form Form
+}
+
+// consider weighs e, whose score is score, fresh when no follow-up
+// continues it yet, standing for n runs that explain alike. Of one run's
+// two forms that explain alike, followUp's is taken (§14.4 lists it
+// first).
+func (c *choice) consider(e *entry, score int, fresh bool, n int) {
+	switch {
+	case c.best == nil || score > c.score:
+		c.best, c.score, c.fresh, c.count = e, score, fresh, n
+	case score == c.score:
+		c.count += n
+		if fresh && !c.fresh || fresh == c.fresh && (e.end > c.best.end || e.end == c.best.end && e.form < c.best.form) {
+			c.best, c.fresh = e, fresh
+		}
 	}
-	return d.rec.Runs[k].TurnEndAt > d.rec.Runs[best].TurnEndAt
+}
+
+// explainsEntry is Explains of w1 by what e offers: its carried history,
+// then the request, save for resumeOnError's form, which appends nothing.
+// Across two visits (e.two) it is ExplainsTwo, of a w1 that ends with the
+// request as every followUp's does (the anchor keeps it).
+func explainsEntry(w1 []*model.Message, e *entry, request *model.Message) (int, bool) {
+	pre := e.carried
+	if e.form != Reentered {
+		pre = append(pre[:len(pre):len(pre)], request)
+	}
+	if e.two {
+		if len(w1) == 0 || !model.SameText(w1[len(w1)-1], request) {
+			return 0, false
+		}
+		return ExplainsTwo(w1, pre)
+	}
+	return Explains(w1, pre)
 }
 
 // Explains reports whether pre (a candidate's carried history plus the

@@ -21,24 +21,46 @@ type Kind uint8
 
 // How a segment can start (§10.7).
 const (
-	None     Kind = iota // no calls: part of no conversation
-	New                  // a new conversation: its first window is its request
-	FollowUp             // continues Pred's final history
-	Resume               // continues Pred's state at the paused call
-	Orphan               // continues something the log does not hold; replayed from its first recorded window
+	None        Kind = iota // no calls: part of no conversation
+	New                     // a new conversation: its first window is its request
+	FollowUp                // continues Pred's history, as Form says
+	Resume                  // continues Pred's state at the paused call
+	Orphan                  // continues something the log does not hold; replayed from its first recorded window
+	Composition             // a composition's own model calls (§15.5): no window, part of no conversation
 )
 
-var kindNames = [...]string{None: "none", New: "new", FollowUp: "follow-up", Resume: "resume", Orphan: "orphan"}
+var kindNames = [...]string{None: "none", New: "new", FollowUp: "follow-up", Resume: "resume", Orphan: "orphan",
+	Composition: "composition"}
 
 func (k Kind) String() string { return kindNames[k] }
+
+// Form is the history a follow-up starts from (§10.7, §14).
+type Form uint8
+
+const (
+	// Answered: Pred ended (turn_end): its last window, its final
+	// answer, then the request (followUp(), §10.7).
+	Answered Form = iota
+	// Unfinished: Pred failed or was aborted: its last window, no
+	// answer, then the request (followUp() after a failure, §14.2).
+	Unfinished
+	// Reentered: Pred failed: the history of its last iteration_end,
+	// nothing appended (resumeOnError(), §14.3).
+	Reentered
+)
+
+var formNames = [...]string{Answered: "answered", Unfinished: "unfinished", Reentered: "reentered"}
+
+func (f Form) String() string { return formNames[f] }
 
 // Link says how one segment starts. Pred is the index in Recording.Runs
 // of the segment it continues (-1 for none).
 type Link struct {
 	Kind         Kind
+	Form         Form // a follow-up's
 	Pred         int
 	Score        int // a follow-up's explanation score (§10.7)
-	Conversation int // 1-based; 0 for None
+	Conversation int // 1-based; 0 for None and Composition
 }
 
 // Conversation is a new or orphan segment and every follow-up and resume
@@ -56,14 +78,25 @@ type Lineage struct {
 	Problems      []model.Problem // orphans, unrecorded first windows, ambiguous links
 }
 
-// Decide links every segment of rec (§10.7) and groups them (§10.8).
-// rec.Runs must be in order of first event, as the loader leaves them.
+// Decide links every segment of rec (§10.7, §14) and groups them
+// (§10.8). rec.Runs must be in order of first event, as the loader leaves
+// them. Candidates are looked up by index (index.go): the time is linear
+// in the runs.
 func Decide(rec *model.Recording) *Lineage {
-	d := &decider{rec: rec, resumed: map[int]bool{}, continued: map[int]bool{}}
+	return decide(rec, (*decider).bestExplanation)
+}
+
+// decide is Decide with the way a follow-up's predecessor is found (the
+// tests compare the index with testing every earlier run).
+func decide(rec *model.Recording, explain func(*decider, int, *model.Run, []*model.Message) (int, Form, int)) *Lineage {
+	d := &decider{rec: rec, resumed: map[int]bool{}, continued: map[int]bool{}, x: newIndex(),
+		request: make([]string, len(rec.Runs)), explain: explain, unfiled: map[*model.Agent][]int{}}
 	d.out = &Lineage{Links: make([]Link, len(rec.Runs))}
 	for i, r := range rec.Runs {
+		d.x.ready(r.First, func(k int) { a := d.rec.Runs[k].Agent; d.unfiled[a] = append(d.unfiled[a], k) })
 		d.out.Links[i] = d.link(i, r)
 		d.group(i)
+		d.queue(i, r)
 	}
 	d.number()
 	return d.out
@@ -118,6 +151,14 @@ type decider struct {
 	out       *Lineage
 	resumed   map[int]bool // paused segments a resume already continues
 	continued map[int]bool // segments a follow-up already continues
+	x         *index
+	request   []string // each segment's request text: a resumed chain's is its paused run's (§10.7 rule 1)
+	explain   func(*decider, int, *model.Run, []*model.Message) (int, Form, int)
+	// unfiled are the runs that ended before the run being linked, by
+	// agent, in order of their end, not yet in the index: an agent's are
+	// filed when one of its runs is first looked up (fileAgent), so that
+	// a file of independent conversations indexes nothing
+	unfiled map[*model.Agent][]int
 }
 
 func (d *decider) problem(r *model.Run, format string, args ...any) {
@@ -134,7 +175,7 @@ func (d *decider) problem(r *model.Run, format string, args ...any) {
 func (d *decider) group(i int) {
 	l := &d.out.Links[i]
 	switch l.Kind {
-	case None:
+	case None, Composition:
 		return
 	case FollowUp, Resume:
 		l.Conversation = d.out.Links[l.Pred].Conversation
@@ -153,9 +194,13 @@ func (d *decider) link(i int, r *model.Run) Link {
 	if len(r.Calls) == 0 {
 		return none
 	}
+	if r.Composition {
+		return Link{Kind: Composition, Pred: -1}
+	}
 	if !r.HasTurnStart {
 		if p := d.pausedOn(i, r); p >= 0 {
 			d.resumed[p] = true
+			d.x.continued(p, true)
 			return Link{Kind: Resume, Pred: p}
 		}
 		d.problem(r, "run %s%s starts with no turn_start and resumes no paused run in this file: an orphan, replayed from its first recorded window", r.RunID, stepNote(r))
@@ -169,13 +214,14 @@ func (d *decider) link(i int, r *model.Run) Link {
 	case len(w1) == 1 && w1[0].Role == model.RoleUser && w1[0].Content == r.Request:
 		return Link{Kind: New, Pred: -1}
 	}
-	p, score := d.bestExplanation(i, r, w1)
+	p, form, score := d.explain(d, i, r, w1)
 	if p < 0 {
 		d.problem(r, "run %s%s: no earlier run of agent %s explains its first window of %d messages: an orphan, replayed from that window", r.RunID, stepNote(r), r.Agent.Key, len(w1))
 		return Link{Kind: Orphan, Pred: -1}
 	}
 	d.continued[p] = true
-	return Link{Kind: FollowUp, Pred: p, Score: score}
+	d.x.continued(p, false)
+	return Link{Kind: FollowUp, Form: form, Pred: p, Score: score}
 }
 
 func stepNote(r *model.Run) string {
@@ -204,23 +250,100 @@ func (d *decider) pausedOn(i int, r *model.Run) int {
 		return -1
 	}
 	best := -1
-	for k := 0; k < i; k++ {
-		p := d.rec.Runs[k]
-		if p.Agent != r.Agent || p.Complete || d.resumed[k] || len(p.Calls) == 0 || !contains(p.Unanswered, r.FirstToolEnd) {
+	for _, k := range d.x.paused[textKey{r.Agent, r.FirstToolEnd}] {
+		if k >= i || d.resumed[k] {
 			continue
 		}
-		if best < 0 || p.Last > d.rec.Runs[best].Last {
+		if best < 0 || d.rec.Runs[k].Last > d.rec.Runs[best].Last {
 			best = k
 		}
 	}
 	return best
 }
 
-func contains(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
+// queue makes segment i, once linked, findable by the runs after it: a
+// paused run by the tool calls it waits on; a run that ended, failed or
+// stopped, once its end is before a later run's first event (file).
+func (d *decider) queue(i int, r *model.Run) {
+	d.request[i] = r.Request
+	if l := d.out.Links[i]; l.Kind == Resume {
+		d.request[i] = d.request[l.Pred]
+	}
+	if len(r.Calls) == 0 || r.Composition {
+		return
+	}
+	switch {
+	case r.Complete:
+		d.x.wait(i, r.TurnEndAt)
+	case len(r.Unanswered) == 0 || r.Failed:
+		d.x.wait(i, r.Last) // §14.4: no turn_end, not waiting on a pause
+	}
+	if !r.Complete {
+		for _, id := range r.Unanswered {
+			k := textKey{r.Agent, id}
+			d.x.paused[k] = append(d.x.paused[k], i)
 		}
 	}
-	return false
+}
+
+// fileAgent files the runs of agent a that ended before the run being
+// linked.
+func (d *decider) fileAgent(a *model.Agent) {
+	for _, i := range d.unfiled[a] {
+		d.file(i)
+	}
+	delete(d.unfiled, a)
+}
+
+// file puts segment i among the candidates of the follow-ups after it,
+// in the form or forms it offers (§10.7 rule 2, §14.4).
+func (d *decider) file(i int) {
+	r := d.rec.Runs[i]
+	if d.resumed[i] {
+		return
+	}
+	last := r.Calls[len(r.Calls)-1].Recorded
+	if r.Complete {
+		final := r.FinalMessage
+		if final == nil {
+			final = &model.Message{Role: model.RoleAssistant, Content: r.FinalAnswer}
+		}
+		if last != nil {
+			d.x.file(i, r.Agent, Answered, append(last[:len(last):len(last)], final), "", r.TurnEndAt)
+		} else if h := historyBeforeLast(r); h != nil {
+			d.x.fileTwo(i, r.Agent, append(h, final), r.TurnEndAt) // §16.3
+		}
+		return
+	}
+	if last != nil {
+		d.x.file(i, r.Agent, Unfinished, last, "", r.Last)
+	}
+	if h := LastHistory(r); h != nil {
+		d.x.file(i, r.Agent, Reentered, h, d.request[i], r.Last)
+	}
+}
+
+// historyBeforeLast is what a run hands its last call when that call's
+// window is not in the log (tier minimal, §16.3): the window of the call
+// before it and what that call added; nil when that is not known either.
+func historyBeforeLast(r *model.Run) []*model.Message {
+	n := len(r.Calls)
+	if n < 2 || r.Calls[n-2].Recorded == nil || len(r.Calls[n-2].Appended) == 0 {
+		return nil
+	}
+	prev := r.Calls[n-2]
+	h := make([]*model.Message, 0, len(prev.Recorded)+len(prev.Appended)+1)
+	return append(append(h, prev.Recorded...), prev.Appended...)
+}
+
+// LastHistory is the history of a segment's last iteration_end: the
+// window of its last call that an iteration_end completed, then what
+// that call added (§14.3); nil when no call has one.
+func LastHistory(r *model.Run) []*model.Message {
+	for k := len(r.Calls) - 1; k >= 0; k-- {
+		if c := r.Calls[k]; c.History && c.Recorded != nil {
+			return append(c.Recorded[:len(c.Recorded):len(c.Recorded)], c.Appended...)
+		}
+	}
+	return nil
 }

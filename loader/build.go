@@ -21,13 +21,11 @@ const maxGap = 1024
 // (WINDOW-SEMANTICS §10). It runs on one goroutine; what others may see
 // of it is published (see Loading).
 type builder struct {
-	rec      *model.Recording
-	segs     map[segKey]*runState
+	rec *model.Recording
+	segmenter
 	order    []*runState // segments that are an agent's, in order of becoming one
 	runNos   map[string]int
-	agents   map[string]*model.Agent
 	interned map[internKey]*internTable // recorded window messages, by their text as the file spells it
-	last     *runState                  // the segment of the last event, found without the map
 	nextID   int
 	events   int           // events applied: the order of §10's "first event"
 	calls    int           // llm_starts so far
@@ -44,12 +42,10 @@ type builder struct {
 	loading *Loading // told of progress; nil when nobody watches
 }
 
-// segKey names a segment: one runId and step (§10.3).
-type segKey struct{ runID, step string }
-
 type runState struct {
 	run     *model.Run
-	comp    string            // compositionPath of the segment's first event
+	comp    string            // compositionPath of the segment's first event, encoded (path.go)
+	path    string            // its agent path, encoded (§15.1)
 	slots   []*model.Message  // recorded window for the call the next llm_start opens, by position
 	keys    []slotKey         // how each of slots was interned
 	cur     *callState        // the segment's latest call
@@ -96,7 +92,7 @@ type toolUse struct {
 }
 
 func newBuilder(rec *model.Recording, opts options, l *Loading) *builder {
-	return &builder{rec: rec, segs: map[segKey]*runState{}, runNos: map[string]int{}, agents: map[string]*model.Agent{},
+	return &builder{rec: rec, segmenter: newSegmenter(), runNos: map[string]int{},
 		interned: map[internKey]*internTable{}, opts: opts, loading: l}
 }
 
@@ -195,6 +191,8 @@ func (b *builder) apply(p *parsed) {
 		case p.ok:
 			b.iterationEnd(rs, p)
 		}
+	case kindFatal:
+		b.failed(rs, p)
 	default:
 		if p.ok {
 			b.stream(rs, p)

@@ -1,10 +1,14 @@
 package loader
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -17,7 +21,8 @@ type envelope struct {
 	format     string
 	run        envelopeRun
 	firstRunID *string                   // meta.runId of its first event
-	records    map[string][]model.Record // by step: "" for sharedState.compactions
+	records    map[string][]model.Record // by subflowResults key: "" for sharedState.compactions
+	passes     map[string][]passEntry    // the keys '<agent path>#N' by agent path (numberedPasses)
 	producer   struct {
 		Version *string `json:"agentfootprintVersion"` // the library that wrote it (§17.2)
 	}
@@ -215,9 +220,9 @@ func (e *envelope) finish(b *builder) {
 	if id == "" && e.firstRunID != nil {
 		id = *e.firstRunID
 	}
-	for step, records := range e.records {
-		rs := b.segs[segKey{id, step}]
-		if rs == nil {
+	for _, rs := range b.byRun[id] {
+		records, ok := e.recordsOf(rs.run)
+		if !ok {
 			continue
 		}
 		if rs.run.HasRecords {
@@ -227,6 +232,57 @@ func (e *envelope) finish(b *builder) {
 		rs.run.HasRecords = true
 		b.touch(rs)
 	}
+}
+
+// recordsOf are the records of one agent run of the envelope's run
+// (§15.4): a plain agent's are sharedState's; inside a composition, pass
+// k's are those of the k-th subflowResults entry '<agent path>#N' in
+// increasing N, and without any such entry '<agent path>' is pass 1's.
+func (e *envelope) recordsOf(r *model.Run) ([]model.Record, bool) {
+	if r.Composition {
+		return nil, false
+	}
+	if r.Step == "" {
+		records, ok := e.records[""]
+		return records, ok && r.Pass == 1
+	}
+	if e.passes == nil {
+		e.passes = numberedPasses(e.records)
+	}
+	passes := e.passes[r.Step]
+	if len(passes) == 0 {
+		records, ok := e.records[r.Step]
+		return records, ok && r.Pass == 1
+	}
+	if r.Pass > len(passes) {
+		return nil, false
+	}
+	return e.records[passes[r.Pass-1].key], true
+}
+
+// numberedPasses groups the keys '<agent path>#N' by agent path, each
+// group in increasing N.
+func numberedPasses(records map[string][]model.Record) map[string][]passEntry {
+	out := map[string][]passEntry{}
+	for key := range records {
+		i := strings.LastIndexByte(key, '#')
+		if i < 0 || i == len(key)-1 {
+			continue
+		}
+		if n, err := strconv.ParseUint(key[i+1:], 10, 64); err == nil {
+			out[key[:i]] = append(out[key[:i]], passEntry{n, key})
+		}
+	}
+	for _, passes := range out {
+		slices.SortFunc(passes, func(x, y passEntry) int { return cmp.Compare(x.n, y.n) })
+	}
+	return out
+}
+
+// passEntry is a subflowResults key '<agent path>#N' and its N.
+type passEntry struct {
+	n   uint64
+	key string
 }
 
 // ownRecords are the records filed from the segment's first call on:

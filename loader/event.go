@@ -22,6 +22,8 @@ const (
 	evPressure     = "agentfootprint.context.budget_pressure"
 	evEvidence     = "agentfootprint.agent.evidence_checked"
 	evRepeated     = "agentfootprint.tools.repeated_call"
+	evCompEnter    = "agentfootprint.composition.enter"
+	evFatal        = "agentfootprint.error.fatal"
 )
 
 // kind is what an event is to the builder.
@@ -40,8 +42,10 @@ const (
 	kindToolEnd
 	kindInjected
 	kindPressure
-	kindEvidence // read by the reference decoder only (rare, kept whole)
-	kindRepeated // likewise
+	kindEvidence  // read by the reference decoder only (rare, kept whole)
+	kindRepeated  // likewise
+	kindCompEnter // only its meta is read: where a composition starts (§15.1)
+	kindFatal     // only that it happened: the run failed for good (§14.1)
 	// stream.* and context.* events the loader does not read: like
 	// kindOther, but they tell the tier (§16.2)
 	kindStreamOther
@@ -51,7 +55,7 @@ const (
 var kindNames = [...]string{kindRunConfig: evRunConfig, kindTurnStart: evTurnStart, kindTurnEnd: evTurnEnd,
 	kindIterationEnd: evIterationEnd, kindLLMStart: evLLMStart, kindLLMEnd: evLLMEnd, kindToolStart: evToolStart,
 	kindToolEnd: evToolEnd, kindInjected: evInjected, kindPressure: evPressure,
-	kindEvidence: evEvidence, kindRepeated: evRepeated}
+	kindEvidence: evEvidence, kindRepeated: evRepeated, kindCompEnter: evCompEnter, kindFatal: evFatal}
 
 // kindOf names an event type; the switch on string(typ) does not allocate.
 func kindOf(typ []byte) kind {
@@ -80,6 +84,10 @@ func kindOf(typ []byte) kind {
 		return kindEvidence
 	case evRepeated:
 		return kindRepeated
+	case evCompEnter:
+		return kindCompEnter
+	case evFatal:
+		return kindFatal
 	}
 	if len(typ) >= len(libraryPrefix) && string(typ[:len(libraryPrefix)]) == libraryPrefix {
 		switch rest := string(typ[len(libraryPrefix):]); {
@@ -127,8 +135,8 @@ type parsed struct {
 	kind     kind
 	runID    string
 	hasRunID bool   // meta.runId was a string (absent or null: no run)
-	comp     string // meta.compositionPath, entries joined by NUL
-	sub0     string // meta.subflowPath[0], or ""
+	comp     string // meta.compositionPath, encoded (path.go)
+	sub      string // meta.subflowPath, encoded
 	ok       bool   // the payload decoded and carries what the builder acts on
 
 	iteration, messagesCount int         // llm_start

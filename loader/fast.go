@@ -89,9 +89,9 @@ func (f *fastDecoder) meta(s *scanner, p *parsed) bool {
 	return s.members(metaFields, func(i int) bool {
 		switch i {
 		case 1:
-			return f.path(s, &p.comp, false)
+			return f.path(s, &p.comp, &f.lastComp)
 		case 2:
-			return f.path(s, &p.sub0, true)
+			return f.path(s, &p.sub, &f.lastSub)
 		}
 		if s.null() {
 			return true
@@ -108,10 +108,10 @@ func (f *fastDecoder) meta(s *scanner, p *parsed) bool {
 	})
 }
 
-// path reads an array of strings: all of them joined by NUL, or with
-// first only the first. The text is reused while it repeats. An entry
-// that is not a string goes to the reference decoder.
-func (f *fastDecoder) path(s *scanner, out *string, first bool) bool {
+// path reads an array of strings as an encoded path (path.go). The text
+// is reused while it repeats. An entry that is not a string goes to the
+// reference decoder.
+func (f *fastDecoder) path(s *scanner, out *string, last *string) bool {
 	if s.null() {
 		return true
 	}
@@ -119,30 +119,18 @@ func (f *fastDecoder) path(s *scanner, out *string, first bool) bool {
 		return false
 	}
 	buf := f.scratch[:0]
-	n := 0
-	for more := true; s.more(']', &more); n++ {
+	for more := true; s.more(']', &more); {
 		raw, esc, ok := s.str()
 		if !ok {
 			return false
 		}
-		switch {
-		case first && n > 0:
-		case n > 0:
-			buf = append(buf, 0)
-			fallthrough
-		default:
-			if esc {
-				buf = append(buf, unquote(raw)...)
-			} else {
-				buf = append(buf, raw...)
-			}
+		if esc {
+			buf = appendEntry(buf, []byte(unquote(raw)))
+		} else {
+			buf = appendEntry(buf, raw)
 		}
 	}
 	f.scratch = buf
-	last := &f.lastComp
-	if first {
-		last = &f.lastSub
-	}
 	if string(buf) != *last {
 		*last = string(buf)
 	}

@@ -67,6 +67,7 @@ func (b *builder) iterationEnd(rs *runState, p *parsed) {
 	}
 	cs.call.Recorded, cs.call.Deliveries = recorded, deliveries
 	cs.call.Appended = appended
+	cs.call.History = true
 	cs.fromHistory = true
 	b.responseFromHistory(cs)
 }

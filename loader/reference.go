@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/afinspect/inspect/model"
@@ -27,17 +26,14 @@ type refEvent struct {
 	} `json:"meta"`
 }
 
-// refPath is a meta path as the builder keeps it: its entries joined by
-// NUL, or only the first; anything but an array of strings is none.
-func refPath(raw json.RawMessage, first bool) string {
+// refPath is a meta path as the builder keeps it, encoded (path.go);
+// anything but an array of strings is none.
+func refPath(raw json.RawMessage) string {
 	var entries []string
-	if unmarshal(raw, &entries) != nil || len(entries) == 0 {
+	if unmarshal(raw, &entries) != nil {
 		return ""
 	}
-	if first {
-		return entries[0]
-	}
-	return strings.Join(entries, "\x00")
+	return encodePath(entries)
 }
 
 // decodeReference decodes one event into p. last is true for an NDJSON
@@ -64,7 +60,7 @@ func decodeReference(data []byte, at loc, last bool, p *parsed) {
 	if ev.Meta.RunID != nil {
 		p.runID, p.hasRunID = *ev.Meta.RunID, true
 	}
-	p.comp, p.sub0 = refPath(ev.Meta.CompositionPath, false), refPath(ev.Meta.SubflowPath, true)
+	p.comp, p.sub = refPath(ev.Meta.CompositionPath), refPath(ev.Meta.SubflowPath)
 	refPayload(ev.Payload, p)
 }
 

@@ -79,13 +79,16 @@ func scenarios(t *testing.T) []string {
 }
 
 // manyChains are the recordings of several conversations, agents or a
-// resumed run in one file: their runs are not one chain in file order, so
+// resumed run in one file, or of a run that continues one with no final
+// answer: their runs are not one chain of answered runs in file order, so
 // the checks above, which walk runs in order, do not apply. They are
-// checked by TestSegmentsAndAgents here and replayed against their wire
-// by window's TestChainsMatchWire.
+// checked by TestSegmentsAndAgents and TestCompositionAgentsAndPasses here
+// and replayed against their wire by window's TestChainsMatchWire and
+// TestCompositionsAndContinuationsMatchWire.
 var manyChains = map[string]bool{
 	"c01-two-conversations": true, "c02-interleaved-agents": true,
 	"c06b-composition-sequence": true, "c07-paused-tool": true,
+	"n02-abort-then-followup": true, "n06-parallel-composition": true, "n07-loop-conditional": true,
 }
 
 // minimalLogs are the recordings whose run.jsonl was written at tier

@@ -72,22 +72,34 @@ type Agent struct {
 	Key     string   // e.g. "oncall", "pipeline/step-research"
 	AgentID string   // run_configured agentId, else the id of an Agent: path entry
 	HasID   bool     // AgentID is known (a Sequence step's is not)
-	Path    []string // compositionPath entries, then the step if any
-	Step    string   // meta.subflowPath[0] of a composition's step, or ""
+	Path    []string // compositionPath entries, then the agent path's entries
+	// Step is the agent path inside a composition (§15.1: a Sequence step
+	// "step-research", a Loop body "body", a swarm agent "body/triage"),
+	// its entries joined with "/"; "" for a plain agent.
+	Step string
+	// Composition: the key names a composition whose own model calls
+	// these are (a Parallel's merge, §15.5), not an agent.
+	Composition bool
 }
 
 // Strategy names besides the library's: a run configured with no window.
 const StrategyNone = "none"
 
-// Run is one segment (§10.3): the events of one runId and step. A plain
-// agent's run is one segment; a Sequence's steps are one segment each,
-// sharing the runId.
+// Run is one agent run: the events of one runId and agent path (a
+// segment, §10.3, §15.1), or of one pass when several agent runs share
+// the segment (§15.2). A plain agent's run is one segment; a Sequence's
+// steps are one segment each, sharing the runId; a Loop's passes are
+// one Run each, sharing the runId and agent path.
 type Run struct {
 	Index int    // 1-based, in order of first event
 	RunNo int    // 1-based number of its runId, in order of first event (§10.2)
 	RunID string // meta.runId
-	Step  string // "" unless a Sequence step
+	Step  string // the agent path ("" for a plain agent), as Agent.Step
+	Pass  int    // 1-based number of the agent run within its segment (§15.2)
 	Agent *Agent
+	// Composition: the segment holds a composition's own model calls
+	// (§15.5): no turn_start, no recorded window, no window strategy.
+	Composition bool
 	// First and Last order the segment's first and last events in the
 	// file; TurnEndAt is its turn_end's (0 when none). Line is the line of
 	// its first event (0 in an envelope).
@@ -114,6 +126,10 @@ type Run struct {
 	Records    []Record
 	HasRecords bool
 	Complete   bool // the run's turn_end was seen
+	// Failed: the run has an agentfootprint.error.fatal, it failed for
+	// good (§14.1); FatalLine is that event's line (0 in an envelope).
+	Failed    bool
+	FatalLine int
 	// FinalAnswer is turn_end finalContent (else the last llm_end content);
 	// FinalMessage is it as the assistant message turn_end appends.
 	FinalAnswer  string
@@ -152,6 +168,9 @@ type Call struct {
 	// calls and has none). A final answer is the run's FinalAnswer.
 	Appended []*Message
 	Ended    bool // llm_end was seen
+	// History: an iteration_end with a history completed this call (a
+	// failed call, and a run's final call, have none; §14.1).
+	History bool
 	// Measured: its llm_end usage held a number for input and for
 	// output, so the usage is a reading for the next visit (§7).
 	Measured bool

@@ -105,6 +105,10 @@ func Open(rec *model.Recording, q Request) (*Study, error) {
 			ag.Policy, ag.Evidence = k.Apply(window.RulesOf(rec).Knobs(model.Policy{})), "all knobs given as flags"
 			ag.Recorded = ag.Policy
 		}
+		if a.Composition { // no window strategy, whatever the knobs say (§15.5)
+			ag.Policy, ag.Inferred = model.Policy{Strategy: model.StrategyNone}, false
+			ag.Recorded, ag.Evidence = ag.Policy, "a composition's own model calls: no window strategy; their windows are not in the log"
+		}
 		ag.Policy = ag.Complete(ag.Policy)
 		if ag.Policy.NeedsThreshold() && ag.Policy.ThresholdTokens <= 0 && rec.Tier != model.TierMinimal && err == nil {
 			err = fmt.Errorf("--strategy %s needs --threshold-tokens N: %s names no threshold", ag.Policy.Strategy, rec.Source)

@@ -88,6 +88,9 @@ func (h *header) where(c *window.CallReplay, iteration string) []string {
 	l, v := h.st.Label.Render, h.st.Value.Render
 	w := c.Window()
 	size := l("window ") + v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w))))
+	if c.Run.Composition && c.Call.Recorded == nil { // §15.5: nothing replays it
+		size = l("a composition's own call, ") + h.st.Unknown.Render("its window not in the log")
+	}
 	switch {
 	case c.Call.Ended && c.Recorded() == window.Differs:
 		// the provider counted what the library sent, not this window
@@ -95,6 +98,8 @@ func (h *header) where(c *window.CallReplay, iteration string) []string {
 	case c.Call.Ended:
 		// the provider's count of what was sent
 		size += l(", ") + v(thousands(c.Call.Usage.Input)) + l(" tok")
+	case h.s.rec.Tier == model.TierMinimal:
+		size += l(", ") + h.st.Unknown.Render("tokens not in the log") // §16.3: no llm_end at all
 	default:
 		size += l(", ") + h.st.Unknown.Render("no reply yet") // no llm_end
 	}

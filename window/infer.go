@@ -69,8 +69,9 @@ const maxInferL = 5
 func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
 	out := make([]Inference, 0, len(rec.Agents))
 	var book *FoldBook // read once, for the summarize-oldest agents
+	byAgent := agentRuns(rec)
 	for _, a := range rec.Agents {
-		f := gather(rec, a)
+		f := gather(rec, a, byAgent[a])
 		if f.strategy == model.SummarizeOldest && book == nil {
 			book = readFolds(rec, lin)
 		}
@@ -81,6 +82,13 @@ func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
 
 func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, facts facts, book *FoldBook) Inference {
 	inf := Inference{Agent: a, Inferred: true, facts: &facts}
+	if a.Composition {
+		// a composition's own calls have no window strategy (§15.5)
+		inf.Policy, inf.Inferred = model.Policy{Strategy: model.StrategyNone}, false
+		inf.replay = replayOne(rec, lin, a, facts.runs, inf.Policy, nil, nil)
+		inf.Evidence = "a composition's own model calls: no window strategy; their windows are not in the log"
+		return inf
+	}
 	p := RulesOf(rec).Knobs(model.Policy{Strategy: facts.strategy, KeepRecentTurns: model.DefaultKeepRecentTurns, KeepLastToolResults: model.DefaultKeepLastToolResults})
 	ev := []string{facts.strategyWhy}
 	if p.NeedsThreshold() {
@@ -89,7 +97,7 @@ func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, fact
 	}
 	if p.Strategy == model.StrategyNone {
 		inf.Policy = p
-		inf.replay = replayOne(rec, lin, a, p, nil, nil)
+		inf.replay = replayOne(rec, lin, a, facts.runs, p, nil, nil)
 		inf.Matched, inf.Compared = inf.replay.score()
 		inf.Evidence = strings.Join(append(ev, fmt.Sprintf("the windows never change; %d/%d recorded windows reproduced", inf.Matched, inf.Compared)), "; ")
 		return inf
@@ -109,17 +117,51 @@ func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, fact
 	return inf
 }
 
-// replayOne replays agent a alone under p; under summarize-oldest it
-// learns refusals into book, taking p as the recorded policy.
-func replayOne(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, book *FoldBook, stop func(*CallReplay) bool) *Replay {
-	return replayOneSplit(rec, lin, a, p, book, stop, false)
+// replayOne replays agent a alone under p, reading only its runs (runs,
+// as agentRuns gives them); under summarize-oldest it learns refusals into
+// book, taking p as the recorded policy.
+func replayOne(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, runs []int, p model.Policy, book *FoldBook, stop func(*CallReplay) bool) *Replay {
+	return replayOneSplit(rec, lin, a, runs, p, book, stop, false)
+}
+
+// agentRuns maps each agent to the indices of its runs in rec.Runs, in
+// order, so that an agent's inference reads its own runs and not every
+// run of the file; an agent whose runs are all of them maps to nil.
+func agentRuns(rec *model.Recording) map[*model.Agent][]int {
+	out := map[*model.Agent][]int{}
+	for i, r := range rec.Runs {
+		out[r.Agent] = append(out[r.Agent], i)
+	}
+	for a, runs := range out {
+		if len(runs) == len(rec.Runs) {
+			out[a] = nil
+		}
+	}
+	return out
+}
+
+// runCount is how many runs runs names: all of rec's when nil.
+func runCount(rec *model.Recording, runs []int) int {
+	if runs == nil {
+		return len(rec.Runs)
+	}
+	return len(runs)
+}
+
+// runAt is the k-th run runs names, an index in rec.Runs.
+func runAt(runs []int, k int) int {
+	if runs == nil {
+		return k
+	}
+	return runs[k]
 }
 
 // replayOneSplit is replayOne, whose long runs are replayed on two
 // goroutines when split (split.go: the second half from the recorded
 // windows).
-func replayOneSplit(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, book *FoldBook, stop func(*CallReplay) bool, split bool) *Replay {
+func replayOneSplit(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, runs []int, p model.Policy, book *FoldBook, stop func(*CallReplay) bool, split bool) *Replay {
 	r := replay(rec, lin, replayOptions{
+		runs:   runs,
 		policy: func(x *model.Agent) (model.Policy, bool) { return p, x == a },
 		book:   book, learn: book != nil, stop: stop, split: split,
 	})

@@ -16,10 +16,11 @@ type facts struct {
 	strategy, strategyWhy string
 	threshold             int
 	thresholdWhy          string
-	maxTurns              int  // the most turns any recorded window had
-	recorded              int  // calls with a recorded window
-	statedK, statedL      int  // from an envelope's records; -1 when not stated
-	named                 bool // the strategy (and threshold) came from the log, not a guess
+	maxTurns              int   // the most turns any recorded window had
+	recorded              int   // calls with a recorded window
+	statedK, statedL      int   // from an envelope's records; -1 when not stated
+	named                 bool  // the strategy (and threshold) came from the log, not a guess
+	runs                  []int // the agent's runs, indices in rec.Runs; nil: every run is its
 }
 
 // isPrefix: a starts b, by role and content.
@@ -30,13 +31,15 @@ func isPrefix(a, b []*model.Message) bool {
 var noticeStrategy = regexp.MustCompile(`by the '([^']+)' window strategy\.`)
 
 // gather reads the strategy and threshold of agent a (§10.10) and the
-// size of its recorded windows.
-func gather(rec *model.Recording, a *model.Agent) facts {
-	f := facts{statedK: -1, statedL: -1}
+// size of its recorded windows, from its runs alone (runs, as agentRuns
+// gives them).
+func gather(rec *model.Recording, a *model.Agent, runs []int) facts {
+	f := facts{statedK: -1, statedL: -1, runs: runs}
 	configured, frame, notice, changed := "", false, "", false
 	caps := map[int]int{}
 	largest := 0
-	for _, r := range rec.Runs {
+	for k := range runCount(rec, runs) {
+		r := rec.Runs[runAt(runs, k)]
 		if r.Agent != a {
 			continue
 		}
@@ -160,7 +163,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 			tr := trial{policy: q, book: book.fresh()}
 			// long runs on two goroutines (split.go), the second half
 			// started once the candidate reproduced its first windows
-			tr.replay = replayOneSplit(rec, lin, a, q, tr.book, func(c *CallReplay) bool {
+			tr.replay = replayOneSplit(rec, lin, a, f.runs, q, tr.book, func(c *CallReplay) bool {
 				switch c.Recorded() {
 				case Match:
 					tr.matched++
@@ -188,7 +191,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 	for _, tr := range tries {
 		matched, missed := 0, 0
 		bk := book.fresh()
-		r := replayOne(rec, lin, a, tr.policy, bk, func(c *CallReplay) bool {
+		r := replayOne(rec, lin, a, f.runs, tr.policy, bk, func(c *CallReplay) bool {
 			switch c.Recorded() {
 			case Match:
 				matched++

@@ -2,6 +2,7 @@ package window
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/afinspect/inspect/lineage"
@@ -30,11 +31,11 @@ func Recheck(rec *model.Recording, lin *lineage.Lineage, prev Inference) (Infere
 		return Inference{}, false
 	}
 	a := prev.Agent
-	f := gather(rec, a)
+	f := gather(rec, a, agentRuns(rec)[a])
 	if !sameFacts(f, *prev.facts) {
 		return Inference{}, false
 	}
-	r := replayOneSplit(rec, lin, a, p, nil, func(c *CallReplay) bool { return c.Recorded() == Differs }, true)
+	r := replayOneSplit(rec, lin, a, f.runs, p, nil, func(c *CallReplay) bool { return c.Recorded() == Differs }, true)
 	matched, compared := r.score()
 	if matched != compared || compared != f.recorded {
 		return Inference{}, false // a window differs (the replay stopped there)
@@ -53,6 +54,6 @@ func Recheck(rec *model.Recording, lin *lineage.Lineage, prev Inference) (Infere
 // threshold and knobs, for the same reasons (the windows' sizes and count
 // may differ).
 func sameFacts(a, b facts) bool {
-	a.maxTurns, a.recorded = b.maxTurns, b.recorded
-	return a == b
+	a.maxTurns, a.recorded, a.runs = b.maxTurns, b.recorded, b.runs
+	return reflect.DeepEqual(a, b)
 }

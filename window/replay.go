@@ -103,6 +103,7 @@ func everyAgent(policies map[string]model.Policy) func(*model.Agent) (model.Poli
 // folds, whether the replay learns refusals into them, and a call after
 // which to stop (when stop is true).
 type replayOptions struct {
+	runs   []int // the runs to replay, indices in rec.Runs in order; nil: every run
 	policy func(*model.Agent) (model.Policy, bool)
 	book   *FoldBook
 	learn  bool
@@ -131,6 +132,10 @@ type chain struct {
 	readIter   int
 	hasReading bool
 	request    string
+	// unfinished is the window of the last call of a run that did not
+	// end, for a followUp() of it; reentry its history as of its last
+	// iteration_end, for a resumeOnError() (§14.5); nil otherwise
+	unfinished, reentry []*model.Message
 }
 
 // replay replays the segments of the agents o.policy accepts, in order of
@@ -138,9 +143,9 @@ type chain struct {
 // Calls come out in file order of their llm_start.
 func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay {
 	out := &Replay{Lineage: lin, Rules: RulesOf(rec)}
-	n := 0
-	for _, run := range rec.Runs {
-		n += len(run.Calls)
+	n, count := 0, runCount(rec, o.runs)
+	for k := range count {
+		n += len(rec.Runs[runAt(o.runs, k)].Calls)
 	}
 	if o.stop != nil && !o.quit {
 		n = min(n, 256) // a search that may stop early grows its calls as it goes
@@ -148,14 +153,23 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	out.Calls = make([]CallReplay, 0, n)
 	seen := map[string]bool{}
 	mem := &arena{}
-	states := make([]*chain, len(rec.Runs))
+	states := newChains(len(rec.Runs), o.runs != nil)
 	sums := map[int]*Summaries{} // by conversation: the latch is kept per conversation (§11.9)
 	stopped, runs, ordered := false, 0, true
 	var part *logBuild // of the first run's calls, begun by split
-	for i, run := range rec.Runs {
+	for k := range count {
+		i := runAt(o.runs, k)
+		run := rec.Runs[i]
 		p, ok := o.policy(run.Agent)
 		link := lin.Links[i]
 		if !ok || link.Kind == lineage.None || stopped {
+			continue
+		}
+		if link.Kind == lineage.Composition {
+			from := len(out.Calls)
+			out.Calls = compositionCalls(out.Calls, run)
+			runs++
+			ordered = ordered && (from == 0 || out.Calls[from].Call.Number >= out.Calls[from-1].Call.Number)
 			continue
 		}
 		if sums[link.Conversation] == nil {
@@ -167,7 +181,7 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		if link.Pred >= 0 && link.Pred < len(rec.Runs) {
 			x.pred = rec.Runs[link.Pred]
 		}
-		ch := seed(rec, states, i, link)
+		ch := seed(rec, states.get(link.Pred), i, link)
 		from := len(out.Calls)
 		x.base = from
 		if o.canSplit(p, run) && x.unmeasured == nil {
@@ -191,8 +205,11 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		out.Problems = append(out.Problems, x.unmeasured.problems(run, p)...)
 		if run.Complete && run.FinalMessage != nil {
 			ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.FinalMessage)
+		} else if !stopped && len(out.Calls) > from {
+			ch.unfinished = out.Calls[len(out.Calls)-1].Visit.After
+			ch.reentry = reentry(run, out.Calls[from:])
 		}
-		states[i] = ch
+		states.set(i, ch)
 	}
 	moved := false
 	if !ordered { // else each call's Index is its place already (callInto)
@@ -287,16 +304,59 @@ func sortCalls(calls []CallReplay) (moved bool) {
 	return moved
 }
 
-// seed is the state segment i starts from (§10.9).
-func seed(rec *model.Recording, states []*chain, i int, link lineage.Link) *chain {
+// chains are the state each replayed run ended in, by index in rec.Runs:
+// a slice when every run is replayed, a map when only one agent's are
+// (a slice as long as the file's runs, for each of an agent's candidate
+// replays, would make inference read every run of the file again).
+type chains struct {
+	all  []*chain
+	some map[int]*chain
+}
+
+func newChains(n int, few bool) chains {
+	if few {
+		return chains{some: map[int]*chain{}}
+	}
+	return chains{all: make([]*chain, n)}
+}
+
+func (c chains) get(i int) *chain {
+	switch {
+	case i < 0:
+		return nil
+	case c.some != nil:
+		return c.some[i]
+	case i < len(c.all):
+		return c.all[i]
+	}
+	return nil
+}
+
+func (c chains) set(i int, ch *chain) {
+	if c.some != nil {
+		c.some[i] = ch
+	} else {
+		c.all[i] = ch
+	}
+}
+
+// seed is the state segment i starts from (§10.9, §14.5); pred is the
+// state its predecessor ended in, nil for none.
+func seed(rec *model.Recording, pred *chain, i int, link lineage.Link) *chain {
 	run := rec.Runs[i]
 	switch link.Kind {
 	case lineage.FollowUp:
-		if pred := states[link.Pred]; pred != nil {
+		switch {
+		case pred == nil:
+		case link.Form == lineage.Unfinished: // the failed call's window, no answer
+			return &chain{history: withRequest(pred.unfinished, run), request: run.Request}
+		case link.Form == lineage.Reentered: // nothing appended: the request is the last user turn already
+			return &chain{history: pred.reentry, request: run.Request}
+		default:
 			return &chain{history: withRequest(pred.history, run), request: run.Request}
 		}
 	case lineage.Resume:
-		if pred := states[link.Pred]; pred != nil {
+		if pred != nil {
 			ch := *pred
 			ch.history = pred.window
 			if run.LeadHistory != nil && pred.last != nil && pred.last.MessagesCount <= len(run.LeadHistory) {
@@ -352,6 +412,35 @@ func (ch *chain) after(call *model.Call, window []*model.Message, mem *arena) {
 	if call.Measured { // a call with no numeric usage leaves the older reading, which expires (§7)
 		ch.reading, ch.readIter, ch.hasReading = call.Usage, call.Iteration, true
 	}
+}
+
+// reentry is the replay's history as of the last iteration_end of a run
+// that did not end: the window of its last call an iteration_end
+// completed, then what that call added (§14.5). calls are the run's
+// replayed calls, in its order.
+func reentry(run *model.Run, calls []CallReplay) []*model.Message {
+	for k := min(len(run.Calls), len(calls)) - 1; k >= 0; k-- {
+		if c := run.Calls[k]; c.History {
+			w := calls[k].Visit.After
+			return append(w[:len(w):len(w)], c.Appended...)
+		}
+	}
+	return nil
+}
+
+// compositionCalls appends the calls of a composition's own segment
+// (§15.5): no visit, no conversation; the window is what the log
+// recorded of it, nil when it recorded nothing (a Parallel's merge).
+func compositionCalls(out []CallReplay, run *model.Run) []CallReplay {
+	for _, call := range run.Calls {
+		c := CallReplay{Index: len(out), Run: run, Call: call, Visit: Visit{Anchor: -1, from: -1, to: -1}}
+		if call.Recorded != nil {
+			c.Visit = asRecorded(call.Recorded)
+		}
+		c.chars, c.recorded = model.WindowChars(c.Visit.After), compareRecorded(c.Visit.After, call)
+		out = append(out, c)
+	}
+	return out
 }
 
 // asRecorded is the first call of an orphan: taken as recorded.

@@ -235,11 +235,16 @@ func readFolds(rec *model.Recording, lin *lineage.Lineage) *FoldBook {
 		link := lin.Links[i]
 		var hist []*model.Message
 		switch link.Kind {
-		case lineage.None:
+		case lineage.None, lineage.Composition:
 			continue
 		case lineage.FollowUp:
+			pred := rec.Runs[link.Pred]
+			if link.Form == lineage.Reentered { // §14.3: nothing appended
+				hist = lineage.LastHistory(pred)
+				break
+			}
 			hist = append(hist, last[link.Pred]...)
-			if pred := rec.Runs[link.Pred]; pred.FinalMessage != nil {
+			if pred.FinalMessage != nil && link.Form == lineage.Answered {
 				hist = append(hist, pred.FinalMessage)
 			}
 			hist = withRequest(hist, run)
