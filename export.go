@@ -73,7 +73,7 @@ type callTail struct {
 	Record         *model.Record  `json:"record"`
 	RecordedWindow string         `json:"recordedWindow"`
 	Usage          *model.Usage   `json:"usage"` // the provider's tokens; null when the call never ended
-	Response       model.Response `json:"response"`
+	Response       exportResponse `json:"response"`
 	Evidence       exportEvidence `json:"evidence"`
 }
 
@@ -93,7 +93,8 @@ type exportTurn struct {
 func writeExport(w io.Writer, source string, s session) error {
 	book := provenance.Walk(s.rec, s.replay)
 	defer book.Stop()
-	return streamExport(w, exportHead(source, s), len(s.replay.Calls), func(i int) exportCall { return exportCallOf(s, book, i) })
+	outcomes := callOutcomes(s.rec)
+	return streamExport(w, exportHead(source, s), len(s.replay.Calls), func(i int) exportCall { return exportCallOf(s, book, outcomes, i) })
 }
 
 func policyObject(p model.Policy, inferred bool, given []string, evidence string) exportPolicy {
@@ -152,8 +153,9 @@ func conversations(s session) []exportConversation {
 }
 
 // exportCallOf is the i-th call of the replay as exported; book follows
-// the messages through the replay for its evidence.
-func exportCallOf(s session, book *provenance.Book, i int) exportCall {
+// the messages through the replay for its evidence; outcomes are the
+// answers' (callOutcomes).
+func exportCallOf(s session, book *provenance.Book, outcomes map[*model.Call]string, i int) exportCall {
 	c := &s.replay.Calls[i]
 	ec := exportCall{
 		callHead: callHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Conversation: c.Conversation,
@@ -181,7 +183,7 @@ func exportCallOf(s session, book *provenance.Book, i int) exportCall {
 		}
 		ec.Turns = append(ec.Turns, et)
 	}
-	ec.Response, ec.Evidence = callResponse(c.Call), callEvidence(book, i, c.Call)
+	ec.Response, ec.Evidence = callResponse(c.Call, outcomes[c.Call]), callEvidence(book, i, c.Call)
 	return ec
 }
 

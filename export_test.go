@@ -53,7 +53,7 @@ func wholeExport(t *testing.T, source string, s session) []byte {
 	doc := exportHead(source, s)
 	book := provenance.New(s.rec, s.replay)
 	for i := range s.replay.Calls {
-		doc.Calls = append(doc.Calls, exportCallOf(s, book, i))
+		doc.Calls = append(doc.Calls, exportCallOf(s, book, callOutcomes(s.rec), i))
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

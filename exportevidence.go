@@ -15,13 +15,36 @@ type exportEvidence struct {
 	Library    json.RawMessage    `json:"library"`
 }
 
-// callResponse is a call's `response` (§6.1), with [] for no tool calls.
-func callResponse(c *model.Call) model.Response {
-	r := c.Facts.Response
+// exportResponse is a call's `response` (§6.1) with what became of it
+// when it is an answer (§9.4), null otherwise.
+type exportResponse struct {
+	model.Response
+	Outcome *string `json:"outcome"`
+}
+
+// callResponse is a call's `response`, with [] for no tool calls.
+func callResponse(c *model.Call, outcome string) exportResponse {
+	r := exportResponse{Response: c.Facts.Response}
 	if r.ToolCalls == nil {
 		r.ToolCalls = []model.ToolCall{}
 	}
+	if outcome != "" {
+		r.Outcome = &outcome
+	}
 	return r
+}
+
+// callOutcomes is each answer's outcome (provenance.Outcomes), by call.
+func callOutcomes(rec *model.Recording) map[*model.Call]string {
+	out := map[*model.Call]string{}
+	for _, run := range rec.Runs {
+		for k, o := range provenance.Outcomes(run) {
+			if o != "" {
+				out[run.Calls[k]] = o
+			}
+		}
+	}
+	return out
 }
 
 // callEvidence judges call i's values against its replayed window and
