@@ -36,9 +36,11 @@ Usage:
   inspect [FILE]                  open FILE in the terminal UI (no FILE: the embedded demo run)
   inspect export [flags] FILE     print the replay as JSON (format inspect.export.v1)
   inspect report [flags] FILE     print the replay as a plain-text table, one row per call
-  inspect evidence [flags] FILE   every number and identifier of a response that was not in
-                                  view: left the window (its source, when it left, what would
-                                  have kept it) or never read
+  inspect evidence [flags] FILE   every number and identifier the model typed that the
+                                  library's answer check would not ground: left the window (its
+                                  source, when it left, what would have kept it), in view only
+                                  inside a longer token, never read, or only in a summary that
+                                  no tool result backs; the answers by default (--in)
   inspect help | --help | --version
 
 FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
@@ -54,8 +56,8 @@ Policy flags (export, report, and the UI); an absent flag is inferred from the r
   --keep-last-tool-results N   last-tool-result pins; 0 switches pins off
   --threshold-tokens N         token-budget and summarize-oldest threshold
   --no-anchor                  replay without the current-request anchor (before 9.55)
-  --agent KEY                  export or report only this agent's calls (same numbers);
-                               the policy flags then apply to it alone
+  --agent KEY                  export, report or evidence only this agent's calls (same
+                               numbers); the policy flags then apply to it alone
   --format json                export format (json is the only one); evidence: table or json
 
 Keys in the UI (? lists them all): ←/→ call · g/G first/last · : go to call · / search every
@@ -74,7 +76,11 @@ UI flags:
 Output flags (export, report):
   -q, --quiet                  no "policy inferred" line and no progress on stderr
   --fail-on-differs            exit 3 when any recorded window is not reproduced (for CI)
-  --fail-on left,never-read    evidence: exit 4 when any value has one of these verdicts (for CI)
+  --in answers|arguments|all   evidence: judge the answers (default), the tool-call arguments,
+                               or both; the two are counted apart either way
+  --fail-on V[,V…]             evidence: exit 4 when a value --in selects has one of these
+                               verdicts: left, in-view-text, never-read, summary-unsupported
+                               (for CI)
 
 Input flags (export, report, and the UI):
   --max-line-mb N              skip and report a line longer than N MB (default 256)
@@ -158,6 +164,13 @@ func run1(args []string, stdout io.Writer, stderr *termtext.Writer, raw io.Write
 	case o.failOn != "" && cmd != "evidence":
 		fmt.Fprintf(stderr, "inspect: --fail-on is for inspect evidence (--fail-on-differs for %s)\n", cmd)
 		return 2
+	case o.given["in"] && cmd != "evidence":
+		fmt.Fprintf(stderr, "inspect: --in is for inspect evidence\n")
+		return 2
+	}
+	if err := parseIn(o.in); err != nil {
+		fmt.Fprintf(stderr, "inspect: %v\n", err)
+		return 2
 	}
 	failVerdicts, err := failOn(o.failOn)
 	if err != nil {
@@ -216,7 +229,7 @@ func runEvidence(path string, o options, fail []string, stdout, stderr, raw io.W
 	if code >= 0 {
 		return code
 	}
-	doc := evidenceReport(path, s)
+	doc := evidenceReport(path, s, o.in)
 	out := bufio.NewWriterSize(stdout, 1<<16) // a table writes cell by cell
 	err := writeEvidence(out, doc, o.given["format"] && o.format == "json")
 	if err == nil {
@@ -227,7 +240,7 @@ func runEvidence(path string, o options, fail []string, stdout, stderr, raw io.W
 		return 1
 	}
 	if n := failing(doc, fail); n > 0 {
-		fmt.Fprintf(stderr, "inspect: %d value(s) %s (--fail-on %s)\n", n, strings.Join(fail, " or "), o.failOn)
+		fmt.Fprintf(stderr, "inspect: %d value(s) %s in the %s (--fail-on %s)\n", n, strings.Join(fail, " or "), inWords(o.in), o.failOn)
 		return 4
 	}
 	return 0

@@ -25,6 +25,7 @@ type options struct {
 	failDiffer bool   // --fail-on-differs: exit 3 when a recorded window is not reproduced
 	maxLineMB  int    // --max-line-mb: the longest line read; 0 is the loader's default
 	failOn     string // evidence --fail-on left,never-read: exit 4 when such a value exists
+	in         string // evidence --in answers|arguments|all: the values judged
 	theme      string // --theme auto|dark|light (the UI)
 	follow     bool   // -f: the UI reads the file again as it grows
 	given      map[string]bool
@@ -53,6 +54,7 @@ func (o *options) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.failDiffer, "fail-on-differs", false, "")
 	fs.IntVar(&o.maxLineMB, "max-line-mb", 0, "")
 	fs.StringVar(&o.failOn, "fail-on", "", "")
+	fs.StringVar(&o.in, "in", inAnswers, "")
 	fs.StringVar(&o.theme, "theme", "auto", "")
 	fs.BoolVar(&o.follow, "f", false, "")
 	fs.BoolVar(&o.follow, "follow", false, "")
