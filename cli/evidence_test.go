@@ -6,25 +6,36 @@ import (
 	"testing"
 )
 
-// --fail-on gates a pipeline: exit 4 when a value of a named verdict
-// exists, 0 when none does. (s01-basic-loop: its values are never read,
-// none left; s06-tiny-results: none flagged; demo-evidence: both.)
+// --fail-on gates a pipeline: exit 4 when a value --in selects has a
+// named verdict, 0 when none does. (s01-basic-loop: its arguments' values
+// are never read, its answers hold none; s06-tiny-results: none flagged;
+// demo-evidence: both in its answers.)
 func TestEvidenceFailOn(t *testing.T) {
 	for _, c := range []struct {
-		file, on string
-		code     int
+		file, on, in string
+		code         int
 	}{
-		{"../testdata/demo-evidence/run.jsonl", "left,never-read", 4},
-		{"../testdata/demo-evidence/run.jsonl", "left", 4},
-		{"../testdata/s01-basic-loop/run.jsonl", "left", 0},
-		{"../testdata/s01-basic-loop/run.jsonl", "never-read", 4},
-		{"../testdata/s06-tiny-results/run.jsonl", "left,never-read", 0},
-		{"../testdata/s06-tiny-results/run.jsonl", "", 0},
-		{"../testdata/demo-evidence/run.jsonl", "", 0},
+		{"../testdata/demo-evidence/run.jsonl", "left,never-read", "", 4},
+		{"../testdata/demo-evidence/run.jsonl", "left", "", 4},
+		{"../testdata/s01-basic-loop/run.jsonl", "left", "all", 0},
+		{"../testdata/s01-basic-loop/run.jsonl", "never-read", "all", 4},
+		{"../testdata/s01-basic-loop/run.jsonl", "never-read", "", 0},
+		{"../testdata/s06-tiny-results/run.jsonl", "left,never-read", "all", 0},
+		{"../testdata/s06-tiny-results/run.jsonl", "", "", 0},
+		{"../testdata/demo-evidence/run.jsonl", "", "", 0},
+		{"../testdata/demo-evidence/run.jsonl", "in-view-text", "arguments", 4}, // call 12's since 14:31
+		{"../testdata/demo-evidence/run.jsonl", "in-view-text", "", 0},
+		// §9.1.3: c04's answers are clean, its arguments hold never-read time windows
+		{"../testdata/c04-summarize-multi/run.jsonl", "never-read", "", 0},
+		{"../testdata/c04-summarize-multi/run.jsonl", "never-read", "arguments", 4},
+		{"../testdata/c04-summarize-multi/run.jsonl", "never-read", "all", 4},
 	} {
 		args := []string{"evidence", "-q", c.file}
 		if c.on != "" {
 			args = append(args, "--fail-on", c.on)
+		}
+		if c.in != "" {
+			args = append(args, "--in", c.in)
 		}
 		code, _, stderr := runCLI(args...)
 		if code != c.code {
@@ -37,6 +48,9 @@ func TestEvidenceFailOn(t *testing.T) {
 	for _, args := range [][]string{
 		{"evidence", "--fail-on", "in-view", "../testdata/s01-basic-loop/run.jsonl"},
 		{"evidence", "--fail-on", "left,", "../testdata/s01-basic-loop/run.jsonl"},
+		{"evidence", "--fail-on", "summary", "../testdata/s01-basic-loop/run.jsonl"},
+		{"evidence", "--in", "answer", "../testdata/s01-basic-loop/run.jsonl"},
+		{"report", "--in", "all", "../testdata/s01-basic-loop/run.jsonl"},
 		{"evidence", "--format", "yaml", "../testdata/s01-basic-loop/run.jsonl"},
 		{"report", "--fail-on", "left", "../testdata/s01-basic-loop/run.jsonl"},
 	} {
@@ -55,10 +69,13 @@ func TestEvidenceOutput(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{
-		"13    1    answer          us-east-1b",
+		"13    1    answer  us-east-1b",
+		"13    1    answer  3,940", // as typed
 		"keepRecentTurns 2→3 and keepLastToolResults 2→3 keep list_hosts call_0001 in view at call 13",
 		"library: call 13 flagged, 13 candidates, 5 unsupported — inspect agrees",
-		"flagged: 10 left the window, 8 never read",
+		// EVIDENCE-SEMANTICS §9.1.2's count of the demo
+		"answers: 9 flagged — 7 left the window, 2 never read (listed above)",
+		"arguments: 9 flagged — 3 left the window, 1 in view inside a longer token, 5 never read (not listed: --in arguments)",
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
@@ -67,9 +84,16 @@ func TestEvidenceOutput(t *testing.T) {
 	_, out, _ := runCLI("evidence", "-q", "--format", "json", "../testdata/demo-evidence/run.jsonl")
 	var doc struct {
 		Format string `json:"format"`
+		In     string `json:"in"`
+		Policy struct {
+			KeepRecentTurns int `json:"keepRecentTurns"`
+		} `json:"policy"`
+		Counts map[string]map[string]int `json:"counts"`
 		Values []struct {
 			Call    int    `json:"call"`
+			Agent   string `json:"agent"`
 			Value   string `json:"value"`
+			Typed   string `json:"typed"`
 			Verdict string `json:"verdict"`
 			Keep    *struct {
 				Steps int `json:"steps"`
@@ -87,6 +111,13 @@ func TestEvidenceOutput(t *testing.T) {
 	}
 	if doc.Format != "inspect.evidence.v1" || strings.Join(at13, ", ") != "us-east-1b left, 10.12.4.52 left, 3940 left, web-3e6f14 never-read, web-9d4b27 left" {
 		t.Errorf("json: %s %q", doc.Format, at13)
+	}
+	if doc.In != "answers" || doc.Policy.KeepRecentTurns != 2 || doc.Values[2].Typed != "3,940" || doc.Values[0].Agent == "" {
+		t.Errorf("json: in %q, policy %+v, typed %q, agent %q", doc.In, doc.Policy, doc.Values[2].Typed, doc.Values[0].Agent)
+	}
+	if a, g := doc.Counts["answers"], doc.Counts["arguments"]; a["left"] != 7 || a["never-read"] != 2 ||
+		g["left"] != 3 || g["in-view-text"] != 1 || g["never-read"] != 5 {
+		t.Errorf("json counts %v", doc.Counts)
 	}
 }
 

@@ -64,7 +64,21 @@ func writeExport(w io.Writer, source string, s *study.Study) error {
 	r := s.Replay()
 	book := provenance.Walk(s.Rec, r)
 	defer book.Stop()
-	return export.Write(w, exportHead(source, s), len(r.Calls), func(i int) export.Call { return exportCallOf(r, book, i) })
+	outcomes := callOutcomes(s.Rec)
+	return export.Write(w, exportHead(source, s), len(r.Calls), func(i int) export.Call { return exportCallOf(r, book, outcomes, i) })
+}
+
+// callOutcomes is each answer's outcome (provenance.Outcomes), by call.
+func callOutcomes(rec *model.Recording) map[*model.Call]string {
+	out := map[*model.Call]string{}
+	for _, run := range rec.Runs {
+		for k, o := range provenance.Outcomes(run) {
+			if o != "" {
+				out[run.Calls[k]] = o
+			}
+		}
+	}
+	return out
 }
 
 func policyObject(p model.Policy, inferred bool, given []string, evidence string) export.Policy {
@@ -150,8 +164,9 @@ func conversations(s *study.Study) []export.Conversation {
 }
 
 // exportCallOf is the i-th call of the replay as exported; book follows
-// the messages through the replay for its evidence.
-func exportCallOf(r *window.Replay, book *provenance.Book, i int) export.Call {
+// the messages through the replay for its evidence; outcomes are the
+// answers' (callOutcomes).
+func exportCallOf(r *window.Replay, book *provenance.Book, outcomes map[*model.Call]string, i int) export.Call {
 	c := &r.Calls[i]
 	ec := export.Call{
 		CallHead: export.CallHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID,
@@ -186,7 +201,7 @@ func exportCallOf(r *window.Replay, book *provenance.Book, i int) export.Call {
 		}
 		ec.Turns = append(ec.Turns, et)
 	}
-	ec.Response, ec.Evidence = export.Response(c.Call), callEvidence(book, i, c.Call)
+	ec.Response, ec.Evidence = export.ResponseOf(c.Call, outcomes[c.Call]), callEvidence(book, i, c.Call)
 	return ec
 }
 

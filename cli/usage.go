@@ -8,9 +8,11 @@ Usage:
   inspect [FILE]                  open FILE in the terminal UI (no FILE: the embedded demo run)
   inspect export [flags] FILE     print the replay as JSON (format inspect.export.v1)
   inspect report [flags] FILE     print the replay as a plain-text table, one row per call
-  inspect evidence [flags] FILE   every number and identifier of a response that was not in
-                                  view: left the window (its source, when it left, what would
-                                  have kept it) or never read
+  inspect evidence [flags] FILE   every number and identifier the model typed that the
+                                  library's answer check would not ground: left the window (its
+                                  source, when it left, what would have kept it), in view only
+                                  inside a longer token, never read, or only in a summary that
+                                  no tool result backs; the answers by default (--in)
   inspect help [COMMAND] | --help | --version
   inspect completion bash|zsh|fish   a shell's completion script
 
@@ -28,6 +30,10 @@ Policy flags (export, report, evidence, and the UI); an absent flag is inferred 
   --threshold-tokens N         token-budget and summarize-oldest threshold (none recorded
                                or given: the largest input the agent's calls recorded)
   --no-anchor                  replay without the current-request anchor (before 9.55)
+  --library-version X.Y.Z      replay under that agentfootprint version's window rules (before
+                               9.57.0 no pins, the plain notice only, the notice veto; before
+                               9.55.0 no anchor); else the envelope's producer, else the log's
+                               own evidence, else 9.57.0–9.62.0
   --agent KEY                  export, report or evidence: only this agent's calls (same
                                numbers); the policy flags then apply to it alone
 
@@ -50,7 +56,11 @@ Output flags:
                                progress on stderr
   --fail-on-differs            export, report: exit 3 when any recorded window is not
                                reproduced (for CI)
-  --fail-on left,never-read    evidence: exit 4 when any value has one of these verdicts (for CI)
+  --in answers|arguments|all   evidence: judge the answers (default), the tool-call arguments,
+                               or both; the two are counted apart either way
+  --fail-on V[,V…]             evidence: exit 4 when a value --in selects has one of these
+                               verdicts: left, in-view-text, never-read, summary-unsupported
+                               (for CI)
 
 Input flags (every command):
   --max-line-mb N              skip and report a line longer than N MB (default 256)

@@ -28,6 +28,9 @@ type askedForms struct {
 	// digits: every asked form holds an ASCII digit, so text without
 	// one holds none of them
 	digits bool
+	// first: the first atom of each form (inviewtext.go), made when
+	// first needed
+	first map[string]struct{}
 }
 
 func newAskedForms(values []Value) *askedForms {

@@ -60,7 +60,7 @@ func TestAskedJudgerIsTheJudger(t *testing.T) {
 				}
 				want := whole.Judge(values[i], view, gone)
 				got := restricted.Judge(values[i], view, gone)
-				if g, w := fmt.Sprint(got), fmt.Sprint(want); g != w {
+				if g, w := judgedText(got), judgedText(want); g != w {
 					t.Errorf("%s K%d call %d:\n got %s\nwant %s", filepath.Base(filepath.Dir(path)), k, i+1, g, w)
 				}
 				for _, j := range want {
@@ -75,12 +75,29 @@ func TestAskedJudgerIsTheJudger(t *testing.T) {
 			}
 		}
 	}
-	for _, v := range []string{InView, UserSupplied, LibraryNote, Left, NeverRead} {
+	for _, v := range []string{InView, UserSupplied, LibraryNote, Left, InViewText, NeverRead} {
 		if verdicts[v] == 0 {
 			t.Errorf("no value judged %s: %v", v, verdicts)
 		}
 	}
 	t.Logf("values judged by verdict: %v", verdicts)
+}
+
+// judgedText prints judged values with the tokens their texts name.
+func judgedText(js []Judged) string {
+	var b strings.Builder
+	for _, j := range js {
+		fmt.Fprintf(&b, "%s %s %v %v", j.Value.Value, j.Verdict, j.Sources, len(j.Folded))
+		for _, h := range j.InText {
+			tok := "<nil>"
+			if h.Token != nil {
+				tok = *h.Token
+			}
+			fmt.Fprintf(&b, " [%p %s]", h.Msg, tok)
+		}
+		b.WriteString("; ")
+	}
+	return b.String()
 }
 
 // callValues are the values asked about at call c: its response's, those
@@ -100,7 +117,8 @@ func callValues(c *window.CallReplay) []Value {
 // Text past FormLimit forms, counted with repeats, is indexed whole: a
 // value after FormLimit repeated words is in view (the whole index holds
 // few distinct forms), one after FormLimit distinct words, with digits
-// or without, is not, as the library stops adding there. Text whose
+// or without, is not, as the library stops adding there (its characters
+// are in view: in-view-text). Text whose
 // length bounds more forms than it has pieces is counted: a value after
 // widely spaced words is in view; two results whose distinct forms
 // together pass FormLimit leave out the second's last value. A value
@@ -129,10 +147,10 @@ func TestAskedPastTheLimit(t *testing.T) {
 		want   []string
 	}{
 		{[]string{repeated.String()}, []Value{{"id-4242", ShapeIdentifier}, {"v1234", ShapeIdentifier}}, []string{InView, NeverRead}},
-		{[]string{distinct.String()}, []Value{{"v1234", ShapeIdentifier}, {"id-4242", ShapeIdentifier}}, []string{InView, NeverRead}},
-		{[]string{words.String()}, []Value{{"id-4242", ShapeIdentifier}}, []string{NeverRead}},
+		{[]string{distinct.String()}, []Value{{"v1234", ShapeIdentifier}, {"id-4242", ShapeIdentifier}}, []string{InView, InViewText}},
+		{[]string{words.String()}, []Value{{"id-4242", ShapeIdentifier}}, []string{InViewText}},
 		{[]string{spaced.String()}, []Value{{"id-4242", ShapeIdentifier}}, []string{InView}},
-		{[]string{half1.String(), half2.String()}, []Value{{"id-4242", ShapeIdentifier}}, []string{NeverRead}},
+		{[]string{half1.String(), half2.String()}, []Value{{"id-4242", ShapeIdentifier}}, []string{InViewText}},
 		{[]string{"see abc"}, []Value{{"0xabc", ShapeIdentifier}, {"id-4242", ShapeIdentifier}}, []string{InView, NeverRead}},
 	} {
 		window := []*model.Message{{Role: model.RoleUser, Content: "go"}}

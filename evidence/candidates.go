@@ -110,3 +110,19 @@ func (c *collector) add(tok string) {
 	c.seen[v.Value] = true
 	c.out = append(c.out, v)
 }
+
+// JSONNumber reads an answer value that is a JSON member's number as the
+// library's tokenizer leaves it, a colon then [-+]?\d+(\.\d+)? (§9.5:
+// `"p99_ms":3727` gives `:3727`): ok when v is one, and num the number
+// normalized and classified (§1, §2), its Shape "" when it is no value
+// (fewer than MinDigits digits).
+func JSONNumber(v string) (num Value, ok bool) {
+	if len(v) < 2 || v[0] != ':' || !isPlainNumber(v[1:]) {
+		return Value{}, false
+	}
+	n := Normalize(v[1:])
+	if got, isValue := classify(n); isValue {
+		return got, true
+	}
+	return Value{Value: n}, true
+}

@@ -9,8 +9,8 @@ import (
 // Re-ask prefixes: user messages the library writes to ask for a
 // revision; they are not exempt text (§3).
 const (
-	EvidenceReask = "[evidence check"
-	SchemaReask   = "[schema check"
+	EvidenceReask = model.EvidenceCheckPrefix
+	SchemaReask   = model.SchemaCheckPrefix
 )
 
 // Sets are §3's two sets for one call: the evidence (the whole content of

@@ -9,11 +9,13 @@
 //   - §3 Index, AddToolResult, AddText: the evidence and exempt sets, with
 //     the strict-JSON walk, absence frames and the 200,000-form limit.
 //   - §4 Check: the library's verdict on one answer over one window.
-//   - §5 Judge: the six verdicts of every value, given the window and the
-//     messages that left it. A Judger told the values ahead
-//     (NewJudgerFor, asked.go) indexes the messages by those alone, to
-//     the same verdicts, and can tokenize a replay's windows ahead on
-//     other goroutines (Prefetch, ahead.go).
+//   - §5, §9 Judge: the eight verdicts of every value, given the window and
+//     the messages that left it: characters in view only inside a longer
+//     token (inviewtext.go), a summary's value checked against the tool
+//     results its chain folded away, with the nearest (near.go). A
+//     Judger told the values ahead (NewJudgerFor, asked.go) indexes the
+//     messages by those alone, to the same verdicts, and can tokenize a
+//     replay's windows ahead on other goroutines (Prefetch, ahead.go).
 //
 // Everything is a pure function over strings and model.Messages: no I/O,
 // no replay. It never decides what a window is; the caller hands it the

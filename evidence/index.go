@@ -7,6 +7,9 @@ type Index struct {
 	only  *askedForms // nil: every form is kept; else only these (asked.go)
 	met   int         // with only: the forms met, repeats counted
 	loose bool        // with only: met bounds text without a digit by its length
+	// order, when kept (ordered), is the forms in the order first added
+	order   []string
+	ordered bool
 }
 
 // NewIndex is an empty set.
@@ -17,6 +20,11 @@ func NewIndex() *Index { return &Index{} }
 func (x *Index) add(f string) {
 	if x.forms == nil {
 		x.forms = map[string]struct{}{}
+	}
+	if x.ordered {
+		if _, ok := x.forms[f]; !ok {
+			x.order = append(x.order, f)
+		}
 	}
 	x.forms[f] = struct{}{}
 }

@@ -8,19 +8,34 @@ import (
 	"github.com/afinspect/inspect/toolbytes"
 )
 
-// The six verdicts of §5. The first four are grounded by the library's
-// rules, the last two are its `unsupported`.
+// The verdicts of §5. The first five are grounded by the library's
+// rules, the last three are its `unsupported`.
 const (
 	InView       = "in-view"
 	UserSupplied = "user-supplied"
 	Summary      = "summary"
-	LibraryNote  = "library-note"
-	Left         = "left"
-	NeverRead    = "never-read"
+	// SummaryUnsupported: only a compaction frame's summary holds it, and
+	// no tool result the run chain held before the call and no longer
+	// holds does: the summarizer wrote it (§9.3).
+	SummaryUnsupported = "summary-unsupported"
+	LibraryNote        = "library-note"
+	Left               = "left"
+	// InViewText: unsupported by the library's rules, but a text of the
+	// window holds its characters between atom boundaries (§9.2).
+	InViewText = "in-view-text"
+	NeverRead  = "never-read"
 )
 
-// Flagged reports whether a verdict is one the library calls unsupported.
-func Flagged(verdict string) bool { return verdict == Left || verdict == NeverRead }
+// Unsupported reports whether the library's rules leave a value of this
+// verdict unsupported (left, in-view-text, never-read).
+func Unsupported(verdict string) bool {
+	return verdict == Left || verdict == InViewText || verdict == NeverRead
+}
+
+// Flagged reports whether inspect flags a value of this verdict for a
+// reader: the library's unsupported ones and a summary's value no tool
+// result held (§9.1.3).
+func Flagged(verdict string) bool { return Unsupported(verdict) || verdict == SummaryUnsupported }
 
 // View is one call as §5 judges it: the window sent, the current run's
 // request text, the call's system prompt, and where each tool message's
@@ -42,12 +57,17 @@ func (v View) own(m *model.Message) string {
 	return own
 }
 
-// Judged is one value with its verdict; Sources are indices into the
-// messages that left (Judge's gone), for a `left` value only.
+// Judged is one value with its verdict. Sources are indices into the
+// messages that left (Judge's gone), for a `left` value only; InText the
+// texts that hold an `in-view-text` value; Folded, for a `summary` value,
+// the tool results of the chain that hold it and are no longer in view
+// (§9.3), in no order.
 type Judged struct {
 	Value
 	Verdict string
 	Sources []int
+	InText  []TextHit
+	Folded  []*model.Message
 }
 
 // judgeSets are the indexes that tell the grounded verdicts apart. Each
@@ -97,10 +117,16 @@ func NewJudgerFor(values []Value) *Judger {
 
 // Gone is the messages that left before a call, as JudgeGone asks about
 // them: List in the order sources are listed, Find a message's place in
-// List. Every message of List must have been held (Hold) first.
+// List. Unsent are the tool results a visit of the chain removed, at or
+// before the call, before any call was sent them (a fold can take a
+// result appended since the last call); IsUnsent finds one (both may be
+// nil). Only a summary's values are checked against those (§9.3). Every
+// message of List and Unsent must have been held (Hold) first.
 type Gone struct {
-	List []*model.Message
-	Find func(*model.Message) (int, bool)
+	List     []*model.Message
+	Find     func(*model.Message) (int, bool)
+	Unsent   []*model.Message
+	IsUnsent func(*model.Message) bool
 }
 
 // Judge gives each value its verdict (§5) in view, and for a value no rule
@@ -122,6 +148,11 @@ func (j *Judger) Judge(values []Value, view View, goneOf func() []*model.Message
 }
 
 // JudgeGone is Judge with the messages gone held and found by the caller.
+// A value the library's rules do not ground is `left` when a message gone
+// holds it, else `in-view-text` when a text of the window holds its
+// characters between atom boundaries (§9.2), else `never-read`; a value
+// only a summary grounds is `summary-unsupported` when no tool result of
+// the chain that is no longer in view holds it (§9.3).
 func (j *Judger) JudgeGone(values []Value, view View, goneOf func() Gone) []Judged {
 	grounded := j.win.grounded
 	if !j.win.update(view) {
@@ -130,7 +161,13 @@ func (j *Judger) JudgeGone(values []Value, view View, goneOf func() Gone) []Judg
 	out := make([]Judged, len(values))
 	var gone Gone
 	asked := false
+	askGone := func() {
+		if !asked {
+			gone, asked = goneOf(), true
+		}
+	}
 	var whole *judgeSets // the window indexed whole, for a value not asked ahead
+	var unread []string  // values nothing gone holds, for the text search
 	for i, v := range values {
 		covered := j.only == nil || j.only.covers(v.Value)
 		if !covered && whole == nil {
@@ -143,20 +180,66 @@ func (j *Judger) JudgeGone(values []Value, view View, goneOf func() Gone) []Judg
 		} else {
 			out[i].Verdict = whole.grounded(v.Value)
 		}
-		if out[i].Verdict != "" {
-			continue
+		switch out[i].Verdict {
+		case "":
+			askGone()
+			out[i].Verdict = NeverRead
+			if covered {
+				out[i].Sources = j.sources(v.Value, gone)
+			} else {
+				out[i].Sources = wholeSources(v.Value, gone, view)
+			}
+			if out[i].Sources != nil {
+				out[i].Verdict = Left
+			} else {
+				unread = append(unread, v.Value)
+			}
+		case Summary:
+			askGone()
+			out[i].Folded = j.folded(v.Value, gone, covered, view)
+			if len(out[i].Folded) == 0 {
+				out[i].Verdict = SummaryUnsupported
+			}
 		}
-		if !asked {
-			gone, asked = goneOf(), true
+	}
+	if len(unread) > 0 {
+		hits := j.inViewText(unread, view)
+		for i := range out {
+			if h, ok := hits[out[i].Value.Value]; ok && out[i].Verdict == NeverRead {
+				out[i].Verdict, out[i].InText = InViewText, h
+			}
 		}
-		out[i].Verdict = NeverRead
-		if covered {
-			out[i].Sources = j.sources(v.Value, gone)
-		} else {
-			out[i].Sources = wholeSources(v.Value, gone, view)
+	}
+	return out
+}
+
+// folded is the tool results of the chain no longer in view (gone's list
+// and its unsent results) that hold v, each once.
+func (j *Judger) folded(v string, gone Gone, covered bool, view View) []*model.Message {
+	var out []*model.Message
+	seen := map[*model.Message]bool{}
+	take := func(m *model.Message) {
+		if m.Role == model.RoleTool && !seen[m] {
+			seen[m] = true
+			out = append(out, m)
 		}
-		if out[i].Sources != nil {
-			out[i].Verdict = Left
+	}
+	if covered {
+		for _, f := range LookupForms(v) {
+			for _, m := range j.where[f] {
+				if _, ok := gone.Find(m); ok || gone.IsUnsent != nil && gone.IsUnsent(m) {
+					take(m)
+				}
+			}
+		}
+		return out
+	}
+	for _, k := range wholeSources(v, gone, view) {
+		take(gone.List[k])
+	}
+	for _, m := range gone.Unsent {
+		if heldIndex(m, view).Has(v) {
+			take(m)
 		}
 	}
 	return out

@@ -10,7 +10,8 @@ import (
 )
 
 // §5: the first grounded verdict that applies, and left / never-read with
-// the messages that hold a value.
+// the messages that hold a value; §9.3: a summary's value no tool result
+// that left holds is summary-unsupported.
 func TestJudge(t *testing.T) {
 	tc := 25.0 // the tool's own text is the first 25 units
 	frame := "[compacted history — 4 earlier message(s) were folded out of this window at iteration 5. The text after this line is a SUMMARY written by m-1234; it is a claim.]\n\nThe host was 10.12.4.25 in us-east-1b."
@@ -33,15 +34,15 @@ func TestJudge(t *testing.T) {
 		verdict string
 		sources []int
 	}{
-		"web-7f3a2c":     {InView, nil},       // tool bytes beat the request
-		"inc-20931":      {UserSupplied, nil}, // the request
-		"sc-1234":        {UserSupplied, nil}, // the system prompt
-		"us-east-1b":     {Summary, nil},      // only in the frame's summary (not the gone tool: grounded wins)
-		"10.12.4.25":     {Summary, nil},
-		"m-1234":         {LibraryNote, nil},  // the frame's label
-		"note-4242":      {LibraryNote, nil},  // past the tool's own bytes
-		"iter-0007":      {LibraryNote, nil},  // a drop notice
-		"web-9d4b27":     {Left, []int{0, 1}}, // the re-ask is not exempt; two messages that left
+		"web-7f3a2c":     {InView, nil},             // tool bytes beat the request
+		"inc-20931":      {UserSupplied, nil},       // the request
+		"sc-1234":        {UserSupplied, nil},       // the system prompt
+		"us-east-1b":     {Summary, nil},            // only in the frame's summary (grounded wins), and list_hosts held it
+		"10.12.4.25":     {SummaryUnsupported, nil}, // only in the summary: no tool result held it
+		"m-1234":         {LibraryNote, nil},        // the frame's label
+		"note-4242":      {LibraryNote, nil},        // past the tool's own bytes
+		"iter-0007":      {LibraryNote, nil},        // a drop notice
+		"web-9d4b27":     {Left, []int{0, 1}},       // the re-ask is not exempt; two messages that left
 		"bd-2026-118843": {Left, []int{1}},
 		"web-3e6f14":     {NeverRead, nil}, // assistant text is never evidence
 		"web-1111":       {NeverRead, nil},
@@ -53,6 +54,9 @@ func TestJudge(t *testing.T) {
 		w := want[j.Value.Value]
 		if j.Verdict != w.verdict || !slices.Equal(j.Sources, w.sources) {
 			t.Errorf("%s: %s %v, want %s %v", j.Value.Value, j.Verdict, j.Sources, w.verdict, w.sources)
+		}
+		if folded := j.Value.Value == "us-east-1b"; folded != (len(j.Folded) == 1 && j.Folded[0] == goneTool) {
+			t.Errorf("%s: folded results holding it %v", j.Value.Value, j.Folded)
 		}
 	}
 }
@@ -66,7 +70,8 @@ func TestSplitFrame(t *testing.T) {
 
 // Past FormLimit forms the library adds no more: a value only in the
 // forms it left out is unsupported, even in a tool result in view — the
-// verdict never contradicts the library.
+// verdict never contradicts the library; its characters were in view, so
+// it is in-view-text (§9.2).
 func TestJudgePastTheLimit(t *testing.T) {
 	var b strings.Builder
 	for i := range FormLimit + 5 {
@@ -79,7 +84,7 @@ func TestJudgePastTheLimit(t *testing.T) {
 	}
 	got := NewJudger().Judge([]Value{{"v1234", ShapeIdentifier}, {"v200003", ShapeIdentifier}},
 		View{Window: window, Request: "go"}, func() []*model.Message { return nil })
-	if got[0].Verdict != InView || got[1].Verdict != NeverRead {
-		t.Errorf("verdicts %s %s, want in-view never-read", got[0].Verdict, got[1].Verdict)
+	if got[0].Verdict != InView || got[1].Verdict != InViewText {
+		t.Errorf("verdicts %s %s, want in-view in-view-text", got[0].Verdict, got[1].Verdict)
 	}
 }

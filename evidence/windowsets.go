@@ -22,6 +22,7 @@ const (
 type part struct {
 	kind int
 	a, b *Index
+	text *atomText // the text §9.2 searches, made when first searched
 }
 
 // newPart indexes m for the judge sets: only the forms of only when it
@@ -133,6 +134,7 @@ func (w *windowSets) update(view View) bool {
 	}
 	for m, p := range w.parts {
 		if next[m] == nil {
+			p.text = nil // searched only while in view
 			w.left.keep(m, p)
 		}
 	}

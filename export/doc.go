@@ -101,12 +101,12 @@ type CallHead struct {
 
 // CallTail is what a call's JSON holds after its messages.
 type CallTail struct {
-	Turns          []Turn         `json:"turns"`
-	Record         *model.Record  `json:"record"`
-	RecordedWindow string         `json:"recordedWindow"`
-	Usage          *model.Usage   `json:"usage"` // the provider's tokens; null when the call never ended
-	Response       model.Response `json:"response"`
-	Evidence       Evidence       `json:"evidence"`
+	Turns          []Turn        `json:"turns"`
+	Record         *model.Record `json:"record"`
+	RecordedWindow string        `json:"recordedWindow"`
+	Usage          *model.Usage  `json:"usage"` // the provider's tokens; null when the call never ended
+	Response       Response      `json:"response"`
+	Evidence       Evidence      `json:"evidence"`
 }
 
 // Turn is one turn of a call's window before its visit, and its fate.

@@ -18,11 +18,22 @@ type Evidence struct {
 	Library    json.RawMessage    `json:"library"`
 }
 
-// Response is a call's `response` (§6.1), with [] for no tool calls.
-func Response(c *model.Call) model.Response {
-	r := c.Facts.Response
+// Response is a call's `response` (§6.1) with what became of it when it
+// is an answer (§9.4), null otherwise.
+type Response struct {
+	model.Response
+	Outcome *string `json:"outcome"`
+}
+
+// ResponseOf is call c's `response`, with [] for no tool calls; outcome
+// is "" for a call that is no answer.
+func ResponseOf(c *model.Call, outcome string) Response {
+	r := Response{Response: c.Facts.Response}
 	if r.ToolCalls == nil {
 		r.ToolCalls = []model.ToolCall{}
+	}
+	if outcome != "" {
+		r.Outcome = &outcome
 	}
 	return r
 }
@@ -52,25 +63,46 @@ func LibraryPayload(raw json.RawMessage) json.RawMessage {
 // writes.
 const EvidenceFormat = "inspect.evidence.v1"
 
-// EvidenceDoc is `inspect evidence --format json`: every flagged value,
-// and the library's own verdicts.
+// EvidenceDoc is `inspect evidence --format json`: every flagged value
+// of the part --in selects, inspect's verdicts counted, and the library's
+// own verdicts.
 type EvidenceDoc struct {
-	Format  string       `json:"format"`
-	Source  string       `json:"source"`
-	Policy  string       `json:"policy"`
-	Values  []Value      `json:"values"`
-	Library []LibraryRow `json:"library"`
+	Format  string        `json:"format"`
+	Source  string        `json:"source"`
+	In      string        `json:"in"`     // answers, arguments or all (--in)
+	Policy  Policy        `json:"policy"` // the first agent's
+	Agents  []AgentPolicy `json:"agents"`
+	Counts  Counts        `json:"counts"`
+	Values  []Value       `json:"values"`
+	Library []LibraryRow  `json:"library"`
 }
 
-// Value is one value the library's rules do not ground, with where it
-// was and what would have kept its source.
+// AgentPolicy is one agent's settled policy.
+type AgentPolicy struct {
+	Agent  string `json:"agent"`
+	Policy Policy `json:"policy"`
+}
+
+// Counts counts inspect's own verdicts of every value, the answers'
+// apart from the arguments' (EVIDENCE-SEMANTICS §9.1).
+type Counts struct {
+	Answers   map[string]int `json:"answers"`
+	Arguments map[string]int `json:"arguments"`
+}
+
+// Value is one value inspect flags, with where it was and what would
+// have kept its source.
 type Value struct {
 	Call      int    `json:"call"`
 	Run       int    `json:"run"`
 	RunID     string `json:"runId"`
+	Agent     string `json:"agent"`
 	Iteration int    `json:"iteration"`
 	provenance.Entry
-	Keep *Keep `json:"keep"` // null: none found, or never read
+	// Typed is the value as the model typed it (Value is normalized:
+	// lower-cased, its punctuation trimmed).
+	Typed string `json:"typed"`
+	Keep  *Keep  `json:"keep"` // null: none found, or never read
 }
 
 // Keep is the smallest window-policy change found under which a source
@@ -87,6 +119,13 @@ type Keep struct {
 type LibraryRow struct {
 	Call int `json:"call"`
 	provenance.Library
+	// UnsupportedCount is how many values inspect's reading of the
+	// library's rules finds unsupported in that answer (the library lists
+	// only its first 12).
+	UnsupportedCount int `json:"unsupportedCount"`
+	// OtherWindow: the replayed window of the call is not the one the
+	// library judged (another policy): the two verdicts are not compared.
+	OtherWindow bool `json:"otherWindow"`
 }
 
 // WriteEvidence writes doc as JSON.

@@ -89,19 +89,29 @@ func TestJSONOutMessages(t *testing.T) {
 // The head and tail of a call, every field filled and every null, as
 // encoding/json writes them.
 func TestJSONOutCall(t *testing.T) {
-	reason, stop, id, name := "inside-keep-window", "end_turn", "call_1", "list_hosts"
+	reason, stop, id, name, delivered := "inside-keep-window", "end_turn", "call_1", "list_hosts", "delivered"
+	token, number, shape, verdict := "2025-03-18t14:31:07z", "3727", "number", "in-view-text"
 	rec := &model.Record{Strategy: model.SlidingWindow, Iteration: 3, KeepRecentTurns: 2, RemovedMessageCount: 1,
 		Refusals: []model.Refusal{{Reason: reason, TurnIndex: 1}}, DroppedObservations: []string{"a<b"},
 		Observations: &model.Observations{Pinned: []model.Pin{{ToolName: "x&y", TurnIndex: 1, Chars: 9}}, Limit: 2}}
 	full := CallTail{
 		Turns:  []Turn{{Index: 0, Length: 1, Fate: "kept", Reason: &reason, Notice: true, PinTool: "p"}, {Index: 1, Start: 1, Fate: "evicted"}},
 		Record: rec, RecordedWindow: "match", Usage: &model.Usage{Input: 10, Output: 2},
-		Response: model.Response{Content: "answer\n", ToolCalls: []model.ToolCall{{ID: "c", Name: "n", Args: json.RawMessage(`{ "n" : 1 }`)}},
-			Usage: &model.Usage{Input: 1}, StopReason: &stop},
+		Response: Response{Response: model.Response{Content: "answer\n", ToolCalls: []model.ToolCall{{ID: "c", Name: "n", Args: json.RawMessage(`{ "n" : 1 }`)}},
+			Usage: &model.Usage{Input: 1}, StopReason: &stop}, Outcome: &delivered},
 		Evidence: Evidence{Candidates: 2, Library: json.RawMessage(`{"action": "flag"}`), Values: []provenance.Entry{
 			{Value: "web-1", Shape: "identifier", In: "toolCall", ToolCallID: &id, Verdict: "left", Sources: []provenance.Source{
 				{ToolName: &name, ToolCallID: &id, Run: 1, SentOn: [2]int{2, 6}, EvictedAt: 7, Rule: "yielded"}, {Run: 2}}},
 			{Value: "1234", Shape: "number", In: "answer", Verdict: "never-read", Sources: []provenance.Source{}},
+			{Value: "14:31", Shape: "identifier", In: "answer", Verdict: "in-view-text", Sources: []provenance.Source{},
+				InText: []provenance.InText{{ToolName: &name, ToolCallID: &id, Token: &token}, {}}},
+			{Value: "10.12.4.25", Shape: "identifier", In: "answer", Verdict: "summary-unsupported", Sources: []provenance.Source{},
+				Near: &provenance.Near{Value: "10.12.4.52", Distance: 1, ToolName: &name, ToolCallID: &id}},
+			{Value: "10.12.4.99", Verdict: "summary-unsupported", Near: &provenance.Near{}},
+			{Value: ":3727", Shape: "identifier", In: "answer", Verdict: "never-read", Sources: []provenance.Source{},
+				Read: &provenance.Read{Value: number, Shape: &shape, Verdict: &verdict, Sources: []provenance.Source{},
+					InText: []provenance.InText{{Token: &token}}}},
+			{Value: ":874", Read: &provenance.Read{Value: "874"}},
 			{Value: "nil sources"}}},
 	}
 	recorded := false

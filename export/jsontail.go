@@ -200,7 +200,7 @@ func (o *jsonOut) usage(u *model.Usage) {
 	o.b = append(o.b, '}')
 }
 
-func (o *jsonOut) response(r *model.Response) {
+func (o *jsonOut) response(r *Response) {
 	o.b = append(o.b, '{')
 	o.lit(`"content":`)
 	o.str(r.Content)
@@ -210,6 +210,8 @@ func (o *jsonOut) response(r *model.Response) {
 	o.usage(r.Usage)
 	o.lit(`,"stopReason":`)
 	o.strOrNull(r.StopReason)
+	o.lit(`,"outcome":`)
+	o.strOrNull(r.Outcome)
 	o.b = append(o.b, '}')
 }
 
@@ -250,19 +252,73 @@ func (o *jsonOut) entry(e *provenance.Entry) {
 	o.lit(`,"verdict":`)
 	o.str(e.Verdict)
 	o.lit(`,"sources":`)
-	if e.Sources == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i := range e.Sources {
+	o.sources(e.Sources)
+	o.judged(e.InText, e.Near)
+	if r := e.Read; r != nil {
+		o.lit(`,"read":{"value":`)
+		o.str(r.Value)
+		o.lit(`,"shape":`)
+		o.strOrNull(r.Shape)
+		o.lit(`,"verdict":`)
+		o.strOrNull(r.Verdict)
+		o.lit(`,"sources":`)
+		o.sources(r.Sources)
+		o.judged(r.InText, r.Near)
+		o.b = append(o.b, '}')
+	}
+	o.b = append(o.b, '}')
+}
+
+// judged writes the members a verdict adds: inText (in-view-text), near
+// (summary-unsupported), when present.
+func (o *jsonOut) judged(inText []provenance.InText, near *provenance.Near) {
+	if len(inText) > 0 {
+		o.lit(`,"inText":[`)
+		for i := range inText {
 			if i > 0 {
 				o.b = append(o.b, ',')
 			}
-			o.source(&e.Sources[i])
+			o.lit(`{"toolName":`)
+			o.strOrNull(inText[i].ToolName)
+			o.lit(`,"toolCallId":`)
+			o.strOrNull(inText[i].ToolCallID)
+			o.lit(`,"token":`)
+			o.strOrNull(inText[i].Token)
+			o.b = append(o.b, '}')
 		}
 		o.b = append(o.b, ']')
 	}
-	o.b = append(o.b, '}')
+	if near != nil {
+		o.lit(`,"near":`)
+		if !near.Found() {
+			o.b = append(o.b, "null"...)
+		} else {
+			o.lit(`{"value":`)
+			o.str(near.Value)
+			o.lit(`,"distance":`)
+			o.int(near.Distance)
+			o.lit(`,"toolName":`)
+			o.strOrNull(near.ToolName)
+			o.lit(`,"toolCallId":`)
+			o.strOrNull(near.ToolCallID)
+			o.b = append(o.b, '}')
+		}
+	}
+}
+
+func (o *jsonOut) sources(ss []provenance.Source) {
+	if ss == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = append(o.b, '[')
+	for i := range ss {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.source(&ss[i])
+	}
+	o.b = append(o.b, ']')
 }
 
 func (o *jsonOut) source(s *provenance.Source) {
@@ -274,11 +330,15 @@ func (o *jsonOut) source(s *provenance.Source) {
 	o.lit(`,"run":`)
 	o.int(s.Run)
 	o.lit(`,"sentOn":`)
-	o.b = append(o.b, '[')
-	o.int(s.SentOn[0])
-	o.b = append(o.b, ',')
-	o.int(s.SentOn[1])
-	o.b = append(o.b, ']')
+	if s.Sent() {
+		o.b = append(o.b, '[')
+		o.int(s.SentOn[0])
+		o.b = append(o.b, ',')
+		o.int(s.SentOn[1])
+		o.b = append(o.b, ']')
+	} else {
+		o.b = append(o.b, "null"...)
+	}
 	o.lit(`,"evictedAt":`)
 	o.int(s.EvictedAt)
 	o.lit(`,"rule":`)

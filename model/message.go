@@ -81,6 +81,23 @@ func (m *Message) IsFrame() bool {
 	return m.Role == RoleUser && hasPrefix(m.Content, CompactedPrefix)
 }
 
+// Correction markers: a user message whose content starts with one of
+// these is the library asking the model for a revision — the answer check
+// or the output schema's — a turn the library wrote, not the person
+// (EVIDENCE-SEMANTICS §9.4.4). It is no exempt text (§3).
+const (
+	EvidenceCheckPrefix = "[evidence check"
+	SchemaCheckPrefix   = "[schema check"
+)
+
+// IsCorrection reports whether m is a correction the library wrote: a
+// user message starting with EvidenceCheckPrefix or SchemaCheckPrefix,
+// shown as the library's (as a drop notice is) beside the answer it
+// corrects.
+func (m *Message) IsCorrection() bool {
+	return m.Role == RoleUser && (hasPrefix(m.Content, EvidenceCheckPrefix) || hasPrefix(m.Content, SchemaCheckPrefix))
+}
+
 // IsPersonSaid reports whether m is something the person said: a user
 // message that no injection put there and that is neither a drop notice
 // nor a compaction frame.

@@ -1,6 +1,8 @@
 package provenance
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/afinspect/inspect/evidence"
@@ -8,45 +10,6 @@ import (
 	"github.com/afinspect/inspect/toolbytes"
 	"github.com/afinspect/inspect/window"
 )
-
-// Where a value was found in a response.
-const (
-	InAnswer   = "answer"
-	InToolCall = "toolCall"
-)
-
-// Source is one message that held a value and left the window (§6.2).
-// Call numbers are the export's (model.Call.Number); Run is the run
-// number (WINDOW-SEMANTICS §10.2).
-type Source struct {
-	ToolName   *string `json:"toolName"`
-	ToolCallID *string `json:"toolCallId"`
-	Run        int     `json:"run"`
-	SentOn     [2]int  `json:"sentOn"`
-	EvictedAt  int     `json:"evictedAt"`
-	Rule       string  `json:"rule"`
-
-	msg *model.Message
-}
-
-// Entry is one value of a response with its verdict (§6.2 `values`).
-type Entry struct {
-	Value      string   `json:"value"`
-	Shape      string   `json:"shape"`
-	In         string   `json:"in"`
-	ToolCallID *string  `json:"toolCallId,omitempty"`
-	Verdict    string   `json:"verdict"`
-	Sources    []Source `json:"sources"`
-}
-
-// Flagged reports whether the library would call the value unsupported.
-func (e Entry) Flagged() bool { return evidence.Flagged(e.Verdict) }
-
-// CallEvidence is every value of one call's response.
-type CallEvidence struct {
-	Candidates int     // distinct values of the response content
-	Values     []Entry // the answer's, then each tool call's arguments'
-}
 
 // Book answers §6.2 for every call of one replay; it remembers what it
 // worked out, so asking again is cheap. It is not safe for concurrent use.
@@ -62,6 +25,7 @@ type Book struct {
 	// prompts is each call's system prompt (see systemPrompt)
 	prompts [][]string
 	values  []callValues // each call's, read ahead by Walk; nil: read by Call
+	nears   map[string]*nearMemo
 }
 
 // New follows every message of replay r (of rec) through its windows.
@@ -89,7 +53,7 @@ func Walk(rec *model.Recording, r *window.Replay) *Book {
 	var all []evidence.Value
 	for i := range r.Calls {
 		b.values[i] = valuesOf(&r.Calls[i].Call.Facts.Response)
-		all = append(all, b.values[i].values...)
+		all = append(all, b.values[i].values...) // the reads' numbers too
 	}
 	b.judger = evidence.NewJudgerFor(all)
 	b.judger.Prefetch(len(r.Calls), func(i int) []*model.Message { return r.Calls[i].Window() }, b.OwnBytes)
@@ -115,33 +79,43 @@ func (b *Book) Call(i int) *CallEvidence {
 	} else {
 		cv = valuesOf(&resp)
 	}
-	values, groups := cv.values, cv.groups
-	ce := &CallEvidence{Candidates: groups[0], Values: make([]Entry, 0, len(values))}
-	if len(values) > 0 {
+	ce := &CallEvidence{Candidates: cv.groups[0], Values: make([]Entry, 0, len(cv.values)-len(cv.reads))}
+	if len(cv.values) > 0 {
 		view := evidence.View{Window: c.Window(), Request: b.request(i),
 			SystemPrompt: b.systemPrompt(i), OwnBytes: b.OwnBytes}
 		var gone []*model.Message
-		judged := b.judger.JudgeGone(values, view, func() evidence.Gone {
+		judged := b.judger.JudgeGone(cv.values, view, func() evidence.Gone {
 			gone = b.goneBefore(i)
 			for _, m := range b.last.unheld {
 				b.judger.Hold(m, view)
 			}
 			b.last.unheld = nil
-			return evidence.Gone{List: gone, Find: func(m *model.Message) (int, bool) { return b.findGone(m, i) }}
+			unsent := b.last.unsent
+			return evidence.Gone{List: gone, Find: func(m *model.Message) (int, bool) { return b.findGone(m, i) },
+				Unsent: unsent, IsUnsent: func(m *model.Message) bool { return b.isUnsent(m, i) }}
 		})
 		k := 0
-		for g, n := range groups {
+		for g, n := range cv.groups {
 			for _, j := range judged[k : k+n] {
-				e := Entry{Value: j.Value.Value, Shape: j.Shape, In: InAnswer, Verdict: j.Verdict, Sources: []Source{}}
+				e := Entry{Value: j.Value.Value, Shape: j.Shape, In: InAnswer}
 				if g > 0 {
 					e.In, e.ToolCallID = InToolCall, &c.Call.Facts.Response.ToolCalls[g-1].ID
 				}
-				for _, s := range j.Sources {
-					e.Sources = append(e.Sources, b.source(i, gone[s]))
-				}
+				e.Verdict, e.Sources, e.InText, e.Near = b.judgement(i, j, gone, view)
 				ce.Values = append(ce.Values, e)
 			}
 			k += n
+		}
+		for _, r := range cv.reads {
+			read := &Read{Value: r.value.Value, Sources: []Source{}}
+			if r.value.Shape != "" {
+				j := judged[k]
+				k++
+				verdict, sources, inText, near := b.judgement(i, j, gone, view)
+				read.Shape, read.Verdict = &j.Shape, &verdict
+				read.Sources, read.InText, read.Near = sources, inText, near
+			}
+			ce.Values[r.at].Read = read
 		}
 	}
 	if b.values == nil { // (a Walk never asks again)
@@ -153,37 +127,115 @@ func (b *Book) Call(i int) *CallEvidence {
 	return ce
 }
 
+// judgement is what an entry says of one judged value of call i: its
+// verdict, and the sources, texts or nearest form the verdict names.
+func (b *Book) judgement(i int, j evidence.Judged, gone []*model.Message, view evidence.View) (string, []Source, []InText, *Near) {
+	sources := []Source{}
+	var inText []InText
+	var near *Near
+	switch j.Verdict {
+	case evidence.Left:
+		for _, s := range j.Sources {
+			sources = append(sources, b.source(i, gone[s]))
+		}
+	case evidence.Summary:
+		folded := slices.Clone(j.Folded)
+		slices.SortFunc(folded, func(x, y *model.Message) int {
+			return cmp.Compare(key(b.lives.at(x, i)), key(b.lives.at(y, i)))
+		})
+		for _, m := range folded {
+			sources = append(sources, b.source(i, m))
+		}
+	case evidence.SummaryUnsupported:
+		n := b.near(i, j.Value.Value, view)
+		near = &n
+	case evidence.InViewText:
+		inText = make([]InText, len(j.InText))
+		for k, h := range j.InText {
+			inText[k] = InText{Token: h.Token, msg: h.Msg}
+			if h.Msg != nil && h.Msg.Role == model.RoleTool {
+				name, id := b.toolName(i, h.Msg), h.Msg.ToolCallID
+				inText[k].ToolName, inText[k].ToolCallID = &name, &id
+			}
+		}
+	}
+	return j.Verdict, sources, inText, near
+}
+
+// isUnsent reports whether m is a tool result a visit of call i's chain
+// removed, at or before call i, before any call was sent it.
+func (b *Book) isUnsent(m *model.Message, i int) bool {
+	l := b.lives.at(m, i)
+	return l != nil && l.unsent && l.evictedAt <= i && m.Role == model.RoleTool
+}
+
 // callValues are the values of one response: the answer's, then each
-// tool call's arguments'; groups counts them, the answer's first.
+// tool call's arguments', then the numbers the answer's JSON-number
+// tokens stand for that are values; groups counts the first two, the
+// answer's first.
 type callValues struct {
 	values []evidence.Value
 	groups []int
+	reads  []jsonRead
+}
+
+// jsonRead is the number an answer value `:NNNN` stands for (§9.5); its
+// Shape is "" when it is no value (it is then not judged).
+type jsonRead struct {
+	at    int // the answer value's place
+	value evidence.Value
 }
 
 func valuesOf(resp *model.Response) callValues {
 	answer := evidence.Candidates(resp.Content)
 	cv := callValues{values: answer, groups: []int{len(answer)}}
+	for k, v := range answer {
+		if num, ok := evidence.JSONNumber(v.Value); ok {
+			cv.reads = append(cv.reads, jsonRead{at: k, value: num})
+		}
+	}
+	if cv.reads != nil {
+		cv.values = slices.Clone(answer)
+	}
 	for _, tc := range resp.ToolCalls {
 		vs := evidence.ArgValues(tc.Args)
 		cv.values = append(cv.values, vs...)
 		cv.groups = append(cv.groups, len(vs))
 	}
+	for _, r := range cv.reads {
+		if r.value.Shape != "" {
+			cv.values = append(cv.values, r.value)
+		}
+	}
 	return cv
 }
 
-// source is gone message m as a source of a value of call i.
+// source is message m, gone before call i, as a source of a value of
+// call i: a tool result never sent has no sentOn.
 func (b *Book) source(i int, m *model.Message) Source {
 	l := b.lives.at(m, i)
 	s := Source{Run: b.r.Calls[l.first].Run.RunNo, SentOn: [2]int{b.number(l.first), b.number(l.last)},
-		EvictedAt: b.number(l.evictedAt), Rule: l.rule, msg: m}
+		EvictedAt: b.number(l.evictedAt), Rule: l.rule, unsent: l.unsent, msg: m}
+	if l.unsent {
+		s.SentOn = [2]int{}
+	}
 	if m.Role == model.RoleTool {
-		name, id := m.ToolName, m.ToolCallID
-		if name == "" {
-			name = toolNameIn(b.r.Calls[l.first].Window(), id)
-		}
+		name, id := b.toolName(l.first, m), m.ToolCallID
 		s.ToolName, s.ToolCallID = &name, &id
 	}
 	return s
+}
+
+// toolName is tool message m's name: its own, else the name of the call
+// that asked for it in the history of call i (WINDOW-SEMANTICS §4).
+func (b *Book) toolName(i int, m *model.Message) string {
+	if m.ToolName != "" {
+		return m.ToolName
+	}
+	if name := toolNameIn(b.r.Calls[i].Window(), m.ToolCallID); name != "" {
+		return name
+	}
+	return toolNameIn(b.r.Calls[i].Visit.Before, m.ToolCallID)
 }
 
 // number is the export's number of replay call i (0 for none).

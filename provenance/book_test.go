@@ -129,7 +129,7 @@ func TestGoneExtended(t *testing.T) {
 			b, r := book(t, name, kl[0], kl[1])
 			for i := range r.Calls {
 				got := slices.Clone(b.goneBefore(i))
-				want := listGone(i, r.Calls[i].Window(), b.lives, b.gone[i])
+				want, _ := listGone(i, r.Calls[i].Window(), b.lives, b.gone[i])
 				if !slices.Equal(got, want) {
 					t.Errorf("%s K%d L%d call %d: extended %d messages, walked %d", name, kl[0], kl[1], i+1, len(got), len(want))
 				}

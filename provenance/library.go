@@ -30,7 +30,7 @@ func LibraryVerdict(raw json.RawMessage, ce *CallEvidence) (Library, bool) {
 	}
 	var mine []evidence.Value
 	for _, e := range ce.Values {
-		if e.In == InAnswer && e.Flagged() {
+		if e.In == InAnswer && e.Unsupported() {
 			mine = append(mine, evidence.Value{Value: e.Value, Shape: e.Shape})
 		}
 	}

@@ -18,6 +18,10 @@ type life struct {
 	rule        string
 	line        int   // the line of those windows
 	other       *life // the same pointer's life on another line
+	// unsent: a visit removed it before any call was sent it (a fold can
+	// take a result appended since the last call); first is that visit's
+	// call and pos its place among what left there, last is -1
+	unsent bool
 }
 
 // goneList is the messages the visits of a run chain removed, newest
@@ -27,25 +31,17 @@ type goneList struct {
 	next *goneList
 }
 
-// track walks the replay once: each message's life, each call's
-// predecessor on its run chain (the latest earlier call whose window or
-// additions its history carries; -1 for none), and what left each chain.
+// track walks the replay once: each message's life, and what left each
+// chain. A call's predecessor on its run chain is the replay's
+// (window.Replay.Preds): the calls before it in its run and in the runs
+// it continues, never a sibling branch.
 func track(r *window.Replay) (*lives, []*goneList, []int) {
 	ls := newLives(len(r.Calls))
-	lastSeen := map[*model.Message]int{}
 	gone := make([]*goneList, len(r.Calls))
-	preds := make([]int, len(r.Calls))
+	preds := r.Preds()
 	for i := range r.Calls {
 		c := &r.Calls[i]
-		// (a message the replay shares between conversations, such as a
-		// recorded delivery, does not make one continue the other)
-		pred := -1
-		for _, m := range c.Visit.Before {
-			if j, ok := lastSeen[m]; ok && j < i && j > pred && r.Calls[j].Conversation == c.Conversation {
-				pred = j
-			}
-		}
-		preds[i] = pred
+		pred := preds[i]
 		ls.join(i, pred, c.Conversation)
 		var tail *goneList
 		if pred >= 0 {
@@ -55,11 +51,14 @@ func track(r *window.Replay) (*lives, []*goneList, []int) {
 		if len(c.Visit.Evicted) > 0 {
 			gone[i] = &goneList{msgs: c.Visit.Evicted, next: tail}
 		}
-		for _, m := range c.Visit.Evicted {
-			if l := ls.at(m, i); l != nil {
+		for pos, m := range c.Visit.Evicted {
+			l := ls.at(m, i)
+			if l == nil {
+				l = ls.add(m, i, &life{first: i, pos: pos, last: -1, unsent: true})
+			} else {
 				l = ls.own(m, i, l)
-				l.evictedAt, l.rule = i, c.Visit.EvictionRule(m, r.PolicyOf(c))
 			}
+			l.evictedAt, l.rule = i, c.Visit.EvictionRule(m, r.PolicyOf(c))
 		}
 		for pos, m := range c.Window() {
 			l := ls.at(m, i)
@@ -69,10 +68,6 @@ func track(r *window.Replay) (*lives, []*goneList, []int) {
 				l = ls.own(m, i, l)
 			}
 			l.last = i
-			lastSeen[m] = i
-		}
-		for _, m := range c.Call.Appended {
-			lastSeen[m] = i
 		}
 	}
 	return ls, gone, preds
@@ -85,6 +80,9 @@ type goneAt struct {
 	msgs   []*model.Message
 	keys   []uint64 // each message's place in their order (key), for searching
 	unheld []*model.Message
+	// unsent are the chain's tool results removed before they were ever
+	// sent, in the order they were removed (all held with unheld)
+	unsent []*model.Message
 }
 
 // key is a life's place in the order of messages gone: the first call it
@@ -105,18 +103,27 @@ func (b *Book) goneBefore(i int) []*model.Message {
 func (b *Book) extendGone(i int) {
 	pred := b.preds[i]
 	if pred < 0 || b.last.call != pred {
-		msgs := listGone(i, b.r.Calls[i].Window(), b.lives, b.gone[i])
+		msgs, unsent := listGone(i, b.r.Calls[i].Window(), b.lives, b.gone[i])
 		keys := make([]uint64, len(msgs))
 		for k, m := range msgs {
 			keys[k] = key(b.lives.at(m, i))
 		}
-		b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: slices.Clone(msgs)} // msgs grows in place
+		unheld := append(slices.Clone(msgs), unsent...) // msgs grows in place
+		b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: unheld, unsent: unsent}
 		return
 	}
-	msgs, keys, unheld := b.last.msgs, b.last.keys, b.last.unheld
+	msgs, keys, unheld, unsent := b.last.msgs, b.last.keys, b.last.unheld, b.last.unsent
 	for _, m := range b.r.Calls[i].Visit.Evicted {
 		l := b.lives.at(m, i)
-		if l == nil || l.first >= i {
+		switch {
+		case l == nil:
+			continue
+		case l.unsent:
+			if m.Role == model.RoleTool {
+				unsent, unheld = append(unsent, m), append(unheld, m)
+			}
+			continue
+		case l.first >= i:
 			continue // never sent
 		}
 		k := key(l)
@@ -128,7 +135,7 @@ func (b *Book) extendGone(i int) {
 		}
 		unheld = append(unheld, m)
 	}
-	b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: unheld}
+	b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: unheld, unsent: unsent}
 }
 
 // findGone is m's place among the messages gone at the last call asked,
@@ -150,25 +157,35 @@ func (b *Book) findGone(m *model.Message, i int) (int, bool) {
 
 // listGone lists the messages sent on an earlier call of call i's chain
 // that are not in its window, ordered by the first call they were sent on
-// and their position in that call's window.
-func listGone(i int, window []*model.Message, lives *lives, list *goneList) []*model.Message {
+// and their position in that call's window; and the chain's tool results
+// removed before they were ever sent, in the order they were removed.
+func listGone(i int, window []*model.Message, lives *lives, list *goneList) (sent, unsent []*model.Message) {
 	in := make(map[*model.Message]bool, len(window))
 	for _, m := range window {
 		in[m] = true
 	}
-	var out []*model.Message
 	seen := map[*model.Message]bool{}
 	for g := list; g != nil; g = g.next {
 		for _, m := range g.msgs {
-			if l := lives.at(m, i); l != nil && l.first < i && !in[m] && !seen[m] {
+			l := lives.at(m, i)
+			switch {
+			case l == nil || in[m] || seen[m]:
+			case l.unsent:
+				if m.Role == model.RoleTool {
+					seen[m] = true
+					unsent = append(unsent, m)
+				}
+			case l.first < i:
 				seen[m] = true
-				out = append(out, m)
+				sent = append(sent, m)
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b *model.Message) int {
+	order := func(a, b *model.Message) int {
 		la, lb := lives.at(a, i), lives.at(b, i)
 		return cmp.Or(cmp.Compare(la.first, lb.first), cmp.Compare(la.pos, lb.pos))
-	})
-	return out
+	}
+	slices.SortFunc(sent, order)
+	slices.SortFunc(unsent, order)
+	return sent, unsent
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 )
 
@@ -109,20 +110,25 @@ func (m Model) openResponse() (Model, tea.Cmd) {
 	return m, m.askSuggestions()
 }
 
-// finalAnswer is the last call of the run on screen whose response asks
-// for no tool: the run's final answer (else its last call).
+// finalAnswer is the call of the run's final answer (its last answer,
+// never a draft the answer check sent back: EVIDENCE-SEMANTICS §9.4.3),
+// else the run's last call.
 func (m Model) finalAnswer() int {
-	cur := m.s.current()
+	run := m.s.current().Run
+	var want *model.Call
+	if k := provenance.FinalAnswer(run); k >= 0 {
+		want = run.Calls[k]
+	}
 	last := m.s.call
-	for i := m.s.call; i < m.s.calls(); i++ {
+	for i := range m.s.calls() {
 		c := &m.s.replay.Calls[i]
-		if c.Run != cur.Run {
+		if c.Run != run {
 			continue
 		}
-		last = i
-		if len(c.Call.Facts.Response.ToolCalls) == 0 {
+		if c.Call == want {
 			return i
 		}
+		last = i
 	}
 	return last
 }

@@ -59,3 +59,13 @@ func TestCompositionCallHasNoWindow(t *testing.T) {
 		m = press(m, "right")
 	}
 }
+
+// A goes to the run's final answer (EVIDENCE-SEMANTICS §9.4.3): in
+// e01-guard the answer check sent call 7's answer back (revision-asked)
+// and call 9's revision was delivered, so from call 1 A lands on 9.
+func TestFinalAnswerIsTheLastAnswer(t *testing.T) {
+	m := press(open(t, fileConfig("../testdata/e01-guard/run.jsonl"), 200, 40), "A")
+	if got := m.s.current().Call.Number; got != 9 {
+		t.Errorf("A went to call %d, want 9", got)
+	}
+}

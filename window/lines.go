@@ -33,38 +33,63 @@ type line struct {
 	tip          int // its latest call
 }
 
-// linesOf puts every call of r on its line. A call's predecessor is the
-// call before it of its run, or for a run's first call the latest call
-// so far of the run it continues.
+// linesOf puts every call of r on its line, after its predecessor
+// (Preds).
 // With one run (a long run, nearly always) there is one line, and no
 // call needs its line looked up: nothing is kept per call.
 func linesOf(r *Replay) *turnLines {
 	if r.oneRun || oneRun(r.Calls) {
 		return &turnLines{}
 	}
-	ls := &turnLines{lineOf: make([]int, len(r.Calls)), pred: make([]int, len(r.Calls))}
+	ls := &turnLines{lineOf: make([]int, len(r.Calls)), pred: r.Preds()}
+	roots := map[int]int{} // each conversation's first line
+	for i := range r.Calls {
+		ls.join(i, ls.pred[i], r.Calls[i].Conversation, roots)
+	}
+	return ls
+}
+
+// Preds is each call's predecessor on its run chain (-1 for none): the
+// call before it of its run, or for a run's first call the latest call
+// so far of the run it continues — for a run resumeOnError() started
+// after a failure, the call whose history it starts from, not the failed
+// call after it (EVIDENCE-SEMANTICS §9.6). Every reader of a run chain —
+// the ledger's lines, the evidence's messages gone — follows these.
+func (r *Replay) Preds() []int {
+	pred := make([]int, len(r.Calls))
 	last := map[*model.Run]int{} // a run's latest call, written when the next call is another run's
-	roots := map[int]int{}       // each conversation's first line
+	var at map[*model.Call]int   // where the calls resumed from are
+	for i := range r.Calls {
+		if c := r.Calls[i].resumes; c != nil {
+			if at == nil {
+				at = map[*model.Call]int{}
+			}
+			at[c] = -1
+		}
+	}
 	for i := range r.Calls {
 		c := &r.Calls[i]
-		pred := -1
+		if _, ok := at[c.Call]; ok {
+			at[c.Call] = i
+		}
+		pred[i] = -1
 		switch {
 		case i > 0 && r.Calls[i-1].Run == c.Run:
-			pred = i - 1
+			pred[i] = i - 1
 		default:
 			if i > 0 {
 				last[r.Calls[i-1].Run] = i - 1
 			}
 			if j, ok := last[c.Run]; ok {
-				pred = j
+				pred[i] = j
+			} else if j, ok := at[c.resumes]; ok && c.resumes != nil && j >= 0 {
+				pred[i] = j
 			} else if j, ok := last[c.continues]; ok && c.continues != nil {
-				pred = j
+				pred[i] = j
 			}
 		}
-		ls.pred[i] = pred
-		ls.join(i, pred, c.Conversation, roots)
 	}
-	return ls
+	return pred
 }
 
 // oneRun: every call is of one run.

@@ -25,6 +25,11 @@ type CallReplay struct {
 	Conversation int   // its conversation's number (§10.8)
 
 	continues *model.Run // the run its run continues (lineage's Pred), nil for none
+	// resumes, on the first call of a run that resumeOnError() started
+	// after a failure, is the call of the failed run whose iteration_end
+	// history it starts from (§14.5): its predecessor, the failed call
+	// after it a sibling (EVIDENCE-SEMANTICS §9.6); nil otherwise
+	resumes *model.Call
 
 	recorded string  // Recorded's answer, worked out when the call is replayed
 	chars    int     // WindowChars's, likewise
@@ -180,6 +185,9 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 			unmeasured: newUnmeasured(rec, lin, i, p)}
 		if link.Pred >= 0 && link.Pred < len(rec.Runs) {
 			x.pred = rec.Runs[link.Pred]
+			if link.Kind == lineage.FollowUp && link.Form == lineage.Reentered {
+				x.resumes = lastHistoryCall(x.pred)
+			}
 		}
 		ch := seed(rec, states.get(link.Pred), i, link)
 		from := len(out.Calls)
@@ -229,10 +237,13 @@ type runner struct {
 	run   *model.Run
 	link  lineage.Link
 	pred  *model.Run // the run it continues, nil for none
-	sums  *Summaries
-	note  bool      // note each call's turns (turnnotes.go)
-	quit  bool      // its stop only gives the replay up (replayOptions.quit)
-	part  *logBuild // split: the turn log of the first half's calls, begun on its goroutine
+	// resumes: the call of pred a resumeOnError() run starts from
+	// (CallReplay.resumes), nil otherwise
+	resumes *model.Call
+	sums    *Summaries
+	note    bool      // note each call's turns (turnnotes.go)
+	quit    bool      // its stop only gives the replay up (replayOptions.quit)
+	part    *logBuild // split: the turn log of the first half's calls, begun on its goroutine
 	// unmeasured reads a token strategy's visits from a log that keeps no
 	// token counts (tier minimal, §16.4); nil elsewhere
 	unmeasured *unmeasured
@@ -252,6 +263,9 @@ type runner struct {
 func (x *runner) callInto(c *CallReplay, ch *chain, ci int, mem *arena) {
 	call := x.run.Calls[ci]
 	c.Index, c.Run, c.Call, c.Conversation, c.continues = x.base+ci, x.run, call, x.link.Conversation, x.pred
+	if ci == 0 {
+		c.resumes = x.resumes
+	}
 	if ci > 0 && call.Number < x.run.Calls[ci-1].Number {
 		x.unordered.Store(true)
 	}
@@ -418,6 +432,17 @@ func (ch *chain) after(call *model.Call, window []*model.Message, mem *arena) {
 // that did not end: the window of its last call an iteration_end
 // completed, then what that call added (§14.5). calls are the run's
 // replayed calls, in its order.
+// lastHistoryCall is the last call of run that an iteration_end with a
+// history completed (reentry's), nil for none.
+func lastHistoryCall(run *model.Run) *model.Call {
+	for k := len(run.Calls) - 1; k >= 0; k-- {
+		if run.Calls[k].History {
+			return run.Calls[k]
+		}
+	}
+	return nil
+}
+
 func reentry(run *model.Run, calls []CallReplay) []*model.Message {
 	for k := min(len(run.Calls), len(calls)) - 1; k >= 0; k-- {
 		if c := run.Calls[k]; c.History {

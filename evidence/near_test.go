@@ -1,0 +1,106 @@
+package evidence
+
+import (
+	"testing"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// Optimal string alignment: one per insertion, deletion, substitution or
+// swap of two neighbours, no substring edited twice ("ca" → "abc" is 3,
+// where unrestricted Damerau distance says 2); capped past k.
+func TestOSADistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"10.12.4.25", "10.12.4.52", 1}, // the transposed IP of e05b
+		{"10.12.4.25", "10.12.4.25", 0},
+		{"web-3e6f14", "web-3e6f41", 1},
+		{"wrk-8e71c4", "wrk-8e17c4", 1},
+		{"abcd", "abd", 1},
+		{"abcd", "abxd", 1},
+		{"abcd", "abcde", 1},
+		{"ca", "abc", 3},
+		{"abcdef", "badcfe", 3}, // three swaps: past the cap of 2
+		{"1234", "12345678", 3}, // lengths four apart
+		{"café-1", "cafe-1", 1}, // a character, not its bytes
+		{"", "ab", 2},
+	} {
+		if got := osaDistance(c.a, c.b, MaxNear); got != min(c.want, MaxNear+1) {
+			t.Errorf("osa(%q, %q) = %d, want %d", c.a, c.b, got, min(c.want, MaxNear+1))
+		}
+	}
+}
+
+// The nearest form of a tool result, within 2, the first added on a tie;
+// none past 2.
+func TestNearForm(t *testing.T) {
+	m := &model.Message{Role: model.RoleTool, Content: `[{"id":"web-7f3a2c","private_ip":"10.12.4.52"},{"id":"web-7f3a2d","private_ip":"10.12.4.53"}]`}
+	for _, c := range []struct {
+		v, form string
+		dist    int
+		ok      bool
+	}{
+		{"10.12.4.25", "10.12.4.52", 1, true},
+		{"web-7f3a2e", "web-7f3a2c", 1, true}, // -2c and -2d are both 1 away: the first
+		{"10.99.9.99", "", 3, false},
+	} {
+		form, d, ok := NearForm(c.v, m, View{})
+		if form != c.form || d != c.dist || ok != c.ok {
+			t.Errorf("%s: %q %d %v, want %q %d %v", c.v, form, d, ok, c.form, c.dist, c.ok)
+		}
+	}
+}
+
+// A JSON member's number (`"p99_ms":3727` tokenizes as `:3727`) is read
+// as the number (§9.5.2); fewer than 4 digits: no value.
+func TestJSONNumberRead(t *testing.T) {
+	for _, c := range []struct {
+		v, num, shape string
+		ok            bool
+	}{
+		{":3727", "3727", ShapeNumber, true},
+		{":874", "874", "", true},
+		{":-12345.50", "-12345.5", ShapeNumber, true},
+		{":3727ms", "", "", false},
+		{"3727", "", "", false},
+		{":", "", "", false},
+	} {
+		num, ok := JSONNumber(c.v)
+		if ok != c.ok || num.Value != c.num || num.Shape != c.shape {
+			t.Errorf("%s: %+v %v, want %s %q %v", c.v, num, ok, c.num, c.shape, c.ok)
+		}
+	}
+	got := Candidates(`{"p99_ms":3727,"p50_ms":874}`)
+	if len(got) < 3 || got[1].Value != ":3727" || got[2].Value != "p50_ms" {
+		t.Errorf("a JSON answer's values: %v", got)
+	}
+}
+
+// Values as typed: case kept, a sentence's punctuation after them
+// dropped, tails and signs kept; arguments' numbers as their literals.
+func TestTyped(t *testing.T) {
+	got := Typed("Host WEB-3E6F14, 41200IOPS at $1,250/month: see 3,940.")
+	for v, want := range map[string]string{"web-3e6f14": "WEB-3E6F14", "41200": "41200IOPS", "1,250/month": "$1,250/month", "3940": "3,940"} {
+		if got[v] != want {
+			t.Errorf("%s typed %q, want %q", v, got[v], want)
+		}
+	}
+	args := ArgTyped([]byte(`{"host":"WRK-8E71C4","n":98304.0}`))
+	if args["wrk-8e71c4"] != "WRK-8E71C4" || args["98304"] != "98304.0" {
+		t.Errorf("arguments typed %v", args)
+	}
+}
+
+// JSON.stringify of what an absence frame's check reads: no spaces, the
+// members in enumeration order, numbers as JavaScript prints them.
+func TestJSONStringify(t *testing.T) {
+	v, ok := parseJSON(`{"b": [1.50, 1e21, "a\u0001\"é"], "2": null, "1": true}`)
+	if !ok {
+		t.Fatal("no parse")
+	}
+	if got, want := jsonStringify(v), `{"1":true,"2":null,"b":[1.5,1e+21,"a\u0001\"é"]}`; got != want {
+		t.Errorf("%s, want %s", got, want)
+	}
+}
