@@ -1,10 +1,6 @@
 package tui
 
-import (
-	"strings"
-
-	"github.com/afinspect/inspect/termtext"
-)
+import "strings"
 
 // The root model's layout: where each component goes on the screen,
 // and the frame drawn from them.
@@ -80,17 +76,48 @@ func (m Model) View() string {
 	if f, ok := m.heldFrame(); ok {
 		return f
 	}
-	parts := []string{m.header.View()}
+	var parts []string
+	add := func(s string, n int) {
+		if n > 0 {
+			parts = append(parts, part(s, n))
+		}
+	}
+	add(m.header.View(), headerHeight)
 	if m.showTimeline() {
-		parts = append(parts, m.timeline.View())
+		add(m.timeline.View(), timelineHeight)
 	}
-	parts = append(parts, m.panes(m.paneHeight()))
+	h := m.paneHeight()
+	add(m.panes(h), h)
 	if m.s != nil {
-		parts = append(parts, m.bar.View())
+		add(m.bar.View(), m.bar.height())
 	}
-	parts = append(parts, m.footer())
-	// every printer sanitized its text; Frame is the guard behind them
-	return m.drawn(termtext.Frame(lines(strings.Join(parts, "\n"), m.width, m.height)))
+	add(m.footer(), 1)
+	// Every printer made its recording text safe, so the only escapes in
+	// the frame are the style sheet's and each part has the lines it
+	// was given: Frame shows whatever slipped past a printer, and a
+	// frame it had to change is cut to the screen again (a placeholder
+	// is wider than the character it stands for).
+	joined := lines(strings.Join(parts, "\n"), m.width, m.height)
+	if f := m.st.palette().Frame(joined); f != joined {
+		joined = lines(f, m.width, m.height)
+	}
+	return m.drawn(joined)
+}
+
+// part is s on exactly n lines: a line too many (a newline a printer let
+// through) cannot push the parts below it down, nor one too few pull
+// them up.
+func part(s string, n int) string {
+	if c := strings.Count(s, "\n") + 1; c > n {
+		i := 0
+		for range n {
+			i += strings.IndexByte(s[i:], '\n') + 1
+		}
+		return s[:i-1]
+	} else if c < n {
+		return s + strings.Repeat("\n", n-c)
+	}
+	return s
 }
 
 // panes is the middle of the screen: the turn list and the detail side
