@@ -39,7 +39,7 @@ type Mark func(placeholder string) string
 // plain-text output (report, stderr).
 func Text(s string) string { return clean(s, nil, keepTabs) }
 
-// Line returns s safe for one line of a terminal: newlines become ␤
+// Line returns s safe for one line of a terminal: newlines become ␊
 // and tabs a space. For names: files, tools, strategies.
 func Line(s string) string { return clean(s, nil, oneLine) }
 

@@ -36,10 +36,8 @@ type Model struct {
 	problems *textPane // the ! overlay
 	keyhelp  *textPane // the ? overlay
 	resp     *textPane // the i overlay: the response and its values
-	picker   *textPane // the w overlay: agents, conversations, runs
-	recWin   *textPane // the W overlay: the recorded window beside the replay
-	// pickCursor is the conversation the picker's cursor is on
-	pickCursor int
+	picker   *pickerPane // the w overlay: agents, conversations, runs
+	recWin   *textPane   // the W overlay: the recorded window beside the replay
 	// sugs holds the answers of the "what would have kept it" search;
 	// sugAsked, by call, the generation (+1) each was asked for
 	sugs     *suggestions
@@ -89,7 +87,7 @@ func New(cfg Config) Model {
 	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w) })
 	m.problems = newTextPane(keys, func(int) string { return "" })
 	m.resp = newTextPane(keys, func(int) string { return "" })
-	m.picker = newTextPane(keys, func(int) string { return "" })
+	m.picker = &pickerPane{st: st}
 	m.recWin = newTextPane(keys, func(int) string { return "" })
 	m.sugs, m.sugAsked, m.respSel = &suggestions{}, map[int]int{}, new(int)
 	return m

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/termtext"
@@ -156,6 +157,9 @@ func (s *Styles) palette() termtext.Palette {
 			samples = append(samples, st.Render("x y\nx"))
 		}
 	}
+	// and the reset lipgloss writes where it wraps a line that did not fit
+	// (a viewport's content): it ends a style, it cannot start one
+	samples = append(samples, ansi.ResetStyle)
 	o.made, o.profile, o.dark = termtext.PaletteOf(samples...), profile, dark
 	return o.made
 }

@@ -18,6 +18,36 @@ import (
 // zero-width space, and emoji terminals draw at different widths.
 const Escapes = "\x1b]0;PWNED\x07\x1b]52;c;cHduZWQ=\x07\x1b[?1049l\x1b[?7l\x1b[4h\rX\bY\u009b31m\u202eevil\u200b 👍🏽 👨\u200d👩\u200d👧 🇺🇸 ❤\ufe0f\x7f"
 
+// Spoof is a line an attacker draws with a newline and colour in a
+// one-line field (an agent id or path, a run id, a tool name): shown
+// raw, it takes the place of the header's second line, green.
+const Spoof = "\n\x1b[1;32mSPOOFED LINE: replay vs recorded: match   problems 0\x1b[0m\n"
+
+// Name is what Names and Agent put after a name: Spoof, text hidden by
+// SGR 8, C1 controls (NEL, CSI), carriage return and backspace, bidi
+// override and isolates.
+const Name = Spoof + "\x1b[8mhidden\x1b[0m\u0085\u009b1m\rX\bY\u202eevil\u2066\u2069"
+
+// Names returns run with Name and a NUL after every JSON string that is
+// exactly one of names (a run id, a tool name, a tool-call id, a step),
+// everywhere it occurs.
+func Names(run []byte, names ...string) []byte {
+	esc := escaped(Name + "\x00")
+	for _, n := range names {
+		run = bytes.ReplaceAll(run, []byte(`"`+n+`"`), []byte(`"`+n+esc+`"`))
+	}
+	return run
+}
+
+// Agent returns run with Name after agent id's name: its agentId and
+// its compositionPath entry "Agent:id" (no NUL: the loader joins the
+// path's entries with one).
+func Agent(run []byte, id string) []byte {
+	esc := escaped(Name)
+	run = bytes.ReplaceAll(run, []byte(`"agentId":"`+id+`"`), []byte(`"agentId":"`+id+esc+`"`))
+	return bytes.ReplaceAll(run, []byte(`"Agent:`+id+`"`), []byte(`"Agent:`+id+esc+`"`))
+}
+
 // Recording returns run (an NDJSON event log) with Escapes put into the
 // user prompt ("Find out why"), a tool name ("read_file") and the tool
 // results ("alpha bravo"), everywhere they occur.
