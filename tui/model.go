@@ -33,9 +33,9 @@ type Model struct {
 	list     *turnList
 	detail   *detailPane
 	bar      *policyBar
-	problems *textPane // the ! overlay
-	keyhelp  *textPane // the ? overlay
-	resp     *textPane // the i overlay: the response and its values
+	problems *textPane   // the ! overlay
+	keyhelp  *textPane   // the ? overlay
+	resp     *textPane   // the i overlay: the response and its values
 	picker   *pickerPane // the w overlay: agents, conversations, runs
 	recWin   *textPane   // the W overlay: the recorded window beside the replay
 	// sugs holds the answers of the "what would have kept it" search;
