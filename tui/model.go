@@ -222,10 +222,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flash = "the pager: " + msg.err.Error()
 		}
 	case copiedMsg:
-		m.flash = "copied " + thousands(msg.chars) + " chars to the clipboard (OSC 52)"
-		if msg.err != nil {
-			m.flash = "could not copy: " + msg.err.Error()
-		}
+		m.flash = copiedText(msg)
 	case tea.MouseMsg:
 		m.lastInput = time.Now()
 		m = m.mouse(msg)
