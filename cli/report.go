@@ -121,7 +121,7 @@ func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 		fmt.Fprintf(w, "recorded windows reproduced: %d/%d\n", compared-differ, compared)
 	}
 	if problems := s.Problems(); len(problems) > 0 {
-		fmt.Fprintf(w, "problems (%d):\n", len(problems)+max(0, s.Rec.Unlisted-1))
+		fmt.Fprintf(w, "problems (%d):\n", s.ProblemCount())
 		for _, p := range problems {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(p.Message))
 		}

@@ -158,12 +158,12 @@ func (h *header) how(c *window.CallReplay, long, narrow bool) []string {
 	if h.s.replaying {
 		rec = h.st.Unknown.Render("replaying…") // what is on screen is the replay before the knob moved
 	}
-	probs := h.s.rec.ProblemCount()
+	probs := h.s.problemCount // the study's: report's and export's count
 	ps := l("problems ") + h.st.Value.Render(fmt.Sprint(probs))
 	if probs > 0 {
 		ps = l("problems ") + h.st.Error.Render(fmt.Sprint(probs))
 	}
-	if n := len(h.s.replay.Problems); n > 0 {
+	if n := len(h.s.replay.Problems); n > 0 && h.s.moved() { // the settled policies' are counted above
 		ps += l(" · replay ") + h.st.Error.Render(fmt.Sprint(n))
 	}
 	out := []string{pol, l("replay vs recorded: ") + rec}
