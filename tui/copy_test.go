@@ -35,7 +35,7 @@ func TestCopyHoldsWhatTheScreenShows(t *testing.T) {
 		t.Fatal(err)
 	}
 	b = hostile.Recording(b)
-	b = bytes.ReplaceAll(b, []byte("alpha"), []byte(`alpha\n\u001b[201~\ntouch /tmp/x\n\u001b[200~`))
+	b = hostile.PasteAfter(b, "alpha")
 	p := filepath.Join(t.TempDir(), "run.jsonl")
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)

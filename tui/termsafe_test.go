@@ -14,21 +14,16 @@ import (
 	"github.com/afinspect/inspect/internal/hostile"
 )
 
-// hostileCopy writes the repo's recording dir/run.jsonl with hostile.Name
-// planted after agent's id and path entry (when agent is not "") and
-// after each of names (run ids, tool names, tool-call ids, steps).
-func hostileCopy(t testing.TB, dir, agent string, names ...string) string {
+// hostileCopy writes the repo's recording dir/run.jsonl as attack makes
+// it (internal/hostile).
+func hostileCopy(t testing.TB, dir string, attack func([]byte) []byte) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("../testdata", dir, "run.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if agent != "" {
-		b = hostile.Agent(b, agent)
-	}
-	b = hostile.Names(b, names...)
 	p := filepath.Join(t.TempDir(), dir+".jsonl")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
+	if err := os.WriteFile(p, attack(b), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -147,9 +142,9 @@ func walkScreens(t *testing.T, path string, w, h int, check func(where string, m
 // prompt, a tool name, the results and the strategy).
 func hostileRecordings(t *testing.T) map[string]string {
 	return map[string]string{
-		"c02":  hostileCopy(t, "c02-interleaved-agents", "billing", "run-1796029387850-2", "get_invoice", "call_0003"),
-		"demo": hostileCopy(t, "demo-evidence", "agent", "run-1796030442753-1", "list_hosts", "call_0001", "get_metrics", "call_0004"),
-		"c06b": hostileCopy(t, "c06b-composition-sequence", "", "step-write", "run-1796029400400-1"),
+		"c02":  hostileCopy(t, "c02-interleaved-agents", hostile.C02),
+		"demo": hostileCopy(t, "demo-evidence", hostile.Evidence),
+		"c06b": hostileCopy(t, "c06b-composition-sequence", func(b []byte) []byte { return hostile.Names(b, "step-write", "run-1796029400400-1") }),
 		"s01":  hostileFile(t, true),
 	}
 }
@@ -214,7 +209,7 @@ func TestHostileNamesAddNoColour(t *testing.T) {
 // "replay vs recorded: match   problems 0" and a newline. The header's
 // second line is still the program's, and the label shows the newline.
 func TestAgentPathCannotSpoofTheHeader(t *testing.T) {
-	path := hostileCopy(t, "c02-interleaved-agents", "billing")
+	path := hostileCopy(t, "c02-interleaved-agents", func(b []byte) []byte { return hostile.Agent(b, "billing") })
 	m := open(t, fileConfig(path), 180, 40)
 	m = press(m, "w", "j", "enter")
 	head := strings.Split(m.screen(), "\n")[:headerHeight]

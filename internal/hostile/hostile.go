@@ -48,6 +48,33 @@ func Agent(run []byte, id string) []byte {
 	return bytes.ReplaceAll(run, []byte(`"Agent:`+id+`"`), []byte(`"Agent:`+id+esc+`"`))
 }
 
+// Paste ends a bracketed paste, types a command and starts another: a
+// tool result holding it, copied raw and pasted into a shell with
+// bracketed paste on, runs `touch /tmp/x`.
+const Paste = "\n\x1b[201~\ntouch /tmp/x\n\x1b[200~"
+
+// PasteAfter returns run with Paste after every occurrence of word (a
+// word of tool results, such as "alpha" in s01).
+func PasteAfter(run []byte, word string) []byte {
+	return bytes.ReplaceAll(run, []byte(word), []byte(word+escaped(Paste)))
+}
+
+// C02 returns c02-interleaved-agents with Name after agent billing's id
+// and path, its follow-up's run id, a tool name and a tool-call id of
+// it: what the header's label, the picker and the conversations' column
+// show.
+func C02(run []byte) []byte {
+	return Names(Agent(run, "billing"), "run-1796029387850-2", "get_invoice", "call_0003")
+}
+
+// Evidence returns demo-evidence with Name after its agent, its first
+// run id, and the tools and tool-call ids whose values left the window
+// before call 13 (list_hosts call_0001, get_metrics call_0004): what the
+// response block, K and enter on a value name.
+func Evidence(run []byte) []byte {
+	return Names(Agent(run, "agent"), "run-1796030442753-1", "list_hosts", "call_0001", "get_metrics", "call_0004")
+}
+
 // Recording returns run (an NDJSON event log) with Escapes put into the
 // user prompt ("Find out why"), a tool name ("read_file") and the tool
 // results ("alpha bravo"), everywhere they occur.
