@@ -166,7 +166,7 @@ func (m Model) panes(h int) string {
 		if m.picker.more() {
 			more = " · ↓ more"
 		}
-		return box(m.st, "Agents, conversations and runs (↑/↓ choose, enter opens, w or esc closes)"+more, m.picker.View(), w, h, true)
+		return box(m.st, "Agents, conversations and runs (↑/↓ pgup/pgdn g/G choose, enter opens, w or esc closes)"+more, m.picker.View(), w, h, true)
 	case m.overlay == responseOverlay:
 		return box(m.st, "Response of call "+itoa(m.s.call+1)+" — its values and why (i or esc closes)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}

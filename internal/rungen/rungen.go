@@ -233,22 +233,25 @@ func result(name string, it, size int) string {
 // seconds to write; benchmarks run many times).
 func Cached(s Spec) (string, int64, error) {
 	return cached(fmt.Sprintf("inspect-rungen-%d-%d-%d-%d-%d-%d.jsonl",
-		s.Calls, s.Seed, s.MinResult, s.MaxResult, s.KeepRecent, s.KeepPins), func(w io.Writer) error { return Write(w, s) })
+		s.Calls, s.Seed, s.MinResult, s.MaxResult, s.KeepRecent, s.KeepPins), func(path string) (int64, error) { return WriteFile(path, s) })
 }
 
 // CachedMany is Cached for a Many.
 func CachedMany(m Many) (string, int64, error) {
 	return cached(fmt.Sprintf("inspect-rungen-many-%d-%d-%d-%d-%d-%d-%d-%d.jsonl",
-		m.Runs, m.Agents, m.Calls, m.Seed, m.MinResult, m.MaxResult, m.KeepRecent, m.KeepPins), func(w io.Writer) error { return WriteMany(w, m) })
+		m.Runs, m.Agents, m.Calls, m.Seed, m.MinResult, m.MaxResult, m.KeepRecent, m.KeepPins),
+		func(path string) (int64, error) {
+			return writeFile(path, func(w io.Writer) error { return WriteMany(w, m) })
+		})
 }
 
-func cached(name string, write func(io.Writer) error) (string, int64, error) {
+func cached(name string, write func(path string) (int64, error)) (string, int64, error) {
 	path := filepath.Join(os.TempDir(), name)
 	if st, err := os.Stat(path); err == nil {
 		return path, st.Size(), nil
 	}
 	tmp := path + ".part"
-	n, err := writeFile(tmp, write)
+	n, err := write(tmp)
 	if err != nil {
 		os.Remove(tmp)
 		return "", 0, err
