@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/termtext"
@@ -134,11 +133,15 @@ func (s *Styles) Fate(f window.Fate) lipgloss.Style {
 // invisible one in a recording's text (termtext's placeholders).
 func (s *Styles) Placeholder(p string) string { return s.Dim.Render(p) }
 
-// palette is every SGR sequence the sheet writes under the colour
+// palette is every SGR sequence the program writes under the colour
 // profile and background in force: the only escapes a frame may hold
 // (termtext.Palette.Frame). Every style is a field of the sheet, so a
-// style added there is in it; each is rendered on a word, a space and
-// a second line, the three shapes lipgloss styles differently.
+// style added there is in it; each is rendered on a word, a space and a
+// second line (the shapes lipgloss styles differently), and once more
+// wrapped by lipgloss, as a viewport wraps a line that does not fit
+// (lipgloss ends the style with a reset of its own there and opens it
+// again on the next line, its attributes in its own order). The loading
+// bar's colours are the bubbles progress bar's own.
 func (s *Styles) palette() termtext.Palette {
 	profile, dark := lipgloss.ColorProfile(), lipgloss.HasDarkBackground()
 	o := &s.own
@@ -154,12 +157,11 @@ func (s *Styles) palette() termtext.Palette {
 			continue
 		}
 		if st, ok := v.Field(i).Interface().(lipgloss.Style); ok {
-			samples = append(samples, st.Render("x y\nx"))
+			samples = append(samples, st.Render("x y\nx"), lipgloss.NewStyle().Width(2).Render(st.Render("xx xx")))
 		}
 	}
-	// and the reset lipgloss writes where it wraps a line that did not fit
-	// (a viewport's content): it ends a style, it cannot start one
-	samples = append(samples, ansi.ResetStyle)
+	bar := newLoadBar()
+	samples = append(samples, bar.ViewAs(0), bar.ViewAs(1))
 	o.made, o.profile, o.dark = termtext.PaletteOf(samples...), profile, dark
 	return o.made
 }

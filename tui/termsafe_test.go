@@ -60,6 +60,13 @@ func strictScreen(t *testing.T, where, s string, w, h int) {
 	}
 }
 
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func next(s string, j int, sub string) int {
 	k := strings.Index(s[j+1:], sub)
 	if k < 0 {
@@ -102,8 +109,9 @@ var hostileTours = [][]string{
 }
 
 // walkScreens draws every call and turn, then every view, of the
-// recording at path at w×h, and hands each screen to check.
-func walkScreens(t *testing.T, path string, w, h int, check func(where string, m Model)) {
+// recording at path at w×h, and hands each screen to check; short: the
+// views from the last call only.
+func walkScreens(t *testing.T, path string, w, h int, short bool, check func(where string, m Model)) {
 	t.Helper()
 	m := open(t, fileConfig(path), w, h)
 	if m.s == nil {
@@ -117,7 +125,7 @@ func walkScreens(t *testing.T, path string, w, h int, check func(where string, m
 			}
 			m = press(m, "enter")
 		}
-		for call := 0; call < m.s.calls(); call++ {
+		for call := 0; call < m.s.calls() && !short; call++ {
 			check("conv "+itoa(conv+1)+" call "+itoa(call+1), m)
 			for range min(3, len(m.list.rows())) {
 				m = press(m, "down")
@@ -125,7 +133,7 @@ func walkScreens(t *testing.T, path string, w, h int, check func(where string, m
 			}
 			m = press(m, "right")
 		}
-		for _, call := range []string{"g", "G"} {
+		for _, call := range []string{"g", "G"}[b2i(short):] {
 			for _, keys := range hostileTours {
 				m = press(m, "esc", "esc", "esc", call)
 				m = press(m, keys...)
@@ -160,7 +168,7 @@ func TestHostileNamesReachNoView(t *testing.T) {
 	for name, path := range hostileRecordings(t) {
 		for _, size := range [][2]int{{180, 50}, {120, 40}, {100, 30}, {60, 15}} {
 			w, h := size[0], size[1]
-			walkScreens(t, path, w, h, func(where string, m Model) {
+			walkScreens(t, path, w, h, false, func(where string, m Model) {
 				where = name + " " + itoa(w) + "×" + itoa(h) + " " + where
 				for i, p := range m.parts() {
 					if n := strings.Count(p.text, "\n") + 1; n > p.lines {
@@ -177,31 +185,59 @@ func TestHostileNamesReachNoView(t *testing.T) {
 	}
 }
 
-// In colour, every escape a screen holds is one of the style sheet's:
-// the recording's (hidden text, a green line) cannot add one.
+// In colour, every escape a screen holds is one of the program's: the
+// recording's (hidden text, a green line) cannot add one, and the last
+// guard has nothing to do. In 24-bit colour and in the 256 colours of
+// xterm-256color (tmux), on dark and light backgrounds.
 func TestHostileNamesAddNoColour(t *testing.T) {
-	lipgloss.SetColorProfile(termenv.TrueColor)
 	defer lipgloss.SetColorProfile(termenv.Ascii)
-	st := DefaultStyles()
-	own := st.palette()
-	for _, bad := range []string{"\x1b[8m", "\x1b[1;32m"} {
-		if own[bad] {
-			t.Fatalf("the style sheet writes %q itself: the test cannot tell", bad)
-		}
-	}
-	for name, path := range hostileRecordings(t) {
-		walkScreens(t, path, 180, 50, func(where string, m Model) {
-			s := m.screen()
-			for i := strings.IndexByte(s, 0x1b); i >= 0; i = next(s, i, "\x1b") {
-				seq := s[i:min(len(s), i+strings.IndexByte(s[i:]+"m", 'm')+1)]
-				if !own[seq] {
-					t.Fatalf("%s %s: %q is not the program's: %q", name, where, seq, s[max(0, i-300):min(len(s), i+100)])
+	defer lipgloss.SetHasDarkBackground(true)
+	for _, profile := range []termenv.Profile{termenv.TrueColor, termenv.ANSI256} {
+		for _, dark := range []bool{true, false} {
+			lipgloss.SetColorProfile(profile)
+			lipgloss.SetHasDarkBackground(dark)
+			own := DefaultStyles().palette()
+			for _, bad := range []string{"\x1b[8m", "\x1b[1;32m"} {
+				if own[bad] {
+					t.Fatalf("profile %d: the style sheet writes %q itself: the test cannot tell", profile, bad)
 				}
 			}
-			if f := own.Frame(s); f != s {
-				t.Errorf("%s %s: the last guard had work to do", name, where)
+			for name, path := range hostileRecordings(t) {
+				// another palette at work, or names in fewer places: the views are enough
+				short := profile != termenv.TrueColor || !dark || name == "s01" || name == "c06b"
+				walkScreens(t, path, 180, 50, short, func(where string, m Model) {
+					s := m.screen()
+					for i := strings.IndexByte(s, 0x1b); i >= 0; i = next(s, i, "\x1b") {
+						end := strings.IndexByte(s[i:], 'm')
+						if end < 0 {
+							end = len(s) - i - 1
+						}
+						seq := s[i : i+end+1]
+						if !own[seq] {
+							t.Fatalf("profile %d dark %v: %s %s: %q is not the program's: %q", profile, dark, name, where, seq, s[max(0, i-300):min(len(s), i+100)])
+						}
+					}
+					if f := own.Frame(s); f != s {
+						t.Errorf("profile %d dark %v: %s %s: the last guard had work to do", profile, dark, name, where)
+					}
+				})
 			}
-		})
+		}
+	}
+}
+
+// The loading bar, drawn at every fraction while a file loads, writes
+// only the program's colours.
+func TestLoadBarColoursAreTheProgramsOwn(t *testing.T) {
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	for _, profile := range []termenv.Profile{termenv.TrueColor, termenv.ANSI256, termenv.ANSI} {
+		lipgloss.SetColorProfile(profile)
+		own, bar := DefaultStyles().palette(), newLoadBar()
+		for f := 0.0; f <= 1; f += 0.01 {
+			if s := bar.ViewAs(f); own.Frame(s) != s {
+				t.Fatalf("profile %d: the bar at %.2f: %q", profile, f, own.Frame(s))
+			}
+		}
 	}
 }
 
