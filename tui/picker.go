@@ -187,6 +187,10 @@ func (m Model) viewed(msg viewMsg) Model {
 	if m.s == nil || msg.gen != m.gen || msg.err != nil {
 		return m
 	}
+	if old := m.s.views; old != nil && msg.views != nil && old.all == msg.views.all {
+		// the same file's conversations: their rows are the same
+		msg.views.rows, msg.views.column = old.rows, old.column
+	}
 	m.s = nil
 	m.loaded(newSession(m.cfg.Name, msg.loadedMsg))
 	return m

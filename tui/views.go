@@ -102,7 +102,11 @@ func (vs *views) pickRows() *rowIndex {
 	if vs.rows != nil {
 		return vs.rows
 	}
-	x := &rowIndex{conv: make([]int, len(vs.convs))}
+	n := 0
+	for _, cv := range vs.convs {
+		n += 3 + len(cv.Runs) // its row, its runs', at most an agent's title and a blank
+	}
+	x := &rowIndex{rows: make([]pickRow, 0, n), conv: make([]int, len(vs.convs))}
 	var agent *model.Agent
 	for i, cv := range vs.convs {
 		if i == 0 || cv.Agent != agent {
