@@ -97,7 +97,7 @@ func (o *options) noteGiven(fs *pflag.FlagSet) {
 func (o *options) maxLine() int { return o.maxLineMB << 20 }
 
 func (o *options) validate() error {
-	if o.maxLineMB < 0 || o.maxLineMB > 1<<20 {
+	if (o.given["max-line-mb"] || o.maxLineMB != 0) && (o.maxLineMB < 1 || o.maxLineMB > 1<<20) {
 		return fmt.Errorf("--max-line-mb must be between 1 and 1048576 (MB)")
 	}
 	switch o.strategy {

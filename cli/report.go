@@ -125,7 +125,7 @@ func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 	}
 	fmt.Fprintln(w, termtext.Line(libraryLine(s.Rec)))
 	if problems := s.Problems(); len(problems) > 0 {
-		fmt.Fprintf(w, "problems (%d):\n", len(problems)+max(0, s.Rec.Unlisted-1))
+		fmt.Fprintf(w, "problems (%d):\n", s.ProblemCount())
 		for _, p := range problems {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(p.Message))
 		}

@@ -349,6 +349,7 @@ func (b *builder) llmEnd(rs *runState, p *parsed) {
 		b.problem(p.at, "a second stream.llm_end for the call of line %d", cs.call.Line)
 		return
 	}
+	b.checkUsage(p)
 	cs.call.Usage, cs.call.Measured = p.usage, p.measured
 	cs.call.Ended = true
 	cs.content = p.text

@@ -26,6 +26,21 @@ func (b *builder) checkStrategy(p *parsed) {
 	}
 }
 
+// checkUsage says when llm_end's usage holds a negative number: not a
+// count of tokens, so not a reading of the call's input (§7); such a
+// field is taken as not given.
+func (b *builder) checkUsage(p *parsed) {
+	for _, f := range []struct {
+		name string
+		n    *int
+	}{{"input", &p.usage.Input}, {"output", &p.usage.Output}} {
+		if *f.n < 0 {
+			b.problem(p.at, "stream.llm_end usage.%s %d is not a count of tokens; taken as not given", f.name, *f.n)
+			*f.n, p.measured = 0, false
+		}
+	}
+}
+
 // toolStartAt is one tool_start, for unanswered.
 type toolStartAt struct {
 	rs       *runState

@@ -123,8 +123,26 @@ func (s *Study) Lead() Agent { return s.lead }
 // policy; summaries come from the recorded folds, refusals learned under
 // the recorded policy, whatever the knobs changed (§11.9). Made once.
 func (s *Study) Replay() *window.Replay {
-	s.replayOnce.Do(func() { s.replay = window.Merge(s.sub, s.Lineage, s.infs, s.policies) })
+	s.replayOnce.Do(func() {
+		if s.asRecorded() {
+			s.replay = s.RecordedReplay() // the same windows: made once, not twice
+			return
+		}
+		s.replay = window.Merge(s.sub, s.Lineage, s.infs, s.policies)
+	})
 	return s.replay
+}
+
+// asRecorded reports whether every replayed agent is settled on its
+// recorded policy, the one its inference (if any) replayed: no knob
+// given changed one.
+func (s *Study) asRecorded() bool {
+	for _, a := range s.Agents {
+		if a.Policy != a.Recorded || (a.inf == nil && len(s.infs) > 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // RecordedReplay is the recording replayed with every agent under its
@@ -160,6 +178,12 @@ func (s *Study) Problems() []model.Problem {
 		out = append(out, model.Problem{Message: s.Rec.Source + ": replay: " + p})
 	}
 	return out
+}
+
+// ProblemCount is how many problems there are, listed or not (the
+// loader lists the first bad lines of a file full of them).
+func (s *Study) ProblemCount() int {
+	return len(s.Problems()) + max(0, s.Rec.Unlisted-1)
 }
 
 // foldsFor is the book a replay with an agent under p takes its

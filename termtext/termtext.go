@@ -21,7 +21,10 @@
 // border moves.
 //
 // It refuses to interpret anything: it never keeps an escape sequence,
-// not even a colour; styling is the printer's business.
+// not even a colour; styling is the printer's business. So in a screen
+// built from text that went through it, every escape is the printer's
+// own: Palette.Frame, the last guard, lets through the SGR sequences of
+// the printer's style sheet and nothing else.
 package termtext
 
 import (
@@ -39,7 +42,7 @@ type Mark func(placeholder string) string
 // plain-text output (report, stderr).
 func Text(s string) string { return clean(s, nil, keepTabs) }
 
-// Line returns s safe for one line of a terminal: newlines become ␤
+// Line returns s safe for one line of a terminal: newlines become ␊
 // and tabs a space. For names: files, tools, strategies.
 func Line(s string) string { return clean(s, nil, oneLine) }
 

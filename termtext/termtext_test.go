@@ -84,14 +84,29 @@ func TestEmojiWidthsAgreeAfterSanitizing(t *testing.T) {
 	}
 }
 
-func TestFrameKeepsColourAndShowsEveryOtherEscape(t *testing.T) {
+func TestFrameKeepsTheProgramsColourAndShowsEveryOtherEscape(t *testing.T) {
+	own := PaletteOf("\x1b[1;38;2;1;2;3mbold\x1b[0m")
 	in := "\x1b[1;38;2;1;2;3mbold\x1b[0m \x1b]0;t\x07 \x1b[?1049l \u009b \r"
 	want := "\x1b[1;38;2;1;2;3mbold\x1b[0m ␛]0;t␇ ␛[?1049l \\x9b ␍"
-	if got := Frame(in); got != want {
+	if got := own.Frame(in); got != want {
 		t.Errorf("Frame = %q, want %q", got, want)
 	}
-	if s := "\x1b[31mred\x1b[0m\nplain ünï"; Frame(s) != s {
+	if s := "\x1b[1;38;2;1;2;3mred\x1b[0m\nplain ünï 🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"; own.Frame(s) != s {
 		t.Errorf("Frame changed safe text %q", s)
+	}
+}
+
+// A colour the program never writes is the recording's: hidden text
+// (8), green (1;32) and every bidi control are shown, not acted on.
+func TestFrameShowsAnSGRTheProgramDidNotWrite(t *testing.T) {
+	own := PaletteOf("\x1b[1mtitle\x1b[0m", "\x1b[38;5;245mdim\x1b[0m")
+	in := "\x1b[1mok\x1b[0m \x1b[8mhidden\x1b[0m \x1b[1;32mSPOOF\x1b[0m \u202eevil\u2066 \x00"
+	want := "\x1b[1mok\x1b[0m ␛[8mhidden\x1b[0m ␛[1;32mSPOOF\x1b[0m <U+202E>evil<U+2066> ␀"
+	if got := own.Frame(in); got != want {
+		t.Errorf("Frame = %q,\n want %q", got, want)
+	}
+	if got := Palette(nil).Frame("\x1b[0mx"); got != "␛[0mx" {
+		t.Errorf("an empty palette lets %q through", got)
 	}
 }
 
@@ -187,7 +202,7 @@ func TestLoneSurrogateIsShownAsAMark(t *testing.T) {
 // Frame, the last guard, shows a lone surrogate that slipped past a
 // printer as the same mark.
 func TestFrameShowsALoneSurrogateAsItsMark(t *testing.T) {
-	if got := Frame("a\xed\xa0\xbdb\xff"); got != `a<U+D83D>b\xff` {
+	if got := Palette(nil).Frame("a\xed\xa0\xbdb\xff"); got != `a<U+D83D>b\xff` {
 		t.Errorf("Frame = %q", got)
 	}
 }

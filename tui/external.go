@@ -11,10 +11,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
 )
 
 // What leaves the program: o hands text to $PAGER, y to the terminal's
-// clipboard by OSC 52 (which works over ssh and inside tmux).
+// clipboard by OSC 52 (which works over ssh and inside tmux); both as
+// the screen shows it, placeholders and all.
 
 // pagerFileMsg is sent by pagerCmd once the text is in a file for the
 // pager to read.
@@ -29,9 +31,11 @@ type pagerDoneMsg struct {
 	err  error
 }
 
-// copiedMsg is sent by copyCmd once the OSC 52 sequence is written.
+// copiedMsg is sent by copyCmd once the OSC 52 sequence is written;
+// big says it is longer than terminals accept (osc52Max).
 type copiedMsg struct {
 	chars int
+	big   bool
 	err   error
 }
 
@@ -77,12 +81,37 @@ func osc52(text string) string {
 	return "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
 }
 
-// copyCmd writes text to the terminal as OSC 52.
+// osc52Max is the longest OSC 52 body ("52;c;" and the base64 of the
+// text) tmux 3.3a takes into a paste buffer: its input buffer, 1 MiB
+// (measured: a text of 786,426 bytes is copied, one of 786,427 dropped
+// whole, silently). Other terminals have limits of their own, none known
+// higher.
+const osc52Max = 1 << 20
+
+// copyCmd writes what the screen shows of text to the terminal as OSC
+// 52: with placeholders for what the terminal would act on, as the
+// screen draws them (termtext.Screen), so a paste can never hold an
+// escape — a bracketed-paste end marker in a tool result would end the
+// paste early and run the rest as typed commands —, a C1 control, a
+// carriage return or a bidi control.
 func copyCmd(w io.Writer, text string) tea.Cmd {
 	return func() tea.Msg {
-		_, err := io.WriteString(w, osc52(text))
-		return copiedMsg{chars: model.Len(text), err: err}
+		text := termtext.Screen(text, nil) // a 6.7 MB result: off the UI goroutine
+		seq := osc52(text)
+		_, err := io.WriteString(w, seq)
+		return copiedMsg{chars: model.Len(text), big: len(seq)-len("\x1b]\x07") > osc52Max, err: err}
 	}
+}
+
+// copiedText is the footer's answer to y.
+func copiedText(msg copiedMsg) string {
+	switch {
+	case msg.err != nil:
+		return "could not copy: " + msg.err.Error()
+	case msg.big:
+		return "sent " + thousands(msg.chars) + " chars by OSC 52, more than terminals take (tmux drops over 1 MiB of base64): the clipboard likely did not change; o opens it in $PAGER"
+	}
+	return "copied " + thousands(msg.chars) + " chars to the clipboard (OSC 52)"
 }
 
 // plainText is messages' own words, as the library sent them: the

@@ -61,13 +61,9 @@ func (h *header) View() string {
 	if c == nil {
 		return lines(title+"  "+h.st.Dim.Render("no model calls in this recording"), h.width, headerHeight)
 	}
-	line1 := joinFlow(append([]string{title}, h.where(c, "iteration")...), "   ", h.width)
+	line1 := joinFlow(append([]string{title}, h.where(c, "iteration", -1)...), "   ", h.width)
 	if ansi.StringWidth(line1) >= h.width {
-		// narrow: drop the program's name, shorten, and let the file name
-		// give way before the numbers do
-		rest := "  " + strings.Join(h.where(c, "iter"), "  ")
-		room := max(8, h.width-ansi.StringWidth(rest))
-		line1 = fit(h.st.Value.Render(fitLeft(shortName(name), room))+rest, h.width)
+		line1 = h.narrow(c, name)
 	}
 	how := h.how(c, true, false)
 	if ansi.StringWidth(strings.Join(how, "   ")) > h.width {
@@ -83,8 +79,26 @@ func (h *header) View() string {
 	return lines(line1+"\n"+line2, h.width, headerHeight)
 }
 
-// where: the run, the call, the iteration, and the window's size.
-func (h *header) where(c *window.CallReplay, iteration string) []string {
+// narrow is the first line when it does not fit: without the program's
+// name, shortened; the file name gives way first, then the window's
+// size and the conversation's label, never the call counter.
+func (h *header) narrow(c *window.CallReplay, name string) string {
+	segs := h.where(c, "iter", -1)
+	// up to the call counter: what must fit beside 8 columns of the name
+	upToCall := ansi.StringWidth("  " + segs[0] + "  " + segs[1])
+	if over := upToCall + 8 + 2 - h.width; over > 0 { // 2: the ellipsis that cuts the size
+		if lw := termtext.Width(h.s.views.label(-1)); lw > 0 {
+			segs = h.where(c, "iter", max(0, lw-over))
+		}
+	}
+	rest := "  " + strings.Join(segs, "  ")
+	room := max(8, h.width-ansi.StringWidth(rest))
+	return fit(h.st.Value.Render(fitLeft(shortName(name), room))+rest, h.width)
+}
+
+// where: the run, the call, the iteration, and the window's size; the
+// conversation's label cut to labelMax columns (-1: whole).
+func (h *header) where(c *window.CallReplay, iteration string, labelMax int) []string {
 	l, v := h.st.Label.Render, h.st.Value.Render
 	w := c.Window()
 	size := l("window ") + v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w))))
@@ -104,7 +118,7 @@ func (h *header) where(c *window.CallReplay, iteration string) []string {
 		size += l(", ") + h.st.Unknown.Render("no reply yet") // no llm_end
 	}
 	run := l("run ") + v(fmt.Sprintf("%d/%d", runPosition(h.s.rec, c.Run), len(h.s.rec.Runs)))
-	if label := h.s.views.label(); label != "" {
+	if label := h.s.views.label(labelMax); label != "" {
 		run = v(label) + l(" (w) · ") + run // which agent and conversation
 	}
 	switch {
@@ -149,12 +163,12 @@ func (h *header) how(c *window.CallReplay, long, narrow bool) []string {
 	if h.s.replaying {
 		rec = h.st.Unknown.Render("replaying…") // what is on screen is the replay before the knob moved
 	}
-	probs := h.s.rec.ProblemCount()
+	probs := h.s.problemCount // the study's: report's and export's count
 	ps := l("problems ") + h.st.Value.Render(fmt.Sprint(probs))
 	if probs > 0 {
 		ps = l("problems ") + h.st.Error.Render(fmt.Sprint(probs))
 	}
-	if n := len(h.s.replay.Problems); n > 0 {
+	if n := len(h.s.replay.Problems); n > 0 && h.s.moved() { // the settled policies' are counted above
 		ps += l(" · replay ") + h.st.Error.Render(fmt.Sprint(n))
 	}
 	out := []string{pol, l("replay vs recorded: ") + rec}

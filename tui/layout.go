@@ -80,17 +80,70 @@ func (m Model) View() string {
 	if f, ok := m.heldFrame(); ok {
 		return f
 	}
-	parts := []string{m.header.View()}
+	// Every printer made its recording text safe, so the only escapes in
+	// the screen are the style sheet's and each part has the lines it
+	// was given: Frame shows whatever slipped past a printer, and a
+	// screen it had to change is cut to the terminal again (a
+	// placeholder is wider than the character it stands for).
+	s := m.screen()
+	if f := m.st.palette().Frame(s); f != s {
+		s = lines(f, m.width, m.height)
+	}
+	return m.drawn(s)
+}
+
+// screen is the frame as the components drew it, before the last guard
+// (View): each part on the lines it was given, cut to the terminal.
+func (m Model) screen() string {
+	ps := m.parts()
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = part(p.text, p.lines)
+	}
+	return lines(strings.Join(out, "\n"), m.width, m.height)
+}
+
+// screenPart is what one component drew and the lines it is given.
+type screenPart struct {
+	text  string
+	lines int
+}
+
+// parts are the screen's parts, top to bottom.
+func (m Model) parts() []screenPart {
+	var ps []screenPart
+	add := func(s string, n int) {
+		if n > 0 {
+			ps = append(ps, screenPart{s, n})
+		}
+	}
+	add(m.header.View(), headerHeight)
 	if m.showTimeline() {
-		parts = append(parts, m.timeline.View())
+		add(m.timeline.View(), timelineHeight)
 	}
-	parts = append(parts, m.panes(m.paneHeight()))
+	h := m.paneHeight()
+	add(m.panes(h), h)
 	if m.s != nil {
-		parts = append(parts, m.bar.View())
+		add(m.bar.View(), m.bar.height())
 	}
-	parts = append(parts, m.footer())
-	// every printer sanitized its text; Frame is the guard behind them
-	return m.drawn(termtext.Frame(lines(strings.Join(parts, "\n"), m.width, m.height)))
+	add(m.footer(), 1)
+	return ps
+}
+
+// part is s on exactly n lines: a line too many (a newline a printer let
+// through) cannot push the parts below it down, nor one too few pull
+// them up.
+func part(s string, n int) string {
+	if c := strings.Count(s, "\n") + 1; c > n {
+		i := 0
+		for range n {
+			i += strings.IndexByte(s[i:], '\n') + 1
+		}
+		return s[:i-1]
+	} else if c < n {
+		return s + strings.Repeat("\n", n-c)
+	}
+	return s
 }
 
 // panes is the middle of the screen: the turn list and the detail side
@@ -109,7 +162,11 @@ func (m Model) panes(h int) string {
 	case m.overlay == recordedOverlay:
 		return box(m.st, "Recorded window beside the replay (←/→ call, W or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
 	case m.overlay == pickerOverlay:
-		return box(m.st, "Agents, conversations and runs (↑/↓ choose, enter opens, w or esc closes)"+moreMark(m.picker), m.picker.View(), w, h, true)
+		more := ""
+		if m.picker.more() {
+			more = " · ↓ more"
+		}
+		return box(m.st, "Agents, conversations and runs (↑/↓ pgup/pgdn g/G choose, enter opens, w or esc closes)"+more, m.picker.View(), w, h, true)
 	case m.overlay == responseOverlay:
 		return box(m.st, "Response of call "+itoa(m.s.call+1)+" — its values and why (i or esc closes)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}
@@ -119,7 +176,7 @@ func (m Model) panes(h int) string {
 	right := box(m.st, m.detail.title(), m.detail.View(), w-cw-listW, h, m.detail.focused)
 	panes := joinColumns(left, right)
 	if cw > 0 {
-		col := box(m.st, "Conversations (w)", convColumnText(m.s.views, m.st, cw-2), cw, h, false)
+		col := box(m.st, "Conversations (w)", convColumnText(m.s.views, m.st, cw-2, h-2), cw, h, false)
 		panes = joinColumns(col, panes)
 	}
 	return panes
@@ -139,7 +196,8 @@ func (m Model) footer() string {
 		return p + m.help.ShortHelpView(m.keys.promptHelp())
 	}
 	if m.flash != "" {
-		return m.st.Unknown.Render(m.flash)
+		// an answer to a key names tools, ids and values of the recording
+		return m.st.Unknown.Render(termtext.Line(m.flash))
 	}
 	if m.search.active() {
 		return m.search.View()

@@ -33,13 +33,11 @@ type Model struct {
 	list     *turnList
 	detail   *detailPane
 	bar      *policyBar
-	problems *textPane // the ! overlay
-	keyhelp  *textPane // the ? overlay
-	resp     *textPane // the i overlay: the response and its values
-	picker   *textPane // the w overlay: agents, conversations, runs
-	recWin   *textPane // the W overlay: the recorded window beside the replay
-	// pickCursor is the conversation the picker's cursor is on
-	pickCursor int
+	problems *textPane   // the ! overlay
+	keyhelp  *textPane   // the ? overlay
+	resp     *textPane   // the i overlay: the response and its values
+	picker   *pickerPane // the w overlay: agents, conversations, runs
+	recWin   *textPane   // the W overlay: the recorded window beside the replay
 	// sugs holds the answers of the "what would have kept it" search;
 	// sugAsked, by call, the generation (+1) each was asked for
 	sugs     *suggestions
@@ -89,7 +87,7 @@ func New(cfg Config) Model {
 	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w) })
 	m.problems = newTextPane(keys, func(int) string { return "" })
 	m.resp = newTextPane(keys, func(int) string { return "" })
-	m.picker = newTextPane(keys, func(int) string { return "" })
+	m.picker = &pickerPane{st: st}
 	m.recWin = newTextPane(keys, func(int) string { return "" })
 	m.sugs, m.sugAsked, m.respSel = &suggestions{}, map[int]int{}, new(int)
 	return m
@@ -224,10 +222,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flash = "the pager: " + msg.err.Error()
 		}
 	case copiedMsg:
-		m.flash = "copied " + thousands(msg.chars) + " chars to the clipboard (OSC 52)"
-		if msg.err != nil {
-			m.flash = "could not copy: " + msg.err.Error()
-		}
+		m.flash = copiedText(msg)
 	case tea.MouseMsg:
 		m.lastInput = time.Now()
 		m = m.mouse(msg)

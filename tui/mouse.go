@@ -18,6 +18,8 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 	case transcriptOverlay:
 		m.trans.Update(msg)
 		return m
+	case pickerOverlay:
+		return m.pickerWheel(msg)
 	}
 	if m.s == nil {
 		return m

@@ -129,31 +129,34 @@ func (p *textPane) more() bool { return !p.vp.AtBottom() }
 
 func (p *textPane) View() string { return lines(p.vp.View(), p.width, p.height) }
 
-// problemsText lists what the loader could not use, what the replay could
-// not decide, and how the recorded policy was found.
+// problemsText lists the problems report and export list — what the
+// loader could not use, what the lineage and the replay could not
+// decide — (the study's), then what the replay under the user's knobs
+// could not decide, and how the recorded policy was found.
 func problemsText(s *session, st *Styles, w int) string {
 	if s == nil || s.rec == nil {
 		return ""
 	}
 	var b strings.Builder
-	rec := s.rec
-	fmt.Fprintf(&b, "%s\n", st.Title.Render(fmt.Sprintf("In the file (%d)", rec.ProblemCount())))
-	if len(rec.Problems) == 0 {
+	fmt.Fprintf(&b, "%s\n", st.Title.Render(fmt.Sprintf("In the file (%d)", s.problemCount)))
+	if len(s.problems) == 0 {
 		b.WriteString(st.Dim.Render("none: every line was used") + "\n")
 	}
-	for _, pr := range rec.Problems {
+	for _, pr := range s.problems {
 		where := "file"
 		if pr.Line > 0 {
 			where = fmt.Sprintf("line %d", pr.Line)
 		}
 		b.WriteString(ansi.Wrap(st.Label.Render(where+": ")+termtext.Screen(withoutPlace(pr.Message, pr.Line), st.Placeholder), w, "") + "\n")
 	}
-	fmt.Fprintf(&b, "\n%s\n", st.Title.Render(fmt.Sprintf("In the replay (%d)", len(s.replay.Problems))))
-	if len(s.replay.Problems) == 0 {
-		b.WriteString(st.Dim.Render("none") + "\n")
-	}
-	for _, pr := range s.replay.Problems {
-		b.WriteString(ansi.Wrap(termtext.Screen(pr, st.Placeholder), w, "") + "\n")
+	if s.moved() {
+		fmt.Fprintf(&b, "\n%s\n", st.Title.Render(fmt.Sprintf("In the replay under your knobs (%d)", len(s.replay.Problems))))
+		if len(s.replay.Problems) == 0 {
+			b.WriteString(st.Dim.Render("none") + "\n")
+		}
+		for _, pr := range s.replay.Problems {
+			b.WriteString(ansi.Wrap(termtext.Screen(pr, st.Placeholder), w, "") + "\n")
+		}
 	}
 	a := s.agent
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("How the recorded policy was found"))

@@ -238,7 +238,7 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 	}
 	switch sug, state := sugs.of(s.call, e.Value); state {
 	case sugFound:
-		for _, l := range wrapText("would have kept it: "+sug.Text+" (K applies)", w-len(indent)) {
+		for _, l := range wrapText("would have kept it: "+termtext.Line(sug.Text)+" (K applies)", w-len(indent)) {
 			b.WriteString(indent + st.Changed.Render(l) + "\n")
 		}
 	case sugNone:

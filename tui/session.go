@@ -18,17 +18,22 @@ import (
 // changes it. The policies and the replays are the study's: the screen
 // asks it, and settles nothing itself.
 type session struct {
-	name      string
-	study     *study.Study
-	view      *study.View      // the conversation on screen
-	agent     *study.Agent     // its agent and its settled policy
-	rec       *model.Recording // view.Rec: the conversation on screen (the whole file when it holds one)
-	views     *views           // the file's conversations, for the picker
-	recorded  *window.Replay   // under agent.Recorded
-	replay    *window.Replay   // under policy; == recorded while unchanged
-	policy    model.Policy
-	lastPins  int // keepLastToolResults to restore when pins come back on
-	replaying bool
+	name  string
+	study *study.Study
+	view  *study.View      // the conversation on screen
+	agent *study.Agent     // its agent and its settled policy
+	rec   *model.Recording // view.Rec: the conversation on screen (the whole file when it holds one)
+	views *views           // the file's conversations, for the picker
+	// problems are the study's (loader, lineage, replay under the settled
+	// policies), as report and export list them; problemCount counts the
+	// unlisted too
+	problems     []model.Problem
+	problemCount int
+	recorded     *window.Replay // under agent.Recorded
+	replay       *window.Replay // under policy; == recorded while unchanged
+	policy       model.Policy
+	lastPins     int // keepLastToolResults to restore when pins come back on
+	replaying    bool
 
 	call    int            // 0-based index into replay.Calls
 	rows    *window.Ledger // replay.LedgerAt(call)
@@ -70,6 +75,8 @@ type loadedMsg struct {
 	start    *window.Replay      // under the policy the screen opens with (== recorded without knobs)
 	books    [2]*provenance.Book // of recorded and start
 	views    *views              // the file's conversations
+	problems []model.Problem     // the study's
+	nprobs   int                 // the study's count, unlisted included
 	diff     *fateDiff           // recorded against start, when they differ
 	err      error
 }
@@ -117,7 +124,8 @@ func prepareView(st *study.Study, number int, mine *model.Policy) loadedMsg {
 	if start != r {
 		books[1] = provenance.New(v.Rec, start)
 	}
-	return loadedMsg{study: st, view: v, recorded: r, start: start, books: books, views: vs, diff: d}
+	return loadedMsg{study: st, view: v, recorded: r, start: start, books: books, views: vs, diff: d,
+		problems: st.Problems(), nprobs: st.ProblemCount()}
 }
 
 // replayedMsg is sent by replayCmd when a replay under a policy the user
@@ -194,7 +202,7 @@ func newSession(name string, msg loadedMsg) *session {
 		recorded: msg.recorded, replay: msg.recorded, policy: v.Agent.Recorded,
 		lastPins:     v.Agent.Recorded.KeepLastToolResults,
 		recordedBook: msg.books[0], book: msg.books[0],
-		diff: msg.diff,
+		diff: msg.diff, problems: msg.problems, problemCount: msg.nprobs,
 	}
 	if msg.start != nil {
 		s.replay, s.policy, s.book = msg.start, msg.start.Policy, msg.books[1]

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
@@ -90,7 +91,7 @@ type streaming struct {
 }
 
 func newStreaming(src *Stream) *streaming {
-	return &streaming{src: src, bar: progress.New(progress.WithoutPercentage(), progress.WithWidth(24)), began: time.Now(), now: time.Now}
+	return &streaming{src: src, bar: newLoadBar(), began: time.Now(), now: time.Now}
 }
 
 // partialBack notes that the partial in flight came back, with calls
@@ -181,6 +182,12 @@ func (s *streaming) line(st *Styles) string {
 	return st.Label.Render("loading ") + s.bar.ViewAs(min(frac, 1)) + " " +
 		st.Value.Render(fmt.Sprintf("%d%%", int(frac*100))) + st.Label.Render(" · "+size+" · ") +
 		st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
+}
+
+// newLoadBar is the header's progress bar while a file loads, in the
+// colours the style sheet is drawn in (none under NO_COLOR).
+func newLoadBar() progress.Model {
+	return progress.New(progress.WithoutPercentage(), progress.WithWidth(24), progress.WithColorProfile(lipgloss.ColorProfile()))
 }
 
 // byteSize is n bytes for a person: 512 B, 3.1 MB, 1.0 GB.

@@ -1,8 +1,13 @@
 package tui
 
 import (
-	"github.com/charmbracelet/lipgloss"
+	"reflect"
+	"sync"
 
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -36,6 +41,17 @@ type Styles struct {
 
 	// Help keys and their descriptions.
 	HelpKey, HelpDesc, HelpSep lipgloss.Style
+
+	own ownSGR
+}
+
+// ownSGR is the palette of the sheet under one colour profile and
+// background: made once, read by every frame.
+type ownSGR struct {
+	mu      sync.Mutex
+	profile termenv.Profile
+	dark    bool
+	made    termtext.Palette
 }
 
 func fg(light, dark string) lipgloss.Style {
@@ -116,3 +132,36 @@ func (s *Styles) Fate(f window.Fate) lipgloss.Style {
 // Placeholder styles what stands in for a control character or an
 // invisible one in a recording's text (termtext's placeholders).
 func (s *Styles) Placeholder(p string) string { return s.Dim.Render(p) }
+
+// palette is every SGR sequence the program writes under the colour
+// profile and background in force: the only escapes a frame may hold
+// (termtext.Palette.Frame). Every style is a field of the sheet, so a
+// style added there is in it; each is rendered on a word, a space and a
+// second line (the shapes lipgloss styles differently), and once more
+// wrapped by lipgloss, as a viewport wraps a line that does not fit
+// (lipgloss ends the style with a reset of its own there and opens it
+// again on the next line, its attributes in its own order). The loading
+// bar's colours are the bubbles progress bar's own.
+func (s *Styles) palette() termtext.Palette {
+	profile, dark := lipgloss.ColorProfile(), lipgloss.HasDarkBackground()
+	o := &s.own
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.made != nil && o.profile == profile && o.dark == dark {
+		return o.made
+	}
+	var samples []string
+	v := reflect.ValueOf(s).Elem()
+	for i := range v.NumField() {
+		if !v.Type().Field(i).IsExported() {
+			continue
+		}
+		if st, ok := v.Field(i).Interface().(lipgloss.Style); ok {
+			samples = append(samples, st.Render("x y\nx"), lipgloss.NewStyle().Width(2).Render(st.Render("xx xx")))
+		}
+	}
+	bar := newLoadBar()
+	samples = append(samples, bar.ViewAs(0), bar.ViewAs(1))
+	o.made, o.profile, o.dark = termtext.PaletteOf(samples...), profile, dark
+	return o.made
+}

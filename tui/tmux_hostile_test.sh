@@ -11,7 +11,15 @@
 #  2. a log with a 6.7 MB JSON tool result: select it, step past it,
 #     resize, quit — each answered within 2 s;
 #  3. opened at 20×5, grown to 120×40, quit: no debris on the main screen;
-#  4. the log piped to `inspect -`, keys read from the terminal.
+#  4. the log piped to `inspect -`, keys read from the terminal;
+#  5. y on a tool result that ends a bracketed paste and types a command:
+#     the paste buffer holds the placeholders, no ESC, C1 or bidi control;
+#  6. at 180×50, c02 with a newline, colour (SGR 1;32 and 8), C1, CR, BS
+#     and bidi controls in agent billing's id and path, a run id, a tool
+#     name and a tool-call id: the conversations' column, the picker, the
+#     header after opening billing — no line is the attacker's;
+#  7. demo-evidence with the same in the tools whose values left: the
+#     response block (i), K and enter on a value.
 # The files are generated (scripts/hostilelog), never committed.
 #
 #   tui/tmux_hostile_test.sh                          # builds /tmp/inspect-hostile
@@ -25,7 +33,7 @@ if [[ -z ${INSPECT_BIN:-} ]]; then
 fi
 command -v tmux >/dev/null || { echo "tmux is not installed"; exit 2; }
 work=$(mktemp -d)
-(cd "$root" && go run ./scripts/hostilelog -o "$work" testdata/s01-basic-loop/run.jsonl)
+(cd "$root" && go run ./scripts/hostilelog -o "$work" testdata)
 
 # a server of its own: its paste buffers are only this test's
 session=inspect-hostile-$$
@@ -155,4 +163,94 @@ keys l
 expect 'call 2/9' "keys still come from the terminal"
 keys q
 expect '^tour\$ *$' "q quits"
+keys 'clear' Enter
+
+# spoofless: the attacker's line shows only after ␊␛[1;32m, the
+# placeholders of its newline and colour, and the header's second line
+# is the program's
+spoofless() {
+	local bad
+	bad=$(screen | grep -oE '.{0,8}SPOOFED' | grep -v '␊␛\[1;32mSPOOFED' || true)
+	[[ -z $bad ]] || fail "a spoofed line ($1): $bad"
+	screen | sed -n 2p | grep -qE '^policy ' || fail "header line 2 is not the program's ($1)"
+	echo "ok    no line is the attacker's ($1)"
+}
+
+# clean: the paste buffer holds no ESC, C1, CR, BS or bidi control
+clean() {
+	local n
+	n=$(tmux show-buffer | LC_ALL=C grep -caP '\x1b|\xc2[\x80-\x9f]|\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]|\xd8\x9c|\r|\x08' || true)
+	[[ $n == 0 ]] || fail "the paste buffer holds raw controls: $(tmux show-buffer | head -c 300 | od -c | head)"
+	echo "ok    the paste buffer holds no escape, C1, CR, BS or bidi control ($1)"
+}
+
+# 5. y on a tool result with a bracketed-paste end and a command
+keys "'$bin' '$work/hostile.jsonl'" Enter
+expect 'call 1/9' "the hostile copy opens"
+keys l
+expect 'call 2/9' "call 2"
+keys k k k k j
+expect '─ new turn' "the search_docs turn is selected"
+keys y
+expect 'copied [0-9,]+ chars to the clipboard' "y copies it"
+[[ $(tmux list-buffers | wc -l) == 1 ]] || fail "y wrote no paste buffer"
+tmux show-buffer | grep -q '^␛\[201~$' || fail "the paste end marker is not shown as placeholders: $(tmux show-buffer | head -c 200)"
+tmux show-buffer | grep -q '^touch /tmp/x$' || fail "the copy is not the result"
+clean "the tool result"
+tmux delete-buffer
+keys q
+expect '^tour\$ *$' "q quits"
+modes "after y"
+keys 'clear' Enter
+
+# 6. names at 180×50: the conversations' column, the picker, the header
+tmux resize-window -t "$session" -x 180 -y 50
+keys "'$bin' '$work/names.jsonl'" Enter
+expect 'call 1/9' "c02 with hostile names opens at 180×50"
+expect '^│billing␊␛\[1;32mSPOOFED LINE' "the conversations' column shows billing's newline and colour"
+borders "the conversations' column"
+spoofless "the conversations' column"
+keys w
+expect '^┃agent billing␊␛\[1;32mSPOOFED LINE.*\(agentId billing␊' "the picker shows the agent key and id"
+expect 'run run-1796029387850-2␊␛\[1;32mSPOOFED.*␛\[8mhidden␛\[0m\\x85\\x9b1m␍X␈Y<U\+202E>evil<U\+2066><U\+2069>␀' "the picker shows the run id, its SGR 8, C1, CR, BS, bidi and NUL"
+borders "the picker"
+spoofless "the picker"
+keys G
+expect '▸ conversation 2 ' "G puts the cursor on the last conversation"
+keys Enter
+expect 'billing␊␛\[1;32mSPOOFED.* · conversation 2/2 \(w\).*call 1/12' "billing's conversation: the label cut, the call counter kept"
+borders "billing's conversation"
+spoofless "billing's conversation"
+for _ in 1 2 3 4 5 6; do keys l; done
+expect 'call 7/12' "stepped to billing's call 7"
+borders "billing's call 7"
+spoofless "billing's call 7"
+modes "names"
+keys q
+expect '^tour\$ *$' "q quits"
+keys 'clear' Enter
+
+# 7. the response block, K and enter on a value name the hostile tools
+keys "'$bin' '$work/evidence.jsonl'" Enter
+expect 'call 1/16' "demo-evidence with hostile tool names opens"
+keys : 1 3 Enter
+expect 'call 13/16' "call 13"
+keys i
+expect 'in list_hosts␊␛\[1;32mSPOOFED' "i: the sources name list_hosts with its placeholders"
+expect 'would have kept it: .*keep list_hosts␊␛\[1;32mSPOOFED' "i: the suggestion names it too" 10
+borders "the response block"
+spoofless "the response block"
+keys K
+expect '^applied: .*list_hosts␊␛\[1;32mSPOOFED' "K: the footer names list_hosts with its placeholders" 10
+spoofless "K"
+keys r
+keys Enter
+expect '^call [0-9]+: the last call (list_hosts|get_metrics)␊␛\[1;32mSPOOFED' "enter on a value: the footer names its tool with placeholders"
+borders "enter on a value"
+spoofless "enter on a value"
+modes "evidence"
+keys q
+expect '^tour\$ *$' "q quits"
+[[ $(flag alternate_on) == 0 ]] || fail "still in the alternate screen"
+modes "the end"
 echo "hostile tour passed"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/termtext"
 )
 
 // A real log holds several agents and conversations (WINDOW-SEMANTICS
@@ -25,6 +26,8 @@ type views struct {
 	convs  []study.Conversation // in conversation order
 	shown  int                  // index in convs of the one on screen
 	paused map[*model.Run]bool  // the runs a later resume() continues (§10.7)
+	rows   *rowIndex            // the picker's rows, made on the first look
+	column []pickRow            // the conversations' column's rows, likewise
 }
 
 // newViews lists st's conversations, v on screen.
@@ -44,13 +47,19 @@ func newViews(st *study.Study, v *study.View) *views {
 }
 
 // label names the conversation on screen for the header: its agent and
-// its number of the file's conversations ("" for a file of one).
-func (vs *views) label() string {
+// its number of the file's conversations ("" for a file of one); the
+// agent's key cut so the label takes at most w columns (-1: whole).
+func (vs *views) label(w int) string {
 	if vs == nil || len(vs.convs) <= 1 {
 		return ""
 	}
 	cv := vs.convs[vs.shown]
-	return fmt.Sprintf("%s · conversation %d/%d", cv.Agent.Key, cv.Number, len(vs.convs))
+	num := fmt.Sprintf(" · conversation %d/%d", cv.Number, len(vs.convs))
+	key := termtext.Line(cv.Agent.Key)
+	if w >= 0 {
+		key = fit(key, max(2, w-termtext.Width(num)))
+	}
+	return key + num
 }
 
 // matchText says how much of a run or conversation the replay matches.
@@ -66,54 +75,101 @@ func matchText(matched, compared int) string {
 	return fmt.Sprintf("differs: %d/%d match", matched, compared)
 }
 
-// pickerText is the picker: agents, then their conversations, then their
-// runs, each with how much of it the replay under the recorded policies
-// reproduces; cursor is the conversation the cursor is on, mine what the
-// knobs the user moved make of the one on screen ("" when none moved).
-func pickerText(vs *views, st *Styles, cursor int, mine string) string {
-	if vs == nil {
-		return ""
+// The picker's rows: an agent's title, a conversation, one of its runs,
+// the blank line between two agents.
+const (
+	agentRow = iota
+	convRow
+	runRow
+	blankRow
+)
+
+// pickRow is one row of the picker.
+type pickRow struct {
+	kind int
+	conv int // in views.convs
+	run  int // in the conversation's runs, for a runRow
+}
+
+// rowIndex is the picker's rows, and the row of each conversation.
+type rowIndex struct {
+	rows []pickRow
+	conv []int // the row of each conversation, in order
+}
+
+// pickRows are the picker's rows: made once, on the first look.
+func (vs *views) pickRows() *rowIndex {
+	if vs.rows != nil {
+		return vs.rows
 	}
-	var b strings.Builder
+	n := 0
+	for _, cv := range vs.convs {
+		n += 3 + len(cv.Runs) // its row, its runs', at most an agent's title and a blank
+	}
+	x := &rowIndex{rows: make([]pickRow, 0, n), conv: make([]int, len(vs.convs))}
 	var agent *model.Agent
 	for i, cv := range vs.convs {
-		if cv.Agent != agent {
+		if i == 0 || cv.Agent != agent {
 			agent = cv.Agent
 			if i > 0 {
-				b.WriteString("\n")
+				x.rows = append(x.rows, pickRow{kind: blankRow, conv: i})
 			}
-			b.WriteString(st.Title.Render("agent "+agent.Key) + st.Dim.Render(agentNote(agent)) + "\n")
+			x.rows = append(x.rows, pickRow{kind: agentRow, conv: i})
 		}
+		x.conv[i] = len(x.rows)
+		x.rows = append(x.rows, pickRow{kind: convRow, conv: i})
+		for r := range cv.Runs {
+			x.rows = append(x.rows, pickRow{kind: runRow, conv: i, run: r})
+		}
+	}
+	vs.rows = x
+	return x
+}
+
+// pickerLine draws one row of the picker, w columns at most: cursor is
+// the conversation the cursor is on, mine what the knobs the user moved
+// make of the one on screen.
+func (vs *views) pickerLine(st *Styles, r pickRow, cursor int, mine string, w int) string {
+	cv := &vs.convs[r.conv]
+	switch r.kind {
+	case agentRow:
+		return fit(st.Title.Render("agent "+termtext.Line(cv.Agent.Key))+st.Dim.Render(agentNote(cv.Agent)), w)
+	case convRow:
 		mark := "  "
-		if i == cursor {
+		if r.conv == cursor {
 			mark = "▸ "
 		}
 		line := fmt.Sprintf("%sconversation %d · %s · %s · %s", mark, cv.Number, plural(len(cv.Runs), "run"), plural(cv.Calls, "call"), matchText(cv.Matched, cv.Compared))
-		if i == vs.shown {
+		if r.conv == vs.shown {
 			line += "  (on screen" + mine + ")"
 		}
-		if i == cursor {
-			b.WriteString(st.Value.Render(line) + "\n")
-		} else {
-			b.WriteString(line + "\n")
+		if r.conv == cursor {
+			return st.Value.Render(fit(line, w))
 		}
-		for _, r := range cv.Runs {
-			step := ""
-			if r.Run.Step != "" {
-				step = " " + r.Run.Step
-			}
-			b.WriteString(st.Dim.Render(fmt.Sprintf("      run %s%s · %s · %s", r.Run.RunID, step, plural(len(r.Run.Calls), "call"), matchText(r.Matched, r.Compared))) + "\n")
+		return fit(line, w)
+	case runRow:
+		run := cv.Runs[r.run]
+		step := ""
+		if run.Run.Step != "" {
+			step = " " + termtext.Line(run.Run.Step)
 		}
+		return st.Dim.Render(fit(fmt.Sprintf("      run %s%s · %s · %s", termtext.Line(run.Run.RunID), step, plural(len(run.Run.Calls), "call"), matchText(run.Matched, run.Compared)), w))
 	}
-	return b.String()
+	return ""
 }
 
 func agentNote(a *model.Agent) string {
 	if a.HasID {
-		return " (agentId " + a.AgentID + ")"
+		return " (agentId " + termtext.Line(a.AgentID) + ")"
 	}
-	return " (a step of " + strings.Join(a.Path, " / ") + ")"
+	parts := make([]string, len(a.Path))
+	for i, e := range a.Path {
+		parts[i] = termtext.Line(e)
+	}
+	return " (a step of " + strings.Join(parts, " / ") + ")"
 }
+
+func joinLines(ls []string) string { return strings.Join(ls, "\n") }
 
 // convColumnMin is the terminal width from which the file's conversations
 // are listed in a left column beside the panes (when it holds several).
@@ -130,38 +186,67 @@ func (m Model) convColumn() int {
 	return convColumnWidth
 }
 
-// convColumnText lists the conversations compactly, the one on screen
-// marked: its agent, its number, its calls and whether they match.
-func convColumnText(vs *views, st *Styles, w int) string {
-	var b strings.Builder
-	var agent *model.Agent
-	for i, cv := range vs.convs {
-		if cv.Agent != agent {
-			agent = cv.Agent
-			b.WriteString(st.Title.Render(fit(agent.Key, w)) + "\n")
+// convColumnText lists the conversations compactly, h lines of w
+// columns, the one on screen marked and in view: its agent, its number,
+// its calls and whether they match. Only the lines shown are drawn.
+func convColumnText(vs *views, st *Styles, w, h int) string {
+	rows := vs.columnRows()
+	at := 0
+	for i, r := range rows {
+		if r.kind == convRow && r.conv == vs.shown {
+			at = i
+			break
 		}
-		mark := "  "
-		if i == vs.shown {
-			mark = "▸ "
-		}
-		ok := "…"
-		switch {
-		case cv.Compared == 0:
-			ok = "—"
-		case cv.Compared > 0 && cv.Matched == cv.Compared:
-			ok = "match"
-		case cv.Compared > 0:
-			ok = "differs"
-		}
-		line := fit(fmt.Sprintf("%sconv %d · %s · %s", mark, cv.Number, plural(cv.Calls, "call"), ok), w)
-		if i == vs.shown {
-			line = st.Value.Render(line)
-		} else if ok == "differs" {
-			line = st.Differs.Render(line)
-		}
-		b.WriteString(line + "\n")
 	}
-	return b.String()
+	top := max(0, min(at-h/3, len(rows)-h))
+	out := make([]string, 0, h)
+	for _, r := range rows[top:min(len(rows), top+h)] {
+		out = append(out, vs.columnLine(st, r, w))
+	}
+	return joinLines(out)
+}
+
+// columnRows are the column's rows: each agent's title, its
+// conversations; made once.
+func (vs *views) columnRows() []pickRow {
+	if vs.column != nil {
+		return vs.column
+	}
+	for _, r := range vs.pickRows().rows {
+		if r.kind == agentRow || r.kind == convRow {
+			vs.column = append(vs.column, r)
+		}
+	}
+	return vs.column
+}
+
+// columnLine draws one row of the conversations' column.
+func (vs *views) columnLine(st *Styles, r pickRow, w int) string {
+	cv := &vs.convs[r.conv]
+	if r.kind == agentRow {
+		return st.Title.Render(fit(termtext.Line(cv.Agent.Key), w))
+	}
+	mark := "  "
+	if r.conv == vs.shown {
+		mark = "▸ "
+	}
+	ok := "…"
+	switch {
+	case cv.Compared == 0:
+		ok = "—"
+	case cv.Compared > 0 && cv.Matched == cv.Compared:
+		ok = "match"
+	case cv.Compared > 0:
+		ok = "differs"
+	}
+	line := fit(fmt.Sprintf("%sconv %d · %s · %s", mark, cv.Number, plural(cv.Calls, "call"), ok), w)
+	switch {
+	case r.conv == vs.shown:
+		return st.Value.Render(line)
+	case ok == "differs":
+		return st.Differs.Render(line)
+	}
+	return line
 }
 
 // otherRuns are the runs of the file's conversations not on screen.

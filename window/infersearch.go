@@ -94,7 +94,7 @@ func gather(rec *model.Recording, a *model.Agent, runs []int) facts {
 	case len(caps) > 0:
 		f.strategy, f.strategyWhy = model.TokenBudget, "strategy 'token-budget' from its budget_pressure events"
 	case changed:
-		f.strategy, f.strategyWhy = model.SlidingWindow, "strategy 'sliding-window': its windows changed and nothing names the strategy (a Sequence step has no meter)"
+		f.strategy, f.strategyWhy = model.SlidingWindow, "strategy 'sliding-window': its windows changed and nothing names the strategy "+noMeterNote(a)
 	default:
 		f.strategy, f.strategyWhy = model.SlidingWindow, "strategy named nowhere in the log: assuming 'sliding-window'"
 	}
@@ -114,6 +114,27 @@ func gather(rec *model.Recording, a *model.Agent, runs []int) facts {
 		f.threshold, f.thresholdWhy = largest, fmt.Sprintf("no budget_pressure: the strategy never engaged, so thresholdTokens is taken as the largest input, %d", largest)
 	}
 	return f
+}
+
+// noMeterNote says why a window that changed with no budget_pressure
+// event is sliding-window's doing, for the composition agent a runs in:
+// a Sequence step has no meter (§7); elsewhere the token strategies
+// emit budget_pressure whenever they engage, and whether a Loop,
+// Conditional or Parallel agent has a meter is not recorded (§15.6).
+func noMeterNote(a *model.Agent) string {
+	kind := ""
+	for _, e := range a.Path {
+		if k, _, ok := strings.Cut(e, ":"); ok && (k == "Sequence" || k == "Parallel" || k == "Loop" || k == "Conditional") {
+			kind = k // the innermost composition
+		}
+	}
+	switch kind {
+	case "Sequence":
+		return "(a Sequence step has no meter: only sliding-window changes its windows)"
+	case "":
+		return "(no budget_pressure event, which the token strategies emit whenever they engage)"
+	}
+	return "(no budget_pressure event, which the token strategies emit whenever they engage; whether an agent in a " + kind + " has a meter is not recorded)"
 }
 
 // searchResult is the best (K, L) found and the equally good ones.

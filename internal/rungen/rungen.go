@@ -46,12 +46,16 @@ const words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet ki
 
 // WriteFile writes the log to path and returns its size in bytes.
 func WriteFile(path string, s Spec) (int64, error) {
+	return writeFile(path, func(w io.Writer) error { return Write(w, s) })
+}
+
+func writeFile(path string, write func(io.Writer) error) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
-	if err := Write(bw, s); err != nil {
+	if err := write(bw); err != nil {
 		f.Close()
 		return 0, err
 	}
@@ -110,9 +114,14 @@ func Write(w io.Writer, s Spec) error {
 		return fmt.Errorf("rungen: %d calls", s.Calls)
 	}
 	g := &gen{w: w, rng: rand.New(rand.NewPCG(s.Seed, 0x1f00)), runID: "run-generated-1"}
-	request := "Work through the incident queue and report what you changed."
+	g.run(s, "agent", "Work through the incident queue and report what you changed.")
+	return g.err
+}
+
+// run writes one run of agent, s.Calls calls answering request.
+func (g *gen) run(s Spec, agent, request string) {
 	policy := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: s.KeepRecent, KeepLastToolResults: s.KeepPins}
-	g.emit("agent.run_configured", "run-configured#0", map[string]any{"agentId": "agent", "window": policy.Strategy})
+	g.emit("agent.run_configured", "run-configured#0", map[string]any{"agentId": agent, "window": policy.Strategy})
 	g.emit("agent.turn_start", "seed#0", map[string]any{"turnIndex": 0, "userPrompt": request})
 	history := []*model.Message{{Role: model.RoleUser, Content: request}}
 	var records []model.Record
@@ -144,6 +153,32 @@ func Write(w io.Writer, s Spec) error {
 		history = append(append([]*model.Message{}, sent...), appended...)
 	}
 	g.emit("agent.turn_end", "final#0", map[string]any{"turnIndex": 0, "iterationCount": s.Calls})
+}
+
+// Many is a log of many short runs, each a conversation of its own (a
+// request no earlier run explains): Runs runs of Spec.Calls calls, run i
+// of agent i mod Agents, one after the other.
+type Many struct {
+	Spec
+	Runs, Agents int
+}
+
+// Conversations is a Many of runs runs of 3 calls with results of
+// 100..400 characters, over agents agents.
+func Conversations(runs, agents int) Many {
+	return Many{Spec: Spec{Calls: 3, Seed: 9, MinResult: 100, MaxResult: 400, KeepRecent: 4, KeepPins: 2}, Runs: runs, Agents: agents}
+}
+
+// WriteMany writes the log of m to w.
+func WriteMany(w io.Writer, m Many) error {
+	if m.Calls < 1 || m.Runs < 1 || m.Agents < 1 {
+		return fmt.Errorf("rungen: %d runs of %d calls over %d agents", m.Runs, m.Calls, m.Agents)
+	}
+	g := &gen{w: w, rng: rand.New(rand.NewPCG(m.Seed, 0x1f00))}
+	for i := range m.Runs {
+		g.runID = fmt.Sprintf("run-many-%06d", i+1)
+		g.run(m.Spec, fmt.Sprintf("agent-%04d", i%m.Agents+1), fmt.Sprintf("Ticket T-%06d: find why the nightly job failed and fix it.", i+1))
+	}
 	return g.err
 }
 
@@ -197,13 +232,26 @@ func result(name string, it, size int) string {
 // directory, writing it only when it is not there yet (a 1 GB log takes
 // seconds to write; benchmarks run many times).
 func Cached(s Spec) (string, int64, error) {
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("inspect-rungen-%d-%d-%d-%d-%d-%d.jsonl",
-		s.Calls, s.Seed, s.MinResult, s.MaxResult, s.KeepRecent, s.KeepPins))
+	return cached(fmt.Sprintf("inspect-rungen-%d-%d-%d-%d-%d-%d.jsonl",
+		s.Calls, s.Seed, s.MinResult, s.MaxResult, s.KeepRecent, s.KeepPins), func(path string) (int64, error) { return WriteFile(path, s) })
+}
+
+// CachedMany is Cached for a Many.
+func CachedMany(m Many) (string, int64, error) {
+	return cached(fmt.Sprintf("inspect-rungen-many-%d-%d-%d-%d-%d-%d-%d-%d.jsonl",
+		m.Runs, m.Agents, m.Calls, m.Seed, m.MinResult, m.MaxResult, m.KeepRecent, m.KeepPins),
+		func(path string) (int64, error) {
+			return writeFile(path, func(w io.Writer) error { return WriteMany(w, m) })
+		})
+}
+
+func cached(name string, write func(path string) (int64, error)) (string, int64, error) {
+	path := filepath.Join(os.TempDir(), name)
 	if st, err := os.Stat(path); err == nil {
 		return path, st.Size(), nil
 	}
 	tmp := path + ".part"
-	n, err := WriteFile(tmp, s)
+	n, err := write(tmp)
 	if err != nil {
 		os.Remove(tmp)
 		return "", 0, err

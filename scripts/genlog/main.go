@@ -1,6 +1,8 @@
 // Command genlog writes (or finds, when cached) a generated agentfootprint
-// event log for benchmarks and prints its path and size. It is a
-// benchmark helper for scripts/bench-compare.sh, not a user command.
+// event log for benchmarks and prints its path and size: one long run, or
+// with -runs many short conversations (-agents agents). It is a benchmark
+// helper for scripts/bench-compare.sh and for timing the picker by hand,
+// not a user command.
 package main
 
 import (
@@ -13,8 +15,17 @@ import (
 
 func main() {
 	calls := flag.Int("calls", 16000, "model calls in the generated run (16000 is ~1 GB)")
+	runs := flag.Int("runs", 0, "write this many conversations of 3 calls instead (20000 is ~215 MB)")
+	agents := flag.Int("agents", 20, "with -runs: the agents the conversations are spread over")
 	flag.Parse()
-	path, size, err := rungen.Cached(rungen.Default(*calls))
+	var path string
+	var size int64
+	var err error
+	if *runs > 0 {
+		path, size, err = rungen.CachedMany(rungen.Conversations(*runs, *agents))
+	} else {
+		path, size, err = rungen.Cached(rungen.Default(*calls))
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "genlog:", err)
 		os.Exit(1)
