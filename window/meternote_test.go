@@ -27,7 +27,7 @@ func TestParallelBranchNoteIsNotASequences(t *testing.T) {
 			{Recorded: []*model.Message{u("q"), a1, r1}},
 			{Recorded: []*model.Message{u("q"), a2}}, // something left between the calls
 		}}
-		f := gather(&model.Recording{Agents: []*model.Agent{a}, Runs: []*model.Run{run}}, a)
+		f := gather(&model.Recording{Agents: []*model.Agent{a}, Runs: []*model.Run{run}}, a, []int{0})
 		if f.strategy != model.SlidingWindow || !strings.Contains(f.strategyWhy, c.want) || strings.Contains(f.strategyWhy, c.not) {
 			t.Errorf("%v: %s: %q", c.path, f.strategy, f.strategyWhy)
 		}

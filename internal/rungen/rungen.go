@@ -163,9 +163,9 @@ type Many struct {
 	Runs, Agents int
 }
 
-// Conversations is a Many of runs runs of 3 calls with results of
+// ManyRuns is a Many of runs runs of 3 calls with results of
 // 100..400 characters, over agents agents.
-func Conversations(runs, agents int) Many {
+func ManyRuns(runs, agents int) Many {
 	return Many{Spec: Spec{Calls: 3, Seed: 9, MinResult: 100, MaxResult: 400, KeepRecent: 4, KeepPins: 2}, Runs: runs, Agents: agents}
 }
 

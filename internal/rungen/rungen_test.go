@@ -70,7 +70,7 @@ func replayed(t *testing.T, rec *model.Recording, k int) *window.Replay {
 // recorded window reproduced under the policy it was written with.
 func TestManyConversations(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "many.jsonl")
-	if _, err := writeFile(path, func(w io.Writer) error { return WriteMany(w, Conversations(30, 4)) }); err != nil {
+	if _, err := writeFile(path, func(w io.Writer) error { return WriteMany(w, ManyRuns(30, 4)) }); err != nil {
 		t.Fatal(err)
 	}
 	rec, err := loader.StartLimited(path, 0).Wait()

@@ -22,7 +22,7 @@ func main() {
 	var size int64
 	var err error
 	if *runs > 0 {
-		path, size, err = rungen.CachedMany(rungen.Conversations(*runs, *agents))
+		path, size, err = rungen.CachedMany(rungen.ManyRuns(*runs, *agents))
 	} else {
 		path, size, err = rungen.Cached(rungen.Default(*calls))
 	}
