@@ -126,6 +126,10 @@ type evidenceDoc struct {
 	replay *window.Replay // for the table: which windows were the library's
 	policy string         // for the table: the policy, and the other agents'
 	others []string
+	// unjudged are the calls whose window is not in the log (a
+	// composition's own), and how many values they hold: none is judged
+	unjudged       []int
+	unjudgedValues int
 }
 
 // evidenceReport judges every call and collects the flagged values that
@@ -148,6 +152,9 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 	for i := range r.Calls {
 		c := &r.Calls[i]
 		ce := book.Call(i)
+		if provenance.Unjudged(c) && len(ce.Values) > 0 {
+			doc.unjudged, doc.unjudgedValues = append(doc.unjudged, c.Call.Number), doc.unjudgedValues+len(ce.Values)
+		}
 		var typed []string
 		for k, e := range ce.Values {
 			count(doc.Counts, e)
@@ -221,6 +228,10 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
 	}
 	fmt.Fprintf(w, "%s%s\n", countLine("answers", doc.Counts.Answers), listed(doc.In, inAnswers))
 	fmt.Fprintf(w, "%s%s\n", countLine("arguments", doc.Counts.Arguments), listed(doc.In, inArguments))
+	if n := len(doc.unjudged); n > 0 {
+		fmt.Fprintf(w, "not judged: %s of %s (a composition's own model %s: the log does not hold %s; verdict unknown)\n",
+			plural(doc.unjudgedValues, "value"), callWords(doc.unjudged), pick(n, "call", "calls"), pick(n, "its window", "their windows"))
+	}
 	for _, l := range doc.Library {
 		agree := "inspect agrees"
 		switch {
@@ -236,6 +247,26 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
 		fmt.Fprintf(w, "library: call %d %s, %d candidates, %s — %s\n", l.Call, termtext.Line(l.Action), l.Candidates, n, agree)
 	}
 	return nil
+}
+
+// callWords is "call 12" or "calls 12, 21".
+func callWords(calls []int) string {
+	ns := make([]string, len(calls))
+	for i, c := range calls {
+		ns[i] = fmt.Sprint(c)
+	}
+	return pick(len(ns), "call ", "calls ") + strings.Join(ns, ", ")
+}
+
+// plural is "1 value" or "2 values".
+func plural(n int, word string) string { return fmt.Sprintf("%d %s", n, pick(n, word, word+"s")) }
+
+// pick is one when n is 1, else many.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // inWords names a --in selection in a sentence.

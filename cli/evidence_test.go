@@ -147,3 +147,23 @@ func TestEvidenceSourcesNotSentWhereTheReplayDiffers(t *testing.T) {
 		t.Errorf("the sources of list_hosts:\n%s", table)
 	}
 }
+
+// n06's merge calls (file calls 12 and 21, a composition's own:
+// WINDOW-SEMANTICS §15.5) have no window in the log: their answers'
+// web-6a8afa is not listed as never read, the gate passes over it, and a
+// line says it was not judged; the JSON counts it as unknown.
+func TestEvidenceLeavesCompositionCallsUnjudged(t *testing.T) {
+	const n06 = "../testdata/n06-parallel-composition/run.jsonl"
+	code, table, _ := runCLI("evidence", "-q", "--fail-on", "never-read", n06)
+	if code != 0 || strings.Contains(table, "\n12 ") || strings.Contains(table, "\n21 ") ||
+		!strings.Contains(table, "not judged: 2 values of calls 12, 21 (a composition's own model calls: the log does not hold their windows; verdict unknown)") {
+		t.Errorf("exit %d (want 0: the answers' never-read values were all the merge calls'):\n%s", code, table)
+	}
+	_, out, _ := runCLI("evidence", "-q", "--format", "json", n06)
+	var doc struct {
+		Counts map[string]map[string]int `json:"counts"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Counts["answers"]["unknown"] != 2 || doc.Counts["answers"]["never-read"] != 0 {
+		t.Errorf("counts %v (%v)", doc.Counts, err)
+	}
+}
