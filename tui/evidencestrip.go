@@ -26,7 +26,7 @@ import (
 const stripLegend = "▮ in view  ▣ pinned  ╳ evicted  · out of view  ▲ used while out of view  ^ this call"
 
 // judgement is what judging every call of a replay found: which calls
-// have a value typed, not read, and for each source message the calls
+// have a flagged value, and for each source message the calls
 // that used a value of it while it was out of view.
 type judgement struct {
 	flags []bool // the call's answer holds a flagged value (x, X)

@@ -14,8 +14,8 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// Judging every call: which calls have a value typed, not read, or one
-// whose source was out of view (x/X, the timeline's marks), worked out
+// Judging every call: which calls have a value inspect flags — in the
+// answer, or in the arguments —, or one whose source was out of view (x/X, the timeline's marks), worked out
 // over the whole replay off the UI goroutine, once per replay on screen.
 
 // flagged reports whether call i of the replay on screen has a value
