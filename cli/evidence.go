@@ -126,6 +126,13 @@ type evidenceDoc struct {
 	replay *window.Replay // for the table: which windows were the library's
 	policy string         // for the table: the policy, and the other agents'
 	others []string
+	// unjudged are the calls whose window is not in the log (a
+	// composition's own), and how many values they hold: none is judged
+	unjudged       []int
+	unjudgedValues int
+	// places numbers each call in its conversation, when the file holds
+	// several (nil otherwise): a range of calls is said in those
+	places *callPlaces
 }
 
 // evidenceReport judges every call and collects the flagged values that
@@ -135,9 +142,9 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 	doc := evidenceDoc{EvidenceDoc: export.EvidenceDoc{Format: export.EvidenceFormat, Source: source, In: in,
 		Policy: policyObject(lead.Policy, lead.Inferred, s.Given, lead.Evidence), Agents: []export.AgentPolicy{},
 		Counts: export.Counts{Answers: map[string]int{}, Arguments: map[string]int{}},
-		Values: []export.Value{}, Library: []export.LibraryRow{}}, replay: r, policy: lead.Policy.String()}
+		Values: []export.Value{}, Library: []export.LibraryRow{}}, replay: r, policy: lead.Policy.String() + guessWords(lead)}
 	for _, a := range s.Agents[min(1, len(s.Agents)):] { // the first is Policy
-		doc.others = append(doc.others, "policy of "+a.Agent.Key+": "+a.Policy.String())
+		doc.others = append(doc.others, "policy of "+a.Agent.Key+": "+a.Policy.String()+guessWords(a))
 	}
 	for _, a := range s.Agents {
 		doc.Agents = append(doc.Agents, export.AgentPolicy{Agent: a.Agent.Key, Policy: policyObject(a.Policy, a.Inferred, s.Given, a.Evidence)})
@@ -145,9 +152,14 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 	book := provenance.Walk(s.Rec, r) // every call, in order
 	defer book.Stop()
 	search := s.Searcher(r)
+	doc.places = placesOf(r)
+	guess := guessRules(s, r)
 	for i := range r.Calls {
 		c := &r.Calls[i]
 		ce := book.Call(i)
+		if provenance.Unjudged(c) && len(ce.Values) > 0 {
+			doc.unjudged, doc.unjudgedValues = append(doc.unjudged, c.Call.Number), doc.unjudgedValues+len(ce.Values)
+		}
 		var typed []string
 		for k, e := range ce.Values {
 			count(doc.Counts, e)
@@ -158,7 +170,7 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 				typed = provenance.Typed(c.Call.Facts.Response, ce)
 			}
 			fv := export.Value{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Agent: agentKey(c.Run),
-				Iteration: c.Call.Iteration, Entry: e, Typed: typed[k]}
+				Iteration: c.Call.Iteration, Entry: guess(e), Typed: typed[k]}
 			if sug, ok := search.Keep(i, e); ok {
 				fv.Keep = &export.Keep{Policy: sug.Policy, Steps: sug.Steps, Kept: sug.Kept, Text: sug.Text}
 			}
@@ -200,7 +212,7 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "CALL\tRUN\tIN\tVALUE\tVERDICT\tSOURCE\tEVICTED AT\tWHAT WOULD HAVE KEPT IT")
 		for _, v := range doc.Values {
-			src, at := sourceCells(doc.replay, v)
+			src, at := sourceCells(doc.replay, doc.places, v)
 			keep := "-"
 			switch {
 			case v.Keep != nil:
@@ -221,6 +233,13 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
 	}
 	fmt.Fprintf(w, "%s%s\n", countLine("answers", doc.Counts.Answers), listed(doc.In, inAnswers))
 	fmt.Fprintf(w, "%s%s\n", countLine("arguments", doc.Counts.Arguments), listed(doc.In, inArguments))
+	if doc.places != nil {
+		fmt.Fprintln(w, "call numbers are the file's (as report numbers them); the calls a source was sent on are its conversation's, the file's after them")
+	}
+	if n := len(doc.unjudged); n > 0 {
+		fmt.Fprintf(w, "not judged: %s of %s (a composition's own model %s: the log does not hold %s; verdict unknown)\n",
+			plural(doc.unjudgedValues, "value"), callWords(doc.unjudged), pick(n, "call", "calls"), pick(n, "its window", "their windows"))
+	}
 	for _, l := range doc.Library {
 		agree := "inspect agrees"
 		switch {
@@ -236,6 +255,26 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
 		fmt.Fprintf(w, "library: call %d %s, %d candidates, %s — %s\n", l.Call, termtext.Line(l.Action), l.Candidates, n, agree)
 	}
 	return nil
+}
+
+// callWords is "call 12" or "calls 12, 21".
+func callWords(calls []int) string {
+	ns := make([]string, len(calls))
+	for i, c := range calls {
+		ns[i] = fmt.Sprint(c)
+	}
+	return pick(len(ns), "call ", "calls ") + strings.Join(ns, ", ")
+}
+
+// plural is "1 value" or "2 values".
+func plural(n int, word string) string { return fmt.Sprintf("%d %s", n, pick(n, word, word+"s")) }
+
+// pick is one when n is 1, else many.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // inWords names a --in selection in a sentence.
@@ -270,7 +309,7 @@ func where(e provenance.Entry) string {
 // longer token, the text that holds it; for a summary's value no tool
 // result held, the nearest one. A source was sent on its calls only where
 // the replay's windows there are the ones the library recorded.
-func sourceCells(r *window.Replay, v export.Value) (src, at string) {
+func sourceCells(r *window.Replay, places *callPlaces, v export.Value) (src, at string) {
 	sources, inText, near := v.Sources, v.InText, v.Near
 	if v.Read != nil {
 		sources, inText, near = v.Read.Sources, v.Read.InText, v.Read.Near
@@ -292,12 +331,13 @@ func sourceCells(r *window.Replay, v export.Value) (src, at string) {
 		if s.ToolName != nil {
 			name = *s.ToolName + " " + *s.ToolCallID
 		}
-		sent := "sent on " + span(s.SentOn)
+		on := places.span(s.SentOn)
+		sent := "sent on " + on
 		if n := differing(r, v.Call, s.SentOn); n > 0 {
-			sent = fmt.Sprintf("in the replay's windows on %s, %d of them not the library's", span(s.SentOn), n)
+			sent = fmt.Sprintf("in the replay's windows on %s, %d of them not the library's", on, n)
 		}
 		ss = append(ss, fmt.Sprintf("%s (run %d, %s)", name, s.Run, sent))
-		as = append(as, fmt.Sprintf("%d %s", s.EvictedAt, s.Rule))
+		as = append(as, fmt.Sprintf("%d %s", s.EvictedAt, study.RuleWords(s.Rule, s.Rules)))
 	}
 	return strings.Join(ss, "; "), strings.Join(as, "; ")
 }

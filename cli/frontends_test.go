@@ -150,7 +150,7 @@ func footerPolicies(out, lead string, line *regexp.Regexp) map[string]string {
 		if agent == "" {
 			agent = lead
 		}
-		got[agent] = m[2]
+		got[agent], _, _ = strings.Cut(m[2], " (a guess: ") // which knobs were a guess: not the policy
 	}
 	return got
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
@@ -81,18 +82,19 @@ func writeReport(out io.Writer, s *study.Study, color bool) error {
 
 func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tMSGS\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tPRODUCED")
+	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tMSGS\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tOUTCOME\tPRODUCED")
 	calls := s.Replay().Calls
+	outcomes := callOutcomes(s.Rec)
 	rows := make([]string, len(calls))
 	half := len(calls) / 2 // rows are independent: two goroutines make them
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for i := range calls[:half] {
-			rows[i] = callRow(&calls[i], color)
+			rows[i] = callRow(&calls[i], outcomes[calls[i].Call], color)
 		}
 	})
 	for i := half; i < len(calls); i++ {
-		rows[i] = callRow(&calls[i], color)
+		rows[i] = callRow(&calls[i], outcomes[calls[i].Call], color)
 	}
 	wg.Wait()
 	for _, r := range rows {
@@ -101,12 +103,17 @@ func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for i := range calls {
+		if outcomes[calls[i].Call] == provenance.Refused {
+			fmt.Fprintf(w, "call %d refused: run() threw UnsupportedValuesError; the caller got nothing\n", calls[i].Call.Number)
+		}
+	}
 	// one agent: "policy:"; several: each line names its agent
 	head, lead := "policy", s.Lead()
 	if len(s.Agents) > 1 {
 		head = "policy of " + termtext.Line(lead.Agent.Key)
 	}
-	fmt.Fprintf(w, "\n%s: %s\n  %s\n  evidence: %s\n", head, termtext.Line(lead.Policy.String()), sources(s), termtext.Line(lead.Evidence))
+	fmt.Fprintf(w, "\n%s: %s%s\n  %s\n  evidence: %s\n", head, termtext.Line(lead.Policy.String()), guessWords(lead), sources(s), termtext.Line(lead.Evidence))
 	for _, a := range s.Agents[min(1, len(s.Agents)):] { // the first is the line above
 		how := "given"
 		switch {
@@ -115,7 +122,13 @@ func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 		case a.Inferred:
 			how = "inferred"
 		}
-		fmt.Fprintf(w, "policy of %s (%s): %s\n  evidence: %s\n", termtext.Line(a.Agent.Key), how, termtext.Line(a.Policy.String()), termtext.Line(a.Evidence))
+		fmt.Fprintf(w, "policy of %s (%s): %s%s\n  evidence: %s\n", termtext.Line(a.Agent.Key), how, termtext.Line(a.Policy.String()), guessWords(a), termtext.Line(a.Evidence))
+	}
+	for _, a := range s.Agents {
+		if a.GuessFor(a.Policy).Any() {
+			fmt.Fprintln(w, "  (a guess: PINS and STAYED BECAUSE are under the value chosen; the same windows were sent under each)")
+			break
+		}
 	}
 	differ, compared := differs(s)
 	if compared == 0 {
@@ -145,8 +158,9 @@ func libraryLine(rec *model.Recording) string {
 	return fmt.Sprintf("library: the %s window rules (%s; from %s: %s); written at tier %s", l.Rules, named, l.Source, l.Evidence, tierOf(rec))
 }
 
-// callRow is one call's row of the table, tab-separated.
-func callRow(c *window.CallReplay, color bool) string {
+// callRow is one call's row of the table, tab-separated; outcome is what
+// became of its answer ("" for a call that is no answer).
+func callRow(c *window.CallReplay, outcome string, color bool) string {
 	v := &c.Visit
 	left, why := "-", "-"
 	if v.Engaged {
@@ -164,9 +178,12 @@ func callRow(c *window.CallReplay, color bool) string {
 			msgs, chars = "-", "-"
 		}
 	}
-	return fmt.Sprintf("%d\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, conv,
+	if outcome == "" {
+		outcome = "-"
+	}
+	return fmt.Sprintf("%d\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Call.Number, c.Run.RunNo, conv,
 		termtext.Line(agentKey(c.Run)), c.Call.Iteration, msgs, chars, in, out,
-		termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded, termtext.Line(produced(c.Call)))
+		termtext.Line(left), termtext.Line(why), termtext.Line(pinsLine(v)), recorded, outcome, termtext.Line(produced(c.Call)))
 }
 
 // leftLine names what left at this call's head: the tools each evicted

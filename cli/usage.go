@@ -37,13 +37,14 @@ Policy flags (export, report, evidence, and the UI); an absent flag is inferred 
   --agent KEY                  export, report or evidence: only this agent's calls (same
                                numbers); the policy flags then apply to it alone
 
-Keys in the UI (? lists them all): ←/→ call · g/G first/last · : go to call · / search every
-message, n/N next/previous hit · e/E eviction · d/D call differing from its record · >/< run ·
-c/C drop notice · ↑/↓ turn · enter open folded gone turns · tab focus · pgup/pgdn space b
-ctrl+u ctrl+d scroll · w agents and conversations · W recorded window beside the replay ·
-i response and its values · A final answer · x/X value typed, not read · K apply the policy
-that would have kept it · v transcript · o $PAGER · y copy (OSC 52) · m mouse off/on · F follow ·
-R reload · [ ] { } p a s t T r policy knobs · z hide gone · ! problems · esc close · q quit
+Keys in the UI (? lists them all): ←/→ call · g/G first/last · : go to call (:f11 the file's
+call 11) · / search every message, n/N next/previous hit · e/E eviction · d/D call differing
+from its record · >/< run · c/C drop notice · ↑/↓ turn · enter open folded gone turns · tab
+focus · pgup/pgdn space b ctrl+u ctrl+d scroll · w agents and conversations · W recorded window
+beside the replay · i response and its values · A final answer · x/X answer with a flagged
+value · I x/X stop on arguments too · K apply the policy that would have kept it · v transcript
+· o $PAGER · y copy (OSC 52) · m mouse off/on · F follow · R reload · [ ] { } p a s t T r
+policy knobs · z hide gone · ! problems · esc or q close a view · q quit
 
 UI flags:
   -f, --follow                 follow a log still being written (new calls appear; F in the UI)

@@ -24,6 +24,11 @@ const (
 	// window holds its characters between atom boundaries (§9.2).
 	InViewText = "in-view-text"
 	NeverRead  = "never-read"
+	// Unknown: the call's window is not in the log (a composition's own
+	// call, WINDOW-SEMANTICS §15.5), so nothing can say whether the value
+	// was in view; the library never checks such a call. Neither grounded
+	// nor flagged, and counted apart.
+	Unknown = "unknown"
 )
 
 // Unsupported reports whether the library's rules leave a value of this

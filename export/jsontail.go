@@ -343,5 +343,15 @@ func (o *jsonOut) source(s *provenance.Source) {
 	o.int(s.EvictedAt)
 	o.lit(`,"rule":`)
 	o.str(s.Rule)
+	if len(s.Rules) > 0 {
+		o.lit(`,"rules":[`)
+		for i, r := range s.Rules {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.str(r)
+		}
+		o.b = append(o.b, ']')
+	}
 	o.b = append(o.b, '}')
 }

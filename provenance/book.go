@@ -80,7 +80,11 @@ func (b *Book) Call(i int) *CallEvidence {
 		cv = valuesOf(&resp)
 	}
 	ce := &CallEvidence{Candidates: cv.groups[0], Values: make([]Entry, 0, len(cv.values)-len(cv.reads))}
-	if len(cv.values) > 0 {
+	switch {
+	case len(cv.values) == 0:
+	case Unjudged(c):
+		b.unjudged(ce, cv, c)
+	default:
 		view := evidence.View{Window: c.Window(), Request: b.request(i),
 			SystemPrompt: b.systemPrompt(i), OwnBytes: b.OwnBytes}
 		var gone []*model.Message
@@ -125,6 +129,36 @@ func (b *Book) Call(i int) *CallEvidence {
 		b.extendGone(i) // keeps a sequential walk linear
 	}
 	return ce
+}
+
+// Unjudged reports whether call c's window is not in the log — a
+// composition's own call whose messages the log does not carry
+// (WINDOW-SEMANTICS §15.5) —, so that its values can be judged against
+// nothing: each is evidence.Unknown.
+func Unjudged(c *window.CallReplay) bool { return c.Run.Composition && c.Call.Recorded == nil }
+
+// unjudged lists the values of call c, whose window is not in the log,
+// each with the verdict unknown and nothing else.
+func (b *Book) unjudged(ce *CallEvidence, cv callValues, c *window.CallReplay) {
+	k := 0
+	for g, n := range cv.groups {
+		for _, v := range cv.values[k : k+n] {
+			e := Entry{Value: v.Value, Shape: v.Shape, In: InAnswer, Verdict: evidence.Unknown, Sources: []Source{}}
+			if g > 0 {
+				e.In, e.ToolCallID = InToolCall, &c.Call.Facts.Response.ToolCalls[g-1].ID
+			}
+			ce.Values = append(ce.Values, e)
+		}
+		k += n
+	}
+	for _, r := range cv.reads {
+		read := &Read{Value: r.value.Value, Sources: []Source{}}
+		if r.value.Shape != "" {
+			shape, verdict := r.value.Shape, evidence.Unknown
+			read.Shape, read.Verdict = &shape, &verdict
+		}
+		ce.Values[r.at].Read = read
+	}
 }
 
 // judgement is what an entry says of one judged value of call i: its

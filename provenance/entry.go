@@ -26,6 +26,11 @@ type Source struct {
 	SentOn     [2]int // meaningless when Sent is false
 	EvictedAt  int
 	Rule       string
+	// Rules is Rule under each policy the log cannot tell apart from the
+	// one replayed (study.Agent.Rules), that one's first, when they say
+	// different things ("superseded", "pins-off"); nil otherwise. Written
+	// only when set: the export never sets it.
+	Rules []string
 
 	unsent bool
 	msg    *model.Message
@@ -42,13 +47,14 @@ func (s Source) MarshalJSON() ([]byte, error) {
 		sent = &s.SentOn
 	}
 	return marshal(struct {
-		ToolName   *string `json:"toolName"`
-		ToolCallID *string `json:"toolCallId"`
-		Run        int     `json:"run"`
-		SentOn     *[2]int `json:"sentOn"`
-		EvictedAt  int     `json:"evictedAt"`
-		Rule       string  `json:"rule"`
-	}{s.ToolName, s.ToolCallID, s.Run, sent, s.EvictedAt, s.Rule})
+		ToolName   *string  `json:"toolName"`
+		ToolCallID *string  `json:"toolCallId"`
+		Run        int      `json:"run"`
+		SentOn     *[2]int  `json:"sentOn"`
+		EvictedAt  int      `json:"evictedAt"`
+		Rule       string   `json:"rule"`
+		Rules      []string `json:"rules,omitempty"`
+	}{s.ToolName, s.ToolCallID, s.Run, sent, s.EvictedAt, s.Rule, s.Rules})
 }
 
 // InText is one text of the window that holds an `in-view-text` value

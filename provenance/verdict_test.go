@@ -312,3 +312,36 @@ func TestOutcomesAtTierMinimal(t *testing.T) {
 		t.Errorf("tier minimal %v, tier standard %v", got, want)
 	}
 }
+
+// A composition's own model call has no window in the log
+// (WINDOW-SEMANTICS §15.5): n06's merge calls (file calls 12 and 21, the
+// README's mergeWithLLM) answer "web-6a8afa", which no message of theirs
+// the log holds could ground or fail to ground. The value is unknown —
+// not never-read — and flagged by nothing; New and Walk agree.
+func TestCompositionCallValuesAreUnknown(t *testing.T) {
+	rec, r := replayAs(t, "n06-parallel-composition", model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 2, KeepLastToolResults: 2})
+	walk := Walk(rec, r)
+	defer walk.Stop()
+	books := map[string]*Book{"New": New(rec, r), "Walk": walk}
+	for name, b := range books {
+		seen := 0
+		for i := range r.Calls {
+			c := &r.Calls[i]
+			ce := b.Call(i)
+			if !c.Run.Composition {
+				continue
+			}
+			seen++
+			if !Unjudged(c) || len(ce.Values) != 1 {
+				t.Fatalf("%s: call %d: unjudged %v, values %+v", name, c.Call.Number, Unjudged(c), ce.Values)
+			}
+			e := ce.Values[0]
+			if e.Value != "web-6a8afa" || e.Verdict != evidence.Unknown || e.Flagged() || e.Unsupported() || len(e.Sources) != 0 {
+				t.Errorf("%s: call %d: %+v", name, c.Call.Number, e)
+			}
+		}
+		if seen != 2 {
+			t.Errorf("%s: %d composition calls, want 2 (calls 12 and 21)", name, seen)
+		}
+	}
+}

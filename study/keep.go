@@ -116,7 +116,11 @@ func abs(n int) int {
 // call i (0-based); false when no policy tried does (for instance across a
 // follow-up, which releases every pin).
 func (s *Searcher) Keep(i int, e provenance.Entry) (Suggestion, bool) {
-	if e.Verdict != evidence.Left || len(e.Sources) == 0 || i >= len(s.r.Calls) {
+	sources := e.Sources
+	if e.Read != nil { // a JSON number's token: the number's sources (§9.5)
+		sources = e.Read.Sources
+	}
+	if e.Own() != evidence.Left || len(sources) == 0 || i >= len(s.r.Calls) {
 		return Suggestion{}, false
 	}
 	c := &s.r.Calls[i]
@@ -133,7 +137,7 @@ func (s *Searcher) Keep(i int, e provenance.Entry) (Suggestion, bool) {
 			continue
 		}
 		w := r.Calls[i].Window()
-		for _, src := range e.Sources {
+		for _, src := range sources {
 			if slices.Contains(w, src.Message()) {
 				return suggest(base, p, c.Call.Number, src), true
 			}

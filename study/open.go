@@ -94,7 +94,7 @@ func Open(rec *model.Recording, q Request) (*Study, error) {
 	}
 	s.policies = map[string]model.Policy{}
 	for i, a := range agents {
-		ag := Agent{Agent: a, LargestInput: window.LargestInput(rec, a)}
+		ag := Agent{Agent: a, LargestInput: window.LargestInput(rec, a), given: k}
 		if infer && (!k.Whole() || q.Recorded) {
 			inf := &s.infs[i]
 			ag.inf, ag.Recorded, ag.Inferred, ag.Evidence = inf, inf.Policy, inf.Inferred, inf.Evidence

@@ -101,7 +101,8 @@ type Agent struct {
 	// a knob gives one (§13.2).
 	LargestInput int
 
-	inf *window.Inference // nil when nothing was inferred
+	inf   *window.Inference // nil when nothing was inferred
+	given Knobs             // the knobs given from outside: no guess
 }
 
 // Complete is p with what a policy of this agent must hold and p lacks:

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -149,7 +150,7 @@ func (d *detailPane) show(row *window.Row) {
 	w := max(1, d.width)
 	c := d.s.current()
 	fs := d.st.Fate(row.Fate)
-	d.head = wrapLines(termtext.Line(reason(*row, c, d.s.policy)), fs, w)
+	d.head = wrapLines(termtext.Line(reason(*row, c, d.s.policy)+guessNote(*row, c, d.s)), fs, w)
 	sent := "sent to the model on this call"
 	st := d.st.Dim
 	switch {
@@ -163,8 +164,15 @@ func (d *detailPane) show(row *window.Row) {
 	}
 	if lf, ok := d.s.livesOf().of(row.Key); ok {
 		sent += "; " + lifeline(lf, d.s.replay, d.s.policy)
+		if g := d.s.agent.GuessFor(d.s.policy); lf.left >= 0 && len(g.K) > 1 {
+			sent += " (a guess: keepRecentTurns " + study.Range(g.K) + " reproduce the same windows)"
+		}
 	}
 	d.head = append(d.head, wrapLines(sent, st, w)...)
+	if row.Messages[0].IsCorrection() && row.First > 0 {
+		// the library's words, sent as a user message: not the person's
+		d.head = append(d.head, wrapLines(fmt.Sprintf("written by the library, not the user: it sends call %d's answer back and asks for a revision (EVIDENCE §9.4)", row.First), d.st.Notice, w)...)
+	}
 	if ch := d.s.changes.of(row.Key); ch != "" {
 		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
 	}

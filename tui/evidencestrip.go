@@ -26,15 +26,17 @@ import (
 const stripLegend = "▮ in view  ▣ pinned  ╳ evicted  · out of view  ▲ used while out of view  ^ this call"
 
 // judgement is what judging every call of a replay found: which calls
-// have a value typed, not read, and for each source message the calls
+// have a flagged value, and for each source message the calls
 // that used a value of it while it was out of view.
 type judgement struct {
-	flags []bool
+	flags []bool // the call's answer holds a flagged value (x, X)
+	args  []bool // its tool calls' arguments do (x, X with arguments)
 	used  map[*model.Message][]int
-	// counts is each call's values that left and that were never read:
-	// what the header and the response row show, so that a frame never
-	// judges a call itself (a 6.7 MB result in the window takes seconds)
-	counts [][2]int
+	// counts is each call's flagged values, the answer's and the
+	// arguments' apart: what the header and the response row show, so
+	// that a frame never judges a call itself (a 6.7 MB result in the
+	// window takes seconds)
+	counts []callTally
 }
 
 // judgeAll judges calls 0..n-1 of a book.
@@ -45,22 +47,22 @@ func judgeAll(b *provenance.Book, n int) judgement {
 
 // judgeUntil is judgeAll, which gives up (false) as soon as stop says so.
 func judgeUntil(b *provenance.Book, n int, stop *atomic.Bool) (judgement, bool) {
-	j := judgement{flags: make([]bool, n), used: map[*model.Message][]int{}, counts: make([][2]int, n)}
+	j := judgement{flags: make([]bool, n), args: make([]bool, n), used: map[*model.Message][]int{}, counts: make([]callTally, n)}
 	for i := range n {
 		if stop != nil && stop.Load() {
 			return judgement{}, false
 		}
 		ce := b.Call(i)
-		left, never := flagCounts(ce)
-		j.flags[i], j.counts[i] = left+never > 0, [2]int{left, never}
+		t := tallyOf(ce)
+		j.flags[i], j.args[i], j.counts[i] = t.answer.total() > 0, t.args.total() > 0, t
 		if ce == nil {
 			continue
 		}
 		for _, e := range ce.Values {
-			if e.Verdict != evidence.Left {
+			if e.Own() != evidence.Left {
 				continue
 			}
-			for _, src := range e.Sources {
+			for _, src := range ownSources(e) {
 				m := src.Message()
 				if us := j.used[m]; len(us) == 0 || us[len(us)-1] != i {
 					j.used[m] = append(us, i)

@@ -94,11 +94,11 @@ func TestSmallTurnsRenderInTheFrame(t *testing.T) {
 func TestHeaderEvidenceComesFromTheBackgroundJudge(t *testing.T) {
 	m := open(t, fileConfig(evidenceDemo), 160, 40)
 	m = press(m, "A")
-	if !strings.Contains(m.header.View(), "evidence: 4 left · 1 never read") {
+	if !strings.Contains(m.header.View(), "answers: 4 left · 1 never read") {
 		t.Fatalf("header after A: %s", m.header.View())
 	}
 	m.s.judgements = nil // as before judgeCmd has answered
-	if strings.Contains(m.header.View(), "evidence:") {
+	if strings.Contains(m.header.View(), "answers:") {
 		t.Error("the header judged the call itself")
 	}
 }

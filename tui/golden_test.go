@@ -30,9 +30,9 @@ func screen(t *testing.T, cfg Config, w, h int, ready string, steps ...step) []b
 			waitText(t, tm, s.wait)
 		}
 	}
-	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // q would close an overlay, not quit
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
-	final.quitting = false // the screen as it was when q was pressed
+	final.quitting = false // the screen as it was when ctrl+c was pressed
 	return []byte(final.View())
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -61,49 +62,64 @@ func (h *header) View() string {
 	if c == nil {
 		return lines(title+"  "+h.st.Dim.Render("no model calls in this recording"), h.width, headerHeight)
 	}
-	line1 := joinFlow(append([]string{title}, h.where(c, "iteration", -1)...), "   ", h.width)
-	if ansi.StringWidth(line1) >= h.width {
-		line1 = h.narrow(c, name)
-	}
-	how := h.how(c, true, false)
-	if ansi.StringWidth(strings.Join(how, "   ")) > h.width {
-		how = h.how(c, false, false)
-	}
-	if ansi.StringWidth(strings.Join(how, "   ")) > h.width {
-		how = h.how(c, false, true)
-	}
-	line2 := joinFlow(how, "   ", h.width)
+	line1 := h.line1(c, title, name)
+	line2 := h.line2(c)
 	if h.stream != nil {
 		line2 = fit(h.stream.line(h.st), h.width)
 	}
 	return lines(line1+"\n"+line2, h.width, headerHeight)
 }
 
-// narrow is the first line when it does not fit: without the program's
-// name, shortened; the file name gives way first, then the window's
-// size and the conversation's label, never the call counter.
-func (h *header) narrow(c *window.CallReplay, name string) string {
-	segs := h.where(c, "iter", -1)
-	// up to the call counter: what must fit beside 8 columns of the name
-	upToCall := ansi.StringWidth("  " + segs[0] + "  " + segs[1])
-	if over := upToCall + 8 + 2 - h.width; over > 0 { // 2: the ellipsis that cuts the size
-		if lw := termtext.Width(h.s.views.label(-1)); lw > 0 {
-			segs = h.where(c, "iter", max(0, lw-over))
+// nameRoom is the most columns the file's name takes when the header is
+// narrow: room for a folder and a file name that tell the file apart.
+const nameRoom = 24
+
+// line1: where you are. Narrow, the program's name goes, then the rest
+// is said shorter, step by step, until the file's name has the room to
+// say which file it is (its folder and its name, cut from the left of
+// the folder).
+func (h *header) line1(c *window.CallReplay, title, name string) string {
+	line := joinFlow(append([]string{title}, h.where(c, 0)...), "   ", h.width)
+	if ansi.StringWidth(line) < h.width {
+		return line
+	}
+	want := min(nameRoom, ansi.StringWidth(shortName(name)))
+	var rest string
+	for level := 1; level <= maxWhere; level++ {
+		rest = "  " + strings.Join(h.where(c, level), "  ")
+		if h.width-ansi.StringWidth(rest) >= want {
+			break
 		}
 	}
-	rest := "  " + strings.Join(segs, "  ")
 	room := max(8, h.width-ansi.StringWidth(rest))
-	return fit(h.st.Value.Render(fitLeft(shortName(name), room))+rest, h.width)
+	return fit(h.st.Value.Render(shortPath(name, room))+rest, h.width)
 }
 
-// where: the run, the call, the iteration, and the window's size; the
-// conversation's label cut to labelMax columns (-1: whole).
-func (h *header) where(c *window.CallReplay, iteration string, labelMax int) []string {
+// maxWhere is where's shortest way of saying it.
+const maxWhere = 4
+
+// labelRoom is the most columns the conversation's label (its agent key,
+// which the recording names and may make long) takes at each level of
+// where: it gives way before the call counter does (-1: whole).
+var labelRoom = [maxWhere + 1]int{-1, -1, -1, 48, 36}
+
+// where: the run, the call, the iteration, and the window's size, said
+// shorter at each level (0: in full).
+func (h *header) where(c *window.CallReplay, level int) []string {
 	l, v := h.st.Label.Render, h.st.Value.Render
 	w := c.Window()
 	size := l("window ") + v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w))))
-	if c.Run.Composition && c.Call.Recorded == nil { // §15.5: nothing replays it
+	switch {
+	case level >= 3:
+		size = v(plural(len(w), "msg"))
+	case level >= 2:
+		size = v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w))))
+	}
+	if provenance.Unjudged(c) { // §15.5: nothing replays it
 		size = l("a composition's own call, ") + h.st.Unknown.Render("its window not in the log")
+		if level >= 2 {
+			size = h.st.Unknown.Render("window not in the log")
+		}
 	}
 	switch {
 	case c.Call.Ended && c.Recorded() == window.Differs:
@@ -118,7 +134,7 @@ func (h *header) where(c *window.CallReplay, iteration string, labelMax int) []s
 		size += l(", ") + h.st.Unknown.Render("no reply yet") // no llm_end
 	}
 	run := l("run ") + v(fmt.Sprintf("%d/%d", runPosition(h.s.rec, c.Run), len(h.s.rec.Runs)))
-	if label := h.s.views.label(labelMax); label != "" {
+	if label := h.s.views.label(labelRoom[min(level, maxWhere)]); label != "" {
 		run = v(label) + l(" (w) · ") + run // which agent and conversation
 	}
 	switch {
@@ -127,29 +143,76 @@ func (h *header) where(c *window.CallReplay, iteration string, labelMax int) []s
 	case !c.Run.Complete:
 		run += " " + h.st.Unknown.Render("unfinished") // no turn_end yet
 	}
-	return []string{
-		run,
-		l("call ") + v(fmt.Sprintf("%d/%d", c.Index+1, h.s.calls())) + l(fmt.Sprintf(" (%s %d)", iteration, c.Call.Iteration)),
-		size,
-	}
+	return []string{run, l("call ") + v(fmt.Sprintf("%d/%d", c.Index+1, h.s.calls())) + l(h.callNote(c, level)), size}
 }
 
-// how: the policy in force, the replay against the record, problems and
-// this call's flagged values. Long says how many recorded windows the
-// inferred policy reproduces; narrow puts the flagged values before the
-// problems, which stay one key (!) away.
-func (h *header) how(c *window.CallReplay, long, narrow bool) []string {
+// callNote is what follows the call's number: its number in the file,
+// when the file holds several conversations (report and evidence number
+// the file's calls; ":f11" goes to one), and its iteration.
+func (h *header) callNote(c *window.CallReplay, level int) string {
+	var parts []string
+	if h.s.fileNumbers() {
+		parts = append(parts, pick(level > 0, "f", "file call ")+itoa(c.Call.Number))
+	}
+	if level < maxWhere {
+		parts = append(parts, pick(level > 0, "iter ", "iteration ")+itoa(c.Call.Iteration))
+	}
+	if parts == nil {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// pick is a when short, else b.
+func pick(short bool, a, b string) string {
+	if short {
+		return a
+	}
+	return b
+}
+
+// line2: the policy in force, the replay against the record, problems
+// and this call's flagged values — the answer's, then the arguments',
+// apart, each whole: the rest is said shorter, or goes, to make room
+// for them.
+func (h *header) line2(c *window.CallReplay) string {
+	ev := h.s.judgedCounts(h.s.call).sideWords(h.st)
+	for level := range 4 {
+		segs := h.how(c, level)
+		switch {
+		case len(ev) == 0:
+		case level < 2: // the key that lists them, while there is room
+			segs = append(append(segs, ev[:len(ev)-1]...), ev[len(ev)-1]+h.st.Label.Render(" (i)"))
+		case level == 2:
+			segs = append(segs, ev...)
+		default:
+			segs = append(ev, segs...) // the counts first: what is cut is the rest
+		}
+		if line := strings.Join(segs, "   "); level == 3 || ansi.StringWidth(line) <= h.width {
+			return fit(line, h.width)
+		}
+	}
+	return ""
+}
+
+// how: the policy in force, the replay against the record and problems,
+// said shorter at each level: level 0 says how many recorded windows the
+// inferred policy reproduces; 1 does not; 2 says each in a word.
+func (h *header) how(c *window.CallReplay, level int) []string {
 	l := h.st.Label.Render
 	pol := l("policy ") + h.st.Value.Render("recorded")
 	if a := h.s.agent; a.Inferred {
 		pol += l(" (inferred")
-		if a.Compared > 0 && long {
+		if a.Compared > 0 && level == 0 {
 			pol += l(fmt.Sprintf(": reproduces %d/%d recorded windows", a.Matched, a.Compared))
 		}
 		pol += l(")")
+		if level >= 2 {
+			pol = l("policy ") + h.st.Value.Render("inferred")
+		}
 	}
 	if h.s.changed() {
-		pol = l("policy ") + h.st.Changed.Render("changed by you")
+		pol = l("policy ") + h.st.Changed.Render(pick(level >= 2, "yours", "changed by you"))
 	}
 	var rec string
 	switch c.Recorded() {
@@ -163,6 +226,7 @@ func (h *header) how(c *window.CallReplay, long, narrow bool) []string {
 	if h.s.replaying {
 		rec = h.st.Unknown.Render("replaying…") // what is on screen is the replay before the knob moved
 	}
+	rec = l(pick(level >= 2, "replay: ", "replay vs recorded: ")) + rec
 	probs := h.s.problemCount // the study's: report's and export's count
 	ps := l("problems ") + h.st.Value.Render(fmt.Sprint(probs))
 	if probs > 0 {
@@ -171,23 +235,38 @@ func (h *header) how(c *window.CallReplay, long, narrow bool) []string {
 	if n := len(h.s.replay.Problems); n > 0 && h.s.moved() { // the settled policies' are counted above
 		ps += l(" · replay ") + h.st.Error.Render(fmt.Sprint(n))
 	}
-	out := []string{pol, l("replay vs recorded: ") + rec}
+	if level < 2 {
+		ps += l(" (! list)")
+	}
+	out := []string{pol, rec, ps}
 	if h.note != "" {
 		out = append([]string{h.note}, out...) // first: it asks for a key
 	}
-	e := evidenceCount(h.s, h.st)
-	switch {
-	case e == "":
-		return append(out, ps+l(" (! list)"))
-	case narrow:
-		return append(out, e, ps)
-	}
-	return append(out, ps+l(" (! list)"), e)
+	return out
 }
 
 // shortName keeps the last folder and the file name of a long path.
 func shortName(p string) string {
-	return filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))
+	dir := filepath.Base(filepath.Dir(p))
+	if dir == "." || dir == string(filepath.Separator) {
+		return filepath.Base(p)
+	}
+	return filepath.Join(dir, filepath.Base(p))
+}
+
+// shortPath is p in w columns: its last folder and its name, the folder
+// cut from the left when they do not fit ("…invented-value/run.jsonl"),
+// so that the name stays whole while it can.
+func shortPath(p string, w int) string {
+	s := shortName(p)
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	base := filepath.Base(p)
+	if dir := strings.TrimSuffix(s, base); dir != "" && ansi.StringWidth(base)+2 <= w {
+		return fitLeft(dir, w-ansi.StringWidth(base)) + base
+	}
+	return fitLeft(base, w)
 }
 
 // fitLeft cuts s to w columns from the left, keeping its end.

@@ -30,7 +30,7 @@ func TestLongAgentKeyKeepsTheCallCounter(t *testing.T) {
 		m := open(t, fileConfig(p), w, 30)
 		m = press(m, "w", "j", "enter")
 		line := strings.Split(m.screen(), "\n")[0]
-		if !strings.Contains(line, "call 1/12 (iter 1)") {
+		if !strings.Contains(line, "call 1/12 (f2") {
 			t.Errorf("%d columns: the call counter is gone: %q", w, line)
 		}
 		if !strings.Contains(line, "bil") || !strings.Contains(line, "… · conversation 2/2") {

@@ -14,15 +14,19 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// Judging every call: which calls have a value typed, not read, or one
-// whose source was out of view (x/X, the timeline's marks), worked out
+// Judging every call: which calls have a value inspect flags — in the
+// answer, or in the arguments —, or one whose source was out of view (x/X, the timeline's marks), worked out
 // over the whole replay off the UI goroutine, once per replay on screen.
 
-// flagged reports whether call i of the replay on screen has a value that
-// left the window or was never read; false while that is being worked out.
-func (s *session) flagged(i int) bool {
-	f := s.judgements[s.book].flags
-	return i >= 0 && i < len(f) && f[i]
+// flagged reports whether call i of the replay on screen has a value
+// inspect flags in its answer, or (args) in its tool calls' arguments
+// too; false while that is being worked out.
+func (s *session) flagged(i int, args bool) bool {
+	j := s.judgements[s.book]
+	if i < 0 || i >= len(j.flags) {
+		return false
+	}
+	return j.flags[i] || args && j.args[i]
 }
 
 // judgedMsg is sent by judgeCmd with what judging every call of a replay

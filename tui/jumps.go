@@ -31,8 +31,8 @@ func (m Model) jumps() []jump {
 			v := &rp.Calls[i].Visit
 			return v.Notice != nil || v.Frame != nil
 		}},
-		{k.NextFlagged, k.PrevFlagged, "call with a value typed, not read", func(_ *window.Replay, i int) bool {
-			return m.s.flagged(i)
+		{k.NextFlagged, k.PrevFlagged, m.flaggedWhat(), func(_ *window.Replay, i int) bool {
+			return m.s.flagged(i, m.xArgs)
 		}},
 	}
 }
@@ -65,4 +65,13 @@ func (m Model) jumpKey(msg tea.KeyMsg) (Model, bool) {
 		return m, true
 	}
 	return m, false
+}
+
+// flaggedWhat is what x and X look for: a call whose answer holds a
+// flagged value, or (I) whose answer or arguments do.
+func (m Model) flaggedWhat() string {
+	if m.xArgs {
+		return "call with a flagged value in its answer or its tool calls' arguments"
+	}
+	return "call with a flagged value in its answer (I: the arguments too)"
 }

@@ -29,6 +29,7 @@ type KeyMap struct {
 	// Evidence: the response block, the final answer, the calls with a
 	// value typed rather than read, and the suggestion applied.
 	Response, FinalAnswer, NextFlagged, PrevFlagged, ApplySuggestion key.Binding
+	FlaggedArgs                                                      key.Binding
 	// Other.
 	Help, Problems, Close, Quit key.Binding
 	Picker, Recorded            key.Binding
@@ -46,7 +47,7 @@ func DefaultKeyMap() KeyMap {
 		NextCall:  b([]string{"right", "l"}, "→/l", "next call"),
 		FirstCall: b([]string{"g", "home"}, "g/home", "first call"),
 		LastCall:  b([]string{"G", "end"}, "G/end", "last call"),
-		GotoCall:  b([]string{":"}, ":", "go to call"),
+		GotoCall:  b([]string{":"}, ":", "go to call (f11: the file's 11)"),
 
 		NextEvict:  b([]string{"e"}, "e/E", "next/previous eviction"),
 		PrevEvict:  b([]string{"E"}, "E", "previous eviction"),
@@ -96,15 +97,16 @@ func DefaultKeyMap() KeyMap {
 
 		Response:        b([]string{"i"}, "i", "the response: its values and why each was (not) in view"),
 		FinalAnswer:     b([]string{"A"}, "A", "the run's final answer (its response row)"),
-		NextFlagged:     b([]string{"x"}, "x/X", "next/previous call with a value typed, not read"),
-		PrevFlagged:     b([]string{"X"}, "X", "previous call with a value typed, not read"),
+		NextFlagged:     b([]string{"x"}, "x/X", "next/previous call whose answer has a flagged value"),
+		PrevFlagged:     b([]string{"X"}, "X", "previous call whose answer has a flagged value"),
+		FlaggedArgs:     b([]string{"I"}, "I", "x/X: stop on tool-call arguments' values too (on/off)"),
 		ApplySuggestion: b([]string{"K"}, "K", "apply the policy that would have kept it"),
 
 		Picker:   b([]string{"w"}, "w", "pick an agent and conversation"),
 		Recorded: b([]string{"W"}, "W", "the recorded window beside the replay"),
 		Help:     b([]string{"?"}, "?", "help"),
 		Problems: b([]string{"!"}, "!", "problems"),
-		Close:    b([]string{"esc"}, "esc", "close"),
+		Close:    b([]string{"esc"}, "esc", "close a view (q too; q quits only from the main screen)"),
 		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
 
 		Confirm: b([]string{"enter"}, "enter", "go"),
@@ -125,7 +127,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
 		{k.Picker, k.Recorded, k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset},
-		{k.Response, k.FinalAnswer, k.NextFlagged, k.ApplySuggestion},
+		{k.Response, k.FinalAnswer, k.NextFlagged, k.FlaggedArgs, k.ApplySuggestion},
 		{k.Help, k.Problems, k.Close, k.Quit},
 	}
 }

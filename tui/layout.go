@@ -154,21 +154,21 @@ func (m Model) panes(h int) string {
 	case m.s == nil:
 		return lines("", w, h)
 	case m.overlay == helpOverlay:
-		return box(m.st, "Keys (? or esc closes)"+moreMark(m.keyhelp), m.keyhelp.View(), w, h, true)
+		return box(m.st, "Keys (?, q or esc closes; G the end)"+moreMark(m.keyhelp), m.keyhelp.View(), w, h, true)
 	case m.overlay == problemsOverlay:
-		return box(m.st, "Problems (! or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
+		return box(m.st, "Problems (!, q or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
 	case m.overlay == transcriptOverlay:
 		return box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
 	case m.overlay == recordedOverlay:
-		return box(m.st, "Recorded window beside the replay (←/→ call, W or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
+		return box(m.st, "Recorded window beside the replay (←/→ call, W, q or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
 	case m.overlay == pickerOverlay:
 		more := ""
 		if m.picker.more() {
 			more = " · ↓ more"
 		}
-		return box(m.st, "Agents, conversations and runs (↑/↓ pgup/pgdn g/G choose, enter opens, w or esc closes)"+more, m.picker.View(), w, h, true)
+		return box(m.st, "Agents, conversations and runs (↑/↓ pgup/pgdn g/G choose, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
 	case m.overlay == responseOverlay:
-		return box(m.st, "Response of call "+itoa(m.s.call+1)+" — its values and why (i or esc closes)"+moreMark(m.resp), m.resp.View(), w, h, true)
+		return box(m.st, "Response of call "+itoa(m.s.call+1)+" — its values and why (i, q or esc closes; knobs replay)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}
 	listW := m.list.width + 2
 	cw := m.convColumn()
@@ -192,7 +192,7 @@ func moreMark(p *textPane) string {
 // footer is the short help, or the go-to-call prompt while it is open.
 func (m Model) footer() string {
 	if m.prompt {
-		p := m.st.Title.Render("go to call (1–"+itoa(m.s.calls())+"): ") + m.digits + "▏  "
+		p := m.st.Title.Render(m.promptText()) + m.digits + "▏  "
 		return p + m.help.ShortHelpView(m.keys.promptHelp())
 	}
 	if m.flash != "" {

@@ -49,12 +49,18 @@ type Model struct {
 	help          help.Model
 	spin          spinner.Model
 
-	overlay       overlay
-	mouseOff      bool   // m gave the mouse to the terminal
-	watch         watch  // the file on disk: followed, or grown since it was read
-	flash         string // a one-time answer to the last key ("no later eviction"), in the footer
-	prompt        bool   // the go-to-call prompt is open
-	digits        string // typed into it so far
+	overlay  overlay
+	mouseOff bool   // m gave the mouse to the terminal
+	watch    watch  // the file on disk: followed, or grown since it was read
+	flash    string // a one-time answer to the last key ("no later eviction"), in the footer
+	prompt   bool   // the go-to-call prompt is open
+	digits   string // typed into it so far
+	// pendingFileCall is the file's call a go-to (:f20) asked for in a
+	// conversation being opened; 0 for none
+	pendingFileCall int
+	// xArgs: x and X stop on calls whose tool calls' arguments hold a
+	// flagged value too, not only their answers (I)
+	xArgs         bool
 	width, height int
 	gen           int // counts replay requests; only the latest answer is used
 	err           error

@@ -62,8 +62,14 @@ func helpText(h help.Model, st *Styles, keys KeyMap, w int) string {
 		"kept (refused for the reason named) · evicted (left at this call) · gone (left earlier) · notice (a drop notice) · " +
 		"new (appended since the previous call) · folded (left at this call, folded into a summary) · " +
 		"summary (a frame holding a model's summary of folded turns). The last row, response, is what the model answered. " +
-		"≠ marks a fate that differs from the recorded policy; * a changed knob."
-	return strings.Join(rows, "\n\n") + "\n\n" + st.Dim.Render(ansi.Wrap(legend, max(1, w), ""))
+		"≠ marks a fate that differs from the recorded policy; * a changed knob; \"equally good\" a knob the log cannot tell, whose value shown is a guess."
+	verdicts := "Verdicts of a value the model typed: in-view · user-supplied · summary · library-note (grounded) · " +
+		"left (its source left the window) · in-view-text (its characters were in view inside a longer token) · " +
+		"never-read (typed, not read) · summary-unsupported (only a summary held it; no tool result did) · " +
+		"unknown (the call's window is not in the log). The header and x/X count the answer's flagged values; " +
+		"the tool calls' arguments (args:) are counted apart, and I makes x/X stop on them too. " +
+		"Call numbers are the conversation's; where the file numbers a call otherwise (several conversations) the header says it (f11), and :f11 goes there."
+	return strings.Join(rows, "\n\n") + "\n\n" + st.Dim.Render(ansi.Wrap(legend, max(1, w), "")) + "\n\n" + st.Dim.Render(ansi.Wrap(verdicts, max(1, w), ""))
 }
 
 // textPane is an overlay's body: text in a viewport that scrolls with
@@ -105,6 +111,14 @@ func (p *textPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			p.vp.PageUp()
 		case key.Matches(msg, p.keys.PageDown):
 			p.vp.PageDown()
+		case key.Matches(msg, p.keys.HalfUp):
+			p.vp.HalfPageUp()
+		case key.Matches(msg, p.keys.HalfDown):
+			p.vp.HalfPageDown()
+		case key.Matches(msg, p.keys.Top):
+			p.vp.GotoTop()
+		case key.Matches(msg, p.keys.Bottom):
+			p.vp.GotoBottom()
 		case key.Matches(msg, p.keys.Up):
 			p.vp.ScrollUp(1)
 		case key.Matches(msg, p.keys.Down):

@@ -193,5 +193,8 @@ func (m Model) viewed(msg viewMsg) Model {
 	}
 	m.s = nil
 	m.loaded(newSession(m.cfg.Name, msg.loadedMsg))
+	if m.pendingFileCall > 0 {
+		m.landOnFileCall()
+	}
 	return m
 }

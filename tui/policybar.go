@@ -58,6 +58,12 @@ func (b *policyBar) lines() []string {
 	if p.ThresholdTokens > 0 || p.NeedsThreshold() {
 		threshold = fmt.Sprint(p.ThresholdTokens)
 	}
+	// pins on or off, when the log cannot tell (keepLastToolResults 0
+	// among the equally good values): the status line names the rest
+	pins := knob("pins", onOff(p.PinsOn()), p.PinsOn() != was.PinsOn())
+	if g := b.s.agent.GuessFor(p); len(g.L) > 1 && g.L[0] == 0 {
+		pins = b.st.Unknown.Render("pins " + study.Range(g.L) + " equally good")
+	}
 	segs := []string{
 		b.st.Label.Render("policy"),
 		knob("keepRecentTurns", p.KeepRecentTurns, p.KeepRecentTurns != was.KeepRecentTurns),
@@ -65,15 +71,19 @@ func (b *policyBar) lines() []string {
 		knob("strategy", p.Strategy, p.Strategy != was.Strategy),
 		knob("threshold", threshold, p.ThresholdTokens != was.ThresholdTokens),
 		knob("anchor", onOff(!p.NoAnchor), p.NoAnchor != was.NoAnchor),
-		knob("pins", onOff(p.PinsOn()), p.PinsOn() != was.PinsOn()),
+		pins,
 	}
 	return append(flow(segs, "  ", b.width), fit(b.status(), b.width))
 }
 
 func (b *policyBar) status() string {
+	g := b.s.agent.GuessFor(b.s.policy)
 	switch {
 	case b.s.replaying:
 		return b.spin + " replaying…"
+	case !b.s.changed() && g.Any():
+		return b.st.Unknown.Render("a guess: the log cannot tell "+guessWords(g)+" apart") +
+			b.st.Dim.Render("; change a knob to replay the run under another")
 	case !b.s.changed():
 		return b.st.Dim.Render("the recorded policy; change a knob to replay the run under another")
 	}
@@ -181,4 +191,17 @@ func nextStrategy(cur, recorded string) string {
 		}
 	}
 	return order[0]
+}
+
+// guessWords names the knobs that are a guess and their equally good
+// values: "keepRecentTurns 1–3, keepLastToolResults 1–5".
+func guessWords(g study.Guess) string {
+	var out []string
+	if len(g.K) > 1 {
+		out = append(out, "keepRecentTurns "+study.Range(g.K))
+	}
+	if len(g.L) > 1 {
+		out = append(out, "keepLastToolResults "+study.Range(g.L))
+	}
+	return strings.Join(out, ", ")
 }

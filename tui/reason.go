@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -183,4 +184,33 @@ func recentTurns(k int) string {
 		return "1 recent turn"
 	}
 	return fmt.Sprintf("%d recent turns", k)
+}
+
+// guessNote says, after a turn's reason, when it rests on a knob the
+// log cannot tell (study.Guess): a pin under keepLastToolResults 2 is no
+// pin under 0, which sends the same windows; the rule a turn that left
+// was let go by is each of the equally good policies'.
+func guessNote(row window.Row, c *window.CallReplay, s *session) string {
+	g := s.agent.GuessFor(s.policy)
+	var notes []string
+	switch row.Fate {
+	case window.FatePinned:
+		if len(g.L) > 1 {
+			notes = append(notes, fmt.Sprintf("a guess: keepLastToolResults %s reproduce the same windows, pinned or not", study.Range(g.L)))
+		}
+	case window.FateEvicted, window.FateFolded:
+		for _, m := range row.Messages {
+			if rs := s.agent.Rules(&c.Visit, m, s.policy); rs != nil {
+				notes = append(notes, "under the equally good policies the log cannot tell apart: "+study.RuleWords("", rs))
+				break
+			}
+		}
+		if len(g.K) > 1 {
+			notes = append(notes, fmt.Sprintf("a guess: keepRecentTurns %s reproduce the same windows", study.Range(g.K)))
+		}
+	}
+	if notes == nil {
+		return ""
+	}
+	return " — " + strings.Join(notes, "; ")
 }

@@ -40,6 +40,8 @@ func renderMessage(st *Styles, m *model.Message, w int) string {
 		}
 	case m.IsNotice():
 		label = "user · drop notice written by the library"
+	case m.IsCorrection():
+		label = "user · " + correctionWho(m)
 	case m.IsFrame():
 		label = frameLabel(m)
 	}
@@ -213,4 +215,13 @@ func rule(st *Styles, label string, w int) string {
 
 func indent(s, by string) string {
 	return by + strings.ReplaceAll(s, "\n", "\n"+by)
+}
+
+// correctionWho names the library's correction m: its answer check's or
+// its output schema's (EVIDENCE-SEMANTICS §9.4.4).
+func correctionWho(m *model.Message) string {
+	if strings.HasPrefix(m.Content, model.SchemaCheckPrefix) {
+		return "the library's correction (schema check)"
+	}
+	return "the library's correction (evidence check)"
 }

@@ -29,71 +29,19 @@ func (s *session) evidenceAt(i int) *provenance.CallEvidence {
 	return s.book.Call(i)
 }
 
-// judgedCounts is call i's values that left and that were never read,
-// as the background judge (judgeCmd) found them; zero until it answers.
-// What is drawn every frame reads this, never the book itself.
-func (s *session) judgedCounts(i int) (left, never int) {
+// judgedCounts is call i's flagged values, the answer's and the
+// arguments' apart, as the background judge (judgeCmd) found them; zero
+// until it answers. What is drawn every frame reads this, never the book
+// itself.
+func (s *session) judgedCounts(i int) callTally {
 	if s == nil || s.book == nil {
-		return 0, 0
+		return callTally{}
 	}
 	c := s.judgements[s.book].counts
 	if i < 0 || i >= len(c) {
-		return 0, 0
+		return callTally{}
 	}
-	return c[i][0], c[i][1]
-}
-
-// flagCounts counts a call's values that left the window and that were
-// never read.
-func flagCounts(ce *provenance.CallEvidence) (left, never int) {
-	if ce == nil {
-		return 0, 0
-	}
-	for _, e := range ce.Values {
-		switch e.Verdict {
-		case evidence.Left:
-			left++
-		case evidence.NeverRead:
-			never++
-		}
-	}
-	return left, never
-}
-
-// evidenceCount is the header's `evidence: 2 left · 1 never read`, "" for
-// a call with nothing flagged.
-func evidenceCount(s *session, st *Styles) string {
-	left, never := s.judgedCounts(s.call)
-	if left+never == 0 {
-		return ""
-	}
-	var parts []string
-	if left > 0 {
-		parts = append(parts, st.Verdict(evidence.Left).Render(fmt.Sprintf("%d left", left)))
-	}
-	if never > 0 {
-		parts = append(parts, st.Verdict(evidence.NeverRead).Render(fmt.Sprintf("%d never read", never)))
-	}
-	return st.Label.Render("evidence: ") + strings.Join(parts, st.Label.Render(" · ")) + st.Label.Render(" (i)")
-}
-
-// Verdict is the style of a verdict word; the word itself always says it.
-func (s *Styles) Verdict(v string) lipgloss.Style {
-	switch v {
-	case evidence.InView:
-		return s.Match
-	case evidence.UserSupplied:
-		return s.Anchor
-	case evidence.Summary:
-		return s.Summary
-	case evidence.LibraryNote:
-		return s.LibraryNote
-	case evidence.Left:
-		return s.Evicted
-	case evidence.NeverRead:
-		return s.Error
-	}
-	return s.Value
+	return c[i]
 }
 
 // responseText is the response at width w, for the overlay (i) and for
@@ -112,8 +60,21 @@ func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
 		line(st.Label.Render("── " + t + " " + strings.Repeat("─", max(0, w-ansi.StringWidth(t)-4))))
 	}
 	ce := s.evidenceAt(s.call)
-	for _, l := range wrapText(st.Label.Render(responseHead(c, runPosition(s.rec, c.Run), r)), w) {
+	file := 0
+	if s.fileNumbers() {
+		file = c.Call.Number
+	}
+	for _, l := range wrapText(st.Label.Render(responseHead(c, runPosition(s.rec, c.Run), file, r)), w) {
 		line(l)
+	}
+	if o := s.outcomes[c.Call]; o != "" {
+		style := st.Value
+		if o == provenance.Refused {
+			style = st.Error // nothing reached the caller: never to be read as returned
+		}
+		for _, l := range wrapText(st.Label.Render("outcome: ")+style.Render(outcomeSentence(o)), w) {
+			line(l)
+		}
 	}
 	if ce == nil { // the replay's book is still being made (bookCmd)
 		rule("values")
@@ -137,38 +98,76 @@ func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
 }
 
 // responseValues writes the values of a judged response: the library's
-// own check, each value with its verdict, and what the keys do.
+// own check, then the answer's values and the arguments' apart, each
+// with its verdict, and what the keys do.
 func responseValues(b *strings.Builder, rule func(string), s *session, st *Styles, sugs suggestions, sel, w int, c *window.CallReplay, ce *provenance.CallEvidence) {
 	line := func(t string) { b.WriteString(t + "\n") }
 	if lib, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
-		t := st.Label.Render("the library's own check: ") + fmt.Sprintf("%s, %d candidates, %d unsupported — %s",
-			termtext.Line(lib.Action), lib.Candidates, len(lib.Unsupported), libraryAgreement(s, st, lib))
+		t := st.Label.Render("the library's own check: ") + fmt.Sprintf("%s, %d candidates, %s — %s",
+			termtext.Line(lib.Action), lib.Candidates, listedWords(lib, ce), libraryAgreement(s, st, lib))
 		for _, l := range wrapText(t, w) {
 			line(l)
 		}
 	}
-	rule(fmt.Sprintf("values · %d in the text, %d in the arguments", ce.Candidates, len(ce.Values)-answerValues(ce)))
-	if len(ce.Values) == 0 {
-		line(st.Dim.Render("no numbers or identifiers"))
+	if provenance.Unjudged(c) {
+		rule("values")
+		for _, l := range wrapText(verdictSentence(provenance.Entry{Verdict: evidence.Unknown}, false)+"; nothing is flagged or counted", w) {
+			line(st.Unknown.Render(l))
+		}
+		return
 	}
-	left, hint, vw := 0, "", 0
+	vw, ww := 0, 13
 	for _, e := range ce.Values {
-		vw = max(vw, ansi.StringWidth(termtext.Line(e.Value)))
+		vw = max(vw, ansi.StringWidth(termtext.Line(shownValue(e))))
+		ww = max(ww, len(e.Own())) // the verdicts' words are ASCII
 	}
 	vw = min(vw, max(1, w/3)) // a long value does not push the others' places off screen
-	for _, e := range ce.Values {
-		mark := " "
-		if e.Verdict == evidence.Left {
-			if left == sel {
-				mark = "▸"
+	t := tallyOf(ce)
+	left := 0
+	for _, side := range []struct {
+		in, name string
+		count    tally
+	}{{provenance.InAnswer, "answer", t.answer}, {provenance.InToolCall, "arguments", t.args}} {
+		n := 0
+		for _, e := range ce.Values {
+			if e.In == side.in {
+				n++
 			}
-			left++
 		}
-		valueLines(b, s, st, sugs, mark, e, vw, w)
+		if n == 0 && side.in == provenance.InToolCall {
+			continue
+		}
+		head := fmt.Sprintf("%s · %s", side.name, plural(n, "value"))
+		if side.count.total() > 0 {
+			head += " · " + side.count.words(nil)
+		}
+		rule(head)
+		if n == 0 {
+			line(st.Dim.Render("no numbers or identifiers"))
+		}
+		for _, e := range ce.Values {
+			if e.In != side.in {
+				continue
+			}
+			mark := " "
+			if e.Own() == evidence.Left {
+				if left == sel {
+					mark = "▸"
+				}
+				left++
+			}
+			valueLines(b, s, st, sugs, mark, e, ww, vw, w)
+		}
 	}
+	responseHints(b, st, left, sel, w)
+}
+
+// responseHints are the legend of the strips and what the keys do.
+func responseHints(b *strings.Builder, st *Styles, left, sel, w int) {
+	hint := ""
 	if left > 0 {
 		for _, l := range wrapText(stripLegend, w) {
-			line(st.Dim.Render(l))
+			b.WriteString(st.Dim.Render(l) + "\n")
 		}
 	}
 	switch {
@@ -178,14 +177,19 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *Style
 		hint = "i (or enter on this row) opens the values: select one that left and go to its source"
 	}
 	for _, l := range wrapText(hint, w) {
-		line(st.Dim.Render(l))
+		b.WriteString(st.Dim.Render(l) + "\n")
 	}
 }
 
-// responseHead names the call, its run as the header numbers it (in the
-// conversation on screen), and the response's stop reason and usage.
-func responseHead(c *window.CallReplay, run int, r model.Response) string {
+// responseHead names the call — its number in the conversation on
+// screen and, when that is not the file's (file is not 0), in the file —,
+// its run as the header numbers it, and the response's stop reason and
+// usage.
+func responseHead(c *window.CallReplay, run, file int, r model.Response) string {
 	h := fmt.Sprintf("call %d (run %d, iteration %d)", c.Index+1, run, c.Call.Iteration)
+	if file > 0 {
+		h = fmt.Sprintf("call %d (file call %d, run %d, iteration %d)", c.Index+1, file, run, c.Call.Iteration)
+	}
 	if r.StopReason != nil {
 		h += " · stop reason " + termtext.Line(*r.StopReason)
 	}
@@ -195,65 +199,107 @@ func responseHead(c *window.CallReplay, run int, r model.Response) string {
 	return h
 }
 
-func answerValues(ce *provenance.CallEvidence) int {
+// listedWords is how many values the library's event lists as
+// unsupported, saying so when that is its first 12 of more.
+func listedWords(lib provenance.Library, ce *provenance.CallEvidence) string {
 	n := 0
 	for _, e := range ce.Values {
-		if e.In == provenance.InAnswer {
+		if e.In == provenance.InAnswer && e.Unsupported() {
 			n++
 		}
 	}
-	return n
+	if n > len(lib.Unsupported) && len(lib.Unsupported) == evidence.ListedLimit {
+		return fmt.Sprintf("%d unsupported listed (the library lists only its first %d; inspect finds %d)", len(lib.Unsupported), evidence.ListedLimit, n)
+	}
+	return fmt.Sprintf("%d unsupported", len(lib.Unsupported))
 }
 
-// valueLines writes one value: its verdict word, the value (padded to vw
-// columns, so where each value was lines up; never cut), where it was, and for a
-// value that left its sources, lifetime strip and suggestion.
-func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, mark string, e provenance.Entry, vw, w int) {
+// shownValue is a value as the screen shows it: a JSON number's token
+// (":3727") as the number it stands for (§9.5).
+func shownValue(e provenance.Entry) string {
+	if e.Read != nil {
+		return e.Read.Value
+	}
+	return e.Value
+}
+
+// valueLines writes one value: inspect's own verdict (a JSON number's
+// read value's, padded to ww columns), the value (padded to vw columns, so where each value
+// was lines up; never cut), where it was — the answer's text, or the
+// arguments of a tool call —, and what the verdict says: for a value
+// that left its sources, lifetime strip and suggestion.
+func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, mark string, e provenance.Entry, ww, vw, w int) {
 	where := "text"
 	if e.ToolCallID != nil {
 		where = "args " + termtext.Line(*e.ToolCallID)
 	}
-	word := st.Verdict(e.Verdict).Render(fmt.Sprintf("%-13s", e.Verdict))
-	v := st.Value.Render(termtext.Line(e.Value)) // whole: a longer one pushes its place right
+	own := e.Own()
+	word := st.Verdict(own).Render(fmt.Sprintf("%-*s", ww, pick(own == "", "no value", own)))
+	v := st.Value.Render(termtext.Line(shownValue(e))) // whole: a longer one pushes its place right
 	v += strings.Repeat(" ", max(0, vw-ansi.StringWidth(v)))
 	b.WriteString(fit(mark+word+" "+v+"  "+st.Dim.Render(where), w) + "\n")
-	indent := strings.Repeat(" ", 15)
-	for _, src := range e.Sources {
-		name := "the user's text"
-		if src.ToolName != nil {
-			name = termtext.Line(*src.ToolName + " " + *src.ToolCallID)
+	indent := strings.Repeat(" ", ww+2)
+	// every sentence here quotes the recording (tool names, ids, tokens):
+	// made safe whole, before it is wrapped and measured
+	say := func(t string, style lipgloss.Style) {
+		for _, l := range wrapText(termtext.Line(t), w-len(indent)) {
+			b.WriteString(indent + style.Render(l) + "\n")
 		}
-		for _, l := range wrapText(sourceText(s.replay, name, src), w-len(indent)) {
-			b.WriteString(indent + l + "\n")
-		}
+	}
+	if e.Read != nil {
+		say(readSentence(e), st.Dim)
+	}
+	if t := verdictSentence(e, s.rec.Tier == model.TierMinimal); t != "" {
+		say(t, st.Dim)
+	}
+	if own != evidence.Left {
+		return
+	}
+	for _, src := range ownSources(e) {
+		say(sourceText(s, toolName(src.ToolName, src.ToolCallID), src), lipgloss.NewStyle())
 		for _, l := range lifetimeLines(s, st, src.Message(), "", w-len(indent)) {
 			b.WriteString(indent + l + "\n")
 		}
 	}
-	if e.Verdict == evidence.NeverRead {
-		b.WriteString(fit(indent+st.Dim.Render("in no message this conversation sent: typed, not read"), w) + "\n")
-	}
-	if e.Verdict != evidence.Left {
-		return
-	}
 	switch sug, state := sugs.of(s.call, e.Value); state {
 	case sugFound:
-		for _, l := range wrapText("would have kept it: "+termtext.Line(sug.Text)+" (K applies)", w-len(indent)) {
-			b.WriteString(indent + st.Changed.Render(l) + "\n")
-		}
+		say("would have kept it: "+termtext.Line(sug.Text)+" (K applies)", st.Changed)
 	case sugNone:
-		b.WriteString(fit(indent+st.Dim.Render(study.NoneText()), w) + "\n")
+		say(study.NoneText(), st.Dim)
 	default:
-		b.WriteString(fit(indent+st.Dim.Render("looking for a policy that would have kept it…"), w) + "\n")
+		say("looking for a policy that would have kept it…", st.Dim)
 	}
+}
+
+// readSentence says what a JSON number's token is read as (§9.5): the
+// library reads ":3727" as a token no tool result holds; it is 3727.
+func readSentence(e provenance.Entry) string {
+	if e.Own() == "" {
+		return fmt.Sprintf("typed as %s in JSON: the library reads the token %s (%s); the number %s has too few digits to be a value", termtext.Line(e.Value), termtext.Line(e.Value), e.Verdict, termtext.Line(e.Read.Value))
+	}
+	return fmt.Sprintf("typed as %s in JSON: the library reads the token %s (%s); inspect reads the number %s", termtext.Line(e.Value), termtext.Line(e.Value), e.Verdict, termtext.Line(e.Read.Value))
 }
 
 // sourceText says where a source was in view and when it left, in the
 // call numbers of the screen: "in list_hosts call_0001 · sent on calls
-// 2–6 · evicted at 7 (yielded)".
-func sourceText(r *window.Replay, name string, src provenance.Source) string {
+// 2–6 · evicted at 7 (yielded)"; where the policy on screen is a guess
+// among equally good ones that give other rules, all of them
+// ("superseded or pins-off").
+func sourceText(s *session, name string, src provenance.Source) string {
+	r := s.replay
 	first, last := onScreen(r, src.SentOn[0]), onScreen(r, src.SentOn[1])
-	return fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, sentOn(r, first, last), onScreen(r, src.EvictedAt), termtext.Line(src.Rule))
+	return fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, sentOn(r, first, last), onScreen(r, src.EvictedAt), termtext.Line(s.ruleWords(src)))
+}
+
+// ruleWords is a source's rule, or the rules of every policy the log
+// cannot tell apart from the one on screen, when they differ.
+func (s *session) ruleWords(src provenance.Source) string {
+	i := onScreen(s.replay, src.EvictedAt) - 1
+	if i < 0 || i >= s.calls() || s.replay.Calls[i].Call.Number != src.EvictedAt || src.Message() == nil {
+		return src.Rule
+	}
+	c := &s.replay.Calls[i]
+	return study.RuleWords(src.Rule, s.agent.Rules(&c.Visit, src.Message(), s.replay.PolicyOf(c)))
 }
 
 // wrapText wraps plain text to w columns.

@@ -26,6 +26,8 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, k.ApplySuggestion):
 		return m.applySuggestion()
+	case key.Matches(msg, k.Knobs):
+		return m.knobKey(msg) // the block follows the replay (responseFollows)
 	case key.Matches(msg, k.Focus):
 		if n := len(m.leftValues()); n > 0 {
 			*m.respSel = (*m.respSel + 1) % n
@@ -60,7 +62,7 @@ func (m Model) leftValues() []provenance.Entry {
 	var out []provenance.Entry
 	if ce := m.s.evidenceAt(m.s.call); ce != nil {
 		for _, e := range ce.Values {
-			if e.Verdict == evidence.Left {
+			if e.Own() == evidence.Left {
 				out = append(out, e)
 			}
 		}
@@ -76,7 +78,7 @@ func (m Model) toSource() Model {
 		return m
 	}
 	e := left[min(*m.respSel, len(left)-1)]
-	src := e.Sources[0]
+	src := ownSources(e)[0]
 	for i := range m.s.replay.Calls {
 		if m.s.replay.Calls[i].Call.Number == src.SentOn[1] {
 			m.overlay = noOverlay
@@ -92,7 +94,7 @@ func (m Model) toSource() Model {
 				name = *src.ToolName + " " + *src.ToolCallID
 			}
 			m.flash = fmt.Sprintf("call %d: the last call %s (which held %s) was in view; it left at %d (%s)",
-				i+1, name, e.Value, onScreen(m.s.replay, src.EvictedAt), src.Rule)
+				i+1, name, e.Value, onScreen(m.s.replay, src.EvictedAt), m.s.ruleWords(src))
 			break
 		}
 	}

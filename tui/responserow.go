@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
@@ -33,7 +31,8 @@ func (l *turnList) toResponse() {
 }
 
 // responseLine draws the response row: the word, what the call produced,
-// and its flagged values, counted.
+// what became of it when it is an answer, and its flagged values,
+// counted: the answer's, then the arguments'.
 func (l *turnList) responseLine(selected bool) string {
 	st := l.st
 	head := " " + cursorMark(selected, l.focused) + " " + st.Response.Render(responseWord)
@@ -42,8 +41,15 @@ func (l *turnList) responseLine(selected bool) string {
 		return head
 	}
 	what := termtext.Line(provenance.Produced(c.Call))
-	if left, never := l.s.judgedCounts(l.s.call); left+never > 0 {
-		what += " · " + flagWords(left, never)
+	if o := l.s.outcomes[c.Call]; o != "" {
+		what += " · " + outcomeWord(o) // first: a refused answer reached no one
+	}
+	t := l.s.judgedCounts(l.s.call)
+	if t.answer.total() > 0 {
+		what += " · " + t.answer.words(nil)
+	}
+	if t.args.total() > 0 {
+		what += " · args: " + t.args.words(nil)
 	}
 	room := max(0, l.width-ansi.StringWidth(head)-1)
 	body := fit(what, room)
@@ -51,17 +57,6 @@ func (l *turnList) responseLine(selected bool) string {
 		body = st.Title.Render(body)
 	}
 	return head + " " + body
-}
-
-// flagWords is "2 left · 1 never read", the parts there are.
-func flagWords(left, never int) string {
-	switch {
-	case left > 0 && never > 0:
-		return fmt.Sprintf("%d left · %d never read", left, never)
-	case left > 0:
-		return fmt.Sprintf("%d left", left)
-	}
-	return fmt.Sprintf("%d never read", never)
 }
 
 // showResponse puts the response of the call on screen in the detail;

@@ -32,13 +32,14 @@ func TestResponseRowIsEveryCallsLastRow(t *testing.T) {
 }
 
 func TestFinalAnswerKeySelectsTheResponseRow(t *testing.T) {
-	m := press(open(t, fileConfig(evidenceDemo), 140, 50), "A")
+	m := press(open(t, fileConfig(evidenceDemo), 180, 50), "A")
 	if m.s.call != 12 || !m.list.onResponse() || m.overlay != noOverlay {
 		t.Fatalf("A: call %d, response row %v, overlay %v; want call 13's response row, no overlay", m.s.call+1, m.list.onResponse(), m.overlay)
 	}
-	// the row counts the flagged values: 4 left (us-east-1b, 10.12.4.52,
-	// 3940, web-9d4b27) and 1 never read (web-3e6f14)
-	if v := ansi.Strip(m.list.View()); !strings.Contains(v, "response answer") || !strings.Contains(v, "4 left · 1 never read") {
+	// the row says it was delivered (run 1's last answer) and counts the
+	// flagged values: 4 left (us-east-1b, 10.12.4.52, 3940, web-9d4b27)
+	// and 1 never read (web-3e6f14)
+	if v := ansi.Strip(m.list.View()); !strings.Contains(v, "response answer 1075 chars · delivered · 4 left · 1 never read") {
 		t.Errorf("the response row does not count the flagged values:\n%s", v)
 	}
 	d := ansi.Strip(m.detail.raw) // all of it, scrolled or not

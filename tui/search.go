@@ -187,6 +187,8 @@ func (m matcher) where(msg *model.Message) string {
 		return "in the " + msg.ToolName + " result"
 	case msg.IsNotice() && m.in(msg.Content):
 		return "in a drop notice"
+	case msg.IsCorrection() && m.in(msg.Content):
+		return "in the library's correction"
 	case m.in(msg.Content):
 		return "in " + msg.Role + " text"
 	}

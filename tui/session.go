@@ -35,6 +35,12 @@ type session struct {
 	lastPins     int // keepLastToolResults to restore when pins come back on
 	replaying    bool
 
+	// outcomes is what became of each answer of the conversation's runs
+	// (EVIDENCE-SEMANTICS §9.4); a call that is no answer has none
+	outcomes map[*model.Call]string
+	// numbersDiffer: the file numbers some call otherwise than the screen
+	numbersDiffer bool
+
 	call    int            // 0-based index into replay.Calls
 	rows    *window.Ledger // replay.LedgerAt(call)
 	changes fateChanges    // rows whose fate differs from the recorded policy's
@@ -203,6 +209,7 @@ func newSession(name string, msg loadedMsg) *session {
 		lastPins:     v.Agent.Recorded.KeepLastToolResults,
 		recordedBook: msg.books[0], book: msg.books[0],
 		diff: msg.diff, problems: msg.problems, problemCount: msg.nprobs,
+		outcomes: outcomesOf(v.Rec), numbersDiffer: numbersDiffer(msg.recorded),
 	}
 	if msg.start != nil {
 		s.replay, s.policy, s.book = msg.start, msg.start.Policy, msg.books[1]

@@ -28,6 +28,10 @@ type Styles struct {
 	// Response is the word of the response row: the model's output, not a
 	// turn of the window.
 	Response lipgloss.Style
+	// InText is a value whose characters were in view inside a longer
+	// token (the library's check does not split tokens); SummaryOnly one
+	// only a summary held, that no tool result backs.
+	InText, SummaryOnly lipgloss.Style
 
 	Title, Label, Value, Dim, Error lipgloss.Style
 	Match, Differs, Unknown         lipgloss.Style
@@ -74,6 +78,8 @@ func DefaultStyles() *Styles {
 		LibraryNote: fg("#953800", "#FFA657").Italic(true),
 		Changed:     fg("#BF3989", "#FF9BCE").Bold(true),
 		Response:    fg("#0550AE", "#A5D6FF").Bold(true).Underline(true),
+		InText:      fg("#1B7C83", "#56D4DD"),
+		SummaryOnly: fg("#A0111F", "#FF9492").Bold(true).Italic(true),
 
 		Title:   lipgloss.NewStyle().Bold(true),
 		Label:   fg("#57606A", "#8B949E"),

@@ -81,7 +81,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 	}
 	var left []provenance.Entry
 	for _, e := range ce.Values {
-		if e.Verdict == evidence.Left {
+		if e.Own() == evidence.Left {
 			left = append(left, e)
 		}
 	}

@@ -108,7 +108,7 @@ borders "call 6, detail scrolled"
 [[ $(flag alternate_on) == 1 ]] || fail "dropped out of the alternate screen"
 modes "inside"
 keys '!'
-expect 'Problems \(! or esc closes\)' "the problems overlay opens"
+expect 'Problems \(!, q or esc closes\)' "the problems overlay opens"
 borders "problems"
 keys Escape
 expect 'Turns · ' "esc closes it"

@@ -6,9 +6,11 @@
 # prompt and line discipline back). Then the demo: search a value and step
 # through its hits, jump to the next eviction and the next run, copy a turn
 # by OSC 52 (read back with tmux show-buffer) on demo-incident; on the
-# embedded demo (demo-evidence) jump to a flagged value, see a tool turn's
+# embedded demo (demo-evidence) jump to a flagged answer, and with I to a
+# flagged argument, see a tool turn's
 # lifetime strip, select the final answer's response row, open its values,
-# apply the suggestion and see the verdicts change; and -f on a
+# apply the suggestion and see the verdicts change; at 80×24 the header's
+# whole count; A on e02-rails' refused answer; and -f on a
 # file that another process appends to. And c02: pick the other agent,
 # move a knob, and see only that agent's windows change.
 #
@@ -85,14 +87,21 @@ expect 'call 9/9' "the call stays put while the knobs move"
 
 keys r
 expect 'keepRecentTurns=2 +keepLastToolResults=2 ' "r resets both knobs"
-expect 'the recorded policy;' "the bar is back on the recorded policy"
+expect 'a guess: the log cannot tell keepLastToolResults 1–5 apart' "the bar is back on the inferred policy, and says its pin limit is a guess"
 absent 'differ at this call' "no turn differs after the reset"
 
 keys '?'
-expect 'Keys \(\? or esc closes\)' "? opens the help"
+expect 'Keys \(\?, q or esc closes' "? opens the help"
 expect 'keepRecentTurns −1' "the help lists the knob keys"
 keys Escape
 expect 'Turns · ' "esc closes the help"
+keys '?'
+expect 'Keys \(\?, q or esc closes' "? opens the help again"
+keys G
+expect ':f11 goes there' "G scrolls the help to its end"
+keys q
+expect 'Turns · ' "q closes the help"
+absent '^tour\$' "and the program is still running"
 
 keys q
 expect '^tour\$ *$' "q quits to the shell prompt"
@@ -166,8 +175,10 @@ keys clear Enter
 keys "'$bin'" Enter
 expect 'call 1/16 \(iteration 1\)' "the demo opens"
 keys x
-expect 'call 2/16' "x jumps to the first call with a value not read"
-expect 'evidence: 2 never read' "call 2's two tool calls each typed a time window no message held"
+expect 'call 13/16' "x jumps to the first call whose answer holds a value not read"
+keys g I x
+expect 'call 2/16' "with I, x stops on the tool calls' arguments too"
+expect 'args: 2 never read' "call 2's two tool calls each typed a time window no message held, counted as arguments"
 keys ':' 7 Enter
 expect 'call 7/16' ": goes to call 7, where list_hosts left"
 expect 'list_hosts ·▮▮▣▣▣▲·····▲··▲' "the evicted inventory's lifetime strip: in view on 2–6, used out of view at 7, 13, 16"
@@ -175,8 +186,8 @@ expect 'used out of view at calls 7, 13, 16' "the strip in words"
 expect 'response → get_metrics\(web-9d4b27' "call 7's response row: the id typed from memory"
 keys A
 expect 'call 13/16' "A goes to run 1's final answer"
-expect 'evidence: 4 left · 1 never read' "the header counts its flagged values"
-expect '▸ response answer 1075 chars · 4 left' "A selects its response row, which counts the values that left"
+expect 'answers: 4 left · 1 never read' "the header counts its answer's flagged values"
+expect '▸ response answer 1075 chars · delivered' "A selects its response row: run 1's answer, delivered"
 expect '│ left +us-east-1b' "the detail shows the response: us-east-1b left the window"
 keys i
 expect 'Response of call 13' "i opens the values over the whole width"
@@ -186,10 +197,39 @@ expect 'would have kept it: keepRecentTurns 2→3 and keepLastToolResults 2→3'
 expect 'never-read +web-3e6f14' "the invented canary id was never read"
 keys K
 expect 'keepRecentTurns=3\* +keepLastToolResults=3\*' "K applies the suggestion to the knobs"
-expect 'evidence: 1 left · 1 never read' "under it only 3940 left and web-3e6f14 stays invented"
+expect 'answers: 1 left · 1 never read' "under it only 3940 left and web-3e6f14 stays invented"
 expect '(^|[^a-z-])in-view +us-east-1b' "us-east-1b is in view now"
 keys q
+expect 'Turns · ' "q closes the values"
+keys q
 expect '^tour\$ *$' "q quits the demo"
+
+# 80×24, the smallest supported terminal: the demo's call 13 header holds
+# the whole count of its answer's flagged values (EVIDENCE §9.1.2: 4 left,
+# 1 never read), and a file name that says which file it is
+tm resize-window -t "$session" -x 80 -y 24
+keys clear Enter
+keys "'$bin' testdata/demo-evidence/run.jsonl" Enter
+expect 'call 1/16' "the demo's log opens at 80×24"
+keys A
+expect '^demo-evidence/run.jsonl +run 1/2 +call 13/16' "line 1 names the file by its folder and name"
+expect 'answers: 4 left · 1 never read' "line 2 holds the whole count"
+keys q
+expect '^tour\$ *$' "q quits"
+tm resize-window -t "$session" -x 120 -y 40
+
+# e02-rails (posture rails): A lands on the run's last answer, call 9,
+# which the library refused: run() threw, nothing was delivered
+keys clear Enter
+keys "'$bin' testdata/e02-rails/run.jsonl" Enter
+expect 'call 1/9' "e02-rails opens"
+keys A
+expect 'call 9/9' "A goes to the run's last answer, call 9"
+expect 'response answer 204 chars · refused' "its row says it was refused"
+expect 'refused: run\(\) threw UnsupportedValuesError; the caller got' "the detail says nothing was delivered"
+absent 'delivered:' "never that it was delivered"
+keys q
+expect '^tour\$ *$' "q quits e02"
 
 # c02: two agents interleaved in one log; w picks billing's conversation,
 # a knob moves billing's policy only, and oncall's replay is untouched

@@ -138,7 +138,7 @@ func (t *transcript) title(s *session) string {
 	if c.Recorded() == window.Differs {
 		what = "the replay's window, not the one the library sent (W)"
 	}
-	title := fmt.Sprintf("Transcript of call %d · %s · %s, %s chars (v or esc closes)",
+	title := fmt.Sprintf("Transcript of call %d · %s · %s, %s chars (v, q or esc closes)",
 		c.Index+1, what, plural(len(w), "msg"), thousands(model.WindowChars(w)))
 	if n := t.vp.TotalLineCount(); n > t.vp.Height && t.vp.Height > 0 {
 		title += fmt.Sprintf(" · lines %d–%d of %d", t.vp.YOffset+1, min(n, t.vp.YOffset+t.vp.Height), n)

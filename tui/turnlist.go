@@ -326,8 +326,11 @@ func turnWho(msgs []*model.Message) string {
 	if names := toolNames(msgs); len(names) > 0 {
 		return strings.Join(names, ",")
 	}
-	if msgs[0].IsFrame() {
+	switch {
+	case msgs[0].IsFrame():
 		return "frame"
+	case msgs[0].IsCorrection():
+		return "library:" // its correction, sent as a user message
 	}
 	return msgs[0].Role + ":"
 }

@@ -9,12 +9,18 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// key routes one key press: quitting always works; the prompt and the
-// overlays take their own keys first; then calls, knobs, focus, and the
-// focused component.
+// key routes one key press: ctrl+c always quits, q from the main screen
+// (over an overlay it closes the overlay, as esc does: less, k9s and
+// lazygit close a view so); the prompt and the overlays take their own
+// keys first; then calls, knobs, focus, and the focused component.
 func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
-	if msg.String() == "ctrl+c" || (!m.prompt && !m.search.typing && key.Matches(msg, k.Quit)) {
+	quit := msg.String() == "ctrl+c" || (!m.prompt && !m.search.typing && key.Matches(msg, k.Quit))
+	if quit && msg.String() != "ctrl+c" && m.s != nil && m.overlay != noOverlay {
+		m.overlay = noOverlay
+		return m, nil
+	}
+	if quit {
 		m.quitting = true
 		return m, tea.Quit
 	}
@@ -22,7 +28,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, nil // still loading
 	}
 	if m.prompt {
-		return m.promptKey(msg), nil
+		return m.promptKey(msg)
 	}
 	if m.search.typing {
 		return m.searchKey(msg)
@@ -61,6 +67,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.flash = "no search to step through: / starts one"
 	case m.search.query != "" && key.Matches(msg, k.Close):
 		m.endSearch()
+	case key.Matches(msg, k.GotoCall):
+		m.prompt, m.digits = true, ""
 	case key.Matches(msg, k.Response):
 		return m.openResponse()
 	case key.Matches(msg, k.FinalAnswer):
@@ -69,6 +77,12 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.syncDetail()
 	case key.Matches(msg, k.ApplySuggestion):
 		return m.applySuggestion()
+	case key.Matches(msg, k.FlaggedArgs):
+		m.xArgs = !m.xArgs
+		m.flash = "x and X stop on calls whose answer holds a flagged value; the arguments' values are counted apart"
+		if m.xArgs {
+			m.flash = "x and X stop on calls whose answer or tool calls' arguments hold a flagged value"
+		}
 	case key.Matches(msg, k.Help):
 		m.overlay = helpOverlay
 	case key.Matches(msg, k.Problems):
@@ -102,8 +116,6 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.overlay = transcriptOverlay
 		m.trans.setMark(m.search.query)
 		return m, m.trans.show(m.s.current())
-	case key.Matches(msg, k.GotoCall):
-		m.prompt, m.digits = true, ""
 	case m.detail.focused && key.Matches(msg, k.Top, k.Bottom):
 		m.detail.Update(msg)
 	case key.Matches(msg, k.PrevCall):
@@ -119,9 +131,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.detail.focused = !m.list.focused
 		m.syncDetail()
 	case key.Matches(msg, k.Knobs):
-		m.s.applyKnob(k, msg)
-		m.lastKnob = &msg
-		return m.replan()
+		return m.knobKey(msg)
 	case key.Matches(msg, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown):
 		m.detail.Update(msg)
 	case key.Matches(msg, k.HideGone):
@@ -140,6 +150,14 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// knobKey moves a knob of the policy on screen (or resets it) and
+// replays under it: from the main screen and from the response block.
+func (m Model) knobKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	m.s.applyKnob(m.keys, msg)
+	m.lastKnob = &msg
+	return m.replan()
+}
+
 // goTo shows call i (0-based), clamped to the calls there are.
 func (m *Model) goTo(i int) {
 	if m.s.calls() == 0 {
@@ -155,30 +173,6 @@ func (m *Model) goTo(i int) {
 	m.problems.refresh()
 	m.syncDetail()
 	m.detail.top()
-}
-
-// promptKey edits the go-to-call prompt: digits, erase, enter, esc.
-func (m Model) promptKey(msg tea.KeyMsg) Model {
-	switch {
-	case key.Matches(msg, m.keys.Close):
-		m.prompt = false
-	case key.Matches(msg, m.keys.Confirm):
-		m.prompt = false
-		if n, err := strconv.Atoi(m.digits); err == nil {
-			m.goTo(n - 1)
-		}
-	case key.Matches(msg, m.keys.Erase):
-		if m.digits != "" {
-			m.digits = m.digits[:len(m.digits)-1]
-		}
-	case msg.Type == tea.KeyRunes:
-		for _, r := range msg.Runes {
-			if r >= '0' && r <= '9' && len(m.digits) < 9 {
-				m.digits += string(r)
-			}
-		}
-	}
-	return m
 }
 
 // overlayKey: the key that opened an overlay, or esc, closes it; the

@@ -8,6 +8,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/window"
 )
 
 // A real log holds several agents and conversations (WINDOW-SEMANTICS
@@ -60,6 +61,22 @@ func (vs *views) label(w int) string {
 		key = fit(key, max(2, w-termtext.Width(num)))
 	}
 	return key + num
+}
+
+// fileNumbers reports whether a call's number on screen, its place in
+// the conversation, is not always its number in the file (a file of
+// several conversations, or a composition's own calls besides).
+func (s *session) fileNumbers() bool { return s.numbersDiffer }
+
+// numbersDiffer reports whether some call of r is not numbered in the
+// file as in r.
+func numbersDiffer(r *window.Replay) bool {
+	for i := range r.Calls {
+		if r.Calls[i].Call.Number != i+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // matchText says how much of a run or conversation the replay matches.

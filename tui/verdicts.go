@@ -1,0 +1,262 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/termtext"
+)
+
+// What the screen says of a flagged value (EVIDENCE-SEMANTICS §9):
+// inspect's own verdict (provenance.Entry.Own: a JSON number's read
+// value's, §9.5), counted apart for the answer — what reaches the caller,
+// and what the library checks — and for the tool calls' arguments — the
+// model asking (§9.1) —, and each verdict's sentence.
+
+// tally counts one side's flagged values by inspect's own verdict.
+type tally struct{ left, inText, never, summary int }
+
+func (t *tally) add(verdict string) {
+	switch verdict {
+	case evidence.Left:
+		t.left++
+	case evidence.InViewText:
+		t.inText++
+	case evidence.NeverRead:
+		t.never++
+	case evidence.SummaryUnsupported:
+		t.summary++
+	}
+}
+
+func (t tally) total() int { return t.left + t.inText + t.never + t.summary }
+
+// parts are the counts there are, each with its verdict: "4 left",
+// "1 never read".
+func (t tally) parts() []struct {
+	n       int
+	verdict string
+} {
+	all := []struct {
+		n       int
+		verdict string
+	}{{t.left, evidence.Left}, {t.inText, evidence.InViewText}, {t.never, evidence.NeverRead}, {t.summary, evidence.SummaryUnsupported}}
+	out := all[:0]
+	for _, p := range all {
+		if p.n > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// words is "4 left · 1 never read", the parts there are, each in its
+// verdict's style when st is not nil; "" for none.
+func (t tally) words(st *Styles) string {
+	var out []string
+	for _, p := range t.parts() {
+		w := fmt.Sprintf("%d %s", p.n, countWord(p.verdict))
+		if st != nil {
+			w = st.Verdict(p.verdict).Render(w)
+		}
+		out = append(out, w)
+	}
+	sep := " · "
+	if st != nil {
+		sep = st.Label.Render(sep)
+	}
+	return strings.Join(out, sep)
+}
+
+// countWord is a flagged verdict in a count: "4 left", "1 inside a
+// token", "2 never read", "1 only in a summary".
+func countWord(verdict string) string {
+	switch verdict {
+	case evidence.Left:
+		return "left"
+	case evidence.InViewText:
+		return "inside a token"
+	case evidence.NeverRead:
+		return "never read"
+	}
+	return "only in a summary"
+}
+
+// callTally is one call's flagged values: the answer's and the
+// arguments', apart.
+type callTally struct{ answer, args tally }
+
+// tallyOf counts ce's flagged values by where they were typed.
+func tallyOf(ce *provenance.CallEvidence) callTally {
+	var c callTally
+	if ce == nil {
+		return c
+	}
+	for _, e := range ce.Values {
+		if e.In == provenance.InToolCall {
+			c.args.add(e.Own())
+		} else {
+			c.answer.add(e.Own())
+		}
+	}
+	return c
+}
+
+// sideWords is "answers: 4 left · 1 never read" and "args: 2 never read",
+// the sides that have any; styled when st is not nil.
+func (c callTally) sideWords(st *Styles) []string {
+	label := func(s string) string { return s }
+	if st != nil {
+		label = func(s string) string { return st.Label.Render(s) }
+	}
+	var out []string
+	if c.answer.total() > 0 {
+		out = append(out, label("answers: ")+c.answer.words(st))
+	}
+	if c.args.total() > 0 {
+		out = append(out, label("args: ")+c.args.words(st))
+	}
+	return out
+}
+
+// Verdict is the style of a verdict word; the word itself always says it.
+func (s *Styles) Verdict(v string) lipgloss.Style {
+	switch v {
+	case evidence.InView:
+		return s.Match
+	case evidence.UserSupplied:
+		return s.Anchor
+	case evidence.Summary:
+		return s.Summary
+	case evidence.LibraryNote:
+		return s.LibraryNote
+	case evidence.Left:
+		return s.Evicted
+	case evidence.InViewText:
+		return s.InText
+	case evidence.NeverRead:
+		return s.Error
+	case evidence.SummaryUnsupported:
+		return s.SummaryOnly
+	case evidence.Unknown:
+		return s.Unknown
+	}
+	return s.Value
+}
+
+// verdictSentence is what a value's own verdict says in words, for the
+// verdicts whose word alone does not (left has its sources); "" for the
+// others. minimal: the log is at tier minimal, where the system prompt
+// the model was sent is not in the log (§9.6.1).
+func verdictSentence(e provenance.Entry, minimal bool) string {
+	inText, near := e.InText, e.Near
+	if e.Read != nil {
+		inText, near = e.Read.InText, e.Read.Near
+	}
+	switch e.Own() {
+	case evidence.InViewText:
+		return inTextSentence(inText)
+	case evidence.NeverRead:
+		if minimal {
+			return "in no message of the log this conversation sent: typed, not read — unless the system prompt held it (tier minimal: the log does not keep it)"
+		}
+		return "in no message this conversation sent: typed, not read"
+	case evidence.SummaryUnsupported:
+		s := "only in the summary; no tool result held it"
+		if near != nil && near.Found() {
+			s += fmt.Sprintf(" — nearest: %s (%s)", termtext.Line(near.Value), termtext.Line(toolName(near.ToolName, near.ToolCallID)))
+		}
+		return s
+	case evidence.Unknown:
+		return "not judged: the log does not hold this call's window (a composition's own call), so nothing says whether it was in view"
+	}
+	return ""
+}
+
+// inTextSentence says where the characters of an in-view-text value were
+// in view: "in view, inside 2025-03-18t14:31:07z of restart_service
+// call_0011; the library's check does not split tokens" (the first text
+// that holds it, and how many more do).
+func inTextSentence(ts []provenance.InText) string {
+	if len(ts) == 0 {
+		return "in view inside a longer token; the library's check does not split tokens"
+	}
+	t := ts[0]
+	where := "the user's or the system's text"
+	if t.ToolName != nil {
+		where = toolName(t.ToolName, t.ToolCallID)
+	}
+	s := "in view, in " + termtext.Line(where)
+	if t.Token != nil {
+		s = "in view, inside " + termtext.Line(*t.Token) + " of " + termtext.Line(where)
+	}
+	if len(ts) > 1 {
+		s += fmt.Sprintf(" (and %d more)", len(ts)-1)
+	}
+	return s + "; the library's check does not split tokens"
+}
+
+// toolName is "list_hosts call_0001", or the name alone.
+func toolName(name, id *string) string {
+	switch {
+	case name == nil:
+		return "the user's text"
+	case id == nil || *id == "":
+		return *name
+	}
+	return *name + " " + *id
+}
+
+// outcomeSentence says what became of an answer (§9.4): "" for a call
+// that is no answer.
+func outcomeSentence(outcome string) string {
+	switch outcome {
+	case provenance.Delivered:
+		return "delivered: run() returned it to the caller"
+	case provenance.RevisionAsked:
+		return "revision asked: the library's answer check sent it back with its correction, and the run went on"
+	case provenance.Refused:
+		return "refused: run() threw UnsupportedValuesError; the caller got nothing"
+	case provenance.Undelivered:
+		return "undelivered: the run did not end after it (it threw or was cut off)"
+	case provenance.Superseded:
+		return "superseded: the run went on past it"
+	}
+	return ""
+}
+
+// outcomeWord is an answer's outcome on its response row.
+func outcomeWord(outcome string) string {
+	switch outcome {
+	case provenance.RevisionAsked:
+		return "revision asked"
+	}
+	return outcome
+}
+
+// outcomesOf is what became of each answer of rec's runs (§9.4).
+func outcomesOf(rec *model.Recording) map[*model.Call]string {
+	out := map[*model.Call]string{}
+	for _, run := range rec.Runs {
+		for k, o := range provenance.Outcomes(run) {
+			if o != "" {
+				out[run.Calls[k]] = o
+			}
+		}
+	}
+	return out
+}
+
+// ownSources are the sources of a value's own verdict: its read's, when
+// it is a JSON number's token (§9.5).
+func ownSources(e provenance.Entry) []provenance.Source {
+	if e.Read != nil {
+		return e.Read.Sources
+	}
+	return e.Sources
+}
