@@ -15,6 +15,8 @@ func TestPerCommandHelpAndCompletion(t *testing.T) {
 		{"report", []string{"inspect report [flags] FILE", "--keep-recent-turns", "--agent", "--fail-on-differs", "-q, --quiet"}, []string{"--follow", "--fail-on ", "--format"}},
 		{"evidence", []string{"--agent", "--fail-on VERDICTS", "--format"}, []string{"--fail-on-differs", "--theme"}},
 		{"export", []string{"--format", "--fail-on-differs"}, []string{"--fail-on ", "--follow"}},
+		{"advise", []string{"inspect advise [flags] FILE…", "--agent", "--format", "--library-version", "-q, --quiet", "--max-line-mb", "RECORDED responses"},
+			[]string{"--keep-recent-turns", "--fail-on-differs", "--follow"}},
 	} {
 		for _, args := range [][]string{{"help", c.cmd}, {c.cmd, "--help"}} {
 			code, out, errs := runCLI(args...)
@@ -48,7 +50,7 @@ func TestFlagOfAnotherCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-q", s01}, "inspect: --quiet is for inspect evidence, inspect export, inspect report"},
+		{[]string{"-q", s01}, "inspect: --quiet is for inspect advise, inspect evidence, inspect export, inspect report"},
 		{[]string{"evidence", "--fail-on-differs", s01}, "inspect evidence: --fail-on-differs is for inspect export, inspect report"},
 		{[]string{"report", "--bogus", s01}, "inspect: unknown flag --bogus"},
 	} {

@@ -13,6 +13,10 @@ Usage:
                                   source, when it left, what would have kept it), in view only
                                   inside a longer token, never read, or only in a summary that
                                   no tool result backs; the answers by default (--in)
+  inspect advise [flags] FILE…    which window policy each agent should run: a grid of policies
+                                  replayed over its calls (of several files, summed), each with
+                                  its ≈tokens and the values of the recorded answers it would have
+                                  had out of view; the frontier and two picks
   inspect help [COMMAND] | --help | --version
   inspect completion bash|zsh|fish   a shell's completion script
 
@@ -21,7 +25,8 @@ FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
 
 Flags may come before or after FILE; inspect help COMMAND lists a command's own.
 
-Policy flags (export, report, evidence, and the UI); an absent flag is inferred from the recording:
+Policy flags (export, report, evidence, and the UI; advise takes --library-version alone); an
+absent flag is inferred from the recording:
   --strategy NAME              sliding-window | token-budget | summarize-oldest (its
                                summaries are the ones the library recorded; a fold the
                                library never made gets a placeholder, marked as such)
@@ -35,7 +40,8 @@ Policy flags (export, report, evidence, and the UI); an absent flag is inferred 
                                9.55.0 no anchor); else the envelope's producer, else the log's
                                own evidence, else 9.57.0–9.62.0
   --agent KEY                  export, report or evidence: only this agent's calls (same
-                               numbers); the policy flags then apply to it alone
+                               numbers); the policy flags then apply to it alone; advise: only
+                               this agent
 
 Keys in the UI (? lists them all): ←/→ call · g/G first/last · : go to call (:f11 the file's
 call 11) · / search every message, n/N next/previous hit · e/E eviction · d/D call differing
@@ -52,9 +58,10 @@ UI flags:
                                COLORFGBG when the terminal sets it, else asks the terminal
 
 Output flags:
-  --format json                export: json (the only one); evidence: table (default) or json
-  -q, --quiet                  export, report, evidence: no "policy inferred" line and no
-                               progress on stderr
+  --format json                export: json (the only one); evidence, advise: table (default)
+                               or json
+  -q, --quiet                  export, report, evidence, advise: no "policy inferred" line and
+                               no progress on stderr
   --fail-on-differs            export, report: exit 3 when any recorded window is not
                                reproduced (for CI)
   --in answers|arguments|all   evidence: judge the answers (default), the tool-call arguments,

@@ -75,6 +75,8 @@ type Study struct {
 	folds map[model.Policy]*window.FoldBook // FoldsFor's answers
 	views map[int]*View
 	convs []Conversation // tallied (Conversations)
+	// advice is the advisor's answer by agent key, once made (Advise)
+	advice map[string]*Advice
 }
 
 // Agent is one agent and its policy, settled.

@@ -31,15 +31,17 @@ func newSweep(replay func(agent string, p model.Policy) *window.Replay) *Sweep {
 
 // Sweep is a sweep over the whole recording: each replay is the file's
 // with agent under p and every other agent under its settled policy.
-func (s *Study) Sweep() *Sweep {
-	return newSweep(func(agent string, p model.Policy) *window.Replay {
-		policies := make(map[string]model.Policy, len(s.policies))
-		for k, q := range s.policies {
-			policies[k] = q
-		}
-		policies[agent] = p
-		return window.Merge(s.sub, s.Lineage, s.infs, policies)
-	})
+func (s *Study) Sweep() *Sweep { return newSweep(s.replayWith) }
+
+// replayWith is the file's replay with agent under p and every other
+// agent under its settled policy: a sweep's, and the advisor's.
+func (s *Study) replayWith(agent string, p model.Policy) *window.Replay {
+	policies := make(map[string]model.Policy, len(s.policies))
+	for k, q := range s.policies {
+		policies[k] = q
+	}
+	policies[agent] = p
+	return window.Merge(s.sub, s.Lineage, s.infs, policies)
 }
 
 // Replay is the recording replayed with agent (its key) under p; nil once

@@ -1,0 +1,383 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/afinspect/inspect/export"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/termtext"
+)
+
+// adviseCmd is `inspect advise`: which window policy each agent should
+// run, from its own recordings.
+func (a *app) adviseCmd() *cobra.Command {
+	var o options
+	c := &cobra.Command{
+		Use:   "advise [flags] FILE…",
+		Short: "which window policy each agent should run: tokens against values out of view, over a grid of policies",
+		Long: `advise replays each agent's calls under a grid of window policies —
+sliding-window at keepRecentTurns 1–10 × keepLastToolResults 0–5; token-budget
+and (where its folds are recorded) summarize-oldest at 0.5, 0.75, 1, 1.5 and 2×
+the recorded threshold (else the largest input) × keepRecentTurns 1–10, less
+the thresholds no replay engages; and the recorded policy — and gives for each
+the characters sent, the input tokens (≈, fitted on the recorded calls'
+usage.input), the largest window, and the values of the recorded responses
+that would have been out of view when typed (answers and tool-call arguments
+apart). Then the Pareto frontier (fewest tokens for each number of answer
+values out of view) and two picks: the cheapest policy that keeps in view
+every value the recorded answers used, and the cheapest that loses no more
+than the recorded one. Several files are summed per agent key.
+
+These are the RECORDED responses judged against another policy's windows:
+what the model would have typed under that policy is unknown.`,
+		RunE: func(c *cobra.Command, files []string) error {
+			o.noteGiven(c.Flags())
+			return a.advise(files, o)
+		},
+	}
+	fs := c.Flags()
+	fs.StringVar(&o.agent, "agent", "", "only agent `KEY` (default: every agent but a composition's own calls)")
+	fs.StringVar(&o.format, "format", "table", "`FORMAT`: table or json (inspect.advise.v1)")
+	fs.StringVar(&o.library, "library-version", "", "replay under agentfootprint `X.Y.Z`'s window rules (before 9.57.0 no pins, so\nkeepLastToolResults 0 only); else each file's envelope, else its own evidence")
+	o.quietFlag(fs)
+	o.inputFlags(fs)
+	return c
+}
+
+func (a *app) advise(files []string, o options) error {
+	switch {
+	case len(files) == 0:
+		return a.usageError("inspect advise: which file? (inspect advise [flags] FILE…)")
+	case o.format != "table" && o.format != "json":
+		return a.usageError("inspect advise: unknown --format %q (table or json)", o.format)
+	case countOf(files, "-") > 1:
+		return a.usageError("inspect advise: standard input (-) can be read once")
+	}
+	if err := a.ready(&o, ""); err != nil {
+		return err
+	}
+	var size int64
+	for _, f := range files {
+		if err := checkFile(f); err != nil {
+			return a.fail(exitFile, err)
+		}
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
+			size += st.Size()
+		}
+	}
+	memoryTarget(size)
+	studies, err := a.openAll(files, o)
+	if err != nil {
+		return err
+	}
+	if o.agent != "" {
+		if err := hasAgent(studies, o.agent); err != nil {
+			fmt.Fprintf(a.stderr, "inspect: %s\n", termtext.Line(err.Error()))
+			return exitCode(exitUsage)
+		}
+	}
+	var progress func(done, total int)
+	if isTerminal(a.raw) && !o.quiet {
+		progress = func(done, total int) {
+			fmt.Fprintf(a.raw, "\r\x1b[Kinspect: advising: %d/%d policies replayed", done, total)
+		}
+	}
+	advice, err := study.AdviseFiles(context.Background(), studies, o.agent, progress)
+	if progress != nil {
+		fmt.Fprint(a.raw, "\r\x1b[K")
+	}
+	if err != nil {
+		return a.fail(exitFile, err)
+	}
+	if o.format == "json" {
+		err = export.WriteAdvise(a.stdout, adviseDoc(files, advice))
+	} else {
+		err = writeAdvice(a.stdout, advice)
+	}
+	if err != nil {
+		return a.fail(exitFile, err)
+	}
+	return nil
+}
+
+// memoryTarget tells the runtime to collect before the process grows
+// past 0.4 of the files' size (at least 256 MiB), unless GOMEMLIMIT says
+// otherwise: the sweep makes a replay after another and lets each go
+// once tallied, and the default collector would let that garbage double
+// the heap. It is a soft limit: a sweep that needs more gets more.
+func memoryTarget(size int64) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		return
+	}
+	debug.SetMemoryLimit(max(256<<20, size*2/5))
+}
+
+// openAll loads and opens the files, all at once, and says each one's
+// problems on stderr, in the order given.
+func (a *app) openAll(files []string, o options) ([]*study.Study, error) {
+	type opened struct {
+		s    *study.Study
+		err  error
+		code int
+	}
+	got := make([]opened, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() {
+			rec, err := a.start(f, o.maxLine()).Wait()
+			if err != nil {
+				got[i] = opened{err: err, code: exitFile}
+				return
+			}
+			s, err := study.Open(rec, study.Request{Library: o.library})
+			got[i] = opened{s: s, err: err, code: exitUsage}
+		})
+	}
+	wg.Wait()
+	out := make([]*study.Study, len(files))
+	for i, g := range got {
+		if g.err != nil {
+			return nil, a.fail(g.code, g.err)
+		}
+		for _, p := range g.s.Problems() {
+			fmt.Fprintln(a.stderr, termtext.Line(p.Message))
+		}
+		out[i] = g.s
+	}
+	return out, nil
+}
+
+// hasAgent is nil when some file has the agent key, else an error naming
+// the files' agents.
+func hasAgent(studies []*study.Study, key string) error {
+	var keys []string
+	for _, s := range studies {
+		for _, a := range s.Rec.Agents {
+			if a.Key == key {
+				return nil
+			}
+			if !slices.Contains(keys, a.Key) {
+				keys = append(keys, a.Key)
+			}
+		}
+	}
+	return fmt.Errorf("no agent %q in these files; their agents: %s", key, strings.Join(keys, ", "))
+}
+
+// adviseDoc is the advice as inspect.advise.v1.
+func adviseDoc(files []string, advice []*study.Advice) export.AdviseDoc {
+	doc := export.AdviseDoc{Schema: export.AdviseSchema, Files: files, Agents: []export.AdviseAgent{}}
+	for _, ad := range advice {
+		ea := export.AdviseAgent{Agent: ad.Agent, Calls: ad.Calls, NeverRead: ad.NeverRead.Answers,
+			Recorded: policyObject(ad.Recorded, ad.Inferred, nil, ad.Evidence), Policies: []export.AdviseRow{}}
+		for _, r := range ad.Rows {
+			ea.Policies = append(ea.Policies, export.AdviseRow{Policy: gridPolicy(r.Policy), Chars: r.Chars, Tokens: r.Tokens,
+				TokensEstimated: true, PeakChars: r.PeakChars, PeakTokens: r.PeakTokens,
+				OutOfView:   export.OutOfView{Answers: r.OutOfView.Answers, Arguments: r.OutOfView.Arguments},
+				DropNotices: r.DropNotices, StandDowns: r.StandDowns, Differs: r.Differs, Frontier: r.Frontier})
+		}
+		for _, pk := range []struct {
+			pick *study.Pick
+			to   **export.Policy
+		}{{ad.KeepsEverything, &ea.Picks.KeepsEverything}, {ad.NoWorse, &ea.Picks.NoWorse}} {
+			if pk.pick != nil {
+				p := gridPolicy(ad.Rows[pk.pick.Row].Policy)
+				*pk.to = &p
+			}
+		}
+		doc.Agents = append(doc.Agents, ea)
+	}
+	return doc
+}
+
+// gridPolicy is a policy of the grid as the export writes it when its
+// knobs are given as flags (§13.3): what `inspect export` with those
+// flags says of the agent's policy.
+func gridPolicy(p model.Policy) export.Policy {
+	given := []string{"strategy", "keepRecentTurns", "keepLastToolResults"}
+	if p.NeedsThreshold() {
+		given = append(given, "thresholdTokens")
+	}
+	if p.NoAnchor {
+		given = append(given, "anchor")
+	}
+	return policyObject(p, false, given, "all knobs given as flags")
+}
+
+// writeAdvice prints each agent's advice as a table for people.
+func writeAdvice(out io.Writer, advice []*study.Advice) error {
+	w := bufio.NewWriter(out)
+	for i, ad := range advice {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := writeOneAdvice(w, ad); err != nil {
+			return err
+		}
+	}
+	if len(advice) == 0 {
+		fmt.Fprintln(w, "no agent to advise on: the files hold no agent's model calls")
+	}
+	fmt.Fprintln(w, "\nThese are the RECORDED responses judged against another policy's windows: what the model\nwould have typed under that policy is unknown, and so is how its tokens would have grown.")
+	return w.Flush()
+}
+
+// writeOneAdvice prints one agent's advice: how its tokens are
+// estimated, the frontier with the recorded policy marked, and the picks.
+func writeOneAdvice(w io.Writer, ad *study.Advice) error {
+	files, how := "1 file", "stated by the log"
+	if ad.Files > 1 {
+		files = fmt.Sprintf("%d files", ad.Files)
+	}
+	if ad.Inferred {
+		how = "inferred"
+	}
+	fmt.Fprintf(w, "agent %s: %d calls in %s; recorded policy %s (%s)\n", termtext.Line(ad.Agent), ad.Calls, files, shortPolicy(ad.Recorded), how)
+	if ad.Disagree {
+		fmt.Fprintln(w, "  the files were recorded under different policies; each file's own is one of the rows")
+	}
+	fmt.Fprintln(w, fitLine(ad.Fit))
+	fmt.Fprintf(w, "never read under any policy (typed, in no message of the conversation): %d answer values, %d argument values\n",
+		ad.NeverRead.Answers, ad.NeverRead.Arguments)
+	fmt.Fprintf(w, "\nthe frontier: fewest ≈tokens for each number of answer values out of view (%d policies tried;\nK keepRecentTurns, L keepLastToolResults, T thresholdTokens)\n", len(ad.Rows))
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "POLICY\t≈TOKENS\tVS RECORDED\tCHARS\tPEAK ≈TOKENS\tANSWERS OUT\tARGS OUT\tNOTICES\tSTAND-DOWNS\tDIFFERS\t")
+	rec := ad.Rows[ad.RecordedRow]
+	rows := slices.Clone(ad.Frontier)
+	if !rec.Frontier {
+		at, _ := slices.BinarySearchFunc(rows, rec.Tokens, func(i, t int) int { return ad.Rows[i].Tokens - t })
+		rows = slices.Insert(rows, at, ad.RecordedRow)
+	}
+	for _, i := range rows {
+		r := ad.Rows[i]
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", shortPolicy(r.Policy), r.Tokens, against(r.Tokens, rec.Tokens),
+			r.Chars, r.PeakTokens, r.OutOfView.Answers, r.OutOfView.Arguments, r.DropNotices, r.StandDowns, r.Differs, marks(ad, i))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, line := range strings.SplitAfter(table.String(), "\n") { // the empty last column pads the others
+		io.WriteString(w, strings.TrimRight(line, " \n")+strings.Repeat("\n", strings.Count(line, "\n")))
+	}
+	if len(ad.Unengaged) > 0 {
+		fmt.Fprintf(w, "left out: token thresholds %s, at or above the largest input recorded: a replay reads the\nrecorded counts, so they never engage\n", joinInts(ad.Unengaged))
+	}
+	if !slices.ContainsFunc(ad.Rows, func(r study.Row) bool { return r.Policy.NeedsThreshold() }) {
+		fmt.Fprintln(w, "no token-budget rows: no call of the log measured its input")
+	}
+	fmt.Fprintln(w, "\npicks:")
+	for _, pk := range []struct {
+		name string
+		pick *study.Pick
+		none string
+	}{
+		{"keeps in view every value the recorded answers used", ad.KeepsEverything, "no policy tried does"},
+		{"loses no more answer values than the recorded policy", ad.NoWorse, "-"},
+	} {
+		if pk.pick == nil {
+			fmt.Fprintf(w, "  the cheapest that %s: %s\n", pk.name, pk.none)
+			continue
+		}
+		fmt.Fprintf(w, "  the cheapest that %s: %s, %s\n", pk.name, shortPolicy(ad.Rows[pk.pick.Row].Policy), pickSaving(pk.pick))
+	}
+	return nil
+}
+
+func joinInts(ns []int) string {
+	var out []string
+	for _, n := range ns {
+		out = append(out, strconv.Itoa(n))
+	}
+	return strings.Join(out, ", ")
+}
+
+// fitLine says how the tokens are estimated.
+func fitLine(f study.Fit) string {
+	switch {
+	case f.Calls == 0:
+		return "≈tokens: window characters / 4 (the log records no usage.input to fit them on)"
+	case f.Base == 0:
+		return fmt.Sprintf("≈tokens: %.3f a window character, the recorded calls' usage.input over their windows' characters (%d calls)", f.PerChar, f.Calls)
+	}
+	return fmt.Sprintf("≈tokens: %.0f + %.3f a window character per call, fitted on %d recorded calls' usage.input (R² %.2f)", f.Base, f.PerChar, f.Calls, f.R2)
+}
+
+// pickSaving is a pick's tokens against the recorded policy's.
+func pickSaving(p *study.Pick) string {
+	switch {
+	case p.Delta == 0:
+		return "as many ≈tokens as the recorded policy"
+	case p.Delta < 0:
+		return fmt.Sprintf("saves ≈%d tokens (%.1f%%) against the recorded policy", -p.Delta, -p.Percent)
+	}
+	return fmt.Sprintf("costs ≈%d tokens more (+%.1f%%) than the recorded policy", p.Delta, p.Percent)
+}
+
+// against is tokens against the recorded policy's, in %.
+func against(tokens, recorded int) string {
+	if tokens == recorded || recorded == 0 {
+		return "="
+	}
+	return fmt.Sprintf("%+.1f%%", 100*float64(tokens-recorded)/float64(recorded))
+}
+
+// marks names what a row of the table is besides a point of the frontier.
+func marks(ad *study.Advice, i int) string {
+	var out []string
+	if i == ad.RecordedRow {
+		if ad.Rows[i].Frontier {
+			out = append(out, "recorded")
+		} else {
+			out = append(out, "recorded (not on the frontier)")
+		}
+	}
+	if ad.KeepsEverything != nil && ad.KeepsEverything.Row == i {
+		out = append(out, "keeps everything")
+	}
+	if ad.NoWorse != nil && ad.NoWorse.Row == i {
+		out = append(out, "no worse")
+	}
+	return strings.Join(out, ", ")
+}
+
+// shortPolicy is a policy in a table's few words.
+func shortPolicy(p model.Policy) string {
+	var s string
+	switch p.Strategy {
+	case model.SlidingWindow:
+		s = fmt.Sprintf("sliding-window K%d L%d", p.KeepRecentTurns, p.KeepLastToolResults)
+	case model.TokenBudget, model.SummarizeOldest:
+		s = fmt.Sprintf("%s T%d K%d L%d", p.Strategy, p.ThresholdTokens, p.KeepRecentTurns, p.KeepLastToolResults)
+	default:
+		s = termtext.Line(p.Strategy)
+	}
+	if p.NoAnchor {
+		s += " no-anchor"
+	}
+	return s
+}
+
+func countOf(ss []string, s string) int {
+	n := 0
+	for _, x := range ss {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
