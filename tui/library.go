@@ -5,6 +5,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/window"
 )
 
 // Whose window rules the replay follows (WINDOW-SEMANTICS §17) and what
@@ -22,11 +23,11 @@ func rulesWords(lib model.Library, level int, call func(n int) string) string {
 	}
 	how := ""
 	switch lib.Source {
-	case "flag":
+	case window.VersionFromFlag:
 		how = "--library-version " + lib.Version
-	case "envelope":
+	case window.VersionFromEnvelope:
 		how = "the envelope says " + lib.Version
-	case "log":
+	case window.VersionFromLog:
 		how = "told from the log"
 		if level == 0 && lib.Call > 0 {
 			what := "'s plain notice" // §17.2 b: 9.57.0 would have named the tool results
@@ -41,7 +42,7 @@ func rulesWords(lib model.Library, level int, call func(n int) string) string {
 	switch {
 	case level >= 2:
 		return "rules " + rules
-	case level == 1 && lib.Source == "log":
+	case level == 1 && lib.Source == window.VersionFromLog:
 		how = "from the log"
 	}
 	return "rules " + rules + " (" + termtext.Line(how) + ")"
@@ -88,7 +89,7 @@ func libraryText(rec *model.Recording) []string {
 
 func orDefault(source string) string {
 	if source == "" {
-		return "default"
+		return window.VersionByDefault
 	}
 	return source
 }
