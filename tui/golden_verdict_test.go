@@ -57,5 +57,6 @@ func TestGoldenPinsRangePolicyBar(t *testing.T) {
 	// log cannot tell, not pins=on. Its call 6 is the file's call 11.
 	cfg := fileConfig(c02)
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
-		keys("w", "j", "enter"), step{keys: []string{":", "6", "enter"}, wait: "call 6/12"}))
+		step{keys: []string{"w", "j", "enter"}, wait: "call 1/12"}, // the conversation opens off the UI goroutine
+		step{keys: []string{":", "6", "enter"}, wait: "call 6/12"}))
 }
