@@ -169,6 +169,39 @@ func TestEvidenceLeavesCompositionCallsUnjudged(t *testing.T) {
 	}
 }
 
+// The export says of n06's merge calls what the screen says: no outcome
+// (null), the composition's result being no agent run's answer; the
+// branch runs' last answers are delivered (EVIDENCE §9.4).
+func TestExportCompositionCallHasNoOutcome(t *testing.T) {
+	_, out, _ := runCLI("export", "-q", "--format", "json", "../testdata/n06-parallel-composition/run.jsonl")
+	var doc struct {
+		Calls []struct {
+			Call        int  `json:"call"`
+			Composition bool `json:"composition"`
+			Response    struct {
+				Outcome *string `json:"outcome"`
+			} `json:"response"`
+		} `json:"calls"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	merges, delivered := 0, 0
+	for _, c := range doc.Calls {
+		switch o := c.Response.Outcome; {
+		case c.Composition && o != nil:
+			t.Errorf("merge call %d: outcome %q, want null", c.Call, *o)
+		case c.Composition:
+			merges++
+		case o != nil && *o == "delivered":
+			delivered++
+		}
+	}
+	if merges != 2 || delivered != 4 {
+		t.Errorf("%d merge calls, %d delivered; want 2 and 4", merges, delivered)
+	}
+}
+
 // c02's billing agent ran with pins off (README: keepLastToolResults
 // false), and every keepLastToolResults 0–5 reproduces its windows:
 // inspect picks 2, and get_invoice call_0001's rule at file call 11 is

@@ -44,6 +44,9 @@ type Library struct {
 	// for not settled: the newest); Source is flag, envelope, log or
 	// default; Evidence one line saying why.
 	Version, Rules, Source, Evidence string
+	// Call is the number of the call whose recorded window showed the
+	// older rule (Source log), 0 otherwise.
+	Call int
 }
 
 // Observability tiers (WINDOW-SEMANTICS §16): what the library wrote.

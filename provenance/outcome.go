@@ -31,9 +31,15 @@ const (
 // iteration_end that stands for it, §9.6) with no tool calls, or when it
 // is the last call of an agent run that finished: its tool calls will
 // not run. A run is one agent run: a Loop's passes are runs of their own
-// (WINDOW-SEMANTICS §15.2).
+// (WINDOW-SEMANTICS §15.2). A composition's own calls (a Parallel's
+// merge, §15.5) are no agent run's: what the model answered there is the
+// composition's result, which no run() returned as its answer, and
+// nothing in the log says what became of it: they have none.
 func Outcomes(run *model.Run) []string {
 	out := make([]string, len(run.Calls))
+	if run.Composition {
+		return out
+	}
 	for k := range run.Calls {
 		out[k] = outcome(run, k)
 	}
@@ -44,6 +50,9 @@ func Outcomes(run *model.Run) []string {
 // (EVIDENCE-SEMANTICS §9.4.3): its last answer (delivered, refused or
 // undelivered), never a revision-asked draft; -1 when it has none.
 func FinalAnswer(run *model.Run) int {
+	if run.Composition {
+		return -1
+	}
 	for j := len(run.Calls) - 1; j >= 0; j-- {
 		if outcome(run, j) != "" {
 			return j

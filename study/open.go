@@ -109,6 +109,9 @@ func Open(rec *model.Recording, q Request) (*Study, error) {
 			ag.Policy, ag.Inferred = model.Policy{Strategy: model.StrategyNone}, false
 			ag.Recorded, ag.Evidence = ag.Policy, "a composition's own model calls: no window strategy; their windows are not in the log"
 		}
+		if n := ag.MeterNote(ag.Policy); k.Strategy != "" && n != "" && !a.Composition {
+			ag.Evidence += "; strategy '" + k.Strategy + "' given" + n
+		}
 		ag.Policy = ag.Complete(ag.Policy)
 		if ag.Policy.NeedsThreshold() && ag.Policy.ThresholdTokens <= 0 && rec.Tier != model.TierMinimal && err == nil {
 			err = fmt.Errorf("--strategy %s needs --threshold-tokens N: %s names no threshold", ag.Policy.Strategy, rec.Source)

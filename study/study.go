@@ -117,6 +117,17 @@ func (a *Agent) Complete(p model.Policy) model.Policy {
 	return p
 }
 
+// MeterNote is what is known of the agent's meter when p's strategy
+// reads one (window.MeterNote: a Sequence step has none; a Loop,
+// Conditional, Parallel or swarm agent's is not recorded, §15.6); ""
+// for a plain agent, or a strategy that reads none.
+func (a *Agent) MeterNote(p model.Policy) string {
+	if !p.NeedsThreshold() {
+		return ""
+	}
+	return window.MeterNote(a.Agent)
+}
+
 // Lead is the first replayed agent (the only one, in a one-agent file),
 // whose policy a one-policy reader (version 1 of the export) is given;
 // in a file with no agent, the library's defaults under the knobs.

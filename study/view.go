@@ -25,16 +25,22 @@ type View struct {
 	recorded     *window.Replay
 }
 
-// View is conversation number (§10.8) of the file; 0, or a number not
-// there, is the first. A file with no conversation, or whose runs name
-// no agent (one built by hand), is one view of the whole file under the
-// lead agent's policy. Views are made once and shared.
+// View is conversation number (§10.8) of the file, or for a negative
+// number the model calls of a composition (§15.5), as Conversations
+// numbers them; 0, or a number not there, is the first conversation. A
+// file with no conversation, or whose runs name no agent (one built by
+// hand), is one view of the whole file under the lead agent's policy.
+// Views are made once and shared.
 func (s *Study) View(number int) *View {
+	var comps []lineage.Conversation
+	if number < 0 {
+		comps = s.compositions()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	convs := s.Lineage.Conversations
 	c := lineage.Conversation{}
-	for i, x := range convs {
+	for i, x := range append(convs[:len(convs):len(convs)], comps...) {
 		if i == 0 || x.Number == number {
 			c = x
 		}
@@ -46,7 +52,7 @@ func (s *Study) View(number int) *View {
 	switch {
 	case v.Agent == nil: // no agent named (or one --agent left out)
 		v.Agent = &s.lead
-	case len(convs) > 1 || len(s.sub.Agents) > 1:
+	case len(convs) > 1 || len(s.sub.Agents) > 1 || c.Number < 0:
 		v.Rec, v.lin = scope(s.Rec, s.Lineage, c)
 	}
 	if s.views == nil {

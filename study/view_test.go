@@ -101,3 +101,40 @@ func entryOf(es []provenance.Entry, value, in string) provenance.Entry {
 	}
 	return provenance.Entry{}
 }
+
+// n06's Parallel triage made two model calls of its own (README: file
+// calls 12 and 21, the merges of runs 1 and 2), in no conversation
+// (§15.5): Conversations lists them after the four conversations as one
+// composition entry, numbered −1, and View(−1) opens them — their
+// windows unknown, the composition's policy none.
+func TestCompositionCallsAreAView(t *testing.T) {
+	rec, err := loader.StartLimited("../testdata/n06-parallel-composition/run.jsonl", 0).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(rec, Request{Recorded: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	convs := s.Conversations()
+	if len(convs) != 5 || len(s.Lineage.Conversations) != 4 {
+		t.Fatalf("%d entries, %d conversations; want the 4 conversations and the composition", len(convs), len(s.Lineage.Conversations))
+	}
+	c := convs[4]
+	if !c.Composition || c.Number != -1 || c.Agent.Key != "triage" || len(c.Runs) != 2 || c.Calls != 2 || c.Compared != 0 {
+		t.Fatalf("the composition's entry: %+v", c)
+	}
+	v := s.View(-1)
+	r := v.Recorded()
+	if v.Agent.Agent != c.Agent || v.Agent.Policy.Strategy != model.StrategyNone || len(r.Calls) != 2 {
+		t.Fatalf("View(-1): agent %s, policy %v, %d calls", v.Agent.Agent.Key, v.Agent.Policy, len(r.Calls))
+	}
+	for i, want := range []int{12, 21} {
+		if c := r.Calls[i]; c.Call.Number != want || c.Recorded() != window.Unknown || c.Window() != nil {
+			t.Errorf("call %d: file call %d, recorded %s, window %d msgs", i+1, c.Call.Number, c.Recorded(), len(c.Window()))
+		}
+	}
+	if s.View(0).Number != 1 || s.View(-2).Number != 1 {
+		t.Error("0 and a number not there are not the first conversation")
+	}
+}

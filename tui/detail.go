@@ -161,6 +161,8 @@ func (d *detailPane) show(row *window.Row) {
 	case c.Recorded() == window.Differs:
 		// the replay's window is not what the library sent (W shows what it did)
 		sent, st = "in the replayed window; the library's recorded window for this call differs (W)", d.st.Differs
+	case c.Recorded() == window.Unknown:
+		sent, st = "in the replayed window; the log does not record what this call sent", d.st.Unknown
 	}
 	if lf, ok := d.s.livesOf().of(row.Key); ok {
 		sent += "; " + lifeline(lf, d.s.replay, d.s.policy)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/termtext"
 )
 
 // The go-to-call prompt (:). A number is a call of the conversation on
@@ -94,7 +96,7 @@ func (m Model) goToFileCall(n int) (Model, tea.Cmd) {
 			}
 		}
 	}
-	m.flash = fmt.Sprintf("no file call %d in a conversation (a composition's own call is in none: inspect report lists it)", n)
+	m.flash = fmt.Sprintf("no file call %d", n)
 	return m, nil
 }
 
@@ -107,7 +109,10 @@ func (m Model) fileCallWords(n, i int) string {
 	who := "of this conversation"
 	if vs := m.s.views; vs != nil && vs.shown < len(vs.convs) {
 		cv := vs.convs[vs.shown]
-		who = fmt.Sprintf("of %s's conversation %d", cv.Agent.Key, cv.Number)
+		who = fmt.Sprintf("of %s's conversation %d", termtext.Line(cv.Agent.Key), cv.Number)
+		if cv.Composition {
+			who = fmt.Sprintf("of %s's own calls", termtext.Line(cv.Agent.Key))
+		}
 	}
 	return fmt.Sprintf("file call %d = call %d %s", n, i+1, who)
 }

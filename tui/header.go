@@ -130,6 +130,8 @@ func (h *header) where(c *window.CallReplay, level int) []string {
 		size += l(", ") + v(thousands(c.Call.Usage.Input)) + l(" tok")
 	case h.s.rec.Tier == model.TierMinimal:
 		size += l(", ") + h.st.Unknown.Render("tokens not in the log") // §16.3: no llm_end at all
+	case failedCall(c):
+		size += l(", ") + h.st.Error.Render("no reply: the call failed") // §14.1: error.fatal, no llm_end
 	default:
 		size += l(", ") + h.st.Unknown.Render("no reply yet") // no llm_end
 	}
@@ -140,7 +142,9 @@ func (h *header) where(c *window.CallReplay, level int) []string {
 	switch {
 	case h.s.views != nil && h.s.views.paused[c.Run]:
 		run += " " + h.st.Unknown.Render("paused, resumed later") // a resume() continues it
-	case !c.Run.Complete:
+	case c.Run.Failed:
+		run += " " + h.st.Error.Render("failed") // error.fatal: it threw, or was aborted
+	case !c.Run.Complete && !c.Run.Composition: // a composition's own calls have no turn_end
 		run += " " + h.st.Unknown.Render("unfinished") // no turn_end yet
 	}
 	return []string{run, l("call ") + v(fmt.Sprintf("%d/%d", c.Index+1, h.s.calls())) + l(h.callNote(c, level)), size}
@@ -214,6 +218,10 @@ func (h *header) how(c *window.CallReplay, level int) []string {
 	if h.s.changed() {
 		pol = l("policy ") + h.st.Changed.Render(pick(level >= 2, "yours", "changed by you"))
 	}
+	if h.s.composition() {
+		pol = l("policy ") + h.st.Value.Render("none") + l(pick(level >= 2, "", " (a composition's own calls)"))
+	}
+
 	var rec string
 	switch c.Recorded() {
 	case window.Match:

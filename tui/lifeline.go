@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
@@ -105,26 +106,52 @@ func lifeline(lf life, r *window.Replay, p model.Policy) string {
 
 // sentOn says a turn was sent on calls first–last of r (numbered from 1):
 // "sent on calls 2–7"; or, where the replay's window of any of them
-// differs from the one the library recorded, that it was in the replay's
-// windows there, which the library did not send as such.
+// differs from the one the library recorded, or the log does not record
+// it (a run's last call at tier minimal), that it was in the replay's
+// windows there, which the log does not show the library sent.
 func sentOn(r *window.Replay, first, last int) string {
-	differ := 0
+	differ, unknown := 0, 0
 	for i := max(0, first-1); r != nil && i < min(last, len(r.Calls)); i++ {
-		if r.Calls[i].Recorded() == window.Differs {
+		switch r.Calls[i].Recorded() {
+		case window.Differs:
 			differ++
+		case window.Unknown:
+			unknown++
 		}
 	}
-	switch {
-	case first == last && differ > 0:
-		return fmt.Sprintf("in the replay's window on call %d, which differs from the library's", first)
-	case differ == 1:
-		return fmt.Sprintf("in the replay's windows on calls %d–%d (one of them differs from the library's)", first, last)
-	case differ > 0:
-		return fmt.Sprintf("in the replay's windows on calls %d–%d (%d of them differ from the library's)", first, last, differ)
-	case first == last:
-		return fmt.Sprintf("sent on call %d", first)
+	if differ+unknown == 0 {
+		if first == last {
+			return fmt.Sprintf("sent on call %d", first)
+		}
+		return fmt.Sprintf("sent on calls %d–%d", first, last)
 	}
-	return fmt.Sprintf("sent on calls %d–%d", first, last)
+	s := fmt.Sprintf("in the replay's windows on calls %d–%d", first, last)
+	if first == last {
+		s = fmt.Sprintf("in the replay's window on call %d", first)
+	}
+	var why []string
+	if differ > 0 {
+		why = append(why, countWords(differ, last-first+1, "differs from the library's", "differ from the library's"))
+	}
+	if unknown > 0 {
+		why = append(why, countWords(unknown, last-first+1, "is not in the log", "are not in the log"))
+	}
+	if first == last {
+		return s + ", which " + strings.Join(why, " and ")
+	}
+	return s + " (" + strings.Join(why, "; ") + ")"
+}
+
+// countWords is "one of them differs", "3 of them differ", or for a
+// single call the verb alone.
+func countWords(n, of int, one, many string) string {
+	switch {
+	case of == 1:
+		return one
+	case n == 1:
+		return "one of them " + one
+	}
+	return fmt.Sprintf("%d of them %s", n, many)
 }
 
 // onScreen is the number the screen gives the file's call number n: its

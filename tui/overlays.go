@@ -172,9 +172,17 @@ func problemsText(s *session, st *Styles, w int) string {
 			b.WriteString(ansi.Wrap(termtext.Screen(pr, st.Placeholder), w, "") + "\n")
 		}
 	}
+	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("Whose window rules, and what the log keeps"))
+	for _, t := range libraryText(s.rec) {
+		b.WriteString(ansi.Wrap(termtext.Screen(t, st.Placeholder), w, "") + "\n")
+	}
 	a := s.agent
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("How the recorded policy was found"))
-	b.WriteString(ansi.Wrap(termtext.Screen(a.Recorded.String(), st.Placeholder), w, "") + "\n")
+	recorded := a.Recorded.String()
+	if s.composition() {
+		recorded = "none: a composition's own calls have no window strategy, hence no knobs"
+	}
+	b.WriteString(ansi.Wrap(termtext.Screen(recorded, st.Placeholder), w, "") + "\n")
 	b.WriteString(ansi.Wrap(termtext.Screen(strings.ReplaceAll(a.Evidence, "; ", "\n"), st.Placeholder), w, ""))
 	return b.String()
 }

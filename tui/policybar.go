@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
@@ -46,6 +47,10 @@ func (b *policyBar) lines() []string {
 	if b.s == nil || b.s.replay == nil {
 		return []string{""}
 	}
+	if b.s.composition() {
+		return []string{fit(b.st.Label.Render("policy  ")+b.st.Value.Render("none")+b.st.Dim.Render(" — a composition's own calls"), b.width),
+			fit(b.st.Unknown.Render(noKnobs), b.width)}
+	}
 	p, was := b.s.policy, b.s.agent.Recorded
 	knob := func(name string, val any, changed bool) string {
 		s := termtext.Line(fmt.Sprintf("%s=%v", name, val))
@@ -73,7 +78,46 @@ func (b *policyBar) lines() []string {
 		knob("anchor", onOff(!p.NoAnchor), p.NoAnchor != was.NoAnchor),
 		pins,
 	}
-	return append(flow(segs, "  ", b.width), fit(b.status(), b.width))
+	if n := b.s.agent.MeterNote(p); n != "" {
+		segs = append(segs, b.st.Dim.Render(strings.TrimSpace(n))) // a composition agent's meter is not recorded (§15.6)
+	}
+	return append(flow(segs, "  ", b.width), b.withRules(b.status()))
+}
+
+// withRules is the status line with, at its end, whose window rules the
+// replay follows and how that was told, and what a tier minimal log
+// does not keep (library.go), said as fully as the width allows; where
+// even the shortest form does not fit, the status is cut for it (its
+// end is a hint, "(r resets)", "change a knob…").
+func (b *policyBar) withRules(status string) string {
+	const gap = "   "
+	for level := range 3 {
+		r := b.rulesSegment(level)
+		if ansi.StringWidth(status)+len(gap)+ansi.StringWidth(r) <= b.width {
+			return status + gap + r
+		}
+	}
+	r := b.rulesSegment(2)
+	return fit(fit(status, max(0, b.width-len(gap)-ansi.StringWidth(r)))+gap+r, b.width)
+}
+
+// rulesSegment is the rules and the tier, shorter at each level, and
+// the key of the panel that says them in full.
+func (b *policyBar) rulesSegment(level int) string {
+	r := b.st.Label.Render(rulesWords(b.s.rec.Library, level, b.callWords))
+	if t := tierWords(b.s.rec.Tier, level); t != "" {
+		r += b.st.Label.Render(" · ") + b.st.Unknown.Render(t)
+	}
+	return r + b.st.Label.Render(" (!)")
+}
+
+// callWords names the file's call n as the screen numbers it: "call 4",
+// or "file call 4" where the screen numbers calls otherwise (":f4").
+func (b *policyBar) callWords(n int) string {
+	if b.s.fileNumbers() {
+		return "file call " + itoa(n)
+	}
+	return "call " + itoa(n)
 }
 
 func (b *policyBar) status() string {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -19,6 +20,10 @@ import (
 // recorded window is the loader's (role and content, as the log states
 // them; WINDOW-SEMANTICS §10.6).
 
+// unknownWindow says why a composition's own call shows no window.
+const unknownWindow = "this call's window is not in the log: a composition's own call (a Parallel's merge) has no context.injected and no history; " +
+	"its one message, the merge prompt and its branches' answers, is not in the log, so there is no window to show, replay or compare"
+
 // recordedText is the W overlay for the call on screen, w columns wide.
 func recordedText(s *session, st *Styles, w int) string {
 	c := s.current()
@@ -28,6 +33,9 @@ func recordedText(s *session, st *Styles, w int) string {
 	var b strings.Builder
 	switch c.Recorded() {
 	case window.Unknown:
+		if provenance.Unjudged(c) {
+			return ansi.Wrap(st.Unknown.Render(unknownWindow), w, "")
+		}
 		return st.Dim.Render("the log does not record the window of this call: nothing to compare")
 	case window.Match:
 		b.WriteString(ansi.Wrap(st.Match.Render("the replay sends exactly the window the library recorded for this call"), w, "") + "\n\n")

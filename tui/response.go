@@ -67,12 +67,31 @@ func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
 	for _, l := range wrapText(st.Label.Render(responseHead(c, runPosition(s.rec, c.Run), file, r)), w) {
 		line(l)
 	}
+	if failedCall(c) {
+		t := "the call failed: no reply (no llm_end); the run ended with agentfootprint.error.fatal"
+		if c.Run.FatalLine > 0 {
+			t += fmt.Sprintf(" (line %d)", c.Run.FatalLine)
+		}
+		for _, l := range wrapText(st.Error.Render(t), w) {
+			line(l)
+		}
+	}
+	if c.Run.Composition {
+		for _, l := range wrapText(st.Label.Render("outcome: ")+st.Value.Render(compositionOutcome), w) {
+			line(l)
+		}
+	}
 	if o := s.outcomes[c.Call]; o != "" {
 		style := st.Value
 		if o == provenance.Refused {
 			style = st.Error // nothing reached the caller: never to be read as returned
 		}
 		for _, l := range wrapText(st.Label.Render("outcome: ")+style.Render(outcomeSentence(o)), w) {
+			line(l)
+		}
+	}
+	if c.Recorded() == window.Unknown && !provenance.Unjudged(c) {
+		for _, l := range wrapText(st.Unknown.Render("the log does not record what this call was sent: its values are judged against the replay's window"), w) {
 			line(l)
 		}
 	}
@@ -179,6 +198,13 @@ func responseHints(b *strings.Builder, st *Styles, left, sel, w int) {
 	for _, l := range wrapText(hint, w) {
 		b.WriteString(st.Dim.Render(l) + "\n")
 	}
+}
+
+// failedCall reports whether c is the call a run failed on (§14.1): the
+// run's last, with no llm_end, in a run that has an error.fatal.
+func failedCall(c *window.CallReplay) bool {
+	calls := c.Run.Calls
+	return c.Run.Failed && !c.Call.Ended && len(calls) > 0 && calls[len(calls)-1] == c.Call
 }
 
 // responseHead names the call — its number in the conversation on

@@ -6,6 +6,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/window"
 )
 
 // The response row — the model's output, on the call that produced it,
@@ -40,9 +41,12 @@ func (l *turnList) responseLine(selected bool) string {
 	if c == nil {
 		return head
 	}
-	what := termtext.Line(provenance.Produced(c.Call))
+	what := produced(c)
 	if o := l.s.outcomes[c.Call]; o != "" {
 		what += " · " + outcomeWord(o) // first: a refused answer reached no one
+	}
+	if c.Run.Composition {
+		what += " · the composition's result"
 	}
 	t := l.s.judgedCounts(l.s.call)
 	if t.answer.total() > 0 {
@@ -85,7 +89,7 @@ func (d *detailPane) showResponse() {
 func (d *detailPane) responseTitle() string {
 	t := "response"
 	if c := d.s.current(); c != nil {
-		t += " of call " + itoa(d.s.call+1) + " · " + termtext.Line(provenance.Produced(c.Call))
+		t += " of call " + itoa(d.s.call+1) + " · " + produced(c)
 	}
 	return t + d.position()
 }
@@ -100,4 +104,13 @@ func (m Model) responseMessages() []*model.Message {
 	}
 	r := c.Call.Facts.Response
 	return []*model.Message{{Role: model.RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls}}
+}
+
+// produced is what the call produced, in a few words (provenance.Produced),
+// or that it failed with no reply.
+func produced(c *window.CallReplay) string {
+	if failedCall(c) {
+		return "no reply: the call failed"
+	}
+	return termtext.Line(provenance.Produced(c.Call))
 }

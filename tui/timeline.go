@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -43,16 +45,21 @@ type timeline struct {
 // on screen: worked out once per replay and width, so that a step costs
 // the cells, not every call's window.
 type timelineCells struct {
-	replay         *window.Replay
-	calls, cells   int
-	maxChars       int
-	scaleTok       int
-	tokNote        string
-	chars, toks    []int
-	over           []bool
-	marks          []string
-	markStyleIndex []int // 0 Dim, 1 Differs, 2 Label, 3 Evicted
-	folds, drops   bool  // some call folded turns into a summary (Σ), dropped some (×)
+	replay       *window.Replay
+	calls, cells int
+	maxChars     int
+	scaleTok     int
+	tokNote      string
+	charNote     string
+	chars, toks  []int
+	over         []bool
+	// noWindow: no call of the cell has a window the screen can size (a
+	// composition's own, §15.5); noTokens: none has a token count (no
+	// llm_end: tier minimal, a call that failed or is under way)
+	noWindow, noTokens []bool
+	marks              []string
+	markStyleIndex     []int // 0 Dim, 1 Differs, 2 Label, 3 Evicted
+	folds, drops       bool  // some call folded turns into a summary (Σ), dropped some (×)
 }
 
 func newTimeline(st *Styles, keys KeyMap) *timeline { return &timeline{st: st, keys: keys} }
@@ -122,13 +129,20 @@ func (t *timeline) View() string {
 		if m.over[j] {
 			ts = 1
 		}
-		chars.add(0, strings.Repeat(string(block(m.chars[j], m.maxChars)), cw))
-		toks.add(ts, strings.Repeat(string(block(m.toks[j], m.scaleTok)), cw))
+		c, k := string(block(m.chars[j], m.maxChars)), string(block(m.toks[j], m.scaleTok))
+		if m.noWindow[j] {
+			c = "?"
+		}
+		if m.noTokens[j] {
+			k = "?"
+		}
+		chars.add(0, strings.Repeat(c, cw))
+		toks.add(ts, strings.Repeat(k, cw))
 		marks.add(ms, mark+strings.Repeat(" ", cw-1))
 	}
 	l := t.st.Label.Render
 	return lines(strings.Join([]string{
-		l(fmt.Sprintf("%-*s", timelineLabel, "chars")) + chars.String() + " " + l("max "+thousands(m.maxChars)),
+		l(fmt.Sprintf("%-*s", timelineLabel, "chars")) + chars.String() + " " + l(m.charNote),
 		l(fmt.Sprintf("%-*s", timelineLabel, "tok")) + toks.String() + " " + l(m.tokNote),
 		l(fmt.Sprintf("%-*s", timelineLabel, "calls")) + marks.String() + " " + l(t.legend(w*cw)),
 	}, "\n"), t.width, timelineHeight)
@@ -181,16 +195,21 @@ func makeTimelineCells(rp *window.Replay, w int) timelineCells {
 	n := len(rp.Calls)
 	m := timelineCells{replay: rp, calls: n, cells: w,
 		chars: make([]int, w), toks: make([]int, w), over: make([]bool, w),
+		noWindow: make([]bool, w), noTokens: make([]bool, w),
 		marks: make([]string, w), markStyleIndex: make([]int, w)}
 	th := rp.Policy.ThresholdTokens
 	budget := rp.Policy.Strategy == model.TokenBudget && th > 0
-	maxTok := 0
+	maxTok, counted := 0, false
 	for j := range w {
 		from, to := bucketOf(j, n, w)
 		mark, ms := "·", 0
+		m.noWindow[j], m.noTokens[j] = true, true
 		for i := from; i < to; i++ {
 			cr := &rp.Calls[i]
 			m.chars[j] = max(m.chars[j], cr.WindowChars())
+			m.noWindow[j] = m.noWindow[j] && provenance.Unjudged(cr)
+			m.noTokens[j] = m.noTokens[j] && !cr.Call.Ended
+			counted = counted || cr.Call.Ended
 			in := cr.Call.Usage.Input
 			m.toks[j] = max(m.toks[j], in)
 			m.over[j] = m.over[j] || budget && in > th
@@ -213,8 +232,14 @@ func makeTimelineCells(rp *window.Replay, w int) timelineCells {
 		m.marks[j], m.markStyleIndex[j] = mark, ms
 		m.maxChars, maxTok = max(m.maxChars, m.chars[j]), max(maxTok, m.toks[j])
 	}
-	m.scaleTok, m.tokNote = maxTok, "max "+thousands(maxTok)
-	if budget {
+	m.scaleTok, m.tokNote, m.charNote = maxTok, "max "+thousands(maxTok), "max "+thousands(m.maxChars)
+	if !slices.Contains(m.noWindow, false) {
+		m.charNote = "? not in the log"
+	}
+	switch {
+	case !counted:
+		m.tokNote = "? not in the log"
+	case budget:
 		m.scaleTok, m.tokNote = th, "█ = threshold "+thousands(th)
 	}
 	return m

@@ -10,7 +10,10 @@
 # flagged argument, see a tool turn's
 # lifetime strip, select the final answer's response row, open its values,
 # apply the suggestion and see the verdicts change; at 80×24 the header's
-# whole count; A on e02-rails' refused answer; and -f on a
+# whole count; A on e02-rails' refused answer; a Parallel's own merge
+# call on n06 (its window not in the log, no knob replays it), a Loop's
+# passes and a Conditional's branches on n07, tier minimal on n09, an
+# aborted run on n02, the 9.55 rules told from the log; and -f on a
 # file that another process appends to. And c02: pick the other agent,
 # move a knob, and see only that agent's windows change.
 #
@@ -230,6 +233,71 @@ expect 'refused: run\(\) threw UnsupportedValuesError; the caller got' "the deta
 absent 'delivered:' "never that it was delivered"
 keys q
 expect '^tour\$ *$' "q quits e02"
+
+# n06: a Parallel's merge, the composition's own call, whose window is
+# not in the log: the picker lists it, its screen never says sent, and no
+# knob replays it
+keys clear Enter
+keys "'$bin' testdata/n06-parallel-composition/run.jsonl" Enter
+expect 'triage/metrics · conversation 1/4 \(w\)' "n06 opens on the metrics branch"
+keys w
+expect 'triage \(Parallel\) · its own calls: 2 · windows not in the log' "w lists the composition's own calls"
+keys G Enter
+expect 'triage \(Parallel\) · its own calls' "enter opens them"
+expect 'window not in the log' "the header says its window is not in the log"
+expect 'response answer 64 chars · the composition' "its answer is the composition's result"
+absent 'undelivered|never read|[0-9] sent' "nothing says undelivered, never read or sent"
+keys ']'
+expect 'no knob replays a composition.s own calls' "a knob says why it does not replay it"
+keys v
+expect 'its window is not in the log' "the transcript says there is no window"
+keys q q
+expect '^tour\$ *$' "q quits n06"
+
+# n07: a Loop's passes and a Conditional's branches, named in the picker
+# and the header
+keys clear Enter
+keys "'$bin' testdata/n07-loop-conditional/run.jsonl" Enter
+expect 'refine/body · pass 1/3 · conversation 1/5' "n07 opens on the Loop body's first pass"
+keys w
+expect 'conversation 2 · pass 2/3 · 1 run · 5 calls' "the picker names the passes"
+expect 'branch urgent of Conditional router' "and the Conditional's branches"
+keys j Enter
+expect 'refine/body · pass 2/3 · conversation 2/5' "enter opens pass 2"
+keys q
+expect '^tour\$ *$' "q quits n07"
+
+# n09, tier minimal: the bar says what the tier does not keep; a run's
+# last call, whose window is not in the log, is replayed, not sent
+keys clear Enter
+keys "'$bin' testdata/n09-tier-minimal/run.jsonl" Enter
+expect 'rules 9.57 · tier minimal \(!\)' "the bar names the rules and the tier"
+keys ':' 1 6 Enter
+expect 'call 16/16' ": goes to the last call"
+expect 'Turns · 22 · 3 replayed \(not in the log\)' "its turns are the replay's, not said sent"
+keys '!'
+expect 'each run.s last window is not in' "! says what the tier does not keep"
+keys q q
+expect '^tour\$ *$' "q quits n09"
+
+# n02: a run aborted during a call, then continued: the call failed
+keys clear Enter
+keys "'$bin' testdata/n02-abort-then-followup/run.jsonl" Enter
+expect 'run 1/3 +call 1/9' "n02 opens"
+keys ':' 7 Enter
+expect 'run 2/3 failed +call 7/9' "the aborted run says it failed"
+expect 'no reply: the call failed' "its last call has no reply, and says why"
+keys q
+expect '^tour\$ *$' "q quits n02"
+
+# v9.56.0: the rules of an older library, told from the log
+keys clear Enter
+keys "'$bin' testdata/v9.56.0-demo-evidence/run.jsonl" Enter
+expect 'rules 9.55 \(from the log\) \(!\)' "the bar names the 9.55 rules, told from the log"
+keys '!'
+expect 'The replay follows the 9.55 window rules' "! says which call told them"
+keys q q
+expect '^tour\$ *$' "q quits v9.56.0"
 
 # c02: two agents interleaved in one log; w picks billing's conversation,
 # a knob moves billing's policy only, and oncall's replay is untouched

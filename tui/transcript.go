@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -92,6 +93,11 @@ func (t *transcript) show(c *window.CallReplay) tea.Cmd {
 	}
 	t.gen++
 	t.call, t.busy = c.Index, true
+	if provenance.Unjudged(c) {
+		t.busy = false
+		t.setText(t.st.Unknown.Render(unknownWindow))
+		return nil
+	}
 	t.setText(t.st.Dim.Render("rendering the window of call " + itoa(c.Index+1) + "…"))
 	w := c.Window()
 	for _, m := range w {
@@ -135,11 +141,19 @@ func (t *transcript) title(s *session) string {
 	}
 	w := c.Window()
 	what := "the window as the model read it"
-	if c.Recorded() == window.Differs {
+	switch {
+	case provenance.Unjudged(c):
+		what = "its window is not in the log"
+	case c.Recorded() == window.Differs:
 		what = "the replay's window, not the one the library sent (W)"
+	case c.Recorded() == window.Unknown:
+		what = "the replay's window; the log does not record what was sent"
 	}
 	title := fmt.Sprintf("Transcript of call %d · %s · %s, %s chars (v, q or esc closes)",
 		c.Index+1, what, plural(len(w), "msg"), thousands(model.WindowChars(w)))
+	if provenance.Unjudged(c) {
+		title = fmt.Sprintf("Transcript of call %d · %s (v, q or esc closes)", c.Index+1, what)
+	}
 	if n := t.vp.TotalLineCount(); n > t.vp.Height && t.vp.Height > 0 {
 		title += fmt.Sprintf(" · lines %d–%d of %d", t.vp.YOffset+1, min(n, t.vp.YOffset+t.vp.Height), n)
 	}

@@ -213,9 +213,14 @@ func (l *turnList) title() string {
 		return t
 	}
 	n, sent, gone := l.s.rows.Len(), l.s.rows.Sent(), l.s.rows.Gone()
-	// the library sent these only if the replay's window is the one it recorded
-	if c := l.s.current(); c != nil && c.Recorded() == window.Differs {
-		t += fmt.Sprintf(" · %d · %d replayed", n, sent) // not sent: the header says it differs
+	// the library sent these only if the replay's window is the one it
+	// recorded: where it differs, or the log does not record it (a run's
+	// last call at tier minimal), they are the replay's
+	if c := l.s.current(); c != nil && c.Recorded() != window.Match {
+		t += fmt.Sprintf(" · %d · %d replayed", n, sent)
+		if c.Recorded() == window.Unknown {
+			t += " (not in the log)"
+		}
 	} else {
 		t += fmt.Sprintf(" · %d · %d sent", n, sent)
 	}

@@ -153,6 +153,10 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 // knobKey moves a knob of the policy on screen (or resets it) and
 // replays under it: from the main screen and from the response block.
 func (m Model) knobKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if m.s.composition() {
+		m.flash = noKnobs
+		return m, nil
+	}
 	m.s.applyKnob(m.keys, msg)
 	m.lastKnob = &msg
 	return m.replan()

@@ -230,6 +230,11 @@ func outcomeSentence(outcome string) string {
 	return ""
 }
 
+// compositionOutcome says what a composition's own call answered for:
+// the composition's result (a Parallel's merge of its branches'
+// answers), which is no agent run's answer and has no outcome of §9.4.
+const compositionOutcome = "none: this is the composition's own call (a merge of its branches' answers); what it answered is the composition's result, not an agent run's answer, and the log does not say what became of it"
+
 // outcomeWord is an answer's outcome on its response row.
 func outcomeWord(outcome string) string {
 	switch outcome {

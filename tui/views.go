@@ -23,17 +23,30 @@ import (
 // tallied under the agents' recorded policies (the study's), and the
 // one on screen.
 type views struct {
-	all    *model.Recording     // the whole file
-	convs  []study.Conversation // in conversation order
-	shown  int                  // index in convs of the one on screen
-	paused map[*model.Run]bool  // the runs a later resume() continues (§10.7)
-	rows   *rowIndex            // the picker's rows, made on the first look
-	column []pickRow            // the conversations' column's rows, likewise
+	all *model.Recording // the whole file
+	// convs are the conversations in order, then the compositions that
+	// made model calls of their own (study.Conversation.Composition)
+	convs  []study.Conversation
+	shown  int                 // index in convs of the one on screen
+	paused map[*model.Run]bool // the runs a later resume() continues (§10.7)
+	passes map[segment]int     // how many agent runs each segment holds (§15.2)
+	rows   *rowIndex           // the picker's rows, made on the first look
+	column []pickRow           // the conversations' column's rows, likewise
+}
+
+// segment is one runId and agent path (§15.1): a Loop's passes share it.
+type segment struct {
+	runID string
+	agent *model.Agent
 }
 
 // newViews lists st's conversations, v on screen.
 func newViews(st *study.Study, v *study.View) *views {
-	vs := &views{all: st.Rec, convs: st.Conversations(), paused: map[*model.Run]bool{}}
+	vs := &views{all: st.Rec, convs: st.Conversations(), paused: map[*model.Run]bool{}, passes: map[segment]int{}}
+	for _, r := range st.Rec.Runs {
+		k := segment{r.RunID, r.Agent}
+		vs.passes[k] = max(vs.passes[k], r.Pass)
+	}
 	for i, c := range vs.convs {
 		if c.Number == v.Number {
 			vs.shown = i
@@ -47,20 +60,69 @@ func newViews(st *study.Study, v *study.View) *views {
 	return vs
 }
 
-// label names the conversation on screen for the header: its agent and
-// its number of the file's conversations ("" for a file of one); the
-// agent's key cut so the label takes at most w columns (-1: whole).
+// label names the conversation on screen for the header: its agent, the
+// pass when its segment holds several (§15.2), and its number of the
+// file's conversations ("" for a file of one) — or the composition whose
+// own calls these are; the agent's key cut so the label takes at most w
+// columns (-1: whole).
 func (vs *views) label(w int) string {
-	if vs == nil || len(vs.convs) <= 1 {
+	if vs == nil || len(vs.convs) <= 1 && (len(vs.convs) == 0 || !vs.convs[0].Composition) {
 		return ""
 	}
 	cv := vs.convs[vs.shown]
-	num := fmt.Sprintf(" · conversation %d/%d", cv.Number, len(vs.convs))
+	num := fmt.Sprintf("%s · conversation %d/%d", vs.passOf(cv), cv.Number, vs.conversations())
+	if cv.Composition {
+		num = " " + compositionWords(cv.Agent) + " · its own calls"
+		if w < 0 || w > 60 {
+			num += ", in no conversation"
+		}
+	}
 	key := termtext.Line(cv.Agent.Key)
 	if w >= 0 {
 		key = fit(key, max(2, w-termtext.Width(num)))
 	}
 	return key + num
+}
+
+// composition reports whether the calls on screen are a composition's
+// own (§15.5): no window strategy replays them, and their windows are
+// not in the log.
+func (s *session) composition() bool {
+	return s.views != nil && s.views.shown < len(s.views.convs) && s.views.convs[s.views.shown].Composition
+}
+
+// noKnobs says why no knob moves on a composition's own calls.
+const noKnobs = "no knob replays a composition's own calls: it has no window strategy, and their windows are not in the log"
+
+// conversations is how many conversations the file holds (the
+// compositions listed after them are none).
+func (vs *views) conversations() int {
+	n := 0
+	for _, cv := range vs.convs {
+		if !cv.Composition {
+			n++
+		}
+	}
+	return n
+}
+
+// passOf is " · pass 2/3" for a conversation that is one pass of an
+// agent that ran several in one segment (a Loop's body, a swarm's
+// agent, §15.2); "" otherwise.
+func (vs *views) passOf(cv study.Conversation) string {
+	if len(cv.Runs) == 0 {
+		return ""
+	}
+	return vs.pass(cv.Runs[0].Run)
+}
+
+// pass is " · pass 2/3" for run, one of several agent runs of its
+// segment; "" for the only one.
+func (vs *views) pass(run *model.Run) string {
+	if n := vs.passes[segment{run.RunID, run.Agent}]; n > 1 {
+		return fmt.Sprintf(" · pass %d/%d", run.Pass, n)
+	}
+	return ""
 }
 
 // fileNumbers reports whether a call's number on screen, its place in
@@ -150,13 +212,19 @@ func (vs *views) pickerLine(st *Styles, r pickRow, cursor int, mine string, w in
 	cv := &vs.convs[r.conv]
 	switch r.kind {
 	case agentRow:
+		if cv.Composition {
+			return fit(st.Title.Render("composition "+termtext.Line(cv.Agent.Key))+st.Dim.Render(" (its own model calls: no window strategy, in no conversation)"), w)
+		}
 		return fit(st.Title.Render("agent "+termtext.Line(cv.Agent.Key))+st.Dim.Render(agentNote(cv.Agent)), w)
 	case convRow:
 		mark := "  "
 		if r.conv == cursor {
 			mark = "▸ "
 		}
-		line := fmt.Sprintf("%sconversation %d · %s · %s · %s", mark, cv.Number, plural(len(cv.Runs), "run"), plural(cv.Calls, "call"), matchText(cv.Matched, cv.Compared))
+		line := fmt.Sprintf("%sconversation %d%s · %s · %s · %s", mark, cv.Number, vs.passOf(*cv), plural(len(cv.Runs), "run"), plural(cv.Calls, "call"), matchText(cv.Matched, cv.Compared))
+		if cv.Composition {
+			line = fmt.Sprintf("%s%s %s · its own calls: %d · %s", mark, termtext.Line(cv.Agent.Key), compositionWords(cv.Agent), cv.Calls, compositionMatch(cv.Matched, cv.Compared))
+		}
 		if r.conv == vs.shown {
 			line += "  (on screen" + mine + ")"
 		}
@@ -168,22 +236,15 @@ func (vs *views) pickerLine(st *Styles, r pickRow, cursor int, mine string, w in
 		run := cv.Runs[r.run]
 		step := ""
 		if run.Run.Step != "" {
-			step = " " + termtext.Line(run.Run.Step)
+			step = " · " + stepWords(run.Run.Agent, run.Run.Step)
 		}
-		return st.Dim.Render(fit(fmt.Sprintf("      run %s%s · %s · %s", termtext.Line(run.Run.RunID), step, plural(len(run.Run.Calls), "call"), matchText(run.Matched, run.Compared)), w))
+		match := matchText(run.Matched, run.Compared)
+		if cv.Composition {
+			match = compositionMatch(run.Matched, run.Compared)
+		}
+		return st.Dim.Render(fit(fmt.Sprintf("      run %s%s%s · %s · %s", termtext.Line(run.Run.RunID), step, vs.pass(run.Run), plural(len(run.Run.Calls), "call"), match), w))
 	}
 	return ""
-}
-
-func agentNote(a *model.Agent) string {
-	if a.HasID {
-		return " (agentId " + termtext.Line(a.AgentID) + ")"
-	}
-	parts := make([]string, len(a.Path))
-	for i, e := range a.Path {
-		parts[i] = termtext.Line(e)
-	}
-	return " (a step of " + strings.Join(parts, " / ") + ")"
 }
 
 func joinLines(ls []string) string { return strings.Join(ls, "\n") }
@@ -240,6 +301,9 @@ func (vs *views) columnRows() []pickRow {
 // columnLine draws one row of the conversations' column.
 func (vs *views) columnLine(st *Styles, r pickRow, w int) string {
 	cv := &vs.convs[r.conv]
+	if r.kind == agentRow && cv.Composition {
+		return st.Title.Render(fit(termtext.Line(cv.Agent.Key)+" "+compositionWords(cv.Agent), w))
+	}
 	if r.kind == agentRow {
 		return st.Title.Render(fit(termtext.Line(cv.Agent.Key), w))
 	}
@@ -257,6 +321,12 @@ func (vs *views) columnLine(st *Styles, r pickRow, w int) string {
 		ok = "differs"
 	}
 	line := fit(fmt.Sprintf("%sconv %d · %s · %s", mark, cv.Number, plural(cv.Calls, "call"), ok), w)
+	if cv.Composition {
+		if cv.Compared == 0 {
+			ok = "no window"
+		}
+		line = fit(fmt.Sprintf("%sits own calls: %d · %s", mark, cv.Calls, ok), w)
+	}
 	switch {
 	case r.conv == vs.shown:
 		return st.Value.Render(line)

@@ -98,6 +98,9 @@ func gather(rec *model.Recording, a *model.Agent, runs []int) facts {
 	default:
 		f.strategy, f.strategyWhy = model.SlidingWindow, "strategy named nowhere in the log: assuming 'sliding-window'"
 	}
+	if (model.Policy{Strategy: f.strategy}).NeedsThreshold() {
+		f.strategyWhy += MeterNote(a) // a composition agent's meter is not recorded (§15.6)
+	}
 	best, n := 0, 0
 	for c, k := range caps {
 		if k > n || k == n && c < best {
@@ -122,19 +125,14 @@ func gather(rec *model.Recording, a *model.Agent, runs []int) facts {
 // emit budget_pressure whenever they engage, and whether a Loop,
 // Conditional or Parallel agent has a meter is not recorded (§15.6).
 func noMeterNote(a *model.Agent) string {
-	kind := ""
-	for _, e := range a.Path {
-		if k, _, ok := strings.Cut(e, ":"); ok && (k == "Sequence" || k == "Parallel" || k == "Loop" || k == "Conditional") {
-			kind = k // the innermost composition
-		}
-	}
-	switch kind {
+	switch kind := compositionKind(a); kind {
 	case "Sequence":
 		return "(a Sequence step has no meter: only sliding-window changes its windows)"
 	case "":
 		return "(no budget_pressure event, which the token strategies emit whenever they engage)"
+	default:
+		return "(no budget_pressure event, which the token strategies emit whenever they engage; whether an agent in a " + kind + " has a meter is not recorded)"
 	}
-	return "(no budget_pressure event, which the token strategies emit whenever they engage; whether an agent in a " + kind + " has a meter is not recorded)"
 }
 
 // searchResult is the best (K, L) found and the equally good ones.

@@ -395,10 +395,11 @@ func withRequest(history []*model.Message, run *model.Run) []*model.Message {
 
 // visit runs the window stage of x's run before one call, with the
 // chain's records and reading (§7): a reading is current only if taken at
-// iteration I−1 or later, and a Sequence step has no meter. over: the log
-// shows the reading was over budget, its number not recorded (§16.4).
+// iteration I−1 or later, by an agent with a meter (metered: all but a
+// Sequence step). over: the log shows the reading was over budget, its
+// number not recorded (§16.4).
 func (ch *chain) visit(v *Visit, x *runner, call *model.Call, over bool, mem *arena) {
-	current := ch.hasReading && ch.readIter >= call.Iteration-1 && x.run.Step == ""
+	current := ch.hasReading && ch.readIter >= call.Iteration-1 && metered(x.run.Agent)
 	visitWindow(v, ch.history, VisitInput{
 		Policy: x.p, Request: ch.request, Iteration: call.Iteration,
 		FirstCall: !current, PrevUsage: ch.reading, ReadingAt: ch.readIter, filed: ch.records[:ch.nrecords:ch.nrecords],

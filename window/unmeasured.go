@@ -40,7 +40,7 @@ func newUnmeasured(rec *model.Recording, lin *lineage.Lineage, i int, p model.Po
 // differ, and the replay's history is P. A chain's first visit never
 // has a reading; a Sequence step has no meter.
 func (u *unmeasured) overAt(x *runner, history []*model.Message, ci int) bool {
-	if u == nil || x.run.Step != "" || ci == 0 && x.link.Kind != lineage.Resume {
+	if u == nil || !metered(x.run.Agent) || ci == 0 && x.link.Kind != lineage.Resume {
 		return false
 	}
 	call := x.run.Calls[ci]

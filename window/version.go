@@ -37,8 +37,8 @@ func SettleLibrary(rec *model.Recording, lin *lineage.Lineage, flag string) erro
 		if lin == nil {
 			lin = lineage.Decide(rec)
 		}
-		rules, why := rulesShownBy(rec, lin)
-		rec.Library = model.Library{Rules: rules.String(), Source: VersionFromLog, Evidence: why}
+		rules, call, why := rulesShownBy(rec, lin)
+		rec.Library = model.Library{Rules: rules.String(), Source: VersionFromLog, Evidence: why, Call: call}
 		if why == "" {
 			rec.Library.Source = VersionByDefault
 			rec.Library.Evidence = "nothing in the log names the version or shows an older window rule: the 9.57.0–9.62.0 rules"
@@ -80,18 +80,18 @@ func lowestProducer(producers []string) (Version, string, bool) {
 }
 
 // rulesShownBy is the oldest rules a recorded window shows (§17.2 step
-// 3), and the call that shows them; "" when none does (the newest
-// rules). First a request that left the window, which the anchor of
+// 3), and the call that shows them (its number, and why); "" when none
+// does (the newest rules). First a request that left the window, which the anchor of
 // 9.55.0 forbids; then a plain notice where 9.57.0 would have named the
 // tool results that left.
-func rulesShownBy(rec *model.Recording, lin *lineage.Lineage) (Rules, string) {
+func rulesShownBy(rec *model.Recording, lin *lineage.Lineage) (Rules, int, string) {
 	for _, run := range rec.Runs {
 		if !run.HasTurnStart {
 			continue
 		}
 		for _, c := range run.Calls {
 			if w := sentBeforeDeliveries(c); w != nil && requestLeft(w, run.Request) {
-				return Rules954, fmt.Sprintf("call %d (run %d, iteration %d): its window holds a drop notice but not the run's request, which no library since 9.55.0 drops",
+				return Rules954, c.Number, fmt.Sprintf("call %d (run %d, iteration %d): its window holds a drop notice but not the run's request, which no library since 9.55.0 drops",
 					c.Number, run.RunNo, c.Iteration)
 			}
 		}
@@ -103,12 +103,12 @@ func rulesShownBy(rec *model.Recording, lin *lineage.Lineage) (Rules, string) {
 				continue
 			}
 			if p := libraryBefore(rec, lin, i, ci); p != nil && plainWhereRich(w, p, c.Iteration) {
-				return Rules955, fmt.Sprintf("call %d (run %d, iteration %d): its drop notice does not name the tool results that left, which 9.57.0 and later would have",
+				return Rules955, c.Number, fmt.Sprintf("call %d (run %d, iteration %d): its drop notice does not name the tool results that left, which 9.57.0 and later would have",
 					c.Number, run.RunNo, c.Iteration)
 			}
 		}
 	}
-	return Rules957, ""
+	return Rules957, 0, ""
 }
 
 // sentBeforeDeliveries is a call's recorded window less its deliveries,
