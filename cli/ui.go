@@ -116,5 +116,6 @@ func stream(l *loader.Loading) *tui.Stream {
 		Snapshot: l.Snapshot,
 		Done:     l.Done(),
 		Wait:     l.Wait,
+		Waiting:  func() bool { return l.Progress().Waiting },
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/afinspect/inspect/model"
@@ -27,6 +28,14 @@ type cutter struct {
 	r       io.Reader
 	limit   int // largest block
 	maxLine int // longest line kept
+	// ready is how many bytes r holds that a Read returns without
+	// waiting for the source; nil when the source never keeps a reader
+	// waiting (a regular file). A pipe's writer may fall quiet for
+	// minutes: the lines that came before must not wait with it.
+	ready func() int
+	// waiting is set while a Read waits on a source that has nothing
+	// more for now, every whole line before it handed on (Progress)
+	waiting *atomic.Bool
 }
 
 // run hands each block to the workers and, in order, to the builder. A
@@ -51,7 +60,7 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 		order <- blk
 	}
 	for {
-		err := fill(c.r, cur, size, scanned)
+		err := c.fill(cur, size, scanned)
 		data := cur.buf
 		i := bytes.LastIndexByte(data[scanned:], '\n')
 		if i >= 0 {
@@ -163,9 +172,10 @@ func size(n int64) string {
 
 // fill reads into blk.buf until it holds size bytes, or the source is slow
 // and what was read already holds a line end (looked for only in the
-// bytes past scanned, each once). It returns the read error, io.EOF at
-// the end of input.
-func fill(r io.Reader, blk *block, size, scanned int) error {
+// bytes past scanned, each once): slow when a Read would wait for the
+// source (ready), or reads have taken blockWait. It returns the read
+// error, io.EOF at the end of input.
+func (c *cutter) fill(blk *block, size, scanned int) error {
 	if cap(blk.buf) < size {
 		old := cap(blk.buf)
 		blk.buf = append(make([]byte, 0, size), blk.buf...)
@@ -176,7 +186,17 @@ func fill(r io.Reader, blk *block, size, scanned int) error {
 	start := time.Now()
 	end := false // a line end is in blk.buf[scanned:]
 	for len(blk.buf) < size {
-		n, err := r.Read(blk.buf[len(blk.buf):size])
+		quiet := c.ready != nil && c.ready() == 0
+		if end && quiet {
+			return nil // the lines held go on now, not when the writer next writes
+		}
+		if quiet && c.waiting != nil {
+			c.waiting.Store(true)
+		}
+		n, err := c.r.Read(blk.buf[len(blk.buf):size])
+		if quiet && c.waiting != nil {
+			c.waiting.Store(false)
+		}
 		from := len(blk.buf)
 		blk.buf = blk.buf[:from+n]
 		if err != nil {

@@ -91,9 +91,11 @@ func (blk *block) endLine() int {
 }
 
 // readNDJSON reads the log; a line longer than the limit is skipped and
-// said, blank lines are skipped but counted. A read error ends the log: what was read stays, and
-// the error is returned only if no event was.
-func readNDJSON(b *builder, r io.Reader, line int) error {
+// said, blank lines are skipped but counted. A read error ends the log:
+// what was read stays, and the error is returned only if no event was.
+// ready, when not nil, is what r holds that a Read returns without
+// waiting on the source (cutter.ready).
+func readNDJSON(b *builder, r io.Reader, line int, ready func() int) error {
 	workers := b.opts.workers
 	if workers <= 0 {
 		workers = 2
@@ -104,7 +106,10 @@ func readNDJSON(b *builder, r io.Reader, line int) error {
 	}
 	work := make(chan *block, cap(free))
 	order := make(chan *block, cap(free))
-	c := cutter{r: r, limit: b.opts.blockSize, maxLine: b.opts.maxLine}
+	c := cutter{r: r, limit: b.opts.blockSize, maxLine: b.opts.maxLine, ready: ready}
+	if b.loading != nil {
+		c.waiting = &b.loading.waiting
+	}
 	go c.run(free, work, order)
 	reference := b.opts.reference
 	for range workers {

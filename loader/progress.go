@@ -14,6 +14,9 @@ type Progress struct {
 	Bytes, Total int64 // input bytes read, and the input's size (0 if unknown)
 	Calls        int   // model calls loaded so far: those a Snapshot now holds
 	Done         bool
+	// Waiting: the input has nothing more for now (a pipe whose writer is
+	// quiet); every whole line read so far has been handed on to be loaded.
+	Waiting bool
 }
 
 // Loading is a load running in the background. The runs loaded so far can
@@ -25,6 +28,9 @@ type Loading struct {
 	read  atomic.Int64 // input bytes read
 	calls atomic.Int64
 	done  chan struct{}
+	// waiting is set while the reader waits on an input that has nothing
+	// more for now (Progress.Waiting)
+	waiting atomic.Bool
 
 	mu       sync.Mutex
 	format   string
@@ -64,7 +70,7 @@ func start(name string, opts options, load func(*Loading) (*model.Recording, err
 
 // Progress is safe to call from any goroutine, and cheap.
 func (l *Loading) Progress() Progress {
-	p := Progress{Bytes: l.read.Load(), Total: l.total.Load(), Calls: int(l.calls.Load())}
+	p := Progress{Bytes: l.read.Load(), Total: l.total.Load(), Calls: int(l.calls.Load()), Waiting: l.waiting.Load()}
 	select {
 	case <-l.done:
 		p.Done = true

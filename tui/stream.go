@@ -23,6 +23,10 @@ type Stream struct {
 	Snapshot func() *model.Recording
 	Done     <-chan struct{} // closed when reading has finished
 	Wait     func() (*model.Recording, error)
+	// Waiting, when set, says the input has nothing more for now (a pipe
+	// whose writer is quiet): what has loaded is shown at once, however
+	// few calls it adds.
+	Waiting func() bool
 }
 
 // How often a stream's progress is read: often until the first calls are
@@ -135,8 +139,11 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	}
 	next := streamTick(s.pace())
 	// each partial replays every call so far: one when the calls have
-	// doubled keeps their total work within twice the final one's
-	if !s.partialBusy && s.calls > s.shownCalls && s.calls >= 2*s.shownCalls && s.worthPartial() {
+	// doubled keeps their total work within twice the final one's; a
+	// writer that fell quiet has its calls shown now, not when it writes
+	// again
+	quiet := s.src.Waiting != nil && s.src.Waiting()
+	if !s.partialBusy && s.calls > s.shownCalls && (quiet || s.calls >= 2*s.shownCalls && s.worthPartial()) {
 		s.partialBusy, s.partialAt = true, s.now()
 		return tea.Batch(partialCmd(cfg, s.src, mine, s.studied), next)
 	}

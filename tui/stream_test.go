@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -209,5 +211,43 @@ func TestStreamInfersOnceThenChecks(t *testing.T) {
 			t.Fatalf("after %d calls: %d on screen, %v reproducing %d, evidence %q (checked, not searched: %v)",
 				step.calls, m.s.calls(), inf.Policy, inf.Matched, inf.Evidence, step.checked)
 		}
+	}
+}
+
+// TestQuietPipeHasItsCallsOnScreen: a log sent through a pipe whose
+// writer then falls quiet (`(cat run.jsonl; sleep 25) | inspect -`) has
+// every call on screen while the writer is quiet, though they are fewer
+// than twice those shown before: six calls, then the last three.
+func TestQuietPipeHasItsCallsOnScreen(t *testing.T) {
+	data, err := os.ReadFile(s01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seventh := 0
+	for range 7 {
+		seventh += strings.Index(string(data[seventh:]), `"agentfootprint.stream.llm_start"`) + 1
+	}
+	seventh += strings.IndexByte(string(data[seventh:]), '\n') + 1 // its llm_start settles the sixth
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	l := loader.StartReaderLimited(pr, "stdin", 0, 0)
+	go pw.Write(data[:seventh]) // six calls settled, then quiet
+	m := New(Config{Name: "stdin", Open: func() *Stream { return streamOf(l) }})
+	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	cmd := m.Init()
+	until := func(calls int) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); m.s == nil || m.s.calls() < calls; {
+			if cmd == nil || time.Now().After(deadline) {
+				t.Fatalf("the %d calls sent are not on screen while the writer is quiet: %d", calls, m.s.calls())
+			}
+			m, cmd = runOne(m, cmd)
+		}
+	}
+	until(6)
+	go pw.Write(data[seventh:]) // the rest, then quiet, the pipe left open
+	until(9)
+	if m.stream == nil || !strings.Contains(m.View(), "calls so far") {
+		t.Error("the pipe is still open: the screen should say it is still reading")
 	}
 }
