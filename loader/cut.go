@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -36,6 +37,21 @@ type cutter struct {
 	// waiting is set while a Read waits on a source that has nothing
 	// more for now, every whole line before it handed on (Progress)
 	waiting *atomic.Bool
+	end     cutEnd // how the input ended, read once order is closed
+}
+
+// cutEnd is how far the cutter read: the bytes of the lines it handed
+// on, and the last line it kept back because the input ends inside it
+// (held: a writer may still be writing it). unterminated: the last line
+// handed on has no line end (a whole event; a line end may follow it).
+// clean is false when the lines handed on do not end where a load of
+// more of the input could go on: a read error, a line cut off over the
+// length limit.
+type cutEnd struct {
+	consumed     int64
+	held         []byte
+	unterminated bool
+	clean        bool
 }
 
 // run hands each block to the workers and, in order, to the builder. A
@@ -70,6 +86,7 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 			scanned = len(data)
 			if len(data) > c.maxLine {
 				rest, err := c.skip(cur)
+				c.end.consumed += cur.long + 1
 				send(cur)
 				if err != nil {
 					return
@@ -88,7 +105,10 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 			next = <-free
 			next.buf = append(next.buf[:0], data[i+1:]...)
 			data = data[:i+1]
+		} else {
+			data = c.last(data, i, err)
 		}
+		c.end.consumed += int64(len(data))
 		cur.data, cur.err = data, err
 		cur.long, cur.cutOff = 0, false
 		send(cur)
@@ -98,6 +118,25 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 		cur, size = next, min(2*size, c.limit)
 		scanned = len(cur.buf) // the rest of a line, after the last line end
 	}
+}
+
+// last is data, what the input ends with, less a last line the input
+// ends inside of (i is the last line end in data, -1 for none) that is
+// no whole JSON value: a writer may still be writing it, and it is kept
+// back (held) for a view to say or a load of more to read. An input that
+// ended with a read error (a gzip cut short) ends there for good.
+func (c *cutter) last(data []byte, i int, err error) []byte {
+	c.end.clean = err == io.EOF
+	tail := data[i+1:]
+	if len(tail) == 0 || !c.end.clean {
+		return data
+	}
+	if json.Valid(bytes.TrimRight(tail, "\r")) {
+		c.end.unterminated = true
+		return data
+	}
+	c.end.held = append([]byte(nil), tail...)
+	return data[:i+1]
 }
 
 // skip reads past the rest of a line over the limit, keeping none of it,

@@ -74,14 +74,19 @@ func (l *Loading) loadFile(path string) (*model.Recording, error) {
 		return nil, fail(path, nil, "is a directory, not a recording")
 	}
 	l.total.Store(st.Size())
-	return l.readAll(f)
+	rec, b, err := l.readAll(f)
+	if err == nil {
+		l.keep(b, f, path, st)
+	}
+	return rec, err
 }
 
-// readAll reads one recording from r, publishing its progress.
-func (l *Loading) readAll(r io.Reader) (*model.Recording, error) {
+// readAll reads one recording from r, publishing its progress; b is
+// what built it.
+func (l *Loading) readAll(r io.Reader) (*model.Recording, *builder, error) {
 	name := l.name
 	if r == nil {
-		return nil, fail(name, nil, "nothing to read")
+		return nil, nil, fail(name, nil, "nothing to read")
 	}
 	slow := mayWait(r)
 	br := bufio.NewReaderSize(counter{r: r, n: &l.read}, bufSize)
@@ -89,27 +94,28 @@ func (l *Loading) readAll(r io.Reader) (*model.Recording, error) {
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fail(name, err, "gzip is damaged or cut short before any event could be read (%v)", err)
+			return nil, nil, fail(name, err, "gzip is damaged or cut short before any event could be read (%v)", err)
 		}
 		br = bufio.NewReaderSize(zr, bufSize)
 		compressed = true
+		l.compressed = true
 	}
 	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
 		br.Discard(len(utf8BOM)) // an editor's mark, not content
 	}
 	blank, content, err := leadingSpace(br)
 	if err != nil {
-		return nil, readError(name, compressed, err)
+		return nil, nil, readError(name, compressed, err)
 	}
 	if !content {
-		return nil, fail(name, nil, "is empty")
+		return nil, nil, fail(name, nil, "is empty")
 	}
 	first, err := br.Peek(1)
 	if err != nil {
-		return nil, readError(name, compressed, err)
+		return nil, nil, readError(name, compressed, err)
 	}
 	if binary(br, first[0], slow) {
-		return nil, fail(name, nil, "is a binary file, not an agentfootprint log")
+		return nil, nil, fail(name, nil, "is a binary file, not an agentfootprint log")
 	}
 
 	rec := &model.Recording{Source: name, Format: model.FormatNDJSON}
@@ -123,21 +129,23 @@ func (l *Loading) readAll(r io.Reader) (*model.Recording, error) {
 		if slow {
 			ready = br.Buffered
 		}
+		b.input.offset = l.read.Load() - int64(br.Buffered()) // a mark, white space before the first line
 		err = readNDJSON(b, br, blank, ready)
 	}
-	b.finish()
-	b.progress()
+	rec = b.view(l.opts.follow)
+	l.publishView(b, rec)
 	var fatal *loadError
 	switch {
 	case errors.As(err, &fatal):
-		return nil, err
+		return nil, nil, err
 	case !b.sawEvent && err != nil:
-		return nil, readError(name, compressed, err)
+		return nil, nil, readError(name, compressed, err)
 	case !b.sawEvent:
-		return nil, fail(name, nil, "is not an agentfootprint log: no event type starts with %q", libraryPrefix)
+		return nil, nil, fail(name, nil, "is not an agentfootprint log: no event type starts with %q", libraryPrefix)
 	}
-	return rec, nil
+	return rec, b, nil
 }
+
 func readError(name string, compressed bool, err error) error {
 	if compressed && errors.Is(err, io.ErrUnexpectedEOF) {
 		return fail(name, err, "gzip is cut short before any event could be read")

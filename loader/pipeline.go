@@ -14,6 +14,7 @@ import (
 
 // options tune a load; the zero value is what Load uses.
 type options struct {
+	follow    bool // the input is followed as it grows: a cut-off last line is waited for
 	reference bool // decode every event with the reference decoder
 	blockSize int  // largest block; 0 is maxBlock
 	workers   int  // 0 is two
@@ -123,6 +124,7 @@ func readNDJSON(b *builder, r io.Reader, line int, ready func() int) error {
 	}
 	var err error
 	var long *loadError // the first line skipped for its length
+	defer func() { b.input.read(c.end, line) }()
 	for blk := range order {
 		<-blk.done
 		blk.line = line

@@ -44,6 +44,12 @@ type Loading struct {
 
 	rec *model.Recording // the result, set before done is closed
 	err error
+	// compressed: the input is gzipped; resume, what a load of a file
+	// that ended keeps to be continued (follow.go); viewOnly: no snapshot
+	// is made while it loads (a continued load: it waits for the end)
+	compressed bool
+	resume     *resumePoint
+	viewOnly   bool
 }
 
 // StartReader loads r in the background; name is used in messages and as
@@ -55,7 +61,8 @@ func StartReader(r io.Reader, name string, total int64) *Loading {
 func startReader(r io.Reader, name string, total int64, opts options) *Loading {
 	return start(name, opts, func(l *Loading) (*model.Recording, error) {
 		l.total.Store(total)
-		return l.readAll(r)
+		rec, _, err := l.readAll(r)
+		return rec, err
 	})
 }
 
@@ -104,6 +111,10 @@ func (l *Loading) Done() <-chan struct{} { return l.done }
 // changed since the last publish are copied; a run's copy leaves out its
 // latest call while that call may still change.
 func (l *Loading) publish(b *builder) {
+	if l.viewOnly {
+		l.calls.Store(int64(b.settled))
+		return
+	}
 	var fresh []*model.Run
 	for _, rs := range b.order[min(b.dirty, len(b.order)):] {
 		r := *rs.run
@@ -125,6 +136,26 @@ func (l *Loading) publish(b *builder) {
 	l.mu.Unlock()
 	b.dirty = len(b.order)
 	l.calls.Store(int64(b.settled))
+}
+
+// publishView makes rec, the view of b at the end of the input, what
+// Snapshot holds.
+func (l *Loading) publishView(b *builder, rec *model.Recording) {
+	l.mu.Lock()
+	l.format, l.runs, l.agents, l.problems = rec.Format, rec.Runs, rec.Agents, rec.Problems
+	l.tier, l.producers = rec.Tier, rec.Library.Producers
+	l.mu.Unlock()
+	l.calls.Store(int64(countCalls(rec)))
+	b.dirty = len(b.order)
+}
+
+// countCalls is how many calls rec's runs hold.
+func countCalls(rec *model.Recording) int {
+	n := 0
+	for _, r := range rec.Runs {
+		n += len(r.Calls)
+	}
+	return n
 }
 
 // counter counts the bytes read from the input, for Progress.
