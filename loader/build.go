@@ -27,15 +27,15 @@ type builder struct {
 	runNos   map[string]int
 	interned map[internKey]*internTable // recorded window messages, by their text as the file spells it
 	nextID   int
-	events   int           // events applied: the order of §10's "first event"
-	calls    int           // llm_starts so far
-	settled  int           // calls settled so far (what a snapshot holds)
-	sawEvent bool          // some event's type starts with "agentfootprint."
-	tier     tierSeen      // what the events seen so far tell of the tier (§16.2)
-	dropped  int           // problems past maxProblems
-	dirty    int           // index of the first segment changed since the last publish
-	views    viewState     // what is kept to make views (view.go)
-	input    inputRead     // how far the input's lines were applied
+	events   int       // events applied: the order of §10's "first event"
+	calls    int       // llm_starts so far
+	settled  int       // calls settled so far (what a snapshot holds)
+	sawEvent bool      // some event's type starts with "agentfootprint."
+	tier     tierSeen  // what the events seen so far tell of the tier (§16.2)
+	dropped  int       // problems past maxProblems
+	dirty    int       // index of the first segment changed since the last publish
+	views    viewState // what is kept to make views (view.go)
+	input    inputRead // how far the input's lines were applied
 
 	opts    options
 	fast    fastDecoder // for events decoded on the builder's goroutine

@@ -72,7 +72,6 @@ func TestSnapshotWhileLoading(t *testing.T) {
 	}
 }
 
-
 // TestSnapshotsDuringLoad takes snapshots as fast as it can while a
 // multi-block log loads (run with -race to check they share nothing that
 // is still written), and checks each is a prefix of the result.
