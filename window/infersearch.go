@@ -116,27 +116,12 @@ func gather(rec *model.Recording, a *model.Agent, runs []int) facts {
 	return f
 }
 
-// searchResult is the best (K, L) found and the equally good ones.
-type searchResult struct {
-	best       model.Policy
-	bestScore  int
-	bestReplay *Replay
-	bestBook   *FoldBook // the recorded folds with the refusals learned under best
-	equal      [][2]int  // (K, L) scoring bestScore
-	statedK    bool      // K was read from the envelope's records
-	statedL    bool      // so was L
-}
-
-// search tries K from 1 to one more than the most turns, L from 0 to 5,
-// L = 2 first (the library default wins a tie), then the smallest L, the
-// smallest K. A candidate stops being replayed as soon as it cannot reach
-// the best score so far.
-func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, f facts, book *FoldBook) searchResult {
-	var ks []int
+// candidates are the K and L search tries, in its order.
+func candidates(rec *model.Recording, f facts) (ks, ls []int) {
 	for k := 1; k <= min(f.maxTurns+1, maxInferK); k++ {
 		ks = append(ks, k)
 	}
-	ls := []int{model.DefaultKeepLastToolResults}
+	ls = []int{model.DefaultKeepLastToolResults}
 	for l := 0; l <= maxInferL; l++ {
 		if l != model.DefaultKeepLastToolResults {
 			ls = append(ls, l)
@@ -151,6 +136,30 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 	if !RulesOf(rec).pinsExist() {
 		ls = []int{0} // the version had no pins (§17.3)
 	}
+	return ks, ls
+}
+
+// searchResult is the best (K, L) found and the equally good ones.
+type searchResult struct {
+	best       model.Policy
+	bestScore  int
+	bestReplay *Replay
+	bestBook   *FoldBook // the recorded folds with the refusals learned under best
+	equal      [][2]int  // (K, L) scoring bestScore
+	statedK    bool      // K was read from the envelope's records
+	statedL    bool      // so was L
+	// trials are the candidates tried, in order, when one reproduces
+	// every recorded window: what a longer part of the file is searched
+	// again from (infermore.go); nil otherwise
+	trials []trial
+}
+
+// search tries K from 1 to one more than the most turns, L from 0 to 5,
+// L = 2 first (the library default wins a tie), then the smallest L, the
+// smallest K. A candidate stops being replayed as soon as it cannot reach
+// the best score so far.
+func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, f facts, book *FoldBook) searchResult {
+	ks, ls := candidates(rec, f)
 	res := searchResult{bestScore: -1, statedK: f.statedK > 0, statedL: f.statedL > 0}
 	// First every candidate up to its first differing window, in
 	// preference order: the first that differs nowhere is the answer,
@@ -163,7 +172,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 			tr := trial{policy: q, book: book.fresh()}
 			// long runs on two goroutines (split.go), the second half
 			// started once the candidate reproduced its first windows
-			tr.replay = replayOneSplit(rec, lin, a, f.runs, q, tr.book, func(c *CallReplay) bool {
+			tr.replay = candidateReplay(rec, lin, a, f.runs, q, tr.book, func(c *CallReplay) bool {
 				switch c.Recorded() {
 				case Match:
 					tr.matched++
@@ -171,7 +180,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 					tr.differs = true
 				}
 				return tr.differs
-			}, true)
+			})
 			if !tr.differs && res.bestScore < 0 {
 				res.best, res.bestScore, res.bestReplay, res.bestBook = q, tr.matched, tr.replay, tr.book
 			}
@@ -182,6 +191,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 		}
 	}
 	if res.bestScore >= 0 {
+		res.trials = tries
 		return res
 	}
 	// None reproduces every window: score them in full, the longest
@@ -226,6 +236,20 @@ type trial struct {
 	differs bool
 	replay  *Replay
 	book    *FoldBook
+	stopAt  int // the run its first pass stopped in (kept): -1 for none, or not known
+}
+
+// candidateReplay is a candidate's first pass: replayOneSplit, stopped
+// at the first window that differs, kept to be continued when the file
+// grows (no fold book: summarize-oldest is searched afresh).
+func candidateReplay(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, runs []int, q model.Policy, book *FoldBook, stop func(*CallReplay) bool) *Replay {
+	r := replay(rec, lin, replayOptions{
+		runs:   runs,
+		policy: func(x *model.Agent) (model.Policy, bool) { return q, x == a },
+		book:   book, learn: book != nil, stop: stop, split: true, keep: book == nil, differ: true,
+	})
+	r.Policy, r.Policies = q, map[string]model.Policy{"": q, a.Key: q}
+	return r
 }
 
 // prefer reports whether q wins a tie over best: an L earlier in ls (the
