@@ -63,6 +63,7 @@ type Study struct {
 	Given   []string // the knobs given from outside, in the library's words
 	Only    *model.Agent
 
+	q        Request          // what it was opened for
 	lead     Agent            // the first agent's, or the defaults in a file with none
 	sub      *model.Recording // Rec with the replayed agents only
 	infs     []window.Inference
@@ -74,6 +75,7 @@ type Study struct {
 	mu    sync.Mutex
 	folds map[model.Policy]*window.FoldBook // FoldsFor's answers
 	views map[int]*View
+	prev  map[int]*View  // the views of the study of an earlier part of the file (Grow)
 	convs []Conversation // tallied (Conversations)
 }
 

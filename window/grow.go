@@ -45,6 +45,7 @@ type growth struct {
 	frozen    runScore // stripped: the runs before order's
 	tips      int      // runs of order that are tips
 	stoppedAt int      // the run a stop ended the replay in, -1 for none
+	stopCall  int      // and its call there
 }
 
 // runGrowth is what one run's replay left.
@@ -200,7 +201,7 @@ func (g *growth) ran(i int, seeded, last, end *chain, calls []CallReplay, run *m
 	rg.problemsOf(calls, 0)
 	rg.scoreCalls(calls)
 	if stopped {
-		g.stoppedAt = i
+		g.stoppedAt, g.stopCall = i, len(calls)-1
 	} else if len(calls) > 0 && g.tipAt(run) {
 		rg.tip, rg.after, rg.end = true, *last, end
 		rg.before = before(seeded, calls, run)
@@ -268,6 +269,17 @@ func reentryFrom(run *model.Run, calls []CallReplay, k int) []*model.Message {
 	return nil
 }
 
+// Grow is r, a replay made for a screen (RunFolds) of an earlier part of
+// the file rec is a part of, made again on rec, with lin its lineage:
+// RunFolds's answer, with its turn log built, made where the new lines
+// change it; nil when it must be made from the start.
+func Grow(r *Replay, rec *model.Recording, lin *lineage.Lineage) *Replay {
+	if g := r.grow(rec, lin); g != nil {
+		return g.built()
+	}
+	return nil
+}
+
 // grow is r made again on rec, a longer part of the file r's recording
 // was a part of, with lin its lineage (see above); nil when that cannot
 // be, and the replay must be made from the start.
@@ -290,25 +302,28 @@ func (r *Replay) grow(rec *model.Recording, lin *lineage.Lineage) *Replay {
 		}
 	}
 	replaced := map[int]bool{} // the call numbers made again
-	for _, i := range g.order {
-		if _, changed := tails[i]; !changed {
-			ng.add(i, g.runs[i]) // (a run not replayed has no link now either)
-		} else if !rp.tail(i, tails[i], g.runs[i], r, replaced) {
-			return nil
+	for i := 0; i < len(rec.Runs) && !rp.stopped; i++ {
+		k, changed := tails[i]
+		rg := g.runs[i]
+		switch {
+		case rg != nil && !changed:
+			ng.add(i, rg)
+		case rg != nil:
+			if !rp.tail(i, k, rg, r, replaced) {
+				return nil
+			}
+		case i < len(g.rec.Runs) && g.lin.Links[i].Kind != lineage.None:
+			// not replayed (another agent's), or let go with its score
+		default: // new, or its first call is
+			p, ok := rp.o.policy(rec.Runs[i].Agent)
+			if !ok || lin.Links[i].Kind == lineage.None {
+				continue
+			}
+			if !growable(rec, p) || lin.Links[i].Kind != lineage.Composition && lin.Links[i].Pred >= 0 && rp.states.get(lin.Links[i].Pred) == nil {
+				return nil
+			}
+			rp.one(i)
 		}
-		if rp.stopped {
-			break
-		}
-	}
-	for i := len(g.rec.Runs); i < len(rec.Runs) && !rp.stopped; i++ {
-		p, ok := rp.o.policy(rec.Runs[i].Agent)
-		if !ok || lin.Links[i].Kind == lineage.None {
-			continue
-		}
-		if !growable(rec, p) || lin.Links[i].Kind != lineage.Composition && lin.Links[i].Pred >= 0 && rp.states.get(lin.Links[i].Pred) == nil {
-			return nil
-		}
-		rp.one(i)
 	}
 	out := rp.out
 	out.Policy, out.Policies = r.Policy, r.Policies
@@ -349,8 +364,12 @@ func (g *growth) tails(rec *model.Recording, lin *lineage.Lineage) (map[int]int,
 	tails := map[int]int{}
 	for i, was := range old.Runs {
 		now := rec.Runs[i]
-		if lin.Links[i] != g.lin.Links[i] || now.RunID != was.RunID || now.Step != was.Step || now.Pass != was.Pass || now.Agent != was.Agent {
-			return nil, false
+		if now.RunID != was.RunID || now.Step != was.Step || now.Pass != was.Pass || now.Agent != was.Agent ||
+			lin.Links[i] != g.lin.Links[i] && g.lin.Links[i].Kind != lineage.None {
+			return nil, false // (a run with no call before has its first now: it is replayed as new)
+		}
+		if g.lin.Links[i].Kind == lineage.None {
+			continue
 		}
 		if now == was {
 			continue
@@ -440,7 +459,7 @@ func (rp *replayer) tail(i, k int, rg *runGrowth, old *Replay, replaced map[int]
 		nrg.scoreCalls(calls)
 	}
 	if rp.stopped {
-		rp.grow.stoppedAt = i
+		rp.grow.stoppedAt, rp.grow.stopCall = i, k+len(calls)-1
 		rp.grow.add(i, nrg)
 		return true
 	}

@@ -65,20 +65,20 @@ func (s searchResult) kept(rec *model.Recording, lin *lineage.Lineage, base mode
 			tr.replay = &Replay{Rules: tr.replay.Rules, Policy: tr.replay.Policy, Policies: tr.replay.Policies, growth: tr.replay.growth}
 			tr.replay.growth.strip()
 		} else {
-			tr.stopAt = tr.replay.stopRun()
+			tr.stopAt, tr.stopCall = tr.replay.stopRun()
 			tr.replay = nil
 		}
 	}
 	return &searched{rec: rec, lin: lin, base: base, facts: f, trials: s.trials}
 }
 
-// stopRun is the run a stop ended r in, -1 when none did or it is not
-// known.
-func (r *Replay) stopRun() int {
+// stopRun is where a stop ended r: the run (-1 when none did, or it is
+// not known) and its call.
+func (r *Replay) stopRun() (run, call int) {
 	if r.growth == nil {
-		return -1
+		return -1, 0
 	}
-	return r.growth.stoppedAt
+	return r.growth.stoppedAt, r.growth.stopCall
 }
 
 // searchMore is the first pass of search on rec, a longer part of the
@@ -92,7 +92,7 @@ func (inf *Inference) searchMore(rec *model.Recording, lin *lineage.Lineage, a *
 	if p != was.base || !sameStated(f, was.facts) || RulesOf(rec) != RulesOf(was.rec) {
 		return searchResult{}, false
 	}
-	changed := firstChange(was.rec, was.lin, rec, lin, f.runs)
+	changed, call := firstChange(was.rec, was.lin, rec, lin, f.runs)
 	old := map[[2]int]*trial{}
 	for i := range was.trials {
 		tr := &was.trials[i]
@@ -104,7 +104,7 @@ func (inf *Inference) searchMore(rec *model.Recording, lin *lineage.Lineage, a *
 		for _, k := range ks {
 			q := p
 			q.KeepRecentTurns, q.KeepLastToolResults = k, l
-			tr := old[[2]int{k, l}].more(rec, lin, a, f, q, changed)
+			tr := old[[2]int{k, l}].more(rec, lin, a, f, q, changed, call)
 			if !tr.differs && res.bestScore < 0 {
 				if tr.replay.Calls == nil { // let go while another was best
 					tr = freshTrial(rec, lin, a, f, q)
@@ -132,18 +132,20 @@ func sameStated(a, b facts) bool {
 }
 
 // more is tr, a candidate of the search of an earlier part of the file,
-// on rec: the same when it differed before the first run the new lines
-// change (changed, an index in rec.Runs), else its replay grown (or
-// made again); a candidate not tried before (nil) is tried.
-func (tr *trial) more(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, f facts, q model.Policy, changed int) trial {
+// on rec: the same when it differed before the first call the new lines
+// change (call of run changed, an index in rec.Runs), else its replay
+// grown (or made again); a candidate not tried before (nil) is tried.
+func (tr *trial) more(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, f facts, q model.Policy, changed, call int) trial {
 	switch {
 	case tr == nil:
-	case tr.differs && tr.stopAt >= 0 && tr.stopAt < changed:
+	case tr.differs && tr.stopAt >= 0 && (tr.stopAt < changed || tr.stopAt == changed && tr.stopCall < call):
 		return *tr
 	case !tr.differs && tr.replay != nil:
 		if r := tr.replay.grow(rec, lin); r != nil {
 			s := r.growth.score()
-			return trial{policy: q, matched: s.matched, differs: s.differs, replay: r, stopAt: r.stopRun()}
+			out := trial{policy: q, matched: s.matched, differs: s.differs, replay: r}
+			out.stopAt, out.stopCall = r.stopRun()
+			return out
 		}
 	}
 	return freshTrial(rec, lin, a, f, q)
@@ -161,19 +163,26 @@ func freshTrial(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, f fa
 		}
 		return tr.differs
 	})
-	tr.stopAt = tr.replay.stopRun()
+	tr.stopAt, tr.stopCall = tr.replay.stopRun()
 	return tr
 }
 
 // firstChange is the first of runs (an agent's, as agentRuns gives them)
 // that rec holds changed from was, or whose link lin changed, or that is
-// new: an index in rec.Runs.
-func firstChange(was *model.Recording, wasLin *lineage.Lineage, rec *model.Recording, lin *lineage.Lineage, runs []int) int {
+// new (an index in rec.Runs), and its first call that changed.
+func firstChange(was *model.Recording, wasLin *lineage.Lineage, rec *model.Recording, lin *lineage.Lineage, runs []int) (run, call int) {
 	for k := range runCount(rec, runs) {
 		i := runAt(runs, k)
-		if i >= len(was.Runs) || rec.Runs[i] != was.Runs[i] || lin.Links[i] != wasLin.Links[i] {
-			return i
+		if i >= len(was.Runs) || lin.Links[i] != wasLin.Links[i] {
+			return i, 0
+		}
+		if now, old := rec.Runs[i], was.Runs[i]; now != old {
+			c := 0
+			for c < len(now.Calls) && c < len(old.Calls) && now.Calls[c] == old.Calls[c] {
+				c++
+			}
+			return i, c
 		}
 	}
-	return len(rec.Runs)
+	return len(rec.Runs), 0
 }

@@ -236,7 +236,9 @@ type trial struct {
 	differs bool
 	replay  *Replay
 	book    *FoldBook
-	stopAt  int // the run its first pass stopped in (kept): -1 for none, or not known
+	// stopAt is the run its first pass stopped in (kept): -1 for none, or
+	// not known; stopCall its call there
+	stopAt, stopCall int
 }
 
 // candidateReplay is a candidate's first pass: replayOneSplit, stopped

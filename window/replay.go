@@ -67,8 +67,8 @@ type Replay struct {
 	oneRun             bool         // every call is of one run (replay saw to it)
 	views              []*Replay    // built with log where the conversation branches: each line's
 	part               *logBuild    // the log begun while the replay ran (logpart.go); nil once built
-	// grow is what the replay keeps to be continued on a longer part of
-	// its file (grow.go); nil when it was not asked to
+	// growth is what the replay keeps to be continued on a longer part
+	// of its file (grow.go); nil when it was not asked to
 	growth *growth
 }
 
@@ -98,7 +98,8 @@ func runFolds(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *
 	for _, a := range rec.Agents {
 		policies[a.Key] = p
 	}
-	r := replay(rec, lin, replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil, note: true, stop: stop, quit: stop != nil})
+	r := replay(rec, lin, replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil, note: true, stop: stop, quit: stop != nil,
+		keep: book == nil})
 	r.Policies, r.Policy = policies, p
 	return r
 }

@@ -1,0 +1,147 @@
+package study
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// followedLogs are the recordings a log that grows is studied on:
+// follow-ups, agents interleaved, a paused tool, an abort then a
+// follow-up, a loop, the answer check.
+var followedLogs = []string{"s05-multi-turn", "c02-interleaved-agents", "c07-paused-tool", "n02-abort-then-followup",
+	"n07-loop-conditional", "e01-guard"}
+
+// parts writes the log of recording name in n parts, each cut inside a
+// line, and calls fn with the loader's view of each part as the log
+// grows (Continue) and with a load of the whole part afresh.
+func parts(t *testing.T, name string, n int, fn func(k int, grown, whole *model.Recording)) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", name, "run.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	os.WriteFile(path, nil, 0o644)
+	var l *loader.Loading
+	for k := 1; k <= n; k++ {
+		from, to := len(data)*(k-1)/n+(k-1)%7, len(data)*k/n+k%7
+		if k == 1 {
+			from = 0
+		}
+		if k == n {
+			to = len(data)
+		}
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		f.Write(data[from:to])
+		f.Close()
+		if l != nil {
+			if l, err = l.Continue(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			l = loader.StartFollowing(path, 0)
+		}
+		grown, err := l.Wait()
+		if err != nil {
+			l = nil // nothing of an event yet: read again from the start
+			continue
+		}
+		whole, err := loader.StartFollowing(path, 0).Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(k, grown, whole)
+	}
+}
+
+// replayText is what a replay holds, as text: each call's run, window,
+// what left, record and comparison, its problems, and the ledger of
+// every call.
+func replayText(r *window.Replay) string {
+	var b strings.Builder
+	msgs := func(ms []*model.Message) {
+		for _, m := range ms {
+			fmt.Fprintf(&b, "%s/%d/%q ", m.Role, m.ID, m.Content)
+		}
+		b.WriteString("\n")
+	}
+	for i := range r.Calls {
+		c := &r.Calls[i]
+		fmt.Fprintf(&b, "call %d #%d run %d conv %d %s %d\n", c.Index, c.Call.Number, c.Run.Index, c.Conversation, c.Recorded(), c.WindowChars())
+		msgs(c.Window())
+		msgs(c.Visit.Evicted)
+		if c.Visit.Record != nil {
+			j, _ := json.Marshal(c.Visit.Record)
+			fmt.Fprintf(&b, "record %s\n", j)
+		}
+		for _, row := range r.Ledger(i) {
+			fmt.Fprintf(&b, "%s %s %s %d %d %d|", row.Key, row.Fate, row.Reason, row.First, row.LeftAt, len(row.Messages))
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "problems %q\n", r.Problems)
+	return b.String()
+}
+
+// studyText is what a study answers, as text: its problems, each agent's
+// settled policy and how it was found, the conversations and their
+// tallies, the replays file-wide, and each conversation's.
+func studyText(s *Study) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "library %+v\nproblems %+v\n", s.Rec.Library, s.Problems())
+	for _, a := range s.Agents {
+		fmt.Fprintf(&b, "agent %s: %+v recorded %+v %v %q %d/%d %v %d\n", a.Agent.Key, a.Policy, a.Recorded, a.Inferred, a.Evidence,
+			a.Matched, a.Compared, a.Equal, a.LargestInput)
+	}
+	for _, c := range s.Conversations() {
+		fmt.Fprintf(&b, "conversation %d %s %d calls %d/%d:", c.Number, c.Agent.Key, c.Calls, c.Matched, c.Compared)
+		for _, r := range c.Runs {
+			fmt.Fprintf(&b, " %d %v %d/%d", r.Index, r.Paused, r.Matched, r.Compared)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("replay\n" + replayText(s.Replay()))
+	b.WriteString("recorded\n" + replayText(s.RecordedReplay()))
+	for _, c := range s.Lineage.Conversations {
+		b.WriteString(fmt.Sprintf("view %d\n", c.Number) + replayText(s.View(c.Number).Recorded()))
+	}
+	return b.String()
+}
+
+// TestGrowIsOpen: a log studied again on each longer part of it as it is
+// written (read on from the last part, studied on from the last study)
+// answers at every part what a load and a study of the whole part do:
+// the same calls, windows, records, problems, conversations, policies.
+func TestGrowIsOpen(t *testing.T) {
+	for _, name := range followedLogs {
+		t.Run(name, func(t *testing.T) {
+			var prev *Study
+			parts(t, name, 20, func(k int, grown, whole *model.Recording) {
+				q := Request{Recorded: true}
+				st, err := Grow(prev, grown, q)
+				want, werr := Open(whole, q)
+				if (err == nil) != (werr == nil) {
+					t.Fatalf("part %d: %v, want %v", k, err, werr)
+				}
+				got, w := studyText(st), studyText(want)
+				if got != w {
+					at := 0
+					for at < len(got) && at < len(w) && got[at] == w[at] {
+						at++
+					}
+					t.Fatalf("part %d: the study grown differs from a study of the whole part at %q, want %q", k,
+						got[max(0, at-200):min(len(got), at+200)], w[max(0, at-200):min(len(w), at+200)])
+				}
+				prev = st
+			})
+		})
+	}
+}
