@@ -55,7 +55,7 @@ func settle(m Model, cmd tea.Cmd) Model {
 		return m
 	}
 	switch msg := cmd().(type) {
-	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileSizeMsg:
+	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileLookMsg:
 	case tea.BatchMsg:
 		for _, c := range msg {
 			m = settle(m, c)

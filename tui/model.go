@@ -147,10 +147,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.header.err = msg.err
 			return m, tea.Quit
 		}
+		var src *Stream
+		if m.stream != nil {
+			src = m.stream.src
+		}
 		m.stream = nil
 		m, cmd = m.adopt(msg)
-		cmd = tea.Batch(cmd, m.startWatching())
-	case fileSizeMsg:
+		cmd = tea.Batch(cmd, m.startWatching(src))
+	case fileLookMsg:
 		m, cmd = m.looked(msg)
 	case reloadedMsg:
 		m, cmd = m.reloaded(msg)
@@ -222,6 +226,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		os.Remove(msg.path)
 		if msg.err != nil {
 			m.flash = "the pager: " + msg.err.Error()
+		}
+		if !m.mouseOff {
+			cmd = tea.EnableMouseCellMotion // the terminal comes back from the pager without it
 		}
 	case copiedMsg:
 		m.flash = "copied " + thousands(msg.chars) + " chars to the clipboard (OSC 52)"

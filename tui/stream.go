@@ -27,6 +27,12 @@ type Stream struct {
 	// whose writer is quiet): what has loaded is shown at once, however
 	// few calls it adds.
 	Waiting func() bool
+	// More, when set, reads on, once reading has finished, what was
+	// appended to the file since: a Stream of the whole file as far as
+	// it is written, read in the time the new lines take. It fails when
+	// the file is not the one read, lost what was read, or is gone;
+	// then the file is read from the start.
+	More func() (*Stream, error)
 }
 
 // How often a stream's progress is read: often until the first calls are
