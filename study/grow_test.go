@@ -15,9 +15,10 @@ import (
 
 // followedLogs are the recordings a log that grows is studied on:
 // follow-ups, agents interleaved, a paused tool, an abort then a
-// follow-up, a loop, the answer check.
+// follow-up, a loop, the answer check, and a log of library 9.56 (whose
+// rules its windows tell).
 var followedLogs = []string{"s05-multi-turn", "c02-interleaved-agents", "c07-paused-tool", "n02-abort-then-followup",
-	"n07-loop-conditional", "e01-guard"}
+	"n07-loop-conditional", "e01-guard", "v9.56.0-demo-evidence"}
 
 // parts writes the log of recording name in n parts, each cut inside a
 // line, and calls fn with the loader's view of each part as the log

@@ -82,11 +82,16 @@ func Open(rec *model.Recording, q Request) (*Study, error) {
 // the new lines leave it as it was (grow.go).
 func open(rec *model.Recording, q Request, prev *Study) (*Study, error) {
 	s := &Study{Rec: rec, Lineage: lineage.Decide(rec), Given: q.Knobs.Given(), Only: q.Only, q: q}
-	err := window.SettleLibrary(rec, s.Lineage, q.Library)
+	var was *window.LibraryScan
+	if prev != nil {
+		was = prev.scan
+	}
+	scan, err := window.SettleLibraryMore(rec, s.Lineage, q.Library, was)
 	if err != nil {
-		_ = window.SettleLibrary(rec, s.Lineage, "") // told from the file
+		scan, _ = window.SettleLibraryMore(rec, s.Lineage, "", was) // told from the file
 		err = fmt.Errorf("--library-version: %w", err)
 	}
+	s.scan = scan
 	agents := rec.Agents
 	if q.Only != nil {
 		agents = []*model.Agent{q.Only}

@@ -63,9 +63,10 @@ type Study struct {
 	Given   []string // the knobs given from outside, in the library's words
 	Only    *model.Agent
 
-	q        Request          // what it was opened for
-	lead     Agent            // the first agent's, or the defaults in a file with none
-	sub      *model.Recording // Rec with the replayed agents only
+	q        Request             // what it was opened for
+	scan     *window.LibraryScan // what settling the library version read (nil: a flag or an envelope told it)
+	lead     Agent               // the first agent's, or the defaults in a file with none
+	sub      *model.Recording    // Rec with the replayed agents only
 	infs     []window.Inference
 	policies map[string]model.Policy // settled, by agent key
 

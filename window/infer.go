@@ -30,8 +30,10 @@ type Inference struct {
 	replay *Replay // the agent's replay under Policy, when complete
 	facts  *facts  // what the log stated, for Recheck; nil when not read
 	// searched is what the search left, to search a longer part of the
-	// file again from (infermore.go); nil when there is nothing to
+	// file again from (infermore.go); nil when there is nothing to; read
+	// is what gather read of each run, to read only what changed then
 	searched *searched
+	read     map[int]*runFacts
 }
 
 // Replay is the replay the inference made under Policy when it is the
@@ -74,11 +76,13 @@ func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
 	var book *FoldBook // read once, for the summarize-oldest agents
 	byAgent := agentRuns(rec)
 	for _, a := range rec.Agents {
-		f := gather(rec, a, byAgent[a])
+		f, read := gatherFrom(rec, a, byAgent[a], nil)
 		if f.strategy == model.SummarizeOldest && book == nil {
 			book = readFolds(rec, lin)
 		}
-		out = append(out, inferAgent(rec, lin, a, f, book, nil))
+		inf := inferAgent(rec, lin, a, f, book, nil)
+		inf.read = read
+		out = append(out, inf)
 	}
 	return out
 }

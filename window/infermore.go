@@ -29,11 +29,17 @@ func InferMore(prev []Inference, rec *model.Recording, lin *lineage.Lineage) []I
 	var book *FoldBook
 	byAgent := agentRuns(rec)
 	for _, a := range rec.Agents {
-		f := gather(rec, a, byAgent[a])
+		var read map[int]*runFacts
+		if w := was[a]; w != nil {
+			read = w.read
+		}
+		f, read := gatherFrom(rec, a, byAgent[a], read)
 		if f.strategy == model.SummarizeOldest && book == nil {
 			book = readFolds(rec, lin)
 		}
-		out = append(out, inferAgent(rec, lin, a, f, book, was[a]))
+		inf := inferAgent(rec, lin, a, f, book, was[a])
+		inf.read = read
+		out = append(out, inf)
 	}
 	return out
 }
