@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/afinspect/inspect/internal/rungen"
 )
 
@@ -126,4 +125,3 @@ func appendRange(b *testing.B, src *os.File, path string, from, to int64) {
 	}
 	f.Close()
 }
-
