@@ -10,7 +10,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/window"
 )
 
 // A log still being written: with -f (or F) the file is looked at every
@@ -98,7 +100,7 @@ func reloadCmd(cfg Config, following bool, mine *model.Policy) tea.Cmd {
 
 // growCmd reads on what was appended to the file since the recording on
 // screen was read (more), and studies it on from prev, its study.
-func growCmd(cfg Config, more func() (*Stream, error), prev *study.Study, mine *model.Policy) tea.Cmd {
+func growCmd(cfg Config, more func() (*Stream, error), prev *study.Study, mine *model.Policy, was grownFrom) tea.Cmd {
 	return func() tea.Msg {
 		info, _ := os.Stat(cfg.Path)
 		src, err := more()
@@ -110,8 +112,71 @@ func growCmd(cfg Config, more func() (*Stream, error), prev *study.Study, mine *
 			return reloadedMsg{loadedMsg: loadedMsg{err: err}, read: info, grew: true}
 		}
 		st, _ := study.Grow(prev, rec, study.Request{Knobs: cfg.Knobs, Recorded: true, Library: cfg.Library})
-		return reloadedMsg{loadedMsg: prepareView(st, cfg.View, mine), read: info, more: src.More, grew: true}
+		return reloadedMsg{loadedMsg: prepareFrom(st, cfg.View, mine, was), read: info, more: src.More, grew: true}
 	}
+}
+
+// grownFrom is what the screen had of the last part of a file followed
+// as it grows: the recorded replay's book, and its judgement with the
+// book that made it when every call was judged.
+type grownFrom struct {
+	from   *provenance.Book
+	judged *judgement
+	walker *provenance.Book
+}
+
+// grownFromScreen is what s has to grow from. Its walker is handed on:
+// s never asks it again.
+func grownFromScreen(s *session) grownFrom {
+	if s == nil || s.recordedBook == nil {
+		return grownFrom{}
+	}
+	g := grownFrom{from: s.recordedBook}
+	if j, ok := s.judgements[s.recordedBook]; ok && s.walker != nil {
+		g.judged, g.walker = &j, s.walker
+		s.walker = nil
+	}
+	return g
+}
+
+// book is the book of r, a replay of rec: grown from the last part's
+// where r grew from its replay, else made anew.
+func (g grownFrom) book(rec *model.Recording, r *window.Replay) *provenance.Book {
+	if b := provenance.Grow(g.from, rec, r); b != nil {
+		return b
+	}
+	return provenance.New(rec, r)
+}
+
+// judge is every call of r judged, when the last part's were and r grew
+// from its replay: the calls they share keep their judgement (a call's
+// values are judged against the windows up to it), the others are
+// judged by the walker grown on (provenance.GrowOn), which is returned
+// to judge the next part; nil otherwise.
+func (g grownFrom) judge(rec *model.Recording, r *window.Replay) (*judgement, *provenance.Book) {
+	if g.judged == nil || g.walker == nil {
+		return nil, nil
+	}
+	w := provenance.GrowOn(g.walker, rec, r)
+	from, ok := w.GrownFrom(g.walker)
+	if w == nil || !ok || from > len(g.judged.flags) {
+		return nil, nil
+	}
+	n := len(r.Calls)
+	j := judgement{flags: make([]bool, n), counts: make([][2]int, n), used: make(map[*model.Message][]int, len(g.judged.used))}
+	copy(j.flags, g.judged.flags[:from])
+	copy(j.counts, g.judged.counts[:from])
+	for m, calls := range g.judged.used {
+		k := 0
+		for k < len(calls) && calls[k] < from {
+			k++
+		}
+		if k > 0 {
+			j.used[m] = calls[:k:k]
+		}
+	}
+	judgeInto(&j, w, from, n, nil)
+	return &j, w
 }
 
 // startWatching starts the looks at the file, once, when the first load
@@ -157,7 +222,7 @@ func (m *Model) readAgain() tea.Cmd {
 	if m.watch.more != nil && m.grewOnly() && m.s != nil {
 		more := m.watch.more
 		m.watch.more = nil // a read goes on once
-		return growCmd(m.cfg, more, m.s.study, m.mine())
+		return growCmd(m.cfg, more, m.s.study, m.mine(), grownFromScreen(m.s))
 	}
 	return reloadCmd(m.cfg, m.watch.follow, m.mine())
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/provenance"
 )
 
 // following opens the first lines of s01 (calls 1–4, no turn_end) at
@@ -210,4 +212,39 @@ func TestFollowReadsOnWhatWasAppended(t *testing.T) {
 	if m.s.calls() != 9 || *opens != 1 {
 		t.Errorf("%d calls, the file read %d times from the start; want 9 calls, read once", m.s.calls(), *opens)
 	}
+}
+
+// TestGrownJudgementIsTheWholeOne: following, every call stays judged as
+// the file grows (x, X, the timeline's marks), the calls read before
+// keeping their judgement and the new ones judged: the same judgement a
+// pass over the whole run makes.
+func TestGrownJudgementIsTheWholeOne(t *testing.T) {
+	ls := s01Lines(t)
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	m := following(t, path, 96)
+	read := func() {
+		m.watch.now, _ = os.Stat(path)
+		next, _ := m.Update(m.readAgain()()) // no judge pass after it is run
+		m = next.(Model)
+	}
+	read() // a load that can be read on
+	m = send(m, judgedOf(m))
+	for _, cut := range [][2]int{{96, 120}, {120, 173}, {173, len(ls)}} {
+		appendLines(t, path, ls[cut[0]:cut[1]])
+		read()
+		got, ok := m.s.judgements[m.s.book]
+		if !ok || m.s.walker == nil {
+			t.Fatalf("after line %d: the calls are not judged as the file grew (judged %v)", cut[1], ok)
+		}
+		want := judgeAll(provenance.New(m.s.rec, m.s.replay), m.s.calls())
+		if fmt.Sprint(got.flags, got.counts) != fmt.Sprint(want.flags, want.counts) || len(got.used) != len(want.used) {
+			t.Errorf("after line %d: judged %v %v, a whole pass %v %v", cut[1], got.flags, got.counts, want.flags, want.counts)
+		}
+	}
+}
+
+// judgedOf is the judge pass of the replay on screen of a followed file,
+// done.
+func judgedOf(m Model) judgedMsg {
+	return judgeCmdUntil(m.s.book, m.s.rec, m.s.replay, nil, true)().(judgedMsg)
 }

@@ -247,6 +247,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// load's would be thrown away, and would compete with the decoders
 	if m.stream == nil {
 		m.s.dropJudges()
+		if m.s != nil {
+			m.s.growing = m.watch.follow
+		}
 		if job := m.s.judgeJob(); job != nil {
 			cmd = tea.Batch(cmd, job)
 		}

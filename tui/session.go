@@ -48,8 +48,13 @@ type session struct {
 	judgements map[*provenance.Book]judgement
 	judging    map[*provenance.Book]bool
 	judgeStops map[*provenance.Book]*atomic.Bool // of the judge jobs under way (dropJudges)
-	shownAt    time.Time                         // when a knob's replay came on screen (judgeWait)
-	judgeTick  bool                              // a judgeSoonMsg is on its way
+	// walker is the book that judged recordedBook's calls, kept to judge
+	// the calls a followed file appends (grownFrom); nil when none.
+	// growing: the file is followed, and judged so (provenance.WalkOn)
+	walker    *provenance.Book
+	growing   bool
+	shownAt   time.Time // when a knob's replay came on screen (judgeWait)
+	judgeTick bool      // a judgeSoonMsg is on its way
 
 	recent   []madeReplay  // replays under the last policies the user set (replays.go)
 	ahead    []madeReplay  // replays made ahead (replays.go), oldest first
@@ -71,6 +76,8 @@ type loadedMsg struct {
 	books    [2]*provenance.Book // of recorded and start
 	views    *views              // the file's conversations
 	diff     *fateDiff           // recorded against start, when they differ
+	judged   *judgement          // every call of books[0] judged, when the book grew from a judged one
+	walker   *provenance.Book    // the book that judged them
 	err      error
 }
 
@@ -97,11 +104,18 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy, after *study.
 // policy, and again under the policy the screen shows: the one the user
 // set (mine, when not nil) or the agent's settled one (the knobs given).
 func prepareView(st *study.Study, number int, mine *model.Policy) loadedMsg {
+	return prepareFrom(st, number, mine, grownFrom{})
+}
+
+// prepareFrom is prepareView; was, when it has a book, is what the
+// screen had of an earlier part of the file: the recorded replay's book
+// grows from it where the replay did (provenance.Grow).
+func prepareFrom(st *study.Study, number int, mine *model.Policy, was grownFrom) loadedMsg {
 	v := st.View(number)
 	r := v.Recorded()
 	var books [2]*provenance.Book
 	made := make(chan struct{})
-	go func() { books[0] = provenance.New(v.Rec, r); close(made) }() // reads r only
+	go func() { books[0] = was.book(v.Rec, r); close(made) }() // reads r only
 	vs := newViews(st, v)
 	p := v.Agent.Policy
 	if mine != nil {
@@ -117,7 +131,8 @@ func prepareView(st *study.Study, number int, mine *model.Policy) loadedMsg {
 	if start != r {
 		books[1] = provenance.New(v.Rec, start)
 	}
-	return loadedMsg{study: st, view: v, recorded: r, start: start, books: books, views: vs, diff: d}
+	j, walker := was.judge(v.Rec, r)
+	return loadedMsg{study: st, view: v, recorded: r, start: start, books: books, views: vs, diff: d, judged: j, walker: walker}
 }
 
 // replayedMsg is sent by replayCmd when a replay under a policy the user
@@ -201,6 +216,10 @@ func newSession(name string, msg loadedMsg) *session {
 	}
 	if s.lastPins <= 0 {
 		s.lastPins = model.DefaultKeepLastToolResults
+	}
+	if msg.judged != nil {
+		s.file(msg.books[0], *msg.judged)
+		s.walker = msg.walker
 	}
 	s.refresh()
 	return s
