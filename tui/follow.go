@@ -26,10 +26,12 @@ import (
 // header: the screen never shows as the file's what the file no longer
 // holds without saying so.
 
-// How often the file is looked at, and how long a read again may take
-// before the header says it is still at it.
+// How often the file is looked at (following: often, so that what is
+// appended is on screen a frame or two after; a look that finds nothing
+// new draws no frame), and how long a read again may take before the
+// header says it is still at it.
 const (
-	followEvery = 250 * time.Millisecond
+	followEvery = 50 * time.Millisecond
 	watchEvery  = time.Second
 	slowRead    = time.Second
 )
@@ -207,9 +209,11 @@ func (m Model) lookEvery() time.Duration {
 // looked takes what the file is now: following, a file that grew is
 // read on, one that is not what was read is read from the start.
 func (m Model) looked(msg fileLookMsg) (Model, tea.Cmd) {
+	note := m.fileNote()
 	m.watch.now, m.watch.gone = msg.info, msg.err != nil && errors.Is(msg.err, fs.ErrNotExist)
 	next := lookCmd(m.cfg.Path, m.lookEvery())
 	if !m.watch.follow || m.watch.reloading || m.stream != nil || !m.changed() {
+		m.hold = m.fileNote() == note // nothing new: the frame before stands
 		return m, next
 	}
 	return m, tea.Batch(next, m.readAgain())
