@@ -75,4 +75,3 @@ func TestGrowIsDecide(t *testing.T) {
 func text(lin *Lineage) string {
 	return fmt.Sprintf("%+v\n%+v\n%+v", lin.Links, lin.Conversations, lin.Problems)
 }
-
