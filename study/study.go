@@ -4,7 +4,7 @@
 //
 //   - the recording's lineage, decided once (lineage.Decide), and the
 //     library version whose window rules it is replayed under
-//     (window.SettleLibrary, kept in Rec.Library);
+//     (window.SettleLibraryMore, kept in Rec.Library);
 //   - each agent's policy, settled once: a knob given from outside
 //     first, then what the log states, then what the replay infers
 //     (WINDOW-SEMANTICS §10.10, §13.2), with what the inference could

@@ -55,13 +55,34 @@ type runGrowth struct {
 	last        string   // the last call's Recorded()
 	problems    []callProblem
 	composition bool
-	// tip: the chain's states are kept: before and after its last call,
-	// and as it ended; reentry is its history as of the last
-	// iteration_end of its calls but the last, and of all (§14.5)
-	tip                      bool
+	tip   *tipState // nil when it is no tip
+	owner *growth   // the growth that made it, the only one that changes it
+}
+
+// tipState is what a tip keeps: its chain's states before and after its
+// last call, and as it ended; reentry is its history as of the last
+// iteration_end of its calls but the last, and of all (§14.5).
+type tipState struct {
 	before, after            chain
 	end                      *chain
-	reentryBefore, reentryAt []*model.Message
+	reentryBefore, reentryAt history
+	// beforeHistory, when set, is before's history, made when asked
+	// for: most tips are let go unread
+	beforeHistory history
+}
+
+// history is a chain's history as a window and the call whose messages
+// follow it, made when asked for (none when c is nil).
+type history struct {
+	w []*model.Message
+	c *model.Call
+}
+
+func (h history) get() []*model.Message {
+	if h.c == nil {
+		return nil
+	}
+	return append(h.w[:len(h.w):len(h.w)], h.c.Appended...)
 }
 
 // callProblem is a problem a call's visit met.
@@ -97,14 +118,14 @@ func (s runScore) then(t runScore) runScore {
 
 func newGrowth(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *growth {
 	o.stop = nil
-	return &growth{o: o, rec: rec, lin: lin, runs: map[int]*runGrowth{}, stoppedAt: -1}
+	return &growth{o: o, rec: rec, lin: lin, runs: map[int]*runGrowth{}, stoppedAt: -1, stripped: o.strip}
 }
 
 // add files rg, run i's, after the runs filed so far.
 func (g *growth) add(i int, rg *runGrowth) {
 	g.order = append(g.order, i)
 	g.runs[i] = rg
-	if rg.tip {
+	if rg.tip != nil {
 		g.tips++
 	}
 	g.trim()
@@ -116,7 +137,7 @@ func (g *growth) add(i int, rg *runGrowth) {
 // first tip (past 2*maxTips runs, of that tip too), keeping their score.
 func (g *growth) trim() {
 	if n := len(g.order) - 1 - tipRuns; n >= 0 {
-		if i := g.order[n]; g.runs[i].tip && g.rec.Runs[i].Complete {
+		if i := g.order[n]; g.runs[i].tip != nil && g.rec.Runs[i].Complete {
 			g.untip(i)
 		}
 	}
@@ -127,10 +148,10 @@ func (g *growth) trim() {
 		return
 	}
 	k := 0
-	for k < len(g.order) && (!g.runs[g.order[k]].tip || len(g.order)-k > 2*maxTips) {
+	for k < len(g.order) && (g.runs[g.order[k]].tip == nil || len(g.order)-k > 2*maxTips) {
 		i := g.order[k]
 		g.frozen = g.frozen.then(g.runs[i].total())
-		if g.runs[i].tip {
+		if g.runs[i].tip != nil {
 			g.tips--
 		}
 		delete(g.runs, i)
@@ -143,12 +164,16 @@ func (g *growth) trim() {
 // share what run i left).
 func (g *growth) untip(i int) {
 	rg := g.runs[i]
-	if !rg.tip {
+	if rg.tip == nil {
 		return
 	}
-	cp := *rg
-	cp.tip, cp.end, cp.before, cp.after, cp.reentryBefore, cp.reentryAt = false, nil, chain{}, chain{}, nil, nil
-	g.runs[i] = &cp
+	if rg.owner != g {
+		cp := *rg
+		cp.owner = g
+		rg = &cp
+		g.runs[i] = rg
+	}
+	rg.tip = nil
 	g.tips--
 }
 
@@ -197,16 +222,19 @@ func (g *growth) ran(i int, seeded, last, end *chain, calls []CallReplay, run *m
 	if g == nil {
 		return
 	}
-	rg := &runGrowth{calls: len(calls)}
-	rg.problemsOf(calls, 0)
+	rg := &runGrowth{calls: len(calls), owner: g}
+	if !g.stripped {
+		rg.problemsOf(calls, 0)
+	}
 	rg.scoreCalls(calls)
 	if stopped {
 		g.stoppedAt, g.stopCall = i, len(calls)-1
 	} else if len(calls) > 0 && g.tipAt(run) {
-		rg.tip, rg.after, rg.end = true, *last, end
-		rg.before = before(seeded, calls, run)
-		rg.reentryBefore = reentryFrom(run, calls[:len(calls)-1], 0)
-		rg.reentryAt = reentryFrom(run, calls, 0)
+		t := &tipState{after: *last, end: end}
+		t.before, t.beforeHistory = before(seeded, calls, run)
+		t.reentryBefore = reentryFrom(run, calls[:len(calls)-1], 0)
+		t.reentryAt = reentryFrom(run, calls, 0)
+		rg.tip = t
 	}
 	g.add(i, rg)
 }
@@ -237,9 +265,10 @@ func (rg *runGrowth) scoreCalls(calls []CallReplay) {
 
 // before is the chain before the last of calls, the whole run's, which
 // started from seeded: what the visits filed and read, and the history
-// the call before the last left.
-func before(seeded *chain, calls []CallReplay, run *model.Run) chain {
-	ch := *seeded
+// the call before the last left (h, when set, is that history: ch has
+// none till it is made).
+func before(seeded *chain, calls []CallReplay, run *model.Run) (ch chain, h history) {
+	ch = *seeded
 	n := len(calls)
 	for ci := range n - 1 {
 		if r := calls[ci].Visit.Record; r != nil {
@@ -251,22 +280,21 @@ func before(seeded *chain, calls []CallReplay, run *model.Run) chain {
 	}
 	if n >= 2 {
 		w := calls[n-2].Visit.After
-		ch.window, ch.last = w, run.Calls[n-2]
-		ch.history = append(w[:len(w):len(w)], run.Calls[n-2].Appended...)
+		ch.window, ch.last, ch.history = w, run.Calls[n-2], nil
+		h = history{w, run.Calls[n-2]}
 	}
-	return ch
+	return ch, h
 }
 
-// reentryFrom is reentry of calls, the run's from call k on; nil when
+// reentryFrom is reentry of calls, the run's from call k on; none when
 // none of them completed an iteration_end.
-func reentryFrom(run *model.Run, calls []CallReplay, k int) []*model.Message {
+func reentryFrom(run *model.Run, calls []CallReplay, k int) history {
 	for j := len(calls) - 1; j >= 0; j-- {
 		if c := run.Calls[k+j]; c.History {
-			w := calls[j].Visit.After
-			return append(w[:len(w):len(w)], c.Appended...)
+			return history{calls[j].Visit.After, c}
 		}
 	}
-	return nil
+	return history{}
 }
 
 // Grow is r, a replay made for a screen (RunFolds) of an earlier part of
@@ -297,8 +325,8 @@ func (r *Replay) grow(rec *model.Recording, lin *lineage.Lineage) *Replay {
 	ng := rp.grow
 	ng.stripped, ng.frozen = g.stripped, g.frozen
 	for i, rg := range g.runs {
-		if _, changed := tails[i]; !changed && rg.tip {
-			rp.states.set(i, rg.end)
+		if _, changed := tails[i]; !changed && rg.tip != nil {
+			rp.states.set(i, rg.tip.end)
 		}
 	}
 	replaced := map[int]bool{} // the call numbers made again
@@ -383,7 +411,7 @@ func (g *growth) tails(rec *model.Recording, lin *lineage.Lineage) (map[int]int,
 		for k < len(was.Calls) && k < len(now.Calls) && was.Calls[k] == now.Calls[k] {
 			k++
 		}
-		if rg == nil || !rg.tip || rg.composition || len(now.Calls) < len(was.Calls) || k < rg.calls-1 || continued[i] || !growable(rec, p) {
+		if rg == nil || rg.tip == nil || rg.composition || len(now.Calls) < len(was.Calls) || k < rg.calls-1 || continued[i] || !growable(rec, p) {
 			return nil, false
 		}
 		tails[i] = k
@@ -396,15 +424,18 @@ func (g *growth) tails(rec *model.Recording, lin *lineage.Lineage) (map[int]int,
 // replay rg was kept by (for the call before k, which notes read).
 // replaced gets the numbers of the calls made again.
 func (rp *replayer) tail(i, k int, rg *runGrowth, old *Replay, replaced map[int]bool) bool {
-	run := rp.rec.Runs[i]
+	run, t := rp.rec.Runs[i], rg.tip
 	p, _ := rp.o.policy(run.Agent)
 	x := rp.runner(i, p)
 	var ch chain
 	switch k {
 	case rg.calls:
-		ch = rg.after
+		ch = t.after
 	case rg.calls - 1:
-		ch = rg.before
+		ch = t.before
+		if t.beforeHistory.c != nil {
+			ch.history = t.beforeHistory.get()
+		}
 	default:
 		return false
 	}
@@ -443,7 +474,7 @@ func (rp *replayer) tail(i, k int, rg *runGrowth, old *Replay, replaced map[int]
 		ch.after(run.Calls[ci], c.Visit.After, rp.mem)
 	}
 	calls := out.Calls[from:]
-	nrg := &runGrowth{calls: k + len(calls), score: rg.score}
+	nrg := &runGrowth{calls: k + len(calls), score: rg.score, owner: rp.grow}
 	if k == rg.calls {
 		nrg.score.add(rg.last)
 	}
@@ -465,31 +496,32 @@ func (rp *replayer) tail(i, k int, rg *runGrowth, old *Replay, replaced map[int]
 	}
 	end := rp.end(run, ch, calls, k, rg)
 	rp.states.set(i, end)
-	nrg.tip, nrg.after, nrg.end = true, ch, end
+	nt := &tipState{after: ch, end: end}
 	switch {
 	case len(calls) >= 2:
-		nrg.before = beforeLast
+		nt.before = beforeLast
 	case len(calls) == 1 && k == rg.calls:
-		nrg.before = rg.after
+		nt.before = t.after
 	default:
-		nrg.before = rg.before
+		nt.before, nt.beforeHistory = t.before, t.beforeHistory
 	}
-	base := rg.reentryAt // over the calls before k
+	base := t.reentryAt // over the calls before k
 	if k < rg.calls {
-		base = rg.reentryBefore
+		base = t.reentryBefore
 	}
-	nrg.reentryAt = base
-	if r := reentryFrom(run, calls, k); r != nil {
-		nrg.reentryAt = r
+	nt.reentryAt = base
+	if r := reentryFrom(run, calls, k); r.c != nil {
+		nt.reentryAt = r
 	}
-	nrg.reentryBefore = base
+	nt.reentryBefore = base
 	if len(calls) >= 2 {
-		if r := reentryFrom(run, calls[:len(calls)-1], k); r != nil {
-			nrg.reentryBefore = r
+		if r := reentryFrom(run, calls[:len(calls)-1], k); r.c != nil {
+			nt.reentryBefore = r
 		}
 	} else if len(calls) == 0 {
-		nrg.reentryBefore = rg.reentryBefore
+		nt.reentryBefore = t.reentryBefore
 	}
+	nrg.tip = nt
 	rp.grow.add(i, nrg)
 	return true
 }
@@ -503,15 +535,16 @@ func (rp *replayer) end(run *model.Run, ch chain, calls []CallReplay, k int, rg 
 		end.history = append(end.history[:len(end.history):len(end.history)], run.FinalMessage)
 	case len(calls) > 0:
 		end.unfinished = calls[len(calls)-1].Visit.After
-		end.reentry = reentryFrom(run, calls, k)
-		if end.reentry == nil {
-			end.reentry = rg.reentryAt
+		r := reentryFrom(run, calls, k)
+		if r.c == nil {
+			r = rg.tip.reentryAt
 			if k < rg.calls {
-				end.reentry = rg.reentryBefore
+				r = rg.tip.reentryBefore
 			}
 		}
+		end.reentry = r.get()
 	default:
-		end.unfinished, end.reentry = rg.end.unfinished, rg.end.reentry
+		end.unfinished, end.reentry = rg.tip.end.unfinished, rg.tip.end.reentry
 	}
 	return &end
 }

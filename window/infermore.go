@@ -110,10 +110,10 @@ func (inf *Inference) searchMore(rec *model.Recording, lin *lineage.Lineage, a *
 		for _, k := range ks {
 			q := p
 			q.KeepRecentTurns, q.KeepLastToolResults = k, l
-			tr := old[[2]int{k, l}].more(rec, lin, a, f, q, changed, call)
+			tr := old[[2]int{k, l}].more(rec, lin, a, f, q, changed, call, res.bestScore >= 0)
 			if !tr.differs && res.bestScore < 0 {
 				if tr.replay.Calls == nil { // let go while another was best
-					tr = freshTrial(rec, lin, a, f, q)
+					tr = freshTrial(rec, lin, a, f, q, false)
 				}
 				res.best, res.bestScore, res.bestReplay = q, tr.matched, tr.replay
 			}
@@ -141,7 +141,7 @@ func sameStated(a, b facts) bool {
 // on rec: the same when it differed before the first call the new lines
 // change (call of run changed, an index in rec.Runs), else its replay
 // grown (or made again); a candidate not tried before (nil) is tried.
-func (tr *trial) more(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, f facts, q model.Policy, changed, call int) trial {
+func (tr *trial) more(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, f facts, q model.Policy, changed, call int, strip bool) trial {
 	switch {
 	case tr == nil:
 	case tr.differs && tr.stopAt >= 0 && (tr.stopAt < changed || tr.stopAt == changed && tr.stopCall < call):
@@ -154,13 +154,14 @@ func (tr *trial) more(rec *model.Recording, lin *lineage.Lineage, a *model.Agent
 			return out
 		}
 	}
-	return freshTrial(rec, lin, a, f, q)
+	return freshTrial(rec, lin, a, f, q, strip)
 }
 
-// freshTrial is candidate q's first pass on rec, made from the start.
-func freshTrial(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, f facts, q model.Policy) trial {
+// freshTrial is candidate q's first pass on rec, made from the start; its
+// calls let go when strip.
+func freshTrial(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, f facts, q model.Policy, strip bool) trial {
 	tr := trial{policy: q}
-	tr.replay = candidateReplay(rec, lin, a, f.runs, q, nil, func(c *CallReplay) bool {
+	tr.replay = candidateReplay(rec, lin, a, f.runs, q, nil, strip, func(c *CallReplay) bool {
 		switch c.Recorded() {
 		case Match:
 			tr.matched++

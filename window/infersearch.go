@@ -262,7 +262,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 			tr := trial{policy: q, book: book.fresh()}
 			// long runs on two goroutines (split.go), the second half
 			// started once the candidate reproduced its first windows
-			tr.replay = candidateReplay(rec, lin, a, f.runs, q, tr.book, func(c *CallReplay) bool {
+			tr.replay = candidateReplay(rec, lin, a, f.runs, q, tr.book, res.bestScore >= 0, func(c *CallReplay) bool {
 				switch c.Recorded() {
 				case Match:
 					tr.matched++
@@ -333,12 +333,13 @@ type trial struct {
 
 // candidateReplay is a candidate's first pass: replayOneSplit, stopped
 // at the first window that differs, kept to be continued when the file
-// grows (no fold book: summarize-oldest is searched afresh).
-func candidateReplay(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, runs []int, q model.Policy, book *FoldBook, stop func(*CallReplay) bool) *Replay {
+// grows (no fold book: summarize-oldest is searched afresh); strip: its
+// calls are let go (a best was found before it).
+func candidateReplay(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, runs []int, q model.Policy, book *FoldBook, strip bool, stop func(*CallReplay) bool) *Replay {
 	r := replay(rec, lin, replayOptions{
 		runs:   runs,
 		policy: func(x *model.Agent) (model.Policy, bool) { return q, x == a },
-		book:   book, learn: book != nil, stop: stop, split: true, keep: book == nil, differ: true,
+		book:   book, learn: book != nil, stop: stop, split: true, keep: book == nil, differ: true, strip: strip && book == nil,
 	})
 	r.Policy, r.Policies = q, map[string]model.Policy{"": q, a.Key: q}
 	return r

@@ -125,6 +125,11 @@ type replayOptions struct {
 	// differ: stop is "the first window that differs" (a candidate's,
 	// while inference searches), which a replay that grows goes on with
 	differ bool
+	// strip: the replay is read for its score and to grow (keep) only:
+	// each run's calls are let go once the run is done (a candidate that
+	// is not the best: a file of 20,000 conversations would keep every
+	// call of every candidate)
+	strip bool
 }
 
 func policyOf(policies map[string]model.Policy, a *model.Agent) model.Policy {
@@ -211,6 +216,7 @@ func (rp *replayer) one(i int) {
 		rp.runs++
 		rp.ordered = rp.ordered && (from == 0 || out.Calls[from].Call.Number >= out.Calls[from-1].Call.Number)
 		rp.grow.composition(i, out.Calls[from:])
+		rp.let()
 		return
 	}
 	x := rp.runner(i, p)
@@ -232,7 +238,7 @@ func (rp *replayer) one(i int) {
 // runner is the runner of run i under p.
 func (rp *replayer) runner(i int, p model.Policy) *runner {
 	run, link := rp.rec.Runs[i], rp.lin.Links[i]
-	if rp.sums[link.Conversation] == nil {
+	if rp.sums[link.Conversation] == nil && p.Strategy == model.SummarizeOldest { // (no other strategy reads them)
 		rp.sums[link.Conversation] = NewSummaries(rp.o.book)
 		rp.sums[link.Conversation].learn = rp.o.learn
 	}
@@ -272,11 +278,24 @@ func (rp *replayer) ended(i int, x *runner, ch, seeded *chain, from int) {
 	}
 	rp.states.set(i, ch)
 	rp.grow.ran(i, seeded, &last, ch, out.Calls[from:], run, rp.stopped)
+	rp.let()
+}
+
+// let lets the calls made go, when the replay keeps none (strip).
+func (rp *replayer) let() {
+	if rp.o.strip {
+		clear(rp.out.Calls)
+		rp.out.Calls = rp.out.Calls[:0]
+	}
 }
 
 // finish puts the calls in file order.
 func (rp *replayer) finish() *Replay {
 	out := rp.out
+	if rp.o.strip {
+		out.Calls = nil
+		rp.grow.strip()
+	}
 	moved := false
 	if !rp.ordered { // else each call's Index is its place already (callInto)
 		moved = sortCalls(out.Calls)

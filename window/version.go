@@ -16,19 +16,7 @@ const (
 	VersionByDefault    = "default"
 )
 
-// SettleLibrary decides which library version rec is replayed as written
-// by, and so under which window rules (WINDOW-SEMANTICS §17.2), and keeps
-// the answer in rec.Library: flag (X.Y.Z, "" for none) first, then the
-// lowest version the envelopes' producers name, then the log's own
-// evidence of an older rule, else the 9.57.0 – 9.62.0 rules. lin is rec's
-// lineage (nil: decided here). Only a flag that is not a version is an
-// error.
-func SettleLibrary(rec *model.Recording, lin *lineage.Lineage, flag string) error {
-	_, err := SettleLibraryMore(rec, lin, flag, nil)
-	return err
-}
-
-// LibraryScan is what SettleLibrary read of a recording's windows: how
+// LibraryScan is what SettleLibraryMore read of a recording's windows: how
 // many of each run's first calls show neither older rule, so that a
 // longer part of the same file (a log followed as it is written) is
 // settled reading only the calls that changed.
@@ -38,9 +26,17 @@ type LibraryScan struct {
 	clean [2][]int // by run index, for each rule: its first calls that show none
 }
 
-// SettleLibraryMore is SettleLibrary on rec, a longer part of the file
-// was read (nil: none), reading only the calls that changed since; the
-// scan it returns goes on with the next part.
+// SettleLibraryMore decides which library version rec is replayed as written
+// by, and so under which window rules (WINDOW-SEMANTICS §17.2), and keeps
+// the answer in rec.Library: flag (X.Y.Z, "" for none) first, then the
+// lowest version the envelopes' producers name, then the log's own
+// evidence of an older rule, else the 9.57.0 – 9.62.0 rules. lin is rec's
+// lineage (nil: decided here). Only a flag that is not a version is an
+// error.
+//
+// was is the scan of an earlier part of the file rec is a part of (a log
+// followed as it is written; nil: none): only the calls that changed
+// since are read. The scan returned goes on with the next part.
 func SettleLibraryMore(rec *model.Recording, lin *lineage.Lineage, flag string, was *LibraryScan) (*LibraryScan, error) {
 	producers := rec.Library.Producers
 	var scan *LibraryScan

@@ -1,5 +1,6 @@
 // Command genlog writes (or finds, when cached) a generated agentfootprint
-// event log for benchmarks and prints its path and size. It is a
+// event log for benchmarks and prints its path and size: one long run, or
+// a conversation of many follow-ups, or many conversations. It is a
 // benchmark helper for scripts/bench-compare.sh, not a user command.
 package main
 
@@ -13,8 +14,20 @@ import (
 
 func main() {
 	calls := flag.Int("calls", 16000, "model calls in the generated run (16000 is ~1 GB)")
+	followUps := flag.Int("followups", 0, "instead, one conversation of this many runs, each a follow-up of the one before")
+	independent := flag.Int("independent", 0, "instead, this many conversations of one run each")
 	flag.Parse()
-	path, size, err := rungen.Cached(rungen.Default(*calls))
+	var path string
+	var size int64
+	var err error
+	switch {
+	case *followUps > 0:
+		path, size, err = rungen.CachedConversations(rungen.FollowUpChain(*followUps))
+	case *independent > 0:
+		path, size, err = rungen.CachedConversations(rungen.Independent(*independent))
+	default:
+		path, size, err = rungen.Cached(rungen.Default(*calls))
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "genlog:", err)
 		os.Exit(1)
