@@ -3,9 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
@@ -40,7 +38,7 @@ func benchmarkConversations(b *testing.B, name string, c rungen.Conversations) {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric((cpuTime() - cpu).Seconds()/float64(b.N), "cpu-s/op")
+		b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 	})
 	b.Run(name+"/report", func(b *testing.B) {
 		b.SetBytes(size)
@@ -50,17 +48,6 @@ func benchmarkConversations(b *testing.B, name string, c rungen.Conversations) {
 				b.Fatalf("exit status %d", code)
 			}
 		}
-		b.ReportMetric((cpuTime() - cpu).Seconds()/float64(b.N), "cpu-s/op")
+		b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 	})
-}
-
-// cpuTime is the CPU time the process has used (user + system): the
-// machine is shared, and the time it takes, not the wall clock, says
-// how the work grows.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

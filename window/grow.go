@@ -55,8 +55,8 @@ type runGrowth struct {
 	last        string   // the last call's Recorded()
 	problems    []callProblem
 	composition bool
-	tip   *tipState // nil when it is no tip
-	owner *growth   // the growth that made it, the only one that changes it
+	tip         *tipState // nil when it is no tip
+	owner       *growth   // the growth that made it, the only one that changes it
 }
 
 // tipState is what a tip keeps: its chain's states before and after its
