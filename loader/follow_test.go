@@ -193,3 +193,40 @@ func TestContinueSaysWhyNot(t *testing.T) {
 		}
 	})
 }
+
+// TestLateEvidenceLeavesTheViewAsItWas: an agent.evidence_checked for a
+// call the next llm_start has settled already changes that call in the
+// next view, not in the one handed out before it.
+func TestLateEvidenceLeavesTheViewAsItWas(t *testing.T) {
+	second := strings.Replace(llmStart, `"iteration":1`, `"iteration":2`, 1)
+	evidence := `{"type":"agentfootprint.agent.evidence_checked","payload":{"iteration":1,"candidates":1,"unsupported":[],"action":"grounded"},"meta":{"runId":"r"}}`
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	os.WriteFile(path, []byte(strings.Join([]string{fmt.Sprintf(turnStart, "q"), llmStart, llmEnd, second}, "\n")+"\n"), 0o644)
+	l := StartFollowing(path, 0)
+	before, err := l.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := before.Runs[0].Calls[0]; c.Facts.EvidenceChecked != nil {
+		t.Fatal("call 1 judged before its verdict came")
+	}
+	appendTo(t, path, []byte(evidence+"\n"))
+	next, err := l.Continue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := next.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Runs[0].Calls[0].Facts.EvidenceChecked == nil {
+		t.Error("the verdict is not on call 1")
+	}
+	if before.Runs[0].Calls[0].Facts.EvidenceChecked != nil {
+		t.Error("the view handed out before the verdict changed")
+	}
+	whole, _ := StartFollowing(path, 0).Wait()
+	if d := recordingDiff(after, whole); d != "" {
+		t.Errorf("continued and whole loads differ: %.300s", d)
+	}
+}
