@@ -248,3 +248,41 @@ func TestGrownJudgementIsTheWholeOne(t *testing.T) {
 func judgedOf(m Model) judgedMsg {
 	return judgeCmdUntil(m.s.book, m.s.rec, m.s.replay, nil, true)().(judgedMsg)
 }
+
+// TestGrowingWhileTheScreenReads: the file read on and studied on in the
+// background while the screen goes on drawing the last part, its ledger
+// and its values (run with -race: the two share what did not change, and
+// neither writes what the other reads).
+func TestGrowingWhileTheScreenReads(t *testing.T) {
+	ls := s01Lines(t)
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	m := following(t, path, 96)
+	m.watch.now, _ = os.Stat(path)
+	next, _ := m.Update(m.readAgain()()) // a load that reads on
+	m = next.(Model)
+	m = send(m, judgedOf(m))
+	for _, cut := range [][2]int{{96, 120}, {120, 173}, {173, len(ls)}} {
+		appendLines(t, path, ls[cut[0]:cut[1]])
+		m.watch.now, _ = os.Stat(path)
+		cmd := m.readAgain()
+		done := make(chan tea.Msg)
+		go func() { done <- cmd() }()
+		var msg tea.Msg
+		for msg == nil {
+			select {
+			case msg = <-done:
+			default:
+				_ = m.View()
+				for i := range m.s.calls() {
+					m.s.replay.LedgerAt(i)
+				}
+				m.s.recordedBook.Call(m.s.calls() - 1)
+			}
+		}
+		next, _ := m.Update(msg)
+		m = next.(Model)
+	}
+	if m.s.calls() != 9 {
+		t.Errorf("%d calls, want 9", m.s.calls())
+	}
+}
