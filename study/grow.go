@@ -2,6 +2,7 @@ package study
 
 import (
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
 )
 
 // A log followed as it is written is studied again on every longer part
@@ -22,6 +23,17 @@ func Grow(prev *Study, rec *model.Recording, q Request) (*Study, error) {
 	s.prev, prev.prev = prev.views, nil // one study back, no more
 	prev.mu.Unlock()
 	return s, err
+}
+
+// GrowReplay is r, a replay of v's conversation in the study of an
+// earlier part of the file (View.Replay's, under a policy the user set),
+// made again on this part where the new lines change it: the replay
+// View.Replay makes. Nil when it must be made anew.
+func (v *View) GrowReplay(r *window.Replay) *window.Replay {
+	if r == nil {
+		return nil
+	}
+	return window.Grow(r, v.Rec, v.lin)
 }
 
 func sameKnobs(a, b Knobs) bool {

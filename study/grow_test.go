@@ -146,3 +146,44 @@ func TestGrowIsOpen(t *testing.T) {
 		})
 	}
 }
+
+// TestGrowReplayIsReplay: the conversation replayed under a policy the
+// user set, grown on each longer part of the file from the last part's
+// replay, is the replay of the whole part under that policy.
+func TestGrowReplayIsReplay(t *testing.T) {
+	for _, name := range followedLogs {
+		t.Run(name, func(t *testing.T) {
+			var prev *Study
+			var was *window.Replay
+			grown := 0
+			parts(t, name, 12, func(k int, rec, _ *model.Recording) {
+				st, err := Grow(prev, rec, Request{Recorded: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := st.View(0)
+				p := v.Agent.Recorded
+				p.KeepRecentTurns++
+				want := v.Replay(p, nil)
+				if was != nil && was.Policy == p { // (the recorded policy, and so p, may change as windows come)
+					if got := v.GrowReplay(was); got != nil {
+						grown++
+						if g, w := replayText(got), replayText(want); g != w {
+							at := 0
+							for at < len(g) && at < len(w) && g[at] == w[at] {
+								at++
+							}
+							t.Fatalf("part %d: the replay grown differs from a replay of the whole part at %q, want %q", k,
+								g[max(0, at-300):min(len(g), at+100)], w[max(0, at-300):min(len(w), at+100)])
+						}
+						want = got
+					}
+				}
+				prev, was = st, want
+			})
+			if grown == 0 {
+				t.Error("no replay grew")
+			}
+		})
+	}
+}

@@ -125,6 +125,10 @@ type grownFrom struct {
 	from   *provenance.Book
 	judged *judgement
 	walker *provenance.Book
+	// the replay on screen under the policy the user set, and its book
+	// (nil when the screen shows the recorded one)
+	start     *window.Replay
+	startFrom *provenance.Book
 }
 
 // grownFromScreen is what s has to grow from. Its walker is handed on:
@@ -138,7 +142,30 @@ func grownFromScreen(s *session) grownFrom {
 		g.judged, g.walker = &j, s.walker
 		s.walker = nil
 	}
+	if s.replay != s.recorded && !s.replaying {
+		g.start, g.startFrom = s.replay, s.book
+	}
 	return g
+}
+
+// replay is conversation v replayed under p: the replay on screen of the
+// last part grown on, where it was under p, else made anew.
+func (g grownFrom) replay(v *study.View, p model.Policy) *window.Replay {
+	if g.start != nil && g.start.Policy == p && p != v.Agent.Recorded {
+		if r := v.GrowReplay(g.start); r != nil {
+			return r
+		}
+	}
+	return v.Replay(p, nil)
+}
+
+// startBook is the book of start, the replay under the user's policy:
+// grown from the last part's where start grew from its replay.
+func (g grownFrom) startBook(rec *model.Recording, start *window.Replay) *provenance.Book {
+	if b := provenance.Grow(g.startFrom, rec, start); b != nil {
+		return b
+	}
+	return provenance.New(rec, start)
 }
 
 // book is the book of r, a replay of rec: grown from the last part's

@@ -121,7 +121,7 @@ func prepareFrom(st *study.Study, number int, mine *model.Policy, was grownFrom)
 	if mine != nil {
 		p = *mine
 	}
-	start := v.Replay(p, nil)
+	start := was.replay(v, p)
 	var d *fateDiff
 	if start != r {
 		d = newFateDiff(r, start)
@@ -129,7 +129,7 @@ func prepareFrom(st *study.Study, number int, mine *model.Policy, was grownFrom)
 	<-made
 	books[1] = books[0]
 	if start != r {
-		books[1] = provenance.New(v.Rec, start)
+		books[1] = was.startBook(v.Rec, start)
 	}
 	j, walker := was.judge(v.Rec, r)
 	return loadedMsg{study: st, view: v, recorded: r, start: start, books: books, views: vs, diff: d, judged: j, walker: walker}
