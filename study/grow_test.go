@@ -3,10 +3,12 @@ package study
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
@@ -184,6 +186,48 @@ func TestGrowReplayIsReplay(t *testing.T) {
 			if grown == 0 {
 				t.Error("no replay grew")
 			}
+		})
+	}
+}
+
+// TestGrowOnSnapshots: what a load in progress has read (Loading.Snapshot,
+// the screen's partial loads: runs in the order they became an agent's,
+// a run's latest call left out while it may change) is studied on from
+// the last snapshot's study with Open's answers too.
+func TestGrowOnSnapshots(t *testing.T) {
+	for _, name := range followedLogs {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "testdata", name, "run.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, pw := io.Pipe()
+			l := loader.StartReader(pr, "pipe", 0)
+			var prev *Study
+			const n = 12
+			for k := 1; k <= n; k++ {
+				part := data[len(data)*(k-1)/n : len(data)*k/n]
+				pw.Write(part)
+				for !l.Progress().Waiting { // (the builder may be at the last block yet: any snapshot will do)
+					time.Sleep(time.Millisecond)
+				}
+				snap := l.Snapshot()
+				if len(snap.Runs) == 0 {
+					continue
+				}
+				q := Request{Recorded: true}
+				st, err := Grow(prev, snap, q)
+				want, werr := Open(snap, q)
+				if (err == nil) != (werr == nil) {
+					t.Fatalf("part %d: %v, want %v", k, err, werr)
+				}
+				if studyText(st) != studyText(want) {
+					t.Fatalf("part %d: the study grown differs from Open's", k)
+				}
+				prev = st
+			}
+			pw.Close()
+			l.Wait()
 		})
 	}
 }

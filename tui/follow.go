@@ -96,7 +96,7 @@ func reloadCmd(cfg Config, following bool, mine *model.Policy) tea.Cmd {
 		if err != nil {
 			return reloadedMsg{loadedMsg: loadedMsg{err: err}, read: info}
 		}
-		return reloadedMsg{loadedMsg: prepare(cfg, rec, mine, nil), read: info, more: src.More}
+		return reloadedMsg{loadedMsg: prepare(cfg, rec, mine), read: info, more: src.More}
 	}
 }
 

@@ -89,14 +89,14 @@ func loadCmd(cfg Config) tea.Cmd {
 		if err != nil {
 			return loadedMsg{err: err}
 		}
-		return prepare(cfg, rec, nil, nil)
+		return prepare(cfg, rec, nil)
 	}
 }
 
-// prepare opens rec for the screen (after: the study of an earlier part
-// of it, while it loads) and prepares the conversation cfg.View.
-func prepare(cfg Config, rec *model.Recording, mine *model.Policy, after *study.Study) loadedMsg {
-	st, _ := study.Open(rec, study.Request{Knobs: cfg.Knobs, Recorded: true, After: after, Library: cfg.Library})
+// prepare opens rec for the screen and prepares the conversation
+// cfg.View.
+func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
+	st, _ := study.Open(rec, study.Request{Knobs: cfg.Knobs, Recorded: true, Library: cfg.Library})
 	return prepareView(st, cfg.View, mine)
 }
 

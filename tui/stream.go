@@ -57,8 +57,9 @@ type partialMsg struct {
 }
 
 // partialCmd prepares what has loaded; prev, the study of the last part
-// shown, has its inference checked on the new calls rather than searched
-// again (study.Request.After).
+// shown, is studied on where the new calls leave it as it was
+// (study.Grow): a pipe whose writer trickles has each call it writes on
+// screen at the cost of that call.
 func partialCmd(cfg Config, st *Stream, mine *model.Policy, prev *study.Study) tea.Cmd {
 	return func() tea.Msg {
 		rec := st.Snapshot()
@@ -66,7 +67,8 @@ func partialCmd(cfg Config, st *Stream, mine *model.Policy, prev *study.Study) t
 		for _, r := range rec.Runs {
 			n += len(r.Calls)
 		}
-		return partialMsg{loadedMsg: prepare(cfg, rec, mine, prev), calls: n}
+		s, _ := study.Grow(prev, rec, study.Request{Knobs: cfg.Knobs, Recorded: true, Library: cfg.Library})
+		return partialMsg{loadedMsg: prepareView(s, cfg.View, mine), calls: n}
 	}
 }
 
@@ -77,7 +79,7 @@ func finalCmd(cfg Config, st *Stream, mine *model.Policy) tea.Cmd {
 		if err != nil {
 			return loadedMsg{err: err}
 		}
-		return prepare(cfg, rec, mine, nil)
+		return prepare(cfg, rec, mine)
 	}
 }
 

@@ -178,12 +178,13 @@ func TestStreamNoPartialAtTheEnd(t *testing.T) {
 	}
 }
 
-// While a file loads, the policy is inferred once on the first part, and
-// each later part only checked against it (a search over every call
-// each time would cost more than the reading); the whole file is
-// inferred in full. A log generated under keepRecentTurns 4,
-// keepLastToolResults 2, 80 calls, read 20, 40 and 80 at a time.
-func TestStreamInfersOnceThenChecks(t *testing.T) {
+// While a file loads, the policy is inferred on the first part, and on
+// each later part the search goes on from the last part's (study.Grow:
+// a candidate replays only the new calls), with the answer a search of
+// the whole part gives: the evidence of a search, not of a check. A log
+// generated under keepRecentTurns 4, keepLastToolResults 2, 80 calls,
+// read 20, 40 and 80 at a time.
+func TestStreamInfersOnceThenGoesOn(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	if _, err := rungen.WriteFile(path, rungen.Default(80)); err != nil {
 		t.Fatal(err)
@@ -196,20 +197,16 @@ func TestStreamInfersOnceThenChecks(t *testing.T) {
 	m := New(Config{Name: path, Open: f.stream})
 	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = settle(m, m.Init())
-	const checked = "checked on the rest as the file loads"
 	want := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}
-	for _, step := range []struct {
-		calls   int
-		checked bool
-	}{{20, false}, {40, true}, {80, false}} {
-		f.advance(step.calls, step.calls == 80)
+	for _, calls := range []int{20, 40, 80} {
+		f.advance(calls, calls == 80)
 		m.stream.began = m.stream.now().Add(-time.Second) // reading is far from done
 		m = send(m, streamTickMsg{})
 		inf := m.s.agent
-		if m.s.calls() != step.calls || inf.Policy != want || inf.Matched != step.calls ||
-			strings.Contains(inf.Evidence, checked) != step.checked {
-			t.Fatalf("after %d calls: %d on screen, %v reproducing %d, evidence %q (checked, not searched: %v)",
-				step.calls, m.s.calls(), inf.Policy, inf.Matched, inf.Evidence, step.checked)
+		whole := viewOf(t, f.stream().Snapshot()).Agent
+		if m.s.calls() != calls || inf.Policy != want || inf.Matched != calls || inf.Evidence != whole.Evidence {
+			t.Fatalf("after %d calls: %d on screen, %v reproducing %d, evidence %q; a search of the part: %q",
+				calls, m.s.calls(), inf.Policy, inf.Matched, inf.Evidence, whole.Evidence)
 		}
 	}
 }
