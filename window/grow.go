@@ -44,7 +44,10 @@ type growth struct {
 	stripped  bool
 	frozen    runScore // stripped: the runs before order's
 	tips      int      // runs of order that are tips
-	stoppedAt int      // the run a stop ended the replay in, -1 for none
+	// ahead is how many runs the replay has yet to make at most: a run
+	// ended with more than tipRuns after it is made no tip at all
+	ahead     int
+	stoppedAt int // the run a stop ended the replay in, -1 for none
 	stopCall  int      // and its call there
 }
 
@@ -123,6 +126,11 @@ func newGrowth(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *gro
 
 // add files rg, run i's, after the runs filed so far.
 func (g *growth) add(i int, rg *runGrowth) {
+	g.ahead--
+	if g.stripped && rg.tip == nil && len(g.order) == 0 {
+		g.frozen = g.frozen.then(rg.total()) // let go at once
+		return
+	}
 	g.order = append(g.order, i)
 	g.runs[i] = rg
 	if rg.tip != nil {
@@ -229,7 +237,7 @@ func (g *growth) ran(i int, seeded, last, end *chain, calls []CallReplay, run *m
 	rg.scoreCalls(calls)
 	if stopped {
 		g.stoppedAt, g.stopCall = i, len(calls)-1
-	} else if len(calls) > 0 && g.tipAt(run) {
+	} else if len(calls) > 0 && g.tipAt(run) && !(run.Complete && g.ahead > tipRuns) {
 		t := &tipState{after: *last, end: end}
 		t.before, t.beforeHistory = before(seeded, calls, run)
 		t.reentryBefore = reentryFrom(run, calls[:len(calls)-1], 0)

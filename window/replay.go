@@ -169,6 +169,9 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		n = min(n, 256) // a search that may stop early grows its calls as it goes
 	}
 	rp.out.Calls = make([]CallReplay, 0, n)
+	if rp.grow != nil {
+		rp.grow.ahead = count
+	}
 	for k := range count {
 		rp.one(runAt(o.runs, k))
 	}
