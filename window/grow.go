@@ -39,16 +39,16 @@ type growth struct {
 	// runs what each left; a stripped growth (a candidate's while
 	// inference searches: its calls are let go) keeps only the tips,
 	// and what the runs before them scored in frozen
-	order     []int
-	runs      map[int]*runGrowth
-	stripped  bool
-	frozen    runScore // stripped: the runs before order's
-	tips      int      // runs of order that are tips
+	order    []int
+	runs     map[int]*runGrowth
+	stripped bool
+	frozen   runScore // stripped: the runs before order's
+	tips     int      // runs of order that are tips
 	// ahead is how many runs the replay has yet to make at most: a run
 	// ended with more than tipRuns after it is made no tip at all
 	ahead     int
 	stoppedAt int // the run a stop ended the replay in, -1 for none
-	stopCall  int      // and its call there
+	stopCall  int // and its call there
 }
 
 // runGrowth is what one run's replay left.
