@@ -53,7 +53,7 @@ func (a *app) openStudy(path string, o options) (*study.Study, error) {
 // open loads FILE (or the demo) whole; on a terminal, progress is shown
 // on progress while it loads.
 func (a *app) open(path string, maxLine int, progress io.Writer) (*model.Recording, error) {
-	l := a.start(path, maxLine)
+	l := a.start(path, maxLine, false)
 	if progress != nil {
 		showProgress(l, progress)
 	}

@@ -76,7 +76,8 @@ func (a *app) runUI(path string, o options) error {
 func (a *app) uiConfig(name, path string, o options) tui.Config {
 	return tui.Config{
 		Name:    name,
-		Open:    func() *tui.Stream { return stream(a.start(path, o.maxLine())) },
+		Open:    func() *tui.Stream { return stream(a.start(path, o.maxLine(), o.follow)) },
+		Reopen:  func() *tui.Stream { return stream(a.start(path, o.maxLine(), true)) },
 		Knobs:   o.knobs(),
 		Library: o.library,
 		Path:    filePath(path),
@@ -85,14 +86,17 @@ func (a *app) uiConfig(name, path string, o options) tui.Config {
 }
 
 // start begins loading FILE in the background, or the embedded demo when
-// path is empty.
-// "-" reads standard input (the UI then reads keys from the terminal).
-func (a *app) start(path string, maxLine int) *loader.Loading {
-	switch path {
-	case "":
+// path is empty; following, a last line still being written is waited
+// for. "-" reads standard input (the UI then reads keys from the
+// terminal).
+func (a *app) start(path string, maxLine int, following bool) *loader.Loading {
+	switch {
+	case path == "":
 		return loader.StartReader(bytes.NewReader(a.build.Demo), "demo", int64(len(a.build.Demo)))
-	case "-":
+	case path == "-":
 		return loader.StartReaderLimited(os.Stdin, "stdin", 0, maxLine)
+	case following:
+		return loader.StartFollowing(path, maxLine)
 	}
 	return loader.StartLimited(path, maxLine)
 }
@@ -116,5 +120,13 @@ func stream(l *loader.Loading) *tui.Stream {
 		Snapshot: l.Snapshot,
 		Done:     l.Done(),
 		Wait:     l.Wait,
+		Waiting:  func() bool { return l.Progress().Waiting },
+		More: func() (*tui.Stream, error) {
+			next, err := l.Continue()
+			if err != nil {
+				return nil, err
+			}
+			return stream(next), nil
+		},
 	}
 }

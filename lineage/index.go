@@ -108,6 +108,7 @@ type index struct {
 	built   map[family]bool
 	filed   map[int][]*entry  // each run's entries, to mark it continued or gone
 	pending endHeap           // runs linked but not yet ended before the run being linked
+	waiting map[int]int       // each pending run's end, as last queued
 	paused  map[textKey][]int // paused runs by the toolCallId they wait on (§10.7 rule 1)
 	prefix  []uint64          // scratch: prefix hashes
 }
@@ -386,11 +387,22 @@ func (h *endHeap) Pop() any {
 	return v
 }
 
-func (x *index) wait(run, end int) { heap.Push(&x.pending, pendingRun{end, run}) }
+func (x *index) wait(run, end int) {
+	if x.waiting == nil {
+		x.waiting = map[int]int{}
+	}
+	x.waiting[run] = end
+	heap.Push(&x.pending, pendingRun{end, run})
+}
 
-// ready files the runs that end before first, in order of their end.
+// ready files the runs that end before first, in order of their end; a
+// run queued again (grow.go) is filed at its latest end only.
 func (x *index) ready(first int, file func(run int)) {
 	for len(x.pending) > 0 && x.pending[0].end < first {
-		file(heap.Pop(&x.pending).(pendingRun).run)
+		p := heap.Pop(&x.pending).(pendingRun)
+		if end, ok := x.waiting[p.run]; ok && end == p.end {
+			delete(x.waiting, p.run)
+			file(p.run)
+		}
 	}
 }

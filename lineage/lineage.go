@@ -76,6 +76,8 @@ type Lineage struct {
 	Links         []Link // by index in Recording.Runs
 	Conversations []Conversation
 	Problems      []model.Problem // orphans, unrecorded first windows, ambiguous links
+
+	grow *grower // what Grow goes on from (grow.go)
 }
 
 // Decide links every segment of rec (§10.7, §14) and groups them
@@ -93,13 +95,20 @@ func decide(rec *model.Recording, explain func(*decider, int, *model.Run, []*mod
 		request: make([]string, len(rec.Runs)), explain: explain, unfiled: map[*model.Agent][]int{}}
 	d.out = &Lineage{Links: make([]Link, len(rec.Runs))}
 	for i, r := range rec.Runs {
-		d.x.ready(r.First, func(k int) { a := d.rec.Runs[k].Agent; d.unfiled[a] = append(d.unfiled[a], k) })
-		d.out.Links[i] = d.link(i, r)
-		d.group(i)
-		d.queue(i, r)
+		d.next(i, r)
 	}
 	d.number()
+	d.out.grow = &grower{d: d, rec: rec}
 	return d.out
+}
+
+// next links run i, the next in order, and makes it findable by the
+// runs after it.
+func (d *decider) next(i int, r *model.Run) {
+	d.x.ready(r.First, func(k int) { a := d.rec.Runs[k].Agent; d.unfiled[a] = append(d.unfiled[a], k) })
+	d.out.Links[i] = d.link(i, r)
+	d.group(i)
+	d.queue(i, r)
 }
 
 // number gives the conversations their numbers in order of first

@@ -27,14 +27,15 @@ type builder struct {
 	runNos   map[string]int
 	interned map[internKey]*internTable // recorded window messages, by their text as the file spells it
 	nextID   int
-	events   int           // events applied: the order of §10's "first event"
-	calls    int           // llm_starts so far
-	settled  int           // calls settled so far (what a snapshot holds)
-	sawEvent bool          // some event's type starts with "agentfootprint."
-	tier     tierSeen      // what the events seen so far tell of the tier (§16.2)
-	dropped  int           // problems past maxProblems
-	dirty    int           // index of the first segment changed since the last publish
-	starts   []toolStartAt // every tool_start, to name those never answered
+	events   int       // events applied: the order of §10's "first event"
+	calls    int       // llm_starts so far
+	settled  int       // calls settled so far (what a snapshot holds)
+	sawEvent bool      // some event's type starts with "agentfootprint."
+	tier     tierSeen  // what the events seen so far tell of the tier (§16.2)
+	dropped  int       // problems past maxProblems
+	dirty    int       // index of the first segment changed since the last publish
+	views    viewState // what is kept to make views (view.go)
+	input    inputRead // how far the input's lines were applied
 
 	opts    options
 	fast    fastDecoder // for events decoded on the builder's goroutine
@@ -60,6 +61,11 @@ type runState struct {
 	// that makes their call, at tier minimal (the library emits the
 	// verdict before it ends the iteration)
 	judged []judgement
+	// shown is the segment as the last view showed it, with the repeated
+	// results its copy of the latest call noted; stale: changed since
+	shown      *model.Run
+	shownNotes []repeatedNote
+	stale      bool
 }
 
 // callState is what the stream events told about one call, kept until the
@@ -93,7 +99,7 @@ type toolUse struct {
 
 func newBuilder(rec *model.Recording, opts options, l *Loading) *builder {
 	return &builder{rec: rec, segmenter: newSegmenter(), runNos: map[string]int{},
-		interned: map[internKey]*internTable{}, opts: opts, loading: l}
+		interned: map[internKey]*internTable{}, opts: opts, loading: l, views: viewState{answered: map[string]bool{}}}
 }
 
 func (b *builder) problem(at loc, format string, args ...any) {
@@ -105,15 +111,18 @@ func (b *builder) addProblem(at loc, msg string) {
 		b.dropped++
 		return
 	}
+	b.rec.Problems = append(b.rec.Problems, model.Problem{Line: at.line, Message: b.located(at, msg)})
+}
+
+// located is msg with the file and the line (or part) it is about.
+func (b *builder) located(at loc, msg string) string {
 	switch {
 	case at.line > 0:
-		msg = fmt.Sprintf("%s:%d: %s", b.rec.Source, at.line, msg)
+		return fmt.Sprintf("%s:%d: %s", b.rec.Source, at.line, msg)
 	case at.label != "":
-		msg = fmt.Sprintf("%s: %s: %s", b.rec.Source, at.label, msg)
-	default:
-		msg = fmt.Sprintf("%s: %s", b.rec.Source, msg)
+		return fmt.Sprintf("%s: %s: %s", b.rec.Source, at.label, msg)
 	}
-	b.rec.Problems = append(b.rec.Problems, model.Problem{Line: at.line, Message: msg})
+	return fmt.Sprintf("%s: %s", b.rec.Source, msg)
 }
 
 // message numbers m and measures it: from here on its length is only ever
@@ -227,6 +236,9 @@ func (b *builder) turnStart(rs *runState, prompt string, at loc) {
 }
 
 func (b *builder) turnEnd(rs *runState, p *parsed) {
+	if rs.cur != nil && rs.cur.settled {
+		b.thaw(rs) // a second turn_end: its change goes to a copy
+	}
 	b.settle(rs.cur)
 	rs.run.Complete = true
 	rs.run.TurnEndAt = b.events
@@ -330,6 +342,15 @@ func (b *builder) llmStart(rs *runState, p *parsed) {
 	rs.run.Calls = append(rs.run.Calls, call)
 }
 
+// thaw makes rs's latest call, settled, a copy of itself, so that a
+// change to it leaves the call a view holds as it was: a settled call is
+// shared with the views (view.go).
+func (b *builder) thaw(rs *runState) {
+	cp := *rs.cur.call
+	rs.cur.call = &cp
+	rs.run.Calls[len(rs.run.Calls)-1] = &cp
+}
+
 // open returns the run's latest call, or notes that the event has none.
 func (b *builder) open(rs *runState, p *parsed) *callState {
 	cs := rs.cur
@@ -363,7 +384,7 @@ func (b *builder) llmEnd(rs *runState, p *parsed) {
 }
 
 func (b *builder) toolStart(rs *runState, p *parsed) {
-	b.starts = append(b.starts, toolStartAt{rs: rs, id: p.toolCallID, name: p.toolName, at: p.at})
+	b.views.open = append(b.views.open, toolStartAt{id: p.toolCallID, name: p.toolName, at: p.at})
 	if !rs.started[p.toolCallID] {
 		rs.started[p.toolCallID] = true
 		rs.opened = append(rs.opened, p.toolCallID)
@@ -391,6 +412,7 @@ func (b *builder) toolEnd(rs *runState, p *parsed) {
 		return
 	}
 	rs.ended[p.toolCallID] = true
+	b.views.answered[p.toolCallID] = true
 	if cs := rs.cur; cs != nil && !cs.settled {
 		for i := len(cs.tools) - 1; i >= 0; i-- {
 			if t := cs.tools[i]; t.id == p.toolCallID {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -43,33 +42,8 @@ func (b *builder) checkUsage(p *parsed) {
 
 // toolStartAt is one tool_start, for unanswered.
 type toolStartAt struct {
-	rs       *runState
 	id, name string
 	at       loc
-}
-
-// unanswered names each tool_start that no tool_end answers anywhere in
-// the file (a paused run's tool is answered by the run that resumes it,
-// so only a tool answered nowhere is said). In a log that is cut off the
-// cut says it already.
-func (b *builder) unanswered() {
-	defer func() { b.starts = nil }()
-	for _, p := range b.rec.Problems {
-		if strings.Contains(p.Message, "the last line is cut off") {
-			return
-		}
-	}
-	answered := map[string]bool{}
-	for _, rs := range b.order {
-		for id := range rs.ended {
-			answered[id] = true
-		}
-	}
-	for _, s := range b.starts {
-		if !answered[s.id] && !s.rs.ended[s.id] {
-			b.problem(s.at, "stream.tool_start of %s (toolCallId %q) has no stream.tool_end in the file; its result is missing", s.name, s.id)
-		}
-	}
 }
 
 // duplicateKey is the first key an event object has twice at its top

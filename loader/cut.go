@@ -2,9 +2,11 @@ package loader
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/afinspect/inspect/model"
@@ -27,6 +29,29 @@ type cutter struct {
 	r       io.Reader
 	limit   int // largest block
 	maxLine int // longest line kept
+	// ready is how many bytes r holds that a Read returns without
+	// waiting for the source; nil when the source never keeps a reader
+	// waiting (a regular file). A pipe's writer may fall quiet for
+	// minutes: the lines that came before must not wait with it.
+	ready func() int
+	// waiting is set while a Read waits on a source that has nothing
+	// more for now, every whole line before it handed on (Progress)
+	waiting *atomic.Bool
+	end     cutEnd // how the input ended, read once order is closed
+}
+
+// cutEnd is how far the cutter read: the bytes of the lines it handed
+// on, and the last line it kept back because the input ends inside it
+// (held: a writer may still be writing it). unterminated: the last line
+// handed on has no line end (a whole event; a line end may follow it).
+// clean is false when the lines handed on do not end where a load of
+// more of the input could go on: a read error, a line cut off over the
+// length limit.
+type cutEnd struct {
+	consumed     int64
+	held         []byte
+	unterminated bool
+	clean        bool
 }
 
 // run hands each block to the workers and, in order, to the builder. A
@@ -51,7 +76,7 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 		order <- blk
 	}
 	for {
-		err := fill(c.r, cur, size, scanned)
+		err := c.fill(cur, size, scanned)
 		data := cur.buf
 		i := bytes.LastIndexByte(data[scanned:], '\n')
 		if i >= 0 {
@@ -61,6 +86,7 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 			scanned = len(data)
 			if len(data) > c.maxLine {
 				rest, err := c.skip(cur)
+				c.end.consumed += cur.long + 1
 				send(cur)
 				if err != nil {
 					return
@@ -79,7 +105,10 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 			next = <-free
 			next.buf = append(next.buf[:0], data[i+1:]...)
 			data = data[:i+1]
+		} else {
+			data = c.last(data, i, err)
 		}
+		c.end.consumed += int64(len(data))
 		cur.data, cur.err = data, err
 		cur.long, cur.cutOff = 0, false
 		send(cur)
@@ -89,6 +118,25 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 		cur, size = next, min(2*size, c.limit)
 		scanned = len(cur.buf) // the rest of a line, after the last line end
 	}
+}
+
+// last is data, what the input ends with, less a last line the input
+// ends inside of (i is the last line end in data, -1 for none) that is
+// no whole JSON value: a writer may still be writing it, and it is kept
+// back (held) for a view to say or a load of more to read. An input that
+// ended with a read error (a gzip cut short) ends there for good.
+func (c *cutter) last(data []byte, i int, err error) []byte {
+	c.end.clean = err == io.EOF
+	tail := data[i+1:]
+	if len(tail) == 0 || !c.end.clean {
+		return data
+	}
+	if json.Valid(bytes.TrimRight(tail, "\r")) {
+		c.end.unterminated = true
+		return data
+	}
+	c.end.held = append([]byte(nil), tail...)
+	return data[:i+1]
 }
 
 // skip reads past the rest of a line over the limit, keeping none of it,
@@ -163,9 +211,10 @@ func size(n int64) string {
 
 // fill reads into blk.buf until it holds size bytes, or the source is slow
 // and what was read already holds a line end (looked for only in the
-// bytes past scanned, each once). It returns the read error, io.EOF at
-// the end of input.
-func fill(r io.Reader, blk *block, size, scanned int) error {
+// bytes past scanned, each once): slow when a Read would wait for the
+// source (ready), or reads have taken blockWait. It returns the read
+// error, io.EOF at the end of input.
+func (c *cutter) fill(blk *block, size, scanned int) error {
 	if cap(blk.buf) < size {
 		old := cap(blk.buf)
 		blk.buf = append(make([]byte, 0, size), blk.buf...)
@@ -176,7 +225,17 @@ func fill(r io.Reader, blk *block, size, scanned int) error {
 	start := time.Now()
 	end := false // a line end is in blk.buf[scanned:]
 	for len(blk.buf) < size {
-		n, err := r.Read(blk.buf[len(blk.buf):size])
+		quiet := c.ready != nil && c.ready() == 0
+		if end && quiet {
+			return nil // the lines held go on now, not when the writer next writes
+		}
+		if quiet && c.waiting != nil {
+			c.waiting.Store(true)
+		}
+		n, err := c.r.Read(blk.buf[len(blk.buf):size])
+		if quiet && c.waiting != nil {
+			c.waiting.Store(false)
+		}
 		from := len(blk.buf)
 		blk.buf = blk.buf[:from+n]
 		if err != nil {

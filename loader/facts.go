@@ -44,6 +44,14 @@ func (b *builder) evidenceChecked(rs *runState, p *parsed) {
 				b.problem(p.at, "a second agent.evidence_checked for iteration %d", p.iteration)
 				return
 			}
+			if rs.cur == nil || c != rs.cur.call || rs.cur.settled {
+				// a call a view may hold: the change is a copy of it
+				cp := *c
+				if rs.cur != nil && rs.cur.call == c {
+					rs.cur.call = &cp
+				}
+				c, rs.run.Calls[i] = &cp, &cp
+			}
 			c.Facts.EvidenceChecked = p.evidence
 			return
 		}
@@ -65,29 +73,35 @@ func (b *builder) repeatedCall(rs *runState, p *parsed) {
 	for _, t := range cs.tools {
 		if t.id == p.toolCallID {
 			t.repeated = true
-			b.noteRepeated(cs)
+			noteRepeated(cs, b.repeatedResult)
 			return
 		}
 	}
 	b.problem(p.at, "tools.repeated_call for toolCallId %q with no stream.tool_start", p.toolCallID)
 }
 
-// noteRepeated files the tool_end text of each repeated call's message
-// among what the call appended.
-func (b *builder) noteRepeated(cs *callState) {
+// noteRepeated files, with note, the tool_end text of each repeated
+// call's message among what the call appended.
+func noteRepeated(cs *callState, note func(*model.Message, string)) {
 	for _, m := range cs.call.Appended {
 		if m.Role != model.RoleTool {
 			continue
 		}
 		for _, t := range cs.tools {
 			if t.repeated && t.ended && t.id == m.ToolCallID {
-				if b.rec.RepeatedResults == nil {
-					b.rec.RepeatedResults = map[*model.Message]string{}
-				}
-				b.rec.RepeatedResults[m] = t.content
+				note(m, t.content)
 			}
 		}
 	}
+}
+
+// repeatedResult files the tool_end text of a repeated call's message.
+func (b *builder) repeatedResult(m *model.Message, text string) {
+	if b.rec.RepeatedResults == nil {
+		b.rec.RepeatedResults = map[*model.Message]string{}
+	}
+	b.rec.RepeatedResults[m] = text
+	b.views.repeated++
 }
 
 // responseFromHistory takes the tool calls of the assistant message the
@@ -99,7 +113,7 @@ func (b *builder) responseFromHistory(cs *callState) {
 		calls = append(calls, cs.call.Appended[0].ToolCalls...)
 	}
 	cs.call.Facts.Response.ToolCalls = calls
-	b.noteRepeated(cs)
+	noteRepeated(cs, b.repeatedResult)
 }
 
 // toolStarts are the call's stream.tool_start events as tool calls.

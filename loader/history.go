@@ -134,6 +134,12 @@ func (b *builder) settle(cs *callState) {
 	}
 	cs.settled = true
 	b.settled++
+	b.complete(cs, b.message, b.repeatedResult)
+}
+
+// complete is settle's work on cs's call: number makes each message it
+// makes one of the recording, note files a repeated call's result.
+func (b *builder) complete(cs *callState, number func(*model.Message) *model.Message, note func(*model.Message, string)) {
 	if !cs.fromHistory {
 		cs.call.Facts.Response.ToolCalls = cs.toolStarts()
 	}
@@ -144,14 +150,14 @@ func (b *builder) settle(cs *callState) {
 	for _, t := range cs.tools {
 		calls = append(calls, model.ToolCall{ID: t.id, Name: t.name, Args: t.args})
 	}
-	appended := []*model.Message{b.message(&model.Message{
+	appended := []*model.Message{number(&model.Message{
 		Role:      model.RoleAssistant,
 		Content:   cs.content,
 		ToolCalls: calls,
 	})}
 	for _, t := range cs.tools {
 		if t.ended {
-			appended = append(appended, b.message(&model.Message{
+			appended = append(appended, number(&model.Message{
 				Role:       model.RoleTool,
 				Content:    t.content,
 				ToolCallID: t.id,
@@ -160,7 +166,7 @@ func (b *builder) settle(cs *callState) {
 		}
 	}
 	cs.call.Appended = appended
-	b.noteRepeated(cs)
+	noteRepeated(cs, note)
 }
 
 // toolContent is a tool_end result as the model got it. The library puts a

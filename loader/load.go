@@ -30,6 +30,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/afinspect/inspect/model"
@@ -73,65 +74,78 @@ func (l *Loading) loadFile(path string) (*model.Recording, error) {
 		return nil, fail(path, nil, "is a directory, not a recording")
 	}
 	l.total.Store(st.Size())
-	return l.readAll(f)
+	rec, b, err := l.readAll(f)
+	if err == nil {
+		l.keep(b, f, path, st)
+	}
+	return rec, err
 }
 
-// readAll reads one recording from r, publishing its progress.
-func (l *Loading) readAll(r io.Reader) (*model.Recording, error) {
+// readAll reads one recording from r, publishing its progress; b is
+// what built it.
+func (l *Loading) readAll(r io.Reader) (*model.Recording, *builder, error) {
 	name := l.name
 	if r == nil {
-		return nil, fail(name, nil, "nothing to read")
+		return nil, nil, fail(name, nil, "nothing to read")
 	}
+	slow := mayWait(r)
 	br := bufio.NewReaderSize(counter{r: r, n: &l.read}, bufSize)
 	compressed := false
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fail(name, err, "gzip is damaged or cut short before any event could be read (%v)", err)
+			return nil, nil, fail(name, err, "gzip is damaged or cut short before any event could be read (%v)", err)
 		}
 		br = bufio.NewReaderSize(zr, bufSize)
 		compressed = true
+		l.compressed = true
 	}
 	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
 		br.Discard(len(utf8BOM)) // an editor's mark, not content
 	}
 	blank, content, err := leadingSpace(br)
 	if err != nil {
-		return nil, readError(name, compressed, err)
+		return nil, nil, readError(name, compressed, err)
 	}
 	if !content {
-		return nil, fail(name, nil, "is empty")
+		return nil, nil, fail(name, nil, "is empty")
 	}
 	first, err := br.Peek(1)
 	if err != nil {
-		return nil, readError(name, compressed, err)
+		return nil, nil, readError(name, compressed, err)
 	}
-	if binary(br, first[0]) {
-		return nil, fail(name, nil, "is a binary file, not an agentfootprint log")
+	if binary(br, first[0], slow) {
+		return nil, nil, fail(name, nil, "is a binary file, not an agentfootprint log")
 	}
 
 	rec := &model.Recording{Source: name, Format: model.FormatNDJSON}
 	b := newBuilder(rec, l.opts, l)
 	switch {
-	case isEnvelope(br, first[0]):
+	case isEnvelope(br, first[0], slow):
 		rec.Format = model.FormatEnvelope
 		err = readEnvelopes(b, newJSONStream(br))
 	default:
-		err = readNDJSON(b, br, blank)
+		var ready func() int
+		if slow {
+			ready = br.Buffered
+		}
+		b.input.offset = l.read.Load() - int64(br.Buffered()) // a mark, white space before the first line
+		err = readNDJSON(b, br, blank, ready)
 	}
-	b.finish()
-	b.progress()
+	rec = b.view(l.opts.follow)
+	l.publishView(b, rec)
 	var fatal *loadError
 	switch {
 	case errors.As(err, &fatal):
-		return nil, err
+		return nil, nil, err
 	case !b.sawEvent && err != nil:
-		return nil, readError(name, compressed, err)
+		return nil, nil, readError(name, compressed, err)
 	case !b.sawEvent:
-		return nil, fail(name, nil, "is not an agentfootprint log: no event type starts with %q", libraryPrefix)
+		return nil, nil, fail(name, nil, "is not an agentfootprint log: no event type starts with %q", libraryPrefix)
 	}
-	return rec, nil
+	return rec, b, nil
 }
+
 func readError(name string, compressed bool, err error) error {
 	if compressed && errors.Is(err, io.ErrUnexpectedEOF) {
 		return fail(name, err, "gzip is cut short before any event could be read")
@@ -168,12 +182,36 @@ func leadingSpace(br *bufio.Reader) (lines int, content bool, err error) {
 // utf8BOM is the byte order mark some editors put before line 1.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// mayWait reports whether reading r may wait on a writer (a pipe, a FIFO,
+// a terminal, a reader the loader does not know): what has arrived is
+// then looked at as it is, never waited on to reach a size.
+func mayWait(r io.Reader) bool {
+	switch r := r.(type) {
+	case *bytes.Reader, *strings.Reader:
+		return false
+	case *os.File:
+		st, err := r.Stat()
+		return err != nil || !st.Mode().IsRegular()
+	}
+	return true
+}
+
+// head is up to n bytes of what br holds next; from a source that may
+// wait (slow), what has arrived so far (at least one byte is buffered).
+func head(br *bufio.Reader, n int, slow bool) []byte {
+	if slow {
+		n = min(n, br.Buffered())
+	}
+	h, _ := br.Peek(n)
+	return h
+}
+
 // binary reports whether the head of the content is not text: a NUL byte,
 // or bytes that are not UTF-8 when the file does not even start like JSON.
 // A head with a later line that starts like an event is text with a bad
 // first line: that line is reported like any other, the rest loads.
-func binary(br *bufio.Reader, first byte) bool {
-	head, _ := br.Peek(8 << 10)
+func binary(br *bufio.Reader, first byte, slow bool) bool {
+	head := head(br, 8<<10, slow)
 	if bytes.Contains(head, []byte("\n{")) {
 		return false
 	}
@@ -193,9 +231,14 @@ func binary(br *bufio.Reader, first byte) bool {
 	return false
 }
 
+// envelopeHead is how far into the first value isEnvelope looks.
+const envelopeHead = 64 << 10
+
 // isEnvelope looks at the first value's top-level keys: "format" makes an
 // envelope, "type" an event. An array is taken for an array of envelopes.
-func isEnvelope(br *bufio.Reader, first byte) bool {
+// From a source that may wait it reads only as far as it must: a first
+// event followed by a quiet writer is not waited on to reach 64 KB.
+func isEnvelope(br *bufio.Reader, first byte, slow bool) bool {
 	switch first {
 	case '[':
 		return true
@@ -203,11 +246,27 @@ func isEnvelope(br *bufio.Reader, first byte) bool {
 	default:
 		return false
 	}
-	head, _ := br.Peek(64 << 10)
+	n := envelopeHead
+	if slow {
+		n = br.Buffered()
+	}
+	for {
+		h, err := br.Peek(n)
+		found, decided := firstKeys(h)
+		if decided || err != nil || len(h) >= envelopeHead {
+			return found
+		}
+		n = min(len(h)+1, envelopeHead) // what arrives next, at least a byte
+	}
+}
+
+// firstKeys reads the top-level keys of the object head starts with:
+// found when "format" comes before "type"; decided is false when head
+// ends before either key or the object's end.
+func firstKeys(head []byte) (found, decided bool) {
 	s := newJSONStream(bufio.NewReader(bytes.NewReader(head)))
-	found := false
 	stop := errors.New("decided")
-	s.object(func(key string) error {
+	err := s.object(func(key string) error {
 		switch key {
 		case "format":
 			found = true
@@ -217,5 +276,6 @@ func isEnvelope(br *bufio.Reader, first byte) bool {
 		}
 		return s.skip()
 	})
-	return found
+	var se *streamError
+	return found, err == nil || err == stop || !errors.As(err, &se) || !errors.Is(se.err, io.ErrUnexpectedEOF)
 }

@@ -14,6 +14,7 @@ import (
 
 // options tune a load; the zero value is what Load uses.
 type options struct {
+	follow    bool // the input is followed as it grows: a cut-off last line is waited for
 	reference bool // decode every event with the reference decoder
 	blockSize int  // largest block; 0 is maxBlock
 	workers   int  // 0 is two
@@ -91,9 +92,11 @@ func (blk *block) endLine() int {
 }
 
 // readNDJSON reads the log; a line longer than the limit is skipped and
-// said, blank lines are skipped but counted. A read error ends the log: what was read stays, and
-// the error is returned only if no event was.
-func readNDJSON(b *builder, r io.Reader, line int) error {
+// said, blank lines are skipped but counted. A read error ends the log:
+// what was read stays, and the error is returned only if no event was.
+// ready, when not nil, is what r holds that a Read returns without
+// waiting on the source (cutter.ready).
+func readNDJSON(b *builder, r io.Reader, line int, ready func() int) error {
 	workers := b.opts.workers
 	if workers <= 0 {
 		workers = 2
@@ -104,7 +107,10 @@ func readNDJSON(b *builder, r io.Reader, line int) error {
 	}
 	work := make(chan *block, cap(free))
 	order := make(chan *block, cap(free))
-	c := cutter{r: r, limit: b.opts.blockSize, maxLine: b.opts.maxLine}
+	c := cutter{r: r, limit: b.opts.blockSize, maxLine: b.opts.maxLine, ready: ready}
+	if b.loading != nil {
+		c.waiting = &b.loading.waiting
+	}
 	go c.run(free, work, order)
 	reference := b.opts.reference
 	for range workers {
@@ -118,6 +124,7 @@ func readNDJSON(b *builder, r io.Reader, line int) error {
 	}
 	var err error
 	var long *loadError // the first line skipped for its length
+	defer func() { b.input.read(c.end, line) }()
 	for blk := range order {
 		<-blk.done
 		blk.line = line

@@ -14,6 +14,9 @@ type Progress struct {
 	Bytes, Total int64 // input bytes read, and the input's size (0 if unknown)
 	Calls        int   // model calls loaded so far: those a Snapshot now holds
 	Done         bool
+	// Waiting: the input has nothing more for now (a pipe whose writer is
+	// quiet); every whole line read so far has been handed on to be loaded.
+	Waiting bool
 }
 
 // Loading is a load running in the background. The runs loaded so far can
@@ -25,6 +28,9 @@ type Loading struct {
 	read  atomic.Int64 // input bytes read
 	calls atomic.Int64
 	done  chan struct{}
+	// waiting is set while the reader waits on an input that has nothing
+	// more for now (Progress.Waiting)
+	waiting atomic.Bool
 
 	mu       sync.Mutex
 	format   string
@@ -38,6 +44,12 @@ type Loading struct {
 
 	rec *model.Recording // the result, set before done is closed
 	err error
+	// compressed: the input is gzipped; resume, what a load of a file
+	// that ended keeps to be continued (follow.go); viewOnly: no snapshot
+	// is made while it loads (a continued load: it waits for the end)
+	compressed bool
+	resume     *resumePoint
+	viewOnly   bool
 }
 
 // StartReader loads r in the background; name is used in messages and as
@@ -49,7 +61,8 @@ func StartReader(r io.Reader, name string, total int64) *Loading {
 func startReader(r io.Reader, name string, total int64, opts options) *Loading {
 	return start(name, opts, func(l *Loading) (*model.Recording, error) {
 		l.total.Store(total)
-		return l.readAll(r)
+		rec, _, err := l.readAll(r)
+		return rec, err
 	})
 }
 
@@ -64,7 +77,7 @@ func start(name string, opts options, load func(*Loading) (*model.Recording, err
 
 // Progress is safe to call from any goroutine, and cheap.
 func (l *Loading) Progress() Progress {
-	p := Progress{Bytes: l.read.Load(), Total: l.total.Load(), Calls: int(l.calls.Load())}
+	p := Progress{Bytes: l.read.Load(), Total: l.total.Load(), Calls: int(l.calls.Load()), Waiting: l.waiting.Load()}
 	select {
 	case <-l.done:
 		p.Done = true
@@ -98,6 +111,10 @@ func (l *Loading) Done() <-chan struct{} { return l.done }
 // changed since the last publish are copied; a run's copy leaves out its
 // latest call while that call may still change.
 func (l *Loading) publish(b *builder) {
+	if l.viewOnly {
+		l.calls.Store(int64(b.settled))
+		return
+	}
 	var fresh []*model.Run
 	for _, rs := range b.order[min(b.dirty, len(b.order)):] {
 		r := *rs.run
@@ -119,6 +136,26 @@ func (l *Loading) publish(b *builder) {
 	l.mu.Unlock()
 	b.dirty = len(b.order)
 	l.calls.Store(int64(b.settled))
+}
+
+// publishView makes rec, the view of b at the end of the input, what
+// Snapshot holds.
+func (l *Loading) publishView(b *builder, rec *model.Recording) {
+	l.mu.Lock()
+	l.format, l.runs, l.agents, l.problems = rec.Format, rec.Runs, rec.Agents, rec.Problems
+	l.tier, l.producers = rec.Tier, rec.Library.Producers
+	l.mu.Unlock()
+	l.calls.Store(int64(countCalls(rec)))
+	b.dirty = len(b.order)
+}
+
+// countCalls is how many calls rec's runs hold.
+func countCalls(rec *model.Recording) int {
+	n := 0
+	for _, r := range rec.Runs {
+		n += len(r.Calls)
+	}
+	return n
 }
 
 // counter counts the bytes read from the input, for Progress.

@@ -72,14 +72,6 @@ func TestSnapshotWhileLoading(t *testing.T) {
 	}
 }
 
-func countCalls(rec *model.Recording) int {
-	n := 0
-	for _, r := range rec.Runs {
-		n += len(r.Calls)
-	}
-	return n
-}
-
 // TestSnapshotsDuringLoad takes snapshots as fast as it can while a
 // multi-block log loads (run with -race to check they share nothing that
 // is still written), and checks each is a prefix of the result.

@@ -2,7 +2,6 @@ package loader
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/afinspect/inspect/model"
@@ -212,10 +211,11 @@ func (b *builder) adopt(rs *runState, composition bool, p *parsed) {
 	if composition { // its own events before its call are no segment's (§10.3): it starts at the call
 		rs.run.First, rs.run.Line = b.events, p.at.line
 	}
-	if rs.run.Configured && rs.agentID != "" {
+	if rs.run.Configured && rs.agentID != "" && (a.AgentID != rs.agentID || !a.HasID) {
 		a.AgentID, a.HasID = rs.agentID, true
 	}
 	b.order = append(b.order, rs)
+	b.sortIn(rs)
 	b.byRun[rs.run.RunID] = append(b.byRun[rs.run.RunID], rs)
 	b.rec.Runs = append(b.rec.Runs, rs.run)
 	rs.run.Index = len(b.rec.Runs)
@@ -267,7 +267,7 @@ func (b *builder) configured(rs *runState, p *parsed) {
 		rs.run.Strategy = p.text
 	}
 	rs.agentID = p.agentID
-	if a := rs.run.Agent; a != nil && p.agentID != "" {
+	if a := rs.run.Agent; a != nil && p.agentID != "" && (a.AgentID != p.agentID || !a.HasID) {
 		a.AgentID, a.HasID = p.agentID, true
 	}
 }
@@ -280,46 +280,11 @@ func (b *builder) failed(rs *runState, p *parsed) {
 	}
 }
 
-// touch notes that rs may have changed, for the next publish.
+// touch notes that rs may have changed, for the next publish and the
+// next view.
 func (b *builder) touch(rs *runState) {
+	rs.stale = true
 	if rs.run.Index > 0 {
 		b.dirty = min(b.dirty, rs.run.Index-1)
-	}
-}
-
-// finish settles every call still open, states what §10.7 reads of each
-// segment's tool calls, orders the segments by first event, and notes the
-// problems left out.
-func (b *builder) finish() {
-	b.unanswered()
-	b.tierProblems()
-	for _, rs := range b.order {
-		b.settle(rs.cur)
-		r := rs.run
-		r.FirstOpened = rs.started[r.FirstToolEnd]
-		r.Unanswered = nil
-		for _, id := range rs.opened {
-			if !rs.ended[id] {
-				r.Unanswered = append(r.Unanswered, id)
-			}
-		}
-	}
-	slices.SortStableFunc(b.order, func(x, y *runState) int { return x.run.First - y.run.First })
-	b.rec.Agents = b.rec.Agents[:0]
-	listed := make(map[*model.Agent]bool, len(b.agents))
-	for i, rs := range b.order {
-		b.rec.Runs[i] = rs.run
-		rs.run.Index = i + 1
-		if a := rs.run.Agent; !listed[a] {
-			listed[a] = true
-			b.rec.Agents = append(b.rec.Agents, a)
-		}
-	}
-	b.dirty = 0
-	if b.dropped > 0 {
-		b.rec.Unlisted = b.dropped
-		b.rec.Problems = append(b.rec.Problems, model.Problem{
-			Message: fmt.Sprintf("%s: %d more problems not listed", b.rec.Source, b.dropped),
-		})
 	}
 }

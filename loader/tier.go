@@ -100,22 +100,3 @@ func (b *builder) judgedLater(rs *runState, call *model.Call) {
 	}
 	rs.judged = kept
 }
-
-// tierProblems says, once every event is seen, what the tier keeps out of
-// the log, and names the evidence_checked events no call took.
-func (b *builder) tierProblems() {
-	b.rec.Tier = b.tier.tier()
-	for _, rs := range b.order {
-		for _, p := range rs.judged {
-			b.problem(p.at, "agent.evidence_checked for iteration %d, which run %q has no call for", p.iteration, rs.run.RunID)
-		}
-		rs.judged = nil
-	}
-	switch {
-	case b.tier.late:
-		b.problem(b.tier.lateAt, "stream or context events after %d calls were rebuilt from agent.iteration_end as at tier minimal: the log is not of one tier", b.tier.rebuilt)
-	case b.rec.Tier == model.TierMinimal:
-		b.problem(loc{}, "written at observability tier minimal: calls are rebuilt from agent.iteration_end; "+
-			"each run's last window, every token count, tool events, pauses and composition calls are not in the log")
-	}
-}

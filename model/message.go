@@ -22,8 +22,9 @@ type ToolCall struct {
 
 // Message is one message of the conversation, with the library's own JSON
 // keys. ID is this tool's identity for the message within one loaded
-// recording (0 for messages a replay made, such as drop notices); it is
-// never exported.
+// recording (0 for messages a replay made, such as drop notices; below 0
+// for those the loader made for a call the input left open, which a file
+// that grows may settle otherwise); it is never exported.
 type Message struct {
 	Role       string     `json:"role"`
 	Content    string     `json:"content"`

@@ -14,14 +14,27 @@ import (
 // Book answers §6.2 for every call of one replay; it remembers what it
 // worked out, so asking again is cheap. It is not safe for concurrent use.
 type Book struct {
-	rec    *model.Recording
-	r      *window.Replay
-	lives  *lives
-	gone   []*goneList
-	preds  []int // each call's predecessor on its run chain, -1 for none
-	judger *evidence.Judger
-	memo   map[int]*CallEvidence
-	last   goneAt // the messages gone at the last call asked, kept to extend
+	rec   *model.Recording
+	r     *window.Replay
+	lives *lives
+	// before is lives as of the calls before beforeAt, the first call
+	// that is the last of a run not ended (nil: not kept): a replay of a
+	// log that grows changes from there on (Grow)
+	before   *lives
+	beforeAt int
+	// id tells books apart; from is the id of the book it was grown from
+	// (0: none; not the book itself, which a long follow would chain
+	// forever), shared how many of its first calls it shares with it
+	id, from uint64
+	shared   int
+	gone     []*goneList
+	preds    []int // each call's predecessor on its run chain, -1 for none
+	judger   *evidence.Judger
+	memo     map[int]*CallEvidence
+	last     goneAt // the messages gone at the last call asked, kept to extend
+	// keep is last as it was at the call before beforeAt, kept for a book
+	// grown from this one that takes its judger over (GrowOn)
+	keep goneAt
 	// prompts is each call's system prompt (see systemPrompt)
 	prompts [][]string
 	values  []callValues // each call's, read ahead by Walk; nil: read by Call
@@ -30,9 +43,22 @@ type Book struct {
 
 // New follows every message of replay r (of rec) through its windows.
 func New(rec *model.Recording, r *window.Replay) *Book {
-	b := &Book{rec: rec, r: r, judger: evidence.NewJudger(), memo: map[int]*CallEvidence{}, last: goneAt{call: -1}}
-	b.lives, b.gone, b.preds = track(r)
+	b := &Book{rec: rec, r: r, judger: evidence.NewJudger(), memo: map[int]*CallEvidence{}, last: goneAt{call: -1}, keep: goneAt{call: -1}, id: bookIDs.Add(1)}
+	b.follow()
 	return b
+}
+
+// follow follows every message of b's replay through its windows, as of
+// the calls that will not change when the file grows (before) and of
+// all (lives).
+func (b *Book) follow() {
+	r := b.r
+	b.beforeAt = mayChange(r)
+	b.before, b.gone, b.preds = trackUpTo(r, b.beforeAt)
+	b.lives = b.before.over(len(r.Calls))
+	for i := b.beforeAt; i < len(r.Calls); i++ {
+		b.lives.step(r, i, b.preds, b.gone)
+	}
 }
 
 // Walk is New for Call asked about every call in order (an export): the
@@ -42,11 +68,20 @@ func New(rec *model.Recording, r *window.Replay) *Book {
 // evidence.Prefetch), while this one follows the messages through the
 // windows. Stop ends them. Its answers are not remembered: a call asked
 // again is judged again (the same answer, at a call's cost).
-func Walk(rec *model.Recording, r *window.Replay) *Book {
-	b := &Book{rec: rec, r: r, memo: map[int]*CallEvidence{}, last: goneAt{call: -1}}
+func Walk(rec *model.Recording, r *window.Replay) *Book { return walk(rec, r, false) }
+
+// WalkOn is Walk for a replay of a log followed as it is written: its
+// judger indexes everything that left (not only what the values read
+// ahead look up), so that the calls a longer part of the log adds,
+// whose values it has not read, are judged at their own cost by the
+// book grown on from it (GrowOn). It costs some times Walk's.
+func WalkOn(rec *model.Recording, r *window.Replay) *Book { return walk(rec, r, true) }
+
+func walk(rec *model.Recording, r *window.Replay, whole bool) *Book {
+	b := &Book{rec: rec, r: r, memo: map[int]*CallEvidence{}, last: goneAt{call: -1}, keep: goneAt{call: -1}, id: bookIDs.Add(1)}
 	tracked := make(chan struct{})
 	go func() {
-		b.lives, b.gone, b.preds = track(r)
+		b.follow()
 		close(tracked)
 	}()
 	b.values = make([]callValues, len(r.Calls))
@@ -56,6 +91,9 @@ func Walk(rec *model.Recording, r *window.Replay) *Book {
 		all = append(all, b.values[i].values...) // the reads' numbers too
 	}
 	b.judger = evidence.NewJudgerFor(all)
+	if whole {
+		b.judger = evidence.NewJudger()
+	}
 	b.judger.Prefetch(len(r.Calls), func(i int) []*model.Message { return r.Calls[i].Window() }, b.OwnBytes)
 	<-tracked
 	return b

@@ -22,6 +22,7 @@ type life struct {
 	// take a result appended since the last call); first is that visit's
 	// call and pos its place among what left there, last is -1
 	unsent bool
+	owner  *lives // the layer that made it, the only one that changes it
 }
 
 // goneList is the messages the visits of a run chain removed, newest
@@ -31,46 +32,53 @@ type goneList struct {
 	next *goneList
 }
 
-// track walks the replay once: each message's life, and what left each
-// chain. A call's predecessor on its run chain is the replay's
+// trackUpTo walks the replay's first n calls once: each message's
+// life, and what left each chain (gone and preds are of every call). A
+// call's predecessor on its run chain is the replay's
 // (window.Replay.Preds): the calls before it in its run and in the runs
 // it continues, never a sibling branch.
-func track(r *window.Replay) (*lives, []*goneList, []int) {
+func trackUpTo(r *window.Replay, n int) (*lives, []*goneList, []int) {
 	ls := newLives(len(r.Calls))
 	gone := make([]*goneList, len(r.Calls))
 	preds := r.Preds()
-	for i := range r.Calls {
-		c := &r.Calls[i]
-		pred := preds[i]
-		ls.join(i, pred, c.Conversation)
-		var tail *goneList
-		if pred >= 0 {
-			tail = gone[pred]
-		}
-		gone[i] = tail
-		if len(c.Visit.Evicted) > 0 {
-			gone[i] = &goneList{msgs: c.Visit.Evicted, next: tail}
-		}
-		for pos, m := range c.Visit.Evicted {
-			l := ls.at(m, i)
-			if l == nil {
-				l = ls.add(m, i, &life{first: i, pos: pos, last: -1, unsent: true})
-			} else {
-				l = ls.own(m, i, l)
-			}
-			l.evictedAt, l.rule = i, c.Visit.EvictionRule(m, r.PolicyOf(c))
-		}
-		for pos, m := range c.Window() {
-			l := ls.at(m, i)
-			if l == nil {
-				l = ls.add(m, i, &life{first: i, pos: pos, evictedAt: -1})
-			} else {
-				l = ls.own(m, i, l)
-			}
-			l.last = i
-		}
+	for i := range max(n, 0) {
+		ls.step(r, i, preds, gone)
 	}
 	return ls, gone, preds
+}
+
+// step follows call i of r: each message that left at its visit and
+// each of its window, and what left its chain (gone).
+func (ls *lives) step(r *window.Replay, i int, preds []int, gone []*goneList) {
+	c := &r.Calls[i]
+	pred := preds[i]
+	ls.join(i, pred, c.Conversation)
+	var tail *goneList
+	if pred >= 0 {
+		tail = gone[pred]
+	}
+	gone[i] = tail
+	if len(c.Visit.Evicted) > 0 {
+		gone[i] = &goneList{msgs: c.Visit.Evicted, next: tail}
+	}
+	for pos, m := range c.Visit.Evicted {
+		l := ls.at(m, i)
+		if l == nil {
+			l = ls.add(m, i, &life{first: i, pos: pos, last: -1, unsent: true})
+		} else {
+			l = ls.own(m, i, l)
+		}
+		l.evictedAt, l.rule = i, c.Visit.EvictionRule(m, r.PolicyOf(c))
+	}
+	for pos, m := range c.Window() {
+		l := ls.at(m, i)
+		if l == nil {
+			l = ls.add(m, i, &life{first: i, pos: pos, evictedAt: -1})
+		} else {
+			l = ls.own(m, i, l)
+		}
+		l.last = i
+	}
 }
 
 // goneAt is the messages gone at one call, as goneBefore lists them, and
@@ -110,6 +118,7 @@ func (b *Book) extendGone(i int) {
 		}
 		unheld := append(slices.Clone(msgs), unsent...) // msgs grows in place
 		b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: unheld, unsent: unsent}
+		b.keepAt(i)
 		return
 	}
 	msgs, keys, unheld, unsent := b.last.msgs, b.last.keys, b.last.unheld, b.last.unsent
@@ -136,6 +145,16 @@ func (b *Book) extendGone(i int) {
 		unheld = append(unheld, m)
 	}
 	b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: unheld, unsent: unsent}
+	b.keepAt(i)
+}
+
+// keepAt keeps a copy of last when i, the call it is of, is the last
+// before the calls that may change when the file grows (GrowOn).
+func (b *Book) keepAt(i int) {
+	if i == b.beforeAt-1 {
+		l := b.last
+		b.keep = goneAt{call: i, msgs: slices.Clone(l.msgs), keys: slices.Clone(l.keys), unheld: slices.Clone(l.unheld), unsent: slices.Clone(l.unsent)}
+	}
 }
 
 // findGone is m's place among the messages gone at the last call asked,

@@ -13,9 +13,13 @@ import "github.com/afinspect/inspect/model"
 // already continued; that call starts a line of its own, which knows the
 // lives of the line it branched from up to the call it continues.
 
-// lives is every message's life on every line of a replay.
+// lives is every message's life on every line of a replay. A book
+// grown from another's (grow.go) knows the lives of the calls they share
+// through base, which it never changes: what it changes of them it
+// copies into of first (mine).
 type lives struct {
 	of     map[*model.Message]*life // newest line's first, chained by life.other
+	base   *lives                   // the lives of the calls before this one's own, read only; nil for none
 	lines  []line
 	lineOf []int       // each call's line
 	roots  map[int]int // each conversation's first line
@@ -53,7 +57,7 @@ func (ls *lives) join(i, pred, conv int) {
 // at is m's life on call i's chain: of call i's line, or of a line it
 // branched from, sent there before the branch; nil when none is.
 func (ls *lives) at(m *model.Message, i int) *life {
-	for l := ls.of[m]; l != nil; l = l.other {
+	for l := ls.head(m); l != nil; l = l.other {
 		for n, bound := ls.lineOf[i], i; n >= 0; n, bound = ls.lines[n].parent, min(bound, ls.lines[n].fork) {
 			if l.line == n {
 				if l.first <= bound {
@@ -72,15 +76,52 @@ func (ls *lives) at(m *model.Message, i int) *life {
 // where l was and last there; its later calls are this line's.
 func (ls *lives) own(m *model.Message, i int, l *life) *life {
 	if n := ls.lineOf[i]; l.line != n {
-		l = &life{first: l.first, pos: l.pos, last: ls.lines[n].fork, evictedAt: -1, line: n, other: ls.of[m]}
+		l = &life{first: l.first, pos: l.pos, last: ls.lines[n].fork, evictedAt: -1, line: n, other: ls.head(m), owner: ls}
 		ls.of[m] = l
+		return l
 	}
-	return l
+	return ls.mine(m, l)
 }
 
 // add files a new life of m on call i's line.
 func (ls *lives) add(m *model.Message, i int, l *life) *life {
-	l.line, l.other = ls.lineOf[i], ls.of[m]
+	l.line, l.other, l.owner = ls.lineOf[i], ls.head(m), ls
 	ls.of[m] = l
 	return l
+}
+
+// head is m's newest life.
+func (ls *lives) head(m *model.Message) *life {
+	for ; ls != nil; ls = ls.base {
+		if l, ok := ls.of[m]; ok {
+			return l
+		}
+	}
+	return nil
+}
+
+// mine is l, one of m's lives, as ls may change it: a copy when a layer
+// under ls has it, filed in its place (the lives before it in m's chain
+// copied too).
+func (ls *lives) mine(m *model.Message, l *life) *life {
+	if l.owner == ls {
+		return l
+	}
+	var head *life
+	link := &head
+	for x := ls.head(m); x != nil; x = x.other {
+		y := x
+		if y.owner != ls {
+			cp := *x
+			cp.owner = ls
+			y = &cp
+		}
+		*link = y
+		link = &y.other
+		if x == l {
+			ls.of[m] = head
+			return y
+		}
+	}
+	return l // not among m's: (not reached)
 }

@@ -74,12 +74,29 @@ func (k Knobs) Apply(p model.Policy) model.Policy {
 // all the same: a replay under it would be a guess the command line
 // refuses, the screen shows.
 func Open(rec *model.Recording, q Request) (*Study, error) {
-	s := &Study{Rec: rec, Lineage: lineage.Decide(rec), Given: q.Knobs.Given(), Only: q.Only}
-	err := window.SettleLibrary(rec, s.Lineage, q.Library)
+	return open(rec, q, nil)
+}
+
+// open is Open; prev, when not nil, is the study of an earlier part of
+// the same file, asked for as rec is, whose work is gone on with where
+// the new lines leave it as it was (grow.go).
+func open(rec *model.Recording, q Request, prev *Study) (*Study, error) {
+	s := &Study{Rec: rec, Given: q.Knobs.Given(), Only: q.Only, q: q}
+	if prev != nil {
+		s.Lineage = lineage.Grow(prev.Lineage, rec) // the new runs linked by the last part's decider
+	} else {
+		s.Lineage = lineage.Decide(rec)
+	}
+	var was *window.LibraryScan
+	if prev != nil {
+		was = prev.scan
+	}
+	scan, err := window.SettleLibraryMore(rec, s.Lineage, q.Library, was)
 	if err != nil {
-		_ = window.SettleLibrary(rec, s.Lineage, "") // told from the file
+		scan, _ = window.SettleLibraryMore(rec, s.Lineage, "", was) // told from the file
 		err = fmt.Errorf("--library-version: %w", err)
 	}
+	s.scan = scan
 	agents := rec.Agents
 	if q.Only != nil {
 		agents = []*model.Agent{q.Only}
@@ -90,7 +107,7 @@ func Open(rec *model.Recording, q Request) (*Study, error) {
 	k := q.Knobs
 	infer := !k.Whole() || q.Recorded || k.Strategy == model.SummarizeOldest // summaries: refusals learned under the recorded policy (§11.9)
 	if infer {
-		s.infs = s.infer(q.After)
+		s.infs = s.infer(q.After, prev)
 	}
 	s.policies = map[string]model.Policy{}
 	for i, a := range agents {
@@ -130,8 +147,13 @@ func Open(rec *model.Recording, q Request) (*Study, error) {
 
 // infer infers every replayed agent's recorded policy; a one-agent file
 // whose earlier part was inferred has that inference checked on the new
-// calls instead, when the log allows.
-func (s *Study) infer(after *Study) []window.Inference {
+// calls instead, when the log allows; prev's inference of an earlier part
+// of the file goes on where the new calls leave it as it was, with the
+// answer of a search of the whole (window.InferMore).
+func (s *Study) infer(after, prev *Study) []window.Inference {
+	if prev != nil && prev.infs != nil {
+		return window.InferMore(prev.infs, s.sub, s.Lineage)
+	}
 	if after != nil && len(after.infs) == 1 && len(s.sub.Agents) == 1 {
 		if inf, ok := window.Recheck(s.sub, s.Lineage, after.infs[0]); ok {
 			return []window.Inference{inf}

@@ -4,7 +4,7 @@
 //
 //   - the recording's lineage, decided once (lineage.Decide), and the
 //     library version whose window rules it is replayed under
-//     (window.SettleLibrary, kept in Rec.Library);
+//     (window.SettleLibraryMore, kept in Rec.Library);
 //   - each agent's policy, settled once: a knob given from outside
 //     first, then what the log states, then what the replay infers
 //     (WINDOW-SEMANTICS §10.10, §13.2), with what the inference could
@@ -63,8 +63,10 @@ type Study struct {
 	Given   []string // the knobs given from outside, in the library's words
 	Only    *model.Agent
 
-	lead     Agent            // the first agent's, or the defaults in a file with none
-	sub      *model.Recording // Rec with the replayed agents only
+	q        Request             // what it was opened for
+	scan     *window.LibraryScan // what settling the library version read (nil: a flag or an envelope told it)
+	lead     Agent               // the first agent's, or the defaults in a file with none
+	sub      *model.Recording    // Rec with the replayed agents only
 	infs     []window.Inference
 	policies map[string]model.Policy // settled, by agent key
 
@@ -74,6 +76,7 @@ type Study struct {
 	mu    sync.Mutex
 	folds map[model.Policy]*window.FoldBook // FoldsFor's answers
 	views map[int]*View
+	prev  map[int]*View  // the views of the study of an earlier part of the file (Grow)
 	convs []Conversation // tallied (Conversations)
 	// advice is the advisor's answer by agent key, once made (Advise)
 	advice map[string]*Advice

@@ -18,11 +18,14 @@ type View struct {
 	Rec    *model.Recording // its runs and its agent; the file itself when it holds one conversation of one agent
 	Agent  *Agent           // its agent, settled
 
-	s   *Study
-	lin *lineage.Lineage // Rec's: the file's links, renumbered
+	s     *Study
+	lin   *lineage.Lineage // Rec's: the file's links, renumbered
+	first int              // its conversation's first run (-1: the whole file)
+	from  *View            // the view of its conversation in the study of an earlier part of the file
 
 	recordedOnce sync.Once
 	recorded     *window.Replay
+	made         atomic.Pointer[window.Replay] // recorded, once made
 }
 
 // View is conversation number (§10.8) of the file, or for a negative
@@ -48,7 +51,11 @@ func (s *Study) View(number int) *View {
 	if v := s.views[c.Number]; v != nil {
 		return v
 	}
-	v := &View{Number: c.Number, Agent: s.Agent(c.Agent), s: s, Rec: s.sub, lin: s.Lineage}
+	v := &View{Number: c.Number, Agent: s.Agent(c.Agent), s: s, Rec: s.sub, lin: s.Lineage, first: -1}
+	if len(c.Runs) > 0 {
+		v.first = c.Runs[0]
+	}
+	v.from = s.before(v.first)
 	switch {
 	case v.Agent == nil: // no agent named (or one --agent left out)
 		v.Agent = &s.lead
@@ -96,10 +103,20 @@ func scope(rec *model.Recording, lin *lineage.Lineage, c lineage.Conversation) (
 func (v *View) Recorded() *window.Replay {
 	v.recordedOnce.Do(func() {
 		p := v.Agent.Recorded
+		f := v.from
+		v.from = nil // (what it is grown from is let go)
+		defer func() { v.made.Store(v.recorded) }()
 		if inf := v.Agent.inf; inf != nil {
 			if r := inf.Replay(v.Rec); r != nil {
 				v.recorded = r // the inference's own
 				return
+			}
+		}
+		if f != nil && f.Agent.Recorded == p {
+			if was := f.made.Load(); was != nil {
+				if v.recorded = window.Grow(was, v.Rec, v.lin); v.recorded != nil {
+					return
+				}
 			}
 		}
 		v.recorded = window.RunFolds(v.Rec, v.lin, p, v.s.foldsFor(p))

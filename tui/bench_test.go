@@ -189,6 +189,7 @@ func streamOf(l *loader.Loading) *Stream {
 	return &Stream{
 		Progress: func() (int64, int64, int) { p := l.Progress(); return p.Bytes, p.Total, p.Calls },
 		Snapshot: l.Snapshot, Done: l.Done(), Wait: l.Wait,
+		Waiting: func() bool { return l.Progress().Waiting },
 	}
 }
 

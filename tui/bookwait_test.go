@@ -65,7 +65,7 @@ func runCmds(m Model, cmd tea.Cmd, held func(tea.Msg) bool, until func(Model) bo
 			continue
 		}
 		switch msg := c().(type) {
-		case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileSizeMsg:
+		case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileLookMsg:
 		case tea.BatchMsg:
 			pending = append(pending, msg...)
 		default:

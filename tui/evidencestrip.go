@@ -48,9 +48,18 @@ func judgeAll(b *provenance.Book, n int) judgement {
 // judgeUntil is judgeAll, which gives up (false) as soon as stop says so.
 func judgeUntil(b *provenance.Book, n int, stop *atomic.Bool) (judgement, bool) {
 	j := judgement{flags: make([]bool, n), args: make([]bool, n), used: map[*model.Message][]int{}, counts: make([]callTally, n)}
-	for i := range n {
+	if !judgeInto(&j, b, 0, n, stop) {
+		return judgement{}, false
+	}
+	return j, true
+}
+
+// judgeInto judges calls from..n-1 of b into j; false when stop said
+// to give up first.
+func judgeInto(j *judgement, b *provenance.Book, from, n int, stop *atomic.Bool) bool {
+	for i := from; i < n; i++ {
 		if stop != nil && stop.Load() {
-			return judgement{}, false
+			return false
 		}
 		ce := b.Call(i)
 		t := tallyOf(ce)
@@ -70,7 +79,7 @@ func judgeUntil(b *provenance.Book, n int, stop *atomic.Bool) (judgement, bool) 
 			}
 		}
 	}
-	return j, true
+	return true
 }
 
 // usedOutOfView is the calls that used a value of m while m was out of

@@ -28,17 +28,46 @@ func s01Lines(t *testing.T) []string {
 	return out
 }
 
-// growingConfig opens path as cli does, able to read it again.
+// growingConfig opens path as cli does, able to read it again and to
+// read on what is appended; opens counts the reads from the start.
 func growingConfig(path string, follow bool) Config {
+	cfg, _ := countedConfig(path, follow)
+	return cfg
+}
+
+func countedConfig(path string, follow bool) (Config, *int) {
+	opens := new(int)
+	var stream func(l *loader.Loading) *Stream
+	stream = func(l *loader.Loading) *Stream {
+		return &Stream{Snapshot: l.Snapshot, Done: l.Done(), Wait: l.Wait,
+			Progress: func() (int64, int64, int) { p := l.Progress(); return p.Bytes, p.Total, p.Calls },
+			More: func() (*Stream, error) {
+				next, err := l.Continue()
+				if err != nil {
+					return nil, err
+				}
+				return stream(next), nil
+			}}
+	}
+	start := func(following bool) *Stream {
+		*opens++
+		if following {
+			return stream(loader.StartFollowing(path, 0))
+		}
+		return stream(loader.StartLimited(path, 0))
+	}
 	return Config{
 		Name: path, Path: path, Follow: follow,
-		Load: func() (*model.Recording, error) { return loader.StartLimited(path, 0).Wait() },
-		Open: func() *Stream {
-			l := loader.StartLimited(path, 0)
-			return &Stream{Snapshot: l.Snapshot, Done: l.Done(), Wait: l.Wait,
-				Progress: func() (int64, int64, int) { p := l.Progress(); return p.Bytes, p.Total, p.Calls }}
-		},
-	}
+		Load:   func() (*model.Recording, error) { return loader.StartLimited(path, 0).Wait() },
+		Open:   func() *Stream { return start(follow) },
+		Reopen: func() *Stream { return start(true) },
+	}, opens
+}
+
+// look is what the program's look at the file at path finds.
+func look(path string) fileLookMsg {
+	info, err := os.Stat(path)
+	return fileLookMsg{info: info, err: err}
 }
 
 func appendLines(t *testing.T, path string, ls []string) int64 {
@@ -66,8 +95,8 @@ func TestFollowGrowingLog(t *testing.T) {
 	}
 	m = press(m, "G")
 	// the writer adds calls 5–7
-	size := appendLines(t, path, ls[96:173])
-	m = send(m, fileSizeMsg{size: size})
+	appendLines(t, path, ls[96:173])
+	m = send(m, look(path))
 	if m.s.calls() != 7 || m.s.call != 6 {
 		t.Fatalf("after growth: %d calls, on call %d; want 7, following the last", m.s.calls(), m.s.call+1)
 	}
@@ -75,13 +104,13 @@ func TestFollowGrowingLog(t *testing.T) {
 		t.Errorf("the header should say following and unfinished:\n%s", m.View())
 	}
 	// then the rest, turn_end included: the mark goes
-	size = appendLines(t, path, ls[173:])
-	m = send(m, fileSizeMsg{size: size})
+	appendLines(t, path, ls[173:])
+	m = send(m, look(path))
 	if m.s.calls() != 9 || m.s.call != 8 || strings.Contains(m.View(), "unfinished") {
 		t.Errorf("at turn_end: %d calls, on call %d, unfinished still shown: %v", m.s.calls(), m.s.call+1, strings.Contains(m.View(), "unfinished"))
 	}
 	// a file that stops growing is not read again
-	m = send(m, fileSizeMsg{size: size})
+	m = send(m, look(path))
 	if m.watch.reloading {
 		t.Error("an unchanged file is read again")
 	}
@@ -92,8 +121,8 @@ func TestGrownFileOffersReload(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "live.jsonl")
 	appendLines(t, path, ls[:96])
 	m := press(open(t, growingConfig(path, false), 120, 40), "l")
-	size := appendLines(t, path, ls[96:])
-	m = send(m, fileSizeMsg{size: size})
+	appendLines(t, path, ls[96:])
+	m = send(m, look(path))
 	if m.s.calls() != 4 || !strings.Contains(m.View(), "R reads it again") {
 		t.Fatalf("without -f: %d calls; the header should offer R:\n%s", m.s.calls(), m.View())
 	}

@@ -189,6 +189,10 @@ func (h *header) line2(c *window.CallReplay) string {
 			segs = append(append(segs, ev[:len(ev)-1]...), ev[len(ev)-1]+h.st.Label.Render(" (i)"))
 		case level == 2:
 			segs = append(segs, ev...)
+		case h.note != "":
+			// the note about the file first (it says the screen may not
+			// be the file's), then the counts: what is cut is the rest
+			segs = append(append([]string{segs[0]}, ev...), segs[1:]...)
 		default:
 			segs = append(ev, segs...) // the counts first: what is cut is the rest
 		}

@@ -55,7 +55,7 @@ func settle(m Model, cmd tea.Cmd) Model {
 		return m
 	}
 	switch msg := cmd().(type) {
-	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileSizeMsg:
+	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileLookMsg:
 	case tea.BatchMsg:
 		for _, c := range msg {
 			m = settle(m, c)
@@ -113,7 +113,7 @@ func keyMsg(k string) tea.KeyMsg {
 // judgeCmd judges every call with a book of its own (a Book is not shared
 // between goroutines): a whole-recording pass, off the UI goroutine.
 func judgeCmd(key *provenance.Book, rec *model.Recording, r *window.Replay) tea.Cmd {
-	return judgeCmdUntil(key, rec, r, nil)
+	return judgeCmdUntil(key, rec, r, nil, false)
 }
 
 // viewOf is rec opened as the screen opens it: its first conversation.

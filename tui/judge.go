@@ -36,6 +36,9 @@ type judgedMsg struct {
 	book *provenance.Book
 	judgement
 	gaveUp bool
+	// walker is the book that judged, to judge what a followed file
+	// appends after (grownFrom)
+	walker *provenance.Book
 }
 
 // judgeJob starts judging every call of the replay on screen, once per
@@ -63,7 +66,7 @@ func (s *session) judgeJob() tea.Cmd {
 		s.judgeStops = map[*provenance.Book]*atomic.Bool{}
 	}
 	s.judgeStops[s.book] = stop
-	return judgeCmdUntil(s.book, s.rec, s.replay, stop)
+	return judgeCmdUntil(s.book, s.rec, s.replay, stop, s.growing && s.book == s.recordedBook)
 }
 
 // A long run's judge pass (seconds of work at 50,000 calls) starts only
@@ -113,12 +116,22 @@ func (s *session) bookHeld(b *provenance.Book) bool {
 // judgeCmdUntil judges every call with a book of its own (a Book is not
 // shared between goroutines): a whole-recording pass, off the UI
 // goroutine, which gives up as soon as stop says so.
-func judgeCmdUntil(key *provenance.Book, rec *model.Recording, r *window.Replay, stop *atomic.Bool) tea.Cmd {
+// Following, it judges so that what the file appends is judged at its
+// own cost after (provenance.WalkOn).
+func judgeCmdUntil(key *provenance.Book, rec *model.Recording, r *window.Replay, stop *atomic.Bool, following bool) tea.Cmd {
 	return func() tea.Msg {
-		b := provenance.Walk(rec, r) // every call once, in order: the export's way, values told ahead
+		walk := provenance.Walk // every call once, in order: the export's way, values told ahead
+		if following {
+			walk = provenance.WalkOn
+		}
+		b := walk(rec, r)
 		defer b.Stop()
 		j, done := judgeUntil(b, len(r.Calls), stop)
-		return judgedMsg{book: key, judgement: j, gaveUp: !done}
+		msg := judgedMsg{book: key, judgement: j, gaveUp: !done}
+		if following {
+			msg.walker = b
+		}
+		return msg
 	}
 }
 
@@ -127,6 +140,9 @@ func (s *session) judged(msg judgedMsg) {
 	if s != nil && !msg.gaveUp {
 		delete(s.judgeStops, msg.book)
 		s.file(msg.book, msg.judgement)
+		if msg.book == s.recordedBook {
+			s.walker = msg.walker
+		}
 	}
 }
 

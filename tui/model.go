@@ -151,10 +151,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.header.err = msg.err
 			return m, tea.Quit
 		}
+		var src *Stream
+		if m.stream != nil {
+			src = m.stream.src
+		}
 		m.stream = nil
 		m, cmd = m.adopt(msg)
-		cmd = tea.Batch(cmd, m.startWatching())
-	case fileSizeMsg:
+		cmd = tea.Batch(cmd, m.startWatching(src))
+	case fileLookMsg:
 		m, cmd = m.looked(msg)
 	case reloadedMsg:
 		m, cmd = m.reloaded(msg)
@@ -227,6 +231,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.flash = "the pager: " + msg.err.Error()
 		}
+		if !m.mouseOff {
+			cmd = tea.EnableMouseCellMotion // the terminal comes back from the pager without it
+		}
 	case copiedMsg:
 		m.flash = copiedText(msg)
 	case tea.MouseMsg:
@@ -241,6 +248,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// load's would be thrown away, and would compete with the decoders
 	if m.stream == nil {
 		m.s.dropJudges()
+		if m.s != nil {
+			m.s.growing = m.watch.follow
+		}
 		if job := m.s.judgeJob(); job != nil {
 			cmd = tea.Batch(cmd, job)
 		}

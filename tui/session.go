@@ -59,8 +59,13 @@ type session struct {
 	judgements map[*provenance.Book]judgement
 	judging    map[*provenance.Book]bool
 	judgeStops map[*provenance.Book]*atomic.Bool // of the judge jobs under way (dropJudges)
-	shownAt    time.Time                         // when a knob's replay came on screen (judgeWait)
-	judgeTick  bool                              // a judgeSoonMsg is on its way
+	// walker is the book that judged recordedBook's calls, kept to judge
+	// the calls a followed file appends (grownFrom); nil when none.
+	// growing: the file is followed, and judged so (provenance.WalkOn)
+	walker    *provenance.Book
+	growing   bool
+	shownAt   time.Time // when a knob's replay came on screen (judgeWait)
+	judgeTick bool      // a judgeSoonMsg is on its way
 
 	recent   []madeReplay  // replays under the last policies the user set (replays.go)
 	ahead    []madeReplay  // replays made ahead (replays.go), oldest first
@@ -84,6 +89,8 @@ type loadedMsg struct {
 	problems []model.Problem     // the study's
 	nprobs   int                 // the study's count, unlisted included
 	diff     *fateDiff           // recorded against start, when they differ
+	judged   *judgement          // every call of books[0] judged, when the book grew from a judged one
+	walker   *provenance.Book    // the book that judged them
 	err      error
 }
 
@@ -95,14 +102,14 @@ func loadCmd(cfg Config) tea.Cmd {
 		if err != nil {
 			return loadedMsg{err: err}
 		}
-		return prepare(cfg, rec, nil, nil)
+		return prepare(cfg, rec, nil)
 	}
 }
 
-// prepare opens rec for the screen (after: the study of an earlier part
-// of it, while it loads) and prepares the conversation cfg.View.
-func prepare(cfg Config, rec *model.Recording, mine *model.Policy, after *study.Study) loadedMsg {
-	st, _ := study.Open(rec, study.Request{Knobs: cfg.Knobs, Recorded: true, After: after, Library: cfg.Library})
+// prepare opens rec for the screen and prepares the conversation
+// cfg.View.
+func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
+	st, _ := study.Open(rec, study.Request{Knobs: cfg.Knobs, Recorded: true, Library: cfg.Library})
 	return prepareView(st, cfg.View, mine)
 }
 
@@ -110,17 +117,24 @@ func prepare(cfg Config, rec *model.Recording, mine *model.Policy, after *study.
 // policy, and again under the policy the screen shows: the one the user
 // set (mine, when not nil) or the agent's settled one (the knobs given).
 func prepareView(st *study.Study, number int, mine *model.Policy) loadedMsg {
+	return prepareFrom(st, number, mine, grownFrom{})
+}
+
+// prepareFrom is prepareView; was, when it has a book, is what the
+// screen had of an earlier part of the file: the recorded replay's book
+// grows from it where the replay did (provenance.Grow).
+func prepareFrom(st *study.Study, number int, mine *model.Policy, was grownFrom) loadedMsg {
 	v := st.View(number)
 	r := v.Recorded()
 	var books [2]*provenance.Book
 	made := make(chan struct{})
-	go func() { books[0] = provenance.New(v.Rec, r); close(made) }() // reads r only
+	go func() { books[0] = was.book(v.Rec, r); close(made) }() // reads r only
 	vs := newViews(st, v)
 	p := v.Agent.Policy
 	if mine != nil {
 		p = *mine
 	}
-	start := v.Replay(p, nil)
+	start := was.replay(v, p)
 	var d *fateDiff
 	if start != r {
 		d = newFateDiff(r, start)
@@ -128,10 +142,11 @@ func prepareView(st *study.Study, number int, mine *model.Policy) loadedMsg {
 	<-made
 	books[1] = books[0]
 	if start != r {
-		books[1] = provenance.New(v.Rec, start)
+		books[1] = was.startBook(v.Rec, start)
 	}
+	j, walker := was.judge(v.Rec, r)
 	return loadedMsg{study: st, view: v, recorded: r, start: start, books: books, views: vs, diff: d,
-		problems: st.Problems(), nprobs: st.ProblemCount()}
+		problems: st.Problems(), nprobs: st.ProblemCount(), judged: j, walker: walker}
 }
 
 // replayedMsg is sent by replayCmd when a replay under a policy the user
@@ -216,6 +231,10 @@ func newSession(name string, msg loadedMsg) *session {
 	}
 	if s.lastPins <= 0 {
 		s.lastPins = model.DefaultKeepLastToolResults
+	}
+	if msg.judged != nil {
+		s.file(msg.books[0], *msg.judged)
+		s.walker = msg.walker
 	}
 	s.refresh()
 	return s

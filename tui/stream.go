@@ -24,6 +24,16 @@ type Stream struct {
 	Snapshot func() *model.Recording
 	Done     <-chan struct{} // closed when reading has finished
 	Wait     func() (*model.Recording, error)
+	// Waiting, when set, says the input has nothing more for now (a pipe
+	// whose writer is quiet): what has loaded is shown at once, however
+	// few calls it adds.
+	Waiting func() bool
+	// More, when set, reads on, once reading has finished, what was
+	// appended to the file since: a Stream of the whole file as far as
+	// it is written, read in the time the new lines take. It fails when
+	// the file is not the one read, lost what was read, or is gone;
+	// then the file is read from the start.
+	More func() (*Stream, error)
 }
 
 // How often a stream's progress is read: often until the first calls are
@@ -48,8 +58,9 @@ type partialMsg struct {
 }
 
 // partialCmd prepares what has loaded; prev, the study of the last part
-// shown, has its inference checked on the new calls rather than searched
-// again (study.Request.After).
+// shown, is studied on where the new calls leave it as it was
+// (study.Grow): a pipe whose writer trickles has each call it writes on
+// screen at the cost of that call.
 func partialCmd(cfg Config, st *Stream, mine *model.Policy, prev *study.Study) tea.Cmd {
 	return func() tea.Msg {
 		rec := st.Snapshot()
@@ -57,7 +68,8 @@ func partialCmd(cfg Config, st *Stream, mine *model.Policy, prev *study.Study) t
 		for _, r := range rec.Runs {
 			n += len(r.Calls)
 		}
-		return partialMsg{loadedMsg: prepare(cfg, rec, mine, prev), calls: n}
+		s, _ := study.Grow(prev, rec, study.Request{Knobs: cfg.Knobs, Recorded: true, Library: cfg.Library})
+		return partialMsg{loadedMsg: prepareView(s, cfg.View, mine), calls: n}
 	}
 }
 
@@ -68,7 +80,7 @@ func finalCmd(cfg Config, st *Stream, mine *model.Policy) tea.Cmd {
 		if err != nil {
 			return loadedMsg{err: err}
 		}
-		return prepare(cfg, rec, mine, nil)
+		return prepare(cfg, rec, mine)
 	}
 }
 
@@ -136,8 +148,11 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	}
 	next := streamTick(s.pace())
 	// each partial replays every call so far: one when the calls have
-	// doubled keeps their total work within twice the final one's
-	if !s.partialBusy && s.calls > s.shownCalls && s.calls >= 2*s.shownCalls && s.worthPartial() {
+	// doubled keeps their total work within twice the final one's; a
+	// writer that fell quiet has its calls shown now, not when it writes
+	// again
+	quiet := s.src.Waiting != nil && s.src.Waiting()
+	if !s.partialBusy && s.calls > s.shownCalls && (quiet || s.calls >= 2*s.shownCalls && s.worthPartial()) {
 		s.partialBusy, s.partialAt = true, s.now()
 		return tea.Batch(partialCmd(cfg, s.src, mine, s.studied), next)
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -176,12 +178,13 @@ func TestStreamNoPartialAtTheEnd(t *testing.T) {
 	}
 }
 
-// While a file loads, the policy is inferred once on the first part, and
-// each later part only checked against it (a search over every call
-// each time would cost more than the reading); the whole file is
-// inferred in full. A log generated under keepRecentTurns 4,
-// keepLastToolResults 2, 80 calls, read 20, 40 and 80 at a time.
-func TestStreamInfersOnceThenChecks(t *testing.T) {
+// While a file loads, the policy is inferred on the first part, and on
+// each later part the search goes on from the last part's (study.Grow:
+// a candidate replays only the new calls), with the answer a search of
+// the whole part gives: the evidence of a search, not of a check. A log
+// generated under keepRecentTurns 4, keepLastToolResults 2, 80 calls,
+// read 20, 40 and 80 at a time.
+func TestStreamInfersOnceThenGoesOn(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	if _, err := rungen.WriteFile(path, rungen.Default(80)); err != nil {
 		t.Fatal(err)
@@ -194,20 +197,54 @@ func TestStreamInfersOnceThenChecks(t *testing.T) {
 	m := New(Config{Name: path, Open: f.stream})
 	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = settle(m, m.Init())
-	const checked = "checked on the rest as the file loads"
 	want := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}
-	for _, step := range []struct {
-		calls   int
-		checked bool
-	}{{20, false}, {40, true}, {80, false}} {
-		f.advance(step.calls, step.calls == 80)
+	for _, calls := range []int{20, 40, 80} {
+		f.advance(calls, calls == 80)
 		m.stream.began = m.stream.now().Add(-time.Second) // reading is far from done
 		m = send(m, streamTickMsg{})
 		inf := m.s.agent
-		if m.s.calls() != step.calls || inf.Policy != want || inf.Matched != step.calls ||
-			strings.Contains(inf.Evidence, checked) != step.checked {
-			t.Fatalf("after %d calls: %d on screen, %v reproducing %d, evidence %q (checked, not searched: %v)",
-				step.calls, m.s.calls(), inf.Policy, inf.Matched, inf.Evidence, step.checked)
+		whole := viewOf(t, f.stream().Snapshot()).Agent
+		if m.s.calls() != calls || inf.Policy != want || inf.Matched != calls || inf.Evidence != whole.Evidence {
+			t.Fatalf("after %d calls: %d on screen, %v reproducing %d, evidence %q; a search of the part: %q",
+				calls, m.s.calls(), inf.Policy, inf.Matched, inf.Evidence, whole.Evidence)
 		}
+	}
+}
+
+// TestQuietPipeHasItsCallsOnScreen: a log sent through a pipe whose
+// writer then falls quiet (`(cat run.jsonl; sleep 25) | inspect -`) has
+// every call on screen while the writer is quiet, though they are fewer
+// than twice those shown before: six calls, then the last three.
+func TestQuietPipeHasItsCallsOnScreen(t *testing.T) {
+	data, err := os.ReadFile(s01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seventh := 0
+	for range 7 {
+		seventh += strings.Index(string(data[seventh:]), `"agentfootprint.stream.llm_start"`) + 1
+	}
+	seventh += strings.IndexByte(string(data[seventh:]), '\n') + 1 // its llm_start settles the sixth
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	l := loader.StartReaderLimited(pr, "stdin", 0, 0)
+	go pw.Write(data[:seventh]) // six calls settled, then quiet
+	m := New(Config{Name: "stdin", Open: func() *Stream { return streamOf(l) }})
+	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	cmd := m.Init()
+	until := func(calls int) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); m.s == nil || m.s.calls() < calls; {
+			if cmd == nil || time.Now().After(deadline) {
+				t.Fatalf("the %d calls sent are not on screen while the writer is quiet: %d", calls, m.s.calls())
+			}
+			m, cmd = runOne(m, cmd)
+		}
+	}
+	until(6)
+	go pw.Write(data[seventh:]) // the rest, then quiet, the pipe left open
+	until(9)
+	if m.stream == nil || !strings.Contains(m.View(), "calls so far") {
+		t.Error("the pipe is still open: the screen should say it is still reading")
 	}
 }

@@ -38,6 +38,9 @@ type Config struct {
 	// background, and the screen shows what has loaded while the rest
 	// arrives, with a progress bar.
 	Open func() *Stream
+	// Reopen, when set, is Open for a file followed as it is written: a
+	// last line still being written is waited for, not reported (-f, F).
+	Reopen func() *Stream
 	// Path is the file on disk, "" for the demo or standard input: only
 	// a file can be followed or read again.
 	Path string

@@ -29,6 +29,11 @@ type Inference struct {
 
 	replay *Replay // the agent's replay under Policy, when complete
 	facts  *facts  // what the log stated, for Recheck; nil when not read
+	// searched is what the search left, to search a longer part of the
+	// file again from (infermore.go); nil when there is nothing to; read
+	// is what gather read of each run, to read only what changed then
+	searched *searched
+	read     map[int]*runFacts
 }
 
 // Replay is the replay the inference made under Policy when it is the
@@ -71,16 +76,21 @@ func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
 	var book *FoldBook // read once, for the summarize-oldest agents
 	byAgent := agentRuns(rec)
 	for _, a := range rec.Agents {
-		f := gather(rec, a, byAgent[a])
+		f, read := gatherFrom(rec, a, byAgent[a], nil)
 		if f.strategy == model.SummarizeOldest && book == nil {
 			book = readFolds(rec, lin)
 		}
-		out = append(out, inferAgent(rec, lin, a, f, book))
+		inf := inferAgent(rec, lin, a, f, book, nil)
+		inf.read = read
+		out = append(out, inf)
 	}
 	return out
 }
 
-func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, facts facts, book *FoldBook) Inference {
+// inferAgent infers a's policy from facts, its segments' (§10.10);
+// prev, when not nil, is a's inference from an earlier part of the file,
+// whose search goes on where it can (infermore.go).
+func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, facts facts, book *FoldBook, prev *Inference) Inference {
 	inf := Inference{Agent: a, Inferred: true, facts: &facts}
 	if a.Composition {
 		// a composition's own calls have no window strategy (§15.5)
@@ -108,7 +118,11 @@ func inferAgent(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, fact
 	if r := RulesOf(rec); !r.pinsExist() {
 		ev = append(ev, rulesNote(r))
 	}
-	s := search(rec, lin, a, p, facts, book)
+	s, ok := prev.searchMore(rec, lin, a, p, facts)
+	if !ok {
+		s = search(rec, lin, a, p, facts, book)
+	}
+	inf.searched = s.kept(rec, lin, p, facts)
 	inf.Policy, inf.replay, inf.Folds = s.best, s.bestReplay, s.bestBook
 	inf.Matched, inf.Compared, inf.Equal = s.bestScore, facts.recorded, s.equal
 	inf.Inferred = !(facts.named && s.statedK && s.statedL)

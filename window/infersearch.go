@@ -30,132 +30,12 @@ func isPrefix(a, b []*model.Message) bool {
 
 var noticeStrategy = regexp.MustCompile(`by the '([^']+)' window strategy\.`)
 
-// gather reads the strategy and threshold of agent a (§10.10) and the
-// size of its recorded windows, from its runs alone (runs, as agentRuns
-// gives them).
-func gather(rec *model.Recording, a *model.Agent, runs []int) facts {
-	f := facts{statedK: -1, statedL: -1, runs: runs}
-	configured, frame, notice, changed := "", false, "", false
-	caps := map[int]int{}
-	largest := 0
-	for k := range runCount(rec, runs) {
-		r := rec.Runs[runAt(runs, k)]
-		if r.Agent != a {
-			continue
-		}
-		if r.Configured && configured == "" {
-			configured = r.Strategy
-		}
-		for _, c := range r.Caps {
-			caps[c]++
-		}
-		for _, x := range r.Records {
-			if f.statedK < 0 && x.KeepRecentTurns > 0 {
-				f.statedK = x.KeepRecentTurns
-			}
-			if f.statedL < 0 && x.Observations != nil && x.Observations.Limit > 0 {
-				f.statedL = x.Observations.Limit
-			}
-		}
-		var prev []*model.Message
-		for _, c := range r.Calls {
-			largest = max(largest, c.Usage.Input)
-			if c.Recorded == nil {
-				prev = nil
-				continue
-			}
-			if prev != nil && !isPrefix(prev, c.Recorded) {
-				changed = true // something left between two calls
-			}
-			prev = c.Recorded
-			f.recorded++
-			f.maxTurns = max(f.maxTurns, countTurns(c.Recorded))
-			for _, m := range c.Recorded {
-				if m.Role != model.RoleUser {
-					continue
-				}
-				if strings.HasPrefix(m.Content, model.CompactedPrefix) {
-					frame = true
-				}
-				if sm := noticeStrategy.FindStringSubmatch(m.Content); sm != nil && notice == "" && strings.HasPrefix(m.Content, model.DroppedPrefix) {
-					notice = sm[1]
-				}
-			}
-		}
-	}
-	switch {
-	case configured != "":
-		f.named = true
-		f.strategy, f.strategyWhy = configured, fmt.Sprintf("strategy '%s' from run_configured", configured)
-	case frame:
-		f.strategy, f.strategyWhy = model.SummarizeOldest, "strategy 'summarize-oldest' from the compaction frames of its recorded windows"
-	case notice != "":
-		f.strategy, f.strategyWhy = notice, fmt.Sprintf("strategy '%s' named by the drop notices of its recorded windows", notice)
-	case len(caps) > 0:
-		f.strategy, f.strategyWhy = model.TokenBudget, "strategy 'token-budget' from its budget_pressure events"
-	case changed:
-		f.strategy, f.strategyWhy = model.SlidingWindow, "strategy 'sliding-window': its windows changed and nothing names the strategy "+noMeterNote(a)
-	default:
-		f.strategy, f.strategyWhy = model.SlidingWindow, "strategy named nowhere in the log: assuming 'sliding-window'"
-	}
-	if (model.Policy{Strategy: f.strategy}).NeedsThreshold() {
-		f.strategyWhy += MeterNote(a) // a composition agent's meter is not recorded (§15.6)
-	}
-	best, n := 0, 0
-	for c, k := range caps {
-		if k > n || k == n && c < best {
-			best, n = c, k
-		}
-	}
-	if n > 0 {
-		f.threshold, f.thresholdWhy = best, fmt.Sprintf("thresholdTokens %d from budget_pressure cap", best)
-	} else if (model.Policy{Strategy: f.strategy}).NeedsThreshold() && rec.Tier == model.TierMinimal {
-		f.named = false
-		f.threshold, f.thresholdWhy = 0, "thresholdTokens unknown: tier minimal keeps no usage" // §16.4
-	} else if (model.Policy{Strategy: f.strategy}).NeedsThreshold() {
-		f.named = false
-		f.threshold, f.thresholdWhy = largest, fmt.Sprintf("no budget_pressure: the strategy never engaged, so thresholdTokens is taken as the largest input, %d", largest)
-	}
-	return f
-}
-
-// noMeterNote says why a window that changed with no budget_pressure
-// event is sliding-window's doing, for the composition agent a runs in:
-// a Sequence step has no meter (§7); elsewhere the token strategies
-// emit budget_pressure whenever they engage, and whether a Loop,
-// Conditional or Parallel agent has a meter is not recorded (§15.6).
-func noMeterNote(a *model.Agent) string {
-	switch kind := compositionKind(a); kind {
-	case "Sequence":
-		return "(a Sequence step has no meter: only sliding-window changes its windows)"
-	case "":
-		return "(no budget_pressure event, which the token strategies emit whenever they engage)"
-	default:
-		return "(no budget_pressure event, which the token strategies emit whenever they engage; whether an agent in a " + kind + " has a meter is not recorded)"
-	}
-}
-
-// searchResult is the best (K, L) found and the equally good ones.
-type searchResult struct {
-	best       model.Policy
-	bestScore  int
-	bestReplay *Replay
-	bestBook   *FoldBook // the recorded folds with the refusals learned under best
-	equal      [][2]int  // (K, L) scoring bestScore
-	statedK    bool      // K was read from the envelope's records
-	statedL    bool      // so was L
-}
-
-// search tries K from 1 to one more than the most turns, L from 0 to 5,
-// L = 2 first (the library default wins a tie), then the smallest L, the
-// smallest K. A candidate stops being replayed as soon as it cannot reach
-// the best score so far.
-func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, f facts, book *FoldBook) searchResult {
-	var ks []int
+// candidates are the K and L search tries, in its order.
+func candidates(rec *model.Recording, f facts) (ks, ls []int) {
 	for k := 1; k <= min(f.maxTurns+1, maxInferK); k++ {
 		ks = append(ks, k)
 	}
-	ls := []int{model.DefaultKeepLastToolResults}
+	ls = []int{model.DefaultKeepLastToolResults}
 	for l := 0; l <= maxInferL; l++ {
 		if l != model.DefaultKeepLastToolResults {
 			ls = append(ls, l)
@@ -170,6 +50,30 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 	if !RulesOf(rec).pinsExist() {
 		ls = []int{0} // the version had no pins (§17.3)
 	}
+	return ks, ls
+}
+
+// searchResult is the best (K, L) found and the equally good ones.
+type searchResult struct {
+	best       model.Policy
+	bestScore  int
+	bestReplay *Replay
+	bestBook   *FoldBook // the recorded folds with the refusals learned under best
+	equal      [][2]int  // (K, L) scoring bestScore
+	statedK    bool      // K was read from the envelope's records
+	statedL    bool      // so was L
+	// trials are the candidates tried, in order, when one reproduces
+	// every recorded window: what a longer part of the file is searched
+	// again from (infermore.go); nil otherwise
+	trials []trial
+}
+
+// search tries K from 1 to one more than the most turns, L from 0 to 5,
+// L = 2 first (the library default wins a tie), then the smallest L, the
+// smallest K. A candidate stops being replayed as soon as it cannot reach
+// the best score so far.
+func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, f facts, book *FoldBook) searchResult {
+	ks, ls := candidates(rec, f)
 	res := searchResult{bestScore: -1, statedK: f.statedK > 0, statedL: f.statedL > 0}
 	// First every candidate up to its first differing window, in
 	// preference order: the first that differs nowhere is the answer,
@@ -182,7 +86,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 			tr := trial{policy: q, book: book.fresh()}
 			// long runs on two goroutines (split.go), the second half
 			// started once the candidate reproduced its first windows
-			tr.replay = replayOneSplit(rec, lin, a, f.runs, q, tr.book, func(c *CallReplay) bool {
+			tr.replay = candidateReplay(rec, lin, a, f.runs, q, tr.book, res.bestScore >= 0, func(c *CallReplay) bool {
 				switch c.Recorded() {
 				case Match:
 					tr.matched++
@@ -190,7 +94,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 					tr.differs = true
 				}
 				return tr.differs
-			}, true)
+			})
 			if !tr.differs && res.bestScore < 0 {
 				res.best, res.bestScore, res.bestReplay, res.bestBook = q, tr.matched, tr.replay, tr.book
 			}
@@ -201,6 +105,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 		}
 	}
 	if res.bestScore >= 0 {
+		res.trials = tries
 		return res
 	}
 	// None reproduces every window: score them in full, the longest
@@ -245,6 +150,23 @@ type trial struct {
 	differs bool
 	replay  *Replay
 	book    *FoldBook
+	// stopAt is the run its first pass stopped in (kept): -1 for none, or
+	// not known; stopCall its call there
+	stopAt, stopCall int
+}
+
+// candidateReplay is a candidate's first pass: replayOneSplit, stopped
+// at the first window that differs, kept to be continued when the file
+// grows (no fold book: summarize-oldest is searched afresh); strip: its
+// calls are let go (a best was found before it).
+func candidateReplay(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, runs []int, q model.Policy, book *FoldBook, strip bool, stop func(*CallReplay) bool) *Replay {
+	r := replay(rec, lin, replayOptions{
+		runs:   runs,
+		policy: func(x *model.Agent) (model.Policy, bool) { return q, x == a },
+		book:   book, learn: book != nil, stop: stop, split: true, keep: book == nil, differ: true, strip: strip && book == nil,
+	})
+	r.Policy, r.Policies = q, map[string]model.Policy{"": q, a.Key: q}
+	return r
 }
 
 // prefer reports whether q wins a tie over best: an L earlier in ls (the

@@ -67,6 +67,9 @@ type Replay struct {
 	oneRun             bool         // every call is of one run (replay saw to it)
 	views              []*Replay    // built with log where the conversation branches: each line's
 	part               *logBuild    // the log begun while the replay ran (logpart.go); nil once built
+	// growth is what the replay keeps to be continued on a longer part
+	// of its file (grow.go); nil when it was not asked to
+	growth *growth
 }
 
 // RunFolds replays every agent of rec under p (§10.9), each segment from
@@ -95,7 +98,8 @@ func runFolds(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *
 	for _, a := range rec.Agents {
 		policies[a.Key] = p
 	}
-	r := replay(rec, lin, replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil, note: true, stop: stop, quit: stop != nil})
+	r := replay(rec, lin, replayOptions{policy: everyAgent(policies), book: book, near: near, split: near != nil, note: true, stop: stop, quit: stop != nil,
+		keep: book == nil})
 	r.Policies, r.Policy = policies, p
 	return r
 }
@@ -117,6 +121,15 @@ type replayOptions struct {
 	split  bool    // long runs on two goroutines (split.go)
 	note   bool    // note what each call adds to the turn log (turnnotes.go)
 	near   *Replay // a replay of the same recording under another policy, for split
+	keep   bool    // keep what grow needs to go on with the replay (grow.go)
+	// differ: stop is "the first window that differs" (a candidate's,
+	// while inference searches), which a replay that grows goes on with
+	differ bool
+	// strip: the replay is read for its score and to grow (keep) only:
+	// each run's calls are let go once the run is done (a candidate that
+	// is not the best: a file of 20,000 conversations would keep every
+	// call of every candidate)
+	strip bool
 }
 
 func policyOf(policies map[string]model.Policy, a *model.Agent) model.Policy {
@@ -147,7 +160,7 @@ type chain struct {
 // first event, and stops after the first call for which o.stop is true.
 // Calls come out in file order of their llm_start.
 func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay {
-	out := &Replay{Lineage: lin, Rules: RulesOf(rec)}
+	rp := newReplayer(rec, lin, o)
 	n, count := 0, runCount(rec, o.runs)
 	for k := range count {
 		n += len(rec.Runs[runAt(o.runs, k)].Calls)
@@ -155,79 +168,14 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	if o.stop != nil && !o.quit {
 		n = min(n, 256) // a search that may stop early grows its calls as it goes
 	}
-	out.Calls = make([]CallReplay, 0, n)
-	seen := map[string]bool{}
-	mem := &arena{}
-	states := newChains(len(rec.Runs), o.runs != nil)
-	sums := map[int]*Summaries{} // by conversation: the latch is kept per conversation (§11.9)
-	stopped, runs, ordered := false, 0, true
-	var part *logBuild // of the first run's calls, begun by split
+	rp.out.Calls = make([]CallReplay, 0, n)
+	if rp.grow != nil {
+		rp.grow.ahead = count
+	}
 	for k := range count {
-		i := runAt(o.runs, k)
-		run := rec.Runs[i]
-		p, ok := o.policy(run.Agent)
-		link := lin.Links[i]
-		if !ok || link.Kind == lineage.None || stopped {
-			continue
-		}
-		if link.Kind == lineage.Composition {
-			from := len(out.Calls)
-			out.Calls = compositionCalls(out.Calls, run)
-			runs++
-			ordered = ordered && (from == 0 || out.Calls[from].Call.Number >= out.Calls[from-1].Call.Number)
-			continue
-		}
-		if sums[link.Conversation] == nil {
-			sums[link.Conversation] = NewSummaries(o.book)
-			sums[link.Conversation].learn = o.learn
-		}
-		x := &runner{p: p, rules: out.Rules, run: run, link: link, sums: sums[link.Conversation], note: o.note, quit: o.quit,
-			unmeasured: newUnmeasured(rec, lin, i, p)}
-		if link.Pred >= 0 && link.Pred < len(rec.Runs) {
-			x.pred = rec.Runs[link.Pred]
-			if link.Kind == lineage.FollowUp && link.Form == lineage.Reentered {
-				x.resumes = lastHistoryCall(x.pred)
-			}
-		}
-		ch := seed(rec, states.get(link.Pred), i, link)
-		from := len(out.Calls)
-		x.base = from
-		if o.canSplit(p, run) && x.unmeasured == nil {
-			out.Calls, ch, stopped = x.split(ch, mem, o.near, o.stop, out.Calls)
-			if from == 0 {
-				part = x.part
-			}
-		} else {
-			out.Calls, stopped = x.all(ch, mem, o.stop, out.Calls)
-		}
-		if len(out.Calls) > from {
-			runs++
-			ordered = ordered && !x.unordered.Load() && (from == 0 || out.Calls[from].Call.Number >= out.Calls[from-1].Call.Number)
-		}
-		for ci := from; ci < len(out.Calls); ci++ {
-			if v := &out.Calls[ci].Visit; v.Problem != "" && !seen[v.Problem] {
-				seen[v.Problem] = true
-				out.Problems = append(out.Problems, v.Problem)
-			}
-		}
-		out.Problems = append(out.Problems, x.unmeasured.problems(run, p)...)
-		if run.Complete && run.FinalMessage != nil {
-			ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.FinalMessage)
-		} else if !stopped && len(out.Calls) > from {
-			ch.unfinished = out.Calls[len(out.Calls)-1].Visit.After
-			ch.reentry = reentry(run, out.Calls[from:])
-		}
-		states.set(i, ch)
+		rp.one(runAt(o.runs, k))
 	}
-	moved := false
-	if !ordered { // else each call's Index is its place already (callInto)
-		moved = sortCalls(out.Calls)
-	}
-	out.oneRun = runs <= 1
-	if runs == 1 && !moved { // the calls are the run's, in its order
-		out.part = part
-	}
-	return out
+	return rp.finish()
 }
 
 // runner replays the calls of one run (a segment) under its policy.

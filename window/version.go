@@ -16,19 +16,34 @@ const (
 	VersionByDefault    = "default"
 )
 
-// SettleLibrary decides which library version rec is replayed as written
+// LibraryScan is what SettleLibraryMore read of a recording's windows: how
+// many of each run's first calls show neither older rule, so that a
+// longer part of the same file (a log followed as it is written) is
+// settled reading only the calls that changed.
+type LibraryScan struct {
+	rec   *model.Recording
+	lin   *lineage.Lineage
+	clean [2][]int // by run index, for each rule: its first calls that show none
+}
+
+// SettleLibraryMore decides which library version rec is replayed as written
 // by, and so under which window rules (WINDOW-SEMANTICS §17.2), and keeps
 // the answer in rec.Library: flag (X.Y.Z, "" for none) first, then the
 // lowest version the envelopes' producers name, then the log's own
 // evidence of an older rule, else the 9.57.0 – 9.62.0 rules. lin is rec's
 // lineage (nil: decided here). Only a flag that is not a version is an
 // error.
-func SettleLibrary(rec *model.Recording, lin *lineage.Lineage, flag string) error {
+//
+// was is the scan of an earlier part of the file rec is a part of (a log
+// followed as it is written; nil: none): only the calls that changed
+// since are read. The scan returned goes on with the next part.
+func SettleLibraryMore(rec *model.Recording, lin *lineage.Lineage, flag string, was *LibraryScan) (*LibraryScan, error) {
 	producers := rec.Library.Producers
+	var scan *LibraryScan
 	if flag != "" {
 		v, err := ParseVersion(flag)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rec.Library = libraryOf(v, VersionFromFlag, "--library-version "+v.String())
 	} else if v, why, ok := lowestProducer(producers); ok {
@@ -37,7 +52,8 @@ func SettleLibrary(rec *model.Recording, lin *lineage.Lineage, flag string) erro
 		if lin == nil {
 			lin = lineage.Decide(rec)
 		}
-		rules, call, why := rulesShownBy(rec, lin)
+		scan = was.from(rec, lin)
+		rules, call, why := scan.rulesShownBy()
 		rec.Library = model.Library{Rules: rules.String(), Source: VersionFromLog, Evidence: why, Call: call}
 		if why == "" {
 			rec.Library.Source = VersionByDefault
@@ -45,7 +61,7 @@ func SettleLibrary(rec *model.Recording, lin *lineage.Lineage, flag string) erro
 		}
 	}
 	rec.Library.Producers = producers
-	return nil
+	return scan, nil
 }
 
 func libraryOf(v Version, source, why string) model.Library {
@@ -79,33 +95,69 @@ func lowestProducer(producers []string) (Version, string, bool) {
 	return low, why, true
 }
 
+// from is a scan of rec, a longer part of the file of s's (s nil: of
+// nothing), that knows what s knew of the runs and calls that did not
+// change: a run's calls before its first that changed; its first call
+// only while its link and the run it continues did not change.
+func (s *LibraryScan) from(rec *model.Recording, lin *lineage.Lineage) *LibraryScan {
+	out := &LibraryScan{rec: rec, lin: lin}
+	for r := range out.clean {
+		out.clean[r] = make([]int, len(rec.Runs))
+	}
+	if s == nil || len(s.rec.Runs) > len(rec.Runs) {
+		return out
+	}
+	for i, was := range s.rec.Runs {
+		now := rec.Runs[i]
+		same := 0
+		for same < len(was.Calls) && same < len(now.Calls) && was.Calls[same] == now.Calls[same] {
+			same++
+		}
+		if now.HasTurnStart != was.HasTurnStart || now.Request != was.Request {
+			continue
+		}
+		out.clean[0][i] = min(s.clean[0][i], same)
+		link, wasLink := lin.Links[i], s.lin.Links[i]
+		if link != wasLink || now.RequestMessage != was.RequestMessage ||
+			link.Pred >= 0 && (link.Pred >= len(s.rec.Runs) || rec.Runs[link.Pred] != s.rec.Runs[link.Pred]) {
+			continue // its first call's history is read anew
+		}
+		out.clean[1][i] = min(s.clean[1][i], same)
+	}
+	return out
+}
+
 // rulesShownBy is the oldest rules a recorded window shows (§17.2 step
 // 3), and the call that shows them (its number, and why); "" when none
 // does (the newest rules). First a request that left the window, which the anchor of
 // 9.55.0 forbids; then a plain notice where 9.57.0 would have named the
-// tool results that left.
-func rulesShownBy(rec *model.Recording, lin *lineage.Lineage) (Rules, int, string) {
-	for _, run := range rec.Runs {
+// tool results that left. The calls s knows to show neither are not
+// read again.
+func (s *LibraryScan) rulesShownBy() (Rules, int, string) {
+	rec, lin := s.rec, s.lin
+	for i, run := range rec.Runs {
 		if !run.HasTurnStart {
 			continue
 		}
-		for _, c := range run.Calls {
+		for ci := s.clean[0][i]; ci < len(run.Calls); ci++ {
+			c := run.Calls[ci]
 			if w := sentBeforeDeliveries(c); w != nil && requestLeft(w, run.Request) {
 				return Rules954, c.Number, fmt.Sprintf("call %d (run %d, iteration %d): its window holds a drop notice but not the run's request, which no library since 9.55.0 drops",
 					c.Number, run.RunNo, c.Iteration)
 			}
+			s.clean[0][i] = ci + 1
 		}
 	}
 	for i, run := range rec.Runs {
-		for ci, c := range run.Calls {
-			w := sentBeforeDeliveries(c)
-			if w == nil {
-				continue
+		for ci := s.clean[1][i]; ci < len(run.Calls); ci++ {
+			c := run.Calls[ci]
+			if w := sentBeforeDeliveries(c); w != nil {
+				if p := libraryBefore(rec, lin, i, ci); p != nil && plainWhereRich(w, p, c.Iteration) {
+					return Rules955, c.Number, fmt.Sprintf("call %d (run %d, iteration %d): its drop notice does not name the tool results that left, which 9.57.0 and later would have",
+						c.Number, run.RunNo, c.Iteration)
+				}
 			}
-			if p := libraryBefore(rec, lin, i, ci); p != nil && plainWhereRich(w, p, c.Iteration) {
-				return Rules955, c.Number, fmt.Sprintf("call %d (run %d, iteration %d): its drop notice does not name the tool results that left, which 9.57.0 and later would have",
-					c.Number, run.RunNo, c.Iteration)
-			}
+			s.clean[1][i] = ci + 1
 		}
 	}
 	return Rules957, 0, ""

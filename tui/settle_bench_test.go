@@ -1,0 +1,58 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/internal/rungen"
+)
+
+// The screen settled on a file of many runs: N follow-ups of one
+// conversation, N independent conversations. From the start to the frame
+// with the recording read, opened, its conversation on screen and every
+// call judged (the pass that runs in the background once the screen is
+// idle: its idle wait is not counted), then the picker drawn. Doubling N
+// should about double the time.
+func BenchmarkFollowUpsSettle(b *testing.B) {
+	for _, n := range []int{2000, 4000, 8000, 16000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) { benchSettle(b, rungen.FollowUpChain(n)) })
+	}
+}
+
+func BenchmarkIndependentSettle(b *testing.B) {
+	for _, n := range []int{5000, 10000, 20000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) { benchSettle(b, rungen.Independent(n)) })
+	}
+}
+
+func benchSettle(b *testing.B, c rungen.Conversations) {
+	path, _, err := rungen.CachedConversations(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var total time.Duration
+	cpu := cpuTime()
+	for b.Loop() {
+		began := time.Now()
+		cfg := fileConfig(path)
+		m := New(cfg)
+		next, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+		m = next.(Model)
+		next, _ = m.Update(loadCmd(cfg)())
+		m = next.(Model)
+		next, _ = m.Update(judgeCmd(m.s.book, m.s.rec, m.s.replay)())
+		m = next.(Model)
+		_ = m.View()
+		m = press(m, "w")
+		_ = m.View()
+		total += time.Since(began)
+		if _, ok := m.s.judgements[m.s.book]; !ok || m.s.calls() == 0 {
+			b.Fatal("not settled")
+		}
+	}
+	b.ReportMetric(total.Seconds()/float64(b.N), "s-settled")
+	b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+}
