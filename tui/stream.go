@@ -185,7 +185,17 @@ func (s *streaming) finalNow(cfg Config, mine *model.Policy) tea.Cmd {
 }
 
 // line is the progress line: a bar, bytes read of total, calls so far.
+// An input of no known size (a pipe) has no bar and no percentage: what
+// it has read, and whether its writer has fallen quiet.
 func (s *streaming) line(st *Styles) string {
+	if s.total <= 0 {
+		out := st.Label.Render("reading · ") + st.Value.Render(byteSize(s.read)) + st.Label.Render(" so far · ") +
+			st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls; step through what has loaded")
+		if s.src.Waiting != nil && s.src.Waiting() {
+			out += st.Label.Render(" · ") + st.Unknown.Render("the writer is quiet: waiting for more")
+		}
+		return out
+	}
 	frac := 0.0
 	if s.total > 0 {
 		frac = float64(s.read) / float64(s.total)

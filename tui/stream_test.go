@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
@@ -246,5 +247,28 @@ func TestQuietPipeHasItsCallsOnScreen(t *testing.T) {
 	until(9)
 	if m.stream == nil || !strings.Contains(m.View(), "calls so far") {
 		t.Error("the pipe is still open: the screen should say it is still reading")
+	}
+}
+
+// A pipe has no size: its progress line claims no percentage of a total
+// it does not know, and says when the writer has fallen quiet.
+func TestPipeProgressClaimsNoPercentage(t *testing.T) {
+	quiet := false
+	s := &streaming{src: &Stream{Waiting: func() bool { return quiet }}, read: 208179, calls: 9}
+	st := DefaultStyles()
+	line := ansi.Strip(s.line(st))
+	if strings.Contains(line, "%") || strings.Contains(line, "░") || !strings.Contains(line, "9 calls") {
+		t.Errorf("a pipe's progress: %q", line)
+	}
+	if strings.Contains(line, "waiting") {
+		t.Errorf("the writer is not quiet yet: %q", line)
+	}
+	quiet = true
+	if line := ansi.Strip(s.line(st)); !strings.Contains(line, "waiting for more") {
+		t.Errorf("a quiet writer: %q", line)
+	}
+	s.total = 2 * s.read
+	if line := ansi.Strip(s.line(st)); !strings.Contains(line, "50%") {
+		t.Errorf("a file of known size: %q", line)
 	}
 }
