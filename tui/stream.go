@@ -189,8 +189,8 @@ func (s *streaming) finalNow(cfg Config, mine *model.Policy) tea.Cmd {
 // it has read, and whether its writer has fallen quiet.
 func (s *streaming) line(st *Styles) string {
 	if s.total <= 0 {
-		out := st.Label.Render("reading · ") + st.Value.Render(byteSize(s.read)) + st.Label.Render(" so far · ") +
-			st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls; step through what has loaded")
+		out := st.Label.Render("reading · ") + st.Value.Render(byteSize(s.read)) + st.Label.Render(" · ") +
+			st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
 		if s.src.Waiting != nil && s.src.Waiting() {
 			out += st.Label.Render(" · ") + st.Unknown.Render("the writer is quiet: waiting for more")
 		}
