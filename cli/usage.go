@@ -50,7 +50,7 @@ focus · pgup/pgdn space b ctrl+u ctrl+d scroll · w agents and conversations ·
 beside the replay · i response and its values · A final answer · x/X answer with a flagged
 value · I x/X stop on arguments too · K apply the policy that would have kept it · v transcript
 · o $PAGER · y copy (OSC 52) · m mouse off/on · F follow · R reload · [ ] { } p a s t T r
-policy knobs · z hide gone · ! problems · esc or q close a view · q quit
+policy knobs · P policy advisor · z hide gone · ! problems · esc or q close a view · q quit
 
 UI flags:
   -f, --follow                 follow a log still being written (new calls appear; F in the UI)

@@ -72,6 +72,33 @@ func fit(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
+// cutBetweenWords is fit that cuts between words where it can: a number or a
+// name cut in its middle ("recorded: 1,1…") reads as another one.
+func cutBetweenWords(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	plain := ansi.Strip(s)
+	col, space := 0, -1
+	for _, r := range plain {
+		rw := ansi.StringWidth(string(r))
+		if col+rw > w-1 { // the ellipsis takes the last column
+			break
+		}
+		if r == ' ' {
+			space = col
+		}
+		col += rw
+	}
+	if space <= 0 {
+		return fit(s, w)
+	}
+	return ansi.Truncate(s, space+1, "") + "…"
+}
+
 // pad truncates or right-pads s to exactly w columns.
 func pad(s string, w int) string {
 	s = fit(s, w)

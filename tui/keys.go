@@ -24,6 +24,8 @@ type KeyMap struct {
 	TogglePins, ToggleAnchor, Strategy         key.Binding
 	ThresholdLess, ThresholdMore, Reset        key.Binding
 	Knobs                                      key.Binding
+	// Advisor opens the policy advisor: which policy the agent should run.
+	Advisor key.Binding
 	// Calls and Turns stand for their pairs in the short help.
 	Calls, Turns key.Binding
 	// Evidence: the response block, the final answer, the calls with a
@@ -91,6 +93,7 @@ func DefaultKeyMap() KeyMap {
 		ThresholdLess: b([]string{"t"}, "t", "thresholdTokens −500"),
 		ThresholdMore: b([]string{"T"}, "T", "thresholdTokens +500"),
 		Reset:         b([]string{"r"}, "r", "reset to recorded policy"),
+		Advisor:       b([]string{"P"}, "P", "the policy advisor"),
 		Knobs:         b([]string{"[", "]", "{", "}", "p", "a", "s", "t", "T", "r"}, "[ ] { } p", "knobs"),
 		Calls:         b([]string{"left", "right", "h", "l"}, "←/→", "call"),
 		Turns:         b([]string{"up", "down", "j", "k"}, "↑/↓", "turn"),
@@ -126,7 +129,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Search, k.NextHit, k.NextEvict, k.NextDiffer, k.NextRun, k.NextNotice},
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
 		{k.Picker, k.Recorded, k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
-		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset},
+		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset, k.Advisor},
 		{k.Response, k.FinalAnswer, k.NextFlagged, k.FlaggedArgs, k.ApplySuggestion},
 		{k.Help, k.Problems, k.Close, k.Quit},
 	}

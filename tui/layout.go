@@ -12,6 +12,9 @@ import (
 // showTimeline: the timeline takes three lines, when the terminal has
 // room for them and the recording is on screen.
 func (m Model) showTimeline() bool {
+	if m.overlay == advisorOverlay && m.height < 32 {
+		return false // a small terminal gives its lines to the advisor's chart and table
+	}
 	return m.s != nil && m.s.calls() > 0 && m.height >= 20
 }
 
@@ -52,6 +55,7 @@ func (m *Model) layout() {
 	m.keyhelp.SetSize(ow, oh)
 	m.picker.SetSize(ow, oh)
 	m.trans.SetSize(ow, oh)
+	m.adv.SetSize(ow, oh)
 	// the response and the recorded window rebuild their text when sized
 	// (judging, rendering a window that may hold a 6.7 MB result): only
 	// while open, not on every resize
@@ -167,6 +171,8 @@ func (m Model) panes(h int) string {
 			more = " · ↓ more"
 		}
 		return box(m.st, "Agents, conversations and runs (↑/↓ pgup/pgdn g/G choose, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
+	case m.overlay == advisorOverlay:
+		return box(m.st, m.adv.title(), m.adv.View(), w, h, true)
 	case m.overlay == responseOverlay:
 		return box(m.st, "Response of call "+itoa(m.s.call+1)+" — its values and why (i, q or esc closes; knobs replay)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}

@@ -38,6 +38,9 @@ type Model struct {
 	resp     *textPane   // the i overlay: the response and its values
 	picker   *pickerPane // the w overlay: agents, conversations, runs
 	recWin   *textPane   // the W overlay: the recorded window beside the replay
+
+	adv *advisorPane // the P overlay: the policy advisor
+
 	// sugs holds the answers of the "what would have kept it" search;
 	// sugAsked, by call, the generation (+1) each was asked for
 	sugs     *suggestions
@@ -95,6 +98,7 @@ func New(cfg Config) Model {
 	m.resp = newTextPane(keys, func(int) string { return "" })
 	m.picker = &pickerPane{st: st}
 	m.recWin = newTextPane(keys, func(int) string { return "" })
+	m.adv = newAdvisorPane(st, keys)
 	m.sugs, m.sugAsked, m.respSel = &suggestions{}, map[int]int{}, new(int)
 	return m
 }
@@ -213,6 +217,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.syncDetail() // a tool turn's strip marks the calls that used it
 	case viewMsg:
 		m = m.viewed(msg)
+	case adviseProgressMsg:
+		cmd = m.adv.progressed(msg)
+	case advisedMsg:
+		m.adv.answered(msg)
 	case tea.KeyMsg:
 		m.lastInput = time.Now()
 		m, cmd = m.keys1by1(msg)
@@ -258,6 +266,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.s != nil && m.list.onResponse() && !m.s.replaying {
 		cmd = tea.Batch(cmd, m.askSuggestions()) // the response row shows the suggestions
 	}
+	cmd = tea.Batch(cmd, m.advisorFollows())
 	return m, tea.Batch(cmd, m.idleWork())
 }
 

@@ -20,6 +20,9 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 		return m
 	case pickerOverlay:
 		return m.pickerWheel(msg)
+	case advisorOverlay:
+		m.adv.wheel(msg)
+		return m
 	}
 	if m.s == nil {
 		return m

@@ -25,6 +25,7 @@ const (
 	responseOverlay
 	pickerOverlay
 	recordedOverlay
+	advisorOverlay
 )
 
 // newHelp is the bubbles help model dressed in the style sheet.

@@ -98,7 +98,7 @@ func (b *policyBar) withRules(status string) string {
 		}
 	}
 	r := b.rulesSegment(2)
-	return fit(fit(status, max(0, b.width-len(gap)-ansi.StringWidth(r)))+gap+r, b.width)
+	return fit(cutBetweenWords(status, max(0, b.width-len(gap)-ansi.StringWidth(r)))+gap+r, b.width)
 }
 
 // rulesSegment is the rules and the tier, shorter at each level, and

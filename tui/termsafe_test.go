@@ -106,6 +106,8 @@ var hostileTours = [][]string{
 	// call 13 of demo-evidence: values that left list_hosts call_0001
 	{":", "1", "3", "enter", "i"}, {":", "1", "3", "enter", "i", "K"}, {":", "1", "3", "enter", "i", "enter"},
 	{":", "1", "3", "enter", "i", "tab", "enter"}, {":", "1", "3", "enter", "K"},
+	// the policy advisor: its answer, the cursor moved, a policy applied
+	{"P"}, {"P", "G"}, {"P", "G", "enter"},
 }
 
 // walkScreens draws every call and turn, then every view, of the

@@ -9,11 +9,13 @@
 # embedded demo (demo-evidence) jump to a flagged answer, and with I to a
 # flagged argument, see a tool turn's
 # lifetime strip, select the final answer's response row, open its values,
-# apply the suggestion and see the verdicts change; at 80×24 the header's
-# whole count; A on e02-rails' refused answer; a Parallel's own merge
-# call on n06 (its window not in the log, no knob replays it), a Loop's
-# passes and a Conditional's branches on n07, tier minimal on n09, an
-# aborted run on n02, the 9.55 rules told from the log; and -f on a
+# apply the suggestion and see the verdicts change; open the policy advisor,
+# move along its frontier, apply a point and see the knobs and verdicts
+# change; at 80×24 the header's whole count and the advisor; A on
+# e02-rails' refused answer; a Parallel's own merge call on n06 (its
+# window not in the log, no knob replays it), a Loop's passes and a
+# Conditional's branches on n07, tier minimal on n09, an aborted run on
+# n02, the 9.55 rules told from the log; and -f on a
 # file that another process appends to. And c02: pick the other agent,
 # move a knob, and see only that agent's windows change.
 #
@@ -207,6 +209,37 @@ expect 'Turns · ' "q closes the values"
 keys q
 expect '^tour\$ *$' "q quits the demo"
 
+# the policy advisor on the embedded demo: the frontier of the README's
+# `inspect advise`, a point of it applied to the knobs, the verdicts of
+# the final answer under it
+keys clear Enter
+keys "'$bin'" Enter
+expect 'call 1/16 \(iteration 1\)' "the demo opens again"
+keys A
+expect 'answers: 4 left · 1 never read' "the final answer under the recorded policy: 4 values left"
+keys P
+expect 'Policy advisor · agent agent' "P opens the advisor"
+expect 'keeps everything: token-budget T2149 K3 L2, costs ≈24,524 tokens more \(\+94\.2%\)' "the pick that keeps everything, and its cost"
+expect 'no worse: sliding-window K2 L2, as many ≈tokens as the recorded policy' "the pick no worse than the recorded policy"
+expect '▸◆ +sliding-window K2 L2 +26,036 +=' "the cursor starts on the recorded policy"
+expect '○' "the chart marks the frontier"
+expect 'The RECORDED responses judged against each policy' "the screen says what the rows are"
+keys Down
+expect '▸ +sliding-window K4 L2 +34,097 +\+31\.0%' "↓ moves along the frontier"
+keys j j j j j
+expect '▸ +token-budget T2149 K3 L2 +50,560 +\+94\.2% +0 +0' "j to its end: no value out of view"
+keys Enter
+expect 'keepRecentTurns=3\* +keepLastToolResults=2 +strategy=token-budget\* +threshold=2149\*' "enter applies it to the knobs"
+expect 'answers: 1 never read' "under it the answer's values are in view, but the one never read"
+absent 'answers: 4 left' "the recorded policy's count is gone"
+expect '(^|[^a-z-])in-view +us-east-1b' "us-east-1b is in view now"
+keys P
+expect '▸ +token-budget T2149 K3 L2' "P again: the answer kept, the cursor where it was"
+keys Escape
+expect 'Turns · ' "esc closes the advisor"
+keys q
+expect '^tour\$ *$' "q quits the demo"
+
 # 80×24, the smallest supported terminal: the demo's call 13 header holds
 # the whole count of its answer's flagged values (EVIDENCE §9.1.2: 4 left,
 # 1 never read), and a file name that says which file it is
@@ -217,6 +250,12 @@ expect 'call 1/16' "the demo's log opens at 80×24"
 keys A
 expect '^demo-evidence/run.jsonl +run 1/2 +call 13/16' "line 1 names the file by its folder and name"
 expect 'answers: 4 left · 1 never read' "line 2 holds the whole count"
+keys P
+expect 'keeps everything: budget T2149 K3 L2' "the advisor at 80×24: the picks"
+expect '▸◆ sliding K2 L2 +26,036' "the table, the recorded policy under the cursor"
+expect '◈' "the chart, the cursor on the recorded policy"
+keys q
+expect 'Turns · ' "q closes the advisor, not the program"
 keys q
 expect '^tour\$ *$' "q quits"
 tm resize-window -t "$session" -x 120 -y 40

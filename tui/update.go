@@ -45,6 +45,9 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.overlay == recordedOverlay {
 		return m.recordedKey(msg)
 	}
+	if m.overlay == advisorOverlay {
+		return m.advisorKey(msg)
+	}
 	if m.overlay != noOverlay {
 		return m.overlayKey(msg), nil
 	}
@@ -77,6 +80,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.syncDetail()
 	case key.Matches(msg, k.ApplySuggestion):
 		return m.applySuggestion()
+	case key.Matches(msg, k.Advisor):
+		m.overlay = advisorOverlay // the sweep starts with the frame (advisorFollows)
 	case key.Matches(msg, k.FlaggedArgs):
 		m.xArgs = !m.xArgs
 		m.flash = "x and X stop on calls whose answer holds a flagged value; the arguments' values are counted apart"
