@@ -38,7 +38,7 @@ func (o *jsonOut) str(s string) {
 	start := 0
 	for i := 0; i < len(s); {
 		if !o.html {
-			i += plainJSON(s[i:])
+			i += plainJSON(s[i:], false)
 			if i == len(s) {
 				break
 			}
@@ -84,21 +84,26 @@ func (o *jsonOut) str(s string) {
 }
 
 // plainJSON is the length of the ASCII that s starts with that a JSON
-// string holds as it is (no control, " or \\), read eight bytes at a
-// time: a message's text is mostly that.
-func plainJSON(s string) int {
+// string holds as it is (no control, " or \\), and with del no DEL
+// either (which termtext.JSON escapes), read eight bytes at a time: a
+// message's text is mostly that.
+func plainJSON(s string, del bool) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var carry uint64 // DEL, which x+ones carries to 0x80, when del
+	if del {
+		carry = ones
+	}
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
 		q, bs := x^(ones*'"'), x^(ones*'\\')
-		// a byte below 0x20, a zero byte of q or bs, or a byte of 0x80
-		// or more sets the top bit of its byte here
-		if ((x-ones*0x20)|(q-ones)|(bs-ones)|x)&highs != 0 {
+		// a byte below 0x20, a zero byte of q or bs, DEL under del, or a
+		// byte of 0x80 or more sets the top bit of its byte here
+		if ((x-ones*0x20)|(q-ones)|(bs-ones)|(x+carry)|x)&highs != 0 {
 			break
 		}
 	}
-	for i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\' {
+	for i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\' && !(del && s[i] == 0x7f) {
 		i++
 	}
 	return i
@@ -131,7 +136,7 @@ func (o *jsonOut) float(f float64) {
 // compacted.
 func (o *jsonOut) rawJSON(r json.RawMessage) {
 	if r == nil {
-		o.b = append(o.b, "null"...)
+		o.null()
 		return
 	}
 	o.raw.Reset()
@@ -146,18 +151,36 @@ func (o *jsonOut) rawJSON(r json.RawMessage) {
 // before it but for the first).
 func (o *jsonOut) lit(s string) { o.b = append(o.b, s...) }
 
+func (o *jsonOut) null() { o.b = append(o.b, "null"...) }
+
 func (o *jsonOut) strOrNull(s *string) {
 	if s == nil {
-		o.b = append(o.b, "null"...)
+		o.null()
 		return
 	}
 	o.str(*s)
 }
 
+// list writes xs as a JSON array, each element by elem, and a nil slice
+// as null, as encoding/json writes them.
+func list[T any](o *jsonOut, xs []T, elem func(*jsonOut, *T)) {
+	if xs == nil {
+		o.null()
+		return
+	}
+	o.b = append(o.b, '[')
+	for i := range xs {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		elem(o, &xs[i])
+	}
+	o.b = append(o.b, ']')
+}
+
 // message is a model.Message as its struct tags say.
 func (o *jsonOut) message(m *model.Message) {
-	o.b = append(o.b, '{')
-	o.lit(`"role":`)
+	o.lit(`{"role":`)
 	o.str(m.Role)
 	o.lit(`,"content":`)
 	o.contentAt = len(o.b) + 1
@@ -172,51 +195,36 @@ func (o *jsonOut) message(m *model.Message) {
 	}
 	if len(m.ToolCalls) > 0 {
 		o.lit(`,"toolCalls":`)
-		o.toolCalls(m.ToolCalls)
+		list(o, m.ToolCalls, (*jsonOut).toolCall)
 	}
 	if m.Ephemeral {
-		o.lit(`,"ephemeral":`)
-		o.bool(true)
+		o.lit(`,"ephemeral":true`)
 	}
 	if m.ToolChars != nil {
 		o.lit(`,"toolChars":`)
 		o.float(*m.ToolChars)
 	}
 	if m.Placeholder {
-		o.lit(`,"placeholder":`)
-		o.bool(true)
+		o.lit(`,"placeholder":true`)
 	}
 	o.b = append(o.b, '}')
 }
 
-func (o *jsonOut) toolCalls(tcs []model.ToolCall) {
-	if tcs == nil {
-		o.b = append(o.b, "null"...)
-		return
+func (o *jsonOut) toolCall(tc *model.ToolCall) {
+	o.lit(`{"id":`)
+	o.str(tc.ID)
+	o.lit(`,"name":`)
+	o.str(tc.Name)
+	if len(tc.Args) > 0 {
+		o.lit(`,"args":`)
+		o.rawJSON(tc.Args)
 	}
-	o.b = append(o.b, '[')
-	for i, tc := range tcs {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.b = append(o.b, '{')
-		o.lit(`"id":`)
-		o.str(tc.ID)
-		o.lit(`,"name":`)
-		o.str(tc.Name)
-		if len(tc.Args) > 0 {
-			o.lit(`,"args":`)
-			o.rawJSON(tc.Args)
-		}
-		o.b = append(o.b, '}')
-	}
-	o.b = append(o.b, ']')
+	o.b = append(o.b, '}')
 }
 
 // head is the call's CallHead without its closing brace.
 func (o *jsonOut) head(h *CallHead) {
-	o.b = append(o.b, '{')
-	o.lit(`"call":`)
+	o.lit(`{"call":`)
 	o.int(h.Call)
 	o.lit(`,"run":`)
 	o.int(h.Run)
@@ -224,7 +232,7 @@ func (o *jsonOut) head(h *CallHead) {
 	o.str(h.RunID)
 	o.lit(`,"conversation":`)
 	if h.Conversation == nil {
-		o.lit("null")
+		o.null()
 	} else {
 		o.int(*h.Conversation)
 	}

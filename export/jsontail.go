@@ -11,7 +11,7 @@ import (
 // tail is the call's CallTail without its opening brace.
 func (o *jsonOut) tail(t *CallTail) {
 	o.lit(`"turns":`)
-	o.turns(t.Turns)
+	list(o, t.Turns, (*jsonOut).turn)
 	o.lit(`,"record":`)
 	o.record(t.Record)
 	o.lit(`,"recordedWindow":`)
@@ -25,37 +25,24 @@ func (o *jsonOut) tail(t *CallTail) {
 	o.b = append(o.b, '}')
 }
 
-func (o *jsonOut) turns(ts []Turn) {
-	if ts == nil {
-		o.b = append(o.b, "null"...)
-		return
+func (o *jsonOut) turn(t *Turn) {
+	o.lit(`{"index":`)
+	o.int(t.Index)
+	o.lit(`,"start":`)
+	o.int(t.Start)
+	o.lit(`,"length":`)
+	o.int(t.Length)
+	o.lit(`,"fate":`)
+	o.str(t.Fate)
+	o.lit(`,"reason":`)
+	o.strOrNull(t.Reason)
+	o.lit(`,"notice":`)
+	o.bool(t.Notice)
+	if t.PinTool != "" {
+		o.lit(`,"pinTool":`)
+		o.str(t.PinTool)
 	}
-	o.b = append(o.b, '[')
-	for i := range ts {
-		t := &ts[i]
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.b = append(o.b, '{')
-		o.lit(`"index":`)
-		o.int(t.Index)
-		o.lit(`,"start":`)
-		o.int(t.Start)
-		o.lit(`,"length":`)
-		o.int(t.Length)
-		o.lit(`,"fate":`)
-		o.str(t.Fate)
-		o.lit(`,"reason":`)
-		o.strOrNull(t.Reason)
-		o.lit(`,"notice":`)
-		o.bool(t.Notice)
-		if t.PinTool != "" {
-			o.lit(`,"pinTool":`)
-			o.str(t.PinTool)
-		}
-		o.b = append(o.b, '}')
-	}
-	o.b = append(o.b, ']')
+	o.b = append(o.b, '}')
 }
 
 // record is what the record's MarshalJSON writes (json.Marshal, so with
@@ -64,7 +51,7 @@ func (o *jsonOut) turns(ts []Turn) {
 // summarize-oldest record is its MarshalJSON's.
 func (o *jsonOut) record(r *model.Record) {
 	if r == nil {
-		o.b = append(o.b, "null"...)
+		o.null()
 		return
 	}
 	if r.Strategy == model.SummarizeOldest || r.Unmeasured {
@@ -78,8 +65,7 @@ func (o *jsonOut) record(r *model.Record) {
 	}
 	o.html = true
 	defer func() { o.html = false }()
-	o.b = append(o.b, '{')
-	o.lit(`"strategy":`)
+	o.lit(`{"strategy":`)
 	o.str(r.Strategy)
 	o.intKey(`,"iteration":`, r.Iteration, false)
 	o.intKey(`,"keepRecentTurns":`, r.KeepRecentTurns, false)
@@ -90,22 +76,14 @@ func (o *jsonOut) record(r *model.Record) {
 	o.intKey(`,"turnsAfter":`, r.TurnsAfter, true)
 	o.intKey(`,"measuredTokens":`, r.MeasuredTokens, true)
 	if r.OverBudget {
-		o.lit(`,"overBudget":`)
-		o.bool(true)
+		o.lit(`,"overBudget":true`)
 	}
 	o.intKey(`,"thresholdTokens":`, r.ThresholdTokens, true)
 	o.lit(`,"refusals":`)
-	o.refusals(r.Refusals)
+	list(o, r.Refusals, (*jsonOut).refusal)
 	if len(r.DroppedObservations) > 0 {
 		o.lit(`,"droppedObservations":`)
-		o.b = append(o.b, '[')
-		for i, d := range r.DroppedObservations {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.str(d)
-		}
-		o.b = append(o.b, ']')
+		list(o, r.DroppedObservations, (*jsonOut).strOrNull)
 	}
 	if r.Observations != nil {
 		o.lit(`,"observations":`)
@@ -119,8 +97,7 @@ func (o *jsonOut) record(r *model.Record) {
 		o.usage(r.SummarizerTokens)
 	}
 	if r.SummarizerSkipped {
-		o.lit(`,"summarizerSkipped":`)
-		o.bool(true)
+		o.lit(`,"summarizerSkipped":true`)
 	}
 	if r.SummaryRecorded != nil {
 		o.lit(`,"summaryRecorded":`)
@@ -138,62 +115,39 @@ func (o *jsonOut) intKey(key string, n int, omitEmpty bool) {
 	o.int(n)
 }
 
-func (o *jsonOut) refusals(rs []model.Refusal) {
-	if rs == nil {
-		o.b = append(o.b, "null"...)
-		return
-	}
-	o.b = append(o.b, '[')
-	for i, r := range rs {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.b = append(o.b, '{')
-		o.lit(`"reason":`)
-		o.str(r.Reason)
-		o.intKey(`,"turnIndex":`, r.TurnIndex, false)
-		o.intKey(`,"messageIndex":`, r.MessageIndex, false)
-		o.b = append(o.b, '}')
-	}
-	o.b = append(o.b, ']')
+func (o *jsonOut) refusal(r *model.Refusal) {
+	o.lit(`{"reason":`)
+	o.str(r.Reason)
+	o.intKey(`,"turnIndex":`, r.TurnIndex, false)
+	o.intKey(`,"messageIndex":`, r.MessageIndex, false)
+	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) observations(obs *model.Observations) {
-	o.b = append(o.b, '{')
-	o.lit(`"pinned":`)
-	if obs.Pinned == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i, p := range obs.Pinned {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = append(o.b, '{')
-			o.lit(`"toolName":`)
-			o.str(p.ToolName)
-			o.intKey(`,"turnIndex":`, p.TurnIndex, false)
-			o.intKey(`,"chars":`, p.Chars, false)
-			o.b = append(o.b, '}')
-		}
-		o.b = append(o.b, ']')
-	}
+	o.lit(`{"pinned":`)
+	list(o, obs.Pinned, (*jsonOut).pin)
 	o.intKey(`,"yielded":`, obs.Yielded, false)
 	o.intKey(`,"limit":`, obs.Limit, false)
 	if obs.StandDown {
-		o.lit(`,"standDown":`)
-		o.bool(true)
+		o.lit(`,"standDown":true`)
 	}
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) pin(p *model.Pin) {
+	o.lit(`{"toolName":`)
+	o.str(p.ToolName)
+	o.intKey(`,"turnIndex":`, p.TurnIndex, false)
+	o.intKey(`,"chars":`, p.Chars, false)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) usage(u *model.Usage) {
 	if u == nil {
-		o.b = append(o.b, "null"...)
+		o.null()
 		return
 	}
-	o.b = append(o.b, '{')
-	o.lit(`"input":`)
+	o.lit(`{"input":`)
 	o.int(u.Input)
 	o.lit(`,"output":`)
 	o.int(u.Output)
@@ -201,11 +155,10 @@ func (o *jsonOut) usage(u *model.Usage) {
 }
 
 func (o *jsonOut) response(r *Response) {
-	o.b = append(o.b, '{')
-	o.lit(`"content":`)
+	o.lit(`{"content":`)
 	o.str(r.Content)
 	o.lit(`,"toolCalls":`)
-	o.toolCalls(r.ToolCalls)
+	list(o, r.ToolCalls, (*jsonOut).toolCall)
 	o.lit(`,"usage":`)
 	o.usage(r.Usage)
 	o.lit(`,"stopReason":`)
@@ -216,30 +169,17 @@ func (o *jsonOut) response(r *Response) {
 }
 
 func (o *jsonOut) evidence(e *Evidence) {
-	o.b = append(o.b, '{')
-	o.lit(`"candidates":`)
+	o.lit(`{"candidates":`)
 	o.int(e.Candidates)
 	o.lit(`,"values":`)
-	if e.Values == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i := range e.Values {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.entry(&e.Values[i])
-		}
-		o.b = append(o.b, ']')
-	}
+	list(o, e.Values, (*jsonOut).entry)
 	o.lit(`,"library":`)
 	o.rawJSON(e.Library)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) entry(e *provenance.Entry) {
-	o.b = append(o.b, '{')
-	o.lit(`"value":`)
+	o.lit(`{"value":`)
 	o.str(e.Value)
 	o.lit(`,"shape":`)
 	o.str(e.Shape)
@@ -252,7 +192,7 @@ func (o *jsonOut) entry(e *provenance.Entry) {
 	o.lit(`,"verdict":`)
 	o.str(e.Verdict)
 	o.lit(`,"sources":`)
-	o.sources(e.Sources)
+	list(o, e.Sources, (*jsonOut).source)
 	o.judged(e.InText, e.Near)
 	if r := e.Read; r != nil {
 		o.lit(`,"read":{"value":`)
@@ -262,7 +202,7 @@ func (o *jsonOut) entry(e *provenance.Entry) {
 		o.lit(`,"verdict":`)
 		o.strOrNull(r.Verdict)
 		o.lit(`,"sources":`)
-		o.sources(r.Sources)
+		list(o, r.Sources, (*jsonOut).source)
 		o.judged(r.InText, r.Near)
 		o.b = append(o.b, '}')
 	}
@@ -273,25 +213,13 @@ func (o *jsonOut) entry(e *provenance.Entry) {
 // (summary-unsupported), when present.
 func (o *jsonOut) judged(inText []provenance.InText, near *provenance.Near) {
 	if len(inText) > 0 {
-		o.lit(`,"inText":[`)
-		for i := range inText {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.lit(`{"toolName":`)
-			o.strOrNull(inText[i].ToolName)
-			o.lit(`,"toolCallId":`)
-			o.strOrNull(inText[i].ToolCallID)
-			o.lit(`,"token":`)
-			o.strOrNull(inText[i].Token)
-			o.b = append(o.b, '}')
-		}
-		o.b = append(o.b, ']')
+		o.lit(`,"inText":`)
+		list(o, inText, (*jsonOut).inText)
 	}
 	if near != nil {
 		o.lit(`,"near":`)
 		if !near.Found() {
-			o.b = append(o.b, "null"...)
+			o.null()
 		} else {
 			o.lit(`{"value":`)
 			o.str(near.Value)
@@ -306,24 +234,18 @@ func (o *jsonOut) judged(inText []provenance.InText, near *provenance.Near) {
 	}
 }
 
-func (o *jsonOut) sources(ss []provenance.Source) {
-	if ss == nil {
-		o.b = append(o.b, "null"...)
-		return
-	}
-	o.b = append(o.b, '[')
-	for i := range ss {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.source(&ss[i])
-	}
-	o.b = append(o.b, ']')
+func (o *jsonOut) inText(t *provenance.InText) {
+	o.lit(`{"toolName":`)
+	o.strOrNull(t.ToolName)
+	o.lit(`,"toolCallId":`)
+	o.strOrNull(t.ToolCallID)
+	o.lit(`,"token":`)
+	o.strOrNull(t.Token)
+	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) source(s *provenance.Source) {
-	o.b = append(o.b, '{')
-	o.lit(`"toolName":`)
+	o.lit(`{"toolName":`)
 	o.strOrNull(s.ToolName)
 	o.lit(`,"toolCallId":`)
 	o.strOrNull(s.ToolCallID)
@@ -337,21 +259,15 @@ func (o *jsonOut) source(s *provenance.Source) {
 		o.int(s.SentOn[1])
 		o.b = append(o.b, ']')
 	} else {
-		o.b = append(o.b, "null"...)
+		o.null()
 	}
 	o.lit(`,"evictedAt":`)
 	o.int(s.EvictedAt)
 	o.lit(`,"rule":`)
 	o.str(s.Rule)
 	if len(s.Rules) > 0 {
-		o.lit(`,"rules":[`)
-		for i, r := range s.Rules {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.str(r)
-		}
-		o.b = append(o.b, ']')
+		o.lit(`,"rules":`)
+		list(o, s.Rules, (*jsonOut).strOrNull)
 	}
 	o.b = append(o.b, '}')
 }
