@@ -48,7 +48,8 @@ func selected(sel, in string) bool {
 // library's answer check would not ground.
 func (a *app) evidenceCmd() *cobra.Command {
 	var o options
-	c := &cobra.Command{
+	var fail []string
+	c := a.studyCmd(&cobra.Command{
 		Use:   "evidence [flags] FILE",
 		Short: "every number and identifier the model typed that the answer check would not ground",
 		Long: `evidence lists every number and identifier the model typed that the library's
@@ -59,40 +60,25 @@ token, one never read at all, or one only a summary held that no tool result
 backs; the answers by default (--in), the arguments counted apart; then the
 library's own answer check beside inspect's (EVIDENCE-SEMANTICS §9). An
 absent policy flag is inferred.`,
-		RunE: func(c *cobra.Command, files []string) error {
-			o.noteGiven(c.Flags())
-			path, err := a.oneFile("evidence", files)
-			if err != nil {
-				return err
-			}
-			if o.format != "json" && o.format != "table" {
-				return a.usageError("inspect evidence: unknown --format %q (table or json)", o.format)
-			}
-			if !slices.Contains(inChoices, o.in) {
-				return a.usageError("inspect: --in: unknown selection %q (%s)", o.in, strings.Join(inChoices, ", "))
-			}
-			fail, err := failOn(o.failOn)
-			if err != nil {
-				return a.fail(exitUsage, err)
-			}
-			if err := a.ready(&o, path); err != nil {
-				return err
-			}
-			s, err := a.openStudy(path, o)
-			if err != nil {
-				return err
-			}
-			return a.writeEvidence(path, s, o, fail)
-		},
-	}
+	}, &o, func() error {
+		if o.format != "json" && o.format != "table" {
+			return a.usageError("inspect evidence: unknown --format %q (table or json)", o.format)
+		}
+		if !slices.Contains(inChoices, o.in) {
+			return a.usageError("inspect: --in: unknown selection %q (%s)", o.in, strings.Join(inChoices, ", "))
+		}
+		var err error
+		if fail, err = failOn(o.failOn); err != nil {
+			return a.fail(exitUsage, err)
+		}
+		return nil
+	}, func(path string, s *study.Study) error {
+		return a.writeEvidence(path, s, o, fail)
+	})
 	fs := c.Flags()
-	o.policyFlags(fs)
-	o.agentFlag(fs)
 	fs.StringVar(&o.format, "format", "table", "`FORMAT`: table | json (format inspect.evidence.v1)")
-	o.quietFlag(fs)
 	fs.StringVar(&o.in, "in", inAnswers, "judge the `VALUES` typed in the answers (default), the tool-call arguments, or\nall; the two are counted apart either way")
 	fs.StringVar(&o.failOn, "fail-on", "", "exit 4 when a value --in selects has one of the `VERDICTS` left, in-view-text,\nnever-read, summary-unsupported (for CI)")
-	o.inputFlags(fs)
 	return c
 }
 
