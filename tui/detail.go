@@ -93,25 +93,10 @@ func (d *detailPane) SetSize(w, h int) {
 func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		switch {
-		case d.pending:
+		if d.pending {
 			d.scrollPending(msg)
-		case key.Matches(msg, d.keys.PageUp):
-			d.vp.PageUp()
-		case key.Matches(msg, d.keys.PageDown):
-			d.vp.PageDown()
-		case key.Matches(msg, d.keys.HalfUp):
-			d.vp.HalfPageUp()
-		case key.Matches(msg, d.keys.HalfDown):
-			d.vp.HalfPageDown()
-		case d.focused && key.Matches(msg, d.keys.Top):
-			d.vp.GotoTop()
-		case d.focused && key.Matches(msg, d.keys.Bottom):
-			d.vp.GotoBottom()
-		case d.focused && key.Matches(msg, d.keys.Up):
-			d.vp.ScrollUp(1)
-		case d.focused && key.Matches(msg, d.keys.Down):
-			d.vp.ScrollDown(1)
+		} else {
+			scroll(&d.vp, &d.keys, msg, d.focused)
 		}
 	case tea.MouseMsg:
 		var cmd tea.Cmd

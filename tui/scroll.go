@@ -1,0 +1,32 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// scroll moves vp as the scroll key msg says: by a page or half a page,
+// and, when lines (the pane has the keys to itself: it is focused, or an
+// overlay), by a line or to either end. Other keys move nothing.
+func scroll(vp *viewport.Model, k *KeyMap, msg tea.KeyMsg, lines bool) {
+	switch {
+	case key.Matches(msg, k.PageUp):
+		vp.PageUp()
+	case key.Matches(msg, k.PageDown):
+		vp.PageDown()
+	case key.Matches(msg, k.HalfUp):
+		vp.HalfPageUp()
+	case key.Matches(msg, k.HalfDown):
+		vp.HalfPageDown()
+	case !lines:
+	case key.Matches(msg, k.Top):
+		vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		vp.GotoBottom()
+	case key.Matches(msg, k.Up):
+		vp.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		vp.ScrollDown(1)
+	}
+}
