@@ -30,9 +30,7 @@ func BenchmarkIndependentConversations(b *testing.B) {
 // 20,000 conversations of 2,000 agents: each agent's inference reads its
 // own ten runs, not the file's 20,000.
 func BenchmarkManyAgents(b *testing.B) {
-	c := Independent(20000)
-	c.Agents = 2000
-	benchConversations(b, "2000x10", c)
+	benchConversations(b, "2000x10", Independent(20000).Over(2000))
 }
 
 func benchConversations(b *testing.B, name string, c Conversations) {
