@@ -161,6 +161,38 @@ func (o *jsonOut) strOrNull(s *string) {
 	o.str(*s)
 }
 
+// intKey, strKey, strOrNullKey and boolKey write one member of an
+// object: key is its name with the colon, after the comma before it or
+// the object's opening brace.
+func (o *jsonOut) intKey(key string, n int) {
+	o.b = strconv.AppendInt(append(o.b, key...), int64(n), 10)
+}
+
+// intKeyOmit is intKey, nothing when n is 0 (omitempty).
+func (o *jsonOut) intKeyOmit(key string, n int) {
+	if n != 0 {
+		o.intKey(key, n)
+	}
+}
+
+func (o *jsonOut) strKey(key, s string) {
+	o.lit(key)
+	o.str(s)
+}
+
+func (o *jsonOut) strOrNullKey(key string, s *string) {
+	if o.lit(key); s == nil {
+		o.null()
+	} else {
+		o.str(*s)
+	}
+}
+
+func (o *jsonOut) boolKey(key string, v bool) {
+	o.lit(key)
+	o.bool(v)
+}
+
 // list writes xs as a JSON array, each element by elem, and a nil slice
 // as null, as encoding/json writes them.
 func list[T any](o *jsonOut, xs []T, elem func(*jsonOut, *T)) {
@@ -180,18 +212,15 @@ func list[T any](o *jsonOut, xs []T, elem func(*jsonOut, *T)) {
 
 // message is a model.Message as its struct tags say.
 func (o *jsonOut) message(m *model.Message) {
-	o.lit(`{"role":`)
-	o.str(m.Role)
+	o.strKey(`{"role":`, m.Role)
 	o.lit(`,"content":`)
 	o.contentAt = len(o.b) + 1
 	o.str(m.Content)
 	if m.ToolCallID != "" {
-		o.lit(`,"toolCallId":`)
-		o.str(m.ToolCallID)
+		o.strKey(`,"toolCallId":`, m.ToolCallID)
 	}
 	if m.ToolName != "" {
-		o.lit(`,"toolName":`)
-		o.str(m.ToolName)
+		o.strKey(`,"toolName":`, m.ToolName)
 	}
 	if len(m.ToolCalls) > 0 {
 		o.lit(`,"toolCalls":`)
@@ -211,10 +240,8 @@ func (o *jsonOut) message(m *model.Message) {
 }
 
 func (o *jsonOut) toolCall(tc *model.ToolCall) {
-	o.lit(`{"id":`)
-	o.str(tc.ID)
-	o.lit(`,"name":`)
-	o.str(tc.Name)
+	o.strKey(`{"id":`, tc.ID)
+	o.strKey(`,"name":`, tc.Name)
 	if len(tc.Args) > 0 {
 		o.lit(`,"args":`)
 		o.rawJSON(tc.Args)
@@ -224,24 +251,18 @@ func (o *jsonOut) toolCall(tc *model.ToolCall) {
 
 // head is the call's CallHead without its closing brace.
 func (o *jsonOut) head(h *CallHead) {
-	o.lit(`{"call":`)
-	o.int(h.Call)
-	o.lit(`,"run":`)
-	o.int(h.Run)
-	o.lit(`,"runId":`)
-	o.str(h.RunID)
+	o.intKey(`{"call":`, h.Call)
+	o.intKey(`,"run":`, h.Run)
+	o.strKey(`,"runId":`, h.RunID)
 	o.lit(`,"conversation":`)
 	if h.Conversation == nil {
 		o.null()
 	} else {
 		o.int(*h.Conversation)
 	}
-	o.lit(`,"agent":`)
-	o.str(h.Agent)
-	o.lit(`,"iteration":`)
-	o.int(h.Iteration)
-	o.lit(`,"pass":`)
-	o.int(h.Pass)
+	o.strKey(`,"agent":`, h.Agent)
+	o.intKey(`,"iteration":`, h.Iteration)
+	o.intKey(`,"pass":`, h.Pass)
 	if h.Composition {
 		o.lit(`,"composition":true`)
 	}

@@ -14,8 +14,7 @@ func (o *jsonOut) tail(t *CallTail) {
 	list(o, t.Turns, (*jsonOut).turn)
 	o.lit(`,"record":`)
 	o.record(t.Record)
-	o.lit(`,"recordedWindow":`)
-	o.str(t.RecordedWindow)
+	o.strKey(`,"recordedWindow":`, t.RecordedWindow)
 	o.lit(`,"usage":`)
 	o.usage(t.Usage)
 	o.lit(`,"response":`)
@@ -26,21 +25,14 @@ func (o *jsonOut) tail(t *CallTail) {
 }
 
 func (o *jsonOut) turn(t *Turn) {
-	o.lit(`{"index":`)
-	o.int(t.Index)
-	o.lit(`,"start":`)
-	o.int(t.Start)
-	o.lit(`,"length":`)
-	o.int(t.Length)
-	o.lit(`,"fate":`)
-	o.str(t.Fate)
-	o.lit(`,"reason":`)
-	o.strOrNull(t.Reason)
-	o.lit(`,"notice":`)
-	o.bool(t.Notice)
+	o.intKey(`{"index":`, t.Index)
+	o.intKey(`,"start":`, t.Start)
+	o.intKey(`,"length":`, t.Length)
+	o.strKey(`,"fate":`, t.Fate)
+	o.strOrNullKey(`,"reason":`, t.Reason)
+	o.boolKey(`,"notice":`, t.Notice)
 	if t.PinTool != "" {
-		o.lit(`,"pinTool":`)
-		o.str(t.PinTool)
+		o.strKey(`,"pinTool":`, t.PinTool)
 	}
 	o.b = append(o.b, '}')
 }
@@ -65,20 +57,19 @@ func (o *jsonOut) record(r *model.Record) {
 	}
 	o.html = true
 	defer func() { o.html = false }()
-	o.lit(`{"strategy":`)
-	o.str(r.Strategy)
-	o.intKey(`,"iteration":`, r.Iteration, false)
-	o.intKey(`,"keepRecentTurns":`, r.KeepRecentTurns, false)
-	o.intKey(`,"removedMessageCount":`, r.RemovedMessageCount, false)
-	o.intKey(`,"windowCharsBefore":`, r.WindowCharsBefore, false)
-	o.intKey(`,"windowCharsAfter":`, r.WindowCharsAfter, false)
-	o.intKey(`,"turnsBefore":`, r.TurnsBefore, true)
-	o.intKey(`,"turnsAfter":`, r.TurnsAfter, true)
-	o.intKey(`,"measuredTokens":`, r.MeasuredTokens, true)
+	o.strKey(`{"strategy":`, r.Strategy)
+	o.intKey(`,"iteration":`, r.Iteration)
+	o.intKey(`,"keepRecentTurns":`, r.KeepRecentTurns)
+	o.intKey(`,"removedMessageCount":`, r.RemovedMessageCount)
+	o.intKey(`,"windowCharsBefore":`, r.WindowCharsBefore)
+	o.intKey(`,"windowCharsAfter":`, r.WindowCharsAfter)
+	o.intKeyOmit(`,"turnsBefore":`, r.TurnsBefore)
+	o.intKeyOmit(`,"turnsAfter":`, r.TurnsAfter)
+	o.intKeyOmit(`,"measuredTokens":`, r.MeasuredTokens)
 	if r.OverBudget {
 		o.lit(`,"overBudget":true`)
 	}
-	o.intKey(`,"thresholdTokens":`, r.ThresholdTokens, true)
+	o.intKeyOmit(`,"thresholdTokens":`, r.ThresholdTokens)
 	o.lit(`,"refusals":`)
 	list(o, r.Refusals, (*jsonOut).refusal)
 	if len(r.DroppedObservations) > 0 {
@@ -90,7 +81,7 @@ func (o *jsonOut) record(r *model.Record) {
 		o.observations(r.Observations)
 	}
 	if r.SummaryChars != nil {
-		o.intKey(`,"summaryChars":`, *r.SummaryChars, false)
+		o.intKey(`,"summaryChars":`, *r.SummaryChars)
 	}
 	if r.SummarizerTokens != nil {
 		o.lit(`,"summarizerTokens":`)
@@ -100,34 +91,23 @@ func (o *jsonOut) record(r *model.Record) {
 		o.lit(`,"summarizerSkipped":true`)
 	}
 	if r.SummaryRecorded != nil {
-		o.lit(`,"summaryRecorded":`)
-		o.bool(*r.SummaryRecorded)
+		o.boolKey(`,"summaryRecorded":`, *r.SummaryRecorded)
 	}
 	o.b = append(o.b, '}')
 }
 
-// intKey writes key (,"name":) and n; nothing when omitEmpty and n is 0.
-func (o *jsonOut) intKey(key string, n int, omitEmpty bool) {
-	if omitEmpty && n == 0 {
-		return
-	}
-	o.lit(key)
-	o.int(n)
-}
-
 func (o *jsonOut) refusal(r *model.Refusal) {
-	o.lit(`{"reason":`)
-	o.str(r.Reason)
-	o.intKey(`,"turnIndex":`, r.TurnIndex, false)
-	o.intKey(`,"messageIndex":`, r.MessageIndex, false)
+	o.strKey(`{"reason":`, r.Reason)
+	o.intKey(`,"turnIndex":`, r.TurnIndex)
+	o.intKey(`,"messageIndex":`, r.MessageIndex)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) observations(obs *model.Observations) {
 	o.lit(`{"pinned":`)
 	list(o, obs.Pinned, (*jsonOut).pin)
-	o.intKey(`,"yielded":`, obs.Yielded, false)
-	o.intKey(`,"limit":`, obs.Limit, false)
+	o.intKey(`,"yielded":`, obs.Yielded)
+	o.intKey(`,"limit":`, obs.Limit)
 	if obs.StandDown {
 		o.lit(`,"standDown":true`)
 	}
@@ -135,10 +115,9 @@ func (o *jsonOut) observations(obs *model.Observations) {
 }
 
 func (o *jsonOut) pin(p *model.Pin) {
-	o.lit(`{"toolName":`)
-	o.str(p.ToolName)
-	o.intKey(`,"turnIndex":`, p.TurnIndex, false)
-	o.intKey(`,"chars":`, p.Chars, false)
+	o.strKey(`{"toolName":`, p.ToolName)
+	o.intKey(`,"turnIndex":`, p.TurnIndex)
+	o.intKey(`,"chars":`, p.Chars)
 	o.b = append(o.b, '}')
 }
 
@@ -147,30 +126,24 @@ func (o *jsonOut) usage(u *model.Usage) {
 		o.null()
 		return
 	}
-	o.lit(`{"input":`)
-	o.int(u.Input)
-	o.lit(`,"output":`)
-	o.int(u.Output)
+	o.intKey(`{"input":`, u.Input)
+	o.intKey(`,"output":`, u.Output)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) response(r *Response) {
-	o.lit(`{"content":`)
-	o.str(r.Content)
+	o.strKey(`{"content":`, r.Content)
 	o.lit(`,"toolCalls":`)
 	list(o, r.ToolCalls, (*jsonOut).toolCall)
 	o.lit(`,"usage":`)
 	o.usage(r.Usage)
-	o.lit(`,"stopReason":`)
-	o.strOrNull(r.StopReason)
-	o.lit(`,"outcome":`)
-	o.strOrNull(r.Outcome)
+	o.strOrNullKey(`,"stopReason":`, r.StopReason)
+	o.strOrNullKey(`,"outcome":`, r.Outcome)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) evidence(e *Evidence) {
-	o.lit(`{"candidates":`)
-	o.int(e.Candidates)
+	o.intKey(`{"candidates":`, e.Candidates)
 	o.lit(`,"values":`)
 	list(o, e.Values, (*jsonOut).entry)
 	o.lit(`,"library":`)
@@ -179,28 +152,20 @@ func (o *jsonOut) evidence(e *Evidence) {
 }
 
 func (o *jsonOut) entry(e *provenance.Entry) {
-	o.lit(`{"value":`)
-	o.str(e.Value)
-	o.lit(`,"shape":`)
-	o.str(e.Shape)
-	o.lit(`,"in":`)
-	o.str(e.In)
+	o.strKey(`{"value":`, e.Value)
+	o.strKey(`,"shape":`, e.Shape)
+	o.strKey(`,"in":`, e.In)
 	if e.ToolCallID != nil {
-		o.lit(`,"toolCallId":`)
-		o.str(*e.ToolCallID)
+		o.strKey(`,"toolCallId":`, *e.ToolCallID)
 	}
-	o.lit(`,"verdict":`)
-	o.str(e.Verdict)
+	o.strKey(`,"verdict":`, e.Verdict)
 	o.lit(`,"sources":`)
 	list(o, e.Sources, (*jsonOut).source)
 	o.judged(e.InText, e.Near)
 	if r := e.Read; r != nil {
-		o.lit(`,"read":{"value":`)
-		o.str(r.Value)
-		o.lit(`,"shape":`)
-		o.strOrNull(r.Shape)
-		o.lit(`,"verdict":`)
-		o.strOrNull(r.Verdict)
+		o.strKey(`,"read":{"value":`, r.Value)
+		o.strOrNullKey(`,"shape":`, r.Shape)
+		o.strOrNullKey(`,"verdict":`, r.Verdict)
 		o.lit(`,"sources":`)
 		list(o, r.Sources, (*jsonOut).source)
 		o.judged(r.InText, r.Near)
@@ -221,36 +186,26 @@ func (o *jsonOut) judged(inText []provenance.InText, near *provenance.Near) {
 		if !near.Found() {
 			o.null()
 		} else {
-			o.lit(`{"value":`)
-			o.str(near.Value)
-			o.lit(`,"distance":`)
-			o.int(near.Distance)
-			o.lit(`,"toolName":`)
-			o.strOrNull(near.ToolName)
-			o.lit(`,"toolCallId":`)
-			o.strOrNull(near.ToolCallID)
+			o.strKey(`{"value":`, near.Value)
+			o.intKey(`,"distance":`, near.Distance)
+			o.strOrNullKey(`,"toolName":`, near.ToolName)
+			o.strOrNullKey(`,"toolCallId":`, near.ToolCallID)
 			o.b = append(o.b, '}')
 		}
 	}
 }
 
 func (o *jsonOut) inText(t *provenance.InText) {
-	o.lit(`{"toolName":`)
-	o.strOrNull(t.ToolName)
-	o.lit(`,"toolCallId":`)
-	o.strOrNull(t.ToolCallID)
-	o.lit(`,"token":`)
-	o.strOrNull(t.Token)
+	o.strOrNullKey(`{"toolName":`, t.ToolName)
+	o.strOrNullKey(`,"toolCallId":`, t.ToolCallID)
+	o.strOrNullKey(`,"token":`, t.Token)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) source(s *provenance.Source) {
-	o.lit(`{"toolName":`)
-	o.strOrNull(s.ToolName)
-	o.lit(`,"toolCallId":`)
-	o.strOrNull(s.ToolCallID)
-	o.lit(`,"run":`)
-	o.int(s.Run)
+	o.strOrNullKey(`{"toolName":`, s.ToolName)
+	o.strOrNullKey(`,"toolCallId":`, s.ToolCallID)
+	o.intKey(`,"run":`, s.Run)
 	o.lit(`,"sentOn":`)
 	if s.Sent() {
 		o.b = append(o.b, '[')
@@ -261,10 +216,8 @@ func (o *jsonOut) source(s *provenance.Source) {
 	} else {
 		o.null()
 	}
-	o.lit(`,"evictedAt":`)
-	o.int(s.EvictedAt)
-	o.lit(`,"rule":`)
-	o.str(s.Rule)
+	o.intKey(`,"evictedAt":`, s.EvictedAt)
+	o.strKey(`,"rule":`, s.Rule)
 	if len(s.Rules) > 0 {
 		o.lit(`,"rules":`)
 		list(o, s.Rules, (*jsonOut).strOrNull)
