@@ -91,19 +91,11 @@ func (d *detailPane) SetSize(w, h int) {
 // Update scrolls: lines with ↑/↓ while focused, pages and the mouse
 // wheel always.
 func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		if d.pending {
-			d.scrollPending(msg)
-		} else {
-			scroll(&d.vp, &d.keys, msg, d.focused)
-		}
-	case tea.MouseMsg:
-		var cmd tea.Cmd
-		d.vp, cmd = d.vp.Update(msg)
-		return d, cmd
+	if k, ok := msg.(tea.KeyMsg); ok && d.pending {
+		d.scrollPending(k)
+		return d, nil
 	}
-	return d, nil
+	return d, scroll(&d.vp, &d.keys, msg, d.focused)
 }
 
 // scrollPending moves where the turn being rendered will be scrolled to.

@@ -104,13 +104,7 @@ func (p *textPane) ShortHelp() []key.Binding {
 func (p *textPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
 func (p *textPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		scroll(&p.vp, &p.keys, msg, true)
-	case tea.MouseMsg:
-		p.vp, _ = p.vp.Update(msg)
-	}
-	return p, nil
+	return p, scroll(&p.vp, &p.keys, msg, true)
 }
 
 // refresh rebuilds the text (the replay's problems change with the

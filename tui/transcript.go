@@ -52,13 +52,7 @@ func (t *transcript) FullHelp() [][]key.Binding {
 
 // Update scrolls.
 func (t *transcript) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		scroll(&t.vp, &t.keys, msg, true)
-	case tea.MouseMsg:
-		t.vp, _ = t.vp.Update(msg)
-	}
-	return t, nil
+	return t, scroll(&t.vp, &t.keys, msg, true)
 }
 
 // transcriptMsg is sent by transcriptCmd with a call's window rendered.
