@@ -187,7 +187,7 @@ func (d *detailPane) body(row *window.Row, resized bool) {
 			d.want = d.vp.YOffset
 			return
 		}
-		text = d.st.Dim.Render("rendering " + megabytes(turnBytes(row.Messages)) + "…")
+		text = d.st.Dim.Render("rendering " + byteSize(int64(turnBytes(row.Messages))) + "…")
 	}
 	d.setContent(text)
 	d.vp.GotoTop()
