@@ -10,7 +10,7 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// Files of many runs (issue: linking scanned every earlier run for each,
+// Files of many runs (linking once scanned every earlier run for each,
 // so 16,000 follow-ups took 38 CPU-s in report): N follow-ups of one
 // conversation, and N independent conversations, each linked (lineage)
 // and replayed under the recorded policy, then with that policy inferred
