@@ -5,20 +5,26 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/spf13/cobra"
 )
 
-// commands are the words inspect answers as its first argument.
-var commands = []string{"export", "report", "evidence", "help", "completion"}
-
 // unknownCommand answers `inspect repotr FILE` (and a lone `inspect
-// repotr` that names no file) as a mistyped command rather than a file.
-func unknownCommand(files []string) error {
+// repotr` that names no file) as a mistyped command of root's rather
+// than a file.
+func unknownCommand(root *cobra.Command, files []string) error {
 	if len(files) == 0 {
 		return nil
 	}
 	w := files[0]
 	if _, err := os.Stat(w); err == nil || strings.ContainsAny(w, "/.\\") || w == "-" {
 		return nil
+	}
+	var commands []string
+	for _, c := range root.Commands() {
+		if !c.Hidden {
+			commands = append(commands, c.Name())
+		}
 	}
 	if len(files) == 1 {
 		return fmt.Errorf("%s: no such file, and not a command (%s)", w, strings.Join(commands, ", "))

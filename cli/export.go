@@ -17,7 +17,7 @@ import (
 // exportCmd is `inspect export`: the replay as JSON.
 func (a *app) exportCmd() *cobra.Command {
 	var o options
-	c := &cobra.Command{
+	c := a.studyCmd(&cobra.Command{
 		Use:   "export [flags] FILE",
 		Short: "print the replay as JSON (format inspect.export.v1)",
 		Long: `export prints the replay as JSON (format inspect.export.v1, WINDOW-SEMANTICS
@@ -25,35 +25,19 @@ func (a *app) exportCmd() *cobra.Command {
 window, what it evicted and why the rest stayed, the record its visit
 filed, whether the window is the one the library recorded, the response
 and its values' evidence. An absent policy flag is inferred.`,
-		RunE: func(c *cobra.Command, files []string) error {
-			o.noteGiven(c.Flags())
-			path, err := a.oneFile("export", files)
-			if err != nil {
-				return err
-			}
-			if o.format != "json" {
-				return a.usageError("inspect export: unknown --format %q (json is the only one)", o.format)
-			}
-			if err := a.ready(&o, path); err != nil {
-				return err
-			}
-			s, err := a.openStudy(path, o)
-			if err != nil {
-				return err
-			}
-			if err := writeExport(a.stdout, path, s); err != nil {
-				return a.fail(exitFile, err)
-			}
-			return a.failOnDiffers(o, s)
-		},
-	}
-	fs := c.Flags()
-	o.policyFlags(fs)
-	o.agentFlag(fs)
-	fs.StringVar(&o.format, "format", "json", "`FORMAT`: json (the only one)")
-	o.quietFlag(fs)
-	o.failDifferFlag(fs)
-	o.inputFlags(fs)
+	}, &o, func() error {
+		if o.format != "json" {
+			return a.usageError("inspect export: unknown --format %q (json is the only one)", o.format)
+		}
+		return nil
+	}, func(path string, s *study.Study) error {
+		if err := writeExport(a.stdout, path, s); err != nil {
+			return a.fail(exitFile, err)
+		}
+		return a.failOnDiffers(o, s)
+	})
+	c.Flags().StringVar(&o.format, "format", "json", "`FORMAT`: json (the only one)")
+	o.failDifferFlag(c.Flags())
 	return c
 }
 
@@ -64,21 +48,8 @@ func writeExport(w io.Writer, source string, s *study.Study) error {
 	r := s.Replay()
 	book := provenance.Walk(s.Rec, r)
 	defer book.Stop()
-	outcomes := callOutcomes(s.Rec)
+	outcomes := provenance.OutcomesByCall(s.Rec)
 	return export.Write(w, exportHead(source, s), len(r.Calls), func(i int) export.Call { return exportCallOf(r, book, outcomes, i) })
-}
-
-// callOutcomes is each answer's outcome (provenance.Outcomes), by call.
-func callOutcomes(rec *model.Recording) map[*model.Call]string {
-	out := map[*model.Call]string{}
-	for _, run := range rec.Runs {
-		for k, o := range provenance.Outcomes(run) {
-			if o != "" {
-				out[run.Calls[k]] = o
-			}
-		}
-	}
-	return out
 }
 
 func policyObject(p model.Policy, inferred bool, given []string, evidence string) export.Policy {
@@ -165,7 +136,7 @@ func conversations(s *study.Study) []export.Conversation {
 
 // exportCallOf is the i-th call of the replay as exported; book follows
 // the messages through the replay for its evidence; outcomes are the
-// answers' (callOutcomes).
+// answers' (provenance.OutcomesByCall).
 func exportCallOf(r *window.Replay, book *provenance.Book, outcomes map[*model.Call]string, i int) export.Call {
 	c := &r.Calls[i]
 	ec := export.Call{

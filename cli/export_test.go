@@ -53,7 +53,7 @@ func TestExportStreamsTheWholeDocument(t *testing.T) {
 func wholeExport(t *testing.T, source string, s *study.Study) []byte {
 	doc := exportHead(source, s)
 	book := provenance.New(s.Rec, s.Replay())
-	outcomes := callOutcomes(s.Rec)
+	outcomes := provenance.OutcomesByCall(s.Rec)
 	for i := range s.Replay().Calls {
 		doc.Calls = append(doc.Calls, exportCallOf(s.Replay(), book, outcomes, i))
 	}

@@ -6,11 +6,45 @@ import (
 	"os"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 )
+
+// studyCmd makes c a command over one file's study (report, export,
+// evidence): with the policy knobs, --agent, -q and --max-line-mb beside
+// the flags the caller adds, it takes one file, lets check refuse what
+// else of the flags is wrong, checks the flags and the file, opens the
+// file's study (saying what openStudy says) and hands it to run.
+func (a *app) studyCmd(c *cobra.Command, o *options, check func() error, run func(path string, s *study.Study) error) *cobra.Command {
+	c.RunE = func(c *cobra.Command, files []string) error {
+		o.noteGiven(c.Flags())
+		path, err := a.oneFile(c.Name(), files)
+		if err != nil {
+			return err
+		}
+		if err := check(); err != nil {
+			return err
+		}
+		if err := a.ready(o, path); err != nil {
+			return err
+		}
+		s, err := a.openStudy(path, *o)
+		if err != nil {
+			return err
+		}
+		return run(path, s)
+	}
+	fs := c.Flags()
+	o.policyFlags(fs)
+	o.agentFlag(fs)
+	o.quietFlag(fs)
+	o.inputFlags(fs)
+	return c
+}
 
 // openStudy loads path and opens it for a batch command (report, export,
 // evidence), saying on stderr the problems and the policy inferred.

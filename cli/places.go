@@ -98,14 +98,7 @@ func guessRules(s *study.Study, r *window.Replay) func(provenance.Entry) provena
 // guess among equally good values: " (a guess: keepLastToolResults 0–5
 // reproduce the same windows)"; "" when none is.
 func guessWords(a study.Agent) string {
-	g := a.GuessFor(a.Policy)
-	var knobs []string
-	if len(g.K) > 1 {
-		knobs = append(knobs, "keepRecentTurns "+study.Range(g.K))
-	}
-	if len(g.L) > 1 {
-		knobs = append(knobs, "keepLastToolResults "+study.Range(g.L))
-	}
+	knobs := a.GuessFor(a.Policy).Knobs()
 	if knobs == nil {
 		return ""
 	}

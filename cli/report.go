@@ -22,7 +22,7 @@ import (
 // reportCmd is `inspect report`: the replay as a plain-text table.
 func (a *app) reportCmd() *cobra.Command {
 	var o options
-	c := &cobra.Command{
+	c := a.studyCmd(&cobra.Command{
 		Use:   "report [flags] FILE",
 		Short: "print the replay as a plain-text table, one row per call",
 		Long: `report prints the replay as a plain-text table, one row per call: the window
@@ -30,31 +30,13 @@ the replay sent (MSGS, CHARS), the provider's tokens, what left and what
 stayed, the pins, whether the window is the one the library recorded, and
 what the model answered; then each agent's policy and the problems.
 An absent policy flag is inferred from the recording.`,
-		RunE: func(c *cobra.Command, files []string) error {
-			o.noteGiven(c.Flags())
-			path, err := a.oneFile("report", files)
-			if err != nil {
-				return err
-			}
-			if err := a.ready(&o, path); err != nil {
-				return err
-			}
-			s, err := a.openStudy(path, o)
-			if err != nil {
-				return err
-			}
-			if err := writeReport(a.stdout, s, useColor(a.stdout)); err != nil {
-				return a.fail(exitFile, err)
-			}
-			return a.failOnDiffers(o, s)
-		},
-	}
-	fs := c.Flags()
-	o.policyFlags(fs)
-	o.agentFlag(fs)
-	o.quietFlag(fs)
-	o.failDifferFlag(fs)
-	o.inputFlags(fs)
+	}, &o, func() error { return nil }, func(_ string, s *study.Study) error {
+		if err := writeReport(a.stdout, s, useColor(a.stdout)); err != nil {
+			return a.fail(exitFile, err)
+		}
+		return a.failOnDiffers(o, s)
+	})
+	o.failDifferFlag(c.Flags())
 	return c
 }
 
@@ -84,7 +66,7 @@ func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tMSGS\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tOUTCOME\tPRODUCED")
 	calls := s.Replay().Calls
-	outcomes := callOutcomes(s.Rec)
+	outcomes := provenance.OutcomesByCall(s.Rec)
 	rows := make([]string, len(calls))
 	half := len(calls) / 2 // rows are independent: two goroutines make them
 	var wg sync.WaitGroup

@@ -1,9 +1,9 @@
 // Package cli is inspect's command line: one file per command (the
-// terminal UI, report, export, evidence), each declaring its own flags
-// on cobra, with the help, the shell completion and the exit statuses.
-// A command parses its flags, opens the file, asks study for the
-// answers and writes them (a table here, JSON through export, a screen
-// through tui).
+// terminal UI, report, export, evidence, advise), each declaring its own
+// flags on cobra, with the help, the shell completion and the exit
+// statuses. A command parses its flags, opens the file, asks study for
+// the answers and writes them (a table here, JSON through export, a
+// screen through tui).
 //
 // It never decides a window, a verdict or a policy: study settles the
 // policy and replays, window and evidence hold the rules.

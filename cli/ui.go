@@ -22,7 +22,7 @@ func (a *app) uiCmd() *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, files []string) error {
 			o.noteGiven(c.Flags())
-			if err := unknownCommand(files); err != nil {
+			if err := unknownCommand(c.Root(), files); err != nil {
 				return a.misuse(err)
 			}
 			switch {

@@ -7,42 +7,9 @@ package evidence
 // tokens go through §2, de-duplicated. Arguments that are not JSON give
 // none.
 func ArgValues(raw []byte) []Value {
-	v, ok := parseJSON(jsTrim(string(raw)))
-	if !ok {
-		return nil
-	}
 	c := newCollector()
-	n := 0
-	var walk func(*jsonValue) bool
-	take := func(tok string) bool {
-		c.add(tok)
-		n++
-		return n < TokenLimit
-	}
-	walk = func(v *jsonValue) bool {
-		switch v.kind {
-		case jObject, jArray:
-			for _, e := range v.elems {
-				if !walk(e) {
-					return false
-				}
-			}
-		case jString:
-			more := true
-			eachToken(v.str, -1, func(tok string) bool {
-				more = take(tok)
-				return more
-			})
-			return more
-		case jNumber:
-			s, _ := jsNumberString(v.str)
-			if tok := Normalize(s); tok != "" {
-				return take(tok)
-			}
-		}
-		return true
-	}
-	walk(v)
+	f := limitedTokens{take: func(_, tok string) { c.add(tok) }}
+	f.args(raw)
 	return c.out
 }
 
@@ -55,20 +22,74 @@ func ArgLeaves(raw []byte) []string {
 		return nil
 	}
 	var out []string
-	var walk func(*jsonValue)
-	walk = func(v *jsonValue) {
-		switch v.kind {
-		case jObject, jArray:
-			for _, e := range v.elems {
-				walk(e)
-			}
-		case jString:
-			out = append(out, v.str)
-		case jNumber:
-			s, _ := jsNumberString(v.str)
-			out = append(out, s)
+	eachLeaf(v, func(l *jsonValue) bool {
+		s := l.str
+		if l.kind == jNumber {
+			s, _ = jsNumberString(l.str)
 		}
-	}
-	walk(v)
+		out = append(out, s)
+		return true
+	})
 	return out
+}
+
+// eachLeaf calls leaf with each string and number leaf of v, in
+// enumeration order, until leaf returns false; it reports whether it
+// went to the end.
+func eachLeaf(v *jsonValue, leaf func(*jsonValue) bool) bool {
+	switch v.kind {
+	case jObject, jArray:
+		for _, e := range v.elems {
+			if !eachLeaf(e, leaf) {
+				return false
+			}
+		}
+	case jString, jNumber:
+		return leaf(v)
+	}
+	return true
+}
+
+// limitedTokens hands take the first TokenLimit tokens of a text, or of a
+// tool call's arguments, each with the piece of text it was read from.
+type limitedTokens struct {
+	take func(piece, tok string)
+	n    int
+}
+
+// token hands over tok (none when empty); false once TokenLimit were.
+func (f *limitedTokens) token(piece, tok string) bool {
+	if tok == "" {
+		return true
+	}
+	f.take(piece, tok)
+	f.n++
+	return f.n < TokenLimit
+}
+
+// text hands over text's tokens; false once TokenLimit were.
+func (f *limitedTokens) text(text string) bool {
+	more := true
+	eachPiece(text, func(piece string) bool {
+		more = f.token(piece, Normalize(piece))
+		return more
+	})
+	return more
+}
+
+// args hands over the tokens of a tool call's arguments (ArgValues): a
+// string leaf's pieces, a number leaf's literal with its JavaScript
+// print normalized.
+func (f *limitedTokens) args(raw []byte) {
+	v, ok := parseJSON(jsTrim(string(raw)))
+	if !ok {
+		return
+	}
+	eachLeaf(v, func(l *jsonValue) bool {
+		if l.kind == jString {
+			return f.text(l.str)
+		}
+		s, _ := jsNumberString(l.str)
+		return f.token(l.str, Normalize(s))
+	})
 }

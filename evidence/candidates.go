@@ -84,10 +84,8 @@ func Candidates(text string) []Value {
 		})
 		return c.out
 	}
-	eachToken(text, TokenLimit, func(tok string) bool {
-		c.add(tok)
-		return true
-	})
+	f := limitedTokens{take: func(_, tok string) { c.add(tok) }}
+	f.text(text)
 	return c.out
 }
 

@@ -102,7 +102,7 @@ func (x *Index) AddText(text string) {
 		x.addTextAsked(text)
 		return
 	}
-	eachToken(text, -1, func(tok string) bool {
+	eachToken(text, func(tok string) bool {
 		x.addNormalized(Normalize(tok))
 		return !x.Truncated()
 	})

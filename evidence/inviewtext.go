@@ -185,7 +185,7 @@ func firstTokens(text string, values []string) map[string]string {
 		}
 	}
 	out := make(map[string]string, len(values))
-	eachToken(text, -1, func(tok string) bool {
+	eachToken(text, func(tok string) bool {
 		for _, v := range unanchored {
 			if _, done := out[v]; !done && holdsBounded(tok, v) {
 				out[v] = tok

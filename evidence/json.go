@@ -102,32 +102,25 @@ func (p *jsonParser) value(depth int) (*jsonValue, bool) {
 }
 
 func (p *jsonParser) object(depth int) (*jsonValue, bool) {
-	p.i++ // {
 	v := &jsonValue{kind: jObject}
 	at := map[string]int{}
-	p.space()
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
-		return v, true
-	}
-	for {
-		p.space()
+	ok := p.members('}', func() bool {
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return nil, false
+			return false
 		}
 		k, ok := p.str()
 		if !ok {
-			return nil, false
+			return false
 		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return nil, false
+			return false
 		}
 		p.i++
 		p.space()
 		e, ok := p.value(depth + 1)
 		if !ok {
-			return nil, false
+			return false
 		}
 		if j, dup := at[k]; dup {
 			v.elems[j] = e
@@ -136,20 +129,13 @@ func (p *jsonParser) object(depth int) (*jsonValue, bool) {
 			v.keys = append(v.keys, k)
 			v.elems = append(v.elems, e)
 		}
-		p.space()
-		if p.i >= len(p.s) {
-			return nil, false
-		}
-		if p.s[p.i] == '}' {
-			p.i++
-			enumerationOrder(v)
-			return v, true
-		}
-		if p.s[p.i] != ',' {
-			return nil, false
-		}
-		p.i++
+		return true
+	})
+	if !ok {
+		return nil, false
 	}
+	enumerationOrder(v)
+	return v, true
 }
 
 // enumerationOrder moves integer-like keys (array indices: canonical
@@ -195,30 +181,42 @@ func arrayIndex(k string) (uint64, bool) {
 }
 
 func (p *jsonParser) array(depth int) (*jsonValue, bool) {
-	p.i++ // [
 	v := &jsonValue{kind: jArray}
+	ok := p.members(']', func() bool {
+		e, ok := p.value(depth + 1)
+		v.elems = append(v.elems, e)
+		return ok
+	})
+	if !ok {
+		return nil, false
+	}
+	return v, true
+}
+
+// members reads the members of the array or object whose opening
+// bracket is at p.i, each by member (called at its first byte past any
+// space), separated by commas, through close.
+func (p *jsonParser) members(close byte, member func() bool) bool {
+	p.i++ // [ or {
 	p.space()
-	if p.i < len(p.s) && p.s[p.i] == ']' {
+	if p.i < len(p.s) && p.s[p.i] == close {
 		p.i++
-		return v, true
+		return true
 	}
 	for {
 		p.space()
-		e, ok := p.value(depth + 1)
-		if !ok {
-			return nil, false
+		if !member() {
+			return false
 		}
-		v.elems = append(v.elems, e)
 		p.space()
-		if p.i >= len(p.s) {
-			return nil, false
-		}
-		if p.s[p.i] == ']' {
+		switch {
+		case p.i >= len(p.s):
+			return false
+		case p.s[p.i] == close:
 			p.i++
-			return v, true
-		}
-		if p.s[p.i] != ',' {
-			return nil, false
+			return true
+		case p.s[p.i] != ',':
+			return false
 		}
 		p.i++
 	}

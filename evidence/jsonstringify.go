@@ -34,26 +34,23 @@ func stringifyTo(b *strings.Builder, v *jsonValue) {
 		b.WriteString(s)
 	case jString:
 		quoteJS(b, v.str)
-	case jArray:
-		b.WriteByte('[')
+	case jArray, jObject:
+		open, close := byte('['), byte(']')
+		if v.kind == jObject {
+			open, close = '{', '}'
+		}
+		b.WriteByte(open)
 		for i, e := range v.elems {
 			if i > 0 {
 				b.WriteByte(',')
 			}
+			if v.kind == jObject {
+				quoteJS(b, v.keys[i])
+				b.WriteByte(':')
+			}
 			stringifyTo(b, e)
 		}
-		b.WriteByte(']')
-	case jObject:
-		b.WriteByte('{')
-		for i, k := range v.keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			quoteJS(b, k)
-			b.WriteByte(':')
-			stringifyTo(b, v.elems[i])
-		}
-		b.WriteByte('}')
+		b.WriteByte(close)
 	}
 }
 

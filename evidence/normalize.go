@@ -43,15 +43,11 @@ func LookupForms(v string) []string {
 }
 
 // eachToken calls fn with each token of text in order until fn returns
-// false or limit tokens were given (limit < 0: no limit).
-func eachToken(text string, limit int, fn func(string) bool) {
-	n := 0
+// false (limitedTokens gives the first TokenLimit).
+func eachToken(text string, fn func(string) bool) {
 	eachPiece(text, func(piece string) bool {
 		if v := Normalize(piece); v != "" {
-			n++
-			if !fn(v) || n == limit {
-				return false
-			}
+			return fn(v)
 		}
 		return true
 	})

@@ -20,7 +20,7 @@ func Check(answer string, s Sets) Result {
 // results are dropped.
 func Tokenize(text string) []string {
 	var out []string
-	eachToken(text, -1, func(tok string) bool {
+	eachToken(text, func(tok string) bool {
 		out = append(out, tok)
 		return true
 	})

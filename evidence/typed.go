@@ -11,72 +11,33 @@ import "strings"
 // for 1,250/month.
 func Typed(text string) map[string]string {
 	out := map[string]string{}
-	n := 0
-	eachPiece(text, func(piece string) bool {
-		tok := Normalize(piece)
-		if tok == "" {
-			return true
-		}
-		n++
-		if v, ok := classify(tok); ok {
-			if _, seen := out[v.Value]; !seen {
-				out[v.Value] = typedPiece(piece)
-			}
-		}
-		return n < TokenLimit
-	})
+	f := limitedTokens{take: typedInto(out)}
+	f.text(text)
 	return out
-}
-
-// typedPiece is a piece without the full stops, commas and colons that
-// end it (a sentence's, not the value's).
-func typedPiece(piece string) string {
-	return strings.TrimRight(piece, ".,:")
 }
 
 // ArgTyped is Typed for one tool call's arguments (ArgValues): a string
 // leaf's pieces as typed, a number leaf as its literal.
 func ArgTyped(raw []byte) map[string]string {
 	out := map[string]string{}
-	v, ok := parseJSON(jsTrim(string(raw)))
-	if !ok {
-		return out
-	}
-	n := 0
-	take := func(piece string, tok string) bool {
-		if tok == "" {
-			return true
-		}
-		n++
+	f := limitedTokens{take: typedInto(out)}
+	f.args(raw)
+	return out
+}
+
+// typedInto files in out the piece each value was first read from.
+func typedInto(out map[string]string) func(piece, tok string) {
+	return func(piece, tok string) {
 		if v, ok := classify(tok); ok {
 			if _, seen := out[v.Value]; !seen {
 				out[v.Value] = typedPiece(piece)
 			}
 		}
-		return n < TokenLimit
 	}
-	var walk func(*jsonValue) bool
-	walk = func(v *jsonValue) bool {
-		switch v.kind {
-		case jObject, jArray:
-			for _, e := range v.elems {
-				if !walk(e) {
-					return false
-				}
-			}
-		case jString:
-			more := true
-			eachPiece(v.str, func(piece string) bool {
-				more = take(piece, Normalize(piece))
-				return more
-			})
-			return more
-		case jNumber:
-			s, _ := jsNumberString(v.str)
-			return take(v.str, Normalize(s))
-		}
-		return true
-	}
-	walk(v)
-	return out
+}
+
+// typedPiece is a piece without the full stops, commas and colons that
+// end it (a sentence's, not the value's).
+func typedPiece(piece string) string {
+	return strings.TrimRight(piece, ".,:")
 }

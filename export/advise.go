@@ -1,12 +1,6 @@
 package export
 
-import (
-	"bytes"
-	"encoding/json"
-	"io"
-
-	"github.com/afinspect/inspect/termtext"
-)
+import "io"
 
 // AdviseSchema names the JSON shape `inspect advise --format json`
 // writes.
@@ -59,20 +53,5 @@ type AdvisePicks struct {
 	NoWorse         *Policy `json:"noWorse"`
 }
 
-// WriteAdvise writes d as one line of JSON, as WriteEvidence writes its
-// document: encoding/json without HTML escaping, a lone surrogate of a
-// name or a path written back, and what a terminal would act on escaped.
-func WriteAdvise(w io.Writer, d AdviseDoc) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(d); err != nil {
-		return err
-	}
-	out, err := withSurrogates(d, buf.Bytes())
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(termtext.JSON(out))
-	return err
-}
+// WriteAdvise writes d as one line of JSON (see writeDoc).
+func WriteAdvise(w io.Writer, d AdviseDoc) error { return writeDoc(w, d) }

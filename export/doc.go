@@ -1,7 +1,8 @@
 // Package export owns the JSON formats inspect writes for programs:
 // inspect.export.v1 (the replay, call by call: WINDOW-SEMANTICS §13,
-// EVIDENCE-SEMANTICS §6) and inspect.evidence.v1 (the values a response
-// used that were not in view), and the encoder that writes them fast —
+// EVIDENCE-SEMANTICS §6), inspect.evidence.v1 (the values a response
+// used that were not in view) and inspect.advise.v1 (the advisor's grid
+// of policies and its picks), and the encoder that writes them fast —
 // by hand, yet byte for byte what encoding/json writes (the tests and
 // FuzzJSONOut hold it to that), a lone surrogate written as the
 // library's JSON.stringify writes it, and every string made safe for a

@@ -1,14 +1,12 @@
 package export
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"unicode/utf8"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
-	"github.com/afinspect/inspect/termtext"
 )
 
 // Evidence is a call's `evidence` (EVIDENCE-SEMANTICS §6.2).
@@ -128,18 +126,5 @@ type LibraryRow struct {
 	OtherWindow bool `json:"otherWindow"`
 }
 
-// WriteEvidence writes doc as JSON.
-func WriteEvidence(w io.Writer, doc EvidenceDoc) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	out, err := withSurrogates(doc, buf.Bytes())
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(termtext.JSON(out))
-	return err
-}
+// WriteEvidence writes doc as one line of JSON (see writeDoc).
+func WriteEvidence(w io.Writer, doc EvidenceDoc) error { return writeDoc(w, doc) }

@@ -38,7 +38,7 @@ func (o *jsonOut) str(s string) {
 	start := 0
 	for i := 0; i < len(s); {
 		if !o.html {
-			i += plainJSON(s[i:])
+			i += plainJSON(s[i:], false)
 			if i == len(s) {
 				break
 			}
@@ -84,21 +84,26 @@ func (o *jsonOut) str(s string) {
 }
 
 // plainJSON is the length of the ASCII that s starts with that a JSON
-// string holds as it is (no control, " or \\), read eight bytes at a
-// time: a message's text is mostly that.
-func plainJSON(s string) int {
+// string holds as it is (no control, " or \\), and with del no DEL
+// either (which termtext.JSON escapes), read eight bytes at a time: a
+// message's text is mostly that.
+func plainJSON(s string, del bool) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var carry uint64 // DEL, which x+ones carries to 0x80, when del
+	if del {
+		carry = ones
+	}
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
 		q, bs := x^(ones*'"'), x^(ones*'\\')
-		// a byte below 0x20, a zero byte of q or bs, or a byte of 0x80
-		// or more sets the top bit of its byte here
-		if ((x-ones*0x20)|(q-ones)|(bs-ones)|x)&highs != 0 {
+		// a byte below 0x20, a zero byte of q or bs, DEL under del, or a
+		// byte of 0x80 or more sets the top bit of its byte here
+		if ((x-ones*0x20)|(q-ones)|(bs-ones)|(x+carry)|x)&highs != 0 {
 			break
 		}
 	}
-	for i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\' {
+	for i < len(s) && s[i] >= 0x20 && s[i] < utf8.RuneSelf && s[i] != '"' && s[i] != '\\' && !(del && s[i] == 0x7f) {
 		i++
 	}
 	return i
@@ -131,7 +136,7 @@ func (o *jsonOut) float(f float64) {
 // compacted.
 func (o *jsonOut) rawJSON(r json.RawMessage) {
 	if r == nil {
-		o.b = append(o.b, "null"...)
+		o.null()
 		return
 	}
 	o.raw.Reset()
@@ -146,94 +151,118 @@ func (o *jsonOut) rawJSON(r json.RawMessage) {
 // before it but for the first).
 func (o *jsonOut) lit(s string) { o.b = append(o.b, s...) }
 
+func (o *jsonOut) null() { o.b = append(o.b, "null"...) }
+
 func (o *jsonOut) strOrNull(s *string) {
 	if s == nil {
-		o.b = append(o.b, "null"...)
+		o.null()
 		return
 	}
 	o.str(*s)
 }
 
+// intKey, strKey, strOrNullKey and boolKey write one member of an
+// object: key is its name with the colon, after the comma before it or
+// the object's opening brace.
+func (o *jsonOut) intKey(key string, n int) {
+	o.b = strconv.AppendInt(append(o.b, key...), int64(n), 10)
+}
+
+// intKeyOmit is intKey, nothing when n is 0 (omitempty).
+func (o *jsonOut) intKeyOmit(key string, n int) {
+	if n != 0 {
+		o.intKey(key, n)
+	}
+}
+
+func (o *jsonOut) strKey(key, s string) {
+	o.lit(key)
+	o.str(s)
+}
+
+func (o *jsonOut) strOrNullKey(key string, s *string) {
+	if o.lit(key); s == nil {
+		o.null()
+	} else {
+		o.str(*s)
+	}
+}
+
+func (o *jsonOut) boolKey(key string, v bool) {
+	o.lit(key)
+	o.bool(v)
+}
+
+// list writes xs as a JSON array, each element by elem, and a nil slice
+// as null, as encoding/json writes them.
+func list[T any](o *jsonOut, xs []T, elem func(*jsonOut, *T)) {
+	if xs == nil {
+		o.null()
+		return
+	}
+	o.b = append(o.b, '[')
+	for i := range xs {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		elem(o, &xs[i])
+	}
+	o.b = append(o.b, ']')
+}
+
 // message is a model.Message as its struct tags say.
 func (o *jsonOut) message(m *model.Message) {
-	o.b = append(o.b, '{')
-	o.lit(`"role":`)
-	o.str(m.Role)
+	o.strKey(`{"role":`, m.Role)
 	o.lit(`,"content":`)
 	o.contentAt = len(o.b) + 1
 	o.str(m.Content)
 	if m.ToolCallID != "" {
-		o.lit(`,"toolCallId":`)
-		o.str(m.ToolCallID)
+		o.strKey(`,"toolCallId":`, m.ToolCallID)
 	}
 	if m.ToolName != "" {
-		o.lit(`,"toolName":`)
-		o.str(m.ToolName)
+		o.strKey(`,"toolName":`, m.ToolName)
 	}
 	if len(m.ToolCalls) > 0 {
 		o.lit(`,"toolCalls":`)
-		o.toolCalls(m.ToolCalls)
+		list(o, m.ToolCalls, (*jsonOut).toolCall)
 	}
 	if m.Ephemeral {
-		o.lit(`,"ephemeral":`)
-		o.bool(true)
+		o.lit(`,"ephemeral":true`)
 	}
 	if m.ToolChars != nil {
 		o.lit(`,"toolChars":`)
 		o.float(*m.ToolChars)
 	}
 	if m.Placeholder {
-		o.lit(`,"placeholder":`)
-		o.bool(true)
+		o.lit(`,"placeholder":true`)
 	}
 	o.b = append(o.b, '}')
 }
 
-func (o *jsonOut) toolCalls(tcs []model.ToolCall) {
-	if tcs == nil {
-		o.b = append(o.b, "null"...)
-		return
+func (o *jsonOut) toolCall(tc *model.ToolCall) {
+	o.strKey(`{"id":`, tc.ID)
+	o.strKey(`,"name":`, tc.Name)
+	if len(tc.Args) > 0 {
+		o.lit(`,"args":`)
+		o.rawJSON(tc.Args)
 	}
-	o.b = append(o.b, '[')
-	for i, tc := range tcs {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.b = append(o.b, '{')
-		o.lit(`"id":`)
-		o.str(tc.ID)
-		o.lit(`,"name":`)
-		o.str(tc.Name)
-		if len(tc.Args) > 0 {
-			o.lit(`,"args":`)
-			o.rawJSON(tc.Args)
-		}
-		o.b = append(o.b, '}')
-	}
-	o.b = append(o.b, ']')
+	o.b = append(o.b, '}')
 }
 
 // head is the call's CallHead without its closing brace.
 func (o *jsonOut) head(h *CallHead) {
-	o.b = append(o.b, '{')
-	o.lit(`"call":`)
-	o.int(h.Call)
-	o.lit(`,"run":`)
-	o.int(h.Run)
-	o.lit(`,"runId":`)
-	o.str(h.RunID)
+	o.intKey(`{"call":`, h.Call)
+	o.intKey(`,"run":`, h.Run)
+	o.strKey(`,"runId":`, h.RunID)
 	o.lit(`,"conversation":`)
 	if h.Conversation == nil {
-		o.lit("null")
+		o.null()
 	} else {
 		o.int(*h.Conversation)
 	}
-	o.lit(`,"agent":`)
-	o.str(h.Agent)
-	o.lit(`,"iteration":`)
-	o.int(h.Iteration)
-	o.lit(`,"pass":`)
-	o.int(h.Pass)
+	o.strKey(`,"agent":`, h.Agent)
+	o.intKey(`,"iteration":`, h.Iteration)
+	o.intKey(`,"pass":`, h.Pass)
 	if h.Composition {
 		o.lit(`,"composition":true`)
 	}

@@ -264,3 +264,26 @@ func TestEncodeCallMessages(t *testing.T) {
 		}
 	}
 }
+
+// plainJSON reads eight bytes at a time what its byte loop would read one
+// at a time: every byte at every place of two blocks, DEL taken or not.
+func TestPlainJSONIsItsByteLoop(t *testing.T) {
+	plain := func(s string, del bool) int {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || del && c == 0x7f {
+				return i
+			}
+		}
+		return len(s)
+	}
+	for c := range 0x100 {
+		for pos := range 17 {
+			s := strings.Repeat("a", pos) + string([]byte{byte(c)}) + strings.Repeat("b", 16-pos)
+			for _, del := range []bool{false, true} {
+				if got, want := plainJSON(s, del), plain(s, del); got != want {
+					t.Fatalf("plainJSON(%q, %v) = %d, want %d", s, del, got, want)
+				}
+			}
+		}
+	}
+}

@@ -11,11 +11,10 @@ import (
 // tail is the call's CallTail without its opening brace.
 func (o *jsonOut) tail(t *CallTail) {
 	o.lit(`"turns":`)
-	o.turns(t.Turns)
+	list(o, t.Turns, (*jsonOut).turn)
 	o.lit(`,"record":`)
 	o.record(t.Record)
-	o.lit(`,"recordedWindow":`)
-	o.str(t.RecordedWindow)
+	o.strKey(`,"recordedWindow":`, t.RecordedWindow)
 	o.lit(`,"usage":`)
 	o.usage(t.Usage)
 	o.lit(`,"response":`)
@@ -25,37 +24,17 @@ func (o *jsonOut) tail(t *CallTail) {
 	o.b = append(o.b, '}')
 }
 
-func (o *jsonOut) turns(ts []Turn) {
-	if ts == nil {
-		o.b = append(o.b, "null"...)
-		return
+func (o *jsonOut) turn(t *Turn) {
+	o.intKey(`{"index":`, t.Index)
+	o.intKey(`,"start":`, t.Start)
+	o.intKey(`,"length":`, t.Length)
+	o.strKey(`,"fate":`, t.Fate)
+	o.strOrNullKey(`,"reason":`, t.Reason)
+	o.boolKey(`,"notice":`, t.Notice)
+	if t.PinTool != "" {
+		o.strKey(`,"pinTool":`, t.PinTool)
 	}
-	o.b = append(o.b, '[')
-	for i := range ts {
-		t := &ts[i]
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.b = append(o.b, '{')
-		o.lit(`"index":`)
-		o.int(t.Index)
-		o.lit(`,"start":`)
-		o.int(t.Start)
-		o.lit(`,"length":`)
-		o.int(t.Length)
-		o.lit(`,"fate":`)
-		o.str(t.Fate)
-		o.lit(`,"reason":`)
-		o.strOrNull(t.Reason)
-		o.lit(`,"notice":`)
-		o.bool(t.Notice)
-		if t.PinTool != "" {
-			o.lit(`,"pinTool":`)
-			o.str(t.PinTool)
-		}
-		o.b = append(o.b, '}')
-	}
-	o.b = append(o.b, ']')
+	o.b = append(o.b, '}')
 }
 
 // record is what the record's MarshalJSON writes (json.Marshal, so with
@@ -64,7 +43,7 @@ func (o *jsonOut) turns(ts []Turn) {
 // summarize-oldest record is its MarshalJSON's.
 func (o *jsonOut) record(r *model.Record) {
 	if r == nil {
-		o.b = append(o.b, "null"...)
+		o.null()
 		return
 	}
 	if r.Strategy == model.SummarizeOldest || r.Unmeasured {
@@ -78,191 +57,117 @@ func (o *jsonOut) record(r *model.Record) {
 	}
 	o.html = true
 	defer func() { o.html = false }()
-	o.b = append(o.b, '{')
-	o.lit(`"strategy":`)
-	o.str(r.Strategy)
-	o.intKey(`,"iteration":`, r.Iteration, false)
-	o.intKey(`,"keepRecentTurns":`, r.KeepRecentTurns, false)
-	o.intKey(`,"removedMessageCount":`, r.RemovedMessageCount, false)
-	o.intKey(`,"windowCharsBefore":`, r.WindowCharsBefore, false)
-	o.intKey(`,"windowCharsAfter":`, r.WindowCharsAfter, false)
-	o.intKey(`,"turnsBefore":`, r.TurnsBefore, true)
-	o.intKey(`,"turnsAfter":`, r.TurnsAfter, true)
-	o.intKey(`,"measuredTokens":`, r.MeasuredTokens, true)
+	o.strKey(`{"strategy":`, r.Strategy)
+	o.intKey(`,"iteration":`, r.Iteration)
+	o.intKey(`,"keepRecentTurns":`, r.KeepRecentTurns)
+	o.intKey(`,"removedMessageCount":`, r.RemovedMessageCount)
+	o.intKey(`,"windowCharsBefore":`, r.WindowCharsBefore)
+	o.intKey(`,"windowCharsAfter":`, r.WindowCharsAfter)
+	o.intKeyOmit(`,"turnsBefore":`, r.TurnsBefore)
+	o.intKeyOmit(`,"turnsAfter":`, r.TurnsAfter)
+	o.intKeyOmit(`,"measuredTokens":`, r.MeasuredTokens)
 	if r.OverBudget {
-		o.lit(`,"overBudget":`)
-		o.bool(true)
+		o.lit(`,"overBudget":true`)
 	}
-	o.intKey(`,"thresholdTokens":`, r.ThresholdTokens, true)
+	o.intKeyOmit(`,"thresholdTokens":`, r.ThresholdTokens)
 	o.lit(`,"refusals":`)
-	o.refusals(r.Refusals)
+	list(o, r.Refusals, (*jsonOut).refusal)
 	if len(r.DroppedObservations) > 0 {
 		o.lit(`,"droppedObservations":`)
-		o.b = append(o.b, '[')
-		for i, d := range r.DroppedObservations {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.str(d)
-		}
-		o.b = append(o.b, ']')
+		list(o, r.DroppedObservations, (*jsonOut).strOrNull)
 	}
 	if r.Observations != nil {
 		o.lit(`,"observations":`)
 		o.observations(r.Observations)
 	}
 	if r.SummaryChars != nil {
-		o.intKey(`,"summaryChars":`, *r.SummaryChars, false)
+		o.intKey(`,"summaryChars":`, *r.SummaryChars)
 	}
 	if r.SummarizerTokens != nil {
 		o.lit(`,"summarizerTokens":`)
 		o.usage(r.SummarizerTokens)
 	}
 	if r.SummarizerSkipped {
-		o.lit(`,"summarizerSkipped":`)
-		o.bool(true)
+		o.lit(`,"summarizerSkipped":true`)
 	}
 	if r.SummaryRecorded != nil {
-		o.lit(`,"summaryRecorded":`)
-		o.bool(*r.SummaryRecorded)
+		o.boolKey(`,"summaryRecorded":`, *r.SummaryRecorded)
 	}
 	o.b = append(o.b, '}')
 }
 
-// intKey writes key (,"name":) and n; nothing when omitEmpty and n is 0.
-func (o *jsonOut) intKey(key string, n int, omitEmpty bool) {
-	if omitEmpty && n == 0 {
-		return
-	}
-	o.lit(key)
-	o.int(n)
-}
-
-func (o *jsonOut) refusals(rs []model.Refusal) {
-	if rs == nil {
-		o.b = append(o.b, "null"...)
-		return
-	}
-	o.b = append(o.b, '[')
-	for i, r := range rs {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.b = append(o.b, '{')
-		o.lit(`"reason":`)
-		o.str(r.Reason)
-		o.intKey(`,"turnIndex":`, r.TurnIndex, false)
-		o.intKey(`,"messageIndex":`, r.MessageIndex, false)
-		o.b = append(o.b, '}')
-	}
-	o.b = append(o.b, ']')
+func (o *jsonOut) refusal(r *model.Refusal) {
+	o.strKey(`{"reason":`, r.Reason)
+	o.intKey(`,"turnIndex":`, r.TurnIndex)
+	o.intKey(`,"messageIndex":`, r.MessageIndex)
+	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) observations(obs *model.Observations) {
-	o.b = append(o.b, '{')
-	o.lit(`"pinned":`)
-	if obs.Pinned == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i, p := range obs.Pinned {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = append(o.b, '{')
-			o.lit(`"toolName":`)
-			o.str(p.ToolName)
-			o.intKey(`,"turnIndex":`, p.TurnIndex, false)
-			o.intKey(`,"chars":`, p.Chars, false)
-			o.b = append(o.b, '}')
-		}
-		o.b = append(o.b, ']')
-	}
-	o.intKey(`,"yielded":`, obs.Yielded, false)
-	o.intKey(`,"limit":`, obs.Limit, false)
+	o.lit(`{"pinned":`)
+	list(o, obs.Pinned, (*jsonOut).pin)
+	o.intKey(`,"yielded":`, obs.Yielded)
+	o.intKey(`,"limit":`, obs.Limit)
 	if obs.StandDown {
-		o.lit(`,"standDown":`)
-		o.bool(true)
+		o.lit(`,"standDown":true`)
 	}
+	o.b = append(o.b, '}')
+}
+
+func (o *jsonOut) pin(p *model.Pin) {
+	o.strKey(`{"toolName":`, p.ToolName)
+	o.intKey(`,"turnIndex":`, p.TurnIndex)
+	o.intKey(`,"chars":`, p.Chars)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) usage(u *model.Usage) {
 	if u == nil {
-		o.b = append(o.b, "null"...)
+		o.null()
 		return
 	}
-	o.b = append(o.b, '{')
-	o.lit(`"input":`)
-	o.int(u.Input)
-	o.lit(`,"output":`)
-	o.int(u.Output)
+	o.intKey(`{"input":`, u.Input)
+	o.intKey(`,"output":`, u.Output)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) response(r *Response) {
-	o.b = append(o.b, '{')
-	o.lit(`"content":`)
-	o.str(r.Content)
+	o.strKey(`{"content":`, r.Content)
 	o.lit(`,"toolCalls":`)
-	o.toolCalls(r.ToolCalls)
+	list(o, r.ToolCalls, (*jsonOut).toolCall)
 	o.lit(`,"usage":`)
 	o.usage(r.Usage)
-	o.lit(`,"stopReason":`)
-	o.strOrNull(r.StopReason)
-	o.lit(`,"outcome":`)
-	o.strOrNull(r.Outcome)
+	o.strOrNullKey(`,"stopReason":`, r.StopReason)
+	o.strOrNullKey(`,"outcome":`, r.Outcome)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) evidence(e *Evidence) {
-	o.b = append(o.b, '{')
-	o.lit(`"candidates":`)
-	o.int(e.Candidates)
+	o.intKey(`{"candidates":`, e.Candidates)
 	o.lit(`,"values":`)
-	if e.Values == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i := range e.Values {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.entry(&e.Values[i])
-		}
-		o.b = append(o.b, ']')
-	}
+	list(o, e.Values, (*jsonOut).entry)
 	o.lit(`,"library":`)
 	o.rawJSON(e.Library)
 	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) entry(e *provenance.Entry) {
-	o.b = append(o.b, '{')
-	o.lit(`"value":`)
-	o.str(e.Value)
-	o.lit(`,"shape":`)
-	o.str(e.Shape)
-	o.lit(`,"in":`)
-	o.str(e.In)
+	o.strKey(`{"value":`, e.Value)
+	o.strKey(`,"shape":`, e.Shape)
+	o.strKey(`,"in":`, e.In)
 	if e.ToolCallID != nil {
-		o.lit(`,"toolCallId":`)
-		o.str(*e.ToolCallID)
+		o.strKey(`,"toolCallId":`, *e.ToolCallID)
 	}
-	o.lit(`,"verdict":`)
-	o.str(e.Verdict)
+	o.strKey(`,"verdict":`, e.Verdict)
 	o.lit(`,"sources":`)
-	o.sources(e.Sources)
+	list(o, e.Sources, (*jsonOut).source)
 	o.judged(e.InText, e.Near)
 	if r := e.Read; r != nil {
-		o.lit(`,"read":{"value":`)
-		o.str(r.Value)
-		o.lit(`,"shape":`)
-		o.strOrNull(r.Shape)
-		o.lit(`,"verdict":`)
-		o.strOrNull(r.Verdict)
+		o.strKey(`,"read":{"value":`, r.Value)
+		o.strOrNullKey(`,"shape":`, r.Shape)
+		o.strOrNullKey(`,"verdict":`, r.Verdict)
 		o.lit(`,"sources":`)
-		o.sources(r.Sources)
+		list(o, r.Sources, (*jsonOut).source)
 		o.judged(r.InText, r.Near)
 		o.b = append(o.b, '}')
 	}
@@ -273,62 +178,34 @@ func (o *jsonOut) entry(e *provenance.Entry) {
 // (summary-unsupported), when present.
 func (o *jsonOut) judged(inText []provenance.InText, near *provenance.Near) {
 	if len(inText) > 0 {
-		o.lit(`,"inText":[`)
-		for i := range inText {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.lit(`{"toolName":`)
-			o.strOrNull(inText[i].ToolName)
-			o.lit(`,"toolCallId":`)
-			o.strOrNull(inText[i].ToolCallID)
-			o.lit(`,"token":`)
-			o.strOrNull(inText[i].Token)
-			o.b = append(o.b, '}')
-		}
-		o.b = append(o.b, ']')
+		o.lit(`,"inText":`)
+		list(o, inText, (*jsonOut).inText)
 	}
 	if near != nil {
 		o.lit(`,"near":`)
 		if !near.Found() {
-			o.b = append(o.b, "null"...)
+			o.null()
 		} else {
-			o.lit(`{"value":`)
-			o.str(near.Value)
-			o.lit(`,"distance":`)
-			o.int(near.Distance)
-			o.lit(`,"toolName":`)
-			o.strOrNull(near.ToolName)
-			o.lit(`,"toolCallId":`)
-			o.strOrNull(near.ToolCallID)
+			o.strKey(`{"value":`, near.Value)
+			o.intKey(`,"distance":`, near.Distance)
+			o.strOrNullKey(`,"toolName":`, near.ToolName)
+			o.strOrNullKey(`,"toolCallId":`, near.ToolCallID)
 			o.b = append(o.b, '}')
 		}
 	}
 }
 
-func (o *jsonOut) sources(ss []provenance.Source) {
-	if ss == nil {
-		o.b = append(o.b, "null"...)
-		return
-	}
-	o.b = append(o.b, '[')
-	for i := range ss {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.source(&ss[i])
-	}
-	o.b = append(o.b, ']')
+func (o *jsonOut) inText(t *provenance.InText) {
+	o.strOrNullKey(`{"toolName":`, t.ToolName)
+	o.strOrNullKey(`,"toolCallId":`, t.ToolCallID)
+	o.strOrNullKey(`,"token":`, t.Token)
+	o.b = append(o.b, '}')
 }
 
 func (o *jsonOut) source(s *provenance.Source) {
-	o.b = append(o.b, '{')
-	o.lit(`"toolName":`)
-	o.strOrNull(s.ToolName)
-	o.lit(`,"toolCallId":`)
-	o.strOrNull(s.ToolCallID)
-	o.lit(`,"run":`)
-	o.int(s.Run)
+	o.strOrNullKey(`{"toolName":`, s.ToolName)
+	o.strOrNullKey(`,"toolCallId":`, s.ToolCallID)
+	o.intKey(`,"run":`, s.Run)
 	o.lit(`,"sentOn":`)
 	if s.Sent() {
 		o.b = append(o.b, '[')
@@ -337,21 +214,13 @@ func (o *jsonOut) source(s *provenance.Source) {
 		o.int(s.SentOn[1])
 		o.b = append(o.b, ']')
 	} else {
-		o.b = append(o.b, "null"...)
+		o.null()
 	}
-	o.lit(`,"evictedAt":`)
-	o.int(s.EvictedAt)
-	o.lit(`,"rule":`)
-	o.str(s.Rule)
+	o.intKey(`,"evictedAt":`, s.EvictedAt)
+	o.strKey(`,"rule":`, s.Rule)
 	if len(s.Rules) > 0 {
-		o.lit(`,"rules":[`)
-		for i, r := range s.Rules {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.str(r)
-		}
-		o.b = append(o.b, ']')
+		o.lit(`,"rules":`)
+		list(o, s.Rules, (*jsonOut).strOrNull)
 	}
 	o.b = append(o.b, '}')
 }

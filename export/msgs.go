@@ -3,7 +3,6 @@ package export
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
@@ -79,7 +78,7 @@ func (e *jsonEncoder) messages(w *bufio.Writer, ms []*model.Message) error {
 // message is m's JSON after termtext.JSON: cut around its content when
 // that is plain, else whole in head.
 func (e *jsonEncoder) message(m *model.Message) (*msgJSON, error) {
-	if plainText(m.Content) {
+	if plainJSON(m.Content, true) == len(m.Content) { // written as it is by encoding/json and termtext.JSON
 		o := &e.out
 		o.b, o.bad = o.b[:0], false
 		bare := *m
@@ -96,27 +95,4 @@ func (e *jsonEncoder) message(m *model.Message) (*msgJSON, error) {
 		return nil, err
 	}
 	return &msgJSON{head: bytes.Clone(termtext.JSON(enc))}, nil
-}
-
-// plainText reports whether s is written in a JSON string as it is, by
-// encoding/json and by termtext.JSON: ASCII from space to ~ but " and \,
-// read eight bytes at a time.
-func plainText(s string) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
-		q, bs := x^(ones*'"'), x^(ones*'\\')
-		// a byte below 0x20, a zero byte of q or bs, DEL (which x+ones
-		// carries to 0x80) or a byte of 0x80 or more sets a top bit
-		if ((x-ones*0x20)|(q-ones)|(bs-ones)|(x+ones)|x)&highs != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
 }

@@ -70,6 +70,19 @@ type jsonEncoder struct {
 	calls int // calls encoded
 }
 
+// writeDoc writes v as one line of JSON: encoding/json without HTML
+// escaping, a lone surrogate of a name or a path written back, and what a
+// terminal would act on escaped.
+func writeDoc(w io.Writer, v any) error {
+	var e jsonEncoder
+	out, err := e.encode(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(termtext.JSON(out))
+	return err
+}
+
 func (e *jsonEncoder) encode(v any) ([]byte, error) {
 	if e.enc == nil {
 		e.enc = json.NewEncoder(&e.buf)

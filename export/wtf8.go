@@ -51,21 +51,9 @@ func withSurrogates(v any, out []byte) ([]byte, error) {
 // absentMark is a private-use character b does not hold (encoding/json
 // never escapes one), found in one pass.
 func absentMark(b []byte) (rune, bool) {
-	const first, last = 0xE000, 0xF8FF
-	var held [last - first + 1]bool
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r >= first && r <= last {
-			held[r-first] = true
-		}
-		i += size
-	}
-	for i, h := range held {
-		if !h {
-			return rune(first + i), true
-		}
-	}
-	return 0, false
+	var held model.Marks
+	held.HoldText(b)
+	return held.Free()
 }
 
 // markedCopy is a copy of v whose strings have each surrogate written as

@@ -122,16 +122,9 @@ func explainsEntry(w1 []*model.Message, e *entry, request *model.Message) (int, 
 // compaction frame naming n (score i+j). Messages compare by role and
 // content.
 func Explains(w1, pre []*model.Message) (int, bool) {
-	i := 0
-	for i < len(w1) && i < len(pre) && model.SameText(w1[i], pre[i]) {
-		i++
-	}
+	i, j := commonEnds(w1, pre)
 	if i == len(w1) && i == len(pre) {
 		return len(w1), true
-	}
-	j := 0
-	for i+j < len(w1) && i+j < len(pre) && model.SameText(w1[len(w1)-1-j], pre[len(pre)-1-j]) {
-		j++
 	}
 	n := len(pre) - i - j
 	if j < 1 || n < 1 {
@@ -154,4 +147,16 @@ func namesRemoved(content string, n int) bool {
 	count := strconv.Itoa(n) + " earlier message(s)"
 	return strings.HasPrefix(content, "[dropped history — "+count) ||
 		strings.HasPrefix(content, "[compacted history — "+count)
+}
+
+// commonEnds is the longest common prefix i of w1 and pre, and the
+// longest common suffix j of what is left after it, by role and content.
+func commonEnds(w1, pre []*model.Message) (i, j int) {
+	for i < len(w1) && i < len(pre) && model.SameText(w1[i], pre[i]) {
+		i++
+	}
+	for i+j < len(w1) && i+j < len(pre) && model.SameText(w1[len(w1)-1-j], pre[len(pre)-1-j]) {
+		j++
+	}
+	return i, j
 }

@@ -14,16 +14,9 @@ import "github.com/afinspect/inspect/model"
 // pre between them; the prefix and the suffix are taken longest, and the
 // middle run is found by one linear search.
 func ExplainsTwo(w1, pre []*model.Message) (int, bool) {
-	i := 0
-	for i < len(w1) && i < len(pre) && model.SameText(w1[i], pre[i]) {
-		i++
-	}
+	i, j := commonEnds(w1, pre)
 	if i == len(w1) && i == len(pre) {
 		return len(w1), true
-	}
-	j := 0
-	for i+j < len(w1) && i+j < len(pre) && model.SameText(w1[len(w1)-1-j], pre[len(pre)-1-j]) {
-		j++
 	}
 	mid, gone := w1[i:len(w1)-j], pre[i:len(pre)-j]
 	if len(gone) == 0 {

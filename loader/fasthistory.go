@@ -65,32 +65,13 @@ type elemState struct {
 // message of an unusual shape (a content that is not a string, a null
 // message) fails: the line goes to the reference decoder.
 func element(s *scanner, m *model.Message, key *textKey) bool {
-	if !s.eat('{') {
+	e := elemState{checkOnly: m == nil, decodeInto: m, key: key}
+	if !s.members(elemFields, func(i int) bool { return e.field(s, i) }) {
 		return false
 	}
-	e := elemState{checkOnly: m == nil, decodeInto: m, key: key}
-	var seen uint8
-	for first := true; s.more('}', &first); {
-		k, ok := s.key()
-		if !ok {
-			return false
-		}
-		i := fieldIndex(k, elemFields)
-		if i < 0 {
-			if foldsTo(k, elemFields...) || !s.skip() {
-				return false
-			}
-			continue
-		}
-		if seen&(1<<i) != 0 || !e.field(s, i) {
-			return false
-		}
-		seen |= 1 << i
+	if e.checkOnly {
+		key.role = roleText(e.roleText())
 	}
-	if s.broken() || !e.checkOnly {
-		return !s.broken()
-	}
-	key.role = roleText(e.roleText())
 	return true
 }
 

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -102,29 +101,15 @@ func hasLoneSurrogate(raw []byte) bool {
 }
 
 // markerFor is a private-use character raw holds neither as UTF-8 nor as
-// the hex digits of an escape, in either case. One pass over raw, so a
-// long line that holds many candidates costs no more than a short one.
+// the hex digits of an escape, in either case. Linear in raw, so a long
+// line that holds many candidates costs no more than a short one.
 func markerFor(raw []byte) (rune, bool) {
-	const first, last = 0xE000, 0xF8FF
-	var held [last - first + 1]bool
-	for i := 0; i < len(raw); {
-		if i+4 <= len(raw) {
-			if r := hex4(raw[i : i+4]); r >= first && r <= last {
-				held[r-first] = true
-			}
-		}
-		r, size := utf8.DecodeRune(raw[i:])
-		if r >= first && r <= last {
-			held[r-first] = true
-		}
-		i += size
+	var held model.Marks
+	held.HoldText(raw)
+	for i := 0; i+4 <= len(raw); i++ {
+		held.Hold(hex4(raw[i : i+4])) // -1, not held, where no hex digits
 	}
-	for i, h := range held {
-		if !h {
-			return rune(first + i), true
-		}
-	}
-	return 0, false
+	return held.Free()
 }
 
 func markHex(m rune) []byte { return strconv.AppendInt(nil, int64(m), 16) }

@@ -36,7 +36,7 @@ func (p Policy) String() string {
 	switch {
 	case p.ThresholdTokens > 0:
 		s += fmt.Sprintf(" thresholdTokens=%d", p.ThresholdTokens)
-	case p.Strategy == TokenBudget || p.Strategy == SummarizeOldest:
+	case p.NeedsThreshold():
 		s += " thresholdTokens=unknown" // no threshold is 0: the log did not keep it
 	}
 	if p.NoAnchor {

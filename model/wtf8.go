@@ -29,3 +29,35 @@ func IsSurrogate(r rune) bool { return r >= 0xD800 && r <= 0xDFFF }
 func AppendSurrogate(b []byte, r rune) []byte {
 	return append(b, 0xED, 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
 }
+
+// Marks is a set of the private-use characters U+E000–U+F8FF, for one
+// that a text does not hold: encoding/json cannot carry a lone surrogate
+// either way, so the loader and the export each write one as such a mark
+// and its four hex digits, and put the escape back after.
+type Marks [0xF8FF - 0xE000 + 1]bool
+
+// Hold adds r, when it is a private-use character.
+func (ms *Marks) Hold(r rune) {
+	if r >= 0xE000 && r <= 0xF8FF {
+		ms[r-0xE000] = true
+	}
+}
+
+// HoldText adds every private-use character b holds, in one pass.
+func (ms *Marks) HoldText(b []byte) {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		ms.Hold(r)
+		i += size
+	}
+}
+
+// Free is the first character not held, ok false when all are.
+func (ms *Marks) Free() (rune, bool) {
+	for i, h := range ms {
+		if !h {
+			return rune(0xE000 + i), true
+		}
+	}
+	return 0, false
+}

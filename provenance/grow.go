@@ -116,10 +116,7 @@ func sameSlice(a, b []*model.Message) bool {
 // over is a layer over ls, for a replay of calls calls: it knows ls's
 // lives and lines, and changes none of them.
 func (ls *lives) over(calls int) *lives {
-	out := &lives{of: map[*model.Message]*life{}, base: ls, lines: slices.Clone(ls.lines), roots: maps.Clone(ls.roots),
-		lineOf: make([]int, calls)}
-	copy(out.lineOf, ls.lineOf)
-	return out
+	return &lives{of: map[*model.Message]*life{}, base: ls, lines: ls.lines.Grown(calls)}
 }
 
 // grown is a layer over ls as over does, but over at most one layer:

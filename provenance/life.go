@@ -52,7 +52,7 @@ func trackUpTo(r *window.Replay, n int) (*lives, []*goneList, []int) {
 func (ls *lives) step(r *window.Replay, i int, preds []int, gone []*goneList) {
 	c := &r.Calls[i]
 	pred := preds[i]
-	ls.join(i, pred, c.Conversation)
+	ls.lines.Join(i, pred, c.Conversation)
 	var tail *goneList
 	if pred >= 0 {
 		tail = gone[pred]

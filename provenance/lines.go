@@ -1,6 +1,9 @@
 package provenance
 
-import "github.com/afinspect/inspect/model"
+import (
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
 
 // A message's life is told along one run chain (EVIDENCE-SEMANTICS §6 "A
 // message across calls": sent on the calls of this call's chain, never a
@@ -18,53 +21,28 @@ import "github.com/afinspect/inspect/model"
 // through base, which it never changes: what it changes of them it
 // copies into of first (mine).
 type lives struct {
-	of     map[*model.Message]*life // newest line's first, chained by life.other
-	base   *lives                   // the lives of the calls before this one's own, read only; nil for none
-	lines  []line
-	lineOf []int       // each call's line
-	roots  map[int]int // each conversation's first line
-}
-
-// line is a stretch of calls of one run chain.
-type line struct {
-	parent, fork int // the line it branched from and the call it continues there; -1, -1 for a conversation's first
-	tip          int // its latest call so far
+	of    map[*model.Message]*life // newest line's first, chained by life.other
+	base  *lives                   // the lives of the calls before this one's own, read only; nil for none
+	lines *window.Lines
 }
 
 func newLives(calls int) *lives {
-	return &lives{of: map[*model.Message]*life{}, lineOf: make([]int, calls), roots: map[int]int{}}
-}
-
-// join puts call i of conversation conv on a line: its predecessor's
-// when it is that line's latest call, else a line branching there; with
-// none, the conversation's first line.
-func (ls *lives) join(i, pred, conv int) {
-	n, ok := ls.roots[conv]
-	switch {
-	case pred >= 0 && ls.lines[ls.lineOf[pred]].tip == pred:
-		n = ls.lineOf[pred]
-	case pred >= 0:
-		n = len(ls.lines)
-		ls.lines = append(ls.lines, line{parent: ls.lineOf[pred], fork: pred})
-	case !ok:
-		n = len(ls.lines)
-		ls.lines = append(ls.lines, line{parent: -1, fork: -1})
-		ls.roots[conv] = n
-	}
-	ls.lineOf[i], ls.lines[n].tip = n, i
+	return &lives{of: map[*model.Message]*life{}, lines: window.NewLines(calls)}
 }
 
 // at is m's life on call i's chain: of call i's line, or of a line it
 // branched from, sent there before the branch; nil when none is.
 func (ls *lives) at(m *model.Message, i int) *life {
 	for l := ls.head(m); l != nil; l = l.other {
-		for n, bound := ls.lineOf[i], i; n >= 0; n, bound = ls.lines[n].parent, min(bound, ls.lines[n].fork) {
+		for n, bound := ls.lines.Of(i), i; n >= 0; {
 			if l.line == n {
 				if l.first <= bound {
 					return l
 				}
 				break
 			}
+			parent, fork := ls.lines.Fork(n)
+			n, bound = parent, min(bound, fork)
 		}
 	}
 	return nil
@@ -75,8 +53,9 @@ func (ls *lives) at(m *model.Message, i int) *life {
 // the window of the call it continues, so the new life was sent first
 // where l was and last there; its later calls are this line's.
 func (ls *lives) own(m *model.Message, i int, l *life) *life {
-	if n := ls.lineOf[i]; l.line != n {
-		l = &life{first: l.first, pos: l.pos, last: ls.lines[n].fork, evictedAt: -1, line: n, other: ls.head(m), owner: ls}
+	if n := ls.lines.Of(i); l.line != n {
+		_, fork := ls.lines.Fork(n)
+		l = &life{first: l.first, pos: l.pos, last: fork, evictedAt: -1, line: n, other: ls.head(m), owner: ls}
 		ls.of[m] = l
 		return l
 	}
@@ -85,7 +64,7 @@ func (ls *lives) own(m *model.Message, i int, l *life) *life {
 
 // add files a new life of m on call i's line.
 func (ls *lives) add(m *model.Message, i int, l *life) *life {
-	l.line, l.other, l.owner = ls.lineOf[i], ls.head(m), ls
+	l.line, l.other, l.owner = ls.lines.Of(i), ls.head(m), ls
 	ls.of[m] = l
 	return l
 }

@@ -46,6 +46,20 @@ func Outcomes(run *model.Run) []string {
 	return out
 }
 
+// OutcomesByCall is the outcome of every answer of rec's runs
+// (Outcomes), by call; a call that is no answer is not in it.
+func OutcomesByCall(rec *model.Recording) map[*model.Call]string {
+	out := map[*model.Call]string{}
+	for _, run := range rec.Runs {
+		for k, o := range Outcomes(run) {
+			if o != "" {
+				out[run.Calls[k]] = o
+			}
+		}
+	}
+	return out
+}
+
 // FinalAnswer is the place in run.Calls of the run's final answer
 // (EVIDENCE-SEMANTICS §9.4.3): its last answer (delivered, refused or
 // undelivered), never a revision-asked draft; -1 when it has none.

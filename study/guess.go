@@ -27,6 +27,19 @@ type Guess struct {
 // Any reports whether some knob is a guess.
 func (g Guess) Any() bool { return len(g.K) > 1 || len(g.L) > 1 }
 
+// Knobs names each knob that is a guess with its equally good values:
+// "keepRecentTurns 1–3", "keepLastToolResults 0–5"; none when no knob is.
+func (g Guess) Knobs() []string {
+	var out []string
+	if len(g.K) > 1 {
+		out = append(out, "keepRecentTurns "+Range(g.K))
+	}
+	if len(g.L) > 1 {
+		out = append(out, "keepLastToolResults "+Range(g.L))
+	}
+	return out
+}
+
 // Range writes a knob's values as runs, "0–5" or "1–3, 5".
 func Range(ns []int) string {
 	var parts []string

@@ -16,7 +16,10 @@
 //     reproduces (Conversations, Score);
 //   - sweeps over many policies of one agent (Sweep) sharing one cache
 //     of replays that can be given up, and the search for the smallest
-//     change that would have kept a value in view (Searcher) built on one.
+//     change that would have kept a value in view (Searcher) built on one;
+//   - the policy advisor: a grid of policies replayed over each agent's
+//     calls, of one file or several, judged as the export judges them
+//     (Advise, AdviseFiles).
 //
 // Every replay it hands out is complete and never changes when read:
 // any goroutine may read it as it is.

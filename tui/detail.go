@@ -91,34 +91,11 @@ func (d *detailPane) SetSize(w, h int) {
 // Update scrolls: lines with ↑/↓ while focused, pages and the mouse
 // wheel always.
 func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		switch {
-		case d.pending:
-			d.scrollPending(msg)
-		case key.Matches(msg, d.keys.PageUp):
-			d.vp.PageUp()
-		case key.Matches(msg, d.keys.PageDown):
-			d.vp.PageDown()
-		case key.Matches(msg, d.keys.HalfUp):
-			d.vp.HalfPageUp()
-		case key.Matches(msg, d.keys.HalfDown):
-			d.vp.HalfPageDown()
-		case d.focused && key.Matches(msg, d.keys.Top):
-			d.vp.GotoTop()
-		case d.focused && key.Matches(msg, d.keys.Bottom):
-			d.vp.GotoBottom()
-		case d.focused && key.Matches(msg, d.keys.Up):
-			d.vp.ScrollUp(1)
-		case d.focused && key.Matches(msg, d.keys.Down):
-			d.vp.ScrollDown(1)
-		}
-	case tea.MouseMsg:
-		var cmd tea.Cmd
-		d.vp, cmd = d.vp.Update(msg)
-		return d, cmd
+	if k, ok := msg.(tea.KeyMsg); ok && d.pending {
+		d.scrollPending(k)
+		return d, nil
 	}
-	return d, nil
+	return d, scroll(&d.vp, &d.keys, msg, d.focused)
 }
 
 // scrollPending moves where the turn being rendered will be scrolled to.
@@ -210,7 +187,7 @@ func (d *detailPane) body(row *window.Row, resized bool) {
 			d.want = d.vp.YOffset
 			return
 		}
-		text = d.st.Dim.Render("rendering " + megabytes(turnBytes(row.Messages)) + "…")
+		text = d.st.Dim.Render("rendering " + byteSize(int64(turnBytes(row.Messages))) + "…")
 	}
 	d.setContent(text)
 	d.vp.GotoTop()

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"sync/atomic"
 
@@ -115,15 +114,4 @@ func quick(msgs []*model.Message) bool {
 func looksJSON(s string) bool {
 	t := strings.TrimLeft(s, " \t\r\n")
 	return t != "" && (t[0] == '{' || t[0] == '[')
-}
-
-// megabytes is a size as a person reads it: "6.7 MB", "312 KB".
-func megabytes(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d KB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

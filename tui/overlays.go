@@ -105,30 +105,7 @@ func (p *textPane) ShortHelp() []key.Binding {
 func (p *textPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
 func (p *textPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, p.keys.PageUp):
-			p.vp.PageUp()
-		case key.Matches(msg, p.keys.PageDown):
-			p.vp.PageDown()
-		case key.Matches(msg, p.keys.HalfUp):
-			p.vp.HalfPageUp()
-		case key.Matches(msg, p.keys.HalfDown):
-			p.vp.HalfPageDown()
-		case key.Matches(msg, p.keys.Top):
-			p.vp.GotoTop()
-		case key.Matches(msg, p.keys.Bottom):
-			p.vp.GotoBottom()
-		case key.Matches(msg, p.keys.Up):
-			p.vp.ScrollUp(1)
-		case key.Matches(msg, p.keys.Down):
-			p.vp.ScrollDown(1)
-		}
-	case tea.MouseMsg:
-		p.vp, _ = p.vp.Update(msg)
-	}
-	return p, nil
+	return p, scroll(&p.vp, &p.keys, msg, true)
 }
 
 // refresh rebuilds the text (the replay's problems change with the

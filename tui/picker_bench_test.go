@@ -14,7 +14,7 @@ import (
 // agents agents, as the program does, at 160×50.
 func manyConversations(b *testing.B, runs, agents int) Model {
 	b.Helper()
-	path, _, err := rungen.CachedMany(rungen.ManyRuns(runs, agents))
+	path, _, err := rungen.CachedConversations(rungen.Independent(runs).Over(agents))
 	if err != nil {
 		b.Fatal(err)
 	}

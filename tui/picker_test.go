@@ -60,7 +60,7 @@ func TestPickerCursorStaysOnScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rungen.WriteMany(f, rungen.ManyRuns(60, 3)); err != nil {
+	if err := rungen.WriteConversations(f, rungen.Independent(60).Over(3)); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

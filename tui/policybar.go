@@ -126,7 +126,7 @@ func (b *policyBar) status() string {
 	case b.s.replaying:
 		return b.spin + " replaying…"
 	case !b.s.changed() && g.Any():
-		return b.st.Unknown.Render("a guess: the log cannot tell "+guessWords(g)+" apart") +
+		return b.st.Unknown.Render("a guess: the log cannot tell "+strings.Join(g.Knobs(), ", ")+" apart") +
 			b.st.Dim.Render("; change a knob to replay the run under another")
 	case !b.s.changed():
 		return b.st.Dim.Render("the recorded policy; change a knob to replay the run under another")
@@ -235,17 +235,4 @@ func nextStrategy(cur, recorded string) string {
 		}
 	}
 	return order[0]
-}
-
-// guessWords names the knobs that are a guess and their equally good
-// values: "keepRecentTurns 1–3, keepLastToolResults 1–5".
-func guessWords(g study.Guess) string {
-	var out []string
-	if len(g.K) > 1 {
-		out = append(out, "keepRecentTurns "+study.Range(g.K))
-	}
-	if len(g.L) > 1 {
-		out = append(out, "keepLastToolResults "+study.Range(g.L))
-	}
-	return strings.Join(out, ", ")
 }

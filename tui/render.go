@@ -94,7 +94,7 @@ func renderBody(st *Styles, s string, w int) string {
 		return st.Dim.Render("(empty)")
 	}
 	if len(s) > highlightBytes {
-		note := st.Dim.Render(fit("not highlighted: "+megabytes(len(s)), w))
+		note := st.Dim.Render(fit("not highlighted: "+byteSize(int64(len(s))), w))
 		if pretty, ok := prettyJSON(s); ok {
 			s = pretty
 		}

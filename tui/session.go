@@ -224,7 +224,7 @@ func newSession(name string, msg loadedMsg) *session {
 		lastPins:     v.Agent.Recorded.KeepLastToolResults,
 		recordedBook: msg.books[0], book: msg.books[0],
 		diff: msg.diff, problems: msg.problems, problemCount: msg.nprobs,
-		outcomes: outcomesOf(v.Rec), numbersDiffer: numbersDiffer(msg.recorded),
+		outcomes: provenance.OutcomesByCall(v.Rec), numbersDiffer: numbersDiffer(msg.recorded),
 	}
 	if msg.start != nil {
 		s.replay, s.policy, s.book = msg.start, msg.start.Policy, msg.books[1]

@@ -243,7 +243,7 @@ func TestLoadBarColoursAreTheProgramsOwn(t *testing.T) {
 	}
 }
 
-// The attack: billing's path in c02 ends in a newline, a green
+// A spoofed header: billing's path in c02 ends in a newline, a green
 // "replay vs recorded: match   problems 0" and a newline. The header's
 // second line is still the program's, and the label shows the newline.
 func TestAgentPathCannotSpoofTheHeader(t *testing.T) {

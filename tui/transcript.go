@@ -52,31 +52,7 @@ func (t *transcript) FullHelp() [][]key.Binding {
 
 // Update scrolls.
 func (t *transcript) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		k := t.keys
-		switch {
-		case key.Matches(msg, k.PageUp):
-			t.vp.PageUp()
-		case key.Matches(msg, k.PageDown):
-			t.vp.PageDown()
-		case key.Matches(msg, k.HalfUp):
-			t.vp.HalfPageUp()
-		case key.Matches(msg, k.HalfDown):
-			t.vp.HalfPageDown()
-		case key.Matches(msg, k.Top):
-			t.vp.GotoTop()
-		case key.Matches(msg, k.Bottom):
-			t.vp.GotoBottom()
-		case key.Matches(msg, k.Up):
-			t.vp.ScrollUp(1)
-		case key.Matches(msg, k.Down):
-			t.vp.ScrollDown(1)
-		}
-	case tea.MouseMsg:
-		t.vp, _ = t.vp.Update(msg)
-	}
-	return t, nil
+	return t, scroll(&t.vp, &t.keys, msg, true)
 }
 
 // transcriptMsg is sent by transcriptCmd with a call's window rendered.

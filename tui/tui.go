@@ -125,8 +125,9 @@ func (g *guard) View() (s string) {
 // blocking system call, and a thread in a system call keeps its
 // processor until the runtime's monitor takes it back, up to 10 ms later
 // when the program has been idle: on 2 cores, the second half of a knob's
-// replay (window.RunNearUntil) waited that long for a processor after each
-// key, while the frame of the key took the other.
+// replay (a long run's is replayed in two halves at once) waited that long
+// for a processor after each key, while the frame of the key took the
+// other.
 func spareProc() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 1)

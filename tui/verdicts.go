@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/afinspect/inspect/evidence"
-	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
 )
@@ -242,19 +241,6 @@ func outcomeWord(outcome string) string {
 		return "revision asked"
 	}
 	return outcome
-}
-
-// outcomesOf is what became of each answer of rec's runs (§9.4).
-func outcomesOf(rec *model.Recording) map[*model.Call]string {
-	out := map[*model.Call]string{}
-	for _, run := range rec.Runs {
-		for k, o := range provenance.Outcomes(run) {
-			if o != "" {
-				out[run.Calls[k]] = o
-			}
-		}
-	}
-	return out
 }
 
 // ownSources are the sources of a value's own verdict: its read's, when

@@ -191,55 +191,7 @@ func checkConversations(t *testing.T, r *window.Replay, w chainWire) {
 // again (§12.1).
 func libraryRecords(t *testing.T, path string) map[string]model.Record {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type compactions struct {
-		Compactions []model.Record `json:"compactions"`
-	}
-	var envs []struct {
-		Run struct {
-			RunID string `json:"runId"`
-		} `json:"run"`
-		Recording struct {
-			Events []struct {
-				Type    string `json:"type"`
-				Payload struct {
-					Iteration int `json:"iteration"`
-				} `json:"payload"`
-				Meta struct {
-					RunID           string   `json:"runId"`
-					CompositionPath []string `json:"compositionPath"`
-					SubflowPath     []string `json:"subflowPath"`
-				} `json:"meta"`
-			} `json:"events"`
-			Snapshot struct {
-				SharedState    compactions `json:"sharedState"`
-				SubflowResults map[string]struct {
-					TreeContext struct {
-						GlobalContext compactions `json:"globalContext"`
-					} `json:"treeContext"`
-				} `json:"subflowResults"`
-			} `json:"snapshot"`
-		} `json:"recording"`
-	}
-	dec := json.NewDecoder(zr)
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		t.Fatal(err)
-	}
-	if raw[0] != '[' {
-		raw = append(append(json.RawMessage("["), raw...), ']')
-	}
-	if err := json.Unmarshal(raw, &envs); err != nil {
-		t.Fatal(err)
-	}
+	envs := readEnvelopes(t, path)
 	out := map[string]model.Record{}
 	for _, e := range envs {
 		calls := map[string]bool{}
@@ -266,6 +218,65 @@ func libraryRecords(t *testing.T, path string) map[string]model.Record {
 		}
 	}
 	return out
+}
+
+// envelope is what the record tests read of one of a recording.json's
+// envelopes: its events' places and its snapshot's records.
+type envelope struct {
+	Run struct {
+		RunID string `json:"runId"`
+	} `json:"run"`
+	Recording struct {
+		Events []struct {
+			Type    string `json:"type"`
+			Payload struct {
+				Iteration int `json:"iteration"`
+			} `json:"payload"`
+			Meta struct {
+				CompositionPath []string `json:"compositionPath"`
+				SubflowPath     []string `json:"subflowPath"`
+			} `json:"meta"`
+		} `json:"events"`
+		Snapshot struct {
+			SharedState    compactions `json:"sharedState"`
+			SubflowResults map[string]struct {
+				TreeContext struct {
+					GlobalContext compactions `json:"globalContext"`
+				} `json:"treeContext"`
+			} `json:"subflowResults"`
+		} `json:"snapshot"`
+	} `json:"recording"`
+}
+
+type compactions struct {
+	Compactions []model.Record `json:"compactions"`
+}
+
+// readEnvelopes reads a gzipped recording.json: one envelope or an array
+// of them.
+func readEnvelopes(t *testing.T, path string) []envelope {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw json.RawMessage
+	if err := json.NewDecoder(zr).Decode(&raw); err != nil {
+		t.Fatal(err)
+	}
+	if raw[0] != '[' {
+		raw = append(append(json.RawMessage("["), raw...), ']')
+	}
+	var envs []envelope
+	if err := json.Unmarshal(raw, &envs); err != nil {
+		t.Fatal(err)
+	}
+	return envs
 }
 
 func checkChainRecords(t *testing.T, r *window.Replay, want map[string]model.Record) {

@@ -1,10 +1,8 @@
 package window_test
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -126,53 +124,7 @@ func checkWithOwnCalls(t *testing.T, r *window.Replay, w chainWire, own map[int]
 // copy restored across a resume (§12.1), not filed again.
 func passRecords(t *testing.T, path string) map[string]model.Record {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type compactions struct {
-		Compactions []model.Record `json:"compactions"`
-	}
-	var raw json.RawMessage
-	if err := json.NewDecoder(zr).Decode(&raw); err != nil {
-		t.Fatal(err)
-	}
-	if raw[0] != '[' {
-		raw = append(append(json.RawMessage("["), raw...), ']')
-	}
-	var envs []struct {
-		Run struct {
-			RunID string `json:"runId"`
-		} `json:"run"`
-		Recording struct {
-			Events []struct {
-				Type    string `json:"type"`
-				Payload struct {
-					Iteration int `json:"iteration"`
-				} `json:"payload"`
-				Meta struct {
-					CompositionPath []string `json:"compositionPath"`
-					SubflowPath     []string `json:"subflowPath"`
-				} `json:"meta"`
-			} `json:"events"`
-			Snapshot struct {
-				SharedState    compactions `json:"sharedState"`
-				SubflowResults map[string]struct {
-					TreeContext struct {
-						GlobalContext compactions `json:"globalContext"`
-					} `json:"treeContext"`
-				} `json:"subflowResults"`
-			} `json:"snapshot"`
-		} `json:"recording"`
-	}
-	if err := json.Unmarshal(raw, &envs); err != nil {
-		t.Fatal(err)
-	}
+	envs := readEnvelopes(t, path)
 	out := map[string]model.Record{}
 	for _, e := range envs {
 		calls, passes := map[string]bool{}, map[string]int{}

@@ -188,19 +188,3 @@ func (w *windowFacts) read(c *model.Call) {
 		}
 	}
 }
-
-// noMeterNote says why a window that changed with no budget_pressure
-// event is sliding-window's doing, for the composition agent a runs in:
-// a Sequence step has no meter (§7); elsewhere the token strategies
-// emit budget_pressure whenever they engage, and whether a Loop,
-// Conditional or Parallel agent has a meter is not recorded (§15.6).
-func noMeterNote(a *model.Agent) string {
-	switch kind := compositionKind(a); kind {
-	case "Sequence":
-		return "(a Sequence step has no meter: only sliding-window changes its windows)"
-	case "":
-		return "(no budget_pressure event, which the token strategies emit whenever they engage)"
-	default:
-		return "(no budget_pressure event, which the token strategies emit whenever they engage; whether an agent in a " + kind + " has a meter is not recorded)"
-	}
-}

@@ -161,15 +161,7 @@ func (tr *trial) more(rec *model.Recording, lin *lineage.Lineage, a *model.Agent
 // calls let go when strip.
 func freshTrial(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, f facts, q model.Policy, strip bool) trial {
 	tr := trial{policy: q}
-	tr.replay = candidateReplay(rec, lin, a, f.runs, q, nil, strip, func(c *CallReplay) bool {
-		switch c.Recorded() {
-		case Match:
-			tr.matched++
-		case Differs:
-			tr.differs = true
-		}
-		return tr.differs
-	})
+	tr.replay = candidateReplay(rec, lin, a, f.runs, q, nil, strip, tr.tally)
 	tr.stopAt, tr.stopCall = tr.replay.stopRun()
 	return tr
 }

@@ -86,15 +86,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 			tr := trial{policy: q, book: book.fresh()}
 			// long runs on two goroutines (split.go), the second half
 			// started once the candidate reproduced its first windows
-			tr.replay = candidateReplay(rec, lin, a, f.runs, q, tr.book, res.bestScore >= 0, func(c *CallReplay) bool {
-				switch c.Recorded() {
-				case Match:
-					tr.matched++
-				case Differs:
-					tr.differs = true
-				}
-				return tr.differs
-			})
+			tr.replay = candidateReplay(rec, lin, a, f.runs, q, tr.book, res.bestScore >= 0, tr.tally)
 			if !tr.differs && res.bestScore < 0 {
 				res.best, res.bestScore, res.bestReplay, res.bestBook = q, tr.matched, tr.replay, tr.book
 			}
@@ -153,6 +145,18 @@ type trial struct {
 	// stopAt is the run its first pass stopped in (kept): -1 for none, or
 	// not known; stopCall its call there
 	stopAt, stopCall int
+}
+
+// tally is a trial's first pass's stop test: it counts each recorded
+// window reproduced and stops at the first that is not.
+func (tr *trial) tally(c *CallReplay) bool {
+	switch c.Recorded() {
+	case Match:
+		tr.matched++
+	case Differs:
+		tr.differs = true
+	}
+	return tr.differs
 }
 
 // candidateReplay is a candidate's first pass: replayOneSplit, stopped

@@ -336,7 +336,7 @@ func (b *logBuild) scanned(v *Visit, ci, from int) int32 {
 		b.at.set(h, int(n))
 	})
 	last := int32(-1)
-	eachTurn(v.Evicted, func(start, _ int) {
+	eachTurnFrom(v.Evicted, 0, func(start, _ int) {
 		last = b.find(v.Evicted[start])
 		b.nodes[last].left = int32(ci)
 	})
@@ -379,34 +379,14 @@ func knownAfter(prev *CallReplay, v *Visit) int {
 	return len(a)
 }
 
-// eachTurnFrom is eachTurn over w for the turns that start at from or
-// later (a tool message at from continues the turn before it).
+// eachTurnFrom calls fn with the message range of every turn of w that
+// starts at from or later, in order, without building the turns: a tool
+// message continues the turn before it, at from too, and starts one only
+// as w's first message.
 func eachTurnFrom(w []*model.Message, from int, fn func(start, end int)) {
-	if from == 0 {
-		eachTurn(w, fn)
-		return
-	}
 	start := -1
 	for i := from; i < len(w); i++ {
-		if w[i].Role == model.RoleTool {
-			continue
-		}
-		if start >= 0 {
-			fn(start, i)
-		}
-		start = i
-	}
-	if start >= 0 {
-		fn(start, len(w))
-	}
-}
-
-// eachTurn calls fn with the message range of every turn of w, in order,
-// without building the turns.
-func eachTurn(w []*model.Message, fn func(start, end int)) {
-	start := -1
-	for i, m := range w {
-		if m.Role == model.RoleTool && start >= 0 {
+		if w[i].Role == model.RoleTool && (start >= 0 || i > 0) {
 			continue
 		}
 		if start >= 0 {

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/afinspect/inspect/model"
@@ -11,26 +12,76 @@ import (
 // each evicts its turns at its own calls. What a ledger shows at a call
 // is that call's own chain — the run it belongs to and the runs it
 // continues, up to the call it continues — never a sibling branch's
-// turns or evictions. So calls are put on lines, as the evidence's are
-// (provenance/lines.go): a conversation's calls from its first on, until
+// turns or evictions (nor does the evidence's, provenance/lines.go). So
+// calls are put on lines: a conversation's calls from its first on, until
 // a call continues one that another call already continued; that call
 // starts a line of its own. Where no line branches (nearly always) the
 // replay's one turn log is every call's; where one does, each line has
 // a turn log of its own chain, built the same way, and its calls'
 // ledgers read that one.
 
-// turnLines is each call of a replay on its line.
-type turnLines struct {
-	lineOf   []int // each call's line
-	pred     []int // each call's predecessor on its chain; -1 for none
-	lines    []line
-	branched bool // some line branches from another
+// Lines are the calls of a replay put on lines, as above. The ledger's
+// turn logs and the evidence's lives of messages (provenance) both read
+// a call's own chain from them.
+type Lines struct {
+	of    []int // each call's line
+	lines []line
+	roots map[int]int // each conversation's first line
 }
 
 // line is a stretch of calls of one run chain.
 type line struct {
 	parent, fork int // the line it branched from and the call it continues there; -1, -1 for a conversation's first
-	tip          int // its latest call
+	tip          int // its latest call so far
+}
+
+// NewLines are lines for a replay of calls calls, none joined yet.
+func NewLines(calls int) *Lines {
+	return &Lines{of: make([]int, calls), roots: map[int]int{}}
+}
+
+// Join puts call i of conversation conv on a line: its predecessor's
+// (pred, -1 for none) when it is that line's latest call, else a line
+// branching there; with none, the conversation's first line. It reports
+// whether the call starts a branch.
+func (ls *Lines) Join(i, pred, conv int) (branch bool) {
+	n, ok := ls.roots[conv]
+	switch {
+	case pred >= 0 && ls.lines[ls.of[pred]].tip == pred:
+		n = ls.of[pred]
+	case pred >= 0:
+		n = len(ls.lines)
+		ls.lines = append(ls.lines, line{parent: ls.of[pred], fork: pred})
+		branch = true
+	case !ok:
+		n = len(ls.lines)
+		ls.lines = append(ls.lines, line{parent: -1, fork: -1})
+		ls.roots[conv] = n
+	}
+	ls.of[i], ls.lines[n].tip = n, i
+	return branch
+}
+
+// Of is call i's line.
+func (ls *Lines) Of(i int) int { return ls.of[i] }
+
+// Fork is the line that line n branched from and the call it continues
+// there; -1, -1 for a conversation's first line.
+func (ls *Lines) Fork(n int) (parent, call int) { return ls.lines[n].parent, ls.lines[n].fork }
+
+// Grown is a copy of ls for a replay of calls calls whose first calls
+// are ls's: joining the others changes nothing of ls.
+func (ls *Lines) Grown(calls int) *Lines {
+	of := make([]int, calls)
+	copy(of, ls.of)
+	return &Lines{of: of, lines: slices.Clone(ls.lines), roots: maps.Clone(ls.roots)}
+}
+
+// turnLines is each call of a replay on its line.
+type turnLines struct {
+	*Lines
+	pred     []int // each call's predecessor on its chain; -1 for none
+	branched bool  // some line branches from another
 }
 
 // linesOf puts every call of r on its line, after its predecessor
@@ -41,10 +92,11 @@ func linesOf(r *Replay) *turnLines {
 	if r.oneRun || oneRun(r.Calls) {
 		return &turnLines{}
 	}
-	ls := &turnLines{lineOf: make([]int, len(r.Calls)), pred: r.Preds()}
-	roots := map[int]int{} // each conversation's first line
+	ls := &turnLines{Lines: NewLines(len(r.Calls)), pred: r.Preds()}
 	for i := range r.Calls {
-		ls.join(i, ls.pred[i], r.Calls[i].Conversation, roots)
+		if ls.Join(i, ls.pred[i], r.Calls[i].Conversation) {
+			ls.branched = true
+		}
 	}
 	return ls
 }
@@ -102,31 +154,11 @@ func oneRun(calls []CallReplay) bool {
 	return true
 }
 
-// join puts call i on a line: its predecessor's when it is that line's
-// latest call, else a line branching there; with none, the first line of
-// its conversation.
-func (ls *turnLines) join(i, pred, conv int, roots map[int]int) {
-	n, ok := roots[conv]
-	switch {
-	case pred >= 0 && ls.lines[ls.lineOf[pred]].tip == pred:
-		n = ls.lineOf[pred]
-	case pred >= 0:
-		n = len(ls.lines)
-		ls.lines = append(ls.lines, line{parent: ls.lineOf[pred], fork: pred})
-		ls.branched = true
-	case !ok:
-		n = len(ls.lines)
-		ls.lines = append(ls.lines, line{parent: -1, fork: -1})
-		roots[conv] = n
-	}
-	ls.lineOf[i], ls.lines[n].tip = n, i
-}
-
 // chains is each line's chain: the calls of the lines it branched from,
 // up to the call it continues, then its own, in order.
 func (ls *turnLines) chains() [][]int {
 	own := make([][]int, len(ls.lines))
-	for i, n := range ls.lineOf {
+	for i, n := range ls.of {
 		own[n] = append(own[n], i)
 	}
 	out := make([][]int, len(ls.lines))
@@ -161,7 +193,7 @@ func (r *Replay) on(call int) *Replay {
 	if r.views == nil || call < 0 || call >= len(r.Calls) {
 		return r
 	}
-	return r.views[r.lines.lineOf[call]]
+	return r.views[r.lines.of[call]]
 }
 
 // LastOn is the latest call of call's chain: the replay's last call
@@ -171,7 +203,7 @@ func (r *Replay) LastOn(call int) int {
 	if r.views == nil || call < 0 || call >= len(r.Calls) {
 		return len(r.Calls) - 1
 	}
-	return r.lines.lines[r.lines.lineOf[call]].tip
+	return r.lines.lines[r.lines.of[call]].tip
 }
 
 // TurnAt is TurnOf as call's chain tells the turn: where the conversation

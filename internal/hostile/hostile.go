@@ -12,7 +12,7 @@ import (
 	"fmt"
 )
 
-// Escapes is every attack of the issue in one string: window title,
+// Escapes is every attack on a terminal in one string: window title,
 // clipboard write, leaving the alternate screen, autowrap off, insert
 // mode on, carriage return and backspace, a C1 CSI, a bidi override, a
 // zero-width space, and emoji terminals draw at different widths.

@@ -10,7 +10,7 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// Files of many runs (issue: linking scanned every earlier run for each,
+// Files of many runs (linking once scanned every earlier run for each,
 // so 16,000 follow-ups took 38 CPU-s in report): N follow-ups of one
 // conversation, and N independent conversations, each linked (lineage)
 // and replayed under the recorded policy, then with that policy inferred
@@ -30,9 +30,7 @@ func BenchmarkIndependentConversations(b *testing.B) {
 // 20,000 conversations of 2,000 agents: each agent's inference reads its
 // own ten runs, not the file's 20,000.
 func BenchmarkManyAgents(b *testing.B) {
-	c := Independent(20000)
-	c.Agents = 2000
-	benchConversations(b, "2000x10", c)
+	benchConversations(b, "2000x10", Independent(20000).Over(2000))
 }
 
 func benchConversations(b *testing.B, name string, c Conversations) {

@@ -1,12 +1,9 @@
 package rungen
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/afinspect/inspect/model"
@@ -35,6 +32,12 @@ func FollowUpChain(n int) Conversations {
 // Independent is n conversations of one run each.
 func Independent(n int) Conversations {
 	return Conversations{Count: n, Seed: 6, KeepRecent: 2, KeepPins: 2}
+}
+
+// Over is c with its conversations spread over agents agents.
+func (c Conversations) Over(agents int) Conversations {
+	c.Agents = agents
+	return c
 }
 
 // WriteConversations writes the log to w.
@@ -98,31 +101,8 @@ func (g *gen) conversationRun(policy model.Policy, agent string, history []*mode
 
 // CachedConversations is Cached for WriteConversations.
 func CachedConversations(c Conversations) (string, int64, error) {
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("inspect-rungen-conv-%d-%d-%d-%d-%d-%d.jsonl",
-		c.Count, c.FollowUps, c.Agents, c.Seed, c.KeepRecent, c.KeepPins))
-	if st, err := os.Stat(path); err == nil {
-		return path, st.Size(), nil
-	}
-	tmp := path + ".part"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return "", 0, err
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	err = WriteConversations(bw, c)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return "", 0, err
-	}
-	st, err := os.Stat(tmp)
-	if err != nil {
-		return "", 0, err
-	}
-	return path, st.Size(), os.Rename(tmp, path)
+	return cached(fmt.Sprintf("inspect-rungen-conv-%d-%d-%d-%d-%d-%d.jsonl", c.Count, c.FollowUps, c.Agents, c.Seed, c.KeepRecent, c.KeepPins),
+		func(path string) (int64, error) {
+			return writeFile(path, func(w io.Writer) error { return WriteConversations(w, c) })
+		})
 }

@@ -19,7 +19,7 @@ import (
 // request, which every earlier run of that length explains: §10.7's tie
 // rule still links each to the run before it, and says so.
 func TestGeneratedConversationsLinkAndReplay(t *testing.T) {
-	for _, c := range []Conversations{FollowUpChain(40), Independent(30), {Count: 3, FollowUps: 5, Seed: 1, KeepRecent: 1, KeepPins: 0}} {
+	for _, c := range []Conversations{FollowUpChain(40), Independent(30), Independent(30).Over(4), {Count: 3, FollowUps: 5, Seed: 1, KeepRecent: 1, KeepPins: 0}} {
 		var buf bytes.Buffer
 		if err := WriteConversations(&buf, c); err != nil {
 			t.Fatal(err)
@@ -29,8 +29,8 @@ func TestGeneratedConversationsLinkAndReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 		runs := c.Count * (c.FollowUps + 1)
-		if len(rec.Problems) != 0 || len(rec.Runs) != runs {
-			t.Fatalf("%+v: %d runs, problems %v", c, len(rec.Runs), rec.Problems)
+		if len(rec.Problems) != 0 || len(rec.Runs) != runs || len(rec.Agents) != max(1, c.Agents) {
+			t.Fatalf("%+v: %d runs of %d agents, problems %v", c, len(rec.Runs), len(rec.Agents), rec.Problems)
 		}
 		lin := lineage.Decide(rec)
 		if len(lin.Conversations) != c.Count {

@@ -155,33 +155,6 @@ func (g *gen) run(s Spec, agent, request string) {
 	g.emit("agent.turn_end", "final#0", map[string]any{"turnIndex": 0, "iterationCount": s.Calls})
 }
 
-// Many is a log of many short runs, each a conversation of its own (a
-// request no earlier run explains): Runs runs of Spec.Calls calls, run i
-// of agent i mod Agents, one after the other.
-type Many struct {
-	Spec
-	Runs, Agents int
-}
-
-// ManyRuns is a Many of runs runs of 3 calls with results of
-// 100..400 characters, over agents agents.
-func ManyRuns(runs, agents int) Many {
-	return Many{Spec: Spec{Calls: 3, Seed: 9, MinResult: 100, MaxResult: 400, KeepRecent: 4, KeepPins: 2}, Runs: runs, Agents: agents}
-}
-
-// WriteMany writes the log of m to w.
-func WriteMany(w io.Writer, m Many) error {
-	if m.Calls < 1 || m.Runs < 1 || m.Agents < 1 {
-		return fmt.Errorf("rungen: %d runs of %d calls over %d agents", m.Runs, m.Calls, m.Agents)
-	}
-	g := &gen{w: w, rng: rand.New(rand.NewPCG(m.Seed, 0x1f00))}
-	for i := range m.Runs {
-		g.runID = fmt.Sprintf("run-many-%06d", i+1)
-		g.run(m.Spec, fmt.Sprintf("agent-%04d", i%m.Agents+1), fmt.Sprintf("Ticket T-%06d: find why the nightly job failed and fix it.", i+1))
-	}
-	return g.err
-}
-
 // injectWindow writes one context.injected event per window message.
 func (g *gen) injectWindow(w []*model.Message) {
 	for i, m := range w {
@@ -234,15 +207,6 @@ func result(name string, it, size int) string {
 func Cached(s Spec) (string, int64, error) {
 	return cached(fmt.Sprintf("inspect-rungen-%d-%d-%d-%d-%d-%d.jsonl",
 		s.Calls, s.Seed, s.MinResult, s.MaxResult, s.KeepRecent, s.KeepPins), func(path string) (int64, error) { return WriteFile(path, s) })
-}
-
-// CachedMany is Cached for a Many.
-func CachedMany(m Many) (string, int64, error) {
-	return cached(fmt.Sprintf("inspect-rungen-many-%d-%d-%d-%d-%d-%d-%d-%d.jsonl",
-		m.Runs, m.Agents, m.Calls, m.Seed, m.MinResult, m.MaxResult, m.KeepRecent, m.KeepPins),
-		func(path string) (int64, error) {
-			return writeFile(path, func(w io.Writer) error { return WriteMany(w, m) })
-		})
 }
 
 func cached(name string, write func(path string) (int64, error)) (string, int64, error) {

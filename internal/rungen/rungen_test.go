@@ -2,7 +2,6 @@ package rungen
 
 import (
 	"bytes"
-	"io"
 	"path/filepath"
 	"testing"
 
@@ -64,33 +63,4 @@ func replayed(t *testing.T, rec *model.Recording, k int) *window.Replay {
 		t.Fatal(err)
 	}
 	return s.Replay()
-}
-
-// A log of many runs: each run its own conversation of its agent, every
-// recorded window reproduced under the policy it was written with.
-func TestManyConversations(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "many.jsonl")
-	if _, err := writeFile(path, func(w io.Writer) error { return WriteMany(w, ManyRuns(30, 4)) }); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := loader.StartLimited(path, 0).Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.Problems) != 0 || len(rec.Runs) != 30 || len(rec.Agents) != 4 {
-		t.Fatalf("%d runs of %d agents, problems %v", len(rec.Runs), len(rec.Agents), rec.Problems)
-	}
-	s, err := study.Open(rec, study.Request{Recorded: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	convs := s.Conversations()
-	if len(convs) != 30 {
-		t.Fatalf("%d conversations", len(convs))
-	}
-	for _, c := range convs {
-		if c.Calls != 3 || c.Matched != c.Compared || c.Compared == 0 {
-			t.Errorf("conversation %d: %d calls, %d/%d match", c.Number, c.Calls, c.Matched, c.Compared)
-		}
-	}
 }

@@ -1,9 +1,8 @@
 // Command genlog writes (or finds, when cached) a generated agentfootprint
 // event log for benchmarks and prints its path and size: one long run, or
-// a conversation of many follow-ups, or many conversations (-independent
-// of one run each; -runs of three calls over -agents agents, for timing
-// the picker by hand). It is a benchmark helper for
-// scripts/bench-compare.sh, not a user command.
+// a conversation of many follow-ups, or many conversations of one run
+// each over -agents agents (for timing the picker by hand). It is a
+// benchmark helper for scripts/bench-compare.sh, not a user command.
 package main
 
 import (
@@ -16,21 +15,18 @@ import (
 
 func main() {
 	calls := flag.Int("calls", 16000, "model calls in the generated run (16000 is ~1 GB)")
-	runs := flag.Int("runs", 0, "write this many conversations of 3 calls instead (20000 is ~215 MB)")
+	runs := flag.Int("runs", 0, "write this many conversations of one run each instead")
 	agents := flag.Int("agents", 20, "with -runs: the agents the conversations are spread over")
 	followUps := flag.Int("followups", 0, "instead, one conversation of this many runs, each a follow-up of the one before")
-	independent := flag.Int("independent", 0, "instead, this many conversations of one run each")
 	flag.Parse()
 	var path string
 	var size int64
 	var err error
 	switch {
 	case *runs > 0:
-		path, size, err = rungen.CachedMany(rungen.ManyRuns(*runs, *agents))
+		path, size, err = rungen.CachedConversations(rungen.Independent(*runs).Over(*agents))
 	case *followUps > 0:
 		path, size, err = rungen.CachedConversations(rungen.FollowUpChain(*followUps))
-	case *independent > 0:
-		path, size, err = rungen.CachedConversations(rungen.Independent(*independent))
 	default:
 		path, size, err = rungen.Cached(rungen.Default(*calls))
 	}
