@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/afinspect/inspect/internal/jsonnum"
 	"github.com/afinspect/inspect/model"
 )
 
@@ -222,39 +223,13 @@ func (p *jsonParser) members(close byte, member func() bool) bool {
 	}
 }
 
-// number reads -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? and keeps the literal.
+// number reads a JSON number and keeps the literal.
 func (p *jsonParser) number() (*jsonValue, bool) {
-	s, i := p.s, p.i
-	if s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && isDigit(s[i]):
-		i = digitsAt(s, i)
-	default:
+	i, ok := jsonnum.End(p.s, p.i)
+	if !ok {
 		return nil, false
 	}
-	if i < len(s) && s[i] == '.' {
-		j := digitsAt(s, i+1)
-		if j == i+1 {
-			return nil, false
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := digitsAt(s, i)
-		if j == i {
-			return nil, false
-		}
-		i = j
-	}
-	v := &jsonValue{kind: jNumber, str: s[p.i:i]}
+	v := &jsonValue{kind: jNumber, str: p.s[p.i:i]}
 	p.i = i
 	return v, true
 }

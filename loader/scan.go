@@ -4,6 +4,8 @@ import (
 	"bytes"
 	le "encoding/binary"
 	"unicode/utf8"
+
+	"github.com/afinspect/inspect/internal/jsonnum"
 )
 
 // scanner walks one JSON value held whole in memory (one line of the log,
@@ -312,46 +314,13 @@ func (s *scanner) null() bool {
 // number consumes a JSON number and returns its text.
 func (s *scanner) number() ([]byte, bool) {
 	s.ws()
-	b, i := s.b, s.i
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		i = digits(b, i)
-	default:
+	i, ok := jsonnum.End(s.b, s.i)
+	if !ok {
 		return nil, false
 	}
-	if i < len(b) && b[i] == '.' {
-		j := digits(b, i+1)
-		if j == i+1 {
-			return nil, false
-		}
-		i = j
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		j := digits(b, i)
-		if j == i {
-			return nil, false
-		}
-		i = j
-	}
-	num := b[s.i:i]
+	num := s.b[s.i:i]
 	s.i = i
 	return num, true
-}
-
-func digits(b []byte, i int) int {
-	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-		i++
-	}
-	return i
 }
 
 // integer consumes a number that encoding/json would put in an int: no
