@@ -145,23 +145,22 @@ func answeredIn(w []*model.Message, id string) bool {
 	return false
 }
 
-// refusalsHash tells most lists of refusals apart, for keeping them once.
+// refusalsHash and pinsHash tell most lists of refusals (of pins) apart,
+// for keeping each list once.
 func refusalsHash(rs []model.Refusal) uint {
-	h := uint(len(rs))
-	for _, r := range rs {
-		h = h*31 + uint(len(r.Reason))
-		h = h*31 + uint(r.TurnIndex)
-		h = h*31 + uint(r.MessageIndex)
-	}
-	return h ^ h>>7
+	return hashBy(rs, func(r model.Refusal) (int, int, int) { return len(r.Reason), r.TurnIndex, r.MessageIndex })
 }
 
 func pinsHash(ps []model.Pin) uint {
-	h := uint(len(ps))
-	for _, p := range ps {
-		h = h*31 + uint(len(p.ToolName))
-		h = h*31 + uint(p.TurnIndex)
-		h = h*31 + uint(p.Chars)
+	return hashBy(ps, func(p model.Pin) (int, int, int) { return len(p.ToolName), p.TurnIndex, p.Chars })
+}
+
+// hashBy mixes three numbers of each element of s.
+func hashBy[T any](s []T, nums func(T) (int, int, int)) uint {
+	h := uint(len(s))
+	for _, x := range s {
+		a, b, c := nums(x)
+		h = ((h*31+uint(a))*31+uint(b))*31 + uint(c)
 	}
 	return h ^ h>>7
 }
