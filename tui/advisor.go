@@ -235,12 +235,10 @@ func (a *advisorPane) selected() int {
 }
 
 // advisorKey: the arrows move along the frontier, enter applies the
-// policy under the cursor, esc, q and P close the view.
+// policy under the cursor (esc, q and P close the view in key).
 func (m Model) advisorKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k, a := m.keys, m.adv
 	switch {
-	case key.Matches(msg, k.Close, k.Advisor):
-		m.overlay = noOverlay // the sweep under way is given up (advisorFollows)
 	case key.Matches(msg, k.Up):
 		a.move(-1)
 	case key.Matches(msg, k.Down):

@@ -28,6 +28,19 @@ const (
 	advisorOverlay
 )
 
+// opener is the key that opened o, which closes it again, as esc does.
+func (k KeyMap) opener(o overlay) key.Binding {
+	return [...]key.Binding{
+		helpOverlay:       k.Help,
+		problemsOverlay:   k.Problems,
+		transcriptOverlay: k.Transcript,
+		responseOverlay:   k.Response,
+		pickerOverlay:     k.Picker,
+		recordedOverlay:   k.Recorded,
+		advisorOverlay:    k.Advisor,
+	}[o]
+}
+
 // newHelp is the bubbles help model dressed in the style sheet.
 func newHelp(st *Styles) help.Model {
 	h := help.New()

@@ -134,13 +134,10 @@ func (m Model) openPicker() Model {
 	return m
 }
 
-// pickerKey moves the cursor over the conversations, opens one, or
-// closes the picker.
+// pickerKey moves the cursor over the conversations, or opens one.
 func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k, vs, p := m.keys, m.s.views, m.picker
 	switch {
-	case key.Matches(msg, k.Close, k.Picker):
-		m.overlay = noOverlay
 	case key.Matches(msg, k.Up):
 		p.moveTo(p.cursor - 1)
 	case key.Matches(msg, k.Down):

@@ -117,14 +117,11 @@ func (m *Model) refreshRecorded() {
 	m.recWin.refresh()
 }
 
-// recordedKey: the W overlay follows the call keys, scrolls, and closes
-// with W or esc.
+// recordedKey: the W overlay follows the call keys and scrolls (W or esc,
+// the overlay's opener, closes it in key).
 func (m Model) recordedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
 	switch {
-	case key.Matches(msg, k.Close, k.Recorded):
-		m.overlay = noOverlay
-		return m, nil
 	case key.Matches(msg, k.PrevCall):
 		m.goTo(m.s.call - 1)
 	case key.Matches(msg, k.NextCall):

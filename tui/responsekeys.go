@@ -15,15 +15,12 @@ import (
 // The response block (i): the response of the call on screen and its
 // values; its keys, and the jumps from a value to where its source was.
 
-// responseKey handles keys while the response block is open: it closes
-// with i or esc, scrolls, follows the call keys and the flagged jumps,
-// and K applies the suggestion.
+// responseKey handles keys while the response block is open: it scrolls,
+// follows the call keys and the flagged jumps, and K applies the
+// suggestion.
 func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
 	switch {
-	case key.Matches(msg, k.Close, k.Response):
-		m.overlay = noOverlay
-		return m, nil
 	case key.Matches(msg, k.ApplySuggestion):
 		return m.applySuggestion()
 	case key.Matches(msg, k.Knobs):

@@ -11,8 +11,9 @@ import (
 
 // key routes one key press: ctrl+c always quits, q from the main screen
 // (over an overlay it closes the overlay, as esc does: less, k9s and
-// lazygit close a view so); the prompt and the overlays take their own
-// keys first; then calls, knobs, focus, and the focused component.
+// lazygit close a view so), and so do esc and the key that opened it;
+// the prompt and the overlays take their own keys first; then calls,
+// knobs, focus, and the focused component.
 func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
 	quit := msg.String() == "ctrl+c" || (!m.prompt && !m.search.typing && key.Matches(msg, k.Quit))
@@ -33,22 +34,23 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.search.typing {
 		return m.searchKey(msg)
 	}
-	if m.overlay == transcriptOverlay {
+	switch {
+	case m.overlay == noOverlay:
+	case key.Matches(msg, k.Close, k.opener(m.overlay)):
+		// an advisor's sweep under way is given up (advisorFollows)
+		m.overlay = noOverlay
+		return m, nil
+	case m.overlay == transcriptOverlay:
 		return m.transcriptKey(msg)
-	}
-	if m.overlay == responseOverlay {
+	case m.overlay == responseOverlay:
 		return m.responseKey(msg)
-	}
-	if m.overlay == pickerOverlay {
+	case m.overlay == pickerOverlay:
 		return m.pickerKey(msg)
-	}
-	if m.overlay == recordedOverlay {
+	case m.overlay == recordedOverlay:
 		return m.recordedKey(msg)
-	}
-	if m.overlay == advisorOverlay {
+	case m.overlay == advisorOverlay:
 		return m.advisorKey(msg)
-	}
-	if m.overlay != noOverlay {
+	default:
 		return m.overlayKey(msg), nil
 	}
 	m.flash = ""
@@ -184,18 +186,12 @@ func (m *Model) goTo(i int) {
 	m.detail.top()
 }
 
-// overlayKey: the key that opened an overlay, or esc, closes it; the
-// problems list scrolls.
+// overlayKey: the problems list and the help scroll.
 func (m Model) overlayKey(msg tea.KeyMsg) Model {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Close),
-		m.overlay == helpOverlay && key.Matches(msg, k.Help),
-		m.overlay == problemsOverlay && key.Matches(msg, k.Problems):
-		m.overlay = noOverlay
-	case m.overlay == problemsOverlay:
+	switch m.overlay {
+	case problemsOverlay:
 		m.problems.Update(msg)
-	case m.overlay == helpOverlay:
+	case helpOverlay:
 		m.keyhelp.Update(msg)
 	}
 	return m
@@ -204,14 +200,11 @@ func (m Model) overlayKey(msg tea.KeyMsg) Model {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // transcriptKey: the transcript follows the call keys (and the jumps),
-// scrolls with the rest, and closes with v or esc.
+// and scrolls with the rest.
 func (m Model) transcriptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
 	call := m.s.call
 	switch {
-	case key.Matches(msg, k.Close, k.Transcript):
-		m.overlay = noOverlay
-		return m, nil
 	case key.Matches(msg, k.Pager) && m.s.current() != nil:
 		return m, pagerCmd(m.st, m.s.current().Window(), true)
 	case key.Matches(msg, k.Copy) && m.s.current() != nil:
