@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/afinspect/inspect/internal/jsonnum"
+	"github.com/afinspect/inspect/internal/jsonlex"
 	"github.com/afinspect/inspect/model"
 )
 
@@ -64,16 +64,7 @@ type jsonParser struct {
 	i int
 }
 
-func (p *jsonParser) space() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *jsonParser) space() { p.i = jsonlex.Space(p.s, p.i) }
 
 func (p *jsonParser) value(depth int) (*jsonValue, bool) {
 	if p.i >= len(p.s) || depth > maxDepth {
@@ -225,7 +216,7 @@ func (p *jsonParser) members(close byte, member func() bool) bool {
 
 // number reads a JSON number and keeps the literal.
 func (p *jsonParser) number() (*jsonValue, bool) {
-	i, ok := jsonnum.End(p.s, p.i)
+	i, ok := jsonlex.Number(p.s, p.i)
 	if !ok {
 		return nil, false
 	}

@@ -1,6 +1,6 @@
 package evidence
 
-import "github.com/afinspect/inspect/internal/jsonnum"
+import "github.com/afinspect/inspect/internal/jsonlex"
 
 // The whole-string patterns of §1 and §2, written as small matchers rather
 // than regular expressions: each reads its pattern in the comment above it,
@@ -13,12 +13,12 @@ func numberPrefix(s string, sign bool) int {
 	if sign && i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++
 	}
-	j := jsonnum.Digits(s, i)
+	j := jsonlex.Digits(s, i)
 	if j == i {
 		return -1
 	}
 	if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
-		j = jsonnum.Digits(s, j+1)
+		j = jsonlex.Digits(s, j+1)
 	}
 	return j
 }
@@ -32,13 +32,13 @@ func isGrouped(s string) bool {
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
-	j := jsonnum.Digits(s, i)
+	j := jsonlex.Digits(s, i)
 	if j == i || j-i > 3 {
 		return false
 	}
 	groups := 0
 	for j < len(s) && s[j] == ',' {
-		k := jsonnum.Digits(s, j+1)
+		k := jsonlex.Digits(s, j+1)
 		if k-(j+1) != 3 {
 			return false
 		}
@@ -53,17 +53,17 @@ func isGrouped(s string) bool {
 	if s[j] != '.' {
 		return false
 	}
-	k := jsonnum.Digits(s, j+1)
+	k := jsonlex.Digits(s, j+1)
 	return k > j+1 && k == len(s)
 }
 
 // isRatio: \d{1,2}/\d{1,2}
 func isRatio(s string) bool {
-	j := jsonnum.Digits(s, 0)
+	j := jsonlex.Digits(s, 0)
 	if j == 0 || j > 2 || j >= len(s) || s[j] != '/' {
 		return false
 	}
-	k := jsonnum.Digits(s, j+1)
+	k := jsonlex.Digits(s, j+1)
 	return k-(j+1) >= 1 && k-(j+1) <= 2 && k == len(s)
 }
 

@@ -5,7 +5,7 @@ import (
 	le "encoding/binary"
 	"unicode/utf8"
 
-	"github.com/afinspect/inspect/internal/jsonnum"
+	"github.com/afinspect/inspect/internal/jsonlex"
 )
 
 // scanner walks one JSON value held whole in memory (one line of the log,
@@ -67,16 +67,7 @@ func specialMask(x uint64) uint64 {
 	return ((q-ones)&^q | (e-ones)&^e | (x-ones*0x20)&^x | x) & highs
 }
 
-func (s *scanner) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
+func (s *scanner) ws() { s.i = jsonlex.Space(s.b, s.i) }
 
 // peek returns the next byte after white space, 0 at the end.
 func (s *scanner) peek() byte {
@@ -314,7 +305,7 @@ func (s *scanner) null() bool {
 // number consumes a JSON number and returns its text.
 func (s *scanner) number() ([]byte, bool) {
 	s.ws()
-	i, ok := jsonnum.End(s.b, s.i)
+	i, ok := jsonlex.Number(s.b, s.i)
 	if !ok {
 		return nil, false
 	}
