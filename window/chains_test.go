@@ -298,39 +298,57 @@ func checkChainRecords(t *testing.T, r *window.Replay, want map[string]model.Rec
 }
 
 func TestChainsMatchWire(t *testing.T) {
-	for _, name := range chainScenarios {
+	eachWireFile(t, chainScenarios, func(t *testing.T, dir string, w chainWire) func(t *testing.T, file string, rec *model.Recording, lin *lineage.Lineage) {
+		records := libraryRecords(t, filepath.Join(dir, "recording.json.gz"))
+		return func(t *testing.T, file string, rec *model.Recording, lin *lineage.Lineage) {
+			t.Run(file+"/given", func(t *testing.T) {
+				r := window.RunAgents(rec, lin, w.policies(t, rec), nil)
+				checkChainWindows(t, r, w)
+				checkConversations(t, r, w)
+				if file != "run.jsonl" {
+					checkChainRecords(t, r, records)
+				}
+			})
+			t.Run(file+"/inferred", func(t *testing.T) {
+				r, _ := inferredReplay(t, rec, lin)
+				checkChainWindows(t, r, w)
+				checkConversations(t, r, w)
+			})
+		}
+	})
+}
+
+// eachWireFile reads each scenario's wire.json, lets open read what
+// else it needs from the folder, then hands its check the log and the
+// envelope, each loaded and its lineage decided.
+func eachWireFile(t *testing.T, names []string, open func(t *testing.T, dir string, w chainWire) func(t *testing.T, file string, rec *model.Recording, lin *lineage.Lineage)) {
+	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("..", "testdata", name)
-			w := readChainWire(t, dir)
-			records := libraryRecords(t, filepath.Join(dir, "recording.json.gz"))
+			check := open(t, dir, readChainWire(t, dir))
 			for _, file := range []string{"run.jsonl", "recording.json.gz"} {
 				rec, err := loader.StartLimited(filepath.Join(dir, file), 0).Wait()
 				if err != nil {
 					t.Fatal(err)
 				}
-				lin := lineage.Decide(rec)
-				t.Run(file+"/given", func(t *testing.T) {
-					r := window.RunAgents(rec, lin, w.policies(t, rec), nil)
-					checkChainWindows(t, r, w)
-					checkConversations(t, r, w)
-					if file != "run.jsonl" {
-						checkChainRecords(t, r, records)
-					}
-				})
-				t.Run(file+"/inferred", func(t *testing.T) {
-					infs := window.InferAgents(rec, lin)
-					policies := map[string]model.Policy{}
-					for _, inf := range infs {
-						if inf.Matched != inf.Compared {
-							t.Errorf("agent %s: inferred %v reproduces %d/%d", inf.Agent.Key, inf.Policy, inf.Matched, inf.Compared)
-						}
-						policies[inf.Agent.Key] = inf.Policy
-					}
-					r := window.Merge(rec, lin, infs, policies)
-					checkChainWindows(t, r, w)
-					checkConversations(t, r, w)
-				})
+				check(t, file, rec, lineage.Decide(rec))
 			}
 		})
 	}
+}
+
+// inferredReplay replays every agent under the policy inferred for it,
+// an error for each agent whose policy does not reproduce all its
+// recorded windows.
+func inferredReplay(t *testing.T, rec *model.Recording, lin *lineage.Lineage) (*window.Replay, []window.Inference) {
+	t.Helper()
+	infs := window.InferAgents(rec, lin)
+	policies := map[string]model.Policy{}
+	for _, inf := range infs {
+		if inf.Matched != inf.Compared {
+			t.Errorf("agent %s: inferred %v reproduces %d/%d", inf.Agent.Key, inf.Policy, inf.Matched, inf.Compared)
+		}
+		policies[inf.Agent.Key] = inf.Policy
+	}
+	return window.Merge(rec, lin, infs, policies), infs
 }

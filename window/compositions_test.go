@@ -24,43 +24,28 @@ import (
 var compositionScenarios = []string{"n02-abort-then-followup", "n06-parallel-composition", "n07-loop-conditional"}
 
 func TestCompositionsAndContinuationsMatchWire(t *testing.T) {
-	for _, name := range compositionScenarios {
-		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join("..", "testdata", name)
-			w := readChainWire(t, dir)
-			own := compositionCalls(t, w)
-			records := passRecords(t, filepath.Join(dir, "recording.json.gz"))
-			for _, file := range []string{"run.jsonl", "recording.json.gz"} {
-				rec, err := loader.StartLimited(filepath.Join(dir, file), 0).Wait()
-				if err != nil {
-					t.Fatal(err)
-				}
-				lin := lineage.Decide(rec)
-				t.Run(file+"/given", func(t *testing.T) {
-					r := window.RunAgents(rec, lin, w.policies(t, rec), nil)
-					checkWithOwnCalls(t, r, w, own)
-					checkConversations(t, r, w)
-					checkPassRecords(t, r, records)
-				})
-				t.Run(file+"/inferred", func(t *testing.T) {
-					infs := window.InferAgents(rec, lin)
-					policies := map[string]model.Policy{}
-					for _, inf := range infs {
-						if inf.Matched != inf.Compared {
-							t.Errorf("agent %s: inferred %v reproduces %d/%d", inf.Agent.Key, inf.Policy, inf.Matched, inf.Compared)
-						}
-						if inf.Agent.Composition && inf.Policy.Strategy != model.StrategyNone {
-							t.Errorf("composition %s inferred %s, want none", inf.Agent.Key, inf.Policy.Strategy)
-						}
-						policies[inf.Agent.Key] = inf.Policy
+	eachWireFile(t, compositionScenarios, func(t *testing.T, dir string, w chainWire) func(t *testing.T, file string, rec *model.Recording, lin *lineage.Lineage) {
+		own := compositionCalls(t, w)
+		records := passRecords(t, filepath.Join(dir, "recording.json.gz"))
+		return func(t *testing.T, file string, rec *model.Recording, lin *lineage.Lineage) {
+			t.Run(file+"/given", func(t *testing.T) {
+				r := window.RunAgents(rec, lin, w.policies(t, rec), nil)
+				checkWithOwnCalls(t, r, w, own)
+				checkConversations(t, r, w)
+				checkPassRecords(t, r, records)
+			})
+			t.Run(file+"/inferred", func(t *testing.T) {
+				r, infs := inferredReplay(t, rec, lin)
+				for _, inf := range infs {
+					if inf.Agent.Composition && inf.Policy.Strategy != model.StrategyNone {
+						t.Errorf("composition %s inferred %s, want none", inf.Agent.Key, inf.Policy.Strategy)
 					}
-					r := window.Merge(rec, lin, infs, policies)
-					checkWithOwnCalls(t, r, w, own)
-					checkPassRecords(t, r, records)
-				})
-			}
-		})
-	}
+				}
+				checkWithOwnCalls(t, r, w, own)
+				checkPassRecords(t, r, records)
+			})
+		}
+	})
 }
 
 // compositionCalls are the wire calls of agents the wire gives no policy:
