@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -10,7 +9,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 )
@@ -268,25 +266,12 @@ func TestAdvisorSecondOpenUsesTheAnswerKept(t *testing.T) {
 // advisor says there is nothing to advise, sweeps nothing, and takes
 // its keys without failing.
 func TestAdvisorOnACompositionSaysNothingToAdvise(t *testing.T) {
-	rec, err := loader.StartLimited("../testdata/n06-parallel-composition/run.jsonl", 0).Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	own := *rec
-	own.Runs, own.Agents = nil, nil
-	for _, r := range rec.Runs {
-		if r.Composition {
-			own.Runs = append(own.Runs, r)
-			if !slices.Contains(own.Agents, r.Agent) {
-				own.Agents = append(own.Agents, r.Agent)
-			}
-		}
-	}
+	own := compositionsOwnRuns(t)
 	withSweep(t, func(context.Context, *study.Study, string, func(int, int)) (*study.Advice, error) {
 		t.Error("a sweep of a composition's own calls")
 		return nil, nil
 	})
-	m := open(t, recConfig("own", &own), 120, 40)
+	m := open(t, recConfig("own", own), 120, 40)
 	if !m.s.agent.Agent.Composition {
 		t.Fatalf("the agent on screen is %+v", m.s.agent.Agent)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
 )
 
 // A log written at tier minimal has no llm_end at all (WINDOW-SEMANTICS
@@ -26,10 +27,10 @@ func TestTierMinimalHeaderSaysNoTokenCount(t *testing.T) {
 	}
 }
 
-// A composition's own model call has no window in the log and none is
-// replayed (§15.5): the header says so, not that an empty window was
-// sent. The file is n06 cut to the composition's own runs.
-func TestCompositionCallHasNoWindow(t *testing.T) {
+// compositionsOwnRuns is n06 cut to the runs of the Parallel's own model
+// calls (its merges) and their agents.
+func compositionsOwnRuns(t *testing.T) *model.Recording {
+	t.Helper()
 	rec, err := loader.StartLimited("../testdata/n06-parallel-composition/run.jsonl", 0).Wait()
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,15 @@ func TestCompositionCallHasNoWindow(t *testing.T) {
 	if len(own.Runs) == 0 {
 		t.Fatal("no composition call in n06")
 	}
-	m := open(t, recConfig("own", &own), 200, 40)
+	return &own
+}
+
+// A composition's own model call has no window in the log and none is
+// replayed (§15.5): the header says so, not that an empty window was
+// sent. The file is n06 cut to the composition's own runs.
+func TestCompositionCallHasNoWindow(t *testing.T) {
+	own := compositionsOwnRuns(t)
+	m := open(t, recConfig("own", own), 200, 40)
 	if len(m.s.replay.Calls) != 2 { // the two merges
 		t.Fatalf("%d calls on screen", len(m.s.replay.Calls))
 	}
