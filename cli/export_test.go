@@ -20,12 +20,7 @@ import (
 // byte for byte the document encoded at once, on every recording here,
 // under the inferred policy and under flags.
 func TestExportStreamsTheWholeDocument(t *testing.T) {
-	logs, _ := filepath.Glob("../testdata/*/run.jsonl")
-	envelopes, _ := filepath.Glob("../testdata/*/recording.json*")
-	if len(logs) < 10 {
-		t.Fatalf("only %d recordings in testdata", len(logs))
-	}
-	for _, path := range append(logs, envelopes...) {
+	for _, path := range everyRecording(t) {
 		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
@@ -100,4 +95,15 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// everyRecording is every log and every envelope in the repo's testdata.
+func everyRecording(t *testing.T) []string {
+	t.Helper()
+	logs, _ := filepath.Glob("../testdata/*/run.jsonl")
+	envelopes, _ := filepath.Glob("../testdata/*/recording.json*")
+	if len(logs) < 10 {
+		t.Fatalf("only %d recordings in testdata", len(logs))
+	}
+	return append(logs, envelopes...)
 }

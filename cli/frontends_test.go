@@ -26,12 +26,7 @@ import (
 // UI is driven as a person drives it: each conversation opened from the
 // picker (w, down, enter), its agent's policy read off the policy bar.
 func TestEveryFrontEndSettlesTheSamePolicy(t *testing.T) {
-	logs, _ := filepath.Glob("../testdata/*/run.jsonl")
-	envelopes, _ := filepath.Glob("../testdata/*/recording.json*")
-	if len(logs) < 10 {
-		t.Fatalf("only %d recordings in testdata", len(logs))
-	}
-	for _, path := range append(logs, envelopes...) {
+	for _, path := range everyRecording(t) {
 		var recorded *policies // under no flag: the recorded policies
 		for _, flags := range [][]string{nil, {"--strategy", "token-budget"}, {"--keep-recent-turns", "3"}, {"--library-version", "9.54.0"}} {
 			name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path) + " " + strings.Join(flags, " ")
