@@ -19,6 +19,14 @@ func BenchmarkFollowUpsReport(b *testing.B) {
 	}
 }
 
+// The same follow-ups written at tier minimal: each run's last window is
+// not in the log, so a follow-up is linked across two visits (§16.3).
+func BenchmarkMinimalFollowUpsReport(b *testing.B) {
+	for _, n := range []int{2000, 4000, 8000, 16000} {
+		benchmarkConversations(b, fmt.Sprintf("%dk", n/1000), rungen.FollowUpChain(n).AtTierMinimal())
+	}
+}
+
 func BenchmarkIndependentReport(b *testing.B) {
 	for _, n := range []int{5000, 10000, 20000} {
 		benchmarkConversations(b, fmt.Sprintf("%dk", n/1000), rungen.Independent(n))

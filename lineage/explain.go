@@ -40,7 +40,7 @@ func (d *decider) bestExplanation(_ int, r *model.Run, w1 []*model.Message) (int
 			}
 		}
 	}
-	for _, e := range x.two[r.Agent] { // no shape to look them up by: each checked
+	for _, e := range x.twoCandidates(r.Agent, w1, request) {
 		if e.gone {
 			continue
 		}
@@ -56,6 +56,19 @@ func (d *decider) bestExplanation(_ int, r *model.Run, w1 []*model.Message) (int
 		d.problem(r, "run %s: %d earlier runs explain its first window equally well (score %d); by §10.7's tie rule it continues run %s", r.RunID, c.count, c.score, d.rec.Runs[p].RunID)
 	}
 	return p, c.best.form, c.score
+}
+
+// twoCandidates are the entries explained across two visits that may
+// explain w1: those that carry the last message of w1 before its request
+// that is no notice, frame or request (every such message of w1 is one of
+// pre's, ExplainsTwo), or, when w1 has none, every one of the agent's.
+func (x *index) twoCandidates(a *model.Agent, w1 []*model.Message, request *model.Message) []*entry {
+	for k := len(w1) - 2; k >= 0; k-- {
+		if m := w1[k]; !isMarker(m) && !model.SameText(m, request) {
+			return x.two[twoKey{a, x.hash(m)}]
+		}
+	}
+	return x.twoAll[a]
 }
 
 // checkAll is the most members of a bucket whose members explain alike

@@ -101,16 +101,27 @@ type index struct {
 	nodes    []node
 	entries  map[*model.Agent][]*entry // an agent's entries of the followUp forms, in order of their end
 	families map[*model.Agent][]family // the families built
-	// two are an agent's entries explained across two visits, in order of
-	// their end: at most two spans gone fit no shape, so each is checked
-	// (only a log that keeps no last windows, tier minimal, has them)
-	two     map[*model.Agent][]*entry
+	// two are the entries explained across two visits (only a log that
+	// keeps no last windows, tier minimal, has them), in order of their
+	// end, filed under each message they carry: at most two spans gone fit
+	// no shape, but every message of a first window they explain that is
+	// neither a notice, a frame nor the request is one of theirs (twoKey).
+	// twoAll are each agent's, for a first window with no such message.
+	two     map[twoKey][]*entry
+	twoAll  map[*model.Agent][]*entry
+	twoSeen map[uint64]struct{} // scratch: the hashes fileTwo has filed an entry under
 	built   map[family]bool
 	filed   map[int][]*entry  // each run's entries, to mark it continued or gone
 	pending endHeap           // runs linked but not yet ended before the run being linked
 	waiting map[int]int       // each pending run's end, as last queued
 	paused  map[textKey][]int // paused runs by the toolCallId they wait on (§10.7 rule 1)
 	prefix  []uint64          // scratch: prefix hashes
+}
+
+// twoKey is an agent and a message's hash (index.hash).
+type twoKey struct {
+	agent *model.Agent
+	h     uint64
 }
 
 // textKey is an agent and a text: a toolCallId.
@@ -121,7 +132,7 @@ type textKey struct {
 
 func newIndex() *index {
 	return &index{seed: maphash.MakeSeed(), hashes: map[*model.Message]uint64{}, agents: map[*model.Agent]uint64{},
-		keys: map[uint64]int32{}, entries: map[*model.Agent][]*entry{}, families: map[*model.Agent][]family{}, two: map[*model.Agent][]*entry{},
+		keys: map[uint64]int32{}, entries: map[*model.Agent][]*entry{}, families: map[*model.Agent][]family{}, two: map[twoKey][]*entry{}, twoAll: map[*model.Agent][]*entry{}, twoSeen: map[uint64]struct{}{},
 		built: map[family]bool{}, filed: map[int][]*entry{}, paused: map[textKey][]int{}}
 }
 
@@ -197,7 +208,16 @@ func (x *index) file(i int, a *model.Agent, form Form, carried []*model.Message,
 func (x *index) fileTwo(i int, a *model.Agent, carried []*model.Message, end int) {
 	e := &entry{run: i, end: end, form: Answered, carried: carried, two: true}
 	x.filed[i] = append(x.filed[i], e)
-	x.two[a] = append(x.two[a], e)
+	x.twoAll[a] = append(x.twoAll[a], e)
+	clear(x.twoSeen)
+	for _, m := range carried {
+		key := twoKey{a, x.hash(m)}
+		if _, dup := x.twoSeen[key.h]; dup || isMarker(m) {
+			continue // a notice or a frame is never the key; a message carried twice is filed once
+		}
+		x.twoSeen[key.h] = struct{}{}
+		x.two[key] = append(x.two[key], e)
+	}
 }
 
 func (x *index) seqHash(ms []*model.Message) uint64 {

@@ -2,6 +2,7 @@ package lineage
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/afinspect/inspect/loader"
@@ -89,5 +90,40 @@ func TestFollowUpAcrossTwoSpans(t *testing.T) {
 	lin := Decide(&model.Recording{Source: "t", Runs: []*model.Run{first, next}})
 	if l := lin.Links[1]; l.Kind != FollowUp || l.Pred != 0 || l.Score != 5 {
 		t.Errorf("run 2: %+v; want a follow-up of run 1 keeping 5 messages of pre", l)
+	}
+}
+
+// The candidates across two visits are those that carry the last message
+// of the first window before its request that is no notice, frame or
+// request; with none such, every one of the agent's.
+func TestTwoCandidatesByTheLastMessageKept(t *testing.T) {
+	a := &model.Agent{Key: "agent"}
+	q, x1, done1, x2, done2 := user("q"), asst("x1"), asst("done 1"), asst("x2"), asst("done 2")
+	request := user("next")
+	notice := user("[dropped history — 2 earlier message(s) were dropped from this window at iteration 3 by the 'sliding-window' window strategy. Nothing was summarized: those turns are simply not being re-sent. They are retained verbatim in this run's commit log.]")
+	x := newIndex()
+	x.fileTwo(0, a, []*model.Message{q, x1, done1}, 10)
+	x.fileTwo(1, a, []*model.Message{q, x2, done2, user("next")}, 20) // the request said again: never the key
+	runs := func(es []*entry) (out []int) {
+		for _, e := range es {
+			out = append(out, e.run)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		w1   []*model.Message
+		want []int
+	}{
+		{"the last answer kept", []*model.Message{q, done2, request}, []int{1}},
+		{"a notice after it", []*model.Message{done1, notice, request}, []int{0}},
+		{"a message both carry", []*model.Message{q, notice, request}, []int{0, 1}},
+		{"only a notice", []*model.Message{notice, request}, []int{0, 1}},
+		{"the request said twice", []*model.Message{user("next"), request}, []int{0, 1}},
+		{"a message neither carries", []*model.Message{asst("elsewhere"), request}, nil},
+	} {
+		if got := runs(x.twoCandidates(a, tc.w1, request)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: candidates %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

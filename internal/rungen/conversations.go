@@ -22,6 +22,7 @@ type Conversations struct {
 	Seed             uint64
 	KeepRecent       int // the sliding-window policy the log is recorded under
 	KeepPins         int
+	Minimal          bool // written at tier minimal: agent.* events only
 }
 
 // FollowUpChain is one conversation of n runs: n-1 follow-ups.
@@ -40,12 +41,19 @@ func (c Conversations) Over(agents int) Conversations {
 	return c
 }
 
+// AtTierMinimal is c written at tier minimal: the windows only in
+// agent.iteration_end's history, each run's last not at all.
+func (c Conversations) AtTierMinimal() Conversations {
+	c.Minimal = true
+	return c
+}
+
 // WriteConversations writes the log to w.
 func WriteConversations(w io.Writer, c Conversations) error {
 	if c.Count < 1 || c.FollowUps < 0 {
 		return fmt.Errorf("rungen: %d conversations of %d follow-ups", c.Count, c.FollowUps)
 	}
-	g := &gen{w: w, rng: rand.New(rand.NewPCG(c.Seed, 0x2e00))}
+	g := &gen{w: w, rng: rand.New(rand.NewPCG(c.Seed, 0x2e00)), minimal: c.Minimal}
 	policy := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: c.KeepRecent, KeepLastToolResults: c.KeepPins}
 	run := 0
 	for conv := 1; conv <= c.Count; conv++ {
@@ -101,7 +109,11 @@ func (g *gen) conversationRun(policy model.Policy, agent string, history []*mode
 
 // CachedConversations is Cached for WriteConversations.
 func CachedConversations(c Conversations) (string, int64, error) {
-	return cached(fmt.Sprintf("inspect-rungen-conv-%d-%d-%d-%d-%d-%d.jsonl", c.Count, c.FollowUps, c.Agents, c.Seed, c.KeepRecent, c.KeepPins),
+	tier := ""
+	if c.Minimal {
+		tier = "-minimal"
+	}
+	return cached(fmt.Sprintf("inspect-rungen-conv-%d-%d-%d-%d-%d-%d%s.jsonl", c.Count, c.FollowUps, c.Agents, c.Seed, c.KeepRecent, c.KeepPins, tier),
 		func(path string) (int64, error) {
 			return writeFile(path, func(w io.Writer) error { return WriteConversations(w, c) })
 		})

@@ -78,6 +78,9 @@ type gen struct {
 	runID string
 	clock int64
 	err   error
+	// minimal: the log is written at tier minimal, only agent.* events
+	// (WINDOW-SEMANTICS §16)
+	minimal bool
 }
 
 type event struct {
@@ -95,7 +98,7 @@ type meta struct {
 }
 
 func (g *gen) emit(typ, stage string, payload any) {
-	if g.err != nil {
+	if g.err != nil || g.minimal && !strings.HasPrefix(typ, "agent.") {
 		return
 	}
 	g.clock++

@@ -18,15 +18,22 @@ func main() {
 	runs := flag.Int("runs", 0, "write this many conversations of one run each instead")
 	agents := flag.Int("agents", 20, "with -runs: the agents the conversations are spread over")
 	followUps := flag.Int("followups", 0, "instead, one conversation of this many runs, each a follow-up of the one before")
+	minimal := flag.Bool("minimal", false, "with -runs or -followups: written at observability tier minimal (agent.* events only)")
 	flag.Parse()
+	tier := func(c rungen.Conversations) rungen.Conversations {
+		if *minimal {
+			return c.AtTierMinimal()
+		}
+		return c
+	}
 	var path string
 	var size int64
 	var err error
 	switch {
 	case *runs > 0:
-		path, size, err = rungen.CachedConversations(rungen.Independent(*runs).Over(*agents))
+		path, size, err = rungen.CachedConversations(tier(rungen.Independent(*runs).Over(*agents)))
 	case *followUps > 0:
-		path, size, err = rungen.CachedConversations(rungen.FollowUpChain(*followUps))
+		path, size, err = rungen.CachedConversations(tier(rungen.FollowUpChain(*followUps)))
 	default:
 		path, size, err = rungen.Cached(rungen.Default(*calls))
 	}
