@@ -56,3 +56,35 @@ func benchSettle(b *testing.B, c rungen.Conversations) {
 	b.ReportMetric(total.Seconds()/float64(b.N), "s-settled")
 	b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 }
+
+// A key to the last call of a conversation of N follow-ups, on a settled
+// screen: the turn list of a ledger that holds every turn of N runs, each
+// run's request opening its own stretch. Doubling N should about double
+// the time.
+func BenchmarkFollowUpsLastCall(b *testing.B) {
+	for _, n := range []int{2000, 4000, 8000, 16000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			path, _, err := rungen.CachedConversations(rungen.FollowUpChain(n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			cfg := fileConfig(path)
+			next, _ := New(cfg).Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+			m := next.(Model)
+			next, _ = m.Update(loadCmd(cfg)())
+			m = next.(Model)
+			var took time.Duration
+			for b.Loop() {
+				began := time.Now()
+				m = press(m, "G")
+				_ = m.View()
+				took += time.Since(began)
+				if m.s.call != m.s.calls()-1 {
+					b.Fatalf("call %d of %d", m.s.call+1, m.s.calls())
+				}
+				m = press(m, "g")
+			}
+			b.ReportMetric(took.Seconds()*1e3/float64(b.N), "ms-to-last")
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
 )
@@ -53,6 +56,8 @@ func (l *turnList) build() {
 	starts := runStarts(l.s.rec)
 	rows := l.s.rows
 	breaks := runBreaks(rows, starts)
+	at := slices.Sorted(maps.Keys(breaks)) // the break rows in order: at[next] is the first past i
+	next := 0
 	fold := rows.Len() > l.height
 	for i := 0; i < rows.Len(); {
 		if run, ok := breaks[i]; ok {
@@ -64,10 +69,11 @@ func (l *turnList) build() {
 			continue
 		}
 		j := rows.GoneUntil(i)
-		for b := range breaks { // a run's first turn opens a stretch of its own
-			if b > i && b < j {
-				j = b
-			}
+		for next < len(at) && at[next] <= i {
+			next++
+		}
+		if next < len(at) && at[next] < j { // a run's first turn opens a stretch of its own
+			j = at[next]
 		}
 		k := rows.At(i).Key
 		switch {
