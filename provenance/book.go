@@ -102,6 +102,17 @@ func walk(rec *model.Recording, r *window.Replay, whole bool) *Book {
 // Stop ends Walk's goroutines.
 func (b *Book) Stop() { b.judger.Stop() }
 
+// Ready reports whether Call(i) is at hand: judged already, the first
+// call of its chain, or the next of a walk in call order (its messages
+// gone extend the last call's). Any other call lists and indexes every
+// message gone before it, work that grows with the conversation.
+func (b *Book) Ready(i int) bool {
+	if _, ok := b.memo[i]; ok {
+		return true
+	}
+	return b.preds[i] < 0 || b.last.call == b.preds[i] || b.last.call == i
+}
+
 // Call judges every value of call i's response (0-based) against its
 // replayed window.
 func (b *Book) Call(i int) *CallEvidence {

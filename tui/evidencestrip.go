@@ -91,7 +91,7 @@ func (s *session) usedOutOfView(m *model.Message) ([]int, bool) {
 		return nil, false
 	}
 	j, ok := s.judgements[s.book]
-	if !ok && s.smallToJudge() {
+	if !ok && s.smallToJudge() && s.lent != s.book {
 		s.file(s.book, judgeAll(s.book, s.calls()))
 		j, ok = s.judgements[s.book], true
 	}

@@ -134,15 +134,15 @@ type grownFrom struct {
 // grownFromScreen is what s has to grow from. Its walker is handed on:
 // s never asks it again.
 func grownFromScreen(s *session) grownFrom {
-	if s == nil || s.recordedBook == nil {
-		return grownFrom{}
+	if s == nil || s.recordedBook == nil || s.lent == s.recordedBook {
+		return grownFrom{} // a book lent to an evidence job is not read here: the grown file's is made anew
 	}
 	g := grownFrom{from: s.recordedBook}
 	if j, ok := s.judgements[s.recordedBook]; ok && s.walker != nil {
 		g.judged, g.walker = &j, s.walker
 		s.walker = nil
 	}
-	if s.replay != s.recorded && !s.replaying {
+	if s.replay != s.recorded && !s.replaying && s.lent != s.book {
 		g.start, g.startFrom = s.replay, s.book
 	}
 	return g

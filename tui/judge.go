@@ -169,7 +169,7 @@ func (m *Model) judgingKey(msg tea.KeyMsg) bool {
 	if _, done := s.judgements[s.book]; done {
 		return false
 	}
-	if s.smallToJudge() {
+	if s.smallToJudge() && s.lent != s.book {
 		s.file(s.book, judgeAll(s.book, s.calls()))
 		return false
 	}

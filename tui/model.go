@@ -211,6 +211,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.s != nil {
 			m.s.judgeTick = false // the tail below starts the judge pass, if still wanted
 		}
+	case evidenceMsg:
+		m.s.evidenced(msg)
+		if m.s != nil && m.s.book == msg.book {
+			m.s.dirty = true
+			m.syncDetail()
+			cmd = m.responseFollows()
+		}
 	case judgedMsg:
 		m.s.judged(msg)
 		m.s.dirty = true
@@ -266,6 +273,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.s != nil && m.list.onResponse() && !m.s.replaying {
 		cmd = tea.Batch(cmd, m.askSuggestions()) // the response row shows the suggestions
 	}
+	cmd = tea.Batch(cmd, m.s.evidenceJob())
 	cmd = tea.Batch(cmd, m.advisorFollows())
 	return m, tea.Batch(cmd, m.idleWork())
 }

@@ -53,6 +53,11 @@ type session struct {
 	// the values of each response judged against recorded and replay
 	// (provenance.Book of each; made with them, off the UI goroutine)
 	recordedBook, book *provenance.Book
+	// lent is a book an evidence job (evidenceJob) is judging a call with,
+	// off the UI goroutine: nothing here touches it until evidenceMsg;
+	// wanted is 1 + the call whose values the screen waits for
+	lent   *provenance.Book
+	wanted int
 	// judgements says, for each book, which calls have a value typed,
 	// not read, and which used a source out of view (judgeCmd fills it
 	// off the UI goroutine); judging: asked for
