@@ -113,6 +113,23 @@ func (b *Book) Ready(i int) bool {
 	return b.preds[i] < 0 || b.last.call == b.preds[i] || b.last.call == i
 }
 
+// JudgeTo judges call i and up to n-1 calls before it on its chain, in
+// chain order: the first lists what was gone at it, each next one only
+// extends that, so that the calls before i are at hand too (Ready) for a
+// reader going back from i. It stops at a call judged already.
+func (b *Book) JudgeTo(i, n int) {
+	chain := []int{i}
+	for k := b.preds[i]; k >= 0 && len(chain) < n; k = b.preds[k] {
+		if _, ok := b.memo[k]; ok {
+			break
+		}
+		chain = append(chain, k)
+	}
+	for k := len(chain) - 1; k >= 0; k-- {
+		b.Call(chain[k])
+	}
+}
+
 // Call judges every value of call i's response (0-based) against its
 // replayed window.
 func (b *Book) Call(i int) *CallEvidence {

@@ -37,6 +37,11 @@ func TestFarCallIsJudgedOffTheUIGoroutine(t *testing.T) {
 	if strings.Contains(v, "judging…") || !strings.Contains(v, "host-") {
 		t.Errorf("the response once judged:\n%s", v)
 	}
+	// the calls just before it were judged on the way: ← is at hand
+	next, _ = m.Update(keyMsg("left"))
+	if m = next.(Model); m.s.call != m.s.calls()-2 || m.s.lent != nil || m.s.wanted != 0 || strings.Contains(m.View(), "judging…") {
+		t.Errorf("call %d, the one before the last, not at hand (lent %v, wanted %d)", m.s.call+1, m.s.lent != nil, m.s.wanted)
+	}
 	// a call below evidenceAtOnce is judged at once
 	m = press(m, "esc", "g")
 	next, _ = m.Update(keyMsg("i"))

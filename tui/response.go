@@ -42,6 +42,10 @@ func (s *session) evidenceAt(i int) *provenance.CallEvidence {
 // enough to list and index within a frame.
 const evidenceAtOnce = 2000
 
+// evidenceBack is how many calls an evidence job judges on the way to
+// the one asked for: a reader who went far tends to step back from there.
+const evidenceBack = 64
+
 // evidenceMsg says an evidence job has judged call of book.
 type evidenceMsg struct {
 	book *provenance.Book
@@ -62,7 +66,7 @@ func (s *session) evidenceJob() tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		b.Call(i)
+		b.JudgeTo(i, evidenceBack) // the calls just before are at hand for ←
 		return evidenceMsg{book: b, call: i}
 	}
 }
