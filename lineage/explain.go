@@ -59,16 +59,31 @@ func (d *decider) bestExplanation(_ int, r *model.Run, w1 []*model.Message) (int
 }
 
 // twoCandidates are the entries explained across two visits that may
-// explain w1: those that carry the last message of w1 before its request
-// that is no notice, frame or request (every such message of w1 is one of
-// pre's, ExplainsTwo), or, when w1 has none, every one of the agent's.
+// explain w1. Every message of w1 before its request that is no notice,
+// frame or request is one of pre's (ExplainsTwo), so each of them names
+// a superset of the candidates: the fewest are taken (a text every run
+// repeats, "Checking." before each tool call, names them all; a run's
+// answer, one or two). When w1 has no such message, every one of the
+// agent's is a candidate.
 func (x *index) twoCandidates(a *model.Agent, w1 []*model.Message, request *model.Message) []*entry {
-	for k := len(w1) - 2; k >= 0; k-- {
-		if m := w1[k]; !isMarker(m) && !model.SameText(m, request) {
-			return x.two[twoKey{a, x.hash(m)}]
+	var best []*entry
+	found := false
+	for _, m := range w1[:max(0, len(w1)-1)] {
+		if isMarker(m) || model.SameText(m, request) {
+			continue
+		}
+		es := x.two[twoKey{a, x.hash(m)}]
+		if !found || len(es) < len(best) {
+			best, found = es, true
+		}
+		if len(best) == 0 {
+			break // no entry carries it: none explains w1
 		}
 	}
-	return x.twoAll[a]
+	if !found {
+		return x.twoAll[a]
+	}
+	return best
 }
 
 // checkAll is the most members of a bucket whose members explain alike

@@ -93,10 +93,11 @@ func TestFollowUpAcrossTwoSpans(t *testing.T) {
 	}
 }
 
-// The candidates across two visits are those that carry the last message
-// of the first window before its request that is no notice, frame or
-// request; with none such, every one of the agent's.
-func TestTwoCandidatesByTheLastMessageKept(t *testing.T) {
+// The candidates across two visits are those that carry every message of
+// the first window before its request that is no notice, frame or
+// request, looked up by the one fewest carry; with none such, every one
+// of the agent's.
+func TestTwoCandidatesByTheRarestMessageKept(t *testing.T) {
 	a := &model.Agent{Key: "agent"}
 	q, x1, done1, x2, done2 := user("q"), asst("x1"), asst("done 1"), asst("x2"), asst("done 2")
 	request := user("next")
@@ -121,6 +122,8 @@ func TestTwoCandidatesByTheLastMessageKept(t *testing.T) {
 		{"only a notice", []*model.Message{notice, request}, []int{0, 1}},
 		{"the request said twice", []*model.Message{user("next"), request}, []int{0, 1}},
 		{"a message neither carries", []*model.Message{asst("elsewhere"), request}, nil},
+		{"the rarer of two messages", []*model.Message{done1, q, request}, []int{0}},
+		{"one both carry, one neither", []*model.Message{q, asst("elsewhere"), notice, request}, nil},
 	} {
 		if got := runs(x.twoCandidates(a, tc.w1, request)); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: candidates %v, want %v", tc.name, got, tc.want)
