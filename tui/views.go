@@ -268,6 +268,9 @@ func (m Model) convColumn() int {
 // columns, the one on screen marked and in view: its agent, its number,
 // its calls and whether they match. Only the lines shown are drawn.
 func convColumnText(vs *views, st *Styles, w, h int) string {
+	if h <= 0 {
+		return "" // a terminal a line or two high has no room for the column's rows
+	}
 	rows := vs.columnRows()
 	at := 0
 	for i, r := range rows {
