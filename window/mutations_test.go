@@ -48,18 +48,10 @@ func TestMutatedLogsMatchWire(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			lines, sources := m.build(t)
 			rec, lin := loadLines(t, lines)
-			infs := window.InferAgents(rec, lin)
-			policies := map[string]model.Policy{}
-			for _, inf := range infs {
-				if inf.Matched != inf.Compared {
-					t.Errorf("agent %s: inferred %v reproduces %d/%d", inf.Agent.Key, inf.Policy, inf.Matched, inf.Compared)
-				}
-				policies[inf.Agent.Key] = inf.Policy
-			}
+			r, _ := inferredReplay(t, rec, lin)
 			if len(rec.Problems) > 0 || len(lin.Problems) > 0 {
 				t.Errorf("problems: %v %v", rec.Problems, lin.Problems)
 			}
-			r := window.Merge(rec, lin, infs, policies)
 			w := mutWire(t, lines, sources)
 			checkChainWindows(t, r, w)
 			checkConversations(t, r, w)
