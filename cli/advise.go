@@ -277,6 +277,9 @@ func writeOneAdvice(w io.Writer, ad *study.Advice) error {
 	if len(ad.Unengaged) > 0 {
 		fmt.Fprintf(w, "left out: token thresholds %s, at or above the largest input recorded: a replay reads the\nrecorded counts, so they never engage\n", joinInts(ad.Unengaged))
 	}
+	if len(ad.Unbounded) > 0 {
+		fmt.Fprintf(w, "left out: %s: their windows grew past %d times the recorded ones (a threshold a replay\nseldom engages keeps whole histories), so their replay was given up\n", unboundedText(ad.Unbounded), study.AdviseGrowth)
+	}
 	if !slices.ContainsFunc(ad.Rows, func(r study.Row) bool { return r.Policy.NeedsThreshold() }) {
 		fmt.Fprintln(w, "no token-budget rows: no call of the log measured its input")
 	}
@@ -296,6 +299,42 @@ func writeOneAdvice(w io.Writer, ad *study.Advice) error {
 		fmt.Fprintf(w, "  the cheapest that %s: %s, %s\n", pk.name, shortPolicy(ad.Rows[pk.pick.Row].Policy), pickSaving(pk.pick))
 	}
 	return nil
+}
+
+// unboundedText names the policies left out, those that differ only in
+// keepRecentTurns together: "token-budget T136 L2 K1–10".
+func unboundedText(ps []model.Policy) string {
+	type family struct {
+		strategy string
+		t, l     int
+		noAnchor bool
+	}
+	var order []family
+	ks := map[family][]int{}
+	for _, p := range ps {
+		f := family{p.Strategy, p.ThresholdTokens, p.KeepLastToolResults, p.NoAnchor}
+		if ks[f] == nil {
+			order = append(order, f)
+		}
+		ks[f] = append(ks[f], p.KeepRecentTurns)
+	}
+	var out []string
+	for _, f := range order {
+		k := ks[f]
+		slices.Sort(k)
+		ranges := fmt.Sprintf("K%d", k[0])
+		if last := k[len(k)-1]; len(k) == last-k[0]+1 && len(k) > 1 {
+			ranges = fmt.Sprintf("K%d–%d", k[0], last)
+		} else if len(k) > 1 {
+			ranges = "K" + joinInts(k)
+		}
+		s := fmt.Sprintf("%s T%d L%d %s", f.strategy, f.t, f.l, ranges)
+		if f.noAnchor {
+			s += " (no anchor)"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "; ")
 }
 
 func joinInts(ns []int) string {

@@ -36,6 +36,10 @@ type Advice struct {
 	// Unengaged are the grid's thresholds left out: at or above the
 	// largest input recorded, a replay never engages them (adviseGrid).
 	Unengaged []int
+	// Unbounded are the grid's policies left out because their windows
+	// grew past AdviseGrowth times the recorded ones in some file
+	// (adviseBase.budget): not in Rows.
+	Unbounded []model.Policy
 }
 
 // Lost counts values out of view: typed in answers, and in tool-call
@@ -224,7 +228,11 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 // values never read.
 func (sub *subject) tally(w *walker, p model.Policy, row int) {
 	key := sub.agent.Agent.Key
-	r := sub.s.replayWith(key, p)
+	r, whole := sub.s.replayWithin(key, p, sub.base.budget())
+	if !whole {
+		sub.rows[row] = sweepTally{over: true}
+		return
+	}
 	t := sweepTally{wantUnread: row == sub.own}
 	w.walk(r, &t)
 	if t.wantUnread {

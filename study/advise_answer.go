@@ -79,8 +79,15 @@ func answer(key string, g *keyGrid, subs []*subject) *Advice {
 		fs.add(s.base)
 	}
 	a.Fit = fs.fit()
-	a.Rows = make([]Row, len(g.policies))
+	a.Rows = make([]Row, 0, len(g.policies))
 	for i, p := range g.policies {
+		if i != g.recorded && slices.ContainsFunc(subs, func(s *subject) bool { return s.rows[i].over }) {
+			a.Unbounded = append(a.Unbounded, p)
+			continue
+		}
+		if i == g.recorded {
+			a.RecordedRow = len(a.Rows)
+		}
 		r := Row{Policy: p}
 		for _, s := range subs {
 			t := &s.rows[i]
@@ -93,7 +100,7 @@ func answer(key string, g *keyGrid, subs []*subject) *Advice {
 			r.Differs += t.differs
 		}
 		r.Tokens, r.PeakTokens = a.Fit.tokens(a.Calls, r.Chars), a.Fit.tokens(1, r.PeakChars)
-		a.Rows[i] = r
+		a.Rows = append(a.Rows, r)
 	}
 	a.frontier()
 	return a

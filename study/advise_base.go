@@ -32,7 +32,21 @@ type adviseBase struct {
 	known   map[*model.Message]*held
 	byMsgID []knownSlot // known, by model.Message.ID where that numbers one message: no hashing
 	holders int32       // known messages that hold a value have ids 0..holders-1
+	held    int         // the messages the agent's windows hold under the settled policies, in all
 }
+
+// The sweep gives up a policy whose windows hold more than AdviseGrowth
+// times the messages the settled policy's do (and more than adviseFloor):
+// a token threshold that a replay seldom engages keeps whole histories,
+// and over thousands of follow-ups that is quadratic in the conversation
+// (16,000 follow-ups: minutes and tens of gigabytes). Such a policy is
+// listed as left out (Advice.Unbounded).
+const AdviseGrowth = 32
+
+var adviseFloor = 4 << 20 // a var: a test lowers it
+
+// budget is the most messages a policy's windows may hold in all.
+func (b *adviseBase) budget() int { return max(AdviseGrowth*b.held, adviseFloor) }
 
 // knownSlot is a known message and what it holds.
 type knownSlot struct {
@@ -109,6 +123,7 @@ func newAdviseBase(s *Study, a *Agent) *adviseBase {
 		if run := b.shape.Calls[i].Run; run.Agent == a.Agent && !run.Composition {
 			b.of[i] = int32(len(b.calls))
 			b.calls = append(b.calls, adviseCall{index: i})
+			b.held += len(b.shape.Calls[i].Window())
 		}
 	}
 	b.steps = chainSteps(b.calls, preds)

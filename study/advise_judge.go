@@ -12,6 +12,7 @@ import (
 // sweepTally is one policy's row for one agent of one file, before its
 // tokens are estimated.
 type sweepTally struct {
+	over                         bool // given up: its windows grew past the budget (adviseBase.budget)
 	chars, peak                  int
 	lost                         Lost
 	notices, standDowns, differs int

@@ -36,12 +36,32 @@ func (s *Study) Sweep() *Sweep { return newSweep(s.replayWith) }
 // replayWith is the file's replay with agent under p and every other
 // agent under its settled policy: a sweep's, and the advisor's.
 func (s *Study) replayWith(agent string, p model.Policy) *window.Replay {
+	r, _ := s.replayWithin(agent, p, 0)
+	return r
+}
+
+// replayWithin is replayWith, given up once the windows of the calls
+// replayed under p hold more than budget messages in all (0: no budget);
+// false then. A token threshold that a replay seldom engages (it reads
+// the recorded counts) keeps whole histories: over thousands of
+// follow-ups, windows that hold every earlier message, quadratic in the
+// conversation.
+func (s *Study) replayWithin(agent string, p model.Policy, budget int) (*window.Replay, bool) {
 	policies := make(map[string]model.Policy, len(s.policies))
 	for k, q := range s.policies {
 		policies[k] = q
 	}
 	policies[agent] = p
-	return window.Merge(s.sub, s.Lineage, s.infs, policies)
+	if budget <= 0 {
+		return window.Merge(s.sub, s.Lineage, s.infs, policies), true
+	}
+	held, over := 0, false
+	r := window.MergeUntil(s.sub, s.Lineage, s.infs, policies, func(c *window.CallReplay) bool {
+		held += len(c.Window())
+		over = held > budget
+		return over
+	})
+	return r, !over
 }
 
 // Replay is the recording replayed with agent (its key) under p; nil once

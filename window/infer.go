@@ -240,6 +240,13 @@ func learned(infs []Inference) []*FoldBook {
 // from the folds the inference learned (else from the recorded folds
 // learned under the policy asked for).
 func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy) *Replay {
+	return MergeUntil(rec, lin, infs, policies, nil)
+}
+
+// MergeUntil is Merge, whose replay of the agents not reused gives up
+// after the first of their calls for which stop (when not nil) is true:
+// the caller then holds a replay of the calls up to it.
+func MergeUntil(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy, stop func(*CallReplay) bool) *Replay {
 	var parts []*Replay
 	var redo []*model.Agent
 	book := joinBooks(learned(infs))
@@ -261,7 +268,7 @@ func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 				book = unlearnedFolds(rec, lin, infs, p)
 			}
 		}
-		parts = append(parts, replay(rec, lin, replayOptions{book: book, policy: func(a *model.Agent) (model.Policy, bool) {
+		parts = append(parts, replay(rec, lin, replayOptions{book: book, stop: stop, quit: stop != nil, policy: func(a *model.Agent) (model.Policy, bool) {
 			for _, x := range redo {
 				if x == a {
 					return policyOf(policies, a), true
