@@ -80,6 +80,10 @@ func (a *advisorPane) answerView(w, h int) (string, bool) {
 	honest := wrapped(a.st.Title.Render(honestWords), w)
 	dim := func(s string) []string { return wrapped(a.st.Dim.Render(s), w) }
 	opt := [][]string{wrapped(a.cursorLine(), w), dim(a.columnsWords()), dim(fitWords(ad.Fit)), dim(a.neverWords())}
+	if n := len(ad.Unbounded); n > 0 {
+		opt = append(opt, dim(fmt.Sprintf("left out, %d token-threshold policies: their windows grew past %d times the recorded ones (a threshold a replay seldom engages keeps whole histories), so their replay was given up",
+			n, study.AdviseGrowth)))
+	}
 	need := max(1+len(a.rows), 2*advisorMinBody) // the table whole, or a usable chart
 	body := h - len(picks) - len(honest)
 	if body < advisorMinBody {
