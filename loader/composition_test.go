@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -83,16 +82,7 @@ func agentList(rec *model.Recording) string {
 // read here from the envelope on its own.
 func TestRecordsOfEachPass(t *testing.T) {
 	path := filepath.Join(testdata, "n07-loop-conditional", "recording.json.gz")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var envs []struct {
+	type envelope struct {
 		Recording struct {
 			Snapshot struct {
 				SubflowResults map[string]struct {
@@ -105,9 +95,7 @@ func TestRecordsOfEachPass(t *testing.T) {
 			} `json:"snapshot"`
 		} `json:"recording"`
 	}
-	if err := json.NewDecoder(zr).Decode(&envs); err != nil {
-		t.Fatal(err)
-	}
+	envs := envelopesAt[envelope](t, path)
 	rec := mustLoad(t, path)
 	for pass, key := range []string{"body#2", "body#113", "body#224"} {
 		want := envs[0].Recording.Snapshot.SubflowResults[key].TreeContext.GlobalContext.Compactions

@@ -180,29 +180,7 @@ func checkRecords(t *testing.T, rec *model.Recording, path string) {
 			} `json:"snapshot"`
 		} `json:"recording"`
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw json.RawMessage
-	if err := json.NewDecoder(zr).Decode(&raw); err != nil {
-		t.Fatal(err)
-	}
-	var envs []envelope
-	if raw[0] == '[' {
-		err = json.Unmarshal(raw, &envs)
-	} else {
-		envs = make([]envelope, 1)
-		err = json.Unmarshal(raw, &envs[0])
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	envs := envelopesAt[envelope](t, path)
 	if len(envs) != len(rec.Runs) {
 		t.Fatalf("%d envelopes, %d runs", len(envs), len(rec.Runs))
 	}
@@ -288,4 +266,34 @@ func BenchmarkLongRunAgainstWire(b *testing.B) {
 			checkIDs(b, rec)
 		}
 	}
+}
+
+// envelopesAt reads a gzipped recording.json, one envelope or an array
+// of them, each into a T (the parts of an envelope a test reads).
+func envelopesAt[T any](t *testing.T, path string) []T {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw json.RawMessage
+	if err := json.NewDecoder(zr).Decode(&raw); err != nil {
+		t.Fatal(err)
+	}
+	var envs []T
+	if raw[0] == '[' {
+		err = json.Unmarshal(raw, &envs)
+	} else {
+		envs = make([]T, 1)
+		err = json.Unmarshal(raw, &envs[0])
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return envs
 }
