@@ -60,11 +60,11 @@ func (s *session) evidenceJob() tea.Cmd {
 		return nil
 	}
 	b, i := s.book, s.wanted-1
-	s.lent, s.wanted = b, 0
+	s.wanted = 0
 	if i >= b.Calls() {
-		s.lent = nil
-		return nil
+		return nil // a call of a replay no longer on screen
 	}
+	s.lent = b
 	return func() tea.Msg {
 		b.JudgeTo(i, evidenceBack) // the calls just before are at hand for ←
 		return evidenceMsg{book: b, call: i}
