@@ -563,3 +563,34 @@ func standsFor(m *model.Message, ord map[string]int) string {
 	ord[m.Role] = n + 1
 	return m.Role + "\x00" + strconv.Itoa(n)
 }
+
+// Why says in a few words how the runs part ways at p ("" when they do
+// not): the first of another request, other tool calls or arguments,
+// another answer, or a call of one side only.
+func (c *Comparison) Why(p *Pair) string {
+	switch {
+	case !p.Parts:
+		return ""
+	case p.A < 0:
+		return "a call B alone made"
+	case p.B < 0:
+		return "a call A alone made"
+	}
+	x, y := c.CallA(p), c.CallB(p)
+	if first(x) != first(y) || first(x) && x.Run.Request != y.Run.Request {
+		return "another request"
+	}
+	rx, ry := &x.Call.Facts.Response, &y.Call.Facts.Response
+	if len(rx.ToolCalls) != len(ry.ToolCalls) {
+		return "other tool calls"
+	}
+	for k := range rx.ToolCalls {
+		if rx.ToolCalls[k].Name != ry.ToolCalls[k].Name {
+			return "another tool called"
+		}
+		if !bytes.Equal(rx.ToolCalls[k].Args, ry.ToolCalls[k].Args) {
+			return "other arguments to " + rx.ToolCalls[k].Name
+		}
+	}
+	return "another answer"
+}
