@@ -62,6 +62,8 @@ func (m *Model) layout() {
 	switch m.overlay {
 	case recordedOverlay:
 		m.recWin.SetSize(ow, oh)
+	case changedOverlay:
+		m.sinceWin.SetSize(ow, oh)
 	case responseOverlay:
 		m.resp.SetSize(ow, oh)
 	}
@@ -165,6 +167,8 @@ func (m Model) panes(h int) string {
 		return box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
 	case m.overlay == recordedOverlay:
 		return box(m.st, "Recorded window beside the replay (←/→ call, W, q or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
+	case m.overlay == changedOverlay:
+		return box(m.st, "What changed since the previous call (←/→ call, u, q or esc closes)"+moreMark(m.sinceWin), m.sinceWin.View(), w, h, true)
 	case m.overlay == pickerOverlay:
 		more := ""
 		if m.picker.more() {

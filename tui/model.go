@@ -38,6 +38,7 @@ type Model struct {
 	resp     *textPane   // the i overlay: the response and its values
 	picker   *pickerPane // the w overlay: agents, conversations, runs
 	recWin   *textPane   // the W overlay: the recorded window beside the replay
+	sinceWin *textPane   // the u overlay: what changed since the previous call
 
 	adv *advisorPane // the P overlay: the policy advisor
 
@@ -98,6 +99,7 @@ func New(cfg Config) Model {
 	m.resp = newTextPane(keys, func(int) string { return "" })
 	m.picker = &pickerPane{st: st}
 	m.recWin = newTextPane(keys, func(int) string { return "" })
+	m.sinceWin = newTextPane(keys, func(int) string { return "" })
 	m.adv = newAdvisorPane(st, keys)
 	m.sugs, m.sugAsked, m.respSel = &suggestions{}, map[int]int{}, new(int)
 	return m

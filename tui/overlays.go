@@ -26,6 +26,7 @@ const (
 	pickerOverlay
 	recordedOverlay
 	advisorOverlay
+	changedOverlay // what changed since the previous call (changed.go)
 )
 
 // opener is the key that opened o, which closes it again, as esc does.
@@ -38,6 +39,7 @@ func (k KeyMap) opener(o overlay) key.Binding {
 		pickerOverlay:     k.Picker,
 		recordedOverlay:   k.Recorded,
 		advisorOverlay:    k.Advisor,
+		changedOverlay:    k.Changed,
 	}[o]
 }
 

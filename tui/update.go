@@ -48,6 +48,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.pickerKey(msg)
 	case m.overlay == recordedOverlay:
 		return m.recordedKey(msg)
+	case m.overlay == changedOverlay:
+		return m.changedKey(msg)
 	case m.overlay == advisorOverlay:
 		return m.advisorKey(msg)
 	default:
@@ -99,6 +101,9 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Recorded):
 		m.overlay = recordedOverlay
 		m.refreshRecorded()
+	case key.Matches(msg, k.Changed):
+		m.overlay = changedOverlay
+		m.refreshChanged()
 	case key.Matches(msg, k.Mouse):
 		return m.mouseToggle()
 	case key.Matches(msg, k.Follow):
