@@ -30,7 +30,7 @@ func changedText(s *session, st *Styles, w int) string {
 		return ""
 	}
 	if s.call == 0 {
-		return st.Dim.Render("the first call of the conversation: no call before it to compare with")
+		return st.Dim.Render(ansi.Wrap("the first call of the conversation: no call before it to compare with", w, ""))
 	}
 	prev := &s.replay.Calls[s.call-1]
 	return windowChange(st, prev, c, w)

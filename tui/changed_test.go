@@ -22,3 +22,21 @@ func TestGoldenChangedSincePreviousCall(t *testing.T) {
 	}
 	teatest.RequireEqualOutput(t, out)
 }
+
+// The u view of a hostile recording, at every call: no escape, nothing
+// wider than the screen.
+func TestHostileChanged(t *testing.T) {
+	path := hostileFile(t, true)
+	for _, size := range [][2]int{{120, 40}, {40, 10}} {
+		m := open(t, fileConfig(path), size[0], size[1])
+		if m.s == nil {
+			t.Fatal(m.err)
+		}
+		m = press(m, "u")
+		for call := 0; call < m.s.calls(); call++ {
+			safeView(t, "call "+itoa(call+1), m.View(), size[0])
+			safeView(t, "call "+itoa(call+1)+" text", changedText(m.s, m.st, size[0]), size[0])
+			m = press(m, "right")
+		}
+	}
+}

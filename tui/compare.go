@@ -142,7 +142,7 @@ func (m CompareModel) changedFrom(i, d int) int {
 }
 
 func (m CompareModel) View() string {
-	w, h := max(20, m.w), max(8, m.h)
+	w, h := max(1, m.w), max(1, m.h)
 	var top []string
 	for k, s := range []*study.Side{m.c.A, m.c.B} {
 		lead := s.Study.Lead()
@@ -160,7 +160,10 @@ func (m CompareModel) View() string {
 	top = append(top, fit(m.status(p), w))
 	top = append(top, m.strip(w)...)
 	foot := m.footer(p, w)
-	body := max(1, h-len(top)-len(foot))
+	body := h - len(top) - len(foot)
+	if body < 2 { // a screen too low for the lists: the status and the keys
+		return strings.Join(append(top[:min(len(top), max(1, h-1))], foot[len(foot)-1]), "\n")
+	}
 	cols := m.columns(p, w, body)
 	return strings.Join(append(append(top, cols...), foot...), "\n")
 }
@@ -258,7 +261,7 @@ func (m CompareModel) strip(w int) []string {
 
 // columns are the two sides' turn lists, side by side, body lines high.
 func (m CompareModel) columns(p *study.Pair, w, body int) []string {
-	cw := max(10, (w-3)/2)
+	cw := max(1, (w-3)/2)
 	a := m.sideLines(m.c.A, m.c.CallA(p), "A", p, true, cw)
 	b := m.sideLines(m.c.B, m.c.CallB(p), "B", p, false, cw)
 	rows := max(len(a), len(b))
@@ -276,7 +279,7 @@ func (m CompareModel) columns(p *study.Pair, w, body int) []string {
 		if k < len(b) {
 			r = b[k]
 		}
-		out = append(out, pad(l, cw)+m.st.Dim.Render(" │ ")+fit(r, cw))
+		out = append(out, fit(pad(l, cw)+m.st.Dim.Render(" │ ")+fit(r, cw), w))
 	}
 	return out
 }

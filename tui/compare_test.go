@@ -121,3 +121,31 @@ func TestCompareDifferentTasksFits(t *testing.T) {
 		}
 	}
 }
+
+// A hostile recording against s01: at every pair, in three sizes, compare
+// mode writes no escape and nothing wider than the screen, and shows the
+// attack as placeholders.
+func TestHostileCompare(t *testing.T) {
+	path := hostileFile(t, true)
+	open := func(p string) *study.Study {
+		rec, err := loader.StartLimited(p, 0).Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := study.Open(rec, study.Request{})
+		return s
+	}
+	c := study.Compare(open(path), open(s01))
+	m := NewCompare(CompareConfig{Comparison: c, NameA: path, NameB: "s01"})
+	for _, size := range [][2]int{{120, 40}, {60, 15}, {20, 5}} {
+		seen := ""
+		for k := range len(c.Pairs) {
+			v := drive(m, size[0], size[1], strings.Split(strings.Repeat("right ", k), " ")[:k]...).View()
+			safeView(t, "pair "+itoa(k+1), v, size[0])
+			seen += v
+		}
+		if size[0] >= 120 && !strings.Contains(seen, "␛]0;") {
+			t.Errorf("%dx%d: the escape is not shown as placeholders", size[0], size[1])
+		}
+	}
+}
