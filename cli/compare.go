@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/tui"
 )
 
@@ -32,7 +31,11 @@ apply to both sides, with a- or b- before their names to one.`,
 			if err != nil {
 				return err
 			}
-			cfg := tui.CompareConfig{Comparison: study.Compare(sa, sb), NameA: files[0], NameB: files[1]}
+			cmp, err := a.compare(&p, sa, sb)
+			if err != nil {
+				return err
+			}
+			cfg := tui.CompareConfig{Comparison: cmp, NameA: files[0], NameB: files[1]}
 			if err := tui.RunCompare(cfg); err != nil {
 				return a.fail(exitFile, err)
 			}

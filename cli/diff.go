@@ -30,6 +30,9 @@ type pairOptions struct {
 	format     string
 	failOn     string
 	flags      *pflag.FlagSet
+	// conv, convA, convB: --conversation N for both sides, --a-conversation
+	// and --b-conversation for one (0: every one)
+	conv, convA, convB int
 }
 
 // sideFlags are the policy flags that take a side's prefix.
@@ -52,8 +55,34 @@ func (p *pairOptions) register(fs *pflag.FlagSet) {
 			fs.AddFlag(f)
 		})
 	}
+	fs.IntVar(&p.conv, "conversation", 0, "compare conversation `N` of each file alone (report and export number them)")
+	fs.IntVar(&p.convA, "a-conversation", 0, "A's conversation `N` alone")
+	fs.IntVar(&p.convB, "b-conversation", 0, "B's conversation `N` alone")
 	p.both.quietFlag(fs)
 	p.both.inputFlags(fs)
+}
+
+// compare lines the two studies up, one conversation of a side when the
+// flags name one; a conversation a file does not have is a usage error.
+func (a *app) compare(p *pairOptions, sa, sb *study.Study) (*study.Comparison, error) {
+	only := study.Only{A: p.conv, B: p.conv}
+	if p.flags.Changed("a-conversation") {
+		only.A = p.convA
+	}
+	if p.flags.Changed("b-conversation") {
+		only.B = p.convB
+	}
+	c := study.CompareOnly(sa, sb, only)
+	for _, x := range []struct {
+		side string
+		n    int
+		s    *study.Side
+	}{{"A", only.A, c.A}, {"B", only.B, c.B}} {
+		if x.n != 0 && !x.s.Has(x.n) {
+			return nil, a.usageError("inspect: %s has no conversation %d (its conversations: %s)", x.side, x.n, strings.Trim(fmt.Sprint(x.s.Numbers()), "[]"))
+		}
+	}
+	return c, nil
 }
 
 // side is the options of one side: the flags given for both, then those
@@ -192,7 +221,10 @@ with itself under another policy.`,
 			if err != nil {
 				return err
 			}
-			cmp := study.Compare(sa, sb)
+			cmp, err := a.compare(&p, sa, sb)
+			if err != nil {
+				return err
+			}
 			out := bufio.NewWriterSize(a.stdout, 1<<16)
 			if p.format == "json" {
 				err = writeDiffJSON(out, files[0], files[1], cmp)

@@ -388,6 +388,9 @@ func TestDiffFailOn(t *testing.T) {
 		{[]string{"--format", "yaml", f("demo-evidence"), f("demo-evidence")}, 2},
 		{[]string{"--b-keep-recent-turns", "-1", f("demo-evidence"), f("demo-evidence")}, 2},
 		{[]string{f("demo-evidence"), "../testdata/no-such/run.jsonl"}, 1},
+		{[]string{"--conversation", "3", f("c01-two-conversations"), f("c01-two-conversations")}, 2},
+		{[]string{"--fail-on", "parted", "--conversation", "2", f("c01-two-conversations"), f("c01-two-conversations")}, 0},
+		{[]string{"--fail-on", "parted", "--a-conversation", "1", "--b-conversation", "2", f("c01-two-conversations"), f("c01-two-conversations")}, 4},
 	} {
 		code, _, errOut := runCLI(append([]string{"diff", "-q"}, c.args...)...)
 		if code != c.code {

@@ -126,16 +126,58 @@ func (s *Side) call(i int) *window.CallReplay {
 	return &s.Replay.Calls[i]
 }
 
+// Only names the conversation of each side to compare (§10.8's
+// numbers, a composition's calls below 0, as Conversations numbers
+// them); 0 compares every one.
+type Only struct{ A, B int }
+
 // Compare lines a and b up. The two sides are replayed and judged at
 // once, each on its own goroutine.
-func Compare(a, b *Study) *Comparison {
+func Compare(a, b *Study) *Comparison { return CompareOnly(a, b, Only{}) }
+
+// CompareOnly is Compare of one conversation of each side, or of one
+// side with every conversation of the other; a number not there leaves
+// that side with no call (Has says whether it is there).
+func CompareOnly(a, b *Study, only Only) *Comparison {
 	var sa, sb *Side
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); sa = side(a) }()
 	go func() { defer wg.Done(); sb = side(b) }()
 	wg.Wait()
-	return align(sa, sb)
+	return alignOnly(sa, sb, only)
+}
+
+// Has reports whether s has conversation number (as Only names them).
+func (s *Side) Has(number int) bool {
+	for _, g := range groups(s.Study, s.Replay) {
+		if g.number == number {
+			return true
+		}
+	}
+	return false
+}
+
+// Numbers are s's conversations' numbers, in order of their first call.
+func (s *Side) Numbers() []int {
+	var out []int
+	for _, g := range groups(s.Study, s.Replay) {
+		out = append(out, g.number)
+	}
+	return out
+}
+
+// only is gs with conversation number alone (all of them for 0).
+func only(gs []group, number int) []group {
+	if number == 0 {
+		return gs
+	}
+	for _, g := range gs {
+		if g.number == number {
+			return []group{g}
+		}
+	}
+	return nil
 }
 
 // side replays s and judges every call's values in call order (the
@@ -256,9 +298,11 @@ func pairGroups(ga, gb []group) [][2]int {
 }
 
 // align lines the two sides up.
-func align(a, b *Side) *Comparison {
+func align(a, b *Side) *Comparison { return alignOnly(a, b, Only{}) }
+
+func alignOnly(a, b *Side, o Only) *Comparison {
 	c := &Comparison{A: a, B: b, Parted: -1, FirstChanged: -1, SameTask: true}
-	ga, gb := groups(a.Study, a.Replay), groups(b.Study, b.Replay)
+	ga, gb := only(groups(a.Study, a.Replay), o.A), only(groups(b.Study, b.Replay), o.B)
 	sig := signer{seed: maphash.MakeSeed(), ids: map[uint64]rune{}}
 	for _, gp := range pairGroups(ga, gb) {
 		cp := ConvPair{From: len(c.Pairs)}

@@ -233,3 +233,30 @@ func TestAlignExtraCall(t *testing.T) {
 		}
 	}
 }
+
+// One conversation of each side: c01's two conversations (wire.json: a
+// duplicate charge, 8 calls; a late parcel, 7) are different tasks; each
+// against itself is all same.
+func TestCompareOnlyConversations(t *testing.T) {
+	rec, err := loader.StartLimited("../testdata/c01-two-conversations/run.jsonl", 0).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(rec, Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := CompareOnly(s, s, Only{A: 1, B: 2})
+	if c.SameTask || len(c.Convs) != 1 || c.Convs[0].ANumber != 1 || c.Convs[0].BNumber != 2 {
+		t.Errorf("conversation 1 against 2: same task %v, %+v", c.SameTask, c.Convs)
+	}
+	for n, calls := range map[int]int{1: 8, 2: 7} {
+		c = CompareOnly(s, s, Only{A: n, B: n})
+		if len(c.Pairs) != calls || c.Totals.Same != calls || !c.SameTask {
+			t.Errorf("conversation %d against itself: %d pairs, %+v", n, len(c.Pairs), c.Totals)
+		}
+	}
+	if c.A.Has(3) || !c.A.Has(2) || fmt.Sprint(c.A.Numbers()) != "[1 2]" {
+		t.Errorf("numbers %v", c.A.Numbers())
+	}
+}
