@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -49,8 +50,14 @@ func (p *pairOptions) register(fs *pflag.FlagSet) {
 		side := pflag.NewFlagSet(s.prefix, pflag.ContinueOnError)
 		s.o.policyFlags(side)
 		side.VisitAll(func(f *pflag.Flag) {
+			arg, _ := pflag.UnquoteUsage(f)
+			if arg != "" && f.Value.Type() != "bool" {
+				arg = " `" + arg + "`"
+			} else {
+				arg = ""
+			}
+			f.Usage = fmt.Sprintf("--%s%s for %s alone", f.Name, arg, s.name)
 			f.Name = s.prefix + f.Name
-			f.Usage = fmt.Sprintf("--%s for %s alone", strings.TrimPrefix(f.Name, s.prefix), s.name)
 			f.DefValue = ""
 			fs.AddFlag(f)
 		})
@@ -139,9 +146,19 @@ func (a *app) openPair(cmd *cobra.Command, p *pairOptions, files []string) (*stu
 	}
 	oa, ob := p.side("a-"), p.side("b-")
 	for _, x := range []struct {
-		o    *options
-		path string
-	}{{&oa, pathA}, {&ob, pathB}} {
+		o            *options
+		path, prefix string
+	}{{&oa, pathA, "a-"}, {&ob, pathB, "b-"}} {
+		if err := x.o.validate(); err != nil {
+			// the side's own flag is named as it was given
+			msg := err.Error()
+			for _, name := range sideFlags {
+				if p.flags.Changed(x.prefix + name) {
+					msg = strings.ReplaceAll(msg, "--"+name+" ", "--"+x.prefix+name+" ")
+				}
+			}
+			return nil, nil, a.fail(exitUsage, errors.New(msg))
+		}
 		if err := a.ready(x.o, x.path); err != nil {
 			return nil, nil, err
 		}
