@@ -441,3 +441,21 @@ func stateAt(f []string) int {
 	}
 	return 3
 }
+
+// A hostile recording against s01, both ways: no control reaches the
+// terminal from the table or stderr, and the attack is shown.
+func TestDiffTableHostile(t *testing.T) {
+	h, s01 := hostileRun(t), "../testdata/s01-basic-loop/run.jsonl"
+	for _, args := range [][]string{{h, s01}, {s01, h}, {h, h}} {
+		code, out, errOut := runCLI(append([]string{"diff"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		if hasRaw(out) || hasRaw(errOut) {
+			t.Errorf("%v: a control reached the terminal:\nstdout %q\nstderr %q", args, out, errOut)
+		}
+		if !strings.Contains(out+errOut, "␛]0;PWNED␇") {
+			t.Errorf("%v: the escape is not shown:\n%s", args, out)
+		}
+	}
+}

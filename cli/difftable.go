@@ -77,7 +77,7 @@ func writeDiffTable(w io.Writer, pathA, pathB string, c *study.Comparison, width
 	switch {
 	case c.Parted >= 0:
 		p := &c.Pairs[c.Parted]
-		fmt.Fprintln(w, fit(fmt.Sprintf("the runs part ways at pair %d (%s): %s", c.Parted+1, callsWords(c, p), c.Why(p))))
+		fmt.Fprintln(w, fit(fmt.Sprintf("the runs part ways at pair %d (%s): %s", c.Parted+1, callsWords(c, p), termtext.Line(c.Why(p)))))
 	case c.FirstChanged >= 0:
 		p := &c.Pairs[c.FirstChanged]
 		fmt.Fprintln(w, fit(fmt.Sprintf("the runs never part ways (the same requests, tool calls and answers); the first change is pair %d (%s)", c.FirstChanged+1, callsWords(c, p))))

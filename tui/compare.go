@@ -177,7 +177,7 @@ func (m CompareModel) status(p *study.Pair) string {
 	}
 	s := fmt.Sprintf("pair %d/%d · %s · A %s · B %s", m.pair+1, len(m.c.Pairs), state, callWord(m.c.CallA(p)), callWord(m.c.CallB(p)))
 	if why := m.c.Why(p); why != "" {
-		s += " · " + st.Differs.Render(why)
+		s += " · " + st.Differs.Render(termtext.Line(why))
 	}
 	switch {
 	case m.c.Parted >= 0:
