@@ -21,8 +21,9 @@ the turn lists of both sides at each aligned pair of calls, side by side,
 each turn's fate coloured, + marking a message the other side's window does
 not have and ~ one it has with other text; a strip of both sides' window
 sizes. ←/→ step pairs, p jumps to where the runs part ways (again: back),
-n/N to the next or previous pair that is not the same. The policy flags
-apply to both sides, with a- or b- before their names to one.`,
+n/N to the next or previous pair that is not the same, d shows the messages
+that differ (their texts as a line diff). The policy flags apply to both
+sides, with a- or b- before their names to one.`,
 		RunE: func(cmd *cobra.Command, files []string) error {
 			if err := tui.ApplyTheme(theme, os.Getenv("COLORFGBG")); err != nil {
 				return a.fail(exitUsage, err)

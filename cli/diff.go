@@ -69,6 +69,16 @@ func (p *pairOptions) register(fs *pflag.FlagSet) {
 	p.both.inputFlags(fs)
 }
 
+// progressLine says on a terminal's stderr (not with -q) what the two
+// files are waiting for, on one line for both; done clears it.
+func (a *app) progressLine(p *pairOptions, what string) (done func()) {
+	if !isTerminal(a.raw) || p.both.quiet {
+		return func() {}
+	}
+	fmt.Fprint(a.raw, "\r\x1b[Kinspect: "+what)
+	return func() { fmt.Fprint(a.raw, "\r\x1b[K") }
+}
+
 // compare lines the two studies up, one conversation of a side when the
 // flags name one; a conversation a file does not have is a usage error.
 func (a *app) compare(p *pairOptions, sa, sb *study.Study) (*study.Comparison, error) {
@@ -79,7 +89,9 @@ func (a *app) compare(p *pairOptions, sa, sb *study.Study) (*study.Comparison, e
 	if p.flags.Changed("b-conversation") {
 		only.B = p.convB
 	}
+	done := a.progressLine(p, "replaying, judging and lining up both files…")
 	c := study.CompareOnly(sa, sb, only)
+	done()
 	for _, x := range []struct {
 		side string
 		n    int
@@ -169,6 +181,7 @@ func (a *app) openPair(cmd *cobra.Command, p *pairOptions, files []string) (*stu
 		studyErr error
 	}
 	var out [2]opened
+	done := a.progressLine(p, "loading both files and settling their policies…")
 	var wg sync.WaitGroup
 	for k, x := range []struct {
 		o    options
@@ -186,6 +199,7 @@ func (a *app) openPair(cmd *cobra.Command, p *pairOptions, files []string) (*stu
 		}()
 	}
 	wg.Wait()
+	done()
 	for k, o := range out {
 		side := "AB"[k : k+1]
 		switch {

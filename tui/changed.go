@@ -39,30 +39,43 @@ func changedText(s *session, st *Styles, w int) string {
 // windowChange says what changed from call a's window to call b's.
 func windowChange(st *Styles, a, b *window.CallReplay, w int) string {
 	left, entered, edited := study.WindowDiff(a.Window(), b.Window())
-	var out strings.Builder
-	fmt.Fprintf(&out, "%s\n\n", ansi.Wrap(fmt.Sprintf("call %d against call %d: %s entered, %s left, %s with other text · %d → %d chars",
+	head := ansi.Wrap(fmt.Sprintf("call %d against call %d: %s entered, %s left, %s with other text · %d → %d chars",
 		b.Call.Number, a.Call.Number, plural(len(entered), "message"), plural(len(left), "message"), plural(len(edited), "message"),
-		a.WindowChars(), b.WindowChars()), w, ""))
+		a.WindowChars(), b.WindowChars()), w, "")
+	return head + "\n\n" + messagesDiff(st, diffSides{
+		gone: "left", come: "entered", a: fmt.Sprintf("call %d", a.Call.Number), b: fmt.Sprintf("call %d", b.Call.Number),
+	}, left, entered, edited, w)
+}
+
+// diffSides name the two windows a messagesDiff compares: the heading of
+// the messages only the first has (gone) and only the second (come), and
+// each window's label in a text diff.
+type diffSides struct{ gone, come, a, b string }
+
+// messagesDiff lists the messages only one window has, then each one
+// the two have with other text as a line diff (go-udiff) of its texts.
+func messagesDiff(st *Styles, n diffSides, aOnly, bOnly []*model.Message, edited [][2]*model.Message, w int) string {
+	var out strings.Builder
 	line := func(mark string, style func(...string) string, m *model.Message) {
 		out.WriteString(ansi.Truncate(style(mark)+" "+changedLine(m), w, "…") + "\n")
 	}
-	if len(entered) > 0 {
-		out.WriteString(st.Title.Render("entered") + "\n")
-		for _, m := range entered {
+	if len(bOnly) > 0 {
+		out.WriteString(st.Title.Render(n.come) + "\n")
+		for _, m := range bOnly {
 			line("+", st.New.Render, m)
 		}
 		out.WriteString("\n")
 	}
-	if len(left) > 0 {
-		out.WriteString(st.Title.Render("left") + "\n")
-		for _, m := range left {
+	if len(aOnly) > 0 {
+		out.WriteString(st.Title.Render(n.gone) + "\n")
+		for _, m := range aOnly {
 			line("-", st.Evicted.Render, m)
 		}
 		out.WriteString("\n")
 	}
 	for _, e := range edited {
 		out.WriteString(st.Title.Render("other text: "+termtext.Line(changedWho(e[1]))) + "\n")
-		d := udiff.Unified(fmt.Sprintf("call %d", a.Call.Number), fmt.Sprintf("call %d", b.Call.Number), e[0].Content+"\n", e[1].Content+"\n")
+		d := udiff.Unified(n.a, n.b, e[0].Content+"\n", e[1].Content+"\n")
 		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
 			s := termtext.Line(l)
 			switch {
@@ -77,7 +90,7 @@ func windowChange(st *Styles, a, b *window.CallReplay, w int) string {
 		}
 		out.WriteString("\n")
 	}
-	if len(entered)+len(left)+len(edited) == 0 {
+	if len(aOnly)+len(bOnly)+len(edited) == 0 {
 		out.WriteString(st.Dim.Render("the two windows hold the same messages") + "\n")
 	}
 	return strings.TrimRight(out.String(), "\n")

@@ -24,7 +24,7 @@ import (
 
 // CompareKeys are compare mode's keys.
 type CompareKeys struct {
-	Prev, Next, First, Last, Parted, NextChanged, PrevChanged, Up, Down, Quit key.Binding
+	Prev, Next, First, Last, Parted, NextChanged, PrevChanged, Up, Down, Messages, Quit key.Binding
 }
 
 // DefaultCompareKeys are compare mode's keys.
@@ -42,6 +42,7 @@ func DefaultCompareKeys() CompareKeys {
 		PrevChanged: b([]string{"N"}, "N", "previous pair not the same"),
 		Up:          b([]string{"up", "k"}, "↑/↓", "scroll"),
 		Down:        b([]string{"down", "j"}, "↓", "scroll down"),
+		Messages:    b([]string{"d"}, "d", "the messages that differ, texts as a diff (again: the turns)"),
 		Quit:        b([]string{"q", "ctrl+c", "esc"}, "q", "quit"),
 	}
 }
@@ -65,6 +66,9 @@ type CompareModel struct {
 	// jumpTo is where p goes: the pair where the runs part, else the
 	// first that is not the same (-1: none)
 	jumpTo int
+	// messages: the pair's differing messages are shown in place of the
+	// turn lists (d)
+	messages bool
 }
 
 // NewCompare is compare mode on the pair where the runs part, else the
@@ -116,6 +120,9 @@ func (m CompareModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			to = m.changedFrom(m.pair+1, 1)
 		case key.Matches(msg, k.PrevChanged):
 			to = m.changedFrom(m.pair-1, -1)
+		case key.Matches(msg, k.Messages):
+			m.messages, m.scroll = !m.messages, 0
+			return m, nil
 		case key.Matches(msg, k.Up):
 			m.scroll = max(0, m.scroll-1)
 			return m, nil
@@ -165,6 +172,9 @@ func (m CompareModel) View() string {
 		return strings.Join(append(top[:min(len(top), max(1, h-1))], foot[len(foot)-1]), "\n")
 	}
 	cols := m.columns(p, w, body)
+	if m.messages {
+		cols = m.differing(p, w, body)
+	}
 	return strings.Join(append(append(top, cols...), foot...), "\n")
 }
 
@@ -284,6 +294,31 @@ func (m CompareModel) columns(p *study.Pair, w, body int) []string {
 	return out
 }
 
+// differing is the pair's messages one side only and those with other
+// text (their texts as a line diff), body lines high, scrolled.
+func (m CompareModel) differing(p *study.Pair, w, body int) []string {
+	st := m.st
+	x, y := m.c.CallA(p), m.c.CallB(p)
+	if x == nil || y == nil {
+		return strings.Split(lines(st.Dim.Render("one side made this call alone: no window to compare it with (d: the turns)"), w, body), "\n")
+	}
+	head := fit(st.Title.Render(fmt.Sprintf("the windows of A's call %d and B's call %d", x.Call.Number, y.Call.Number))+
+		st.Dim.Render(fmt.Sprintf(" · %d A only, %d B only, %d with other text (d: the turns)", len(p.AOnly), len(p.BOnly), len(p.Edited))), w)
+	text := strings.Split(messagesDiff(st, diffSides{gone: "A only", come: "B only", a: fmt.Sprintf("A call %d", x.Call.Number), b: fmt.Sprintf("B call %d", y.Call.Number)},
+		p.AOnly, p.BOnly, p.Edited, w), "\n")
+	from := min(m.scroll, max(0, len(text)-(body-1)))
+	text = text[from:]
+	out := []string{head}
+	for i := 0; i < body-1; i++ {
+		l := ""
+		if i < len(text) {
+			l = text[i]
+		}
+		out = append(out, pad(l, w))
+	}
+	return out
+}
+
 // sideLines are one side's heading and turns at its call of pair p.
 func (m CompareModel) sideLines(s *study.Side, c *window.CallReplay, name string, p *study.Pair, isA bool, cw int) []string {
 	st := m.st
@@ -363,7 +398,7 @@ func (m CompareModel) footer(p *study.Pair, w int) []string {
 	out = append(out, fit(line, w))
 	k := m.keys
 	var help []string
-	for _, b := range []key.Binding{k.Prev, k.Parted, k.NextChanged, k.First, k.Up, k.Quit} {
+	for _, b := range []key.Binding{k.Prev, k.Parted, k.NextChanged, k.Messages, k.First, k.Up, k.Quit} {
 		help = append(help, st.HelpKey.Render(b.Help().Key)+" "+st.HelpDesc.Render(b.Help().Desc))
 	}
 	out = append(out, fit(strings.Join(help, st.HelpSep.Render(" • ")), w))

@@ -149,3 +149,24 @@ func TestHostileCompare(t *testing.T) {
 		}
 	}
 }
+
+// d at call 14 of demo-evidence against 9.56.0: wire.json has the same
+// three messages on both sides but the drop notice: "9 earlier message(s)"
+// and the tool results named on 9.62.0, "6 earlier" and the plain notice
+// on 9.56.0 (its README: every notice plain). d shows the two notices as
+// one message with other text, a line diff.
+func TestGoldenCompareMessages(t *testing.T) {
+	m := NewCompare(CompareConfig{Comparison: comparison(t, "demo-evidence", "v9.56.0-demo-evidence"), NameA: "demo-evidence", NameB: "v9.56.0-demo-evidence"})
+	m = drive(m, goldenW, goldenH, "end", "left", "left", "d")
+	frame := m.View()
+	checkFits(t, frame, goldenW, goldenH)
+	for _, want := range []string{"pair 14/16", "other text: drop notice", "--- A call 14", "+++ B call 14"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("no %q in\n%s", want, frame)
+		}
+	}
+	teatest.RequireEqualOutput(t, []byte(frame))
+	if m = drive(m, goldenW, goldenH, "d"); strings.Contains(m.View(), "other text: drop notice") {
+		t.Error("d again does not go back to the turns")
+	}
+}
