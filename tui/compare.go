@@ -35,14 +35,14 @@ func DefaultCompareKeys() CompareKeys {
 	return CompareKeys{
 		Prev:        b([]string{"left", "h"}, "←/→", "pair"),
 		Next:        b([]string{"right", "l"}, "→", "next pair"),
-		First:       b([]string{"g", "home"}, "g/G", "first/last pair"),
+		First:       b([]string{"g", "home"}, "g/G", "ends"),
 		Last:        b([]string{"G", "end"}, "G", "last pair"),
-		Parted:      b([]string{"p"}, "p", "where the runs part (again: back)"),
-		NextChanged: b([]string{"n"}, "n/N", "next/previous pair not the same"),
+		Parted:      b([]string{"p"}, "p", "parted/back"),
+		NextChanged: b([]string{"n"}, "n/N", "changes"),
 		PrevChanged: b([]string{"N"}, "N", "previous pair not the same"),
 		Up:          b([]string{"up", "k"}, "↑/↓", "scroll"),
 		Down:        b([]string{"down", "j"}, "↓", "scroll down"),
-		Messages:    b([]string{"d"}, "d", "the messages that differ, texts as a diff (again: the turns)"),
+		Messages:    b([]string{"d"}, "d", "messages"),
 		Quit:        b([]string{"q", "ctrl+c", "esc"}, "q", "quit"),
 	}
 }
@@ -398,7 +398,7 @@ func (m CompareModel) footer(p *study.Pair, w int) []string {
 	out = append(out, fit(line, w))
 	k := m.keys
 	var help []string
-	for _, b := range []key.Binding{k.Prev, k.Parted, k.NextChanged, k.Messages, k.First, k.Up, k.Quit} {
+	for _, b := range []key.Binding{k.Prev, k.Parted, k.NextChanged, k.Messages, k.First, k.Quit} {
 		help = append(help, st.HelpKey.Render(b.Help().Key)+" "+st.HelpDesc.Render(b.Help().Desc))
 	}
 	out = append(out, fit(strings.Join(help, st.HelpSep.Render(" • ")), w))
