@@ -459,3 +459,25 @@ func TestDiffTableHostile(t *testing.T) {
 		}
 	}
 }
+
+// compare takes two files and diff's flags; what it refuses, it refuses
+// before the screen is taken.
+func TestCompareRefuses(t *testing.T) {
+	f := "../testdata/demo-evidence/run.jsonl"
+	for _, c := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{"compare", f}, 2, "two files, A and B"},
+		{[]string{"compare", "--theme", "pink", f, f}, 2, "theme"},
+		{[]string{"compare", "--b-keep-recent-turns", "-2", f, f}, 2, "--b-keep-recent-turns must be 0 or more"},
+		{[]string{"compare", "--conversation", "9", f, f}, 2, "A has no conversation 9 (its conversations: 1)"},
+		{[]string{"compare", f, "../testdata/no-such/run.jsonl"}, 1, "no-such"},
+	} {
+		code, _, errOut := runCLI(c.args...)
+		if code != c.code || !strings.Contains(errOut, c.says) {
+			t.Errorf("%v: exit %d, %q; want %d saying %q", c.args, code, errOut, c.code, c.says)
+		}
+	}
+}
