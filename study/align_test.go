@@ -260,3 +260,33 @@ func TestCompareOnlyConversations(t *testing.T) {
 		t.Errorf("numbers %v", c.A.Numbers())
 	}
 }
+
+// Another argument at one call (B asked get_metrics for another host at
+// call 9): that pair parts, by its arguments; every other call stays
+// paired with its twin.
+func TestAlignOtherArgument(t *testing.T) {
+	c := compareFiles(t, "demo-evidence", "demo-evidence", Knobs{})
+	calls := slices.Clone(c.B.Replay.Calls)
+	call := *calls[8].Call
+	resp := call.Facts.Response
+	resp.ToolCalls = slices.Clone(resp.ToolCalls)
+	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "get_metrics" {
+		t.Fatalf("call 9 asked %+v, not get_metrics alone (README: wrk-8e17c4)", resp.ToolCalls)
+	}
+	resp.ToolCalls[0].Args = []byte(`{"host":"wrk-0000aa"}`)
+	call.Facts.Response = resp
+	calls[8].Call = &call
+	b := &Side{Study: c.B.Study, Replay: &window.Replay{Calls: calls}, Values: c.B.Values}
+	d := align(c.A, b)
+	if len(d.Pairs) != 16 || d.Parted != 8 || d.Why(&d.Pairs[8]) != "other arguments to get_metrics" {
+		t.Fatalf("%d pairs, parted %d: %q", len(d.Pairs), d.Parted, d.Why(&d.Pairs[d.Parted]))
+	}
+	for k, p := range d.Pairs {
+		if d.CallA(&p).Call.Number != k+1 || d.CallB(&p).Call.Number != k+1 {
+			t.Errorf("pair %d: calls %d and %d", k+1, d.CallA(&p).Call.Number, d.CallB(&p).Call.Number)
+		}
+		if (p.State == Changed) != (k == 8) {
+			t.Errorf("pair %d: %s", k+1, p.State)
+		}
+	}
+}
