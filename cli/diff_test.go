@@ -314,6 +314,7 @@ func TestDiffSidesAreExports(t *testing.T) {
 						wantV = append(wantV, s)
 					}
 				}
+
 				slices.Sort(got)
 				if !slices.Equal(got, wantV) {
 					t.Errorf("%s vs %s: %s call %d: values %v, export %v", p.a, p.b, side, call, got, wantV)

@@ -199,6 +199,9 @@ func side(s *Study) *Side {
 		}
 		vs := make([]Value, 0, len(ce.Values))
 		for _, e := range ce.Values {
+			if e.Own() == "" { // a JSON number's read that is no value (evidence counts none)
+				continue
+			}
 			v := Value{Value: e.Value, In: e.In, Verdict: e.Own()}
 			if v.OutOfView() {
 				out.OutOfView++
