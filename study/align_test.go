@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
@@ -287,6 +288,58 @@ func TestAlignOtherArgument(t *testing.T) {
 		}
 		if (p.State == Changed) != (k == 8) {
 			t.Errorf("pair %d: %s", k+1, p.State)
+		}
+	}
+}
+
+// Every recording of testdata against itself and against the next one:
+// no panic, every call of each side in exactly one pair, each side's
+// calls of a conversation in order, and the totals add up; against itself
+// every pair is the same.
+func TestCompareEveryRecording(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	if len(paths) < 20 {
+		t.Fatalf("%d recordings", len(paths))
+	}
+	studies := make([]*Study, len(paths))
+	for i, p := range paths {
+		rec, err := loader.StartLimited(p, 0).Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		studies[i], _ = Open(rec, Request{})
+	}
+	for i := range paths {
+		for _, j := range []int{i, (i + 1) % len(paths)} {
+			c := Compare(studies[i], studies[j])
+			name := filepath.Base(filepath.Dir(paths[i])) + " vs " + filepath.Base(filepath.Dir(paths[j]))
+			seen := [2]map[int]bool{{}, {}}
+			last := [2]map[int]int{{}, {}} // by conversation pair, the last call index
+			for _, p := range c.Pairs {
+				for k, x := range [2]int{p.A, p.B} {
+					if x < 0 {
+						continue
+					}
+					if seen[k][x] {
+						t.Errorf("%s: side %d call index %d in two pairs", name, k, x)
+					}
+					seen[k][x] = true
+					if l, ok := last[k][p.Conv]; ok && x <= l {
+						t.Errorf("%s: side %d: call index %d after %d", name, k, x, l)
+					}
+					last[k][p.Conv] = x
+				}
+			}
+			if len(seen[0]) != len(c.A.Replay.Calls) || len(seen[1]) != len(c.B.Replay.Calls) {
+				t.Errorf("%s: pairs hold %d and %d calls of %d and %d", name, len(seen[0]), len(seen[1]), len(c.A.Replay.Calls), len(c.B.Replay.Calls))
+			}
+			tt := c.Totals
+			if tt.Same+tt.Differing() != len(c.Pairs) {
+				t.Errorf("%s: totals %+v of %d pairs", name, tt, len(c.Pairs))
+			}
+			if i == j && (tt.Differing() != 0 || !c.SameTask) {
+				t.Errorf("%s: against itself %+v, same task %v", name, tt, c.SameTask)
+			}
 		}
 	}
 }
