@@ -170,3 +170,21 @@ func TestGoldenCompareMessages(t *testing.T) {
 		t.Error("d again does not go back to the turns")
 	}
 }
+
+// Interleaved agents, a composition's own calls, a Loop's passes: every
+// pair draws, within the screen.
+func TestCompareShapesDraw(t *testing.T) {
+	for _, p := range [][2]string{{"c02-interleaved-agents", "c02-interleaved-agents"}, {"n06-parallel-composition", "n07-loop-conditional"}, {"s10-summarize", "c04-summarize-multi"}} {
+		c := comparison(t, p[0], p[1])
+		m := drive(NewCompare(CompareConfig{Comparison: c, NameA: p[0], NameB: p[1]}), 100, 30)
+		for k := range len(c.Pairs) {
+			checkFits(t, m.View(), 100, 30)
+			m = drive(m, 100, 30, "d")
+			checkFits(t, m.View(), 100, 30)
+			m = drive(m, 100, 30, "d", "right")
+			if m.pair != min(k+1, len(c.Pairs)-1) {
+				t.Fatalf("%v: pair %d after %d steps", p, m.pair, k+1)
+			}
+		}
+	}
+}
