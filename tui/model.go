@@ -20,9 +20,9 @@ type Model struct {
 	st   *Styles
 	keys KeyMap
 	s    *session // nil until the recording is loaded
-	// lastKnob is the last knob key pressed: pressed again, its policy is
-	// the one replayed ahead (replays.go)
-	lastKnob *tea.KeyMsg
+	// lastKnob is the last knob moved (NoKnob before any): moved again,
+	// its policy is the one replayed ahead first (replays.go)
+	lastKnob Knob
 	// lastInput is when the user last pressed a key or used the mouse
 	lastInput time.Time
 

@@ -182,8 +182,9 @@ func (m Model) knobKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.flash = noKnobs
 		return m, nil
 	}
-	m.s.applyKnob(m.keys, msg)
-	m.lastKnob = &msg
+	kn := m.keys.knobOf(msg)
+	m.s.applyKnob(kn)
+	m.lastKnob = kn
 	return m.replan()
 }
 
