@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
@@ -71,7 +72,7 @@ func guessRules(s *study.Study, r *window.Replay) func(provenance.Entry) provena
 			if a == nil {
 				continue
 			}
-			if rs := a.Rules(&c.Visit, src.Message(), r.PolicyOf(c)); rs != nil {
+			if rs := advise.Rules(a, &c.Visit, src.Message(), r.PolicyOf(c)); rs != nil {
 				if out == nil {
 					out = append([]provenance.Source(nil), srcs...)
 				}
