@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -201,7 +200,7 @@ func load(t *testing.T) *graph {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("no go command on PATH to list the packages with: %v", err)
 	}
 	root, err := exec.Command(goBin, "env", "GOMOD").Output()
 	if err != nil {
