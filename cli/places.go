@@ -52,7 +52,7 @@ func (p *callPlaces) span(c [2]int) string {
 }
 
 // guessRules gives each source of a value the rules of the policies the
-// log cannot tell apart from its agent's inferred one (study.Agent.Rules),
+// log cannot tell apart from its agent's inferred one (advise.Rules),
 // when they differ: "superseded" under keepLastToolResults 2 is
 // "pins-off" under 0, and both reproduce the recorded windows.
 func guessRules(s *study.Study, r *window.Replay) func(provenance.Entry) provenance.Entry {

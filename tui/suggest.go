@@ -12,7 +12,7 @@ import (
 // The "what would have kept it" search (K applies what it found): for
 // each value of the call on screen that left the window, the smallest
 // change of its agent's policy under which a source of it is in view on
-// that call — study's Searcher, over a sweep of the conversation on
+// that call — advise's Searcher, over a sweep of the conversation on
 // screen, off the UI goroutine.
 
 // What the search for a value found.
