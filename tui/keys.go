@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"slices"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // KeyMap is every key the inspector answers, grouped as the full help
 // shows them. The help views are built from it, so a key and its help
@@ -41,6 +45,8 @@ type KeyMap struct {
 	// Inside a prompt (go to call, search).
 	Confirm, Erase key.Binding
 }
+
+//go:generate go run ./keydoc -o ../docs/keys.md
 
 // DefaultKeyMap is the inspector's keys.
 func DefaultKeyMap() KeyMap {
@@ -143,6 +149,14 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 
 // helpGroups names FullHelp's columns, in the same order.
 var helpGroups = []string{"Calls", "Find", "Turns & detail", "Views", "Policy", "Evidence", "Other"}
+
+// HelpGroups names FullHelp's columns, in the same order: the headings
+// of the `?` screen and of the key reference written from the key map
+// (docs/keys.md, by tui/keydoc).
+func (k KeyMap) HelpGroups() []string { return slices.Clone(helpGroups) }
+
+// PromptHelp is the keys inside a prompt (go to call, search).
+func (k KeyMap) PromptHelp() []key.Binding { return k.promptHelp() }
 
 // promptHelp is the short help while the go-to-call prompt is open.
 func (k KeyMap) promptHelp() []key.Binding { return []key.Binding{k.Confirm, k.Erase, k.Close} }
