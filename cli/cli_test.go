@@ -399,7 +399,8 @@ func TestHelpNamesEveryKey(t *testing.T) {
 				}
 				continue
 			}
-			if first := strings.Split(k, "/")[0]; !slices.Contains(tokens, first) {
+			// a key then a letter (m·letter) is named by its key
+			if first := strings.Split(strings.Split(k, "/")[0], "·")[0]; !slices.Contains(tokens, first) {
 				t.Errorf("--help does not name %s (%s)", first, b.Help().Desc)
 			}
 		}
