@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/aymanbagabas/go-udiff/lcs"
-
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/window"
@@ -395,11 +393,12 @@ func first(c *window.CallReplay) bool {
 	return len(c.Run.Calls) > 0 && c.Run.Calls[0] == c.Call
 }
 
-// align pairs calls ca of a with calls cb of b: the longest common run of
-// names matched one to one (go-udiff's lcs, a bounded Myers search whose
-// memory grows with the calls, not their square), and within each
-// stretch that differs the calls taken in turn, one of each side as one
-// pair while both have one, the rest one side only.
+// align pairs calls ca of a with calls cb of b: the calls of the same
+// name matched one to one, in order (matches: a patience diff anchored on
+// the names each side has once, go-udiff's lcs between; memory linear in
+// the calls), and within each stretch between two matched calls the calls
+// taken in turn, one of each side as one pair while both have one, the
+// rest one side only.
 func (s *signer) align(a, b *window.Replay, ca, cb []int) [][2]int {
 	ra := make([]rune, len(ca))
 	for k, i := range ca {
@@ -411,26 +410,25 @@ func (s *signer) align(a, b *window.Replay, ca, cb []int) [][2]int {
 	}
 	out := make([][2]int, 0, max(len(ca), len(cb)))
 	x, y := 0, 0
-	same := func(toX, toY int) {
-		for x < toX && y < toY {
-			out = append(out, [2]int{ca[x], cb[y]})
-			x, y = x+1, y+1
-		}
-	}
-	for _, d := range lcs.DiffRunes(ra, rb) {
-		same(d.Start, d.ReplStart)
-		for x < d.End || y < d.ReplEnd {
+	// between two matched calls, the calls of each side taken in turn
+	gap := func(toX, toY int) {
+		for x < toX || y < toY {
 			i, j := -1, -1
-			if x < d.End {
+			if x < toX {
 				i, x = ca[x], x+1
 			}
-			if y < d.ReplEnd {
+			if y < toY {
 				j, y = cb[y], y+1
 			}
 			out = append(out, [2]int{i, j})
 		}
 	}
-	same(len(ca), len(cb))
+	for _, m := range matches(ra, rb) {
+		gap(m[0], m[1])
+		out = append(out, [2]int{ca[x], cb[y]})
+		x, y = x+1, y+1
+	}
+	gap(len(ca), len(cb))
 	return out
 }
 

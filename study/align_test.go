@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -342,4 +343,63 @@ func TestCompareEveryRecording(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Forty calls B alone made after each of A's first twelve (480 in all,
+// each asking get_metrics something else): A's sixteen calls stay paired
+// with their twins, the rest is B's alone. (go-udiff's lcs alone, cut at
+// 50 differences, paired nine of them wrong.)
+func TestAlignManyCallsOneSide(t *testing.T) {
+	c := compareFiles(t, "demo-evidence", "demo-evidence", Knobs{})
+	var calls []window.CallReplay
+	var values [][]Value
+	for i, cr := range c.B.Replay.Calls {
+		calls = append(calls, cr)
+		values = append(values, c.B.Values[i])
+		for k := range 40 * boolInt(i < 12) {
+			x := cr
+			call := *cr.Call
+			call.Facts.Response.ToolCalls = []model.ToolCall{{Name: "get_metrics", Args: []byte(fmt.Sprintf(`{"n":%d,"after":%d}`, k, i))}}
+			x.Call = &call
+			calls, values = append(calls, x), append(values, nil)
+		}
+	}
+	d := align(c.A, &Side{Study: c.B.Study, Replay: &window.Replay{Calls: calls}, Values: values})
+	if d.Totals.Same != 16 || d.Totals.BOnly != 480 || d.Totals.Changed+d.Totals.AOnly != 0 || d.Parted != 1 {
+		t.Errorf("totals %+v, parted %d", d.Totals, d.Parted)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// matches on names written as letters, the matches worked out by hand.
+func TestMatches(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		{"abcd", "abcd", "[[0 0] [1 1] [2 2] [3 3]]"},
+		{"abcd", "axbcyd", "[[0 0] [1 2] [2 3] [3 5]]"},
+		{"axbcyd", "abcd", "[[0 0] [2 1] [3 2] [5 3]]"},
+		{"aaab", "ab", "[[0 0] [3 1]]"},
+		{"", "ab", "[]"},
+		{"abab", "baba", "[[0 1] [1 2] [2 3]]"},
+	} {
+		if got := fmt.Sprint(nonNil(matches([]rune(c.a), []rune(c.b)))); got != c.want {
+			t.Errorf("%s against %s: %s, want %s", c.a, c.b, got, c.want)
+		}
+	}
+	// abc against cba: any one letter is a longest match
+	if m := matches([]rune("abc"), []rune("cba")); len(m) != 1 || "abc"[m[0][0]] != "cba"[m[0][1]] {
+		t.Errorf("abc against cba: %v", m)
+	}
+}
+
+func nonNil(m [][2]int) [][2]int {
+	if m == nil {
+		return [][2]int{}
+	}
+	return m
 }
