@@ -35,7 +35,7 @@ type requestWire struct {
 func requestFolders(t *testing.T) []string {
 	t.Helper()
 	var dirs []string
-	for _, pattern := range []string{filepath.Join(testdata, "*"), "../../shared/testdata*/*"} {
+	for _, pattern := range []string{filepath.Join(testdata, "*"), filepath.Join(testdata, "request", "*"), "../../shared/testdata*/*"} {
 		found, _ := filepath.Glob(pattern)
 		for _, d := range found {
 			_, e1 := os.Stat(filepath.Join(d, "run.jsonl"))
@@ -145,7 +145,7 @@ func TestRequestMatchesWire(t *testing.T) {
 // TestRecordedSystemPrompt: with recordSystemPrompt the log holds the
 // prompt verbatim, and the pieces assemble to it byte for byte.
 func TestRecordedSystemPrompt(t *testing.T) {
-	rec, err := Load(filepath.Join(testdata, "e01-archive-system-prompt-recorded", "run.jsonl"))
+	rec, err := Load(filepath.Join(testdata, "request", "e01-archive-system-prompt-recorded", "run.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
