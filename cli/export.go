@@ -141,7 +141,8 @@ func exportCallOf(r *window.Replay, book *provenance.Book, outcomes map[*model.C
 	c := &r.Calls[i]
 	ec := export.Call{
 		CallHead: export.CallHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID,
-			Agent: agentKey(c.Run), Iteration: c.Call.Iteration, Pass: max(c.Run.Pass, 1)},
+			Agent: agentKey(c.Run), Iteration: c.Call.Iteration, Pass: max(c.Run.Pass, 1),
+			Request: export.RequestOf(c.Call.Request)},
 		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
 		CallTail: export.CallTail{Record: c.Visit.Record, RecordedWindow: c.Recorded()},
 	}
