@@ -35,6 +35,8 @@ type KeyMap struct {
 	// Other.
 	Help, Problems, Close, Quit key.Binding
 	Picker, Recorded            key.Binding
+	// Request opens the call's system prompt and tools in the detail.
+	Request key.Binding
 	// Inside a prompt (go to call, search).
 	Confirm, Erase key.Binding
 }
@@ -107,6 +109,7 @@ func DefaultKeyMap() KeyMap {
 
 		Picker:   b([]string{"w"}, "w", "pick an agent and conversation"),
 		Recorded: b([]string{"W"}, "W", "the recorded window beside the replay"),
+		Request:  b([]string{"S"}, "S", "the request: system prompt and tools (not in the window)"),
 		Help:     b([]string{"?"}, "?", "help"),
 		Problems: b([]string{"!"}, "!", "problems"),
 		Close:    b([]string{"esc"}, "esc", "close a view (q too; q quits only from the main screen)"),
@@ -128,7 +131,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.PrevCall, k.NextCall, k.FirstCall, k.LastCall, k.GotoCall},
 		{k.Search, k.NextHit, k.NextEvict, k.NextDiffer, k.NextRun, k.NextNotice},
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
-		{k.Picker, k.Recorded, k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
+		{k.Picker, k.Recorded, k.Request, k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset, k.Advisor},
 		{k.Response, k.FinalAnswer, k.NextFlagged, k.FlaggedArgs, k.ApplySuggestion},
 		{k.Help, k.Problems, k.Close, k.Quit},
