@@ -190,7 +190,7 @@ func (b *builder) apply(p *parsed) {
 		if p.isSystem {
 			rs.systemPrompt(p.text)
 		}
-		if p.isSystem || p.req.isTools {
+		if p.isSystem || p.request().isTools {
 			b.requestPiece(rs, p)
 		}
 	case kindSlotComposed:

@@ -178,8 +178,10 @@ type parsed struct {
 	// the request beyond its messages (request.go): what the builder
 	// reads of llm_start, of a system-prompt or tools injection record
 	// and of slot_composed, each value as its JSON (may point into the
-	// line), read by the builder whichever decoder found it
-	req reqRaw
+	// line), read by the builder whichever decoder found it; nil for
+	// none (most events: kept out of the struct, whose blocks of decoded
+	// events are memory the load keeps in flight)
+	req *reqRaw
 }
 
 // history is an iteration_end history: the window as sent, then what the

@@ -55,11 +55,12 @@ func finishPayload(p *parsed, st *payloadState) bool {
 				p.text = jsonText(p.content)
 			}
 			if p.text == "" {
-				p.text, p.req.summary = text(st.summary, st.summaryEsc), true
+				p.text, p.reqW().summary = text(st.summary, st.summaryEsc), true
 			}
 		}
 		if st.slotSystem || st.slotTools {
-			p.req.reason, p.req.isTools = string(st.reason), st.slotTools
+			r := p.reqW()
+			r.reason, r.isTools = string(st.reason), st.slotTools
 			if st.slotTools && p.hasContent {
 				p.text = jsonText(p.content)
 			}
@@ -117,7 +118,7 @@ func (f *fastDecoder) field(s *scanner, p *parsed, st *payloadState, i int) bool
 		}
 	case kindLLMStart:
 		if i >= 2 { // what the request held besides its messages
-			p.req.vals[i-2], ok = rawValue(s)
+			p.reqW().vals[i-2], ok = rawValue(s)
 			break
 		}
 		n := &p.iteration
@@ -126,7 +127,7 @@ func (f *fastDecoder) field(s *scanner, p *parsed, st *payloadState, i int) bool
 		}
 		*n, ok = intValue(s)
 	case kindSlotComposed:
-		p.req.vals[i], ok = rawValue(s)
+		p.reqW().vals[i], ok = rawValue(s)
 	case kindLLMEnd:
 		ok = llmEndField(s, p, i)
 	case kindToolStart, kindToolEnd:
@@ -182,7 +183,7 @@ func toolField(s *scanner, p *parsed, st *payloadState, i int) bool {
 func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	if i == 7 { // source: read by the builder, whatever its type
 		var ok bool
-		p.req.source, ok = rawValue(s)
+		p.reqW().source, ok = rawValue(s)
 		return ok
 	}
 	if i == 3 && s.peek() == '"' { // rawContent: kept as JSON, decoded only if new

@@ -165,7 +165,9 @@ func refPayload(payload json.RawMessage, p *parsed) {
 		}
 		p.ok = refDecode(payload, p, &v) && refCount(p, "iteration", v.Iteration, &p.iteration) &&
 			refCount(p, "messagesCount", v.MessagesCount, &p.messagesCount)
-		p.req.vals = [5][]byte{v.SystemPromptChars, v.SystemPromptText, v.Tools, v.ToolsCount}
+		if v.SystemPromptChars != nil || v.SystemPromptText != nil || v.Tools != nil || v.ToolsCount != nil {
+			p.reqW().vals = [5][]byte{v.SystemPromptChars, v.SystemPromptText, v.Tools, v.ToolsCount}
+		}
 	case kindSlotComposed:
 		var v struct {
 			Slot             json.RawMessage `json:"slot"`
@@ -175,7 +177,7 @@ func refPayload(payload json.RawMessage, p *parsed) {
 			DroppedSummaries json.RawMessage `json:"droppedSummaries"`
 		}
 		p.ok = refDecode(payload, p, &v)
-		p.req.vals = [5][]byte{v.Slot, v.Iteration, v.Budget, v.DroppedCount, v.DroppedSummaries}
+		p.reqW().vals = [5][]byte{v.Slot, v.Iteration, v.Budget, v.DroppedCount, v.DroppedSummaries}
 	default:
 		refStream(payload, p)
 	}
@@ -201,11 +203,12 @@ func refInjected(payload json.RawMessage, p *parsed) {
 			p.text = jsonText(v.RawContent)
 		}
 		if p.text == "" {
-			p.text, p.req.summary = v.ContentSummary, true
+			p.text, p.reqW().summary = v.ContentSummary, true
 		}
 	}
 	if v.Slot == "system-prompt" || v.Slot == "tools" {
-		p.req.source, p.req.reason, p.req.isTools, p.sourceID = v.Source, v.Reason, v.Slot == "tools", v.SourceID
+		r := p.reqW()
+		r.source, r.reason, r.isTools, p.sourceID = v.Source, v.Reason, v.Slot == "tools", v.SourceID
 		if v.Slot == "tools" && len(v.RawContent) > 0 && v.RawContent[0] == '"' {
 			p.text = jsonText(v.RawContent)
 		}

@@ -31,6 +31,25 @@ type reqRaw struct {
 	isTools, summary bool
 }
 
+// noRequest is the request of an event that has none; never written.
+var noRequest reqRaw
+
+// request is what the event holds of the request (zero for none).
+func (p *parsed) request() *reqRaw {
+	if p.req == nil {
+		return &noRequest
+	}
+	return p.req
+}
+
+// reqW is the event's request, made to be written.
+func (p *parsed) reqW() *reqRaw {
+	if p.req == nil {
+		p.req = new(reqRaw)
+	}
+	return p.req
+}
+
 // requestState is a segment's request composed since its last llm_start,
 // and what its last call had, reused by the next when the same.
 type requestState struct {
@@ -52,7 +71,7 @@ type requestState struct {
 // tools slot.
 func (b *builder) requestPiece(rs *runState, p *parsed) {
 	rq := &rs.req
-	if p.req.isTools {
+	if p.request().isTools {
 		if !rq.toolsComposed {
 			rq.tools, rq.toolsComposed = nil, true
 		}
@@ -62,8 +81,8 @@ func (b *builder) requestPiece(rs *runState, p *parsed) {
 	if !rq.piecesComposed {
 		rq.pieces, rq.piecesComposed = nil, true
 	}
-	rq.pieces = append(rq.pieces, model.PromptPiece{Source: jsonString(p.req.source), SourceID: p.sourceID,
-		Reason: p.req.reason, Text: p.text, Summary: p.req.summary})
+	rq.pieces = append(rq.pieces, model.PromptPiece{Source: jsonString(p.request().source), SourceID: p.sourceID,
+		Reason: p.request().reason, Text: p.text, Summary: p.request().summary})
 }
 
 // toolOfRecord is a tools-slot record as a tool: the library writes its
@@ -78,7 +97,7 @@ func toolOfRecord(name, content string) model.Tool {
 
 // slotComposed files one context.slot_composed for the next call.
 func (b *builder) slotComposed(rs *runState, p *parsed) {
-	v := p.req.vals
+	v := p.request().vals
 	s := model.Slot{Slot: jsonString(v[0])}
 	s.Iteration, _ = countOf(v[1])
 	s.DroppedCount, _ = countOf(v[3])
@@ -126,8 +145,8 @@ func (b *builder) requestFor(rs *runState, p *parsed, call *model.Call) model.Re
 	}
 	sp := &r.SystemPrompt
 	sp.Pieces = rq.lastPieces
-	sp.Chars, sp.HasChars = countOf(p.req.vals[0])
-	switch text := p.req.vals[1]; {
+	sp.Chars, sp.HasChars = countOf(p.request().vals[0])
+	switch text := p.request().vals[1]; {
 	case len(text) > 0 && text[0] == '"':
 		if !bytes.Equal(text, rq.textRaw) {
 			rq.textRaw, rq.text = append(rq.textRaw[:0], text...), jsonText(text)
@@ -153,8 +172,8 @@ func (b *builder) requestFor(rs *runState, p *parsed, call *model.Call) model.Re
 	if rq.toolsComposed {
 		rq.lastTools, rq.tools, rq.toolsComposed = rq.tools, nil, false
 	}
-	count, hasCount := countOf(p.req.vals[3])
-	switch catalog := p.req.vals[2]; {
+	count, hasCount := countOf(p.request().vals[3])
+	switch catalog := p.request().vals[2]; {
 	case len(catalog) > 0 && catalog[0] == '[':
 		if !bytes.Equal(catalog, rq.catalogRaw) {
 			tools, err := readCatalog(catalog)
