@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -208,5 +209,69 @@ func TestExportRecordedSystemPrompt(t *testing.T) {
 	}
 	if whole := wholeExport(t, "e01", s); !bytes.Equal(streamed.Bytes(), whole) {
 		t.Errorf("streamed export differs from the whole document")
+	}
+}
+
+// An envelope's events are the log's: each call's request in the export
+// of recording.json is the one of run.jsonl, call by call (runId,
+// iteration, occurrence; the numbers can differ, §13.1). Two logs hold
+// other calls than their envelope: s90's was cut on purpose (the calls
+// both hold are compared), n09's was written at tier minimal (no llm_start: every request absent,
+// while the envelope, which is not tier-filtered, has them).
+func TestExportRequestEnvelopeIsTheLogs(t *testing.T) {
+	envs, _ := filepath.Glob("../testdata/*/recording.json*")
+	if len(envs) < 5 {
+		t.Fatalf("%d envelopes", len(envs))
+	}
+	requests := func(path string) (string, map[string]string) {
+		code, out, errs := runCLI("export", "-q", path)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", path, code, errs)
+		}
+		var doc struct {
+			Tier  string `json:"tier"`
+			Calls []struct {
+				RunID        string          `json:"runId"`
+				Iteration    int             `json:"iteration"`
+				SystemPrompt json.RawMessage `json:"systemPrompt"`
+				Tools        json.RawMessage `json:"tools"`
+				Slots        json.RawMessage `json:"slots"`
+			} `json:"calls"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		rs, seen := map[string]string{}, map[string]int{}
+		for _, c := range doc.Calls {
+			k := c.RunID + " " + strconv.Itoa(c.Iteration)
+			seen[k]++
+			rs[k+" "+strconv.Itoa(seen[k])] = string(c.SystemPrompt) + string(c.Tools) + string(c.Slots)
+		}
+		return doc.Tier, rs
+	}
+	compared := 0
+	for _, env := range envs {
+		log := filepath.Join(filepath.Dir(env), "run.jsonl")
+		if _, err := os.Stat(log); err != nil {
+			continue
+		}
+		tier, fromLog := requests(log)
+		_, fromEnv := requests(env)
+		for k, r := range fromLog {
+			switch {
+			case tier == "minimal":
+				if !strings.HasPrefix(r, `{"source":"absent","text":null,"chars":null,"pieces":[]}null[]`) || strings.Contains(fromEnv[k], `"absent"`) {
+					t.Errorf("%s %s: at tier minimal %s, the envelope %s", env, k, r, fromEnv[k])
+				}
+			case fromEnv[k] == "":
+			case r != fromEnv[k]:
+				t.Errorf("%s %s: the log's request\n%s\nthe envelope's\n%s", env, k, r, fromEnv[k])
+			default:
+				compared++
+			}
+		}
+	}
+	if compared < 100 {
+		t.Errorf("only %d calls compared", compared)
 	}
 }

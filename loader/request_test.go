@@ -283,3 +283,14 @@ func TestRequestByHand(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRequestDifferential: the request's events, however mangled, read
+// the same by both decoders (the fast one hands what it does not accept
+// to the reference).
+func FuzzRequestDifferential(f *testing.F) {
+	f.Add([]byte(strings.Join(requestLines, "\n")))
+	for _, l := range requestLines {
+		f.Add([]byte(llmStart + "\n" + l + "\n" + llmStart))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkSameWays(t, data) })
+}
