@@ -147,11 +147,17 @@ func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
 	if known {
 		title += " · " + thousands(n) + " chars"
 	}
-	switch sp.Source {
-	case model.PromptRecorded:
+	switch {
+	case sp.Source == model.PromptRecorded:
 		title += " · recorded verbatim (llm_start systemPromptText)"
-	case model.PromptAssembled:
+	case sp.Source == model.PromptAssembled && len(sp.Pieces) == 0:
+		title += " · none was sent (llm_start systemPromptChars 0)"
+	case sp.Source == model.PromptAssembled && len(sp.Pieces) == 1:
+		title += " · its one injection record"
+	case sp.Source == model.PromptAssembled:
 		title += " · " + plural(len(sp.Pieces), "injection record") + ", joined by a blank line as the library joins them"
+	case s.rec.Tier == model.TierMinimal:
+		title += " · not in the log: tier minimal keeps no llm_start and no context.* event"
 	default:
 		title += " · its text is not in the log"
 	}
@@ -164,9 +170,7 @@ func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
 		add(termtext.Screen(sp.Text, nil), st.Value)
 	case sp.Source == model.PromptAbsent && len(sp.Pieces) > 0:
 		add("its pieces, which do not make the length the library sent:", st.Unknown)
-	case len(sp.Pieces) == 0 && sp.Source != model.PromptAbsent:
-		add("(empty)", st.Dim)
-	case len(sp.Pieces) == 0:
+	case len(sp.Pieces) == 0 && sp.Source == model.PromptAbsent && s.rec.Tier != model.TierMinimal:
 		add("the log has no system-prompt injection record for this call", st.Dim)
 	}
 	for i, p := range sp.Pieces {
@@ -177,9 +181,12 @@ func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
 		out = append(out, pieceLines(p, st, w)...)
 	}
 	out = append(out, "")
-	if !r.ToolsKnown {
+	switch {
+	case !r.ToolsKnown:
 		add("Tools · not in the log", st.Title)
-	} else {
+	case len(r.Tools) == 0:
+		add("Tools offered · none", st.Title)
+	default:
 		add("Tools offered · "+plural(len(r.Tools), "tool")+" · "+thousands(toolChars(r.Tools))+" chars of names and descriptions (their schemas are not in the log)", st.Title)
 		for _, t := range r.Tools {
 			name := termtext.Line(t.Name)
