@@ -20,11 +20,12 @@ func (a *app) exportCmd() *cobra.Command {
 	c := a.studyCmd(&cobra.Command{
 		Use:   "export [flags] FILE",
 		Short: "print the replay as JSON (format inspect.export.v1)",
-		Long: `export prints the replay as JSON (format inspect.export.v1, WINDOW-SEMANTICS
-§13): each agent's policy, the conversations, and every call with its
-window, what it evicted and why the rest stayed, the record its visit
-filed, whether the window is the one the library recorded, the response
-and its values' evidence. An absent policy flag is inferred.`,
+		Long: `export prints the replay as JSON (format inspect.export.v1, contract version ` + strconv.Itoa(export.Contract) + `,
+WINDOW-SEMANTICS §13): each agent's policy, the conversations, and every call
+with its system prompt, tools and slot budgets (not part of the window), its
+window, what it evicted and why the rest stayed, the record its visit filed,
+whether the window is the one the library recorded, the response and its
+values' evidence. An absent policy flag is inferred.`,
 	}, &o, func() error {
 		if o.format != "json" {
 			return a.usageError("inspect export: unknown --format %q (json is the only one)", o.format)
