@@ -185,7 +185,7 @@ func (m Model) panes(h int) string {
 		if m.picker.more() {
 			more = " · ↓ more"
 		}
-		return box(m.st, "Agents, conversations and runs (↑/↓ pgup/pgdn g/G choose, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
+		return box(m.st, "Agents, conversations and runs (↑/↓ g/G choose, → its runs, / filter, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
 	case m.overlay == advisorOverlay:
 		return box(m.st, m.adv.title(), m.adv.View(), w, h, true)
 	case m.overlay == responseOverlay:
@@ -224,7 +224,7 @@ func (m Model) footer() string {
 		return m.search.View()
 	}
 	if m.mouseOff {
-		return m.st.Title.Render("mouse off: select text with it; m takes it back") + "  " + m.help.ShortHelpView(m.keys.ShortHelp())
+		return m.st.Title.Render("mouse off: select text with it; M takes it back") + "  " + m.help.ShortHelpView(m.keys.ShortHelp())
 	}
 	return m.help.ShortHelpView(m.keys.ShortHelp())
 }

@@ -20,9 +20,9 @@ type Model struct {
 	st   *Styles
 	keys KeyMap
 	s    *session // nil until the recording is loaded
-	// lastKnob is the last knob key pressed: pressed again, its policy is
-	// the one replayed ahead (replays.go)
-	lastKnob *tea.KeyMsg
+	// lastKnob is the last knob moved (NoKnob before any): moved again,
+	// its policy is the one replayed ahead first (replays.go)
+	lastKnob Knob
 	// lastInput is when the user last pressed a key or used the mouse
 	lastInput time.Time
 
@@ -53,11 +53,13 @@ type Model struct {
 	spin          spinner.Model
 
 	overlay  overlay
-	mouseOff bool   // m gave the mouse to the terminal
-	watch    watch  // the file on disk: followed, or grown since it was read
-	flash    string // a one-time answer to the last key ("no later eviction"), in the footer
-	prompt   bool   // the go-to-call prompt is open
-	digits   string // typed into it so far
+	mouseOff bool     // m gave the mouse to the terminal
+	watch    watch    // the file on disk: followed, or grown since it was read
+	flash    string   // a one-time answer to the last key ("no later eviction"), in the footer
+	prompt   bool     // the go-to-call prompt is open
+	marks    *marks   // m and a letter; shared by the model's copies
+	markWait markWait // the key after m or ' names a mark
+	digits   string   // typed into it so far
 	// pendingFileCall is the file's call a go-to (:f20) asked for in a
 	// conversation being opened; 0 for none
 	pendingFileCall int
@@ -93,7 +95,9 @@ func New(cfg Config) Model {
 		spin:     sp,
 	}
 	m.watch.follow = cfg.Follow
-	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w) })
+	m.marks = &marks{at: map[rune]markedCall{}}
+	mk := m.marks
+	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w, mk) })
 	m.problems = newTextPane(keys, func(int) string { return "" })
 	m.resp = newTextPane(keys, func(int) string { return "" })
 	m.picker = &pickerPane{st: st}
@@ -236,9 +240,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case transcriptMsg:
 		m.trans.rendered(msg)
 	case pagerFileMsg:
-		if msg.err != nil {
-			m.flash = "could not open the pager: " + msg.err.Error()
-		} else {
+		switch {
+		case msg.err != nil && msg.path != "":
+			os.Remove(msg.path)
+			fallthrough
+		case msg.err != nil:
+			m.flash = "could not open the file: " + msg.err.Error()
+		case msg.editor:
+			cmd = openEditor(msg.path)
+		default:
 			cmd = openPager(msg.path)
 		}
 	case pagerDoneMsg:

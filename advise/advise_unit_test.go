@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
 )
 
 // The token estimate, on hand-made points: a line through them exactly
@@ -93,7 +94,7 @@ func TestGrid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := Open(rec, Request{Library: c.library})
+		s, err := study.Open(rec, study.Request{Library: c.library})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +145,7 @@ func TestAdviceAtTheFormLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(rec, Request{})
+	s, err := study.Open(rec, study.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestAdviceAtTheFormLimit(t *testing.T) {
 		{model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 2, KeepLastToolResults: 0}, 1},
 	} {
 		_, tl, _ := walkOne(s, a, c.p)
-		r := s.replayWith(a.Agent.Key, c.p)
+		r := replayWith(s, a.Agent.Key, c.p)
 		book, judged := provenance.New(rec, r), 0
 		for i := range r.Calls {
 			for _, e := range book.Call(i).Values {

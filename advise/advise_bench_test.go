@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/study"
 )
 
 // BenchmarkAdviseDemo is the advisor's whole grid on the embedded demo
@@ -30,14 +31,14 @@ func benchAdvise(b *testing.B, path string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := Open(rec, Request{})
+	s, err := study.Open(rec, study.Request{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	s.Replay()
 	rows := 0
 	for b.Loop() {
-		out, err := AdviseFiles(context.Background(), []*Study{s}, "", nil)
+		out, err := Files(context.Background(), []*study.Study{s}, "", nil)
 		if err != nil || len(out) == 0 {
 			b.Fatal(err)
 		}

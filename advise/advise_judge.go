@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"hash/maphash"

@@ -1,10 +1,11 @@
-package study
+package advise
 
 import (
 	"sync"
 	"sync/atomic"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -29,14 +30,17 @@ func newSweep(replay func(agent string, p model.Policy) *window.Replay) *Sweep {
 	return &Sweep{replay: replay, kept: map[agentPolicy]*window.Replay{}}
 }
 
-// Sweep is a sweep over the whole recording: each replay is the file's
-// with agent under p and every other agent under its settled policy.
-func (s *Study) Sweep() *Sweep { return newSweep(s.replayWith) }
+// FileSweep is a sweep over the whole recording s studies: each replay
+// is the file's with agent under p and every other agent under its
+// settled policy (study.ReplayWith).
+func FileSweep(s *study.Study) *Sweep {
+	return newSweep(func(agent string, p model.Policy) *window.Replay { return replayWith(s, agent, p) })
+}
 
 // replayWith is the file's replay with agent under p and every other
 // agent under its settled policy: a sweep's, and the advisor's.
-func (s *Study) replayWith(agent string, p model.Policy) *window.Replay {
-	r, _ := s.replayWithin(agent, p, 0)
+func replayWith(s *study.Study, agent string, p model.Policy) *window.Replay {
+	r, _ := replayWithin(s, agent, p, 0)
 	return r
 }
 
@@ -46,22 +50,24 @@ func (s *Study) replayWith(agent string, p model.Policy) *window.Replay {
 // the recorded counts) keeps whole histories: over thousands of
 // follow-ups, windows that hold every earlier message, quadratic in the
 // conversation.
-func (s *Study) replayWithin(agent string, p model.Policy, budget int) (*window.Replay, bool) {
-	policies := make(map[string]model.Policy, len(s.policies))
-	for k, q := range s.policies {
-		policies[k] = q
-	}
-	policies[agent] = p
+func replayWithin(s *study.Study, agent string, p model.Policy, budget int) (*window.Replay, bool) {
 	if budget <= 0 {
-		return window.Merge(s.sub, s.Lineage, s.infs, policies), true
+		return s.ReplayWith(agent, p, nil), true
 	}
 	held, over := 0, false
-	r := window.MergeUntil(s.sub, s.Lineage, s.infs, policies, func(c *window.CallReplay) bool {
+	r := s.ReplayWith(agent, p, func(c *window.CallReplay) bool {
 		held += len(c.Window())
 		over = held > budget
 		return over
 	})
 	return r, !over
+}
+
+// ViewSweep is a sweep over policies of the agent of v's conversation:
+// replays of the conversation alone, read for their windows
+// (study.View.Windows).
+func ViewSweep(v *study.View) *Sweep {
+	return newSweep(func(_ string, p model.Policy) *window.Replay { return v.Windows(p) })
 }
 
 // Replay is the recording replayed with agent (its key) under p; nil once

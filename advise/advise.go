@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 )
 
 // Advice is the policy advisor's answer for one agent: every policy of
@@ -74,47 +75,42 @@ type Pick struct {
 	Percent float64
 }
 
-// Advise is the advice for agent (its key) from this file: the grid
-// swept on every core, progress (which may be nil) told after each
+// Advise is the advice for agent (its key) from the file s studies: the
+// grid swept on every core, progress (which may be nil) told after each
 // policy, from the sweep's goroutines one at a time. It stops when ctx
-// is done, with ctx's error. The answer is kept: asked again, the study
-// gives it at once. Safe to call from any goroutine.
-func (s *Study) Advise(ctx context.Context, agent string, progress func(done, total int)) (*Advice, error) {
-	s.mu.Lock()
-	a, ok := s.advice[agent]
-	s.mu.Unlock()
-	if ok {
-		return a, nil
+// is done, with ctx's error. The answer is kept with the study: asked
+// again, it is given at once. Safe to call from any goroutine.
+func Advise(ctx context.Context, s *study.Study, agent string, progress func(done, total int)) (*Advice, error) {
+	if a, ok := s.Remembered(adviceOf(agent)); ok {
+		return a.(*Advice), nil
 	}
-	all, err := AdviseFiles(ctx, []*Study{s}, agent, progress)
+	all, err := Files(ctx, []*study.Study{s}, agent, progress)
 	if err != nil || len(all) == 0 {
 		return nil, err
 	}
-	s.mu.Lock()
-	if s.advice == nil {
-		s.advice = map[string]*Advice{}
-	}
-	s.advice[agent] = all[0]
-	s.mu.Unlock()
+	s.Remember(adviceOf(agent), all[0])
 	return all[0], nil
 }
 
+// adviceOf is the key the advice for an agent is kept under in its study.
+type adviceOf string
+
 // subject is one agent of one file, swept.
 type subject struct {
-	s     *Study
-	agent *Agent
+	s     *study.Study
+	agent *study.Agent
 	base  *adviseBase
 	own   int          // its own recorded policy's row in the grid
 	rows  []sweepTally // by grid row
 	never Lost
 }
 
-// AdviseFiles is the advice for every agent of the studies (only the one
+// Files is the advice for every agent of the studies (only the one
 // keyed agent, when it is not ""; never a composition's own calls), each
 // agent's calls summed over the files that hold it, in order of first
 // appearance. The grid is one per agent key, so that its rows add up;
 // the work, every policy of every file, is spread over every core.
-func AdviseFiles(ctx context.Context, studies []*Study, agent string, progress func(done, total int)) ([]*Advice, error) {
+func Files(ctx context.Context, studies []*study.Study, agent string, progress func(done, total int)) ([]*Advice, error) {
 	var keys []string
 	byKey := map[string][]*subject{}
 	for _, s := range studies {
@@ -228,7 +224,7 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 // values never read.
 func (sub *subject) tally(w *walker, p model.Policy, row int) {
 	key := sub.agent.Agent.Key
-	r, whole := sub.s.replayWithin(key, p, sub.base.budget())
+	r, whole := replayWithin(sub.s, key, p, sub.base.budget())
 	if !whole {
 		sub.rows[row] = sweepTally{over: true}
 		return

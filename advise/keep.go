@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -34,17 +35,17 @@ type Searcher struct {
 // MaxSteps bounds the search: knob steps away from the current policy.
 const MaxSteps = 4
 
-// Searcher searches around the policies of r, the file's replay (or one
-// under another policy), with the file's sweep.
-func (s *Study) Searcher(r *window.Replay) *Searcher {
-	return &Searcher{r: r, sweep: s.Sweep(), strategies: s.strategies()}
+// FileSearcher searches around the policies of r, the file's replay (or
+// one under another policy), with the file's sweep.
+func FileSearcher(s *study.Study, r *window.Replay) *Searcher {
+	return &Searcher{r: r, sweep: FileSweep(s), strategies: s.Strategies()}
 }
 
-// Searcher searches around the policy of r, a replay of the
+// ViewSearcher searches around the policy of r, a replay of v's
 // conversation, with a sweep of it: the same answer the file's searcher
 // gives for the conversation's calls.
-func (v *View) Searcher(r *window.Replay) *Searcher {
-	return &Searcher{r: r, sweep: v.Sweep(), strategies: v.s.strategies()}
+func ViewSearcher(v *study.View, r *window.Replay) *Searcher {
+	return &Searcher{r: r, sweep: ViewSweep(v), strategies: v.Study().Strategies()}
 }
 
 // GiveUp stops the search: its replays are let go, and whatever it is

@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 func TestFitCountsTheSystemPrompt(t *testing.T) {
 	const dir = "../testdata/request/e01-archive-system-prompt-recorded"
 	s := openFile(t, dir+"/run.jsonl")
-	ad, err := s.Advise(context.Background(), s.Agents[0].Agent.Key, nil)
+	ad, err := Advise(context.Background(), s, s.Agents[0].Agent.Key, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"runtime"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/toolbytes"
 	"github.com/afinspect/inspect/window"
 )
@@ -18,8 +19,8 @@ import (
 // values — every message tokenized once (evidence.Asked). A policy then
 // changes only which messages are in which window (advise_walk.go).
 type adviseBase struct {
-	s     *Study
-	agent *Agent
+	s     *study.Study
+	agent *study.Agent
 	shape *window.Replay // under the settled policies: every replay lists the same calls in this order
 	steps []walkStep     // the calls of the agent's chains, depth first, each entered then left
 	calls []adviseCall   // the agent's calls, in replay order
@@ -114,7 +115,7 @@ func (h *held) distinct(m *model.Message, own func(*model.Message) string) (int,
 }
 
 // newAdviseBase reads agent a of s once.
-func newAdviseBase(s *Study, a *Agent) *adviseBase {
+func newAdviseBase(s *study.Study, a *study.Agent) *adviseBase {
 	b := &adviseBase{s: s, agent: a, shape: s.Replay(), formIDs: map[string][]int32{}}
 	preds := b.shape.Preds()
 	b.of = make([]int32, len(b.shape.Calls))

@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"math"
@@ -70,7 +70,7 @@ func adviseGrid(subs []*subject) *keyGrid {
 		l = model.DefaultKeepLastToolResults
 	}
 	strategies := []string{model.TokenBudget}
-	if slices.ContainsFunc(subs, func(s *subject) bool { return s.agent.foldsRecorded() }) {
+	if slices.ContainsFunc(subs, func(s *subject) bool { return s.agent.FoldsRecorded() }) {
 		strategies = append(strategies, model.SummarizeOldest)
 	}
 	ts, unengaged := thresholds(rec, subs)
@@ -135,10 +135,4 @@ func mostRecorded(subs []*subject) *subject {
 		}
 	}
 	return best
-}
-
-// foldsRecorded reports whether the agent's summarize-oldest folds are
-// in the log, so that a replay under that strategy has summaries.
-func (a *Agent) foldsRecorded() bool {
-	return a.inf != nil && a.inf.Folds != nil && a.inf.Folds.Folds() > 0
 }

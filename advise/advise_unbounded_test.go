@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/study"
 )
 
 // A token threshold that the replay seldom engages keeps whole histories:
@@ -27,11 +28,11 @@ func TestAdviceLeavesOutPoliciesWhoseWindowsGrowWithoutBound(t *testing.T) {
 		was := adviseFloor
 		adviseFloor = floor
 		defer func() { adviseFloor = was }()
-		s, err := Open(rec, Request{})
+		s, err := study.Open(rec, study.Request{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ads, err := AdviseFiles(context.Background(), []*Study{s}, "", nil)
+		ads, err := Files(context.Background(), []*study.Study{s}, "", nil)
 		if err != nil || len(ads) != 1 {
 			t.Fatalf("%d answers, %v", len(ads), err)
 		}

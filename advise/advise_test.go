@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"context"
@@ -14,15 +14,16 @@ import (
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 )
 
-func openFile(t *testing.T, path string) *Study {
+func openFile(t *testing.T, path string) *study.Study {
 	t.Helper()
 	rec, err := loader.StartLimited(path, 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(rec, Request{})
+	s, err := study.Open(rec, study.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,9 +32,9 @@ func openFile(t *testing.T, path string) *Study {
 
 // walkOne tallies one policy of agent a of s as the sweep does, keeping
 // which values are left and which neither grounded nor left, by call.
-func walkOne(s *Study, a *Agent, p model.Policy) (*adviseBase, *sweepTally, Lost) {
+func walkOne(s *study.Study, a *study.Agent, p model.Policy) (*adviseBase, *sweepTally, Lost) {
 	b := newAdviseBase(s, a)
-	r := s.replayWith(a.Agent.Key, p)
+	r := replayWith(s, a.Agent.Key, p)
 	t := &sweepTally{wantLeft: true, wantUnread: true}
 	newWalker(b).walk(r, t)
 	return b, t, b.neverRead(r, t.unread)
@@ -118,7 +119,7 @@ func TestAdviceUnderTheLibrarysOtherPolicy(t *testing.T) {
 	}
 
 	// and the row the advice gives is that walk's
-	ad, err := s.Advise(context.Background(), a.Agent.Key, nil)
+	ad, err := Advise(context.Background(), s, a.Agent.Key, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,11 +144,11 @@ func atoi(s string) int {
 // fitted on both (the same line).
 func TestFilesAreSummed(t *testing.T) {
 	const path = "../testdata/c02-interleaved-agents/run.jsonl"
-	one, err := AdviseFiles(context.Background(), []*Study{openFile(t, path)}, "", nil)
+	one, err := Files(context.Background(), []*study.Study{openFile(t, path)}, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	two, err := AdviseFiles(context.Background(), []*Study{openFile(t, path), openFile(t, path)}, "", nil)
+	two, err := Files(context.Background(), []*study.Study{openFile(t, path), openFile(t, path)}, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestAdviseCancelsAndReports(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var mu sync.Mutex
 	seen := 0
-	_, err := s.Advise(ctx, key, func(done, total int) {
+	_, err := Advise(ctx, s, key, func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
 		if done != seen+1 || total < 70 {
@@ -203,7 +204,7 @@ func TestAdviseCancelsAndReports(t *testing.T) {
 	got := make([]*Advice, 2)
 	for i := range got {
 		wg.Go(func() {
-			a, err := s.Advise(context.Background(), key, nil)
+			a, err := Advise(context.Background(), s, key, nil)
 			if err != nil {
 				t.Error(err)
 			}
@@ -211,7 +212,7 @@ func TestAdviseCancelsAndReports(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	again, _ := s.Advise(context.Background(), key, func(int, int) { t.Error("swept again") })
+	again, _ := Advise(context.Background(), s, key, func(int, int) { t.Error("swept again") })
 	if again != got[0] && again != got[1] {
 		t.Error("the advice was not kept")
 	}

@@ -1,4 +1,4 @@
-package study
+package advise
 
 import (
 	"path/filepath"
@@ -10,17 +10,18 @@ import (
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/study"
 )
 
 // opened is testdata/name opened under knobs, with the book of its
 // replay.
-func opened(t *testing.T, name string, k Knobs) (*Study, *provenance.Book) {
+func opened(t *testing.T, name string, k study.Knobs) (*study.Study, *provenance.Book) {
 	t.Helper()
 	rec, err := loader.StartLimited(filepath.Join("..", "testdata", name, "run.jsonl"), 0).Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(rec, Request{Knobs: k})
+	s, err := study.Open(rec, study.Request{Knobs: k})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +34,8 @@ func opened(t *testing.T, name string, k Knobs) (*Study, *provenance.Book) {
 // every cell of that sweep; across the follow-up no window policy keeps
 // anything.
 func TestKeep(t *testing.T) {
-	s, b := opened(t, "demo-evidence", Knobs{Strategy: model.SlidingWindow, KeepRecentTurns: Int(2), KeepLastToolResults: Int(2)})
-	search := s.Searcher(s.Replay())
+	s, b := opened(t, "demo-evidence", study.Knobs{Strategy: model.SlidingWindow, KeepRecentTurns: study.Int(2), KeepLastToolResults: study.Int(2)})
+	search := FileSearcher(s, s.Replay())
 	var got []string
 	for _, i := range []int{12, 15} {
 		for _, e := range b.Call(i).Values {
