@@ -10,18 +10,34 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// Fit is how the advisor estimates input tokens from window characters:
+// Fit is how the advisor estimates input tokens from characters:
 // Base + PerChar × chars per call, by least squares over the recorded
-// calls' usage.input against their recorded windows' characters (the
-// base is what every call sends besides the window: the system prompt,
-// the tool definitions). When the least-squares line is not a cost (a
-// slope or a base below zero, a single size of window) the line goes
-// through zero: the recorded tokens per character. Without usage in the
-// log (Calls 0) it is the usual four characters a token.
+// calls' usage.input against their recorded windows' characters and,
+// where the log holds its length, their system prompt's (Prompt): the
+// prompt is sent with every call and grows when a skill or a recall
+// joins it, so it is counted where it is known. The base is what every
+// call sends besides: the tool definitions (their names and
+// descriptions are in the log, their schemas are not, and the provider
+// counts a catalog at its own rate: counted as characters they would
+// drive the base below zero on the demo) and the request's framing.
+// When the least-squares line is not a cost (a slope or a base below
+// zero, a single size of window) the line goes through zero: the
+// recorded tokens per character. Without usage in the log (Calls 0) it
+// is the usual four characters a token.
 type Fit struct {
 	Base, PerChar float64
 	Calls         int     // the recorded calls fitted
 	R2            float64 // of the line on those calls (0 without)
+	// Prompt: the system prompt's characters are counted with the
+	// window's (some call's prompt length is in the log)
+	Prompt bool
+}
+
+// promptChars is the length of the call's system prompt when the log
+// holds it, else 0: not part of the window, but sent on every call.
+func promptChars(c *model.Call) int {
+	n, _ := c.Request.SystemPrompt.Length()
+	return n
 }
 
 // tokens is the estimate for calls calls of chars characters in all.
@@ -39,7 +55,7 @@ func (f *fitSums) add(b *adviseBase) {
 		if !call.Measured || call.Recorded == nil {
 			continue
 		}
-		x, y := float64(model.WindowChars(call.Recorded)), float64(call.Usage.Input)
+		x, y := float64(model.WindowChars(call.Recorded)+promptChars(call)), float64(call.Usage.Input)
 		f.n, f.x, f.y, f.xx, f.xy, f.yy = f.n+1, f.x+x, f.y+y, f.xx+x*x, f.xy+x*y, f.yy+y*y
 	}
 }
@@ -71,14 +87,19 @@ func answer(key string, g *keyGrid, subs []*subject) *Advice {
 	a := &Advice{Agent: key, Files: len(subs), Recorded: from.Recorded, Inferred: from.Inferred,
 		Evidence: from.Evidence, RecordedRow: g.recorded, Unengaged: g.unengaged}
 	var fs fitSums
+	prompts := 0 // the same under every policy: no strategy drops the prompt
 	for _, s := range subs {
 		a.Calls += len(s.base.calls)
 		a.NeverRead.Answers += s.never.Answers
 		a.NeverRead.Arguments += s.never.Arguments
 		a.Disagree = a.Disagree || s.agent.Recorded != from.Recorded
 		fs.add(s.base)
+		for _, c := range s.base.calls {
+			prompts += promptChars(s.base.shape.Calls[c.index].Call)
+		}
 	}
 	a.Fit = fs.fit()
+	a.Fit.Prompt = prompts > 0
 	a.Rows = make([]Row, 0, len(g.policies))
 	for i, p := range g.policies {
 		if i != g.recorded && slices.ContainsFunc(subs, func(s *subject) bool { return s.rows[i].over }) {
@@ -89,17 +110,19 @@ func answer(key string, g *keyGrid, subs []*subject) *Advice {
 			a.RecordedRow = len(a.Rows)
 		}
 		r := Row{Policy: p}
+		peakSent := 0
 		for _, s := range subs {
 			t := &s.rows[i]
 			r.Chars += t.chars
 			r.PeakChars = max(r.PeakChars, t.peak)
+			peakSent = max(peakSent, t.peakSent)
 			r.OutOfView.Answers += t.lost.Answers
 			r.OutOfView.Arguments += t.lost.Arguments
 			r.DropNotices += t.notices
 			r.StandDowns += t.standDowns
 			r.Differs += t.differs
 		}
-		r.Tokens, r.PeakTokens = a.Fit.tokens(a.Calls, r.Chars), a.Fit.tokens(1, r.PeakChars)
+		r.Tokens, r.PeakTokens = a.Fit.tokens(a.Calls, r.Chars+prompts), a.Fit.tokens(1, peakSent)
 		a.Rows = append(a.Rows, r)
 	}
 	a.frontier()

@@ -14,6 +14,7 @@ import (
 type sweepTally struct {
 	over                         bool // given up: its windows grew past the budget (adviseBase.budget)
 	chars, peak                  int
+	peakSent                     int // the largest window and system prompt of one call (promptChars)
 	lost                         Lost
 	notices, standDowns, differs int
 	// the recorded policy's walk only: by call, the values neither
@@ -29,6 +30,7 @@ func (t *sweepTally) add(c *window.CallReplay) {
 	n := c.WindowChars()
 	t.chars += n
 	t.peak = max(t.peak, n)
+	t.peakSent = max(t.peakSent, n+promptChars(c.Call))
 	if c.Visit.Notice != nil {
 		t.notices++
 	}

@@ -350,11 +350,11 @@ func joinInts(ns []int) string {
 func fitLine(f advise.Fit) string {
 	switch {
 	case f.Calls == 0:
-		return "≈tokens: window characters / 4 (the log records no usage.input to fit them on)"
+		return "≈tokens: " + fitChars(f) + "s / 4 (the log records no usage.input to fit them on)"
 	case f.Base == 0:
-		return fmt.Sprintf("≈tokens: %.3f a window character, the recorded calls' usage.input over their windows' characters (%d calls)", f.PerChar, f.Calls)
+		return fmt.Sprintf("≈tokens: %.3f a "+fitChars(f)+", the recorded calls' usage.input over their characters (%d calls)", f.PerChar, f.Calls)
 	}
-	return fmt.Sprintf("≈tokens: %.0f + %.3f a window character per call, fitted on %d recorded calls' usage.input (R² %.2f)", f.Base, f.PerChar, f.Calls, f.R2)
+	return fmt.Sprintf("≈tokens: %.0f + %.3f a "+fitChars(f)+" per call, fitted on %d recorded calls' usage.input (R² %.2f)", f.Base, f.PerChar, f.Calls, f.R2)
 }
 
 // pickSaving is a pick's tokens against the recorded policy's.
@@ -420,4 +420,13 @@ func countOf(ss []string, s string) int {
 		}
 	}
 	return n
+}
+
+// fitChars names the characters the fit counts: the window's, and the
+// system prompt's where the log holds its length.
+func fitChars(f advise.Fit) string {
+	if f.Prompt {
+		return "window or system-prompt character"
+	}
+	return "window character"
 }

@@ -54,13 +54,14 @@ Keys in the UI (? lists them all): ←/→ call · g/G first/last · : go to cal
 call 11) · / search every message, n/N next/previous hit · e/E eviction · d/D call differing
 from its record · >/< run · c/C drop notice · ↑/↓ turn · enter open folded gone turns · tab
 focus · pgup/pgdn space b ctrl+u ctrl+d scroll · w agents and conversations · W recorded window
-beside the replay · u what changed since the previous call · i response and its values
-· A final answer · x/X answer with a flagged value · I x/X stop on arguments too · K apply
-the policy that would have kept it · v transcript · o $PAGER · O $EDITOR (read-only) · y copy
-(OSC 52) · M mouse off/on · m then a letter marks the call, ' then the letter goes back to it ·
-F follow · R reload · [ ] { } p a s t T r policy knobs · P policy advisor · z hide gone · !
-problems · esc or q close a view · q quit. In compare: ←/→ pair · p where the runs part
-(again: back) · n/N next/previous change · d the messages that differ · g/G ends · q quit
+beside the replay · S the request: system prompt and tools · u what changed since the previous
+call · i response and its values · A final answer · x/X answer with a flagged value · I x/X stop
+on arguments too · K apply the policy that would have kept it · v transcript · o $PAGER · O
+$EDITOR (read-only) · y copy (OSC 52) · M mouse off/on · m then a letter marks the call, ' then
+the letter goes back to it · F follow · R reload · [ ] { } p a s t T r policy knobs · P policy
+advisor · z hide gone · ! problems · esc or q close a view · q quit. In compare: ←/→ pair · p
+where the runs part (again: back) · n/N next/previous change · d the messages that differ · g/G
+ends · q quit
 
 UI flags:
   -f, --follow                 follow a log still being written (new calls appear; F in the UI)

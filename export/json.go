@@ -266,4 +266,5 @@ func (o *jsonOut) head(h *CallHead) {
 	if h.Composition {
 		o.lit(`,"composition":true`)
 	}
+	o.request(&h.Request)
 }

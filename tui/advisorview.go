@@ -254,11 +254,11 @@ func wrapped(s string, w int) []string { return strings.Split(ansi.Wrap(s, max(1
 func fitWords(f advise.Fit) string {
 	switch {
 	case f.Calls == 0:
-		return "≈tokens: window characters / 4 (the log records no usage.input to fit them on)"
+		return "≈tokens: " + fitChars(f) + "s / 4 (the log records no usage.input to fit them on)"
 	case f.Base == 0:
-		return fmt.Sprintf("≈tokens: %.3f a window character, the recorded calls' usage.input over their windows' characters (%s)", f.PerChar, plural(f.Calls, "call"))
+		return fmt.Sprintf("≈tokens: %.3f a "+fitChars(f)+", the recorded calls' usage.input over their characters (%s)", f.PerChar, plural(f.Calls, "call"))
 	}
-	return fmt.Sprintf("≈tokens: %.0f + %.3f a window character per call, fitted on %s' usage.input (R² %.2f)", f.Base, f.PerChar, plural(f.Calls, "recorded call"), f.R2)
+	return fmt.Sprintf("≈tokens: %.0f + %.3f a "+fitChars(f)+" per call, fitted on %s' usage.input (R² %.2f)", f.Base, f.PerChar, plural(f.Calls, "recorded call"), f.R2)
 }
 
 // rowRole names what row i of the advice is besides a point of the
@@ -311,4 +311,13 @@ func policyName(p model.Policy, short bool) string {
 		s += " no-anchor"
 	}
 	return s
+}
+
+// fitChars names the characters the fit counts: the window's, and the
+// system prompt's where the log holds its length.
+func fitChars(f advise.Fit) string {
+	if f.Prompt {
+		return "window or system-prompt character"
+	}
+	return "window character"
 }

@@ -42,7 +42,9 @@ type KeyMap struct {
 	// Other.
 	Help, Problems, Close, Quit key.Binding
 	Picker, Recorded            key.Binding
-	Changed                     key.Binding // what changed since the previous call
+	// Changed shows what changed since the previous call; Request opens
+	// the call's system prompt and tools in the detail.
+	Changed, Request key.Binding
 	// Inside a prompt (go to call, search).
 	Confirm, Erase key.Binding
 }
@@ -121,6 +123,7 @@ func DefaultKeyMap() KeyMap {
 		Picker:   b([]string{"w"}, "w", "pick an agent and conversation"),
 		Recorded: b([]string{"W"}, "W", "the recorded window beside the replay"),
 		Changed:  b([]string{"u"}, "u", "what changed since the previous call"),
+		Request:  b([]string{"S"}, "S", "the request: system prompt and tools"),
 		Help:     b([]string{"?"}, "?", "help"),
 		Problems: b([]string{"!"}, "!", "problems"),
 		Close:    b([]string{"esc"}, "esc", "close a view (q too; q quits only from the main screen)"),
@@ -142,7 +145,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.PrevCall, k.NextCall, k.FirstCall, k.LastCall, k.GotoCall},
 		{k.Search, k.NextHit, k.NextEvict, k.NextDiffer, k.NextRun, k.NextNotice},
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
-		{k.Picker, k.Recorded, k.Changed, k.Transcript, k.Pager, k.Editor, k.Copy, k.Mouse, k.Follow, k.Reload, k.Mark, k.JumpMark},
+		{k.Picker, k.Recorded, k.Changed, k.Request, k.Transcript, k.Pager, k.Editor, k.Copy, k.Mouse, k.Follow, k.Reload, k.Mark, k.JumpMark},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset, k.Advisor},
 		{k.Response, k.FinalAnswer, k.NextFlagged, k.FlaggedArgs, k.ApplySuggestion},
 		{k.Help, k.Problems, k.Close, k.Quit},

@@ -23,10 +23,22 @@ func (m Model) timelineTop() int { return headerHeight }
 
 // paneTop is the screen line the panes' frames start on.
 func (m Model) paneTop() int {
+	return m.requestTop() + requestHeight*boolInt(m.showRequest())
+}
+
+// requestTop is the screen line of the request line (request.go).
+func (m Model) requestTop() int {
 	if m.showTimeline() {
 		return headerHeight + timelineHeight
 	}
 	return headerHeight
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // paneHeight is the height of the panes, frames included.
@@ -126,6 +138,9 @@ func (m Model) parts() []screenPart {
 	add(m.header.View(), headerHeight)
 	if m.showTimeline() {
 		add(m.timeline.View(), timelineHeight)
+	}
+	if m.showRequest() {
+		add(requestLine(m.s, m.st, m.width), requestHeight)
 	}
 	h := m.paneHeight()
 	add(m.panes(h), h)

@@ -343,6 +343,7 @@ func (m *Model) loaded(s *session) {
 	sugs, sel := m.sugs, m.respSel
 	m.resp.text = func(w int) string { return responseText(s, st, *sugs, *sel, w) }
 	m.detail.respText = func(w int) string { return responseText(s, st, *sugs, -1, w) }
+	m.detail.reqText = func(w int) (string, []int) { return requestText(s, st, w) }
 	m.list.land()
 	m.problems.refresh()
 	m.syncDetail()
@@ -361,6 +362,10 @@ func (m *Model) reread() {
 
 // syncDetail shows in the detail what the list's cursor is on.
 func (m *Model) syncDetail() {
+	if m.detail.request {
+		m.detail.showRequest()
+		return
+	}
 	if m.list.onResponse() {
 		m.detail.showResponse()
 		return

@@ -327,6 +327,11 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 	if t := verdictSentence(e, s.rec.Tier == model.TierMinimal); t != "" {
 		say(t, st.Dim)
 	}
+	if c := s.current(); c != nil {
+		if i, ok := pieceHolding(c.Call.Request, own, e.Value); ok {
+			say("in the system prompt: its "+pieceName(c.Call.Request.SystemPrompt.Pieces[i])+" piece (S shows it)", st.Dim)
+		}
+	}
 	if own != evidence.Left {
 		return
 	}

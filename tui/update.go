@@ -80,6 +80,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.flash = "no search to step through: / starts one"
 	case m.search.query != "" && key.Matches(msg, k.Close):
 		m.endSearch()
+	case key.Matches(msg, k.Request), m.detail.request && key.Matches(msg, k.Close):
+		m.openRequest()
 	case key.Matches(msg, k.GotoCall):
 		m.prompt, m.digits = true, ""
 	case key.Matches(msg, k.Response):
@@ -171,6 +173,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openResponse()
 	case key.Matches(msg, k.Up, k.Down, k.Expand):
 		if m.list.focused {
+			m.detail.request = false // the turns again
 			m.list.Update(msg)
 			m.syncDetail()
 		} else {
