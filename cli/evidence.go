@@ -146,7 +146,7 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 		var typed []string
 		for k, e := range ce.Values {
 			count(doc.Counts, e)
-			if !e.Flagged() || !selected(in, e.In) {
+			if !e.Judged() || !selected(in, e.In) {
 				continue
 			}
 			if typed == nil {

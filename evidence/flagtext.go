@@ -1,0 +1,37 @@
+package evidence
+
+import "github.com/afinspect/inspect/model"
+
+// What package provenance needs to decide whether a value is worth a
+// reader's look (EVIDENCE-SEMANTICS §10): the same atom-boundary search
+// and edit distance the verdicts use, asked of one value at a time.
+
+// InViewTexts is the texts of view (§9.2.3) that hold each of values
+// between atom boundaries, as the in-view-text verdict finds them; a
+// value no text holds has no entry. §10.2 rule 2 asks it of values whose
+// verdict is not in-view-text: a `left` one whose characters are still
+// in view inside a longer token.
+func (j *Judger) InViewTexts(values []string, view View) map[string][]TextHit {
+	return j.inViewText(values, view)
+}
+
+// HoldsBounded reports whether text holds the normalized value v (one of
+// its lookup forms) between atom boundaries (§9.2.2).
+func HoldsBounded(text, v string) bool {
+	return newAtomText(text, nil).holds(v)
+}
+
+// SearchedText is the text of message m that §9.2.3 searches, and false
+// for a message it does not (an assistant message, a re-ask).
+func SearchedText(m *model.Message) (string, bool) { return searchedText(m) }
+
+// FirstToken is the first token of text (§1, normalized) that holds v
+// between atom boundaries, and false when none does.
+func FirstToken(text, v string) (string, bool) {
+	t, ok := firstTokens(text, []string{v})[v]
+	return t, ok
+}
+
+// Distance is the optimal string alignment distance between a and b
+// (§9.3), or k+1 when it is more than k.
+func Distance(a, b string, k int) int { return osaDistance(a, b, k) }
