@@ -75,7 +75,8 @@ absent policy flag is inferred.`,
 	fs := c.Flags()
 	fs.StringVar(&o.format, "format", "table", "`FORMAT`: table | json (format inspect.evidence.v1)")
 	fs.StringVar(&o.in, "in", inAnswers, "judge the `VALUES` typed in the answers (default), the tool-call arguments, or\nall; the two are counted apart either way")
-	fs.StringVar(&o.failOn, "fail-on", "", "exit 4 when a value --in selects has one of the `VERDICTS` left, in-view-text,\nnever-read, summary-unsupported (for CI)")
+	fs.StringVar(&o.failOn, "fail-on", "", "exit 4 when a flagged value --in selects has one of the `VERDICTS` left,\nin-view-text, never-read, summary-unsupported (for CI)")
+	fs.BoolVar(&o.wide, "wide", false, "the table as wide as its widest cells (else it fits the terminal, or 120\ncolumns when piped)")
 	return c
 }
 
@@ -88,7 +89,11 @@ func (a *app) writeEvidence(path string, s *study.Study, o options, fail []strin
 	if o.format == "json" {
 		err = export.WriteEvidence(out, doc.EvidenceDoc)
 	} else {
-		err = writeEvidenceTable(out, doc)
+		width := outputWidth(a.stdout)
+		if o.wide {
+			width = 0
+		}
+		err = writeEvidenceTable(out, doc, width)
 	}
 	if err == nil {
 		err = out.Flush()
@@ -116,6 +121,8 @@ type evidenceDoc struct {
 	// places numbers each call in its conversation, when the file holds
 	// several (nil otherwise): a range of calls is said in those
 	places *callPlaces
+	// narration is how many judged values were typed in narration
+	narration int
 }
 
 // evidenceReport judges every call and collects the flagged values that
@@ -124,8 +131,10 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 	r, lead := s.Replay(), s.Lead()
 	doc := evidenceDoc{EvidenceDoc: export.EvidenceDoc{Format: export.EvidenceFormat, Source: source, In: in,
 		Policy: policyObject(lead.Policy, lead.Inferred, s.Given, lead.Evidence), Agents: []export.AgentPolicy{},
-		Counts: export.Counts{Answers: map[string]int{}, Arguments: map[string]int{}},
-		Values: []export.Value{}, Library: []export.LibraryRow{}}, replay: r, policy: lead.Policy.String() + guessWords(lead)}
+		Counts:        export.Counts{Answers: map[string]int{}, Arguments: map[string]int{}},
+		FlaggedCounts: export.Sides{Answers: map[string]int{}, Arguments: map[string]int{}},
+		NotFlagged:    export.Sides{Answers: map[string]int{}, Arguments: map[string]int{}},
+		Values:        []export.Value{}, Library: []export.LibraryRow{}}, replay: r, policy: lead.Policy.String() + guessWords(lead)}
 	for _, a := range s.Agents[min(1, len(s.Agents)):] { // the first is Policy
 		doc.others = append(doc.others, "policy of "+a.Agent.Key+": "+a.Policy.String()+guessWords(a))
 	}
@@ -146,6 +155,7 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 		var typed []string
 		for k, e := range ce.Values {
 			count(doc.Counts, e)
+			doc.countFlag(e)
 			if !e.Judged() || !selected(in, e.In) {
 				continue
 			}
@@ -154,7 +164,9 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 			}
 			fv := export.Value{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Agent: agentKey(c.Run),
 				Iteration: c.Call.Iteration, Entry: guess(e), Typed: typed[k]}
-			if sug, ok := search.Keep(i, e); ok {
+			if !e.Flagged() {
+				// not flagged: nothing to fix
+			} else if sug, ok := search.Keep(i, e); ok {
 				fv.Keep = &export.Keep{Policy: sug.Policy, Steps: sug.Steps, Kept: sug.Kept, Text: sug.Text}
 			}
 			doc.Values = append(doc.Values, fv)
@@ -171,6 +183,31 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 		}
 	}
 	return doc
+}
+
+// countFlag adds a judged value to the flagged counts (by verdict) or
+// the others (by rule) of its side: the answers, or the arguments and
+// narration.
+func (doc *evidenceDoc) countFlag(e provenance.Entry) {
+	if !e.Judged() {
+		return
+	}
+	side := doc.FlaggedCounts
+	if !e.Flagged() {
+		side = doc.NotFlagged
+	}
+	m := side.Answers
+	if e.Place != provenance.PlaceAnswer {
+		m = side.Arguments
+	}
+	if e.Place == provenance.PlaceNarration {
+		doc.narration++
+	}
+	if e.Flagged() {
+		m[e.Own()]++
+	} else {
+		m[e.Rule]++
+	}
 }
 
 // count adds e's own verdict to the counts of where it was typed.
@@ -202,12 +239,14 @@ func failOn(list string) ([]string, error) {
 	return out, nil
 }
 
-// failing counts the values listed whose verdict (inspect's own) --fail-on
-// names.
+// failing counts the flagged values listed whose verdict (inspect's
+// own) --fail-on names: a value §10.2 does not flag (a query window the
+// model composed, characters in view inside a longer token) is listed as
+// information and fails no pipeline.
 func failing(doc evidenceDoc, on []string) int {
 	n := 0
 	for _, v := range doc.Values {
-		if slices.Contains(on, v.Own()) {
+		if v.Flagged() && slices.Contains(on, v.Own()) {
 			n++
 		}
 	}
