@@ -446,7 +446,7 @@ func digitRun(v string) string {
 }
 
 // nearest is the form of the tool results call i's run had read —
-// those gone from its chain, then its window's — nearest the never-read
+// its window's, then those gone from its chain — nearest the never-read
 // v, within min(2, ⌊len/5⌋) edits (§10.3.3); nil when none is.
 func (f *flagCall) nearest(v string) *Nearest {
 	limit := min(evidence.MaxNear, utf8.RuneCountInString(v)/5)
@@ -465,11 +465,11 @@ func (f *flagCall) nearest(v string) *Nearest {
 		name, id := f.b.toolName(f.i, m), m.ToolCallID
 		best = &Nearest{Value: form, Distance: d, ToolName: &name, ToolCallID: &id, InView: inView}
 	}
+	for _, m := range f.view.Window { // on a tie, what the model had in front of it
+		try(m, true)
+	}
 	for _, m := range f.gone {
 		try(m, false)
-	}
-	for _, m := range f.view.Window {
-		try(m, true)
 	}
 	return best
 }
