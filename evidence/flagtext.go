@@ -35,3 +35,28 @@ func FirstToken(text, v string) (string, bool) {
 // Distance is the optimal string alignment distance between a and b
 // (§9.3), or k+1 when it is more than k.
 func Distance(a, b string, k int) int { return osaDistance(a, b, k) }
+
+// Forms is every form of tool result m, indexed as Hold indexes it (its
+// whole content, then its own bytes), in the order §3 adds them: what
+// NearForm looks through, to be kept by a caller that asks of many values.
+func Forms(m *model.Message, view View) []string {
+	x := NewIndex()
+	x.ordered = true
+	x.AddToolResult(m.Content)
+	if own := view.own(m); own != m.Content {
+		x.AddToolResult(own)
+	}
+	return x.order
+}
+
+// NearestForm is the first of forms at the smallest distance from the
+// normalized value v, when that is at most k (≤ MaxNear).
+func NearestForm(v string, forms []string, k int) (form string, dist int, ok bool) {
+	dist = k + 1
+	for _, f := range forms {
+		if d := osaDistance(v, f, k); d < dist {
+			form, dist = f, d
+		}
+	}
+	return form, dist, dist <= k
+}

@@ -39,7 +39,8 @@ type Book struct {
 	prompts [][]string
 	values  []callValues // each call's, read ahead by Walk; nil: read by Call
 	nears   map[string]*nearMemo
-	series  map[string][]seriesMember // composed label series (labelSeries), made when first asked
+	series  map[string][]seriesMember   // composed label series (labelSeries), made when first asked
+	forms   map[*model.Message][]string // each tool result's forms, once a never-read value's nearest was looked for in it
 }
 
 // New follows every message of replay r (of rec) through its windows.

@@ -453,13 +453,21 @@ func (f *flagCall) nearest(v string) *Nearest {
 	if limit == 0 {
 		return nil
 	}
+	if f.b.forms == nil {
+		f.b.forms = map[*model.Message][]string{}
+	}
 	var best *Nearest
 	try := func(m *model.Message, inView bool) {
 		if m.Role != model.RoleTool {
 			return
 		}
-		form, d, ok := evidence.NearForm(v, m, f.view)
-		if !ok || d > limit || best != nil && d >= best.Distance {
+		forms, ok := f.b.forms[m]
+		if !ok {
+			forms = evidence.Forms(m, f.view)
+			f.b.forms[m] = forms
+		}
+		form, d, ok := evidence.NearestForm(v, forms, limit)
+		if !ok || best != nil && d >= best.Distance {
 			return
 		}
 		name, id := f.b.toolName(f.i, m), m.ToolCallID
