@@ -44,8 +44,9 @@ const (
 	// RuleLabelSeries: a label the model composes for one argument call
 	// after call, its numbers tiling a range (§10.5).
 	RuleLabelSeries = "label-series"
-	// RuleArithmetic: a decimal in an answer that two numbers in view
-	// add or subtract to exactly, at its printed precision (§10.5).
+	// RuleArithmetic: a never-read decimal that two numbers in view add
+	// or subtract to exactly, at its printed precision (§10.5): the model
+	// worked it out from what it had in front of it.
 	RuleArithmetic = "arithmetic"
 	// RuleFlagged: no rule takes it out (8).
 	RuleFlagged = "flagged"
@@ -153,6 +154,11 @@ func (f *flagCall) rule(e *Entry, v, own string, held map[string][]evidence.Text
 	if f.otherReading(v) { // 3
 		return RuleOtherReading, false
 	}
+	// §10.5, beside 3: its number is not in view, but two that are make
+	// it exactly; like 2 and 3 it takes a value off the library's list
+	if own == evidence.NeverRead && f.arithmetic(v) {
+		return RuleArithmetic, false
+	}
 	answerText := e.In == InAnswer
 	if answerText && f.listed != nil && f.listed[listedForm(e.Value)] { // 6
 		e.LibraryListed = true
@@ -174,9 +180,6 @@ func (f *flagCall) rule(e *Entry, v, own string, held map[string][]evidence.Text
 	}
 	if e.In == InToolCall && f.b.labelSeries(f.i, e, v) {
 		return RuleLabelSeries, false
-	}
-	if answerText && own == evidence.NeverRead && f.arithmetic(v) {
-		return RuleArithmetic, false
 	}
 	return RuleFlagged, true
 }
