@@ -361,7 +361,11 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 	case sugFound:
 		say("would have kept it: "+termtext.Line(sug.Text)+" (K applies)", st.Changed)
 	case sugNone:
-		say(study.NoneText(), st.Dim)
+		t := study.NoneText()
+		if sugs.keepsAll != "" && e.In == provenance.InAnswer { // further than the search goes, the advisor's pick keeps every answer value
+			t += "; the advisor's " + sugs.keepsAll + ", further away, keeps every answer's values in view (P)"
+		}
+		say(t, st.Dim)
 	default:
 		say("looking for a policy that would have kept it…", st.Dim)
 	}
