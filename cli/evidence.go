@@ -76,6 +76,7 @@ absent policy flag is inferred.`,
 	fs.StringVar(&o.format, "format", "table", "`FORMAT`: table | json (format inspect.evidence.v1)")
 	fs.StringVar(&o.in, "in", inAnswers, "judge the `VALUES` typed in the answers (default), the tool-call arguments, or\nall; the two are counted apart either way")
 	fs.StringVar(&o.failOn, "fail-on", "", "exit 4 when a flagged value --in selects has one of the `VERDICTS` left,\nin-view-text, never-read, summary-unsupported (for CI)")
+	fs.IntVar(&o.width, "width", 0, "fit the table to `N` columns (default: the terminal's, 120 when piped)")
 	fs.BoolVar(&o.wide, "wide", false, "the table as wide as its widest cells (else it fits the terminal, or 120\ncolumns when piped)")
 	return c
 }
@@ -90,8 +91,11 @@ func (a *app) writeEvidence(path string, s *study.Study, o options, fail []strin
 		err = export.WriteEvidence(out, doc.EvidenceDoc)
 	} else {
 		width := outputWidth(a.stdout)
-		if o.wide {
+		switch {
+		case o.wide:
 			width = 0
+		case o.width > 0:
+			width = o.width
 		}
 		err = writeEvidenceTable(out, doc, width)
 	}

@@ -54,16 +54,19 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc, width int) error {
 			}
 		}
 	}
+	// the count lines after the table wrap at its width too (the policy
+	// and library lines are read by scripts: one line each)
+	fw := &wrapWriter{w: w, width: width}
 	fmt.Fprintf(w, "\npolicy: %s\n", termtext.Line(doc.policy))
 	for _, p := range doc.others {
 		fmt.Fprintln(w, termtext.Line(p))
 	}
-	fmt.Fprintf(w, "%s%s\n", countLine("answers", doc.FlaggedCounts.Answers, doc.NotFlagged.Answers), listed(doc.In, inAnswers))
+	fmt.Fprintf(fw, "%s%s\n", countLine("answers", doc.FlaggedCounts.Answers, doc.NotFlagged.Answers), listed(doc.In, inAnswers))
 	side := "arguments"
 	if doc.narration > 0 {
 		side = "arguments and narration"
 	}
-	fmt.Fprintf(w, "%s%s\n", countLine(side, doc.FlaggedCounts.Arguments, doc.NotFlagged.Arguments), listed(doc.In, inArguments))
+	fmt.Fprintf(fw, "%s%s\n", countLine(side, doc.FlaggedCounts.Arguments, doc.NotFlagged.Arguments), listed(doc.In, inArguments))
 	if doc.places != nil {
 		fmt.Fprintln(w, "call numbers are the file's (as report numbers them); the calls a source was sent on are its conversation's, the file's after them")
 	}
@@ -86,6 +89,33 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc, width int) error {
 		fmt.Fprintf(w, "library: call %d %s, %d candidates, %s — %s\n", l.Call, termtext.Line(l.Action), l.Candidates, n, agree)
 	}
 	return nil
+}
+
+// wrapWriter writes lines wrapped at width (0: as they are), the
+// continuations indented.
+type wrapWriter struct {
+	w     io.Writer
+	width int
+}
+
+func (ww *wrapWriter) Write(p []byte) (int, error) {
+	if ww.width <= 0 {
+		return ww.w.Write(p)
+	}
+	text := strings.TrimSuffix(string(p), "\n")
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		for k, l := range strings.Split(ansi.Wrap(line, ww.width-2, ""), "\n") {
+			if k > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(l + "\n")
+		}
+	}
+	if _, err := io.WriteString(ww.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // notFlaggedWords names the rule of §10.2 that did not flag a value:
@@ -113,7 +143,7 @@ func boolInt(b bool) int {
 // line below, wrapped and indented.
 func writeBlocks(w io.Writer, t fitTable, width int) error {
 	var b strings.Builder
-	for _, r := range t.rows {
+	for _, r := range append([][]string{t.head}, t.rows...) {
 		var short []string
 		for k, c := range r {
 			if !t.wrap[k] || k == 3 { // the value stays with the row
@@ -124,7 +154,7 @@ func writeBlocks(w io.Writer, t fitTable, width int) error {
 			b.WriteString(l + "\n")
 		}
 		for k, c := range r {
-			if !t.wrap[k] || k == 3 || c == "-" {
+			if !t.wrap[k] || k == 3 || c == "-" || &r[0] == &t.head[0] {
 				continue
 			}
 			for _, l := range strings.Split(ansi.Wrap(strings.ToLower(t.head[k])+": "+c, width-4, ""), "\n") {
