@@ -55,8 +55,11 @@ window (its source, when it left and by which rule, and the smallest policy
 change that would have kept it in view), one in view only inside a longer
 token, one never read at all, or one only a summary held that no tool result
 backs; the answers by default (--in), the arguments counted apart; then the
-library's own answer check beside inspect's (EVIDENCE-SEMANTICS §9). An
-absent policy flag is inferred.`,
+library's own answer check beside inspect's (EVIDENCE-SEMANTICS §9). Each is
+flagged or not, by the rule that decided (§10: a time the model composed for
+its query, characters in view inside a longer token, a value named only to
+be refuted are listed, not flagged); the counts and --fail-on take flagged
+values only. An absent policy flag is inferred.`,
 	}, &o, func() error {
 		if o.format != "json" && o.format != "table" {
 			return a.usageError("inspect evidence: unknown --format %q (table or json)", o.format)

@@ -263,11 +263,17 @@ func TestAlsoInOwnWordsStaysFlagged(t *testing.T) {
 // §10.5, correct arithmetic: c01's call 4 answers "estimate EST-55190 is
 // 7925.60 GBP less the 350 GBP excess = 7575.60 GBP" with
 // get_repair_estimate's total_gbp 7925.6 and get_policy's excess_gbp 350
-// in view (wire.json): the library lists 7575.60; inspect does not flag
+// in view (../shared/testdata4's wire.json of the recording): the library lists 7575.60; inspect does not flag
 // it. An integer is never taken out this way, and a decimal no two
 // numbers in view make stays flagged (LTR-CL-66120, call 6).
 func TestCorrectArithmeticNotFlagged(t *testing.T) {
-	b, _ := book(t, "c01-insurance-claims", 2, 2)
+	// (kept in this package's testdata: the loader's tests take every
+	// recording of ../testdata as a scenario with its wire.json)
+	rec, err := loader.StartLimited(filepath.Join("testdata", "c01-insurance-claims", "run.jsonl"), 0).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := New(rec, replayUnder(rec, model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 2, KeepLastToolResults: 2}))
 	if e := entry(t, b, 3, InAnswer, "7575.6"); e.Verdict != evidence.NeverRead || e.Flagged() || e.Rule != RuleArithmetic {
 		t.Errorf("c01 call 4 7575.60: %s %s", e.Verdict, flagOf(e))
 	}
