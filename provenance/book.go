@@ -41,6 +41,7 @@ type Book struct {
 	nears   map[string]*nearMemo
 	series  map[string][]seriesMember   // composed label series (labelSeries), made when first asked
 	forms   map[*model.Message][]string // each tool result's forms, once a never-read value's nearest was looked for in it
+	inRun   map[*model.Call]int         // each call's place in its run (isAnswer), made when first asked
 }
 
 // New follows every message of replay r (of rec) through its windows.
@@ -210,7 +211,7 @@ func Unjudged(c *window.CallReplay) bool { return c.Run.Composition && c.Call.Re
 // each with the verdict unknown and nothing else.
 func (b *Book) unjudged(ce *CallEvidence, cv callValues, c *window.CallReplay) {
 	place := PlaceAnswer
-	if len(c.Call.Facts.Response.ToolCalls) > 0 && !isAnswer(c) {
+	if len(c.Call.Facts.Response.ToolCalls) > 0 && !b.isAnswer(c) {
 		place = PlaceNarration
 	}
 	k := 0

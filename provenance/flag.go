@@ -98,7 +98,7 @@ type flagCall struct {
 // value of call i.
 func (b *Book) flag(i int, c *window.CallReplay, ce *CallEvidence, view evidence.View, gone []*model.Message) {
 	f := &flagCall{b: b, i: i, c: c, ce: ce, view: view, gone: gone}
-	narration := len(c.Call.Facts.Response.ToolCalls) > 0 && !isAnswer(c)
+	narration := len(c.Call.Facts.Response.ToolCalls) > 0 && !b.isAnswer(c)
 	if raw := c.Call.Facts.EvidenceChecked; len(raw) > 0 && c.Recorded() != window.Differs {
 		if l, ok := LibraryVerdict(raw, ce); ok {
 			f.listed = map[string]bool{}
@@ -201,14 +201,20 @@ func listedForm(v string) string {
 
 // isAnswer reports whether call c is an answer (§9.4.1): what it typed
 // in its text reaches the caller, or would have.
-func isAnswer(c *window.CallReplay) bool {
-	run := c.Run
-	for k, rc := range run.Calls {
-		if rc == c.Call {
-			return outcome(run, k) != ""
+func (b *Book) isAnswer(c *window.CallReplay) bool {
+	if b.inRun == nil { // each call's place in its run, once: a run may hold 50,000
+		b.inRun = map[*model.Call]int{}
+		for _, run := range b.rec.Runs {
+			for k, rc := range run.Calls {
+				b.inRun[rc] = k
+			}
 		}
 	}
-	return false
+	k, ok := b.inRun[c.Call]
+	if !ok || k >= len(c.Run.Calls) || c.Run.Calls[k] != c.Call {
+		k = slices.Index(c.Run.Calls, c.Call) // a run the recording does not list
+	}
+	return k >= 0 && outcome(c.Run, k) != ""
 }
 
 // A number with thousands commas and a unit tail, which the tokenizer
