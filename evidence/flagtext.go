@@ -1,6 +1,10 @@
 package evidence
 
-import "github.com/afinspect/inspect/model"
+import (
+	"strings"
+
+	"github.com/afinspect/inspect/model"
+)
 
 // What package provenance needs to decide whether a value is worth a
 // reader's look (EVIDENCE-SEMANTICS §10): the same atom-boundary search
@@ -53,10 +57,39 @@ func Forms(m *model.Message, view View) []string {
 // normalized value v, when that is at most k (≤ MaxNear).
 func NearestForm(v string, forms []string, k int) (form string, dist int, ok bool) {
 	dist = k + 1
+	segs, plain := segments(v, k)
 	for _, f := range forms {
+		if plain && (ascii(f) && abs(len(f)-len(v)) > k || !holdsSegment(f, segs)) {
+			continue
+		}
 		if d := osaDistance(v, f, k); d < dist {
 			form, dist = f, d
 		}
 	}
 	return form, dist, dist <= k
+}
+
+// segments cuts an ASCII v into 2k+1 pieces: k edits (a swap across a cut
+// touches two) leave one of them whole in any string that near, so a
+// string that holds none is not looked at closer. false: v is not ASCII,
+// or too short to cut.
+func segments(v string, k int) ([]string, bool) {
+	n := 2*k + 1
+	if !ascii(v) || len(v) < n {
+		return nil, false
+	}
+	out := make([]string, n)
+	for i := range n {
+		out[i] = v[i*len(v)/n : (i+1)*len(v)/n]
+	}
+	return out, true
+}
+
+func holdsSegment(f string, segs []string) bool {
+	for _, s := range segs {
+		if strings.Contains(f, s) {
+			return true
+		}
+	}
+	return false
 }
