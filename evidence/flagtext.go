@@ -25,6 +25,35 @@ func HoldsBounded(text, v string) bool {
 	return newAtomText(text, nil).holds(v)
 }
 
+// MayHoldBounded reports whether text could hold the normalized value v
+// between atom boundaries, without indexing it: each place a lookup
+// form's first run of digits stands is compared, ASCII letters without
+// case. A quick test before HoldsBounded on a large text (false is sure;
+// true is then checked).
+func MayHoldBounded(text, v string) bool {
+	for _, f := range LookupForms(v) {
+		a, d := anchor(f)
+		if a == "" {
+			return true // nothing to look for fast: the caller checks
+		}
+		for from := 0; ; {
+			k := strings.Index(text[from:], a)
+			if k < 0 {
+				break
+			}
+			p := from + k - d
+			from += k + 1
+			if p < 0 || p+len(f) > len(text) || !atomBoundary(text, p) || !atomBoundary(text, p+len(f)) {
+				continue
+			}
+			if strings.EqualFold(text[p:p+len(f)], f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // SearchedText is the text of message m that §9.2.3 searches, and false
 // for a message it does not (an assistant message, a re-ask).
 func SearchedText(m *model.Message) (string, bool) { return searchedText(m) }

@@ -422,9 +422,10 @@ func isWordByte(c byte) bool {
 // text (§9.2.3) holds the never-read v between atom boundaries, as a
 // source (§10.3.2); nil when none does.
 func (f *flagCall) leftInside(v string) *LeftInside {
-	a := digitRun(v)
 	for _, m := range f.gone {
-		if m.Role != model.RoleTool || a != "" && !strings.Contains(m.Content, a) {
+		// (the JSON text of an absence frame's lists holds only what its
+		// content does: a content that cannot hold v is passed unparsed)
+		if m.Role != model.RoleTool || !evidence.MayHoldBounded(m.Content, v) {
 			continue
 		}
 		text, ok := evidence.SearchedText(m)
@@ -440,23 +441,16 @@ func (f *flagCall) leftInside(v string) *LeftInside {
 	return nil
 }
 
-// digitRun is v's first run of digits ("" for none): a text that lacks
-// it holds no form of v (a 0x value's other forms keep its digits).
-func digitRun(v string) string {
-	i := strings.IndexAny(v, "0123456789")
-	if i < 0 {
-		return ""
-	}
-	j := i
-	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
-		j++
-	}
-	return v[i:j]
-}
+// nearestMaxContent is the largest tool result the nearest form is
+// looked for in: indexing every form of a 6.7 MB result takes seconds,
+// on the screen's goroutine for a call near the start, for a hint that
+// never changes what is flagged.
+const nearestMaxContent = 1 << 18
 
 // nearest is the form of the tool results call i's run had read —
 // its window's, then those gone from its chain — nearest the never-read
-// v, within min(2, ⌊len/5⌋) edits (§10.3.3); nil when none is.
+// v, within min(2, ⌊len/5⌋) edits (§10.3.3), in results of at most
+// nearestMaxContent bytes; nil when none is.
 func (f *flagCall) nearest(v string) *Nearest {
 	limit := min(evidence.MaxNear, utf8.RuneCountInString(v)/5)
 	if limit == 0 {
@@ -467,7 +461,7 @@ func (f *flagCall) nearest(v string) *Nearest {
 	}
 	var best *Nearest
 	try := func(m *model.Message, inView bool) {
-		if m.Role != model.RoleTool {
+		if m.Role != model.RoleTool || len(m.Content) > nearestMaxContent {
 			return
 		}
 		forms, ok := f.b.forms[m]
