@@ -3,6 +3,7 @@ package advise
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -188,4 +189,79 @@ func suggest(base, p model.Policy, call int, src provenance.Source) Suggestion {
 // NoneText says plainly that no policy tried keeps the value's sources.
 func NoneText() string {
 	return fmt.Sprintf("no window policy within %d knob steps keeps it in view", MaxSteps)
+}
+
+// Cost is what a policy found by Keep costs, over the agent's calls of
+// the searcher's replay: Tokens estimates its windows' input tokens from
+// the recorded ones (each call's recorded input, plus the characters its
+// window gains under the policy at the tokens a character cost on the
+// recorded calls), Recorded is the
+// recorded input tokens of those calls, and OutOfView the values that are
+// still `left` under the policy (inspect's own verdict, §9.5.3).
+type Cost struct {
+	Tokens, Recorded int
+	OutOfView        Lost
+}
+
+// CostOf is p's cost for agent (its key, "" for a file that names none),
+// rec being the recording the searcher's replay was made of; false when
+// the search was given up. It judges every call of p's replay: slow, so
+// off the UI goroutine.
+func (s *Searcher) CostOf(rec *model.Recording, agent string, p model.Policy) (Cost, bool) {
+	r := s.sweep.Replay(agent, p)
+	if r == nil {
+		return Cost{}, false
+	}
+	// tokens a window character costs: the slope of the recorded inputs
+	// over the recorded windows' characters (the rest of an input — the
+	// system prompt, the tools — does not grow with the window)
+	var sum fitSums
+	for i := range s.r.Calls {
+		c := &s.r.Calls[i]
+		if ofAgent(c, agent) && c.Recorded() == window.Match && c.Call.Usage.Input > 0 {
+			x, y := float64(c.WindowChars()), float64(c.Call.Usage.Input)
+			sum.n, sum.x, sum.y, sum.xx, sum.xy = sum.n+1, sum.x+x, sum.y+y, sum.xx+x*x, sum.xy+x*y
+		}
+	}
+	perChar := 0.0
+	if d := sum.n*sum.xx - sum.x*sum.x; sum.n >= 2 && d > 0 {
+		perChar = max(0, (sum.n*sum.xy-sum.x*sum.y)/d)
+	} else if sum.x > 0 {
+		perChar = sum.y / sum.x
+	}
+	var c Cost
+	for i := range r.Calls {
+		if i >= len(s.r.Calls) || !ofAgent(&s.r.Calls[i], agent) {
+			continue
+		}
+		in := s.r.Calls[i].Call.Usage.Input
+		c.Recorded += in
+		c.Tokens += in + int(math.Round(perChar*float64(r.Calls[i].WindowChars()-s.r.Calls[i].WindowChars())))
+	}
+	b := provenance.Walk(rec, r)
+	defer b.Stop()
+	for i := range r.Calls {
+		if !ofAgent(&r.Calls[i], agent) {
+			continue
+		}
+		for _, e := range b.Call(i).Values {
+			if e.Own() != evidence.Left {
+				continue
+			}
+			if e.In == provenance.InToolCall {
+				c.OutOfView.Arguments++
+			} else {
+				c.OutOfView.Answers++
+			}
+		}
+	}
+	return c, true
+}
+
+// ofAgent reports whether call c is one of agent's ("" : any).
+func ofAgent(c *window.CallReplay, agent string) bool {
+	if agent == "" {
+		return true
+	}
+	return c.Run.Agent != nil && c.Run.Agent.Key == agent
 }

@@ -16,9 +16,15 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// failVerdicts are the words --fail-on accepts: the verdicts inspect
-// flags (EVIDENCE-SEMANTICS §9.1.3).
-var failVerdicts = []string{evidence.Left, evidence.InViewText, evidence.NeverRead, evidence.SummaryUnsupported}
+// failVerdicts are the words --fail-on accepts: the verdicts a value
+// out of view may have (EVIDENCE-SEMANTICS §9.1.3), and failFlagged.
+var failVerdicts = []string{evidence.Left, evidence.InViewText, evidence.NeverRead, evidence.SummaryUnsupported, failFlagged}
+
+// failFlagged in --fail-on counts flagged values only (§10): alone, any
+// flagged value fails; beside verdicts, the flagged values of those
+// verdicts. A verdict without it counts every value of that verdict, as
+// §9.1.3 has it, so a gate written before §10 keeps its meaning.
+const failFlagged = "flagged"
 
 // The values --in selects: the answers' (the default: what reaches the
 // caller, and what the library checks), the tool calls' arguments', or
@@ -56,8 +62,13 @@ window (its source, when it left and by which rule, and the smallest policy
 change that would have kept it in view), one in view only inside a longer
 token, one never read at all, or one only a summary held that no tool result
 backs; the answers by default (--in), the arguments counted apart; then the
-library's own answer check beside inspect's (EVIDENCE-SEMANTICS §9). An
-absent policy flag is inferred.`,
+library's own answer check beside inspect's (EVIDENCE-SEMANTICS §9). Each is
+flagged or not, by the rule that decided (§10: a time the model composed for
+its query, characters in view inside a longer token, a value named only to
+be refuted are listed, not flagged); the counts take flagged values only, and so
+does --fail-on flagged (--fail-on flagged,never-read: the flagged never-read
+ones; a verdict alone counts every value of it). An absent policy flag is
+inferred.`,
 	}, &o, func() error {
 		if o.format != "json" && o.format != "table" {
 			return a.usageError("inspect evidence: unknown --format %q (table or json)", o.format)
@@ -76,7 +87,9 @@ absent policy flag is inferred.`,
 	fs := c.Flags()
 	fs.StringVar(&o.format, "format", "table", "`FORMAT`: table | json (format inspect.evidence.v1)")
 	fs.StringVar(&o.in, "in", inAnswers, "judge the `VALUES` typed in the answers (default), the tool-call arguments, or\nall; the two are counted apart either way")
-	fs.StringVar(&o.failOn, "fail-on", "", "exit 4 when a value --in selects has one of the `VERDICTS` left, in-view-text,\nnever-read, summary-unsupported (for CI)")
+	fs.StringVar(&o.failOn, "fail-on", "", "exit 4 when a value --in selects has one of the `VERDICTS` left, in-view-text,\nnever-read, summary-unsupported; with flagged among them, a flagged value of those\n(flagged alone: any flagged value — what a person would act on; for CI)")
+	fs.IntVar(&o.width, "width", 0, "fit the table to `N` columns (default: the terminal's, 120 when piped)")
+	fs.BoolVar(&o.wide, "wide", false, "the table as wide as its widest cells (else it fits the terminal, or 120\ncolumns when piped)")
 	return c
 }
 
@@ -89,7 +102,14 @@ func (a *app) writeEvidence(path string, s *study.Study, o options, fail []strin
 	if o.format == "json" {
 		err = export.WriteEvidence(out, doc.EvidenceDoc)
 	} else {
-		err = writeEvidenceTable(out, doc)
+		width := outputWidth(a.stdout)
+		switch {
+		case o.wide:
+			width = 0
+		case o.width > 0:
+			width = o.width
+		}
+		err = writeEvidenceTable(out, doc, width)
 	}
 	if err == nil {
 		err = out.Flush()
@@ -117,6 +137,8 @@ type evidenceDoc struct {
 	// places numbers each call in its conversation, when the file holds
 	// several (nil otherwise): a range of calls is said in those
 	places *callPlaces
+	// narration is how many judged values were typed in narration
+	narration int
 }
 
 // evidenceReport judges every call and collects the flagged values that
@@ -125,8 +147,10 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 	r, lead := s.Replay(), s.Lead()
 	doc := evidenceDoc{EvidenceDoc: export.EvidenceDoc{Format: export.EvidenceFormat, Source: source, In: in,
 		Policy: policyObject(lead.Policy, lead.Inferred, s.Given, lead.Evidence), Agents: []export.AgentPolicy{},
-		Counts: export.Counts{Answers: map[string]int{}, Arguments: map[string]int{}},
-		Values: []export.Value{}, Library: []export.LibraryRow{}}, replay: r, policy: lead.Policy.String() + guessWords(lead)}
+		Counts:        export.Counts{Answers: map[string]int{}, Arguments: map[string]int{}},
+		FlaggedCounts: export.Sides{Answers: map[string]int{}, Arguments: map[string]int{}},
+		NotFlagged:    export.Sides{Answers: map[string]int{}, Arguments: map[string]int{}},
+		Values:        []export.Value{}, Library: []export.LibraryRow{}}, replay: r, policy: lead.Policy.String() + guessWords(lead)}
 	for _, a := range s.Agents[min(1, len(s.Agents)):] { // the first is Policy
 		doc.others = append(doc.others, "policy of "+a.Agent.Key+": "+a.Policy.String()+guessWords(a))
 	}
@@ -147,7 +171,8 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 		var typed []string
 		for k, e := range ce.Values {
 			count(doc.Counts, e)
-			if !e.Flagged() || !selected(in, e.In) {
+			doc.countFlag(e)
+			if !e.Judged() || !selected(in, e.In) {
 				continue
 			}
 			if typed == nil {
@@ -155,7 +180,9 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 			}
 			fv := export.Value{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Agent: agentKey(c.Run),
 				Iteration: c.Call.Iteration, Entry: guess(e), Typed: typed[k]}
-			if sug, ok := search.Keep(i, e); ok {
+			if !e.Flagged() {
+				// not flagged: nothing to fix
+			} else if sug, ok := search.Keep(i, e); ok {
 				fv.Keep = &export.Keep{Policy: sug.Policy, Steps: sug.Steps, Kept: sug.Kept, Text: sug.Text}
 			}
 			doc.Values = append(doc.Values, fv)
@@ -172,6 +199,31 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 		}
 	}
 	return doc
+}
+
+// countFlag adds a judged value to the flagged counts (by verdict) or
+// the others (by rule) of its side: the answers, or the arguments and
+// narration.
+func (doc *evidenceDoc) countFlag(e provenance.Entry) {
+	if !e.Judged() {
+		return
+	}
+	side := doc.FlaggedCounts
+	if !e.Flagged() {
+		side = doc.NotFlagged
+	}
+	m := side.Answers
+	if e.Place != provenance.PlaceAnswer {
+		m = side.Arguments
+	}
+	if e.Place == provenance.PlaceNarration {
+		doc.narration++
+	}
+	if e.Flagged() {
+		m[e.Own()]++
+	} else {
+		m[e.Rule]++
+	}
 }
 
 // count adds e's own verdict to the counts of where it was typed.
@@ -203,12 +255,18 @@ func failOn(list string) ([]string, error) {
 	return out, nil
 }
 
-// failing counts the values listed whose verdict (inspect's own) --fail-on
-// names.
+// failing counts the values listed that --fail-on names: of its
+// verdicts, and flagged when it says flagged (a value §10.2 does not flag
+// — a query window the model composed, characters in view inside a longer
+// token — fails no pipeline then).
 func failing(doc evidenceDoc, on []string) int {
+	flaggedOnly := slices.Contains(on, failFlagged)
+	verdicts := slices.DeleteFunc(slices.Clone(on), func(v string) bool { return v == failFlagged })
 	n := 0
 	for _, v := range doc.Values {
-		if slices.Contains(on, v.Own()) {
+		switch {
+		case flaggedOnly && !v.Flagged():
+		case len(verdicts) == 0 && flaggedOnly, slices.Contains(verdicts, v.Own()):
 			n++
 		}
 	}

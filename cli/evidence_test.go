@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// --fail-on gates a pipeline: exit 4 when a value --in selects has a
-// named verdict, 0 when none does. (s01-basic-loop: its arguments' values
+// --fail-on gates a pipeline: exit 4 when a flagged value --in selects
+// has a named verdict, 0 when none does (EVIDENCE-SEMANTICS §10: a value
+// §10.2 does not flag fails nothing). (s01-basic-loop: its arguments' values
 // are never read, its answers hold none; s06-tiny-results: none flagged;
 // demo-evidence: both in its answers.)
 func TestEvidenceFailOn(t *testing.T) {
@@ -24,7 +25,20 @@ func TestEvidenceFailOn(t *testing.T) {
 		{"../testdata/s06-tiny-results/run.jsonl", "left,never-read", "all", 0},
 		{"../testdata/s06-tiny-results/run.jsonl", "", "", 0},
 		{"../testdata/demo-evidence/run.jsonl", "", "", 0},
-		{"../testdata/demo-evidence/run.jsonl", "in-view-text", "arguments", 4}, // call 12's since 14:31
+		// call 12's since 14:31 is in-view-text (§9.1.2), its characters in
+		// view: a verdict alone counts it (§9.1.3), flagged does not (§10.2)
+		{"../testdata/demo-evidence/run.jsonl", "in-view-text", "arguments", 4},
+		{"../testdata/demo-evidence/run.jsonl", "flagged,in-view-text", "arguments", 0},
+		// call 8's wrk-8e71c4, one swap from list_hosts' wrk-8e17c4, is flagged
+		{"../testdata/demo-evidence/run.jsonl", "never-read", "arguments", 4},
+		{"../testdata/demo-evidence/run.jsonl", "flagged,never-read", "arguments", 4},
+		// c04's answers are clean; of its arguments' never-read values the
+		// composed time windows (§10.2 rule 4) are not flagged, the guessed
+		// dep-2026-11-23-1405 is (§10.2: REAL)
+		{"../testdata/c04-summarize-multi/run.jsonl", "flagged", "", 0},
+		{"../testdata/c04-summarize-multi/run.jsonl", "flagged,never-read", "arguments", 4},
+		// demo-evidence's answers hold flagged left values (call 13)
+		{"../testdata/demo-evidence/run.jsonl", "flagged", "", 4},
 		{"../testdata/demo-evidence/run.jsonl", "in-view-text", "", 0},
 		// §9.1.3: c04's answers are clean, its arguments hold never-read time windows
 		{"../testdata/c04-summarize-multi/run.jsonl", "never-read", "", 0},
@@ -65,7 +79,7 @@ func TestEvidenceFailOn(t *testing.T) {
 // 13 has its five flagged values, the suggestion its README's sweep
 // found, and the library's verdict beside inspect's.
 func TestEvidenceOutput(t *testing.T) {
-	code, table, _ := runCLI("evidence", "-q", "../testdata/demo-evidence/run.jsonl")
+	code, table, _ := runCLI("evidence", "-q", "--wide", "../testdata/demo-evidence/run.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -74,9 +88,14 @@ func TestEvidenceOutput(t *testing.T) {
 		"13    1    answer  3,940", // as typed
 		"keepRecentTurns 2→3 and keepLastToolResults 2→3 keep list_hosts call_0001 in view at call 13",
 		"library: call 13 flagged, 13 candidates, 5 unsupported — inspect agrees",
-		// EVIDENCE-SEMANTICS §9.1.2's count of the demo
-		"answers: 9 flagged — 7 left the window, 2 never read (listed above)",
-		"arguments: 9 flagged — 3 left the window, 1 in view inside a longer token, 5 never read (not listed: --in arguments)",
+		// EVIDENCE-SEMANTICS §9.1.2's values of the demo, as §10.2 flags
+		// them: call 16's web-3e6f14 is refuted ("web-3e6f41 …, not
+		// web-3e6f14"); of the arguments only call 7's web-9d4b27 (left)
+		// and call 8's wrk-8e71c4 (never read) are flagged — the query
+		// windows are the model's, 14:31 and 14:05 are in view inside
+		// timestamps
+		"answers: 8 flagged — 7 left the window, 1 never read; 1 not flagged (1 refuted) (listed above)",
+		"arguments: 2 flagged — 1 left the window, 1 never read; 7 not flagged (3 in-view-inside-token, 4 time-in-argument) (not listed: --in arguments)",
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
@@ -139,7 +158,7 @@ func TestEvidenceStatesEveryAgentsPolicy(t *testing.T) {
 // match): a source's calls are said to be sent only where
 // every one of those windows is the library's.
 func TestEvidenceSourcesNotSentWhereTheReplayDiffers(t *testing.T) {
-	code, table, _ := runCLI("evidence", "-q", "--keep-recent-turns", "1", "../testdata/demo-evidence/run.jsonl")
+	code, table, _ := runCLI("evidence", "-q", "--wide", "--keep-recent-turns", "1", "../testdata/demo-evidence/run.jsonl")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -209,7 +228,7 @@ func TestExportCompositionCallHasNoOutcome(t *testing.T) {
 // JSON say both, and the footer says the knob is a guess. Given as a flag,
 // the knob is no guess and the rule is the flag's alone.
 func TestEvidenceSaysARuleOfAGuessedKnob(t *testing.T) {
-	_, table, _ := runCLI("evidence", "-q", "--in", "arguments", c02)
+	_, table, _ := runCLI("evidence", "-q", "--wide", "--in", "arguments", c02)
 	for _, want := range []string{
 		"14 not-pinnable; 11 superseded or pins-off",
 		"policy of billing: sliding-window keepRecentTurns=4 keepLastToolResults=2 (a guess: keepLastToolResults 0–5 reproduce the same windows)",
@@ -241,7 +260,7 @@ func TestEvidenceSaysARuleOfAGuessedKnob(t *testing.T) {
 	if got, want := strings.Join(rules, "; "), "14 not-pinnable []; 14 superseded [superseded pins-off]; 18 not-pinnable []; 18 superseded [superseded pins-off]"; got != want {
 		t.Errorf("json rules %q, want %q", got, want)
 	}
-	_, table, _ = runCLI("evidence", "-q", "--in", "arguments", "--keep-last-tool-results", "2", c02)
+	_, table, _ = runCLI("evidence", "-q", "--wide", "--in", "arguments", "--keep-last-tool-results", "2", c02)
 	if !strings.Contains(table, "14 not-pinnable; 11 superseded ") || strings.Contains(table, "pins-off") || strings.Contains(table, "a guess") {
 		t.Errorf("keepLastToolResults given, yet a guess:\n%s", table)
 	}
@@ -252,7 +271,7 @@ func TestEvidenceSaysARuleOfAGuessedKnob(t *testing.T) {
 // request's text, sent on the file's 2–13, was sent on its conversation's
 // 1–7 — never on oncall's calls between them. The table says which.
 func TestEvidenceRangesStayInTheConversation(t *testing.T) {
-	_, table, _ := runCLI("evidence", "-q", "--in", "arguments", c02)
+	_, table, _ := runCLI("evidence", "-q", "--wide", "--in", "arguments", c02)
 	for _, want := range []string{
 		"user text (run 2, sent on conversation 2's calls 1–7, the file's 2–13)",
 		"get_invoice call_0001 (run 2, sent on conversation 2's calls 2–5, the file's 3–9)",
@@ -262,7 +281,7 @@ func TestEvidenceRangesStayInTheConversation(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, table)
 		}
 	}
-	_, table, _ = runCLI("evidence", "-q", "../testdata/demo-evidence/run.jsonl")
+	_, table, _ = runCLI("evidence", "-q", "--wide", "../testdata/demo-evidence/run.jsonl")
 	if !strings.Contains(table, "list_hosts call_0001 (run 1, sent on 2–6)") || strings.Contains(table, "call numbers are the file's") {
 		t.Errorf("a file of one conversation: its numbers are the file's\n%s", table)
 	}

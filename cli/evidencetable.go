@@ -3,8 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/evidence"
@@ -16,36 +19,54 @@ import (
 
 // The evidence report as a table (inspect evidence --format table).
 
-// writeEvidenceTable prints one row per flagged value, then the library's
-// own verdicts beside inspect's.
-func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
+// writeEvidenceTable prints one row per judged value — flagged, or not
+// and by which rule (EVIDENCE-SEMANTICS §10) —, within width columns
+// (0: each column as wide as its widest cell), then the counts and the
+// library's own verdicts beside inspect's.
+func writeEvidenceTable(w io.Writer, doc evidenceDoc, width int) error {
 	if len(doc.Values) == 0 {
 		fmt.Fprintf(w, "no flagged values in the %s: every number and identifier was in view, typed by the user, or a library note\n", inWords(doc.In))
 	} else {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "CALL\tRUN\tIN\tVALUE\tVERDICT\tSOURCE\tEVICTED AT\tWHAT WOULD HAVE KEPT IT")
+		t := fitTable{head: []string{"CALL", "RUN", "IN", "VALUE", "VERDICT", "FLAGGED", "SOURCE", "EVICTED AT", "WHAT WOULD HAVE KEPT IT"},
+			wrap: []bool{false, false, false, true, false, false, true, true, true}}
 		for _, v := range doc.Values {
 			src, at := sourceCells(doc.replay, doc.places, v)
+			if !v.Flagged() {
+				src = notFlaggedWords(v.Entry, src)
+			}
 			keep := "-"
 			switch {
 			case v.Keep != nil:
 				keep = v.Keep.Text
-			case v.Own() == evidence.Left:
+			case v.Own() == evidence.Left && v.Flagged():
 				keep = advise.NoneText()
 			}
-			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", v.Call, v.Run, termtext.Line(where(v.Entry)),
-				termtext.Line(v.Typed), v.Own(), termtext.Line(src), at, termtext.Line(keep))
+			t.rows = append(t.rows, []string{fmt.Sprint(v.Call), fmt.Sprint(v.Run), termtext.Line(where(v.Entry)),
+				termtext.Line(v.Typed), v.Own(), pick(boolInt(v.Flagged()), "yes", "no"), termtext.Line(src), termtext.Line(at), termtext.Line(keep)})
 		}
-		if err := tw.Flush(); err != nil {
+		ok, err := t.write(w, width)
+		if err != nil {
 			return err
 		}
+		if !ok {
+			if err := writeBlocks(w, t, width); err != nil {
+				return err
+			}
+		}
 	}
+	// the count lines after the table wrap at its width too (the policy
+	// and library lines are read by scripts: one line each)
+	fw := &wrapWriter{w: w, width: width}
 	fmt.Fprintf(w, "\npolicy: %s\n", termtext.Line(doc.policy))
 	for _, p := range doc.others {
 		fmt.Fprintln(w, termtext.Line(p))
 	}
-	fmt.Fprintf(w, "%s%s\n", countLine("answers", doc.Counts.Answers), listed(doc.In, inAnswers))
-	fmt.Fprintf(w, "%s%s\n", countLine("arguments", doc.Counts.Arguments), listed(doc.In, inArguments))
+	fmt.Fprintf(fw, "%s%s\n", countLine("answers", doc.FlaggedCounts.Answers, doc.NotFlagged.Answers), listed(doc.In, inAnswers))
+	side := "arguments"
+	if doc.narration > 0 {
+		side = "arguments and narration"
+	}
+	fmt.Fprintf(fw, "%s%s\n", countLine(side, doc.FlaggedCounts.Arguments, doc.NotFlagged.Arguments), listed(doc.In, inArguments))
 	if doc.places != nil {
 		fmt.Fprintln(w, "call numbers are the file's (as report numbers them); the calls a source was sent on are its conversation's, the file's after them")
 	}
@@ -68,6 +89,81 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
 		fmt.Fprintf(w, "library: call %d %s, %d candidates, %s — %s\n", l.Call, termtext.Line(l.Action), l.Candidates, n, agree)
 	}
 	return nil
+}
+
+// wrapWriter writes lines wrapped at width (0: as they are), the
+// continuations indented.
+type wrapWriter struct {
+	w     io.Writer
+	width int
+}
+
+func (ww *wrapWriter) Write(p []byte) (int, error) {
+	if ww.width <= 0 {
+		return ww.w.Write(p)
+	}
+	text := strings.TrimSuffix(string(p), "\n")
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		for k, l := range strings.Split(ansi.Wrap(line, ww.width-2, ""), "\n") {
+			if k > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(l + "\n")
+		}
+	}
+	if _, err := io.WriteString(ww.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// notFlaggedWords names the rule of §10.2 that did not flag a value:
+// "not flagged: refuted (the library flags it) · " before src.
+func notFlaggedWords(e provenance.Entry, src string) string {
+	s := "not flagged: " + e.Rule
+	if e.LibraryListed {
+		s += " (the library flags it)"
+	}
+	if src == "-" {
+		return s
+	}
+	return s + " · " + src
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// writeBlocks writes the rows of t one block each, for a width too narrow
+// for its columns: the short cells on one line, each long one on its own
+// line below, wrapped and indented.
+func writeBlocks(w io.Writer, t fitTable, width int) error {
+	var b strings.Builder
+	for _, r := range append([][]string{t.head}, t.rows...) {
+		var short []string
+		for k, c := range r {
+			if !t.wrap[k] || k == 3 { // the value stays with the row
+				short = append(short, c)
+			}
+		}
+		for _, l := range strings.Split(ansi.Wrap(strings.Join(short, "  "), width, ""), "\n") {
+			b.WriteString(l + "\n")
+		}
+		for k, c := range r {
+			if !t.wrap[k] || k == 3 || c == "-" || &r[0] == &t.head[0] {
+				continue
+			}
+			for _, l := range strings.Split(ansi.Wrap(strings.ToLower(t.head[k])+": "+c, width-4, ""), "\n") {
+				b.WriteString("    " + l + "\n")
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // callWords is "call 12" or "calls 12, 21".
@@ -111,8 +207,11 @@ func listed(in, side string) string {
 
 // where says which part of the response a value was in.
 func where(e provenance.Entry) string {
-	if e.ToolCallID != nil {
+	switch {
+	case e.ToolCallID != nil:
 		return "args " + *e.ToolCallID
+	case e.Place != "":
+		return e.Place
 	}
 	return e.In
 }
@@ -135,6 +234,20 @@ func sourceCells(r *window.Replay, places *callPlaces, v export.Value) (src, at 
 			return "only in a summary; no tool result held it", "-"
 		}
 		return fmt.Sprintf("only in a summary; no tool result held it — nearest: %s (%s %s)", near.Value, *near.ToolName, *near.ToolCallID), "-"
+	case v.LeftInside != nil:
+		l := v.LeftInside
+		name := "user text"
+		if l.Source.ToolName != nil {
+			name = *l.Source.ToolName + " " + *l.Source.ToolCallID
+		}
+		inside := "inside a longer token"
+		if l.Token != nil {
+			inside = "inside " + *l.Token
+		}
+		return fmt.Sprintf("left %s of %s (run %d, sent on %s)", inside, name, l.Source.Run, places.span(l.Source.SentOn)),
+			fmt.Sprintf("%d %s", l.Source.EvictedAt, advise.RuleWords(l.Source.Rule, l.Source.Rules))
+	case len(sources) == 0 && v.Nearest != nil:
+		return "typed, not read — nearest: " + nearestWords(v.Nearest), "-"
 	case len(sources) == 0:
 		return "-", "-"
 	}
@@ -200,9 +313,27 @@ func span(c [2]int) string {
 	return fmt.Sprintf("%d–%d", c[0], c[1])
 }
 
-// countLine counts the flagged verdicts of one side (answers or
-// arguments), e.g. "answers: 9 flagged — 7 left, 2 never read".
-func countLine(side string, n map[string]int) string {
+// nearestWords is "web-3e6f41 (get_deploy call_0004, in view)".
+func nearestWords(n *provenance.Nearest) string {
+	name := "a tool result"
+	if n.ToolName != nil {
+		name = *n.ToolName
+		if n.ToolCallID != nil {
+			name += " " + *n.ToolCallID
+		}
+	}
+	view := "out of view"
+	if n.InView {
+		view = "in view"
+	}
+	return fmt.Sprintf("%s (%s, %s)", n.Value, name, view)
+}
+
+// countLine counts the flagged values of one side (the answers, or the
+// arguments and narration) by verdict, and those §10.2 does not flag by
+// rule, e.g. "answers: 8 flagged — 7 left the window, 1 never read; 1
+// not flagged (1 refuted)".
+func countLine(side string, n, not map[string]int) string {
 	words := []struct{ verdict, say string }{
 		{evidence.Left, "left the window"}, {evidence.InViewText, "in view inside a longer token"},
 		{evidence.NeverRead, "never read"}, {evidence.SummaryUnsupported, "only in a summary"},
@@ -215,8 +346,18 @@ func countLine(side string, n map[string]int) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n[w.verdict], w.say))
 		}
 	}
-	if total == 0 {
-		return side + ": nothing flagged"
+	line := side + ": nothing flagged"
+	if total > 0 {
+		line = fmt.Sprintf("%s: %d flagged — %s", side, total, strings.Join(parts, ", "))
 	}
-	return fmt.Sprintf("%s: %d flagged — %s", side, total, strings.Join(parts, ", "))
+	if len(not) > 0 {
+		rules := slices.Sorted(maps.Keys(not))
+		nn, words := 0, make([]string, len(rules))
+		for k, r := range rules {
+			nn += not[r]
+			words[k] = fmt.Sprintf("%d %s", not[r], r)
+		}
+		line += fmt.Sprintf("; %d not flagged (%s)", nn, strings.Join(words, ", "))
+	}
+	return line
 }

@@ -27,6 +27,8 @@ type options struct {
 	maxLineMB  int    // --max-line-mb: the longest line read; 0 is the loader's default
 	failOn     string // evidence --fail-on left,never-read: exit 4 when such a value exists
 	in         string // evidence --in answers|arguments|all: the values judged
+	wide       bool   // evidence --wide: the table unfitted
+	width      int    // evidence --width N: the table fitted to N columns
 	theme      string // --theme auto|dark|light (the UI)
 	follow     bool   // -f: the UI reads the file again as it grows
 	library    string // --library-version X.Y.Z: replay under that version's window rules

@@ -104,3 +104,27 @@ func TestJSONStringify(t *testing.T) {
 		t.Errorf("%s, want %s", got, want)
 	}
 }
+
+// NearestForm looks closer only at forms that keep one of the value's
+// 2k+1 pieces whole, which k edits always leave: it finds what the
+// distance over every form finds. The forms are the demo's list_hosts
+// ids and their neighbours one and two edits away (a swap across a cut,
+// an insertion, a deletion, a multi-byte letter).
+func TestNearestFormFindsWhatEveryFormFinds(t *testing.T) {
+	forms := []string{"web-3e6f41", "web-3e6f14", "wrk-8e17c4", "web-9d4b27", "web-3ef614", "web3e6f14", "web-3e6f144",
+		"wéb-3e6f14", "w-3e6f14", "web-3e6f1", "xeb-3e6f1x", "14:00-14:30z", "10.12.4.52", "10.12.4.25", "us-east-1b"}
+	for _, v := range append([]string{"web-3e6f14", "wrk-8e71c4", "10.12.4.25", "14:00-14:30z", "web-9d4b72"}, forms...) {
+		for k := 0; k <= MaxNear; k++ {
+			want, wd := "", k+1
+			for _, f := range forms {
+				if d := osaDistance(v, f, k); d < wd {
+					want, wd = f, d
+				}
+			}
+			got, gd, ok := NearestForm(v, forms, k)
+			if got != want || gd != wd || ok != (wd <= k) {
+				t.Errorf("%s within %d: %s at %d, every form gives %s at %d", v, k, got, gd, want, wd)
+			}
+		}
+	}
+}

@@ -61,18 +61,24 @@ func LibraryPayload(raw json.RawMessage) json.RawMessage {
 // writes.
 const EvidenceFormat = "inspect.evidence.v1"
 
-// EvidenceDoc is `inspect evidence --format json`: every flagged value
-// of the part --in selects, inspect's verdicts counted, and the library's
+// EvidenceDoc is `inspect evidence --format json`: every judged value
+// of the part --in selects, with whether it is flagged (§10), inspect's verdicts counted, and the library's
 // own verdicts.
 type EvidenceDoc struct {
-	Format  string        `json:"format"`
-	Source  string        `json:"source"`
-	In      string        `json:"in"`     // answers, arguments or all (--in)
-	Policy  Policy        `json:"policy"` // the first agent's
-	Agents  []AgentPolicy `json:"agents"`
-	Counts  Counts        `json:"counts"`
-	Values  []Value       `json:"values"`
-	Library []LibraryRow  `json:"library"`
+	Format string        `json:"format"`
+	Source string        `json:"source"`
+	In     string        `json:"in"`     // answers, arguments or all (--in)
+	Policy Policy        `json:"policy"` // the first agent's
+	Agents []AgentPolicy `json:"agents"`
+	Counts Counts        `json:"counts"`
+	// FlaggedCounts counts the values §10.2 flags by verdict, the
+	// answers' apart from the arguments' and narration's (§10.3.1);
+	// NotFlagged the judged values it does not flag, by rule. Every
+	// value, whatever --in says.
+	FlaggedCounts Sides        `json:"flaggedCounts"`
+	NotFlagged    Sides        `json:"notFlagged"`
+	Values        []Value      `json:"values"`
+	Library       []LibraryRow `json:"library"`
 }
 
 // AgentPolicy is one agent's settled policy.
@@ -88,7 +94,15 @@ type Counts struct {
 	Arguments map[string]int `json:"arguments"`
 }
 
-// Value is one value inspect flags, with where it was and what would
+// Sides counts one thing of the answers and, apart, of the arguments and
+// the narration (the text of a response that has tool calls and is no
+// answer: it does not reach the caller).
+type Sides struct {
+	Answers   map[string]int `json:"answers"`
+	Arguments map[string]int `json:"arguments"`
+}
+
+// Value is one value inspect judged (flagged or not, §10), with where it was and what would
 // have kept its source.
 type Value struct {
 	Call      int    `json:"call"`

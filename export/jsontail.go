@@ -171,7 +171,41 @@ func (o *jsonOut) entry(e *provenance.Entry) {
 		o.judged(r.InText, r.Near)
 		o.b = append(o.b, '}')
 	}
+	o.flagged(e)
 	o.b = append(o.b, '}')
+}
+
+// flagged writes what §10 adds to an entry: where it was typed, whether
+// it is flagged and by which rule, and the explanations present.
+func (o *jsonOut) flagged(e *provenance.Entry) {
+	o.strKey(`,"place":`, e.Place)
+	o.boolKey(`,"flagged":`, e.Flag)
+	if e.Rule != "" {
+		o.strKey(`,"rule":`, e.Rule)
+	}
+	if e.Refuted {
+		o.boolKey(`,"refuted":`, true)
+	}
+	if e.LibraryListed {
+		o.boolKey(`,"libraryListed":`, true)
+	}
+	if l := e.LeftInside; l != nil {
+		o.lit(`,"leftInside":{"source":`)
+		o.source(&l.Source)
+		o.strOrNullKey(`,"token":`, l.Token)
+		o.b = append(o.b, '}')
+	}
+	if n := e.Nearest; n != nil {
+		o.strKey(`,"nearest":{"value":`, n.Value)
+		o.intKey(`,"distance":`, n.Distance)
+		o.strOrNullKey(`,"toolName":`, n.ToolName)
+		o.strOrNullKey(`,"toolCallId":`, n.ToolCallID)
+		o.boolKey(`,"inView":`, n.InView)
+		o.b = append(o.b, '}')
+	}
+	if e.AlsoInOwnWords {
+		o.boolKey(`,"alsoInOwnWords":`, true)
+	}
 }
 
 // judged writes the members a verdict adds: inText (in-view-text), near

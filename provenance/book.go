@@ -39,6 +39,9 @@ type Book struct {
 	prompts [][]string
 	values  []callValues // each call's, read ahead by Walk; nil: read by Call
 	nears   map[string]*nearMemo
+	series  map[string][]seriesMember   // composed label series (labelSeries), made when first asked
+	forms   map[*model.Message][]string // each tool result's forms, once a never-read value's nearest was looked for in it
+	inRun   map[*model.Call]int         // each call's place in its run (isAnswer), made when first asked
 }
 
 // New follows every message of replay r (of rec) through its windows.
@@ -187,6 +190,7 @@ func (b *Book) Call(i int) *CallEvidence {
 			}
 			ce.Values[r.at].Read = read
 		}
+		b.flag(i, c, ce, view, gone)
 	}
 	if b.values == nil { // (a Walk never asks again)
 		b.memo[i] = ce
@@ -206,12 +210,16 @@ func Unjudged(c *window.CallReplay) bool { return c.Run.Composition && c.Call.Re
 // unjudged lists the values of call c, whose window is not in the log,
 // each with the verdict unknown and nothing else.
 func (b *Book) unjudged(ce *CallEvidence, cv callValues, c *window.CallReplay) {
+	place := PlaceAnswer
+	if len(c.Call.Facts.Response.ToolCalls) > 0 && !b.isAnswer(c) {
+		place = PlaceNarration
+	}
 	k := 0
 	for g, n := range cv.groups {
 		for _, v := range cv.values[k : k+n] {
-			e := Entry{Value: v.Value, Shape: v.Shape, In: InAnswer, Verdict: evidence.Unknown, Sources: []Source{}}
+			e := Entry{Value: v.Value, Shape: v.Shape, In: InAnswer, Verdict: evidence.Unknown, Sources: []Source{}, Place: place}
 			if g > 0 {
-				e.In, e.ToolCallID = InToolCall, &c.Call.Facts.Response.ToolCalls[g-1].ID
+				e.In, e.ToolCallID, e.Place = InToolCall, &c.Call.Facts.Response.ToolCalls[g-1].ID, PlaceToolCall
 			}
 			ce.Values = append(ce.Values, e)
 		}

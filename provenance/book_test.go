@@ -24,11 +24,11 @@ func book(t *testing.T, name string, k, l int) (*Book, *window.Replay) {
 	return New(rec, r), r
 }
 
-// flagged lists call i's flagged values as "value verdict [tool id run first–last evicted rule; …]".
+// flagged lists call i's judged values (a verdict §10.2 decides on) as "value verdict [tool id run first–last evicted rule; …]".
 func flagged(b *Book, i int, in string) []string {
 	var out []string
 	for _, e := range b.Call(i).Values {
-		if !e.Flagged() || e.In != in {
+		if !e.Judged() || e.In != in {
 			continue
 		}
 		var srcs []string

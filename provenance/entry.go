@@ -112,6 +112,23 @@ type Entry struct {
 	InText     []InText `json:"inText,omitempty"`
 	Near       *Near    `json:"near,omitempty"`
 	Read       *Read    `json:"read,omitempty"`
+
+	// What §10 adds: where the value was typed, finer than In (answer,
+	// narration or toolCall); whether inspect flags it and by which rule
+	// of §10.2 (a grounded value is never flagged and has no rule); and
+	// the explanations of §10.3.
+	Place string `json:"place"`
+	Flag  bool   `json:"flagged"`
+	Rule  string `json:"rule,omitempty"`
+	// Refuted: named only to be refuted (rule 7); LibraryListed: the
+	// library's answer check lists it (rule 6), whatever inspect says.
+	Refuted       bool `json:"refuted,omitempty"`
+	LibraryListed bool `json:"libraryListed,omitempty"`
+	// LeftInside: a never-read value a message gone held inside a longer
+	// token; Nearest: the nearest form the run read (never-read only).
+	LeftInside     *LeftInside `json:"leftInside,omitempty"`
+	Nearest        *Nearest    `json:"nearest,omitempty"`
+	AlsoInOwnWords bool        `json:"alsoInOwnWords,omitempty"`
 }
 
 // Read is the number a `:NNNN` answer value stands for (§9.5): the value
@@ -139,9 +156,15 @@ func (e Entry) Own() string {
 	return e.Verdict
 }
 
-// Flagged reports whether inspect flags the value: its own verdict is
-// left, in-view-text, never-read or summary-unsupported.
-func (e Entry) Flagged() bool { return evidence.Flagged(e.Own()) }
+// Flagged reports whether inspect flags the value (§10.2): a reader
+// has to look at it. Its own verdict is then left, in-view-text,
+// never-read or summary-unsupported; not every such value is flagged.
+func (e Entry) Flagged() bool { return e.Flag }
+
+// Judged reports whether the value's own verdict is one the library's
+// rules do not ground or a summary's value no tool result held: one
+// §10.2 decides on, flagged or not.
+func (e Entry) Judged() bool { return evidence.Flagged(e.Own()) }
 
 // Unsupported reports whether the library's rules leave the value
 // unsupported (its Verdict, not its read's): the library's list.

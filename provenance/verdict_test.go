@@ -84,7 +84,7 @@ func TestInViewTextNotTypedNotRead(t *testing.T) {
 		{"1,250/month", evidence.NeverRead, ""},
 	} {
 		e := entry(t, b, 6, InAnswer, c.value)
-		if e.Verdict != c.verdict || inTexts(e) != c.inText || len(e.Sources) != 0 || !e.Flagged() || !e.Unsupported() {
+		if e.Verdict != c.verdict || inTexts(e) != c.inText || len(e.Sources) != 0 || !e.Judged() || !e.Unsupported() {
 			t.Errorf("e03 %s: %s [%s] sources %v, want %s [%s]", c.value, e.Verdict, inTexts(e), e.Sources, c.verdict, c.inText)
 		}
 	}
@@ -142,7 +142,7 @@ func TestSummaryBackedByWhatItFolded(t *testing.T) {
 	}
 }
 
-// Answers and arguments are counted apart (§9.1.2, the demo): 9 flagged
+// Answers and arguments are counted apart (§9.1.2, the demo): 9 judged
 // values in answers (7 left, 2 never-read, both web-3e6f14), 9 in
 // arguments (5 never-read, 3 left, 1 in-view-text).
 func TestArgumentsCountedApart(t *testing.T) {
@@ -150,7 +150,7 @@ func TestArgumentsCountedApart(t *testing.T) {
 	counts := map[string]map[string]int{InAnswer: {}, InToolCall: {}}
 	for i := range r.Calls {
 		for _, e := range b.Call(i).Values {
-			if e.Flagged() {
+			if e.Judged() {
 				counts[e.In][e.Own()]++
 			}
 		}

@@ -57,7 +57,7 @@ type Value struct {
 // answer check: the verdicts evidence flags (left, in-view-text,
 // never-read, summary-unsupported) of a value typed in the answer.
 func (v Value) OutOfView() bool {
-	return v.In == provenance.InAnswer && provenance.Entry{Verdict: v.Verdict}.Flagged()
+	return v.In == provenance.InAnswer && provenance.Entry{Verdict: v.Verdict}.Judged()
 }
 
 // ConvPair is a conversation of each side lined up: by agent key and the

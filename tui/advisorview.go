@@ -280,6 +280,14 @@ func rowRole(ad *advise.Advice, i int) string {
 	return " (" + strings.Join(out, ", ") + ")"
 }
 
+// rowCost is what applying row i costs, in the advisor's own figures:
+// "≈41,230 tok vs 38,100 recorded (+8.2%); 2 values still out of view
+// (1 in answers)".
+func rowCost(ad *advise.Advice, i int) string {
+	row, rec := ad.Rows[i], ad.Rows[ad.RecordedRow]
+	return costWords(advise.Cost{Tokens: row.Tokens, Recorded: rec.Tokens, OutOfView: row.OutOfView})
+}
+
 // against is tokens against the recorded policy's, in %.
 func against(tokens, recorded int) string {
 	if tokens == recorded || recorded == 0 {

@@ -25,8 +25,10 @@ func TestBranchLifelineIsItsChain(t *testing.T) {
 		query, want string
 	}{
 		// (the log's tool_end names no tool, so the hit names none)
-		{4, "web-42 is down", "sent on calls 2–3 · evicted at 4 by keepRecentTurns=2"},
-		{6, "web-42 is down", "sent on calls 2–5 · evicted at 6 by keepRecentTurns=2"},
+		// a tool result's eviction names its rule, as the value list does
+		// (the log cannot tell whether pins were on: both rules)
+		{4, "web-42 is down", "sent on calls 2–3 · evicted at 4 (before-request or pins-off)"},
+		{6, "web-42 is down", "sent on calls 2–5 · evicted at 6 (before-request or pins-off)"},
 		// r1's answer is first sent in the follow-up's first window
 		{4, "It is web-42", "in assistant text · sent on call 3 · evicted at 4 by keepRecentTurns=2"},
 		{6, "It is web-42", "in assistant text · sent on call 5 · evicted at 6 by keepRecentTurns=2"},

@@ -45,15 +45,16 @@ func TestGoldenEvidenceToolTurnStrip(t *testing.T) {
 }
 
 func TestGoldenEvidenceNextFlaggedArgs(t *testing.T) {
-	// With I, x stops on arguments too: from call 1 it goes to call 2,
-	// whose tool-call arguments carry a time window no message held; x
-	// again to call 4, then call 7 types web-9d4b27 from memory at the
-	// very call list_hosts left (README (i)). The block lists it under the
-	// arguments, apart from the answer's (none).
+	// With I, x stops on arguments too, on flagged values only (§10.2):
+	// from call 1 it passes calls 2 and 4, whose time windows are the
+	// model's query bounds, and goes to call 7, which types web-9d4b27
+	// from memory at the very call list_hosts left (README (i)). The
+	// block lists it under the arguments, apart from the text, which is
+	// narration: call 7 is no answer.
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		keys("I", "x", "x", "x"), step{keys: []string{"i"}, wait: "would have kept it:"}))
+		keys("I", "x"), step{keys: []string{"i"}, wait: "would have kept it:"}))
 }
 
 func TestGoldenEvidenceSuggestionApplied(t *testing.T) {

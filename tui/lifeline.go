@@ -2,9 +2,12 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -17,6 +20,10 @@ type life struct {
 	folded      bool // it left folded into a summary frame
 	placeholder bool // a placeholder frame: in the replay's windows, never sent
 	tip         int  // one past the last call of the chain it is told on (0: the replay's last)
+	// rule is the rule that let its tool results go at the visit it left
+	// by, as the values that used them name it; "" while it has not left,
+	// or for a turn without a tool result
+	rule string
 }
 
 // lives is the life of each turn of one replay, read from the replay's
@@ -27,10 +34,15 @@ type life struct {
 type lives struct {
 	replay *window.Replay
 	call   int
+	agent  *study.Agent // for a guessed policy's other rules; nil: none
 }
 
 // livesOf is the lives of the replay on screen, told on the call on screen.
-func (s *session) livesOf() *lives { return newLives(s.replay, s.call) }
+func (s *session) livesOf() *lives {
+	l := newLives(s.replay, s.call)
+	l.agent = s.agent
+	return l
+}
 
 func newLives(r *window.Replay, call int) *lives { return &lives{replay: r, call: call} }
 
@@ -45,8 +57,38 @@ func (l *lives) of(k string) (life, bool) {
 	}
 	r := l.replay
 	folded := row.LeftAt >= 0 && row.LeftAt < len(r.Calls) && r.Calls[row.LeftAt].Visit.Frame != nil
-	return life{first: row.First, left: row.LeftAt, notice: row.WroteAt >= 0, folded: folded, placeholder: row.Placeholder,
-		tip: r.LastOn(l.call) + 1}, true
+	lf := life{first: row.First, left: row.LeftAt, notice: row.WroteAt >= 0, folded: folded, placeholder: row.Placeholder,
+		tip: r.LastOn(l.call) + 1}
+	if row.LeftAt >= 0 && row.LeftAt < len(r.Calls) {
+		lf.rule = leftRule(&r.Calls[row.LeftAt], r, row.Messages, l.agent)
+	}
+	return lf, true
+}
+
+// leftRule is the rule of c's visit that removed the tool results of
+// msgs (a turn), in the words the value list uses for the same eviction
+// (each once, joined by "and"; where the policy is a guess among equally
+// good ones that say other rules, all of them); "" for a turn without
+// one, which left by the recency the knob sets.
+func leftRule(c *window.CallReplay, r *window.Replay, msgs []*model.Message, agent *study.Agent) string {
+	p := r.PolicyOf(c)
+	var tools []string
+	for _, m := range msgs {
+		rule := ""
+		if m.Role == model.RoleTool {
+			rule = c.Visit.EvictionRule(m, p)
+		}
+		if rule == "" {
+			continue
+		}
+		if agent != nil {
+			rule = advise.RuleWords(rule, advise.Rules(agent, &c.Visit, m, p))
+		}
+		if !slices.Contains(tools, rule) {
+			tools = append(tools, rule)
+		}
+	}
+	return strings.Join(tools, " and ")
 }
 
 // each calls fn with every turn of the call's chain, in conversation
@@ -93,15 +135,19 @@ func lifeline(lf life, r *window.Replay, p model.Policy) string {
 	if lf.left < 0 {
 		return s + " · still in the window at the last call"
 	}
-	by := fmt.Sprintf("keepRecentTurns=%d", p.KeepRecentTurns)
-	if p.NeedsThreshold() {
-		by = fmt.Sprintf("thresholdTokens=%d", p.ThresholdTokens)
-	}
 	how := "evicted"
 	if lf.folded {
 		how = "folded into a summary"
 	}
-	return s + fmt.Sprintf(" · %s at %d by %s", how, lf.left+1, by)
+	if lf.rule == "" || lf.folded { // no tool result, or a fold: the knob that moved the window
+		by := fmt.Sprintf("keepRecentTurns=%d", p.KeepRecentTurns)
+		if p.NeedsThreshold() {
+			by = fmt.Sprintf("thresholdTokens=%d", p.ThresholdTokens)
+		}
+		return s + fmt.Sprintf(" · %s at %d by %s", how, lf.left+1, by)
+	}
+	// the rule, in the words the value list and inspect evidence use
+	return s + fmt.Sprintf(" · %s at %d (%s)", how, lf.left+1, lf.rule)
 }
 
 // sentOn says a turn was sent on calls first–last of r (numbered from 1):

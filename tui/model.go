@@ -340,9 +340,14 @@ func (m *Model) loaded(s *session) {
 	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
-	sugs, sel := m.sugs, m.respSel
-	m.resp.text = func(w int) string { return responseText(s, st, *sugs, *sel, w) }
-	m.detail.respText = func(w int) string { return responseText(s, st, *sugs, -1, w) }
+	sugs, sel, adv := m.sugs, m.respSel, m.adv
+	withAdvice := func() suggestions {
+		sg := *sugs
+		sg.keepsAll = adv.keepsAllFor(s)
+		return sg
+	}
+	m.resp.text = func(w int) string { return responseText(s, st, withAdvice(), *sel, w) }
+	m.detail.respText = func(w int) string { return responseText(s, st, withAdvice(), -1, w) }
 	m.detail.reqText = func(w int) (string, []int) { return requestText(s, st, w) }
 	m.list.land()
 	m.problems.refresh()

@@ -192,10 +192,17 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *Style
 	vw = min(vw, max(1, w/3)) // a long value does not push the others' places off screen
 	t := tallyOf(ce)
 	left := 0
+	// the text of a call that is no answer is narration: it does not
+	// reach the caller, and its flags are counted with the arguments
+	text, textCount := "answer", t.answer
+	narration := len(c.Call.Facts.Response.ToolCalls) > 0 && s.outcomes[c.Call] == "" && !c.Run.Composition
+	if narration {
+		text = "narration"
+	}
 	for _, side := range []struct {
 		in, name string
 		count    tally
-	}{{provenance.InAnswer, "answer", t.answer}, {provenance.InToolCall, "arguments", t.args}} {
+	}{{provenance.InAnswer, text, textCount}, {provenance.InToolCall, "arguments", t.args}} {
 		n := 0
 		for _, e := range ce.Values {
 			if e.In == side.in {
@@ -204,6 +211,14 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *Style
 		}
 		if n == 0 && side.in == provenance.InToolCall {
 			continue
+		}
+		if narration && side.in == provenance.InAnswer {
+			side.count = tally{}
+			for _, e := range ce.Values {
+				if e.In == side.in && e.Flagged() {
+					side.count.add(e.Own())
+				}
+			}
 		}
 		head := fmt.Sprintf("%s · %s", side.name, plural(n, "value"))
 		if side.count.total() > 0 {
@@ -327,6 +342,9 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 	if t := verdictSentence(e, s.rec.Tier == model.TierMinimal); t != "" {
 		say(t, st.Dim)
 	}
+	if t := flagSentence(e); t != "" {
+		say(t, st.Dim)
+	}
 	if c := s.current(); c != nil {
 		if i, ok := pieceHolding(c.Call.Request, own, e.Value); ok {
 			say("in the system prompt: its "+pieceName(c.Call.Request.SystemPrompt.Pieces[i])+" piece (S shows it)", st.Dim)
@@ -341,11 +359,18 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 			b.WriteString(indent + l + "\n")
 		}
 	}
+	if !e.Flagged() {
+		return // nothing to fix
+	}
 	switch sug, state := sugs.of(s.call, e.Value); state {
 	case sugFound:
 		say("would have kept it: "+termtext.Line(sug.Text)+" (K applies)", st.Changed)
 	case sugNone:
-		say(advise.NoneText(), st.Dim)
+		t := advise.NoneText()
+		if sugs.keepsAll != "" && e.In == provenance.InAnswer { // further than the search goes, the advisor's pick keeps every answer value
+			t += "; the advisor's " + sugs.keepsAll + ", further away, keeps every answer's values in view (P)"
+		}
+		say(t, st.Dim)
 	default:
 		say("looking for a policy that would have kept it…", st.Dim)
 	}

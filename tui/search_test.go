@@ -33,7 +33,9 @@ func TestSearchGoneValue(t *testing.T) {
 	if m.search.typing || m.s.call != 1 {
 		t.Fatalf("enter: prompt %v, at call %d; want the first call that sent it, 2", m.search.typing, m.s.call+1)
 	}
-	want := "in the list_hosts result · sent on calls 2–7 · evicted at 8 by keepRecentTurns=2"
+	// the rule the value list names for the same eviction (its pin yielded
+	// to a newer result's), not the knob
+	want := "in the list_hosts result · sent on calls 2–7 · evicted at 8 (yielded)"
 	if got := m.search.describe(m.s.replay, m.s.policy); got != want {
 		t.Errorf("hit: %q\nwant %q", got, want)
 	}

@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"fmt"
+	"maps"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
 )
@@ -28,6 +32,11 @@ type suggestions struct {
 	gen     int // the replay they were asked for (Model.gen)
 	answers map[int]map[string]*advise.Suggestion
 	search  *advise.Searcher // the last search started, given up when the replay changes
+	// keepsAll names the advisor's policy that keeps every value of the
+	// agent on screen in view, when the advisor has found one ("" else):
+	// a value no nearby policy keeps says that one does (it is further)
+	keepsAll string
+	costs    map[model.Policy]advise.Cost // what each policy found costs (K says it)
 }
 
 func (k suggestions) of(call int, value string) (advise.Suggestion, int) {
@@ -44,24 +53,31 @@ func (k suggestions) of(call int, value string) (advise.Suggestion, int) {
 // suggestedMsg is sent by suggestCmd with the suggestions for one call's
 // values that left; gen names the replay they were worked out on.
 type suggestedMsg struct {
-	gen  int
-	call int
-	sugs map[string]*advise.Suggestion
+	gen   int
+	call  int
+	sugs  map[string]*advise.Suggestion
+	costs map[model.Policy]advise.Cost // what each policy found costs
 }
 
 // suggestCmd searches nearby policies, by replay, for each value of call
 // i that left the window: slow (a replay per policy tried), so off the
 // UI goroutine. It reads the searcher it is given and nothing else of
 // the session.
-func suggestCmd(gen int, search *advise.Searcher, vals []provenance.Entry, i int) tea.Cmd {
+func suggestCmd(gen int, search *advise.Searcher, rec *model.Recording, agent string, vals []provenance.Entry, i int) tea.Cmd {
 	return func() tea.Msg {
 		sugs := map[string]*advise.Suggestion{}
+		costs := map[model.Policy]advise.Cost{}
 		for _, e := range vals {
 			if sug, ok := search.Keep(i, e); ok {
 				sugs[e.Value] = &sug
+				if _, done := costs[sug.Policy]; !done {
+					if c, ok := search.CostOf(rec, agent, sug.Policy); ok {
+						costs[sug.Policy] = c
+					}
+				}
 			}
 		}
-		return suggestedMsg{gen: gen, call: i, sugs: sugs}
+		return suggestedMsg{gen: gen, call: i, sugs: sugs, costs: costs}
 	}
 }
 
@@ -95,7 +111,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 	if m.sugs.search == nil {
 		m.sugs.search = advise.ViewSearcher(m.s.view, m.s.replay) // one sweep for every call of this replay
 	}
-	return suggestCmd(m.gen, m.sugs.search, left, m.s.call)
+	return suggestCmd(m.gen, m.sugs.search, m.s.rec, agentKey(m.s), left, m.s.call)
 }
 
 // suggested files an answer of suggestCmd, if it is for the replay on
@@ -105,6 +121,10 @@ func (m *Model) suggested(msg suggestedMsg) {
 		return
 	}
 	m.sugs.answers[msg.call] = msg.sugs
+	if m.sugs.costs == nil {
+		m.sugs.costs = map[model.Policy]advise.Cost{}
+	}
+	maps.Copy(m.sugs.costs, msg.costs)
 	m.resp.refresh()
 	if m.list.onResponse() {
 		m.syncDetail()
@@ -133,6 +153,9 @@ func (m Model) applySuggestion() (Model, tea.Cmd) {
 				m.s.lastPins = sug.Policy.KeepLastToolResults
 			}
 			m.flash = "applied" + onAgent(m.s) + ": " + sug.Text
+			if c, ok := m.sugs.costs[sug.Policy]; ok { // the cost first: a long sentence is cut
+				m.flash = "applied" + onAgent(m.s) + " (" + costWords(c) + "): " + sug.Text
+			}
 			return m.replan()
 		}
 		pending = pending || state == sugPending
@@ -145,6 +168,17 @@ func (m Model) applySuggestion() (Model, tea.Cmd) {
 	}
 	m.flash = "no suggestion to apply on this call"
 	return m, nil
+}
+
+// costWords says what a policy costs: "≈41,038 tok vs 34,790 recorded,
+// +18.0%; 2 values still out of view, 1 in answers".
+func costWords(c advise.Cost) string {
+	s := fmt.Sprintf("≈%s tok vs %s recorded, %s", thousands(c.Tokens), thousands(c.Recorded), against(c.Tokens, c.Recorded))
+	n := c.OutOfView.Answers + c.OutOfView.Arguments
+	if n == 0 {
+		return s + "; no value out of view"
+	}
+	return s + fmt.Sprintf("; %d %s still out of view, %d in answers", n, pick(n == 1, "value", "values"), c.OutOfView.Answers)
 }
 
 // onAgent names the agent whose policy the knobs move, when the file

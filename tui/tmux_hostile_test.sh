@@ -241,7 +241,7 @@ expect 'would have kept it: .*keep list_hosts␊␛\[1;32mSPOOFED' "i: the sugge
 borders "the response block"
 spoofless "the response block"
 keys K
-expect '^applied: .*list_hosts␊␛\[1;32mSPOOFED' "K: the footer names list_hosts with its placeholders" 10
+expect '^applied \(≈[^)]*\): .*list_hosts␊␛\[1;32mSPOOFED' "K: the footer names list_hosts with its placeholders" 10
 spoofless "K"
 keys r
 keys Enter

@@ -147,7 +147,7 @@ expect 'call 1/16 \(iteration 1\)' "demo-incident opens"
 keys / w e b - 9 d 4 b 2 7
 expect '^/web-9d4b27.*1 hit' "a search for a host id finds one message while it is typed"
 keys Enter
-expect 'hit 1 of 1 · in the list_hosts result · sent on calls 2–7 · evicted at 8 by keepRecentTurns=2' "the hit says where it was in view and where it left"
+expect 'hit 1 of 1 · in the list_hosts result · sent on calls 2–7 · evicted at 8 \(yielded\)' "the hit says where it was in view and where it left, by the rule the value list names"
 expect 'call 2/16' "enter goes to the first call that sent it"
 esc
 keys / w e b - 1 c 9 4 d 2 Enter
@@ -183,8 +183,8 @@ expect 'call 1/16 \(iteration 1\)' "the demo opens"
 keys x
 expect 'call 13/16' "x jumps to the first call whose answer holds a value not read"
 keys g I x
-expect 'call 2/16' "with I, x stops on the tool calls' arguments too"
-expect 'args: 2 never read' "call 2's two tool calls each typed a time window no message held, counted as arguments"
+expect 'call 7/16' "with I, x stops on the tool calls' arguments too, past call 2's composed query windows (not flagged)"
+expect 'args: 1 left' "call 7's get_metrics typed web-9d4b27 from memory, counted as an argument's"
 keys ':' 7 Enter
 expect 'call 7/16' ": goes to call 7, where list_hosts left"
 expect 'list_hosts ·▮▮▣▣▣▲·····▲··▲' "the evicted inventory's lifetime strip: in view on 2–6, used out of view at 7, 13, 16"

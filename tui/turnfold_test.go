@@ -84,10 +84,15 @@ func TestNextHitWithoutASearchSaysSo(t *testing.T) {
 // K on a call whose response was never opened still applies what would
 // have kept its values (the demo's call 13, README: keepRecentTurns 2→3
 // and keepLastToolResults 2→3 keep list_hosts in view), once the search
-// it starts has answered — not "no suggestion".
+// it starts has answered — not "no suggestion"; it says what the policy
+// costs: the demo's recorded input was 26,036 tokens (its llm_end usage),
+// and under it 4 answer values and 2 arguments' still leave (those the
+// K=3 L=3 recording, demo-evidence-k3-pins3, has left; study's
+// TestCostOfASuggestion checks the estimate against that recording's).
 func TestApplyKeepSearchesFirst(t *testing.T) {
 	m := press(open(t, fileConfig("../testdata/demo-evidence/run.jsonl"), 120, 40), ":", "1", "3", "enter", "K")
-	if p := m.s.policy; p.KeepRecentTurns != 3 || p.KeepLastToolResults != 3 || !strings.HasPrefix(m.flash, "applied: keepRecentTurns 2→3 and keepLastToolResults 2→3") {
+	if p := m.s.policy; p.KeepRecentTurns != 3 || p.KeepLastToolResults != 3 || !strings.HasPrefix(m.flash, "applied (≈") ||
+		!strings.Contains(m.flash, " tok vs 26,036 recorded, +") || !strings.Contains(m.flash, "; 6 values still out of view, 4 in answers): keepRecentTurns 2→3 and keepLastToolResults 2→3") {
 		t.Errorf("K at call 13: policy %v, %q", p, m.flash)
 	}
 }

@@ -190,22 +190,30 @@ func TestGoToFileWideCallNumber(t *testing.T) {
 }
 
 // x stops on calls whose answer holds a flagged value (§9.1.4): on the
-// demo from call 1 that is call 13 (its 9 flagged answer values are at
-// calls 13 and 16), not call 2's time windows, which are arguments; I
-// makes x stop on the arguments too.
+// demo from call 1 that is call 13 (its flagged answer values are at
+// calls 13 and 16); I makes x stop on the arguments too, and there only
+// on flagged ones (§10.2): call 2's time windows are the model's query
+// bounds and not flagged, so I, x goes to call 7, whose get_metrics
+// types web-9d4b27 from memory at the call list_hosts left. Call 2's
+// values are still listed, each with the rule that did not flag it.
 func TestXStopsOnAnswersUnlessAsked(t *testing.T) {
 	m := press(open(t, fileConfig(evidenceDemo), 120, 40), "x")
 	if m.s.call != 12 {
 		t.Errorf("x: call %d, want 13", m.s.call+1)
 	}
 	m = press(m, "g", "I", "x")
-	if m.s.call != 1 || !m.xArgs {
-		t.Errorf("I, x: call %d, want 2", m.s.call+1)
+	if m.s.call != 6 || !m.xArgs {
+		t.Errorf("I, x: call %d, want 7", m.s.call+1)
 	}
-	if line2 := strings.Split(ansiFree(m.View()), "\n")[1]; !strings.Contains(line2, "args: 2 never read") || strings.Contains(line2, "answers:") {
-		t.Errorf("call 2's header: %q", line2)
+	if line2 := strings.Split(ansiFree(m.View()), "\n")[1]; !strings.Contains(line2, "args: 1 left") || strings.Contains(line2, "answers:") {
+		t.Errorf("call 7's header: %q", line2)
 	}
-	if v := respText(m); !strings.Contains(v, "── arguments · 4 values · 2 never read") || valueRow(v, "14:00-14:30z") != "never-read 14:00-14:30z args call_0002" {
+	m = press(m, ":", "2", "enter")
+	if line2 := strings.Split(ansiFree(m.View()), "\n")[1]; strings.Contains(line2, "args:") {
+		t.Errorf("call 2's header counts what is not flagged: %q", line2)
+	}
+	if v := respText(m); !strings.Contains(v, "── arguments · 4 values ─") || valueRow(v, "14:00-14:30z") != "never-read 14:00-14:30z args call_0002" ||
+		!strings.Contains(v, "not flagged (time-in-argument)") {
 		t.Errorf("call 2's block:\n%s", v)
 	}
 }

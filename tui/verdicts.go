@@ -90,14 +90,19 @@ func countWord(verdict string) string {
 // arguments', apart.
 type callTally struct{ answer, args tally }
 
-// tallyOf counts ce's flagged values by where they were typed.
+// tallyOf counts ce's flagged values (§10.2) by where they were typed:
+// the answer's, and apart the arguments' and the narration's (the text
+// of a call that is no answer: it does not reach the caller, §10.3.1).
 func tallyOf(ce *provenance.CallEvidence) callTally {
 	var c callTally
 	if ce == nil {
 		return c
 	}
 	for _, e := range ce.Values {
-		if e.In == provenance.InToolCall {
+		if !e.Flagged() {
+			continue
+		}
+		if e.Place != provenance.PlaceAnswer {
 			c.args.add(e.Own())
 		} else {
 			c.answer.add(e.Own())
@@ -161,10 +166,26 @@ func verdictSentence(e provenance.Entry, minimal bool) string {
 	case evidence.InViewText:
 		return inTextSentence(inText)
 	case evidence.NeverRead:
-		if minimal {
-			return "in no message of the log this conversation sent: typed, not read — unless the system prompt held it (tier minimal: the log does not keep it)"
+		if l := e.LeftInside; l != nil {
+			inside := "inside a longer token"
+			if l.Token != nil {
+				inside = "inside " + termtext.Line(*l.Token)
+			}
+			return fmt.Sprintf("left: read %s of %s, sent on calls %d–%d, evicted at %d (%s); the library's check does not split tokens",
+				inside, termtext.Line(toolName(l.Source.ToolName, l.Source.ToolCallID)), l.Source.SentOn[0], l.Source.SentOn[1], l.Source.EvictedAt, termtext.Line(l.Source.Rule))
 		}
-		return "in no message this conversation sent: typed, not read"
+		s := "in no message this conversation sent: typed, not read"
+		if minimal {
+			s = "in no message of the log this conversation sent: typed, not read — unless the system prompt held it (tier minimal: the log does not keep it)"
+		}
+		if n := e.Nearest; n != nil {
+			view := "out of view"
+			if n.InView {
+				view = "in view"
+			}
+			s += fmt.Sprintf(" — nearest: %s (%s, %s)", termtext.Line(n.Value), termtext.Line(toolName(n.ToolName, n.ToolCallID)), view)
+		}
+		return s
 	case evidence.SummaryUnsupported:
 		s := "only in the summary; no tool result held it"
 		if near != nil && near.Found() {
@@ -175,6 +196,42 @@ func verdictSentence(e provenance.Entry, minimal bool) string {
 		return "not judged: the log does not hold this call's window (a composition's own call), so nothing says whether it was in view"
 	}
 	return ""
+}
+
+// flagSentence says why a judged value is not flagged (the rule of
+// §10.2 that took it out), or that it is the model's own words too;
+// "" for a flagged value with nothing more to say.
+func flagSentence(e provenance.Entry) string {
+	var s string
+	switch e.Rule {
+	case "", provenance.RuleFlagged, provenance.RuleSummary, provenance.RuleLibraryFloor:
+	case provenance.RuleInViewInsideToken:
+		s = "not flagged (in-view-inside-token): its characters are in view inside a longer token"
+	case provenance.RuleOtherReading:
+		s = "not flagged (other-reading): in view as the number it spells"
+	case provenance.RuleTimeInArgument:
+		s = "not flagged (time-in-argument): a time the model composed for its query; a wrong bound reaches no caller"
+	case provenance.RuleOwnCallAnswered:
+		s = "not flagged (own-call-answered): the model asked about it in a tool call whose result is in view"
+	case provenance.RuleRefuted:
+		s = "not flagged (refuted): named only to be refuted, beside the value it corrects to"
+		if e.LibraryListed {
+			s += "; the library's check flags it"
+		}
+	case provenance.RuleLabelSeries:
+		s = "not flagged (label-series): a label the model composes for this argument call after call, its numbers walking a range"
+	case provenance.RuleArithmetic:
+		s = "not flagged (arithmetic): two numbers in view add or subtract to it exactly"
+	default:
+		s = "not flagged (" + e.Rule + ")"
+	}
+	if e.AlsoInOwnWords {
+		if s != "" {
+			s += "; "
+		}
+		s += "also in the model's own earlier words, which are no evidence"
+	}
+	return s
 }
 
 // inTextSentence says where the characters of an in-view-text value were

@@ -1,0 +1,124 @@
+package evidence
+
+import (
+	"strings"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// What package provenance needs to decide whether a value is worth a
+// reader's look (EVIDENCE-SEMANTICS §10): the same atom-boundary search
+// and edit distance the verdicts use, asked of one value at a time.
+
+// InViewTexts is the texts of view (§9.2.3) that hold each of values
+// between atom boundaries, as the in-view-text verdict finds them; a
+// value no text holds has no entry. §10.2 rule 2 asks it of values whose
+// verdict is not in-view-text: a `left` one whose characters are still
+// in view inside a longer token.
+func (j *Judger) InViewTexts(values []string, view View) map[string][]TextHit {
+	return j.inViewText(values, view)
+}
+
+// HoldsBounded reports whether text holds the normalized value v (one of
+// its lookup forms) between atom boundaries (§9.2.2).
+func HoldsBounded(text, v string) bool {
+	return newAtomText(text, nil).holds(v)
+}
+
+// MayHoldBounded reports whether text could hold the normalized value v
+// between atom boundaries, without indexing it: each place a lookup
+// form's first run of digits stands is compared, ASCII letters without
+// case. A quick test before HoldsBounded on a large text (false is sure;
+// true is then checked).
+func MayHoldBounded(text, v string) bool {
+	for _, f := range LookupForms(v) {
+		a, d := anchor(f)
+		if a == "" {
+			return true // nothing to look for fast: the caller checks
+		}
+		for from := 0; ; {
+			k := strings.Index(text[from:], a)
+			if k < 0 {
+				break
+			}
+			p := from + k - d
+			from += k + 1
+			if p < 0 || p+len(f) > len(text) || !atomBoundary(text, p) || !atomBoundary(text, p+len(f)) {
+				continue
+			}
+			if strings.EqualFold(text[p:p+len(f)], f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SearchedText is the text of message m that §9.2.3 searches, and false
+// for a message it does not (an assistant message, a re-ask).
+func SearchedText(m *model.Message) (string, bool) { return searchedText(m) }
+
+// FirstToken is the first token of text (§1, normalized) that holds v
+// between atom boundaries, and false when none does.
+func FirstToken(text, v string) (string, bool) {
+	t, ok := firstTokens(text, []string{v})[v]
+	return t, ok
+}
+
+// Distance is the optimal string alignment distance between a and b
+// (§9.3), or k+1 when it is more than k.
+func Distance(a, b string, k int) int { return osaDistance(a, b, k) }
+
+// Forms is every form of tool result m, indexed as Hold indexes it (its
+// whole content, then its own bytes), in the order §3 adds them: what
+// NearForm looks through, to be kept by a caller that asks of many values.
+func Forms(m *model.Message, view View) []string {
+	x := NewIndex()
+	x.ordered = true
+	x.AddToolResult(m.Content)
+	if own := view.own(m); own != m.Content {
+		x.AddToolResult(own)
+	}
+	return x.order
+}
+
+// NearestForm is the first of forms at the smallest distance from the
+// normalized value v, when that is at most k (≤ MaxNear).
+func NearestForm(v string, forms []string, k int) (form string, dist int, ok bool) {
+	dist = k + 1
+	segs, plain := segments(v, k)
+	for _, f := range forms {
+		if plain && (ascii(f) && abs(len(f)-len(v)) > k || !holdsSegment(f, segs)) {
+			continue
+		}
+		if d := osaDistance(v, f, k); d < dist {
+			form, dist = f, d
+		}
+	}
+	return form, dist, dist <= k
+}
+
+// segments cuts an ASCII v into 2k+1 pieces: k edits (a swap across a cut
+// touches two) leave one of them whole in any string that near, so a
+// string that holds none is not looked at closer. false: v is not ASCII,
+// or too short to cut.
+func segments(v string, k int) ([]string, bool) {
+	n := 2*k + 1
+	if !ascii(v) || len(v) < n {
+		return nil, false
+	}
+	out := make([]string, n)
+	for i := range n {
+		out[i] = v[i*len(v)/n : (i+1)*len(v)/n]
+	}
+	return out, true
+}
+
+func holdsSegment(f string, segs []string) bool {
+	for _, s := range segs {
+		if strings.Contains(f, s) {
+			return true
+		}
+	}
+	return false
+}
