@@ -91,7 +91,7 @@ func tierOf(rec *model.Recording) string {
 func exportHead(source string, s *study.Study) export.Doc {
 	lead := s.Lead()
 	doc := export.Doc{
-		Format: export.Format, Source: source,
+		Format: export.Format, Source: source, Files: s.Rec.Files,
 		LibraryVersion: libraryObject(s.Rec), Tier: tierOf(s.Rec),
 		Policy:   policyObject(lead.Policy, lead.Inferred, s.Given, lead.Evidence),
 		Agents:   []export.Agent{},
@@ -141,9 +141,12 @@ func exportCallOf(r *window.Replay, book *provenance.Book, outcomes map[*model.C
 	c := &r.Calls[i]
 	ec := export.Call{
 		CallHead: export.CallHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID,
-			Agent: agentKey(c.Run), Iteration: c.Call.Iteration, Pass: max(c.Run.Pass, 1)},
+			Agent: agentKey(c.Run), Iteration: c.Call.Iteration, Pass: max(c.Run.Pass, 1), File: c.Call.File},
 		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
 		CallTail: export.CallTail{Record: c.Visit.Record, RecordedWindow: c.Recorded()},
+	}
+	if c.Call.File != "" { // one of several files: where the call is
+		ec.Line = c.Call.Line
 	}
 	if c.Run.Composition {
 		ec.Composition = true

@@ -1,0 +1,394 @@
+package loader
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/afinspect/inspect/model"
+)
+
+// One application's history often comes as several files: a rotated log
+// (events.ndjson.1, then events.ndjson), the envelopes a file sink wrote
+// one per run into a directory, the recordings of a bug-report archive.
+// They are read as one recording, by one builder, in the order their
+// events happened, so that a follow-up in one file continues its run in
+// another; every line keeps its own file in problems and in the calls.
+
+// input is one stream of a load of several: a file, or an entry of an
+// archive.
+type input struct {
+	name string // as problems name it
+	open func() (io.ReadCloser, error)
+	size int64 // 0 if unknown
+}
+
+// StartFiles loads the files at paths as one recording (one
+// application's history), each a log, an envelope, a bare recording, an
+// archive or a directory of them; with one path it is StartLimited.
+func StartFiles(paths []string, maxLine int) *Loading {
+	if len(paths) == 1 {
+		return StartLimited(paths[0], maxLine)
+	}
+	name := strings.Join(paths, ", ")
+	return start(name, options{maxLine: maxLine}, func(l *Loading) (*model.Recording, error) {
+		var ins []input
+		var problems []string
+		for _, p := range paths {
+			got, msg := pathInputs(p)
+			if msg != "" {
+				problems = append(problems, msg)
+			}
+			ins = append(ins, got...)
+		}
+		return l.loadInputs(ins, problems)
+	})
+}
+
+// loadDir loads every file of the directory at path as one recording.
+func (l *Loading) loadDir(path string) (*model.Recording, error) {
+	ins, msg := pathInputs(path)
+	var problems []string
+	if msg != "" {
+		problems = append(problems, msg)
+	}
+	if len(ins) == 0 && msg == "" {
+		return nil, fail(path, nil, "is a directory with no file in it")
+	}
+	return l.loadInputs(ins, problems)
+}
+
+// pathInputs are the inputs path names: itself, or a directory's files
+// (by name; loadInputs puts them in time order). msg says what could not
+// be listed.
+func pathInputs(path string) ([]input, string) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return []input{fileInput(path, 0)}, "" // opening it says why
+	}
+	if !st.IsDir() {
+		return []input{fileInput(path, st.Size())}, ""
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, fmt.Sprintf("%s: cannot list the directory: %v", path, errors.Unwrap(err))
+	}
+	var ins []input
+	var skipped []string
+	for _, e := range entries {
+		p := filepath.Join(path, e.Name())
+		info, err := os.Stat(p) // a link is read as what it points at
+		switch {
+		case err != nil:
+			skipped = append(skipped, e.Name())
+		case info.IsDir():
+			skipped = append(skipped, e.Name()+"/")
+		case info.Mode().IsRegular() && info.Size() > 0:
+			ins = append(ins, fileInput(p, info.Size()))
+		}
+	}
+	msg := ""
+	if len(skipped) > 0 {
+		msg = fmt.Sprintf("%s: not read (a directory is read one level deep, its files only): %s", path, strings.Join(skipped, ", "))
+	}
+	return ins, msg
+}
+
+func fileInput(path string, size int64) input {
+	return input{name: path, size: size, open: func() (io.ReadCloser, error) { return os.Open(path) }}
+}
+
+// loadInputs reads ins, in time order, into one recording; problems are
+// said first.
+func (l *Loading) loadInputs(ins []input, problems []string) (*model.Recording, error) {
+	rec := &model.Recording{Source: l.name, Format: model.FormatNDJSON}
+	b := newBuilder(rec, l.opts, l)
+	for _, p := range problems {
+		b.rawProblem(p)
+	}
+	var total int64
+	for _, in := range ins {
+		total += in.size
+	}
+	l.total.Store(total)
+	l.readInputs(b, ins)
+	b.file = ""
+	rec, _, err := l.end(b, nil)
+	return rec, err
+}
+
+// readInputs reads ins into b, one after another in time order; an input
+// that cannot be read is a problem, and the rest still load.
+func (l *Loading) readInputs(b *builder, ins []input) {
+	ins = inTimeOrder(b, ins)
+	for _, in := range ins {
+		l.readOne(b, in)
+	}
+}
+
+// readOne reads one input of several into b.
+func (l *Loading) readOne(b *builder, in input) {
+	rc, err := in.open()
+	if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			b.rawProblem(in.name + ": no such file")
+		case errors.Is(err, fs.ErrPermission):
+			b.rawProblem(in.name + ": permission denied")
+		default:
+			b.rawProblem(fmt.Sprintf("%s: cannot open: %v", in.name, err))
+		}
+		return
+	}
+	ok := isRecording(rc, in.name, b)
+	rc.Close()
+	if !ok {
+		return
+	}
+	if rc, err = in.open(); err != nil {
+		b.rawProblem(fmt.Sprintf("%s: cannot open again: %v", in.name, err))
+		return
+	}
+	defer rc.Close()
+	was, file := b.events, b.file
+	b.file = in.name
+	b.rec.Files = append(b.rec.Files, in.name)
+	err = l.readInput(b, rc, in.name)
+	var fatal *loadError
+	switch {
+	case errors.As(err, &fatal):
+		b.rawProblem(err.Error() + "; the other files still load")
+	case err != nil && b.events == was:
+		b.rawProblem(readError(in.name, false, err).Error() + "; the other files still load")
+	}
+	b.endInput()
+	b.file = file
+}
+
+// endInput says what is wrong with the last line an input of several
+// ended inside of (nothing more will come for it), and forgets it.
+func (b *builder) endInput() {
+	p := viewProblems{list: b.rec.Problems, dropped: b.dropped, b: b}
+	b.heldProblems(&p)
+	b.rec.Problems, b.dropped = p.list, p.dropped
+	b.input = inputRead{}
+}
+
+// rawProblem is a problem whose message names its place already.
+func (b *builder) rawProblem(msg string) {
+	if len(b.rec.Problems) >= maxProblems {
+		b.dropped++
+		return
+	}
+	b.rec.Problems = append(b.rec.Problems, model.Problem{Message: msg})
+}
+
+// isRecording looks at the head of an input of several: a log, an
+// envelope, a bare recording or an archive is read; anything else (a
+// README beside the envelopes, a bundle's transcript) is said and
+// skipped, never read line by line as a broken log.
+func isRecording(r io.Reader, name string, b *builder) bool {
+	h, ok := headOf(r)
+	switch {
+	case !ok:
+		b.rawProblem(name + ": is empty or unreadable; skipped")
+		return false
+	case isZip(h):
+		return true
+	}
+	h = bytes.TrimLeft(bytes.TrimPrefix(h, utf8BOM), " \t\r\n")
+	if len(h) == 0 {
+		b.rawProblem(name + ": is empty; skipped")
+		return false
+	}
+	switch h[0] {
+	case '[':
+		return true
+	case '{':
+		found, _ := firstKeys(h)
+		if found || bytes.Contains(h, []byte(`"`+libraryPrefix)) {
+			return true
+		}
+	}
+	b.rawProblem(fmt.Sprintf("%s: not an agentfootprint log or recording; skipped", name))
+	return false
+}
+
+// headOf is up to 64 KB of what r holds, decompressed when gzipped.
+func headOf(r io.Reader) ([]byte, bool) {
+	br := bufio.NewReaderSize(r, envelopeHead)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, false
+		}
+		br = bufio.NewReaderSize(zr, envelopeHead)
+	}
+	h, err := br.Peek(envelopeHead)
+	if len(h) == 0 && err != nil {
+		return nil, false
+	}
+	return h, true
+}
+
+// inTimeOrder orders ins by the time of each one's first event (its
+// meta.wallClockMs): a rotated log's older half first whatever order it
+// was given in. When some input shows no time the order given is kept.
+// A new order is said.
+func inTimeOrder(b *builder, ins []input) []input {
+	if len(ins) < 2 {
+		return ins
+	}
+	type timed struct {
+		in input
+		ms float64
+	}
+	ts := make([]timed, len(ins))
+	for i, in := range ins {
+		ms, ok := firstTime(in)
+		if !ok {
+			return ins
+		}
+		ts[i] = timed{in, ms}
+	}
+	slices.SortStableFunc(ts, func(x, y timed) int {
+		switch {
+		case x.ms < y.ms:
+			return -1
+		case x.ms > y.ms:
+			return 1
+		}
+		return 0
+	})
+	out := make([]input, len(ts))
+	moved := false
+	for i, t := range ts {
+		out[i] = t.in
+		moved = moved || t.in.name != ins[i].name
+	}
+	if moved {
+		names := make([]string, len(out))
+		for i, in := range out {
+			names[i] = in.name
+		}
+		b.rawProblem("read in the order their first events happened: " + strings.Join(names, ", "))
+	}
+	return out
+}
+
+// firstTime is the meta.wallClockMs of an input's first event.
+func firstTime(in input) (float64, bool) {
+	rc, err := in.open()
+	if err != nil {
+		return 0, false
+	}
+	defer rc.Close()
+	br := bufio.NewReaderSize(io.LimitReader(rc, maxEntry), bufSize)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return 0, false
+		}
+		br = bufio.NewReaderSize(zr, bufSize)
+	}
+	if magic, _ := br.Peek(4); isZip(magic) {
+		return 0, false // an archive's entries are ordered among themselves
+	}
+	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
+		br.Discard(len(utf8BOM))
+	}
+	if _, content, err := leadingSpace(br); err != nil || !content {
+		return 0, false
+	}
+	if first, err := br.Peek(1); err != nil || !isEnvelope(br, first[0], false) {
+		return lineTime(br)
+	}
+	return envelopeTime(newJSONStream(br))
+}
+
+type timeOf struct {
+	Meta struct {
+		WallClockMs *float64 `json:"wallClockMs"`
+	} `json:"meta"`
+}
+
+// lineTime is the time of the first of a log's first lines that has one.
+func lineTime(br *bufio.Reader) (float64, bool) {
+	for range 64 {
+		ln, err := br.ReadSlice('\n')
+		var ev timeOf
+		if json.Unmarshal(bytes.TrimSpace(ln), &ev) == nil && ev.Meta.WallClockMs != nil {
+			return *ev.Meta.WallClockMs, true
+		}
+		if err != nil && err != bufio.ErrBufferFull {
+			return 0, false
+		}
+		for err == bufio.ErrBufferFull { // a line longer than the buffer: on to the next
+			_, err = br.ReadSlice('\n')
+		}
+	}
+	return 0, false
+}
+
+// envelopeTime is the time of the first event of an envelope, a bare
+// recording or the first of an array of them.
+func envelopeTime(s *jsonStream) (float64, bool) {
+	stop := errors.New("found")
+	var ms float64
+	found := false
+	var find func() error
+	find = func() error {
+		c, err := s.peek()
+		if err != nil {
+			return err
+		}
+		switch c {
+		case '[':
+			return s.array(func(i int) error {
+				if err := find(); err != nil || found {
+					return cmpErr(err, stop)
+				}
+				return stop // the first envelope held no event
+			})
+		case '{':
+			return s.object(func(key string) error {
+				switch key {
+				case "recording":
+					return find()
+				case "events":
+					return s.array(func(int) error {
+						raw, err := s.raw()
+						if err != nil {
+							return err
+						}
+						var ev timeOf
+						if json.Unmarshal(raw, &ev) == nil && ev.Meta.WallClockMs != nil {
+							ms, found = *ev.Meta.WallClockMs, true
+						}
+						return stop
+					})
+				}
+				return s.skip()
+			})
+		}
+		return s.skip()
+	}
+	find()
+	return ms, found
+}
+
+func cmpErr(err, or error) error {
+	if err != nil {
+		return err
+	}
+	return or
+}
