@@ -328,8 +328,12 @@ func readManifest(b *builder, e entry, where string) *manifest {
 func (m *manifest) report(b *builder, name string, held map[string]bool) {
 	label := map[string]string{}
 	for _, u := range m.Units {
-		label[u.ID] = u.Label
-		if u.Label == "" {
+		switch {
+		case u.Kind == "file" && len(u.Files) > 0:
+			label[u.ID] = strings.Join(u.Files, ", ") // its label says what such a file is for
+		case u.Label != "":
+			label[u.ID] = u.Label
+		default:
 			label[u.ID] = u.ID
 		}
 	}
