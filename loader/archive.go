@@ -30,6 +30,10 @@ import (
 // problem, not an out-of-memory. A var so that tests can lower it.
 var maxEntry int64 = 1 << 30
 
+// maxArchive bounds an archive that must be held in memory to be read (a
+// gzipped one, or one from a pipe).
+var maxArchive int64 = 1 << 30
+
 // maxManifest bounds manifest.json.
 const maxManifest = 16 << 20
 
@@ -121,19 +125,19 @@ func (l *Loading) readArchive(b *builder, r io.Reader, br *bufio.Reader, compres
 }
 
 // readerAt is the archive as random access: the file itself when it is
-// one, else its bytes held in memory (up to maxEntry).
+// one, else its bytes held in memory (up to maxArchive).
 func readerAt(r io.Reader, br *bufio.Reader, compressed bool) (io.ReaderAt, int64, error) {
 	if f, ok := r.(*os.File); ok && !compressed {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			return f, st.Size(), nil
 		}
 	}
-	data, err := io.ReadAll(io.LimitReader(br, maxEntry+1))
+	data, err := io.ReadAll(io.LimitReader(br, maxArchive+1))
 	if err != nil && len(data) == 0 {
 		return nil, 0, err
 	}
-	if int64(len(data)) > maxEntry {
-		return nil, 0, fmt.Errorf("over %s to hold in memory", size(maxEntry))
+	if int64(len(data)) > maxArchive {
+		return nil, 0, fmt.Errorf("over the %s an archive read in memory may hold", size(maxArchive))
 	}
 	return bytes.NewReader(data), int64(len(data)), nil
 }
@@ -192,12 +196,11 @@ func localEntries(ra io.ReaderAt, size int64, why string) ([]entry, string) {
 		if unknown {
 			e.size = 0
 		}
-		sec := io.NewSectionReader(ra, data, avail)
 		cut := !unknown && avail < csize
 		e.open = func() (io.ReadCloser, error) {
-			var r io.Reader = sec
+			var r io.Reader = io.NewSectionReader(ra, data, avail)
 			if cut {
-				r = io.MultiReader(io.NewSectionReader(ra, data, avail), errReader{io.ErrUnexpectedEOF})
+				r = io.MultiReader(r, errReader{io.ErrUnexpectedEOF})
 			}
 			if method == zip.Deflate {
 				return flate.NewReader(r), nil

@@ -197,10 +197,10 @@ func (b *builder) rawProblem(msg string) {
 // README beside the envelopes, a bundle's transcript) is said and
 // skipped, never read line by line as a broken log.
 func isRecording(r io.Reader, name string, b *builder) bool {
-	h, ok := headOf(r)
+	h, err := headOf(r)
 	switch {
-	case !ok:
-		b.rawProblem(name + ": is empty or unreadable; skipped")
+	case err != nil:
+		b.rawProblem(fmt.Sprintf("%s: cannot be read: %v; skipped", name, err))
 		return false
 	case isZip(h):
 		return true
@@ -223,21 +223,25 @@ func isRecording(r io.Reader, name string, b *builder) bool {
 	return false
 }
 
-// headOf is up to 64 KB of what r holds, decompressed when gzipped.
-func headOf(r io.Reader) ([]byte, bool) {
+// headOf is up to 64 KB of what r holds, decompressed when gzipped; an
+// error when nothing could be read.
+func headOf(r io.Reader) ([]byte, error) {
 	br := bufio.NewReaderSize(r, envelopeHead)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, false
+			return nil, fmt.Errorf("gzip is damaged (%v)", err)
 		}
 		br = bufio.NewReaderSize(zr, envelopeHead)
 	}
 	h, err := br.Peek(envelopeHead)
-	if len(h) == 0 && err != nil {
-		return nil, false
+	switch {
+	case len(h) == 0 && err == io.EOF:
+		return nil, errors.New("it is empty")
+	case len(h) == 0 && err != nil:
+		return nil, err
 	}
-	return h, true
+	return h, nil
 }
 
 // inTimeOrder orders ins by the time of each one's first event (its
