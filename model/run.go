@@ -52,6 +52,15 @@ type Library struct {
 	// Call is the number of the call whose recorded window showed the
 	// older rule (Source log), 0 otherwise.
 	Call int
+	// Matched of Compared recorded windows the replay under these rules
+	// and the recorded policies reproduces (Compared 0: not counted).
+	Matched, Compared int
+	// ByReplay: the log's own evidence told other rules, or none, and
+	// these reproduce more of its windows (§17.2 checked by the replay);
+	// Others says what each other rule set reproduces ("9.55–9.56 rules:
+	// 5/13"), when they were replayed.
+	ByReplay bool
+	Others   string
 }
 
 // Observability tiers (WINDOW-SEMANTICS §16): what the library wrote.
