@@ -289,3 +289,19 @@ func FuzzArchive(f *testing.F) {
 		}
 	})
 }
+
+// An entry may itself be gzipped: the bytes decide, not the name.
+func TestArchiveEntryGzipped(t *testing.T) {
+	_, data, _ := bugReportEntries(t)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(data["envelope.json"])
+	zw.Close()
+	rec, err := loadBytes(t, "report.zip", makeArchive(t, []archiveEntry{{name: "conversations/conv-1.json", data: gz.Bytes()}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := callCount(rec); n != 5 || len(rec.Files) != 1 || rec.Files[0] != "report.zip:conversations/conv-1.json" {
+		t.Errorf("%d calls from %v", n, rec.Files)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -246,8 +247,9 @@ func headOf(r io.Reader) ([]byte, error) {
 
 // inTimeOrder orders ins by the time of each one's first event (its
 // meta.wallClockMs): a rotated log's older half first whatever order it
-// was given in. When some input shows no time the order given is kept.
-// A new order is said.
+// was given in. An input that shows no time (a README beside the logs,
+// most likely) goes after those that do, in the order given. A new order
+// is said.
 func inTimeOrder(b *builder, ins []input) []input {
 	if len(ins) < 2 {
 		return ins
@@ -260,7 +262,7 @@ func inTimeOrder(b *builder, ins []input) []input {
 	for i, in := range ins {
 		ms, ok := firstTime(in)
 		if !ok {
-			return ins
+			ms = math.Inf(1)
 		}
 		ts[i] = timed{in, ms}
 	}
