@@ -79,4 +79,3 @@ func TestSeveralFilesKeepTheirPlaces(t *testing.T) {
 		}
 	}
 }
-
