@@ -49,7 +49,14 @@ func writeExport(w io.Writer, source string, s *study.Study) error {
 	book := provenance.Walk(s.Rec, r)
 	defer book.Stop()
 	outcomes := provenance.OutcomesByCall(s.Rec)
-	return export.Write(w, exportHead(source, s), len(r.Calls), func(i int) export.Call { return exportCallOf(r, book, outcomes, i) })
+	several := len(s.Rec.Files) > 1
+	return export.Write(w, exportHead(source, s), len(r.Calls), func(i int) export.Call {
+		c := exportCallOf(r, book, outcomes, i)
+		if !several { // one file (an archive of one recording): the call's place is the file's
+			c.File, c.Line = "", 0
+		}
+		return c
+	})
 }
 
 func policyObject(p model.Policy, inferred bool, given []string, evidence string) export.Policy {
@@ -91,7 +98,7 @@ func tierOf(rec *model.Recording) string {
 func exportHead(source string, s *study.Study) export.Doc {
 	lead := s.Lead()
 	doc := export.Doc{
-		Format: export.Format, Source: source, Files: s.Rec.Files,
+		Format: export.Format, Source: source,
 		LibraryVersion: libraryObject(s.Rec), Tier: tierOf(s.Rec),
 		Policy:   policyObject(lead.Policy, lead.Inferred, s.Given, lead.Evidence),
 		Agents:   []export.Agent{},
@@ -109,6 +116,9 @@ func exportHead(source string, s *study.Study) export.Doc {
 			ea.Path = []string{}
 		}
 		doc.Agents = append(doc.Agents, ea)
+	}
+	if len(s.Rec.Files) > 1 {
+		doc.Files = s.Rec.Files
 	}
 	doc.Conversations = conversations(s)
 	if doc.Problems == nil {

@@ -253,3 +253,26 @@ func TestRotatedLogIsItsConcatenation(t *testing.T) {
 		}
 	}
 }
+
+// Several files are one history for every command; standard input is
+// read alone, and --follow follows one file.
+func TestSeveralFilesUsage(t *testing.T) {
+	runs, _ := filepath.Glob(sinkDir + "/*.json.gz")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-", runs[0]}, "standard input (-) is read alone"},
+		{[]string{"report", "-", runs[0]}, "standard input (-) is read alone"},
+		{[]string{"--follow", runs[0], runs[1]}, "--follow follows one file (got 2)"},
+		{[]string{"export", runs[0], "../testdata/no-such.jsonl"}, "no-such.jsonl: no such file"},
+	} {
+		code, _, errs := runCLI(c.args...)
+		if code == 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want it to say %q", c.args, code, errs, c.want)
+		}
+	}
+	if code, _, errs := runCLI("export", "-q", runs[0], runs[1]); code != 0 || strings.Contains(errs, "one file at a time") {
+		t.Errorf("export of two files: exit %d: %s", code, errs)
+	}
+}
