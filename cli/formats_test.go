@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/spf13/pflag"
 
 	"github.com/afinspect/inspect/tui"
 )
@@ -176,7 +177,8 @@ func TestBugReportSaysItsManifest(t *testing.T) {
 }
 
 // The terminal UI opens every format: its first screen shows the run's
-// calls, not an error.
+// calls, not an error, and how many recorded windows the replay
+// reproduces (all of them: README.txt's calls).
 func TestUIOpensEveryFormat(t *testing.T) {
 	runs, _ := filepath.Glob(sinkDir + "/*.json.gz")
 	for _, c := range []struct {
@@ -188,6 +190,12 @@ func TestUIOpensEveryFormat(t *testing.T) {
 		{"directory", []string{sinkDir}, 9}, {"files", runs, 9},
 	} {
 		var o options
+		fs := pflag.NewFlagSet("inspect", pflag.ContinueOnError)
+		o.policyFlags(fs) // as uiCmd registers them: no knob given
+		o.inputFlags(fs)
+		if err := fs.Parse(nil); err != nil {
+			t.Fatal(err)
+		}
 		cfg := (&app{}).uiConfig(c.name, c.paths, o)
 		cfg.Path = ""
 		var m tea.Model = tui.New(cfg)
@@ -196,6 +204,9 @@ func TestUIOpensEveryFormat(t *testing.T) {
 		screen := ansiCode.ReplaceAllString(m.View(), "")
 		if !strings.Contains(screen, "call 1/") || strings.Contains(screen, "cannot") {
 			t.Errorf("%s: first screen\n%s", c.name, screen)
+		}
+		if want := fmt.Sprintf("reproduces %d/%d recorded windows", c.calls, c.calls); !strings.Contains(screen, want) {
+			t.Errorf("%s: the header does not say %q:\n%s", c.name, want, screen)
 		}
 	}
 }
