@@ -117,10 +117,13 @@ func (a *app) start(paths []string, maxLine int, following bool) *loader.Loading
 	return loader.StartLimited(path, maxLine)
 }
 
-// filePath is path when it names a file that can be read again, ""
-// for the demo and standard input.
+// filePath is path when it names a file that can be read again and
+// may grow, "" for the demo, standard input and a directory.
 func filePath(path string) string {
 	if path == "-" {
+		return ""
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return ""
 	}
 	return path

@@ -75,7 +75,7 @@ func (l *Loading) loadFile(path string) (*model.Recording, error) {
 	}
 	l.total.Store(st.Size())
 	rec, b, err := l.readAll(f)
-	if err == nil {
+	if err == nil && b.rec.Files == nil { // an archive is not a log that grows
 		l.keep(b, f, path, st)
 	}
 	return rec, err
