@@ -34,6 +34,10 @@ var maxEntry int64 = 1 << 30
 // gzipped one, or one from a pipe).
 var maxArchive int64 = 1 << 30
 
+// maxEntries bounds how many entries of an archive are read (an archive
+// of a million empty entries is a bomb too).
+const maxEntries = 10000
+
 // maxManifest bounds manifest.json.
 const maxManifest = 16 << 20
 
@@ -69,6 +73,10 @@ func (l *Loading) readArchive(b *builder, r io.Reader, br *bufio.Reader, compres
 	}
 	if damage != "" {
 		b.rawProblem(fmt.Sprintf("%s: the archive is damaged (%s); its entries are read from their own headers, as far as they go", name, damage))
+	}
+	if len(ents) > maxEntries {
+		b.rawProblem(fmt.Sprintf("%s: holds %d entries; only the first %d are read", name, len(ents), maxEntries))
+		ents = ents[:maxEntries]
 	}
 	if b.events == 0 {
 		b.rec.Format = "zip"

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -303,5 +304,21 @@ func TestArchiveEntryGzipped(t *testing.T) {
 	}
 	if n := callCount(rec); n != 5 || len(rec.Files) != 1 || rec.Files[0] != "report.zip:conversations/conv-1.json" {
 		t.Errorf("%d calls from %v", n, rec.Files)
+	}
+}
+
+// An archive of more entries than are read says so, and reads the first.
+func TestArchiveOfManyEntries(t *testing.T) {
+	_, data, _ := bugReportEntries(t)
+	entries := []archiveEntry{{name: "envelope.json", data: data["envelope.json"]}}
+	for i := range maxEntries + 5 {
+		entries = append(entries, archiveEntry{name: "empty/" + strconv.Itoa(i)})
+	}
+	rec, err := loadBytes(t, "many.zip", makeArchive(t, entries))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if callCount(rec) != 5 || !problemWith(rec, "many.zip: holds 10006 entries; only the first 10000 are read") {
+		t.Errorf("%d calls, problems %v", callCount(rec), rec.Problems)
 	}
 }
