@@ -130,8 +130,16 @@ func (l *Loading) loadInputs(ins []input, problems []string) (*model.Recording, 
 // readInputs reads ins into b, one after another in time order; an input
 // that cannot be read is a problem, and the rest still load.
 func (l *Loading) readInputs(b *builder, ins []input) {
-	ins = inTimeOrder(b, ins)
-	for _, in := range ins {
+	ins, firsts := inTimeOrder(b, ins)
+	seen := map[string]string{} // an input's first event → the input
+	for i, in := range ins {
+		if id := firsts[i]; id != "" {
+			if was, ok := seen[id]; ok {
+				b.rawProblem(fmt.Sprintf("%s: begins with the event %s begins with: the same runs recorded twice (a log and its envelope?); skipped", in.name, was))
+				continue
+			}
+			seen[id] = in.name
+		}
 		l.readOne(b, in)
 	}
 }
@@ -249,22 +257,24 @@ func headOf(r io.Reader) ([]byte, error) {
 // meta.wallClockMs): a rotated log's older half first whatever order it
 // was given in. An input that shows no time (a README beside the logs,
 // most likely) goes after those that do, in the order given. A new order
-// is said.
-func inTimeOrder(b *builder, ins []input) []input {
+// is said. firsts names each one's first event ("" when none was read).
+func inTimeOrder(b *builder, ins []input) (_ []input, firsts []string) {
 	if len(ins) < 2 {
-		return ins
+		return ins, make([]string, len(ins))
 	}
 	type timed struct {
-		in input
-		ms float64
+		in    input
+		ms    float64
+		first string
 	}
 	ts := make([]timed, len(ins))
 	for i, in := range ins {
-		ms, ok := firstTime(in)
-		if !ok {
-			ms = math.Inf(1)
+		ev, ok := firstEvent(in)
+		ms := math.Inf(1)
+		if ok {
+			ms = *ev.Meta.WallClockMs
 		}
-		ts[i] = timed{in, ms}
+		ts[i] = timed{in, ms, ev.id()}
 	}
 	slices.SortStableFunc(ts, func(x, y timed) int {
 		switch {
@@ -276,9 +286,10 @@ func inTimeOrder(b *builder, ins []input) []input {
 		return 0
 	})
 	out := make([]input, len(ts))
+	firsts = make([]string, len(ts))
 	moved := false
 	for i, t := range ts {
-		out[i] = t.in
+		out[i], firsts[i] = t.in, t.first
 		moved = moved || t.in.name != ins[i].name
 	}
 	if moved {
@@ -288,32 +299,33 @@ func inTimeOrder(b *builder, ins []input) []input {
 		}
 		b.rawProblem("read in the order their first events happened: " + strings.Join(names, ", "))
 	}
-	return out
+	return out, firsts
 }
 
-// firstTime is the meta.wallClockMs of an input's first event.
-func firstTime(in input) (float64, bool) {
+// firstEvent is an input's first event that has a time (its
+// meta.wallClockMs).
+func firstEvent(in input) (eventHead, bool) {
 	rc, err := in.open()
 	if err != nil {
-		return 0, false
+		return eventHead{}, false
 	}
 	defer rc.Close()
 	br := bufio.NewReaderSize(io.LimitReader(rc, maxEntry), bufSize)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return 0, false
+			return eventHead{}, false
 		}
 		br = bufio.NewReaderSize(zr, bufSize)
 	}
 	if magic, _ := br.Peek(4); isZip(magic) {
-		return 0, false // an archive's entries are ordered among themselves
+		return eventHead{}, false // an archive's entries are ordered among themselves
 	}
 	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
 		br.Discard(len(utf8BOM))
 	}
 	if _, content, err := leadingSpace(br); err != nil || !content {
-		return 0, false
+		return eventHead{}, false
 	}
 	if first, err := br.Peek(1); err != nil || !isEnvelope(br, first[0], false) {
 		return lineTime(br)
@@ -321,35 +333,47 @@ func firstTime(in input) (float64, bool) {
 	return envelopeTime(newJSONStream(br))
 }
 
-type timeOf struct {
+// eventHead is what names an event: its type, run, stage and time.
+type eventHead struct {
+	Type string `json:"type"`
 	Meta struct {
-		WallClockMs *float64 `json:"wallClockMs"`
+		WallClockMs    *float64 `json:"wallClockMs"`
+		RunID          string   `json:"runId"`
+		RuntimeStageID string   `json:"runtimeStageId"`
 	} `json:"meta"`
 }
 
-// lineTime is the time of the first of a log's first lines that has one.
-func lineTime(br *bufio.Reader) (float64, bool) {
+// id is what two recordings of the same event share ("" for none).
+func (e eventHead) id() string {
+	if e.Meta.WallClockMs == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%v", e.Type, e.Meta.RunID, e.Meta.RuntimeStageID, *e.Meta.WallClockMs)
+}
+
+// lineTime is the first of a log's first lines that has a time.
+func lineTime(br *bufio.Reader) (eventHead, bool) {
 	for range 64 {
 		ln, err := br.ReadSlice('\n')
-		var ev timeOf
+		var ev eventHead
 		if json.Unmarshal(bytes.TrimSpace(ln), &ev) == nil && ev.Meta.WallClockMs != nil {
-			return *ev.Meta.WallClockMs, true
+			return ev, true
 		}
 		if err != nil && err != bufio.ErrBufferFull {
-			return 0, false
+			return eventHead{}, false
 		}
 		for err == bufio.ErrBufferFull { // a line longer than the buffer: on to the next
 			_, err = br.ReadSlice('\n')
 		}
 	}
-	return 0, false
+	return eventHead{}, false
 }
 
-// envelopeTime is the time of the first event of an envelope, a bare
-// recording or the first of an array of them.
-func envelopeTime(s *jsonStream) (float64, bool) {
+// envelopeTime is the first event of an envelope, a bare recording or
+// the first of an array of them, when it has a time.
+func envelopeTime(s *jsonStream) (eventHead, bool) {
 	stop := errors.New("found")
-	var ms float64
+	var first eventHead
 	found := false
 	var find func() error
 	find = func() error {
@@ -376,9 +400,9 @@ func envelopeTime(s *jsonStream) (float64, bool) {
 						if err != nil {
 							return err
 						}
-						var ev timeOf
+						var ev eventHead
 						if json.Unmarshal(raw, &ev) == nil && ev.Meta.WallClockMs != nil {
-							ms, found = *ev.Meta.WallClockMs, true
+							first, found = ev, true
 						}
 						return stop
 					})
@@ -389,7 +413,7 @@ func envelopeTime(s *jsonStream) (float64, bool) {
 		return s.skip()
 	}
 	find()
-	return ms, found
+	return first, found
 }
 
 func cmpErr(err, or error) error {

@@ -79,3 +79,24 @@ func TestSeveralFilesKeepTheirPlaces(t *testing.T) {
 		}
 	}
 }
+
+// A folder holding a run's log and its envelope (as the library's
+// recordings here do) is that run once, not twice: the second begins with
+// the event the first began with, and is said and skipped.
+func TestSameRunsTwiceReadOnce(t *testing.T) {
+	log, env := filepath.Join(testdata, "s05-multi-turn", "run.jsonl"), filepath.Join(testdata, "s05-multi-turn", "recording.json.gz")
+	one, err := StartLimited(log, 0).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := StartFiles([]string{log, env}, 0).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if callCount(rec) != callCount(one) || len(rec.Runs) != len(one.Runs) || len(rec.Files) != 1 {
+		t.Errorf("%d calls in %d runs from %v; want %d in %d from one file", callCount(rec), len(rec.Runs), rec.Files, callCount(one), len(one.Runs))
+	}
+	if !problemWith(rec, "begins with the event", "the same runs recorded twice", "skipped") {
+		t.Errorf("the second copy is not said: %v", rec.Problems)
+	}
+}
