@@ -290,10 +290,11 @@ func size64(n uint64) string {
 type manifest struct {
 	Version int `json:"manifestVersion"`
 	Units   []struct {
-		ID    string   `json:"id"`
-		Kind  string   `json:"kind"`
-		Label string   `json:"label"`
-		Files []string `json:"files"`
+		ID        string   `json:"id"`
+		Kind      string   `json:"kind"`
+		Label     string   `json:"label"`
+		Files     []string `json:"files"`
+		Enveloped *bool    `json:"enveloped"`
 	} `json:"units"`
 	Selected []string `json:"selected"`
 	Excluded struct {
@@ -306,8 +307,11 @@ type manifest struct {
 	Files []struct {
 		Name string `json:"name"`
 	} `json:"files"`
-	Notes    []string `json:"notes"`
-	Warnings []string `json:"warnings"`
+	Notes       []string `json:"notes"`
+	Warnings    []string `json:"warnings"`
+	Environment struct {
+		Agentfootprint string `json:"agentfootprint"`
+	} `json:"environment"`
 }
 
 func readManifest(b *builder, e entry, where string) *manifest {
@@ -368,6 +372,16 @@ func (m *manifest) report(b *builder, name string, held map[string]bool) {
 	if len(x.UnitIDs) > 0 || x.Conversations+x.Files+x.Events+x.Turns > 0 {
 		b.rawProblem(fmt.Sprintf("%s: manifest.json: the reporter left out %d conversation(s), %d file(s), %d event(s), %d turn(s): %s",
 			name, x.Conversations, x.Files, x.Events, x.Turns, say("", x.UnitIDs)))
+	}
+	for _, u := range m.Units {
+		if u.Kind != "conversation" || u.Enveloped == nil || *u.Enveloped {
+			continue
+		}
+		msg := fmt.Sprintf("%s: manifest.json: %s is a bare recording (%s), without the envelope's facts: no library version, no run facts", name, u.ID, strings.Join(u.Files, ", "))
+		if v := m.Environment.Agentfootprint; v != "" {
+			msg += fmt.Sprintf("; the manifest's environment names agentfootprint %s (--library-version %s replays under its rules)", v, v)
+		}
+		b.rawProblem(msg)
 	}
 	for _, n := range m.Notes {
 		b.rawProblem(fmt.Sprintf("%s: manifest.json note: %s", name, n))

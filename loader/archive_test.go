@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -320,5 +321,29 @@ func TestArchiveOfManyEntries(t *testing.T) {
 	}
 	if callCount(rec) != 5 || !problemWith(rec, "many.zip: holds 10006 entries; only the first 10000 are read") {
 		t.Errorf("%d calls, problems %v", callCount(rec), rec.Problems)
+	}
+}
+
+// A conversation the bundle holds as a bare recording (no envelope's
+// facts) is said, with the version the manifest's environment names.
+func TestBugReportBareConversation(t *testing.T) {
+	_, data, _ := bugReportEntries(t)
+	manifest := bytes.Replace(data["manifest.json"], []byte(`"enveloped": true`), []byte(`"enveloped": false`), 1)
+	manifest = bytes.Replace(manifest, []byte(`"envelope.json"`), []byte(`"recording.json"`), -1)
+	var env struct {
+		Recording json.RawMessage `json:"recording"`
+	}
+	if err := json.Unmarshal(data["envelope.json"], &env); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := loadBytes(t, "report.zip", makeArchive(t, []archiveEntry{{name: "manifest.json", data: manifest}, {name: "recording.json", data: env.Recording}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if callCount(rec) != 5 || len(rec.Library.Producers) != 0 {
+		t.Errorf("%d calls, producers %v", callCount(rec), rec.Library.Producers)
+	}
+	if !problemWith(rec, "conv-1 is a bare recording (recording.json), without the envelope's facts", "names agentfootprint 9.62.0") {
+		t.Errorf("not said: %v", rec.Problems)
 	}
 }
