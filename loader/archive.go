@@ -78,9 +78,6 @@ func (l *Loading) readArchive(b *builder, r io.Reader, br *bufio.Reader, compres
 		b.rawProblem(fmt.Sprintf("%s: holds %d entries; only the first %d are read", name, len(ents), maxEntries))
 		ents = ents[:maxEntries]
 	}
-	if b.events == 0 {
-		b.rec.Format = "zip"
-	}
 	extras := map[string]bool{"conversation.json": true, "narrative.txt": true, "environment.json": true}
 	var ins []input
 	seen := map[string]bool{}
