@@ -18,16 +18,21 @@ import (
 // checkRules counts the recorded windows the rules settled reproduce
 // under the inferred policies and, where the log told them and they do
 // not reproduce all, replays under each rule set and keeps the best.
-// prev is the study of an earlier part of the file (nil: none), whose
-// choice a longer part keeps.
+// prev is the study of an earlier part of the file (nil: none): a
+// choice it made is kept (keepRules), and once it replayed under each
+// rule set a longer part does not again.
 func (s *Study) checkRules(q Request, prev *Study) {
 	lib := &s.Rec.Library
 	defer func() { s.sub.Library = *lib }()
 	matched, compared := inferScore(s.infs)
 	lib.Matched, lib.Compared = matched, compared
 	told := window.RulesOf(s.Rec)
-	if q.Library != "" || s.infs == nil || matched == compared || prev != nil ||
+	checked := prev != nil && prev.Rec.Library.Others != "" // an earlier part of the file was replayed under each already
+	if q.Library != "" || s.infs == nil || matched == compared || checked ||
 		lib.Source != window.VersionFromLog && lib.Source != window.VersionByDefault {
+		if checked {
+			lib.Others = prev.Rec.Library.Others
+		}
 		return
 	}
 	best, bestInfs, bestMatched := told, s.infs, matched
