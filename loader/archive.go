@@ -32,7 +32,7 @@ var maxEntry int64 = 1 << 30
 
 // maxArchive bounds an archive that must be held in memory to be read (a
 // gzipped one, or one from a pipe).
-var maxArchive int64 = 1 << 30
+var maxArchive int64 = 256 << 20
 
 // maxEntries bounds how many entries of an archive are read (an archive
 // of a million empty entries is a bomb too).

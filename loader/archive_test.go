@@ -281,9 +281,9 @@ func FuzzArchive(f *testing.F) {
 		f.Add(a[:len(a)/2])
 		f.Add(a[:len(a)-30])
 	}
-	was := maxEntry
-	maxEntry = 1 << 20
-	defer func() { maxEntry = was }()
+	wasEntry, wasArchive := maxEntry, maxArchive
+	maxEntry, maxArchive = 1<<20, 4<<20
+	defer func() { maxEntry, maxArchive = wasEntry, wasArchive }()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := loadBytes(t, "fuzz.zip", data)
 		if err == nil && rec == nil {
