@@ -1,7 +1,9 @@
 // Package loader reads a recorded agentfootprint run from disk: the
-// library's NDJSON event log, or its recording envelope
-// (agentfootprint.recording.v1, one object or an array of them), either
-// possibly gzipped. It rebuilds the segments (one runId and step,
+// library's NDJSON event log, its recording envelope
+// (agentfootprint.recording.v1, one object or an array of them), a bare
+// recording ({snapshot, events, structure}), a bug-report archive, a
+// directory of them or several files of one application (inputs.go,
+// archive.go), any of them possibly gzipped. It rebuilds the segments (one runId and step,
 // WINDOW-SEMANTICS §10.3) and their agents (§10.5), their calls, what each
 // call added, and what §10.6–§10.7 read of each: the window each call sent
 // (as interned messages: a text repeated in every call is decoded and held
