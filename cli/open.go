@@ -56,7 +56,7 @@ func (a *app) openStudy(paths []string, o options) (*study.Study, error) {
 	if isTerminal(a.raw) && !o.quiet {
 		progress = a.raw
 	}
-	rec, err := a.open(paths, o.maxLine(), progress)
+	rec, err := a.openFiles(paths, o.maxLine(), progress)
 	if err != nil {
 		return nil, a.fail(exitFile, err)
 	}
@@ -87,9 +87,19 @@ func (a *app) openStudy(paths []string, o options) (*study.Study, error) {
 	return s, nil
 }
 
-// open loads the files (or the demo) whole; on a terminal, progress is
-// shown on progress while it loads.
-func (a *app) open(paths []string, maxLine int, progress io.Writer) (*model.Recording, error) {
+// open loads FILE (or the demo, when path is empty) whole; on a
+// terminal, progress is shown on progress while it loads.
+func (a *app) open(path string, maxLine int, progress io.Writer) (*model.Recording, error) {
+	var paths []string
+	if path != "" {
+		paths = []string{path}
+	}
+	return a.openFiles(paths, maxLine, progress)
+}
+
+// openFiles loads the files (several as one application's history, none
+// the demo) whole, as open does.
+func (a *app) openFiles(paths []string, maxLine int, progress io.Writer) (*model.Recording, error) {
 	l := a.start(paths, maxLine, false)
 	if progress != nil {
 		showProgress(l, progress)
