@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/export"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
@@ -96,7 +97,7 @@ func (a *app) advise(files []string, o options) error {
 			fmt.Fprintf(a.raw, "\r\x1b[Kinspect: advising: %d/%d policies replayed", done, total)
 		}
 	}
-	advice, err := study.AdviseFiles(context.Background(), studies, o.agent, progress)
+	advice, err := advise.Files(context.Background(), studies, o.agent, progress)
 	if progress != nil {
 		fmt.Fprint(a.raw, "\r\x1b[K")
 	}
@@ -179,7 +180,7 @@ func hasAgent(studies []*study.Study, key string) error {
 }
 
 // adviseDoc is the advice as inspect.advise.v1.
-func adviseDoc(files []string, advice []*study.Advice) export.AdviseDoc {
+func adviseDoc(files []string, advice []*advise.Advice) export.AdviseDoc {
 	doc := export.AdviseDoc{Schema: export.AdviseSchema, Files: files, Agents: []export.AdviseAgent{}}
 	for _, ad := range advice {
 		ea := export.AdviseAgent{Agent: ad.Agent, Calls: ad.Calls, NeverRead: ad.NeverRead.Answers,
@@ -191,7 +192,7 @@ func adviseDoc(files []string, advice []*study.Advice) export.AdviseDoc {
 				DropNotices: r.DropNotices, StandDowns: r.StandDowns, Differs: r.Differs, Frontier: r.Frontier})
 		}
 		for _, pk := range []struct {
-			pick *study.Pick
+			pick *advise.Pick
 			to   **export.Policy
 		}{{ad.KeepsEverything, &ea.Picks.KeepsEverything}, {ad.NoWorse, &ea.Picks.NoWorse}} {
 			if pk.pick != nil {
@@ -219,7 +220,7 @@ func gridPolicy(p model.Policy) export.Policy {
 }
 
 // writeAdvice prints each agent's advice as a table for people.
-func writeAdvice(out io.Writer, advice []*study.Advice) error {
+func writeAdvice(out io.Writer, advice []*advise.Advice) error {
 	w := bufio.NewWriter(out)
 	for i, ad := range advice {
 		if i > 0 {
@@ -238,7 +239,7 @@ func writeAdvice(out io.Writer, advice []*study.Advice) error {
 
 // writeOneAdvice prints one agent's advice: how its tokens are
 // estimated, the frontier with the recorded policy marked, and the picks.
-func writeOneAdvice(w io.Writer, ad *study.Advice) error {
+func writeOneAdvice(w io.Writer, ad *advise.Advice) error {
 	files, how := "1 file", "stated by the log"
 	if ad.Files > 1 {
 		files = fmt.Sprintf("%d files", ad.Files)
@@ -278,15 +279,15 @@ func writeOneAdvice(w io.Writer, ad *study.Advice) error {
 		fmt.Fprintf(w, "left out: token thresholds %s, at or above the largest input recorded: a replay reads the\nrecorded counts, so they never engage\n", joinInts(ad.Unengaged))
 	}
 	if len(ad.Unbounded) > 0 {
-		fmt.Fprintf(w, "left out: %s: their windows grew past %d times the recorded ones (a threshold a replay\nseldom engages keeps whole histories), so their replay was given up\n", unboundedText(ad.Unbounded), study.AdviseGrowth)
+		fmt.Fprintf(w, "left out: %s: their windows grew past %d times the recorded ones (a threshold a replay\nseldom engages keeps whole histories), so their replay was given up\n", unboundedText(ad.Unbounded), advise.AdviseGrowth)
 	}
-	if !slices.ContainsFunc(ad.Rows, func(r study.Row) bool { return r.Policy.NeedsThreshold() }) {
+	if !slices.ContainsFunc(ad.Rows, func(r advise.Row) bool { return r.Policy.NeedsThreshold() }) {
 		fmt.Fprintln(w, "no token-budget rows: no call of the log measured its input")
 	}
 	fmt.Fprintln(w, "\npicks:")
 	for _, pk := range []struct {
 		name string
-		pick *study.Pick
+		pick *advise.Pick
 		none string
 	}{
 		{"keeps in view every value the recorded answers used", ad.KeepsEverything, "no policy tried does"},
@@ -346,18 +347,18 @@ func joinInts(ns []int) string {
 }
 
 // fitLine says how the tokens are estimated.
-func fitLine(f study.Fit) string {
+func fitLine(f advise.Fit) string {
 	switch {
 	case f.Calls == 0:
-		return "≈tokens: window characters / 4 (the log records no usage.input to fit them on)"
+		return "≈tokens: " + fitChars(f) + "s / 4 (the log records no usage.input to fit them on)"
 	case f.Base == 0:
-		return fmt.Sprintf("≈tokens: %.3f a window character, the recorded calls' usage.input over their windows' characters (%d calls)", f.PerChar, f.Calls)
+		return fmt.Sprintf("≈tokens: %.3f a "+fitChars(f)+", the recorded calls' usage.input over their characters (%d calls)", f.PerChar, f.Calls)
 	}
-	return fmt.Sprintf("≈tokens: %.0f + %.3f a window character per call, fitted on %d recorded calls' usage.input (R² %.2f)", f.Base, f.PerChar, f.Calls, f.R2)
+	return fmt.Sprintf("≈tokens: %.0f + %.3f a "+fitChars(f)+" per call, fitted on %d recorded calls' usage.input (R² %.2f)", f.Base, f.PerChar, f.Calls, f.R2)
 }
 
 // pickSaving is a pick's tokens against the recorded policy's.
-func pickSaving(p *study.Pick) string {
+func pickSaving(p *advise.Pick) string {
 	switch {
 	case p.Delta == 0:
 		return "as many ≈tokens as the recorded policy"
@@ -376,7 +377,7 @@ func against(tokens, recorded int) string {
 }
 
 // marks names what a row of the table is besides a point of the frontier.
-func marks(ad *study.Advice, i int) string {
+func marks(ad *advise.Advice, i int) string {
 	var out []string
 	if i == ad.RecordedRow {
 		if ad.Rows[i].Frontier {
@@ -419,4 +420,13 @@ func countOf(ss []string, s string) int {
 		}
 	}
 	return n
+}
+
+// fitChars names the characters the fit counts: the window's, and the
+// system prompt's where the log holds its length.
+func fitChars(f advise.Fit) string {
+	if f.Prompt {
+		return "window or system-prompt character"
+	}
+	return "window character"
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/export"
 	"github.com/afinspect/inspect/provenance"
@@ -134,7 +135,7 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 	}
 	book := provenance.Walk(s.Rec, r) // every call, in order
 	defer book.Stop()
-	search := s.Searcher(r)
+	search := advise.FileSearcher(s, r)
 	doc.places = placesOf(r)
 	guess := guessRules(s, r)
 	for i := range r.Calls {

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/export"
 	"github.com/afinspect/inspect/provenance"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -31,7 +31,7 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc) error {
 			case v.Keep != nil:
 				keep = v.Keep.Text
 			case v.Own() == evidence.Left:
-				keep = study.NoneText()
+				keep = advise.NoneText()
 			}
 			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", v.Call, v.Run, termtext.Line(where(v.Entry)),
 				termtext.Line(v.Typed), v.Own(), termtext.Line(src), at, termtext.Line(keep))
@@ -150,7 +150,7 @@ func sourceCells(r *window.Replay, places *callPlaces, v export.Value) (src, at 
 			sent = fmt.Sprintf("in the replay's windows on %s, %d of them not the library's", on, n)
 		}
 		ss = append(ss, fmt.Sprintf("%s (run %d, %s)", name, s.Run, sent))
-		as = append(as, fmt.Sprintf("%d %s", s.EvictedAt, study.RuleWords(s.Rule, s.Rules)))
+		as = append(as, fmt.Sprintf("%d %s", s.EvictedAt, advise.RuleWords(s.Rule, s.Rules)))
 	}
 	return strings.Join(ss, "; "), strings.Join(as, "; ")
 }

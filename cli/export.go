@@ -20,11 +20,12 @@ func (a *app) exportCmd() *cobra.Command {
 	c := a.studyCmd(&cobra.Command{
 		Use:   "export [flags] FILE",
 		Short: "print the replay as JSON (format inspect.export.v1)",
-		Long: `export prints the replay as JSON (format inspect.export.v1, WINDOW-SEMANTICS
-§13): each agent's policy, the conversations, and every call with its
-window, what it evicted and why the rest stayed, the record its visit
-filed, whether the window is the one the library recorded, the response
-and its values' evidence. An absent policy flag is inferred.`,
+		Long: `export prints the replay as JSON (format inspect.export.v1, contract version ` + strconv.Itoa(export.Contract) + `,
+WINDOW-SEMANTICS §13): each agent's policy, the conversations, and every call
+with its system prompt, tools and slot budgets (not part of the window), its
+window, what it evicted and why the rest stayed, the record its visit filed,
+whether the window is the one the library recorded, the response and its
+values' evidence. An absent policy flag is inferred.`,
 	}, &o, func() error {
 		if o.format != "json" {
 			return a.usageError("inspect export: unknown --format %q (json is the only one)", o.format)
@@ -151,7 +152,8 @@ func exportCallOf(r *window.Replay, book *provenance.Book, outcomes map[*model.C
 	c := &r.Calls[i]
 	ec := export.Call{
 		CallHead: export.CallHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID,
-			Agent: agentKey(c.Run), Iteration: c.Call.Iteration, Pass: max(c.Run.Pass, 1), File: c.Call.File},
+			Agent: agentKey(c.Run), Iteration: c.Call.Iteration, Pass: max(c.Run.Pass, 1), File: c.Call.File,
+			Request: export.RequestOf(c.Call.Request)},
 		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
 		CallTail: export.CallTail{Record: c.Visit.Record, RecordedWindow: c.Recorded()},
 	}

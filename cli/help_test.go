@@ -50,7 +50,7 @@ func TestFlagOfAnotherCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-q", s01}, "inspect: --quiet is for inspect advise, inspect evidence, inspect export, inspect report"},
+		{[]string{"-q", s01}, "inspect: --quiet is for inspect advise, inspect compare, inspect diff, inspect evidence, inspect export, inspect report"},
 		{[]string{"evidence", "--fail-on-differs", s01}, "inspect evidence: --fail-on-differs is for inspect export, inspect report"},
 		{[]string{"report", "--bogus", s01}, "inspect: unknown flag --bogus"},
 	} {

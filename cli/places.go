@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
@@ -51,7 +52,7 @@ func (p *callPlaces) span(c [2]int) string {
 }
 
 // guessRules gives each source of a value the rules of the policies the
-// log cannot tell apart from its agent's inferred one (study.Agent.Rules),
+// log cannot tell apart from its agent's inferred one (advise.Rules),
 // when they differ: "superseded" under keepLastToolResults 2 is
 // "pins-off" under 0, and both reproduce the recorded windows.
 func guessRules(s *study.Study, r *window.Replay) func(provenance.Entry) provenance.Entry {
@@ -71,7 +72,7 @@ func guessRules(s *study.Study, r *window.Replay) func(provenance.Entry) provena
 			if a == nil {
 				continue
 			}
-			if rs := a.Rules(&c.Visit, src.Message(), r.PolicyOf(c)); rs != nil {
+			if rs := advise.Rules(a, &c.Visit, src.Message(), r.PolicyOf(c)); rs != nil {
 				if out == nil {
 					out = append([]provenance.Source(nil), srcs...)
 				}

@@ -17,6 +17,10 @@ Usage:
                                   replayed over its calls (of several files, summed), each with
                                   its ≈tokens and the values of the recorded answers it would have
                                   had out of view; the frontier and two picks
+  inspect diff [flags] A B        two runs lined up call by call: each pair same, changed or one
+                                  side's only, where the runs part ways, each side's window and
+                                  the answer values it had out of view (inspect.diff.v1 as json)
+  inspect compare [flags] A B     the same in the terminal UI: both sides' turns, pair by pair
   inspect help [COMMAND] | --help | --version
   inspect completion bash|zsh|fish   a shell's completion script
 
@@ -42,15 +46,22 @@ absent flag is inferred from the recording:
   --agent KEY                  export, report or evidence: only this agent's calls (same
                                numbers); the policy flags then apply to it alone; advise: only
                                this agent
+  --a-… --b-…                  diff, compare: each policy flag again for one side alone
+                               (--b-keep-recent-turns 4); --conversation N (--a-conversation,
+                               --b-conversation) compares one conversation of each
 
 Keys in the UI (? lists them all): ←/→ call · g/G first/last · : go to call (:f11 the file's
 call 11) · / search every message, n/N next/previous hit · e/E eviction · d/D call differing
 from its record · >/< run · c/C drop notice · ↑/↓ turn · enter open folded gone turns · tab
 focus · pgup/pgdn space b ctrl+u ctrl+d scroll · w agents and conversations · W recorded window
-beside the replay · i response and its values · A final answer · x/X answer with a flagged
-value · I x/X stop on arguments too · K apply the policy that would have kept it · v transcript
-· o $PAGER · y copy (OSC 52) · m mouse off/on · F follow · R reload · [ ] { } p a s t T r
-policy knobs · P policy advisor · z hide gone · ! problems · esc or q close a view · q quit
+beside the replay · S the request: system prompt and tools · u what changed since the previous
+call · i response and its values · A final answer · x/X answer with a flagged value · I x/X stop
+on arguments too · K apply the policy that would have kept it · v transcript · o $PAGER · O
+$EDITOR (read-only) · y copy (OSC 52) · M mouse off/on · m then a letter marks the call, ' then
+the letter goes back to it · F follow · R reload · [ ] { } p a s t T r policy knobs · P policy
+advisor · z hide gone · ! problems · esc or q close a view · q quit. In compare: ←/→ pair · p
+where the runs part (again: back) · n/N next/previous change · d the messages that differ · g/G
+ends · q quit
 
 UI flags:
   -f, --follow                 follow a log still being written (new calls appear; F in the UI)
@@ -58,17 +69,18 @@ UI flags:
                                COLORFGBG when the terminal sets it, else asks the terminal
 
 Output flags:
-  --format json                export: json (the only one); evidence, advise: table (default)
-                               or json
-  -q, --quiet                  export, report, evidence, advise: no "policy inferred" line and
-                               no progress on stderr
+  --format json                export: json (the only one); evidence, advise, diff: table
+                               (default) or json
+  -q, --quiet                  export, report, evidence, advise, diff, compare: no "policy
+                               inferred" line and no progress on stderr
   --fail-on-differs            export, report: exit 3 when any recorded window is not
                                reproduced (for CI)
   --in answers|arguments|all   evidence: judge the answers (default), the tool-call arguments,
                                or both; the two are counted apart either way
   --fail-on V[,V…]             evidence: exit 4 when a value --in selects has one of these
                                verdicts: left, in-view-text, never-read, summary-unsupported
-                               (for CI)
+                               (for CI); diff: exit 4 on more-out-of-view (B has more answer
+                               values out of view than A), parted (the runs part ways)
 
 Input flags (every command):
   --max-line-mb N              skip and report a line longer than N MB (default 256)

@@ -20,9 +20,14 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// Format names the JSON shape `inspect export` writes; version 2 of the
-// contract only adds to version 1 (WINDOW-SEMANTICS §13).
+// Format names the JSON shape `inspect export` writes; each version of
+// the contract only adds to the one before (WINDOW-SEMANTICS §13), so the
+// name stays: version 2 added agents, conversations and the evidence,
+// version 3 (Contract) each call's systemPrompt, tools and slots.
 const Format = "inspect.export.v1"
+
+// Contract is the version of the export contract Format is written at.
+const Contract = 3
 
 // Doc is an export: everything but its calls, which Write streams.
 type Doc struct {
@@ -104,6 +109,9 @@ type CallHead struct {
 	// export is unchanged.
 	File string `json:"file,omitempty"`
 	Line int    `json:"line,omitempty"`
+	// Request is what the call received besides its messages (contract
+	// version 3): not part of the window
+	Request
 }
 
 // CallTail is what a call's JSON holds after its messages.

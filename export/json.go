@@ -272,4 +272,5 @@ func (o *jsonOut) head(h *CallHead) {
 	if h.Line != 0 {
 		o.intKey(`,"line":`, h.Line)
 	}
+	o.request(&h.Request)
 }

@@ -61,6 +61,7 @@ type runState struct {
 	agentID string            // run_configured agentId
 	hint    int               // room for the next call's window
 	sys     systemPrompts
+	req     requestState // the system prompt, tools and slots composed for the next call
 	// judged are evidence_checked events met before the iteration_end
 	// that makes their call, at tier minimal (the library emits the
 	// verdict before it ends the iteration)
@@ -200,6 +201,13 @@ func (b *builder) apply(p *parsed) {
 		if p.isSystem {
 			rs.systemPrompt(p.text)
 		}
+		if p.isSystem || p.request().isTools {
+			b.requestPiece(rs, p)
+		}
+	case kindSlotComposed:
+		if p.ok {
+			b.slotComposed(rs, p)
+		}
 	case kindLLMStart:
 		if p.ok {
 			b.llmStart(rs, p)
@@ -337,6 +345,7 @@ func (b *builder) llmStart(rs *runState, p *parsed) {
 	b.calls++
 	call := &model.Call{Number: b.calls, Iteration: p.iteration, MessagesCount: n, Line: p.at.line, File: p.at.file}
 	call.Facts.SystemPrompt = rs.sys.forCall()
+	call.Request = b.requestFor(rs, p, call)
 	var keys []slotKey
 	if len(rs.slots) == n && !slices.Contains(rs.slots, nil) {
 		call.Recorded = rs.slots

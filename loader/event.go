@@ -24,6 +24,7 @@ const (
 	evRepeated     = "agentfootprint.tools.repeated_call"
 	evCompEnter    = "agentfootprint.composition.enter"
 	evFatal        = "agentfootprint.error.fatal"
+	evSlotComposed = "agentfootprint.context.slot_composed"
 )
 
 // kind is what an event is to the builder.
@@ -46,6 +47,7 @@ const (
 	kindRepeated  // likewise
 	kindCompEnter // only its meta is read: where a composition starts (§15.1)
 	kindFatal     // only that it happened: the run failed for good (§14.1)
+	kindSlotComposed
 	// stream.* and context.* events the loader does not read: like
 	// kindOther, but they tell the tier (§16.2)
 	kindStreamOther
@@ -55,7 +57,8 @@ const (
 var kindNames = [...]string{kindRunConfig: evRunConfig, kindTurnStart: evTurnStart, kindTurnEnd: evTurnEnd,
 	kindIterationEnd: evIterationEnd, kindLLMStart: evLLMStart, kindLLMEnd: evLLMEnd, kindToolStart: evToolStart,
 	kindToolEnd: evToolEnd, kindInjected: evInjected, kindPressure: evPressure,
-	kindEvidence: evEvidence, kindRepeated: evRepeated, kindCompEnter: evCompEnter, kindFatal: evFatal}
+	kindEvidence: evEvidence, kindRepeated: evRepeated, kindCompEnter: evCompEnter, kindFatal: evFatal,
+	kindSlotComposed: evSlotComposed}
 
 // kindOf names an event type; the switch on string(typ) does not allocate.
 func kindOf(typ []byte) kind {
@@ -88,6 +91,8 @@ func kindOf(typ []byte) kind {
 		return kindCompEnter
 	case evFatal:
 		return kindFatal
+	case evSlotComposed:
+		return kindSlotComposed
 	}
 	if len(typ) >= len(libraryPrefix) && string(typ[:len(libraryPrefix)]) == libraryPrefix {
 		switch rest := string(typ[len(libraryPrefix):]); {
@@ -106,7 +111,8 @@ func kindOf(typ []byte) kind {
 // error.* alone).
 func (k kind) writtenAtStandard() bool {
 	switch k {
-	case kindLLMStart, kindLLMEnd, kindToolStart, kindToolEnd, kindInjected, kindPressure, kindStreamOther, kindToken:
+	case kindLLMStart, kindLLMEnd, kindToolStart, kindToolEnd, kindInjected, kindPressure, kindSlotComposed, kindStreamOther,
+		kindToken:
 		return true
 	}
 	return false
@@ -169,6 +175,14 @@ type parsed struct {
 	stopReason         *string
 	hasUsage, isSystem bool
 	evidence           json.RawMessage
+
+	// the request beyond its messages (request.go): what the builder
+	// reads of llm_start, of a system-prompt or tools injection record
+	// and of slot_composed, each value as its JSON (may point into the
+	// line), read by the builder whichever decoder found it; nil for
+	// none (most events: kept out of the struct, whose blocks of decoded
+	// events are memory the load keeps in flight)
+	req *reqRaw
 }
 
 // history is an iteration_end history: the window as sent, then what the

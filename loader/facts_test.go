@@ -54,7 +54,7 @@ func TestCallFactsFromWire(t *testing.T) {
 				continue // a log cut off in the middle of the call
 			}
 			f := calls[i].call.Facts
-			if wc.SystemPrompt != nil && *wc.SystemPrompt != strings.Join(f.SystemPrompt, "") {
+			if wc.SystemPrompt != nil && *wc.SystemPrompt != strings.Join(f.SystemPrompt, "\n\n") {
 				t.Errorf("%s call %d: system prompt %q, wire %q", name, i+1, f.SystemPrompt, *wc.SystemPrompt)
 			}
 			if (f.EvidenceChecked != nil) != judged[i+1] {

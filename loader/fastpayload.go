@@ -9,12 +9,13 @@ var payloadFields = [...][]string{
 	kindTurnStart:    {"userPrompt"},
 	kindTurnEnd:      {"finalContent"},
 	kindIterationEnd: {"history", "iterIndex", "toolCallCount"},
-	kindLLMStart:     {"iteration", "messagesCount"},
+	kindLLMStart:     {"iteration", "messagesCount", "systemPromptChars", "systemPromptText", "tools", "toolsCount"},
 	kindLLMEnd:       {"content", "usage", "stopReason"},
 	kindToolStart:    {"toolName", "toolCallId", "args"},
 	kindToolEnd:      {"toolCallId", "result", "error"},
-	kindInjected:     {"slot", "position", "asRole", "rawContent", "sourceId", "reason", "contentSummary"},
+	kindInjected:     {"slot", "position", "asRole", "rawContent", "sourceId", "reason", "contentSummary", "source"},
 	kindPressure:     {"unit", "cap"},
+	kindSlotComposed: {"slot", "iteration", "budget", "droppedCount", "droppedSummaries"},
 }
 
 // payloadState is what a payload held that is settled only at its end.
@@ -25,9 +26,9 @@ type payloadState struct {
 	reason                []byte
 	// a system-prompt record's contentSummary (a JSON string body, valid
 	// while the line is); its rawContent is p.content
-	slotSystem bool
-	summary    []byte
-	summaryEsc bool
+	slotSystem, slotTools bool
+	summary               []byte
+	summaryEsc            bool
 }
 
 // payload reads the payload object of the kinds the builder uses and
@@ -54,7 +55,14 @@ func finishPayload(p *parsed, st *payloadState) bool {
 				p.text = jsonText(p.content)
 			}
 			if p.text == "" {
-				p.text = text(st.summary, st.summaryEsc)
+				p.text, p.reqW().summary = text(st.summary, st.summaryEsc), true
+			}
+		}
+		if st.slotSystem || st.slotTools {
+			r := p.reqW()
+			r.reason, r.isTools = string(st.reason), st.slotTools
+			if st.slotTools && p.hasContent {
+				p.text = jsonText(p.content)
 			}
 		}
 		if st.slotMessages {
@@ -72,7 +80,7 @@ func finishPayload(p *parsed, st *payloadState) bool {
 			p.text = toolContent(st.result, st.errField)
 		}
 		p.ok = true
-	case kindTurnStart, kindLLMStart, kindLLMEnd, kindToolStart:
+	case kindTurnStart, kindLLMStart, kindLLMEnd, kindToolStart, kindSlotComposed:
 		p.ok = true
 	}
 	return true
@@ -109,11 +117,17 @@ func (f *fastDecoder) field(s *scanner, p *parsed, st *payloadState, i int) bool
 			p.threshold = int(c)
 		}
 	case kindLLMStart:
+		if i >= 2 { // what the request held besides its messages
+			p.reqW().vals[i-2], ok = rawValue(s)
+			break
+		}
 		n := &p.iteration
 		if i == 1 {
 			n = &p.messagesCount
 		}
 		*n, ok = intValue(s)
+	case kindSlotComposed:
+		p.reqW().vals[i], ok = rawValue(s)
 	case kindLLMEnd:
 		ok = llmEndField(s, p, i)
 	case kindToolStart, kindToolEnd:
@@ -167,6 +181,11 @@ func toolField(s *scanner, p *parsed, st *payloadState, i int) bool {
 }
 
 func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
+	if i == 7 { // source: read by the builder, whatever its type
+		var ok bool
+		p.reqW().source, ok = rawValue(s)
+		return ok
+	}
 	if i == 3 && s.peek() == '"' { // rawContent: kept as JSON, decoded only if new
 		var ok bool
 		p.content, ok = rawString(s)
@@ -202,6 +221,7 @@ func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	case 0:
 		st.slotMessages = string(raw) == "messages"
 		st.slotSystem = string(raw) == "system-prompt"
+		st.slotTools = string(raw) == "tools"
 	case 2:
 		p.role, st.hasRole = roleText(raw), true
 	case 4:

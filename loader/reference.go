@@ -156,11 +156,28 @@ func refPayload(payload json.RawMessage, p *parsed) {
 		p.toolCallID = v.ToolCallID
 	case kindLLMStart:
 		var v struct {
-			Iteration     json.RawMessage `json:"iteration"`
-			MessagesCount json.RawMessage `json:"messagesCount"`
+			Iteration         json.RawMessage `json:"iteration"`
+			MessagesCount     json.RawMessage `json:"messagesCount"`
+			SystemPromptChars json.RawMessage `json:"systemPromptChars"`
+			SystemPromptText  json.RawMessage `json:"systemPromptText"`
+			Tools             json.RawMessage `json:"tools"`
+			ToolsCount        json.RawMessage `json:"toolsCount"`
 		}
 		p.ok = refDecode(payload, p, &v) && refCount(p, "iteration", v.Iteration, &p.iteration) &&
 			refCount(p, "messagesCount", v.MessagesCount, &p.messagesCount)
+		if v.SystemPromptChars != nil || v.SystemPromptText != nil || v.Tools != nil || v.ToolsCount != nil {
+			p.reqW().vals = [5][]byte{v.SystemPromptChars, v.SystemPromptText, v.Tools, v.ToolsCount}
+		}
+	case kindSlotComposed:
+		var v struct {
+			Slot             json.RawMessage `json:"slot"`
+			Iteration        json.RawMessage `json:"iteration"`
+			Budget           json.RawMessage `json:"budget"`
+			DroppedCount     json.RawMessage `json:"droppedCount"`
+			DroppedSummaries json.RawMessage `json:"droppedSummaries"`
+		}
+		p.ok = refDecode(payload, p, &v)
+		p.reqW().vals = [5][]byte{v.Slot, v.Iteration, v.Budget, v.DroppedCount, v.DroppedSummaries}
 	default:
 		refStream(payload, p)
 	}
@@ -175,6 +192,7 @@ func refInjected(payload json.RawMessage, p *parsed) {
 		SourceID       string          `json:"sourceId"`
 		Reason         string          `json:"reason"`
 		ContentSummary string          `json:"contentSummary"`
+		Source         json.RawMessage `json:"source"`
 	}
 	if !refDecode(payload, p, &v) {
 		return
@@ -185,7 +203,14 @@ func refInjected(payload json.RawMessage, p *parsed) {
 			p.text = jsonText(v.RawContent)
 		}
 		if p.text == "" {
-			p.text = v.ContentSummary
+			p.text, p.reqW().summary = v.ContentSummary, true
+		}
+	}
+	if v.Slot == "system-prompt" || v.Slot == "tools" {
+		r := p.reqW()
+		r.source, r.reason, r.isTools, p.sourceID = v.Source, v.Reason, v.Slot == "tools", v.SourceID
+		if v.Slot == "tools" && len(v.RawContent) > 0 && v.RawContent[0] == '"' {
+			p.text = jsonText(v.RawContent)
 		}
 	}
 	if v.Slot != "messages" {

@@ -69,6 +69,7 @@ func (b *builder) minimalCall(rs *runState, p *parsed) {
 	b.calls++
 	b.tier.rebuilt++
 	call := &model.Call{Number: b.calls, Iteration: p.iterIndex, Line: p.at.line, File: p.at.file}
+	call.Request.SystemPrompt.Source = model.PromptAbsent // no llm_start: the log has nothing of the request
 	rs.cur = &callState{call: call, minimal: true}
 	rs.run.Calls = append(rs.run.Calls, call)
 	defer b.judgedLater(rs, call)

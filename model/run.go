@@ -199,6 +199,9 @@ type Call struct {
 	Measured bool
 	// Facts are the call's response, system prompt and evidence verdict.
 	Facts CallFacts
+	// Request is what the call received besides its messages: the system
+	// prompt, the tools and the slot budgets (not part of the window).
+	Request Request
 }
 
 // Usage is the provider-reported token count of one call.

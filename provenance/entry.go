@@ -27,7 +27,7 @@ type Source struct {
 	EvictedAt  int
 	Rule       string
 	// Rules is Rule under each policy the log cannot tell apart from the
-	// one replayed (study.Agent.Rules), that one's first, when they say
+	// one replayed (advise.Rules), that one's first, when they say
 	// different things ("superseded", "pins-off"); nil otherwise. Written
 	// only when set: the export never sets it.
 	Rules []string

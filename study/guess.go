@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/window"
 )
 
 // An inferred knob can be a guess: when several values reproduce the
@@ -58,12 +57,12 @@ func Range(ns []int) string {
 	return strings.Join(parts, ", ")
 }
 
-// equallyGood are the policies the log cannot tell apart from Recorded
+// EquallyGood are the policies the log cannot tell apart from Recorded
 // for a replay under p: Recorded with each pair of Equal — none of them
 // with a knob given from outside other than given — or nil when p is not
 // Recorded (a knob moved: the policy is the user's, no guess) or there
 // is only one.
-func (a *Agent) equallyGood(p model.Policy) []model.Policy {
+func (a *Agent) EquallyGood(p model.Policy) []model.Policy {
 	if p != a.Recorded || !a.Inferred || len(a.Equal) < 2 {
 		return nil
 	}
@@ -87,42 +86,11 @@ func (a *Agent) equallyGood(p model.Policy) []model.Policy {
 // under: nothing unless p is its inferred policy.
 func (a *Agent) GuessFor(p model.Policy) Guess {
 	var g Guess
-	for _, q := range a.equallyGood(p) {
+	for _, q := range a.EquallyGood(p) {
 		g.K, g.L = append(g.K, q.KeepRecentTurns), append(g.L, q.KeepLastToolResults)
 	}
 	slices.Sort(g.K)
 	slices.Sort(g.L)
 	g.K, g.L = slices.Compact(g.K), slices.Compact(g.L)
 	return g
-}
-
-// Rules is why nothing held m at visit v, which removed it
-// (window.Visit.EvictionRule), under each policy the log cannot tell
-// apart from p, the one replayed: p's rule first, each rule once; nil
-// when p is no guess or every one of them says the same.
-func (a *Agent) Rules(v *window.Visit, m *model.Message, p model.Policy) []string {
-	eq := a.equallyGood(p)
-	if eq == nil {
-		return nil
-	}
-	out := []string{v.EvictionRule(m, p)}
-	for _, q := range eq {
-		if r := v.EvictionRule(m, q); !slices.Contains(out, r) {
-			out = append(out, r)
-		}
-	}
-	if len(out) < 2 {
-		return nil
-	}
-	return out
-}
-
-// RuleWords is a source's rule as a sentence says it: "superseded", or
-// "superseded or pins-off" when the policies the log cannot tell apart
-// give several.
-func RuleWords(rule string, rules []string) string {
-	if len(rules) < 2 {
-		return rule
-	}
-	return strings.Join(rules, " or ")
 }

@@ -81,7 +81,7 @@ func Open(rec *model.Recording, q Request) (*Study, error) {
 // the same file, asked for as rec is, whose work is gone on with where
 // the new lines leave it as it was (grow.go).
 func open(rec *model.Recording, q Request, prev *Study) (*Study, error) {
-	s := &Study{Rec: rec, Given: q.Knobs.Given(), Only: q.Only, q: q}
+	s := &Study{Rec: rec, Given: q.Knobs.Given(), Only: q.Only, q: q, kept: map[any]any{}}
 	if prev != nil {
 		s.Lineage = lineage.Grow(prev.Lineage, rec) // the new runs linked by the last part's decider
 	} else {

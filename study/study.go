@@ -14,12 +14,9 @@
 //     policy or another; each the same windows for the same calls;
 //   - the conversations and how many recorded windows each replay
 //     reproduces (Conversations, Score);
-//   - sweeps over many policies of one agent (Sweep) sharing one cache
-//     of replays that can be given up, and the search for the smallest
-//     change that would have kept a value in view (Searcher) built on one;
-//   - the policy advisor: a grid of policies replayed over each agent's
-//     calls, of one file or several, judged as the export judges them
-//     (Advise, AdviseFiles).
+//   - what a sweep over one agent's policies asks for: the file with it
+//     under another policy (ReplayWith), a conversation read for its
+//     windows (View.Windows); the sweeps are package advise's.
 //
 // Every replay it hands out is complete and never changes when read:
 // any goroutine may read it as it is.
@@ -29,6 +26,7 @@
 package study
 
 import (
+	"maps"
 	"slices"
 	"sync"
 
@@ -81,8 +79,7 @@ type Study struct {
 	views map[int]*View
 	prev  map[int]*View  // the views of the study of an earlier part of the file (Grow)
 	convs []Conversation // tallied (Conversations)
-	// advice is the advisor's answer by agent key, once made (Advise)
-	advice map[string]*Advice
+	kept  map[any]any    // answers made from the study above it (Remember)
 }
 
 // Agent is one agent and its policy, settled.
@@ -225,10 +222,10 @@ func (s *Study) foldsFor(p model.Policy) *window.FoldBook {
 	return b
 }
 
-// strategies are those the log makes replayable for a search: sliding-
+// Strategies are those the log makes replayable for a search: sliding-
 // window and token-budget always, summarize-oldest when the log
 // recorded folds.
-func (s *Study) strategies() []string {
+func (s *Study) Strategies() []string {
 	out := []string{model.SlidingWindow, model.TokenBudget}
 	for _, inf := range s.infs {
 		if inf.Folds != nil && inf.Folds.Folds() > 0 {
@@ -236,4 +233,36 @@ func (s *Study) strategies() []string {
 		}
 	}
 	return out
+}
+
+// FoldsRecorded reports whether the agent's summarize-oldest folds are
+// in the log, so that a replay under that strategy has summaries.
+func (a *Agent) FoldsRecorded() bool {
+	return a.inf != nil && a.inf.Folds != nil && a.inf.Folds.Folds() > 0
+}
+
+// ReplayWith is the file's replay with agent (its key) under p and every
+// other agent under its settled policy: what a sweep over one agent's
+// policies asks for, given up after the first call under p for which
+// stop (when not nil) is true (window.MergeUntil).
+func (s *Study) ReplayWith(agent string, p model.Policy, stop func(*window.CallReplay) bool) *window.Replay {
+	policies := maps.Clone(s.policies)
+	policies[agent] = p
+	return window.MergeUntil(s.sub, s.Lineage, s.infs, policies, stop)
+}
+
+// Remember keeps v under key for the study's life: an answer made from
+// the study above it (the advisor's), given at once when asked again.
+func (s *Study) Remember(key, v any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kept[key] = v
+}
+
+// Remembered is what Remember kept under key.
+func (s *Study) Remembered(key any) (any, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.kept[key]
+	return v, ok
 }

@@ -142,13 +142,14 @@ func (v *View) Replay(p model.Policy, quit *atomic.Bool) *window.Replay {
 	return window.RunNearUntil(v.Rec, v.lin, p, v.s.foldsFor(p), v.Recorded(), quit)
 }
 
-// Sweep is a sweep over policies of the conversation's agent: replays of
-// the conversation alone, read for their windows.
-func (v *View) Sweep() *Sweep {
-	return newSweep(func(_ string, p model.Policy) *window.Replay {
-		if p == v.Agent.Recorded {
-			return v.Recorded()
-		}
-		return window.RunWindows(v.Rec, v.lin, p, v.s.foldsFor(p))
-	})
+// Windows is the conversation replayed with its agent under p, read for
+// its windows alone (window.RunWindows): what a sweep of it asks for.
+func (v *View) Windows(p model.Policy) *window.Replay {
+	if p == v.Agent.Recorded {
+		return v.Recorded()
+	}
+	return window.RunWindows(v.Rec, v.lin, p, v.s.foldsFor(p))
 }
+
+// Study is the study the view is of.
+func (v *View) Study() *Study { return v.s }

@@ -8,12 +8,13 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 )
 
 // The policy advisor (P): which window policy the agent on screen should
-// run, from its calls in the file. The sweep is the study's (every
+// run, from its calls in the file. The sweep is package advise's (every
 // policy of its grid replayed over every call of the agent); it runs off
 // the UI goroutine, says how far it has got, and is given up through its
 // context when the view closes or the conversation on screen changes.
@@ -23,8 +24,8 @@ import (
 
 // sweepAdvice is the advisor's engine. A test puts one there that it
 // controls (one that blocks until it is given up).
-var sweepAdvice = func(ctx context.Context, st *study.Study, agent string, progress func(done, total int)) (*study.Advice, error) {
-	return st.Advise(ctx, agent, progress)
+var sweepAdvice = func(ctx context.Context, st *study.Study, agent string, progress func(done, total int)) (*advise.Advice, error) {
+	return advise.Advise(ctx, st, agent, progress)
 }
 
 // adviseProgressMsg is sent by the sweep's waiter (adviseJob.wait) each
@@ -39,7 +40,7 @@ type adviseProgressMsg struct {
 // the error that stopped it (the context's, when it was given up).
 type advisedMsg struct {
 	gen    int
-	advice *study.Advice
+	advice *advise.Advice
 	err    error
 }
 
@@ -98,7 +99,7 @@ type advisorPane struct {
 	done  int // policies replayed so far, of total
 	total int
 
-	advice *study.Advice
+	advice *advise.Advice
 	none   string // why there is nothing to advise ("" when there is, or it is not known yet)
 	failed error  // what stopped the sweep, other than being given up
 	rows   []int  // the table's rows (Advice.Rows indexes): the frontier, the recorded policy in its place
@@ -201,7 +202,7 @@ func (a *advisorPane) answered(msg advisedMsg) {
 
 // tableRows are the frontier's rows, fewest tokens first, with the
 // recorded policy's in its place when it is not on the frontier.
-func tableRows(ad *study.Advice) []int {
+func tableRows(ad *advise.Advice) []int {
 	rows := slices.Clone(ad.Frontier)
 	if rec := ad.Rows[ad.RecordedRow]; !rec.Frontier {
 		at, _ := slices.BinarySearchFunc(rows, rec.Tokens, func(i, t int) int { return ad.Rows[i].Tokens - t })

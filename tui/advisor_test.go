@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 )
@@ -16,7 +17,7 @@ import (
 const demoEvidence = "../testdata/demo-evidence/run.jsonl"
 
 // withSweep puts engine in sweepAdvice for the test.
-func withSweep(t *testing.T, engine func(ctx context.Context, st *study.Study, agent string, progress func(done, total int)) (*study.Advice, error)) {
+func withSweep(t *testing.T, engine func(ctx context.Context, st *study.Study, agent string, progress func(done, total int)) (*advise.Advice, error)) {
 	t.Helper()
 	was := sweepAdvice
 	sweepAdvice = engine
@@ -33,7 +34,7 @@ type blockingSweep struct {
 
 func newBlockingSweep(t *testing.T) *blockingSweep {
 	b := &blockingSweep{started: make(chan string, 8), cancelled: make(chan chan struct{}, 8)}
-	withSweep(t, func(ctx context.Context, _ *study.Study, agent string, progress func(done, total int)) (*study.Advice, error) {
+	withSweep(t, func(ctx context.Context, _ *study.Study, agent string, progress func(done, total int)) (*advise.Advice, error) {
 		gone := make(chan struct{})
 		b.cancelled <- gone
 		b.started <- agent
@@ -242,9 +243,9 @@ func TestAdvisorEnterAppliesThePolicy(t *testing.T) {
 // Opened again, the advisor shows its answer at once: no second sweep.
 func TestAdvisorSecondOpenUsesTheAnswerKept(t *testing.T) {
 	var sweeps atomic.Int32
-	withSweep(t, func(ctx context.Context, st *study.Study, agent string, progress func(done, total int)) (*study.Advice, error) {
+	withSweep(t, func(ctx context.Context, st *study.Study, agent string, progress func(done, total int)) (*advise.Advice, error) {
 		sweeps.Add(1)
-		return st.Advise(ctx, agent, progress)
+		return advise.Advise(ctx, st, agent, progress)
 	})
 	m := openAdvisor(t, 120, 40)
 	m = press(m, "esc")
@@ -267,7 +268,7 @@ func TestAdvisorSecondOpenUsesTheAnswerKept(t *testing.T) {
 // its keys without failing.
 func TestAdvisorOnACompositionSaysNothingToAdvise(t *testing.T) {
 	own := compositionsOwnRuns(t)
-	withSweep(t, func(context.Context, *study.Study, string, func(int, int)) (*study.Advice, error) {
+	withSweep(t, func(context.Context, *study.Study, string, func(int, int)) (*advise.Advice, error) {
 		t.Error("a sweep of a composition's own calls")
 		return nil, nil
 	})

@@ -7,7 +7,7 @@ import (
 	"github.com/NimbleMarkets/ntcharts/canvas"
 	"github.com/NimbleMarkets/ntcharts/linechart"
 
-	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/advise"
 )
 
 // The advisor's chart: every policy tried as a point, ≈tokens (x)
@@ -32,7 +32,7 @@ const (
 // chartCache keeps the last chart drawn: a frame redraws it only when
 // the cursor, the size or the advice changed.
 type chartCache struct {
-	advice *study.Advice
+	advice *advise.Advice
 	sel    int
 	w, h   int
 	text   string
@@ -48,7 +48,7 @@ func (a *advisorPane) chartView(sel, w, h int) string {
 }
 
 // drawChart draws the advice at w×h (labels and axes included).
-func drawChart(st *Styles, ad *study.Advice, sel, w, h int) string {
+func drawChart(st *Styles, ad *advise.Advice, sel, w, h int) string {
 	minX, maxX := math.Inf(1), math.Inf(-1)
 	maxY := 1.0
 	for _, r := range ad.Rows {

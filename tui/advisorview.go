@@ -6,8 +6,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 )
 
@@ -82,7 +82,7 @@ func (a *advisorPane) answerView(w, h int) (string, bool) {
 	opt := [][]string{wrapped(a.cursorLine(), w), dim(a.columnsWords()), dim(fitWords(ad.Fit)), dim(a.neverWords())}
 	if n := len(ad.Unbounded); n > 0 {
 		opt = append(opt, dim(fmt.Sprintf("left out, %d token-threshold policies: their windows grew past %d times the recorded ones (a threshold a replay seldom engages keeps whole histories), so their replay was given up",
-			n, study.AdviseGrowth)))
+			n, advise.AdviseGrowth)))
 	}
 	need := max(1+len(a.rows), 2*advisorMinBody) // the table whole, or a usable chart
 	body := h - len(picks) - len(honest)
@@ -197,7 +197,7 @@ func (a *advisorPane) tableLines(short bool, n int) []string {
 // the recorded policy.
 func (a *advisorPane) pickLines(short bool, w int) []string {
 	ad := a.advice
-	line := func(name string, p *study.Pick, none string) string {
+	line := func(name string, p *advise.Pick, none string) string {
 		if p == nil {
 			return fit(a.st.Label.Render(name+": ")+none, w)
 		}
@@ -210,7 +210,7 @@ func (a *advisorPane) pickLines(short bool, w int) []string {
 }
 
 // saving is a pick's tokens against the recorded policy's.
-func saving(p *study.Pick, short bool) string {
+func saving(p *advise.Pick, short bool) string {
 	switch {
 	case p.Delta == 0:
 		return "as many ≈tokens as the recorded policy"
@@ -251,19 +251,19 @@ func (a *advisorPane) neverWords() string {
 func wrapped(s string, w int) []string { return strings.Split(ansi.Wrap(s, max(1, w), ""), "\n") }
 
 // fitWords says how tokens are estimated from characters.
-func fitWords(f study.Fit) string {
+func fitWords(f advise.Fit) string {
 	switch {
 	case f.Calls == 0:
-		return "≈tokens: window characters / 4 (the log records no usage.input to fit them on)"
+		return "≈tokens: " + fitChars(f) + "s / 4 (the log records no usage.input to fit them on)"
 	case f.Base == 0:
-		return fmt.Sprintf("≈tokens: %.3f a window character, the recorded calls' usage.input over their windows' characters (%s)", f.PerChar, plural(f.Calls, "call"))
+		return fmt.Sprintf("≈tokens: %.3f a "+fitChars(f)+", the recorded calls' usage.input over their characters (%s)", f.PerChar, plural(f.Calls, "call"))
 	}
-	return fmt.Sprintf("≈tokens: %.0f + %.3f a window character per call, fitted on %s' usage.input (R² %.2f)", f.Base, f.PerChar, plural(f.Calls, "recorded call"), f.R2)
+	return fmt.Sprintf("≈tokens: %.0f + %.3f a "+fitChars(f)+" per call, fitted on %s' usage.input (R² %.2f)", f.Base, f.PerChar, plural(f.Calls, "recorded call"), f.R2)
 }
 
 // rowRole names what row i of the advice is besides a point of the
 // frontier: the recorded policy, a pick.
-func rowRole(ad *study.Advice, i int) string {
+func rowRole(ad *advise.Advice, i int) string {
 	var out []string
 	if i == ad.RecordedRow {
 		out = append(out, "recorded")
@@ -311,4 +311,13 @@ func policyName(p model.Policy, short bool) string {
 		s += " no-anchor"
 	}
 	return s
+}
+
+// fitChars names the characters the fit counts: the window's, and the
+// system prompt's where the log holds its length.
+func fitChars(f advise.Fit) string {
+	if f.Prompt {
+		return "window or system-prompt character"
+	}
+	return "window character"
 }

@@ -17,8 +17,9 @@ import (
 )
 
 // stripLegendRoom is the height of the detail from which a tool turn's
-// lifetime strip has its legend.
-const stripLegendRoom = 30
+// lifetime strip has its legend: a 40-line terminal's, the request line
+// taken.
+const stripLegendRoom = 29
 
 // detailPane is the selected turn in full: why it has its fate at this
 // call (kept in view), then every message in a scrollable viewport.
@@ -54,12 +55,18 @@ type detailPane struct {
 	response bool
 	respCall int
 	respText func(w int) string
+	// request: the pane shows the call's system prompt and tools (S), as
+	// reqText draws them; reqCall is the call it was drawn for
+	request  bool
+	reqCall  int
+	reqText  func(w int) (string, []int)
+	reqFocus int // the piece to scroll to once, -1 for none
 }
 
 func newDetailPane(st *Styles, keys KeyMap) *detailPane {
 	vp := viewport.New(0, 0)
 	vp.MouseWheelEnabled = true
-	return &detailPane{st: st, keys: keys, vp: vp, latest: new(atomic.Int64)}
+	return &detailPane{st: st, keys: keys, vp: vp, latest: new(atomic.Int64), reqFocus: -1}
 }
 
 func (d *detailPane) Init() tea.Cmd { return nil }
@@ -81,6 +88,10 @@ func (d *detailPane) SetSize(w, h int) {
 		return
 	}
 	d.width, d.height = max(0, w), max(0, h)
+	if d.request {
+		d.showRequest()
+		return
+	}
 	if d.response {
 		d.showResponse()
 		return
@@ -116,7 +127,7 @@ func (d *detailPane) scrollPending(msg tea.KeyMsg) {
 // show puts row in the pane. The messages are rendered again only when
 // the turn or the width changed; the reason is cheap and always redone.
 func (d *detailPane) show(row *window.Row) {
-	d.row, d.note, d.response = row, "", false
+	d.row, d.note, d.response, d.request = row, "", false, false
 	d.head = nil
 	if row == nil || d.s == nil || d.s.current() == nil {
 		d.setContent("")
@@ -258,6 +269,9 @@ func (d *detailPane) title() string {
 	if d.response {
 		return d.responseTitle()
 	}
+	if d.request {
+		return d.requestTitle()
+	}
 	if d.row == nil {
 		return "Detail"
 	}
@@ -282,7 +296,7 @@ func (d *detailPane) showNote(text string) {
 }
 
 func (d *detailPane) View() string {
-	if d.response {
+	if d.response || d.request {
 		return lines(d.vp.View(), d.width, d.height)
 	}
 	if d.row == nil && d.note != "" {

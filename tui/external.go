@@ -21,8 +21,9 @@ import (
 // pagerFileMsg is sent by pagerCmd once the text is in a file for the
 // pager to read.
 type pagerFileMsg struct {
-	path string
-	err  error
+	path   string
+	err    error
+	editor bool // for $EDITOR, not $PAGER
 }
 
 // pagerDoneMsg is sent when the pager has exited and the screen is back.
@@ -62,6 +63,41 @@ func pagerCmd(st *Styles, msgs []*model.Message, numbered bool) tea.Cmd {
 		}
 		return pagerFileMsg{path: f.Name(), err: err}
 	}
+}
+
+// editorCmd writes msgs as pagerCmd does, for $EDITOR: the file is made
+// read-only, since an edit would change nothing of the recording.
+func editorCmd(st *Styles, msgs []*model.Message) tea.Cmd {
+	write := pagerCmd(st, msgs, false)
+	return func() tea.Msg {
+		msg := write().(pagerFileMsg)
+		msg.editor = true
+		if msg.err == nil {
+			msg.err = os.Chmod(msg.path, 0o400)
+		}
+		return msg
+	}
+}
+
+// openEditor runs $VISUAL, else $EDITOR (vi when neither is set) on the
+// file, giving it the terminal until it exits; the file is removed
+// after, as the pager's is.
+func openEditor(path string) tea.Cmd {
+	return tea.ExecProcess(editorCommand(path), func(err error) tea.Msg { return pagerDoneMsg{path: path, err: err} })
+}
+
+// editorCommand runs the user's editor on path. The variable is a shell
+// word list, as git and less read it ("code --wait"); the path is passed
+// as an argument, never spliced into the command.
+func editorCommand(path string) *exec.Cmd {
+	editor := os.Getenv("VISUAL")
+	if strings.TrimSpace(editor) == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if strings.TrimSpace(editor) == "" {
+		editor = "vi"
+	}
+	return exec.Command("sh", "-c", editor+` "$1"`, "sh", path)
 }
 
 // openPager runs $PAGER (less when unset) on the file, giving it the

@@ -157,7 +157,7 @@ func TestMouseComesBackAfterThePager(t *testing.T) {
 	if cmd == nil || !batchHas(cmd, on) {
 		t.Error("back from the pager with the mouse on: the mouse is not asked for again")
 	}
-	m = press(m, "m")
+	m = press(m, "M")
 	if _, cmd = m.Update(pagerDoneMsg{path: filepath.Join(t.TempDir(), "none")}); cmd != nil && batchHas(cmd, on) {
 		t.Error("back from the pager with the mouse given away: it is taken back")
 	}

@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"slices"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // KeyMap is every key the inspector answers, grouped as the full help
 // shows them. The help views are built from it, so a key and its help
@@ -18,7 +22,10 @@ type KeyMap struct {
 	Top, Bottom                        key.Binding // of the detail, while it is focused
 	PageUp, PageDown, HalfUp, HalfDown key.Binding
 	// Views and the terminal.
-	Transcript, Pager, Copy, Mouse, Follow, Reload key.Binding
+	Transcript, Pager, Editor, Copy, Mouse, Follow, Reload key.Binding
+	// Marks: m and a letter marks the call on screen, ' and the letter
+	// goes back to it (from any conversation of the file).
+	Mark, JumpMark key.Binding
 	// Policy knobs; Knobs stands for all of them in the short help.
 	RecentLess, RecentMore, PinsLess, PinsMore key.Binding
 	TogglePins, ToggleAnchor, Strategy         key.Binding
@@ -35,9 +42,14 @@ type KeyMap struct {
 	// Other.
 	Help, Problems, Close, Quit key.Binding
 	Picker, Recorded            key.Binding
+	// Changed shows what changed since the previous call; Request opens
+	// the call's system prompt and tools in the detail.
+	Changed, Request key.Binding
 	// Inside a prompt (go to call, search).
 	Confirm, Erase key.Binding
 }
+
+//go:generate go run ./keydoc -o ../docs/keys.md
 
 // DefaultKeyMap is the inspector's keys.
 func DefaultKeyMap() KeyMap {
@@ -71,15 +83,18 @@ func DefaultKeyMap() KeyMap {
 		Focus:    b([]string{"tab", "shift+tab"}, "tab", "focus list/detail"),
 		Top:      b([]string{"g", "home"}, "g/home", "detail focused: top"),
 		Bottom:   b([]string{"G", "end"}, "G/end", "detail focused: bottom"),
-		PageUp:   b([]string{"pgup", "b"}, "pgup/b", "detail page up"),
-		PageDown: b([]string{"pgdown", " "}, "pgdn/space", "detail page down"),
+		PageUp:   b([]string{"pgup", "b", "ctrl+b"}, "pgup/b/^b", "detail page up"),
+		PageDown: b([]string{"pgdown", " ", "ctrl+f"}, "pgdn/space/^f", "detail page down"),
 		HalfUp:   b([]string{"ctrl+u"}, "ctrl+u", "detail half page up"),
 		HalfDown: b([]string{"ctrl+d"}, "ctrl+d", "detail half page down"),
 
 		Transcript: b([]string{"v"}, "v", "transcript: the whole window"),
 		Pager:      b([]string{"o"}, "o", "open the turn (transcript: the window) in $PAGER"),
+		Editor:     b([]string{"O"}, "O", "open the turn in $EDITOR (read-only)"),
 		Copy:       b([]string{"y"}, "y", "copy the turn (transcript: the window) by OSC 52"),
-		Mouse:      b([]string{"m"}, "m", "mouse off/on (off: select text)"),
+		Mouse:      b([]string{"M"}, "M", "mouse off/on (off: select text)"),
+		Mark:       b([]string{"m"}, "m·letter", "mark this call"),
+		JumpMark:   b([]string{"'"}, "'·letter", "go to a mark"),
 		Follow:     b([]string{"F"}, "F", "follow the file as it grows"),
 		Reload:     b([]string{"R"}, "R", "reload a file that grew"),
 
@@ -107,6 +122,8 @@ func DefaultKeyMap() KeyMap {
 
 		Picker:   b([]string{"w"}, "w", "pick an agent and conversation"),
 		Recorded: b([]string{"W"}, "W", "the recorded window beside the replay"),
+		Changed:  b([]string{"u"}, "u", "what changed since the previous call"),
+		Request:  b([]string{"S"}, "S", "the request: system prompt and tools"),
 		Help:     b([]string{"?"}, "?", "help"),
 		Problems: b([]string{"!"}, "!", "problems"),
 		Close:    b([]string{"esc"}, "esc", "close a view (q too; q quits only from the main screen)"),
@@ -128,7 +145,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.PrevCall, k.NextCall, k.FirstCall, k.LastCall, k.GotoCall},
 		{k.Search, k.NextHit, k.NextEvict, k.NextDiffer, k.NextRun, k.NextNotice},
 		{k.Up, k.Down, k.Expand, k.HideGone, k.Focus, k.Top, k.Bottom, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown},
-		{k.Picker, k.Recorded, k.Transcript, k.Pager, k.Copy, k.Mouse, k.Follow, k.Reload},
+		{k.Picker, k.Recorded, k.Changed, k.Request, k.Transcript, k.Pager, k.Editor, k.Copy, k.Mouse, k.Follow, k.Reload, k.Mark, k.JumpMark},
 		{k.RecentLess, k.RecentMore, k.PinsLess, k.PinsMore, k.TogglePins, k.ToggleAnchor, k.Strategy, k.ThresholdLess, k.ThresholdMore, k.Reset, k.Advisor},
 		{k.Response, k.FinalAnswer, k.NextFlagged, k.FlaggedArgs, k.ApplySuggestion},
 		{k.Help, k.Problems, k.Close, k.Quit},
@@ -137,6 +154,14 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 
 // helpGroups names FullHelp's columns, in the same order.
 var helpGroups = []string{"Calls", "Find", "Turns & detail", "Views", "Policy", "Evidence", "Other"}
+
+// HelpGroups names FullHelp's columns, in the same order: the headings
+// of the `?` screen and of the key reference written from the key map
+// (docs/keys.md, by tui/keydoc).
+func (k KeyMap) HelpGroups() []string { return slices.Clone(helpGroups) }
+
+// PromptHelp is the keys inside a prompt (go to call, search).
+func (k KeyMap) PromptHelp() []key.Binding { return k.promptHelp() }
 
 // promptHelp is the short help while the go-to-call prompt is open.
 func (k KeyMap) promptHelp() []key.Binding { return []key.Binding{k.Confirm, k.Erase, k.Close} }

@@ -23,10 +23,22 @@ func (m Model) timelineTop() int { return headerHeight }
 
 // paneTop is the screen line the panes' frames start on.
 func (m Model) paneTop() int {
+	return m.requestTop() + requestHeight*boolInt(m.showRequest())
+}
+
+// requestTop is the screen line of the request line (request.go).
+func (m Model) requestTop() int {
 	if m.showTimeline() {
 		return headerHeight + timelineHeight
 	}
 	return headerHeight
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // paneHeight is the height of the panes, frames included.
@@ -62,6 +74,8 @@ func (m *Model) layout() {
 	switch m.overlay {
 	case recordedOverlay:
 		m.recWin.SetSize(ow, oh)
+	case changedOverlay:
+		m.sinceWin.SetSize(ow, oh)
 	case responseOverlay:
 		m.resp.SetSize(ow, oh)
 	}
@@ -125,6 +139,9 @@ func (m Model) parts() []screenPart {
 	if m.showTimeline() {
 		add(m.timeline.View(), timelineHeight)
 	}
+	if m.showRequest() {
+		add(requestLine(m.s, m.st, m.width), requestHeight)
+	}
 	h := m.paneHeight()
 	add(m.panes(h), h)
 	if m.s != nil {
@@ -165,12 +182,14 @@ func (m Model) panes(h int) string {
 		return box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
 	case m.overlay == recordedOverlay:
 		return box(m.st, "Recorded window beside the replay (←/→ call, W, q or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
+	case m.overlay == changedOverlay:
+		return box(m.st, "What changed since the previous call (←/→ call, u, q or esc closes)"+moreMark(m.sinceWin), m.sinceWin.View(), w, h, true)
 	case m.overlay == pickerOverlay:
 		more := ""
 		if m.picker.more() {
 			more = " · ↓ more"
 		}
-		return box(m.st, "Agents, conversations and runs (↑/↓ pgup/pgdn g/G choose, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
+		return box(m.st, "Agents, conversations and runs (↑/↓ g/G choose, → its runs, / filter, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
 	case m.overlay == advisorOverlay:
 		return box(m.st, m.adv.title(), m.adv.View(), w, h, true)
 	case m.overlay == responseOverlay:
@@ -209,7 +228,7 @@ func (m Model) footer() string {
 		return m.search.View()
 	}
 	if m.mouseOff {
-		return m.st.Title.Render("mouse off: select text with it; m takes it back") + "  " + m.help.ShortHelpView(m.keys.ShortHelp())
+		return m.st.Title.Render("mouse off: select text with it; M takes it back") + "  " + m.help.ShortHelpView(m.keys.ShortHelp())
 	}
 	return m.help.ShortHelpView(m.keys.ShortHelp())
 }

@@ -20,9 +20,9 @@ type Model struct {
 	st   *Styles
 	keys KeyMap
 	s    *session // nil until the recording is loaded
-	// lastKnob is the last knob key pressed: pressed again, its policy is
-	// the one replayed ahead (replays.go)
-	lastKnob *tea.KeyMsg
+	// lastKnob is the last knob moved (NoKnob before any): moved again,
+	// its policy is the one replayed ahead first (replays.go)
+	lastKnob Knob
 	// lastInput is when the user last pressed a key or used the mouse
 	lastInput time.Time
 
@@ -38,6 +38,7 @@ type Model struct {
 	resp     *textPane   // the i overlay: the response and its values
 	picker   *pickerPane // the w overlay: agents, conversations, runs
 	recWin   *textPane   // the W overlay: the recorded window beside the replay
+	sinceWin *textPane   // the u overlay: what changed since the previous call
 
 	adv *advisorPane // the P overlay: the policy advisor
 
@@ -53,11 +54,13 @@ type Model struct {
 	spin          spinner.Model
 
 	overlay  overlay
-	mouseOff bool   // m gave the mouse to the terminal
-	watch    watch  // the file on disk: followed, or grown since it was read
-	flash    string // a one-time answer to the last key ("no later eviction"), in the footer
-	prompt   bool   // the go-to-call prompt is open
-	digits   string // typed into it so far
+	mouseOff bool     // m gave the mouse to the terminal
+	watch    watch    // the file on disk: followed, or grown since it was read
+	flash    string   // a one-time answer to the last key ("no later eviction"), in the footer
+	prompt   bool     // the go-to-call prompt is open
+	marks    *marks   // m and a letter; shared by the model's copies
+	markWait markWait // the key after m or ' names a mark
+	digits   string   // typed into it so far
 	// pendingFileCall is the file's call a go-to (:f20) asked for in a
 	// conversation being opened; 0 for none
 	pendingFileCall int
@@ -93,11 +96,14 @@ func New(cfg Config) Model {
 		spin:     sp,
 	}
 	m.watch.follow = cfg.Follow
-	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w) })
+	m.marks = &marks{at: map[rune]markedCall{}}
+	mk := m.marks
+	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w, mk) })
 	m.problems = newTextPane(keys, func(int) string { return "" })
 	m.resp = newTextPane(keys, func(int) string { return "" })
 	m.picker = &pickerPane{st: st}
 	m.recWin = newTextPane(keys, func(int) string { return "" })
+	m.sinceWin = newTextPane(keys, func(int) string { return "" })
 	m.adv = newAdvisorPane(st, keys)
 	m.sugs, m.sugAsked, m.respSel = &suggestions{}, map[int]int{}, new(int)
 	return m
@@ -236,9 +242,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case transcriptMsg:
 		m.trans.rendered(msg)
 	case pagerFileMsg:
-		if msg.err != nil {
-			m.flash = "could not open the pager: " + msg.err.Error()
-		} else {
+		switch {
+		case msg.err != nil && msg.path != "":
+			os.Remove(msg.path)
+			fallthrough
+		case msg.err != nil:
+			m.flash = "could not open the file: " + msg.err.Error()
+		case msg.editor:
+			cmd = openEditor(msg.path)
+		default:
 			cmd = openPager(msg.path)
 		}
 	case pagerDoneMsg:
@@ -331,6 +343,7 @@ func (m *Model) loaded(s *session) {
 	sugs, sel := m.sugs, m.respSel
 	m.resp.text = func(w int) string { return responseText(s, st, *sugs, *sel, w) }
 	m.detail.respText = func(w int) string { return responseText(s, st, *sugs, -1, w) }
+	m.detail.reqText = func(w int) (string, []int) { return requestText(s, st, w) }
 	m.list.land()
 	m.problems.refresh()
 	m.syncDetail()
@@ -349,6 +362,10 @@ func (m *Model) reread() {
 
 // syncDetail shows in the detail what the list's cursor is on.
 func (m *Model) syncDetail() {
+	if m.detail.request {
+		m.detail.showRequest()
+		return
+	}
 	if m.list.onResponse() {
 		m.detail.showResponse()
 		return

@@ -28,7 +28,13 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 		return m
 	}
 	top := m.paneTop()
-	if m.showTimeline() && msg.Y >= m.timelineTop() && msg.Y < top {
+	if m.showRequest() && msg.Y == m.requestTop() {
+		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
+			m.openRequest()
+		}
+		return m
+	}
+	if m.showTimeline() && msg.Y >= m.timelineTop() && msg.Y < m.timelineTop()+timelineHeight {
 		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
 			if c, ok := m.timeline.callAt(msg.X); ok {
 				m.goTo(c)

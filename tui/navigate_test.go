@@ -127,14 +127,14 @@ func TestMouse(t *testing.T) {
 	if m.detail.vp.YOffset <= y {
 		t.Errorf("the wheel over the detail did not scroll it")
 	}
-	// m gives the mouse to the terminal and takes it back
-	next, cmd := m.Update(keyMsg("m"))
+	// M gives the mouse to the terminal and takes it back
+	next, cmd := m.Update(keyMsg("M"))
 	if !next.(Model).mouseOff || cmd == nil {
-		t.Fatal("m did not release the mouse")
+		t.Fatal("M did not release the mouse")
 	}
-	next, cmd = next.(Model).Update(keyMsg("m"))
+	next, cmd = next.(Model).Update(keyMsg("M"))
 	if next.(Model).mouseOff || cmd == nil {
-		t.Error("m again did not take the mouse back")
+		t.Error("M again did not take the mouse back")
 	}
 }
 

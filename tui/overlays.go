@@ -26,6 +26,7 @@ const (
 	pickerOverlay
 	recordedOverlay
 	advisorOverlay
+	changedOverlay // what changed since the previous call (changed.go)
 )
 
 // opener is the key that opened o, which closes it again, as esc does.
@@ -38,6 +39,7 @@ func (k KeyMap) opener(o overlay) key.Binding {
 		pickerOverlay:     k.Picker,
 		recordedOverlay:   k.Recorded,
 		advisorOverlay:    k.Advisor,
+		changedOverlay:    k.Changed,
 	}[o]
 }
 
@@ -53,7 +55,7 @@ func newHelp(st *Styles) help.Model {
 
 // helpText is the full help: one titled column per KeyMap group,
 // placed side by side while they fit in w, then on the next row.
-func helpText(h help.Model, st *Styles, keys KeyMap, w int) string {
+func helpText(h help.Model, st *Styles, keys KeyMap, w int, mk *marks) string {
 	var blocks []string
 	for i, g := range keys.FullHelp() {
 		body := h.FullHelpView([][]key.Binding{g})
@@ -83,6 +85,9 @@ func helpText(h help.Model, st *Styles, keys KeyMap, w int) string {
 		"unknown (the call's window is not in the log). The header and x/X count the answer's flagged values; " +
 		"the tool calls' arguments (args:) are counted apart, and I makes x/X stop on them too. " +
 		"Call numbers are the conversation's; where the file numbers a call otherwise (several conversations) the header says it (f11), and :f11 goes there."
+	if t := marksText(mk); t != "" {
+		rows = append([]string{st.Title.Render("Marks (' and the letter goes there)") + "\n" + t}, rows...)
+	}
 	return strings.Join(rows, "\n\n") + "\n\n" + st.Dim.Render(ansi.Wrap(legend, max(1, w), "")) + "\n\n" + st.Dim.Render(ansi.Wrap(verdicts, max(1, w), ""))
 }
 

@@ -1,12 +1,15 @@
 package tui
 
 import (
-	"sort"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/termtext"
 )
 
 // The picker overlay (w): the file's agents, their conversations and
@@ -30,16 +33,28 @@ func viewCmd(gen int, st *study.Study, number int) tea.Cmd {
 }
 
 // pickerPane is the picker's body: the rows of the file's
-// conversations, the cursor on one of them, the rows from top on screen.
+// conversations and their runs (all of them, or those the filter
+// matches), the cursor on a conversation's row or a run's, the rows from
+// top on screen.
 type pickerPane struct {
 	st            *Styles
 	vs            *views
-	cursor        int // in vs.convs
+	cursor        int // the row the cursor is on, in rows()
 	top           int // the first row on screen
 	width, height int
 	// mine is what the knobs the user moved make of the conversation on
 	// screen ("" when none moved)
 	mine string
+	// filter is typed after / (typing while it is being typed); shown,
+	// the rows it matches (nil: no filter)
+	filter string
+	typing bool
+	shown  *rowIndex
+	// inRuns: → took the cursor into the runs of conversation runsOf,
+	// where ↑/↓ step them and enter opens the conversation at the run;
+	// ← takes it back out
+	inRuns bool
+	runsOf int
 }
 
 func (p *pickerPane) SetSize(w, h int) {
@@ -47,75 +62,178 @@ func (p *pickerPane) SetSize(w, h int) {
 	p.follow()
 }
 
-// moveTo puts the cursor on conversation i (kept inside the list) and
-// the view on the cursor.
-func (p *pickerPane) moveTo(i int) {
-	if p.vs == nil || len(p.vs.convs) == 0 {
+// rows are the rows listed: the filter's, or every one.
+func (p *pickerPane) rows() *rowIndex {
+	if p.shown != nil {
+		return p.shown
+	}
+	return p.vs.pickRows()
+}
+
+// bodyHeight is the rows' share of the pane: the filter takes a line.
+func (p *pickerPane) bodyHeight() int {
+	if p.typing || p.filter != "" {
+		return max(0, p.height-1)
+	}
+	return p.height
+}
+
+// selectable says whether the cursor may stand on row r: a
+// conversation's, or inside a conversation's runs one of those.
+func (p *pickerPane) selectable(r pickRow) bool {
+	if p.inRuns {
+		return r.kind == runRow && r.conv == p.runsOf
+	}
+	return r.kind == convRow
+}
+
+// intoRuns takes the cursor into the runs of the conversation it is on
+// (→), or out of them onto the conversation (←).
+func (p *pickerPane) intoRuns(in bool) {
+	r, ok := p.at()
+	if !ok || in == p.inRuns {
+		return
+	}
+	if in && len(p.vs.convs[r.conv].Runs) == 0 {
+		return
+	}
+	p.inRuns, p.runsOf = in, r.conv
+	p.moveTo(p.cursor, 1)
+	if !in {
+		p.moveTo(p.cursor, -1) // the conversation's row is above its runs
+	}
+}
+
+// moveTo puts the cursor on row i or, when i is no conversation's or
+// run's, the nearest such row in direction dir (or the other way at an
+// end), and the view on the cursor.
+func (p *pickerPane) moveTo(i, dir int) {
+	if p.vs == nil {
 		p.cursor = 0
 		return
 	}
-	p.cursor = max(0, min(i, len(p.vs.convs)-1))
-	p.follow()
-}
-
-// page moves the cursor by about n screens of rows: onto the
-// conversation whose row is that far from the cursor's.
-func (p *pickerPane) page(n float64) {
-	if p.vs == nil || len(p.vs.convs) == 0 {
+	rows := p.rows().rows
+	if len(rows) == 0 {
+		p.cursor, p.top = 0, 0
 		return
 	}
-	rows := p.vs.pickRows()
-	at := rows.conv[p.cursor] + int(n*float64(max(1, p.height-1)))
-	i := sort.SearchInts(rows.conv, at) // the first conversation at or below that row
-	if n < 0 && (i >= len(rows.conv) || rows.conv[i] > at) {
-		i-- // going up: the last one at or above it
+	i = max(0, min(i, len(rows)-1))
+	if dir == 0 {
+		dir = 1
 	}
-	if i == p.cursor {
-		i += sign(int(n * 2)) // half a page of one row: still a move
+	for j := i; j >= 0 && j < len(rows); j += dir {
+		if p.selectable(rows[j]) {
+			p.cursor = j
+			p.follow()
+			return
+		}
 	}
-	p.moveTo(i)
+	for j := i; j >= 0 && j < len(rows); j -= dir {
+		if p.selectable(rows[j]) {
+			p.cursor = j
+			p.follow()
+			return
+		}
+	}
 }
 
-// follow scrolls the view so the cursor's conversation is on screen,
-// with its runs when they fit, and its agent's title when it is the
-// agent's first.
+// moveToConv puts the cursor on conversation i's row, when it is listed.
+func (p *pickerPane) moveToConv(i int) {
+	x := p.rows()
+	k := i // every conversation is listed, in order
+	if p.shown != nil {
+		k = slices.Index(x.order, i)
+	}
+	if k < 0 || k >= len(x.conv) {
+		p.moveTo(0, 1)
+		return
+	}
+	p.moveTo(x.conv[k], 1)
+}
+
+// page moves the cursor by about n screens of rows.
+func (p *pickerPane) page(n float64) {
+	step := int(n * float64(max(1, p.bodyHeight()-1)))
+	if step == 0 {
+		step = sign(int(n * 2)) // half a page of one row: still a move
+	}
+	p.moveTo(p.cursor+step, sign(step))
+}
+
+// follow scrolls the view so the cursor's row is on screen, with the
+// agent's title above a conversation that is the agent's first.
 func (p *pickerPane) follow() {
-	if p.vs == nil || len(p.vs.convs) == 0 || p.height <= 0 {
+	h := p.bodyHeight()
+	if p.vs == nil || h <= 0 {
 		p.top = 0
 		return
 	}
-	rows := p.vs.pickRows()
-	at := rows.conv[p.cursor]
-	first := at
-	if at > 0 && rows.rows[at-1].kind == agentRow {
-		first = at - 1
+	rows := p.rows().rows
+	if len(rows) == 0 {
+		p.top = 0
+		return
 	}
-	last := at + len(p.vs.convs[p.cursor].Runs)
+	p.cursor = max(0, min(p.cursor, len(rows)-1))
+	first := p.cursor
+	if first > 0 && rows[first-1].kind == agentRow {
+		first--
+	}
 	switch {
 	case first < p.top:
 		p.top = first
-	case last >= p.top+p.height:
-		p.top = max(first, last-p.height+1)
-		p.top = min(p.top, at)
+	case p.cursor >= p.top+h:
+		p.top = p.cursor - h + 1
 	}
-	p.top = max(0, min(p.top, len(rows.rows)-p.height))
+	p.top = max(0, min(p.top, len(rows)-h))
+}
+
+// at is the row under the cursor; ok is false when none is listed.
+func (p *pickerPane) at() (pickRow, bool) {
+	if p.vs == nil {
+		return pickRow{}, false
+	}
+	rows := p.rows().rows
+	if p.cursor < 0 || p.cursor >= len(rows) || !p.selectable(rows[p.cursor]) {
+		return pickRow{}, false
+	}
+	return rows[p.cursor], true
 }
 
 // more says whether rows run past the bottom of the pane.
 func (p *pickerPane) more() bool {
-	return p.vs != nil && p.top+p.height < len(p.vs.pickRows().rows)
+	return p.vs != nil && p.top+p.bodyHeight() < len(p.rows().rows)
 }
 
 func (p *pickerPane) View() string {
 	if p.vs == nil || len(p.vs.convs) == 0 {
 		return lines(p.st.Dim.Render("no conversation in this file: it holds no model call"), p.width, p.height)
 	}
-	rows := p.vs.pickRows().rows
 	out := make([]string, 0, p.height)
+	if p.typing || p.filter != "" {
+		out = append(out, p.filterLine())
+	}
+	rows := p.rows().rows
+	_, ok := p.at()
 	for i := p.top; i < len(rows) && len(out) < p.height; i++ {
-		out = append(out, p.vs.pickerLine(p.st, rows[i], p.cursor, p.mine, p.width))
+		out = append(out, p.vs.pickerLine(p.st, rows[i], ok && i == p.cursor, p.mine, p.width))
 	}
 	return lines(joinLines(out), p.width, p.height)
+}
+
+// filterLine is the filter as typed and how much of the file it lists.
+func (p *pickerPane) filterLine() string {
+	caret := ""
+	if p.typing {
+		caret = "▏"
+	}
+	n := len(p.rows().order)
+	count := fmt.Sprintf("  %s of %s match", thousands(n), plural(p.vs.conversationsAndOwn(), "conversation"))
+	if p.typing {
+		count += " · enter keeps it, esc clears it"
+	} else {
+		count += " · / edits it, esc clears it"
+	}
+	return fit(p.st.Title.Render("filter: ")+termtext.Line(p.filter)+caret+p.st.Dim.Render(count), p.width)
 }
 
 // openPicker shows the picker with the cursor on the conversation on
@@ -125,27 +243,48 @@ func (m Model) openPicker() Model {
 		return m
 	}
 	m.overlay = pickerOverlay
-	m.picker.vs, m.picker.mine = m.s.views, ""
+	keep := m.picker.vs != nil && m.picker.vs.all == m.s.views.all // the same file: its filter stays
+	m.picker.vs, m.picker.mine, m.picker.typing, m.picker.inRuns = m.s.views, "", false, false
+	if keep {
+		m.picker.setFilter(m.picker.filter) // on this views' rows
+	} else {
+		m.picker.setFilter("")
+	}
 	if m.s.changed() {
 		// the counts are under the recorded policies; say what the knobs make of the one on screen
 		m.picker.mine = "; under your knobs: " + matchText(study.Score(m.s.replay))
 	}
-	m.picker.moveTo(m.s.views.shown)
+	m.picker.moveToConv(m.s.views.shown)
 	return m
 }
 
-// pickerKey moves the cursor over the conversations, or opens one.
+// pickerKey moves the cursor over the conversations and their runs,
+// filters them (/), or opens one.
 func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	k, vs, p := m.keys, m.s.views, m.picker
+	k, p := m.keys, m.picker
+	if p.typing {
+		return m, p.filterKey(k, msg)
+	}
+	rows := p.rows().rows
 	switch {
+	case key.Matches(msg, k.Search):
+		p.typing = true
+		p.follow()
+	case p.inRuns && key.Matches(msg, k.Close, k.PrevCall):
+		p.intoRuns(false)
+	case p.filter != "" && key.Matches(msg, k.Close):
+		p.setFilter("")
+	case key.Matches(msg, k.NextCall):
+		p.intoRuns(true)
+	case key.Matches(msg, k.PrevCall):
 	case key.Matches(msg, k.Up):
-		p.moveTo(p.cursor - 1)
+		p.moveTo(p.cursor-1, -1)
 	case key.Matches(msg, k.Down):
-		p.moveTo(p.cursor + 1)
+		p.moveTo(p.cursor+1, 1)
 	case key.Matches(msg, k.Top):
-		p.moveTo(0)
+		p.moveTo(0, 1)
 	case key.Matches(msg, k.Bottom):
-		p.moveTo(len(vs.convs) - 1)
+		p.moveTo(len(rows)-1, -1)
 	case key.Matches(msg, k.PageDown):
 		p.page(1)
 	case key.Matches(msg, k.PageUp):
@@ -155,25 +294,73 @@ func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.HalfUp):
 		p.page(-0.5)
 	case key.Matches(msg, k.Confirm):
+		r, ok := p.at()
+		if !ok && p.filter != "" {
+			return m, nil // the filter lists nothing: it stays, to be changed
+		}
 		m.overlay = noOverlay
-		if p.cursor == vs.shown || p.cursor >= len(vs.convs) {
-			return m, nil // on screen already, or no conversation to open
+		if !ok {
+			return m, nil // no conversation to open
+		}
+		if r.kind == runRow {
+			if calls := m.s.views.convs[r.conv].Runs[r.run].Run.Calls; len(calls) > 0 {
+				return m.goToFileCall(calls[0].Number) // opens its conversation when another is on screen
+			}
+		}
+		if r.conv == m.s.views.shown {
+			return m, nil // on screen already
 		}
 		m.gen++
-		m.cfg.View = vs.convs[p.cursor].Number
+		m.cfg.View = m.s.views.convs[r.conv].Number
 		m.s.replaying = true
 		return m, tea.Batch(viewCmd(m.gen, m.s.study, m.cfg.View), m.spin.Tick)
 	}
 	return m, nil
 }
 
+// filterKey edits the filter as it is typed: each key lists what it
+// matches at once.
+func (p *pickerPane) filterKey(k KeyMap, msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, k.Close):
+		p.typing = false
+		p.setFilter("")
+	case key.Matches(msg, k.Confirm):
+		p.typing = false
+		p.follow()
+	case key.Matches(msg, k.Erase):
+		if r := []rune(p.filter); len(r) > 0 {
+			p.setFilter(string(r[:len(r)-1]))
+		}
+	case key.Matches(msg, k.Up):
+		p.moveTo(p.cursor-1, -1)
+	case key.Matches(msg, k.Down):
+		p.moveTo(p.cursor+1, 1)
+	case msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace:
+		if len(p.filter) < 200 {
+			p.setFilter(p.filter + string(msg.Runes))
+		}
+	}
+	return nil
+}
+
+// setFilter lists the rows f matches, the cursor on the first.
+func (p *pickerPane) setFilter(f string) {
+	p.filter, p.shown, p.inRuns = f, nil, false
+	if strings.TrimSpace(f) != "" {
+		p.shown = p.vs.filterRows(strings.TrimSpace(f))
+	}
+	p.top = 0
+	p.moveTo(0, 1)
+}
+
 // pickerWheel moves the picker's cursor with the mouse wheel.
 func (m Model) pickerWheel(msg tea.MouseMsg) Model {
 	switch msg.Button {
 	case tea.MouseButtonWheelUp:
-		m.picker.moveTo(m.picker.cursor - 3)
+		m.picker.moveTo(m.picker.cursor-3, -1)
 	case tea.MouseButtonWheelDown:
-		m.picker.moveTo(m.picker.cursor + 3)
+		m.picker.moveTo(m.picker.cursor+3, 1)
 	}
 	return m
 }
@@ -186,7 +373,7 @@ func (m Model) viewed(msg viewMsg) Model {
 	}
 	if old := m.s.views; old != nil && msg.views != nil && old.all == msg.views.all {
 		// the same file's conversations: their rows are the same
-		msg.views.rows, msg.views.column = old.rows, old.column
+		msg.views.rows, msg.views.column, msg.views.filter = old.rows, old.column, old.filter
 	}
 	m.s = nil
 	m.loaded(newSession(m.cfg.Name, msg.loadedMsg))

@@ -166,62 +166,14 @@ func onOff(on bool) string {
 	return "off"
 }
 
-// applyKnob changes the session's policy for a knob key. It reports
-// whether msg was a knob key at all.
-func (s *session) applyKnob(k KeyMap, msg tea.KeyMsg) bool {
-	p, lastPins, ok := nextPolicy(s.policy, s.lastPins, s.agent, k, msg)
+// applyKnob changes the session's policy by a knob. It reports whether
+// kn is one.
+func (s *session) applyKnob(kn Knob) bool {
+	p, lastPins, ok := Step(s.policy, s.lastPins, s.agent, kn)
 	if ok {
 		s.policy, s.lastPins = p, lastPins
 	}
 	return ok
-}
-
-// nextPolicy is p after knob key msg, with the pin limit to restore when
-// pins come back on (lastPins); a is the agent whose policy the knobs
-// move: its recorded policy is what reset and the strategy cycle come
-// back to, and a strategy that needs a threshold none gives takes the
-// agent's rule (study.Agent.Complete), as the command line does. ok is
-// false for a key that is no knob.
-func nextPolicy(p model.Policy, lastPins int, a *study.Agent, k KeyMap, msg tea.KeyMsg) (_ model.Policy, _ int, ok bool) {
-	recorded := a.Recorded
-	switch {
-	case key.Matches(msg, k.RecentLess):
-		p.KeepRecentTurns = max(0, p.KeepRecentTurns-1)
-	case key.Matches(msg, k.RecentMore):
-		p.KeepRecentTurns++
-	case key.Matches(msg, k.PinsLess):
-		p.KeepLastToolResults = max(0, p.KeepLastToolResults-1)
-	case key.Matches(msg, k.PinsMore):
-		p.KeepLastToolResults++
-	case key.Matches(msg, k.TogglePins):
-		if p.PinsOn() {
-			lastPins, p.KeepLastToolResults = p.KeepLastToolResults, 0
-		} else {
-			p.KeepLastToolResults = lastPins
-		}
-	case key.Matches(msg, k.ToggleAnchor):
-		p.NoAnchor = !p.NoAnchor
-	case key.Matches(msg, k.Strategy):
-		p.Strategy = nextStrategy(p.Strategy, recorded.Strategy)
-		if !p.NeedsThreshold() {
-			// no threshold here: the one the cycle set goes, so coming
-			// back round to the recorded policy is the recorded policy
-			p.ThresholdTokens = recorded.ThresholdTokens
-		}
-		p = a.Complete(p)
-	case key.Matches(msg, k.ThresholdLess):
-		p = p.StepThreshold(-1)
-	case key.Matches(msg, k.ThresholdMore):
-		p = p.StepThreshold(1)
-	case key.Matches(msg, k.Reset):
-		p = recorded
-	default:
-		return p, lastPins, false
-	}
-	if p.KeepLastToolResults > 0 {
-		lastPins = p.KeepLastToolResults
-	}
-	return p, lastPins, true
 }
 
 // nextStrategy cycles through the strategies a replay can run

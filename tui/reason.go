@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
@@ -200,8 +201,8 @@ func guessNote(row window.Row, c *window.CallReplay, s *session) string {
 		}
 	case window.FateEvicted, window.FateFolded:
 		for _, m := range row.Messages {
-			if rs := s.agent.Rules(&c.Visit, m, s.policy); rs != nil {
-				notes = append(notes, "under the equally good policies the log cannot tell apart: "+study.RuleWords("", rs))
+			if rs := advise.Rules(s.agent, &c.Visit, m, s.policy); rs != nil {
+				notes = append(notes, "under the equally good policies the log cannot tell apart: "+advise.RuleWords("", rs))
 				break
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
@@ -212,7 +211,7 @@ func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 	if s == nil || m.stream != nil || s.replaying || s.aheadFor != nil || s.calls() < aheadMin || s.book == nil {
 		return nil, false
 	}
-	if recentReplays > 0 && m.lastKnob != nil {
+	if recentReplays > 0 && m.lastKnob != NoKnob {
 		for _, p := range m.aheadPolicies() {
 			if s.madeFor(p) == nil {
 				return &p, false
@@ -230,7 +229,7 @@ func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 func (m Model) letGoAhead() {
 	switch {
 	case m.s == nil:
-	case m.lastKnob == nil:
+	case m.lastKnob == NoKnob:
 		m.s.ahead = nil
 	default:
 		want := m.aheadPolicies()
@@ -239,21 +238,16 @@ func (m Model) letGoAhead() {
 }
 
 // aheadPolicies are the policies replayed ahead from the screen's, most
-// likely first: the last knob key's again, then those of ] [ } { p; each
+// likely first: the last knob's again, then keepRecentTurns ±1,
+// keepLastToolResults ±1 and pins on/off; each
 // once, none on screen or recorded (the recorded replay is shown at
 // once), at most aheadMax. (a s t T change the anchor, the strategy
 // and its threshold: rarer, and a summary's replay is not split.)
 func (m *Model) aheadPolicies() []model.Policy {
 	s := m.s
-	keys := []tea.KeyMsg{*m.lastKnob}
-	for _, b := range []key.Binding{m.keys.RecentMore, m.keys.RecentLess, m.keys.PinsMore, m.keys.PinsLess, m.keys.TogglePins} {
-		if ks := b.Keys(); len(ks) > 0 && len([]rune(ks[0])) == 1 {
-			keys = append(keys, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(ks[0])})
-		}
-	}
 	var out []model.Policy
-	for _, k := range keys {
-		p, _, ok := nextPolicy(s.policy, s.lastPins, s.agent, m.keys, k)
+	for _, kn := range []Knob{m.lastKnob, RecentMore, RecentLess, PinsMore, PinsLess, TogglePins} {
+		p, _, ok := Step(s.policy, s.lastPins, s.agent, kn)
 		if ok && p != s.policy && p != s.agent.Recorded && !slices.Contains(out, p) && len(out) < aheadMax {
 			out = append(out, p)
 		}

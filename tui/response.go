@@ -8,10 +8,10 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -329,6 +329,11 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 	if t := verdictSentence(e, s.rec.Tier == model.TierMinimal); t != "" {
 		say(t, st.Dim)
 	}
+	if c := s.current(); c != nil {
+		if i, ok := pieceHolding(c.Call.Request, own, e.Value); ok {
+			say("in the system prompt: its "+pieceName(c.Call.Request.SystemPrompt.Pieces[i])+" piece (S shows it)", st.Dim)
+		}
+	}
 	if own != evidence.Left {
 		return
 	}
@@ -342,7 +347,7 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 	case sugFound:
 		say("would have kept it: "+termtext.Line(sug.Text)+" (K applies)", st.Changed)
 	case sugNone:
-		say(study.NoneText(), st.Dim)
+		say(advise.NoneText(), st.Dim)
 	default:
 		say("looking for a policy that would have kept it…", st.Dim)
 	}
@@ -376,7 +381,7 @@ func (s *session) ruleWords(src provenance.Source) string {
 		return src.Rule
 	}
 	c := &s.replay.Calls[i]
-	return study.RuleWords(src.Rule, s.agent.Rules(&c.Visit, src.Message(), s.replay.PolicyOf(c)))
+	return advise.RuleWords(src.Rule, advise.Rules(s.agent, &c.Visit, src.Message(), s.replay.PolicyOf(c)))
 }
 
 // wrapText wraps plain text to w columns.

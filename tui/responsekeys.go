@@ -33,6 +33,8 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, k.Confirm):
 		return m.toSource(), nil
+	case key.Matches(msg, k.Request):
+		return m.requestFromResponse(), nil
 	case key.Matches(msg, k.FinalAnswer):
 		m.goTo(m.finalAnswer())
 	case key.Matches(msg, k.PrevCall):

@@ -9,8 +9,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/study"
 )
 
 // The expected values below come from testdata/demo-evidence/README.txt.
@@ -151,7 +151,7 @@ func TestApplyKeepMovesEveryKnobOfTheSelectedSuggestion(t *testing.T) {
 	first, second := base, base
 	first.KeepRecentTurns = 4
 	second.Strategy, second.ThresholdTokens, second.KeepRecentTurns = model.TokenBudget, 2000, 3
-	m.sugs.answers[m.s.call] = map[string]*study.Suggestion{
+	m.sugs.answers[m.s.call] = map[string]*advise.Suggestion{
 		"us-east-1b": {Policy: first, Text: "first"},
 		"10.12.4.52": {Policy: second, Text: "second"},
 	}
@@ -164,7 +164,7 @@ func TestApplyKeepMovesEveryKnobOfTheSelectedSuggestion(t *testing.T) {
 	}
 	// from the screen, without the block, K applies the first found
 	m = press(m, "esc", "r", "A")
-	m.sugs.answers[m.s.call] = map[string]*study.Suggestion{"us-east-1b": {Policy: first, Text: "first"}}
+	m.sugs.answers[m.s.call] = map[string]*advise.Suggestion{"us-east-1b": {Policy: first, Text: "first"}}
 	if m = press(m, "K"); m.s.policy != first {
 		t.Errorf("K on the response row: policy %+v, want %+v", m.s.policy, first)
 	}

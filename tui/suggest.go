@@ -3,16 +3,16 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/provenance"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 )
 
 // The "what would have kept it" search (K applies what it found): for
 // each value of the call on screen that left the window, the smallest
 // change of its agent's policy under which a source of it is in view on
-// that call — study's Searcher, over a sweep of the conversation on
+// that call — advise's Searcher, over a sweep of the conversation on
 // screen, off the UI goroutine.
 
 // What the search for a value found.
@@ -26,19 +26,19 @@ const (
 // call, then by value.
 type suggestions struct {
 	gen     int // the replay they were asked for (Model.gen)
-	answers map[int]map[string]*study.Suggestion
-	search  *study.Searcher // the last search started, given up when the replay changes
+	answers map[int]map[string]*advise.Suggestion
+	search  *advise.Searcher // the last search started, given up when the replay changes
 }
 
-func (k suggestions) of(call int, value string) (study.Suggestion, int) {
+func (k suggestions) of(call int, value string) (advise.Suggestion, int) {
 	vs, ok := k.answers[call]
 	if !ok {
-		return study.Suggestion{}, sugPending
+		return advise.Suggestion{}, sugPending
 	}
 	if sug := vs[value]; sug != nil {
 		return *sug, sugFound
 	}
-	return study.Suggestion{}, sugNone
+	return advise.Suggestion{}, sugNone
 }
 
 // suggestedMsg is sent by suggestCmd with the suggestions for one call's
@@ -46,16 +46,16 @@ func (k suggestions) of(call int, value string) (study.Suggestion, int) {
 type suggestedMsg struct {
 	gen  int
 	call int
-	sugs map[string]*study.Suggestion
+	sugs map[string]*advise.Suggestion
 }
 
 // suggestCmd searches nearby policies, by replay, for each value of call
 // i that left the window: slow (a replay per policy tried), so off the
 // UI goroutine. It reads the searcher it is given and nothing else of
 // the session.
-func suggestCmd(gen int, search *study.Searcher, vals []provenance.Entry, i int) tea.Cmd {
+func suggestCmd(gen int, search *advise.Searcher, vals []provenance.Entry, i int) tea.Cmd {
 	return func() tea.Msg {
-		sugs := map[string]*study.Suggestion{}
+		sugs := map[string]*advise.Suggestion{}
 		for _, e := range vals {
 			if sug, ok := search.Keep(i, e); ok {
 				sugs[e.Value] = &sug
@@ -73,7 +73,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 		if m.sugs.search != nil {
 			m.sugs.search.GiveUp()
 		}
-		*m.sugs = suggestions{gen: m.gen, answers: map[int]map[string]*study.Suggestion{}}
+		*m.sugs = suggestions{gen: m.gen, answers: map[int]map[string]*advise.Suggestion{}}
 	}
 	ce := m.s.evidenceAt(m.s.call)
 	if ce == nil || m.sugAsked[m.s.call] == m.gen+1 {
@@ -93,7 +93,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 	}
 	m.sugAsked[m.s.call] = m.gen + 1
 	if m.sugs.search == nil {
-		m.sugs.search = m.s.view.Searcher(m.s.replay) // one sweep for every call of this replay
+		m.sugs.search = advise.ViewSearcher(m.s.view, m.s.replay) // one sweep for every call of this replay
 	}
 	return suggestCmd(m.gen, m.sugs.search, left, m.s.call)
 }

@@ -108,6 +108,8 @@ var hostileTours = [][]string{
 	{":", "1", "3", "enter", "i", "tab", "enter"}, {":", "1", "3", "enter", "K"},
 	// the policy advisor: its answer, the cursor moved, a policy applied
 	{"P"}, {"P", "G"}, {"P", "G", "enter"},
+	// the request: system prompt and tools, and at the next call
+	{"S"}, {"S", "l"},
 }
 
 // walkScreens draws every call and turn, then every view, of the

@@ -17,7 +17,8 @@
 # Conditional's branches on n07, tier minimal on n09, an aborted run on
 # n02, the 9.55 rules told from the log; and -f on a
 # file that another process appends to. And c02: pick the other agent,
-# move a knob, and see only that agent's windows change.
+# move a knob, and see only that agent's windows change. And compare: two
+# recordings side by side, the jump to where they first differ and back.
 #
 #   tui/tmux_test.sh                       # builds /tmp/inspect-tour from the repo root
 #   INSPECT_BIN=/path/to/inspect tui/tmux_test.sh   # uses that binary instead
@@ -359,6 +360,23 @@ expect 'keepRecentTurns=2 ' "oncall's K is still 2"
 expect 'replay vs recorded: match' "oncall's windows are still the library's"
 keys q
 expect '^tour\$ *$' "q quits c02"
+
+# compare: demo-evidence against the same script under agentfootprint
+# 9.56.0; the runs never part, p jumps to the first change (call 4, where
+# 9.56.0 has no pins and list_hosts leaves) and back
+keys clear Enter
+keys "'$bin' compare -q testdata/demo-evidence/run.jsonl testdata/v9.56.0-demo-evidence/run.jsonl" Enter
+expect 'pair 1/16 · same · A call 1 · B call 1' "compare opens on the first pair"
+expect 'rules 9\.55' "B is replayed under the 9.55 rules"
+keys Right Right
+expect 'pair 3/16 · same' "→ steps pairs"
+keys p
+expect 'pair 4/16 · changed · A call 4 · B call 4' "p jumps to the first change"
+expect '\+ pinned +list_hosts' "A's list_hosts, pinned, is one side only"
+keys p
+expect 'pair 3/16 · same' "p again goes back"
+keys q
+expect '^tour\$ *$' "q quits compare"
 
 # -f: another process appends to the log
 sed -n '1,96p' "$root/testdata/s01-basic-loop/run.jsonl" >"$live"

@@ -16,7 +16,8 @@ import (
 // knobs, focus, and the focused component.
 func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
-	quit := msg.String() == "ctrl+c" || (!m.prompt && !m.search.typing && key.Matches(msg, k.Quit))
+	typing := m.prompt || m.search.typing || m.overlay == pickerOverlay && m.picker.typing
+	quit := msg.String() == "ctrl+c" || (!typing && key.Matches(msg, k.Quit))
 	if quit && msg.String() != "ctrl+c" && m.s != nil && m.overlay != noOverlay {
 		m.overlay = noOverlay
 		return m, nil
@@ -34,8 +35,13 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.search.typing {
 		return m.searchKey(msg)
 	}
+	if m.markWait != noMarkWait {
+		return m.markKey(msg)
+	}
 	switch {
 	case m.overlay == noOverlay:
+	case m.overlay == pickerOverlay && (m.picker.typing || (m.picker.filter != "" || m.picker.inRuns) && key.Matches(msg, k.Close)):
+		return m.pickerKey(msg) // a filter takes every key; esc leaves the runs, then clears the filter, before it closes the picker
 	case key.Matches(msg, k.Close, k.opener(m.overlay)):
 		// an advisor's sweep under way is given up (advisorFollows)
 		m.overlay = noOverlay
@@ -48,6 +54,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.pickerKey(msg)
 	case m.overlay == recordedOverlay:
 		return m.recordedKey(msg)
+	case m.overlay == changedOverlay:
+		return m.changedKey(msg)
 	case m.overlay == advisorOverlay:
 		return m.advisorKey(msg)
 	default:
@@ -72,6 +80,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.flash = "no search to step through: / starts one"
 	case m.search.query != "" && key.Matches(msg, k.Close):
 		m.endSearch()
+	case key.Matches(msg, k.Request), m.detail.request && key.Matches(msg, k.Close):
+		m.openRequest()
 	case key.Matches(msg, k.GotoCall):
 		m.prompt, m.digits = true, ""
 	case key.Matches(msg, k.Response):
@@ -92,6 +102,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Help):
 		m.overlay = helpOverlay
+		m.keyhelp.refresh() // the marks set since it was last drawn
 	case key.Matches(msg, k.Problems):
 		m.overlay = problemsOverlay
 	case key.Matches(msg, k.Picker):
@@ -99,8 +110,22 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Recorded):
 		m.overlay = recordedOverlay
 		m.refreshRecorded()
+	case key.Matches(msg, k.Changed):
+		m.overlay = changedOverlay
+		m.refreshChanged()
 	case key.Matches(msg, k.Mouse):
 		return m.mouseToggle()
+	case key.Matches(msg, k.Mark):
+		m.markWait, m.flash = settingMark, "mark: a letter names the call on screen"
+	case key.Matches(msg, k.JumpMark):
+		m.markWait, m.flash = jumpingToMark, "go to mark: its letter"
+	case key.Matches(msg, k.Editor):
+		if r := m.list.selected(); r != nil {
+			return m, editorCmd(m.st, r.Messages)
+		}
+		if rm := m.responseMessages(); rm != nil {
+			return m, editorCmd(m.st, rm)
+		}
 	case key.Matches(msg, k.Follow):
 		return m.followKey()
 	case key.Matches(msg, k.Reload):
@@ -148,6 +173,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openResponse()
 	case key.Matches(msg, k.Up, k.Down, k.Expand):
 		if m.list.focused {
+			m.detail.request = false // the turns again
 			m.list.Update(msg)
 			m.syncDetail()
 		} else {
@@ -164,8 +190,9 @@ func (m Model) knobKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.flash = noKnobs
 		return m, nil
 	}
-	m.s.applyKnob(m.keys, msg)
-	m.lastKnob = &msg
+	kn := m.keys.knobOf(msg)
+	m.s.applyKnob(kn)
+	m.lastKnob = kn
 	return m.replan()
 }
 

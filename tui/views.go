@@ -31,6 +31,7 @@ type views struct {
 	paused map[*model.Run]bool // the runs a later resume() continues (§10.7)
 	passes map[segment]int     // how many agent runs each segment holds (§15.2)
 	rows   *rowIndex           // the picker's rows, made on the first look
+	filter *filterWords        // what the picker's filter matches, made on the first filter
 	column []pickRow           // the conversations' column's rows, likewise
 }
 
@@ -170,10 +171,12 @@ type pickRow struct {
 	run  int // in the conversation's runs, for a runRow
 }
 
-// rowIndex is the picker's rows, and the row of each conversation.
+// rowIndex is the picker's rows: every conversation's, or those a
+// filter matched.
 type rowIndex struct {
-	rows []pickRow
-	conv []int // the row of each conversation, in order
+	rows  []pickRow
+	order []int // the conversations listed (indices in views.convs), in order
+	conv  []int // the row of each, likewise
 }
 
 // pickRows are the picker's rows: made once, on the first look.
@@ -185,30 +188,42 @@ func (vs *views) pickRows() *rowIndex {
 	for _, cv := range vs.convs {
 		n += 3 + len(cv.Runs) // its row, its runs', at most an agent's title and a blank
 	}
-	x := &rowIndex{rows: make([]pickRow, 0, n), conv: make([]int, len(vs.convs))}
-	var agent *model.Agent
+	x := &rowIndex{rows: make([]pickRow, 0, n), order: make([]int, 0, len(vs.convs)), conv: make([]int, 0, len(vs.convs))}
 	for i, cv := range vs.convs {
-		if i == 0 || cv.Agent != agent {
-			agent = cv.Agent
-			if i > 0 {
-				x.rows = append(x.rows, pickRow{kind: blankRow, conv: i})
+		x.add(vs, i, func(yield func(int) bool) {
+			for r := range cv.Runs {
+				if !yield(r) {
+					return
+				}
 			}
-			x.rows = append(x.rows, pickRow{kind: agentRow, conv: i})
-		}
-		x.conv[i] = len(x.rows)
-		x.rows = append(x.rows, pickRow{kind: convRow, conv: i})
-		for r := range cv.Runs {
-			x.rows = append(x.rows, pickRow{kind: runRow, conv: i, run: r})
-		}
+		})
 	}
 	vs.rows = x
 	return x
 }
 
-// pickerLine draws one row of the picker, w columns at most: cursor is
-// the conversation the cursor is on, mine what the knobs the user moved
-// make of the one on screen.
-func (vs *views) pickerLine(st *Styles, r pickRow, cursor int, mine string, w int) string {
+// add lists conversation i, with the runs given, after the rows so far:
+// its agent's title first when the agent changes.
+func (x *rowIndex) add(vs *views, i int, runs func(func(int) bool)) {
+	cv := vs.convs[i]
+	if n := len(x.order); n == 0 || vs.convs[x.order[n-1]].Agent != cv.Agent {
+		if n > 0 {
+			x.rows = append(x.rows, pickRow{kind: blankRow, conv: i})
+		}
+		x.rows = append(x.rows, pickRow{kind: agentRow, conv: i})
+	}
+	x.order = append(x.order, i)
+	x.conv = append(x.conv, len(x.rows))
+	x.rows = append(x.rows, pickRow{kind: convRow, conv: i})
+	for r := range runs {
+		x.rows = append(x.rows, pickRow{kind: runRow, conv: i, run: r})
+	}
+}
+
+// pickerLine draws one row of the picker, w columns at most: cursor
+// says the cursor is on it, mine what the knobs the user moved make of
+// the conversation on screen.
+func (vs *views) pickerLine(st *Styles, r pickRow, cursor bool, mine string, w int) string {
 	cv := &vs.convs[r.conv]
 	switch r.kind {
 	case agentRow:
@@ -218,7 +233,7 @@ func (vs *views) pickerLine(st *Styles, r pickRow, cursor int, mine string, w in
 		return fit(st.Title.Render("agent "+termtext.Line(cv.Agent.Key))+st.Dim.Render(agentNote(cv.Agent)), w)
 	case convRow:
 		mark := "  "
-		if r.conv == cursor {
+		if cursor {
 			mark = "▸ "
 		}
 		line := fmt.Sprintf("%sconversation %d%s · %s · %s · %s", mark, cv.Number, vs.passOf(*cv), plural(len(cv.Runs), "run"), plural(cv.Calls, "call"), matchText(cv.Matched, cv.Compared))
@@ -228,7 +243,7 @@ func (vs *views) pickerLine(st *Styles, r pickRow, cursor int, mine string, w in
 		if r.conv == vs.shown {
 			line += "  (on screen" + mine + ")"
 		}
-		if r.conv == cursor {
+		if cursor {
 			return st.Value.Render(fit(line, w))
 		}
 		return fit(line, w)
@@ -242,7 +257,11 @@ func (vs *views) pickerLine(st *Styles, r pickRow, cursor int, mine string, w in
 		if cv.Composition {
 			match = compositionMatch(run.Matched, run.Compared)
 		}
-		return st.Dim.Render(fit(fmt.Sprintf("      run %s%s%s · %s · %s", termtext.Line(run.Run.RunID), step, vs.pass(run.Run), plural(len(run.Run.Calls), "call"), match), w))
+		line := fmt.Sprintf("    run %s%s%s · %s · %s", termtext.Line(run.Run.RunID), step, vs.pass(run.Run), plural(len(run.Run.Calls), "call"), match)
+		if cursor {
+			return st.Value.Render(fit("  ▸ "+line[4:], w))
+		}
+		return st.Dim.Render(fit("  "+line, w))
 	}
 	return ""
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// s08 is the 201-call recording; benchmarks may read ../shared when present.
+// s08 is the 201-call recording; benchmarks read it from the library's
+// recordings beside the clone when they are there.
 const s08 = "../../shared/testdata/s08-long-run/run.jsonl"
 
 func BenchmarkReplayS08(b *testing.B) {

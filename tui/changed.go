@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/window"
+)
+
+// What changed since the previous call (u): the messages of the call's
+// window that were not in the previous call's, those that were and are
+// no longer, and those that stand for one message with other text (a
+// compaction frame rewritten, a drop notice, an edited injection) as a
+// line diff of the two texts. By content, as the diff of two runs
+// compares windows (study.WindowDiff): the agent's own answer and the
+// results it asked for are what enter on an ordinary call.
+
+// changedText is the u overlay for the call on screen, w columns wide.
+func changedText(s *session, st *Styles, w int) string {
+	c := s.current()
+	if c == nil {
+		return ""
+	}
+	if s.call == 0 {
+		return st.Dim.Render(ansi.Wrap("the first call of the conversation: no call before it to compare with", w, ""))
+	}
+	prev := &s.replay.Calls[s.call-1]
+	return windowChange(st, prev, c, w)
+}
+
+// windowChange says what changed from call a's window to call b's.
+func windowChange(st *Styles, a, b *window.CallReplay, w int) string {
+	left, entered, edited := study.WindowDiff(a.Window(), b.Window())
+	head := ansi.Wrap(fmt.Sprintf("call %d against call %d: %s entered, %s left, %s with other text · %d → %d chars",
+		b.Call.Number, a.Call.Number, plural(len(entered), "message"), plural(len(left), "message"), plural(len(edited), "message"),
+		a.WindowChars(), b.WindowChars()), w, "")
+	return head + "\n\n" + messagesDiff(st, diffSides{
+		gone: "left", come: "entered", a: fmt.Sprintf("call %d", a.Call.Number), b: fmt.Sprintf("call %d", b.Call.Number),
+	}, left, entered, edited, w)
+}
+
+// diffSides name the two windows a messagesDiff compares: the heading of
+// the messages only the first has (gone) and only the second (come), and
+// each window's label in a text diff.
+type diffSides struct{ gone, come, a, b string }
+
+// messagesDiff lists the messages only one window has, then each one
+// the two have with other text as a line diff (go-udiff) of its texts.
+func messagesDiff(st *Styles, n diffSides, aOnly, bOnly []*model.Message, edited [][2]*model.Message, w int) string {
+	var out strings.Builder
+	line := func(mark string, style func(...string) string, m *model.Message) {
+		out.WriteString(ansi.Truncate(style(mark)+" "+changedLine(m), w, "…") + "\n")
+	}
+	if len(bOnly) > 0 {
+		out.WriteString(st.Title.Render(n.come) + "\n")
+		for _, m := range bOnly {
+			line("+", st.New.Render, m)
+		}
+		out.WriteString("\n")
+	}
+	if len(aOnly) > 0 {
+		out.WriteString(st.Title.Render(n.gone) + "\n")
+		for _, m := range aOnly {
+			line("-", st.Evicted.Render, m)
+		}
+		out.WriteString("\n")
+	}
+	for _, e := range edited {
+		out.WriteString(st.Title.Render("other text: "+termtext.Line(changedWho(e[1]))) + "\n")
+		d := udiff.Unified(n.a, n.b, e[0].Content+"\n", e[1].Content+"\n")
+		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+			s := termtext.Line(l)
+			switch {
+			case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"):
+				s = st.Dim.Render(s)
+			case strings.HasPrefix(l, "+"):
+				s = st.New.Render(s)
+			case strings.HasPrefix(l, "-"):
+				s = st.Evicted.Render(s)
+			}
+			out.WriteString(ansi.Wrap(s, w, "") + "\n")
+		}
+		out.WriteString("\n")
+	}
+	if len(aOnly)+len(bOnly)+len(edited) == 0 {
+		out.WriteString(st.Dim.Render("the two windows hold the same messages") + "\n")
+	}
+	return strings.TrimRight(out.String(), "\n")
+}
+
+// changedWho names a message: a tool result by its tool and call id, a
+// notice, a frame, else its role.
+func changedWho(m *model.Message) string {
+	switch {
+	case m.Role == model.RoleTool:
+		return m.ToolName + " " + m.ToolCallID
+	case m.IsNotice():
+		return "drop notice"
+	case m.IsFrame():
+		return "compaction frame"
+	case m.IsCorrection():
+		return "library correction"
+	case m.Role == model.RoleAssistant && len(m.ToolCalls) > 0:
+		var names []string
+		for _, t := range m.ToolCalls {
+			names = append(names, t.Name)
+		}
+		return "assistant → " + strings.Join(names, ",")
+	}
+	return m.Role
+}
+
+// changedLine is one message in a line: who, its size, its first words.
+func changedLine(m *model.Message) string {
+	return termtext.Line(fmt.Sprintf("%s · %d chars · %s", changedWho(m), m.Chars(), oneLine(turnText([]*model.Message{m}))))
+}
+
+// refreshChanged points the u overlay at the call on screen.
+func (m *Model) refreshChanged() {
+	s, st := m.s, m.st
+	m.sinceWin.text = func(w int) string { return changedText(s, st, w) }
+	m.sinceWin.refresh()
+}
+
+// changedKey: the u overlay follows the call keys and scrolls (u or esc
+// closes it).
+func (m Model) changedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.PrevCall):
+		m.goTo(m.s.call - 1)
+	case key.Matches(msg, k.NextCall):
+		m.goTo(m.s.call + 1)
+	default:
+		m.sinceWin.Update(msg)
+		return m, nil
+	}
+	m.refreshChanged()
+	return m, nil
+}

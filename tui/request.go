@@ -1,0 +1,397 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/window"
+)
+
+// The request a call received besides its messages: the system prompt
+// and the tools. It is not part of the window — no strategy drops it and
+// the window's characters do not count it — so it has its own line above
+// the turns and its own view in the detail pane (S), never a turn.
+
+// requestHeight is the request line's height, when shown.
+const requestHeight = 1
+
+// showRequest: the request line is on screen, between the timeline and
+// the panes, while the recording is, the terminal has room, and what
+// covers the panes is the call's (not the help, the problems, the picker
+// or the advisor, which keep their lines).
+func (m Model) showRequest() bool {
+	switch m.overlay {
+	case helpOverlay, problemsOverlay, pickerOverlay, advisorOverlay:
+		return false
+	}
+	return m.s != nil && m.s.calls() > 0 && m.height >= 20
+}
+
+// requestLine is the line above the turns: the system prompt, the tools
+// and the messages of the call on screen, each with its characters.
+func requestLine(s *session, st *Styles, w int) string {
+	c := s.current()
+	if c == nil {
+		return ""
+	}
+	r := c.Call.Request
+	parts := []string{st.Title.Render("request") + " " + promptWords(r.SystemPrompt, st), toolWords(r, st)}
+	if win := c.Window(); win != nil || !c.Run.Composition {
+		parts = append(parts, st.Value.Render(plural(len(win), "message"))+" "+thousands(model.WindowChars(win))+" chars")
+	} else {
+		parts = append(parts, st.Unknown.Render("messages not in the log"))
+	}
+	line := strings.Join(parts, st.Dim.Render(" · ")) + st.Dim.Render(" · not in the window (S)")
+	return ansi.Truncate(line, w, "…")
+}
+
+// promptWords is "system prompt 735 chars (recorded, 5 pieces)".
+func promptWords(sp model.SystemPrompt, st *Styles) string {
+	n, ok := sp.Length()
+	if !ok {
+		return st.Unknown.Render("system prompt not in the log")
+	}
+	words := st.Value.Render("system prompt") + " " + thousands(n) + " chars"
+	switch sp.Source {
+	case model.PromptRecorded:
+		return words + st.Dim.Render(" (recorded, "+plural(len(sp.Pieces), "piece")+")")
+	case model.PromptAssembled:
+		if len(sp.Pieces) == 0 {
+			return words
+		}
+		return words + st.Dim.Render(" ("+plural(len(sp.Pieces), "piece")+")")
+	}
+	return words + st.Unknown.Render(" (its text is not in the log)")
+}
+
+// toolWords is "4 tools 1,010 chars".
+func toolWords(r model.Request, st *Styles) string {
+	if !r.ToolsKnown {
+		return st.Unknown.Render("tools not in the log")
+	}
+	return st.Value.Render(plural(len(r.Tools), "tool")) + " " + thousands(toolChars(r.Tools)) + " chars"
+}
+
+// toolChars is the characters of the tools' names and descriptions.
+func toolChars(ts []model.Tool) int {
+	n := 0
+	for _, t := range ts {
+		n += t.Chars()
+	}
+	return n
+}
+
+// Source is the style of a system-prompt piece's source; the source word
+// is always written beside it.
+func (s *Styles) Source(src string) lipgloss.Style {
+	switch src {
+	case "base":
+		return s.Kept
+	case "steering":
+		return s.Notice
+	case "instructions", "instruction":
+		return s.Pinned
+	case "skill":
+		return s.New
+	case "rag":
+		return s.InText
+	case "memory":
+		return s.Summary
+	}
+	return s.Value
+}
+
+// previousCall is the call before the one on screen in the view, nil for
+// the first.
+func previousCall(s *session) *window.CallReplay {
+	if s.call <= 0 || s.call > s.calls() {
+		return nil
+	}
+	return &s.replay.Calls[s.call-1]
+}
+
+// requestText is the detail pane's view of the request of the call on
+// screen: what changed since the previous call, the system prompt piece
+// by piece, the tools offered and the slot budgets; pieceAt is the line
+// each piece starts on.
+func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
+	c := s.current()
+	if c == nil {
+		return "", nil
+	}
+	w = max(1, w)
+	r := c.Call.Request
+	var out []string
+	add := func(text string, style lipgloss.Style) { out = append(out, wrapLines(text, style, w)...) }
+	add("Not part of the window: the library sends the system prompt and the tools with every call; no window strategy drops them, and the window's characters do not count them.", st.Dim)
+	if prev := previousCall(s); prev != nil {
+		changes := requestChanges(prev.Call.Request, r)
+		head := fmt.Sprintf("Since call %d: ", s.call)
+		if len(changes) == 0 {
+			add(head+"the same system prompt and tools.", st.Label)
+		} else {
+			add(head+strings.Join(changes, "; ")+".", st.Changed)
+		}
+	}
+	out = append(out, "")
+	sp := r.SystemPrompt
+	n, known := sp.Length()
+	title := "System prompt"
+	if known {
+		title += " · " + thousands(n) + " chars"
+	}
+	switch {
+	case sp.Source == model.PromptRecorded:
+		title += " · recorded verbatim (llm_start systemPromptText)"
+	case sp.Source == model.PromptAssembled && len(sp.Pieces) == 0:
+		title += " · none was sent (llm_start systemPromptChars 0)"
+	case sp.Source == model.PromptAssembled && len(sp.Pieces) == 1:
+		title += " · its one injection record"
+	case sp.Source == model.PromptAssembled:
+		title += " · " + plural(len(sp.Pieces), "injection record") + ", joined by a blank line as the library joins them"
+	case s.rec.Tier == model.TierMinimal:
+		title += " · not in the log: tier minimal keeps no llm_start and no context.* event"
+	default:
+		title += " · its text is not in the log"
+	}
+	add(title, st.Title)
+	switch {
+	case sp.Source == model.PromptRecorded && len(sp.Pieces) == 0:
+		add(termtext.Screen(sp.Text, nil), st.Value)
+	case sp.Source == model.PromptRecorded && sp.Assembled() != sp.Text:
+		add("the recorded prompt is not its pieces joined: the recorded text, then the pieces", st.Unknown)
+		add(termtext.Screen(sp.Text, nil), st.Value)
+	case sp.Source == model.PromptAbsent && len(sp.Pieces) > 0:
+		add("its pieces, which do not make the length the library sent:", st.Unknown)
+	case len(sp.Pieces) == 0 && sp.Source == model.PromptAbsent && s.rec.Tier != model.TierMinimal:
+		add("the log has no system-prompt injection record for this call", st.Dim)
+	}
+	for i, p := range sp.Pieces {
+		if i > 0 {
+			out = append(out, "") // the blank line the library joins them with
+		}
+		pieceAt = append(pieceAt, len(out))
+		out = append(out, pieceLines(p, st, w)...)
+	}
+	out = append(out, "")
+	switch {
+	case !r.ToolsKnown:
+		add("Tools · not in the log", st.Title)
+	case len(r.Tools) == 0:
+		add("Tools offered · none", st.Title)
+	default:
+		add("Tools offered · "+plural(len(r.Tools), "tool")+" · "+thousands(toolChars(r.Tools))+" chars of names and descriptions (their schemas are not in the log)", st.Title)
+		for _, t := range r.Tools {
+			name := termtext.Line(t.Name)
+			text := ansi.Wrap(name+"  "+termtext.Screen(t.Description, nil), max(1, w-2), "")
+			for i, l := range strings.Split(text, "\n") {
+				if i == 0 && strings.HasPrefix(l, name) {
+					out = append(out, st.ToolCall.Render(name)+l[len(name):])
+					continue
+				}
+				out = append(out, "  "+l)
+			}
+		}
+	}
+	if len(r.Slots) > 0 {
+		out = append(out, "")
+		add("Slot budgets (context.slot_composed, characters)", st.Title)
+		for _, sl := range r.Slots {
+			line := fmt.Sprintf("%-13s used %s of %s, %s headroom", termtext.Line(sl.Slot), thousands(sl.Used), thousands(sl.Cap), thousands(sl.Headroom))
+			if sl.DroppedCount > 0 {
+				line += fmt.Sprintf(" · %d dropped", sl.DroppedCount)
+			}
+			add(line, st.Label)
+			for _, d := range sl.Dropped {
+				add("  dropped: "+termtext.Line(d), st.Evicted)
+			}
+		}
+	}
+	return strings.Join(out, "\n"), pieceAt
+}
+
+// pieceLines is one piece: a coloured bar, its source and reason, then
+// its text in the source's colour.
+func pieceLines(p model.PromptPiece, st *Styles, w int) []string {
+	ps := st.Source(p.Source)
+	head := termtext.Line(p.Source)
+	if p.SourceID != "" {
+		head += " " + termtext.Line(p.SourceID)
+	}
+	head += " · " + thousands(model.Len(p.Text)) + " chars"
+	if p.Reason != "" {
+		head += " · " + termtext.Line(p.Reason)
+	}
+	if p.Summary {
+		head += " · its summary only (the record has no rawContent)"
+	}
+	out := []string{ansi.Truncate(ps.Render("▌ "+head), w, "…")}
+	for _, l := range strings.Split(ansi.Wrap(termtext.Screen(p.Text, nil), max(1, w-2), ""), "\n") {
+		out = append(out, ps.Render("▌")+" "+ps.Render(l))
+	}
+	return out
+}
+
+// requestChanges is what changed from the request before to this one:
+// pieces that arrived or left (by source and id), a prompt that changed
+// in place, tools no longer offered or newly offered.
+func requestChanges(before, now model.Request) []string {
+	var out []string
+	key := func(p model.PromptPiece) string {
+		if p.SourceID != "" {
+			return p.Source + " " + p.SourceID
+		}
+		return p.Source
+	}
+	had, has := map[string]string{}, map[string]string{}
+	for _, p := range before.SystemPrompt.Pieces {
+		had[key(p)] += p.Text
+	}
+	for _, p := range now.SystemPrompt.Pieces {
+		has[key(p)] += p.Text
+	}
+	var arrived, left, changed []string
+	for _, p := range now.SystemPrompt.Pieces {
+		k := key(p)
+		switch text, ok := had[k]; {
+		case !ok && !slices.Contains(arrived, k):
+			arrived = append(arrived, k)
+		case ok && text != has[k] && !slices.Contains(changed, k):
+			changed = append(changed, k)
+		}
+	}
+	for _, p := range before.SystemPrompt.Pieces {
+		if _, ok := has[key(p)]; !ok && !slices.Contains(left, key(p)) {
+			left = append(left, key(p))
+		}
+	}
+	for _, k := range arrived {
+		out = append(out, "+ "+termtext.Line(k)+" arrived in the system prompt")
+	}
+	for _, k := range changed {
+		out = append(out, "≠ "+termtext.Line(k)+" changed")
+	}
+	for _, k := range left {
+		out = append(out, "− "+termtext.Line(k)+" left the system prompt")
+	}
+	if before.SystemPrompt.Known() && now.SystemPrompt.Known() && before.SystemPrompt.Text != now.SystemPrompt.Text &&
+		len(arrived)+len(changed)+len(left) == 0 {
+		out = append(out, "≠ the system prompt's text changed")
+	}
+	if before.ToolsKnown && now.ToolsKnown {
+		names := func(ts []model.Tool) []string {
+			var ns []string
+			for _, t := range ts {
+				ns = append(ns, t.Name)
+			}
+			return ns
+		}
+		was, is := names(before.Tools), names(now.Tools)
+		for _, n := range is {
+			if !slices.Contains(was, n) {
+				out = append(out, "+ tool "+termtext.Line(n)+" offered")
+			}
+		}
+		for _, n := range was {
+			if !slices.Contains(is, n) {
+				out = append(out, "− tool "+termtext.Line(n)+" no longer offered")
+			}
+		}
+	}
+	return out
+}
+
+// openRequest shows the request of the call on screen in the detail, or
+// the turn again when it is shown.
+func (m *Model) openRequest() {
+	m.detail.request = !m.detail.request
+	m.detail.reqFocus = -1
+	m.syncDetail()
+	if m.detail.request {
+		m.detail.top()
+	}
+}
+
+// requestFromResponse is S over the response block: the block closes and
+// the request opens at the system-prompt piece that holds the first
+// user-supplied value of the call's response (EVIDENCE-SEMANTICS §5: the
+// system prompt is user-supplied text), or at its top when none does.
+func (m Model) requestFromResponse() Model {
+	m.overlay = noOverlay
+	m.detail.request = false
+	m.openRequest()
+	if c := m.s.current(); c != nil {
+		if ce := m.s.evidenceAt(m.s.call); ce != nil {
+			for _, e := range ce.Values {
+				if i, ok := pieceHolding(c.Call.Request, e.Own(), e.Value); ok {
+					m.detail.reqFocus = i
+					m.detail.showRequest()
+					break
+				}
+			}
+		}
+	}
+	return m
+}
+
+// pieceHolding is the first system-prompt piece whose text holds value,
+// for a value the system prompt grounds (user-supplied); the value is
+// normalized lower case (EVIDENCE-SEMANTICS §1), so the text is too.
+func pieceHolding(r model.Request, verdict, value string) (int, bool) {
+	if verdict != evidence.UserSupplied || value == "" {
+		return 0, false
+	}
+	for i, p := range r.SystemPrompt.Pieces {
+		if strings.Contains(strings.ToLower(p.Text), value) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// pieceName is how a piece is named in a sentence: "skill
+// conservation-handling".
+func pieceName(p model.PromptPiece) string {
+	if p.SourceID != "" {
+		return p.Source + " " + p.SourceID
+	}
+	return p.Source
+}
+
+// showRequest puts the request of the call on screen in the pane,
+// keeping the scroll while it is the same call's.
+func (d *detailPane) showRequest() {
+	call := -1
+	if d.s != nil {
+		call = d.s.call
+	}
+	same := d.request && d.reqCall == call
+	y := d.vp.YOffset
+	d.show(nil)
+	d.request, d.reqCall = true, call
+	text, pieceAt := "", []int(nil)
+	if d.reqText != nil && call >= 0 {
+		text, pieceAt = d.reqText(max(1, d.width))
+	}
+	d.setContent(text)
+	d.resize()
+	switch {
+	case d.reqFocus >= 0 && d.reqFocus < len(pieceAt):
+		d.vp.SetYOffset(pieceAt[d.reqFocus])
+		d.reqFocus = -1 // once: then it scrolls as the user does
+	case same:
+		d.vp.SetYOffset(y)
+	}
+}
+
+// requestTitle is the detail's title while it shows the request.
+func (d *detailPane) requestTitle() string {
+	return "request of call " + itoa(d.s.call+1) + " · not in the window (S/esc: the turn)" + d.position()
+}
