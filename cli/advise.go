@@ -139,7 +139,7 @@ func (a *app) openAll(files []string, o options) ([]*study.Study, error) {
 	var wg sync.WaitGroup
 	for i, f := range files {
 		wg.Go(func() {
-			rec, err := a.start(f, o.maxLine(), false).Wait()
+			rec, err := a.start([]string{f}, o.maxLine(), false).Wait()
 			if err != nil {
 				got[i] = opened{err: err, code: exitFile}
 				return

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -49,7 +50,7 @@ func checkFile(path string) error {
 	case err != nil:
 		return fmt.Errorf("%s: cannot open: %v", path, errors.Unwrap(err))
 	case st.IsDir():
-		return fmt.Errorf("%s: is a directory, not a recording", path)
+		return checkDir(path)
 	case st.Mode().IsRegular() && st.Size() == 0:
 		return fmt.Errorf("%s: is empty", path)
 	case !st.Mode().IsRegular():
@@ -63,4 +64,22 @@ func checkFile(path string) error {
 		return fmt.Errorf("%s: cannot open: %v", path, errors.Unwrap(err))
 	}
 	return f.Close()
+}
+
+// checkDir says why the directory at path cannot be read as the
+// recordings in it: unreadable, or holding no file that is not empty.
+func checkDir(path string) error {
+	entries, err := os.ReadDir(path)
+	switch {
+	case errors.Is(err, os.ErrPermission):
+		return fmt.Errorf("%s: permission denied", path)
+	case err != nil:
+		return fmt.Errorf("%s: cannot list the directory: %v", path, errors.Unwrap(err))
+	}
+	for _, e := range entries {
+		if st, err := os.Stat(filepath.Join(path, e.Name())); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: is a directory with no file in it", path)
 }

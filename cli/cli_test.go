@@ -95,7 +95,7 @@ func TestFileErrorsWordedOnce(t *testing.T) {
 	}
 	for _, c := range []struct{ path, want string }{
 		{filepath.Join(dir, "missing.jsonl"), "missing.jsonl: no such file"},
-		{dir, ": is a directory, not a recording"},
+		{dir, ": is a directory with no file in it"},
 		{empty, "empty.jsonl: is empty"},
 	} {
 		var said []string

@@ -50,7 +50,14 @@ func writeExport(w io.Writer, source string, s *study.Study) error {
 	book := provenance.Walk(s.Rec, r)
 	defer book.Stop()
 	outcomes := provenance.OutcomesByCall(s.Rec)
-	return export.Write(w, exportHead(source, s), len(r.Calls), func(i int) export.Call { return exportCallOf(r, book, outcomes, i) })
+	several := len(s.Rec.Files) > 1
+	return export.Write(w, exportHead(source, s), len(r.Calls), func(i int) export.Call {
+		c := exportCallOf(r, book, outcomes, i)
+		if !several { // one file (an archive of one recording): the call's place is the file's
+			c.File, c.Line = "", 0
+		}
+		return c
+	})
 }
 
 func policyObject(p model.Policy, inferred bool, given []string, evidence string) export.Policy {
@@ -111,6 +118,9 @@ func exportHead(source string, s *study.Study) export.Doc {
 		}
 		doc.Agents = append(doc.Agents, ea)
 	}
+	if len(s.Rec.Files) > 1 {
+		doc.Files = s.Rec.Files
+	}
 	doc.Conversations = conversations(s)
 	if doc.Problems == nil {
 		doc.Problems = []model.Problem{}
@@ -142,10 +152,13 @@ func exportCallOf(r *window.Replay, book *provenance.Book, outcomes map[*model.C
 	c := &r.Calls[i]
 	ec := export.Call{
 		CallHead: export.CallHead{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID,
-			Agent: agentKey(c.Run), Iteration: c.Call.Iteration, Pass: max(c.Run.Pass, 1),
+			Agent: agentKey(c.Run), Iteration: c.Call.Iteration, Pass: max(c.Run.Pass, 1), File: c.Call.File,
 			Request: export.RequestOf(c.Call.Request)},
 		Window: nonNil(c.Visit.After), Evicted: nonNil(c.Visit.Evicted),
 		CallTail: export.CallTail{Record: c.Visit.Record, RecordedWindow: c.Recorded()},
+	}
+	if c.Call.File != "" { // one of several files: where the call is
+		ec.Line = c.Call.Line
 	}
 	if c.Run.Composition {
 		ec.Composition = true

@@ -27,12 +27,12 @@ func TestExportSaysLibraryAndTier(t *testing.T) {
 	for _, c := range []struct {
 		args                   []string
 		version, rules, source string
-		evidence, tier         string
+		evidence, tier, named  string
 	}{
-		{[]string{v956}, "", "9.55", "log", "call 4 ", "standard"},
-		{[]string{"--library-version", "9.54.0", v956}, "9.54.0", "9.54", "flag", "--library-version 9.54.0", "standard"},
-		{[]string{"../testdata/v9.56.0-demo-evidence/recording.json.gz"}, "9.56.0", "9.55", "envelope", "producer.agentfootprintVersion 9.56.0", "standard"},
-		{[]string{"../testdata/n09-tier-minimal/run.jsonl"}, "", "9.57", "default", "9.57.0–9.62.0", "minimal"},
+		{[]string{v956}, "", "9.55", "log", "call 4 ", "standard", "9.55–9.56"},
+		{[]string{"--library-version", "9.54.0", v956}, "9.54.0", "9.54", "flag", "--library-version 9.54.0", "standard", "≤ 9.54"},
+		{[]string{"../testdata/v9.56.0-demo-evidence/recording.json.gz"}, "9.56.0", "9.55", "envelope", "producer.agentfootprintVersion 9.56.0", "standard", "9.55–9.56"},
+		{[]string{"../testdata/n09-tier-minimal/run.jsonl"}, "", "9.57", "default", "9.57.0–9.62.0", "minimal", "9.57–9.62"},
 	} {
 		code, out, errs := runCLI(append([]string{"export", "-q"}, c.args...)...)
 		if code != 0 {
@@ -51,7 +51,7 @@ func TestExportSaysLibraryAndTier(t *testing.T) {
 			t.Errorf("%v: %+v (version %q), tier %s", c.args, l, version, doc.Tier)
 		}
 		_, report, _ := runCLI(append([]string{"report", "-q"}, c.args...)...)
-		if want := "library: the " + c.rules + " window rules"; !strings.Contains(report, want) || !strings.Contains(report, "from "+c.source) {
+		if want := "library: the " + c.named + " window rules"; !strings.Contains(report, want) || !strings.Contains(report, "from "+c.source) {
 			t.Errorf("%v: the report footer lacks %q from %s", c.args, want, c.source)
 		}
 	}

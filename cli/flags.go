@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -136,27 +135,28 @@ func (o *options) validate() error {
 }
 
 // files checks a batch command's arguments: one file, named.
-func (a *app) oneFile(cmd string, files []string) (string, error) {
+// someFiles are the FILE arguments of cmd: one or more, read as one
+// application's history.
+func (a *app) someFiles(cmd string, files []string) ([]string, error) {
 	switch {
-	case len(files) > 1:
-		return "", a.manyFiles(files)
 	case len(files) == 0:
-		return "", a.usageError("inspect %s: which file? (inspect %s [flags] FILE)", cmd, cmd)
+		return nil, a.usageError("inspect %s: which file? (inspect %s [flags] FILE…)", cmd, cmd)
+	case countOf(files, "-") > 0 && len(files) > 1:
+		return nil, a.usageError("inspect %s: standard input (-) is read alone, not with other files", cmd)
 	}
-	return files[0], nil
-}
-
-func (a *app) manyFiles(files []string) error {
-	return a.usageError("inspect: one file at a time (got %d: %s)", len(files), strings.Join(files, " "))
+	return files, nil
 }
 
 // ready validates the flags and that path can be read: status 2 for a
 // flag, 1 for the file.
-func (a *app) ready(o *options, path string) error {
+func (a *app) ready(o *options, paths ...string) error {
 	if err := o.validate(); err != nil {
 		return a.fail(exitUsage, err)
 	}
-	if path != "" {
+	for _, path := range paths {
+		if path == "" {
+			continue
+		}
 		if err := checkFile(path); err != nil {
 			return a.fail(exitFile, err)
 		}

@@ -167,7 +167,7 @@ func uiPolicies(t *testing.T, name string, flags []string, path string, n int) [
 	if err := fs.Parse(flags); err != nil {
 		t.Fatal(err)
 	}
-	cfg := (&app{}).uiConfig(name, path, o)
+	cfg := (&app{}).uiConfig(name, []string{path}, o)
 	cfg.Path = "" // not watched for growth: this drive ends
 	var m tea.Model = tui.New(cfg)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 220, Height: 50})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,29 +15,30 @@ import (
 	"github.com/afinspect/inspect/termtext"
 )
 
-// studyCmd makes c a command over one file's study (report, export,
+// studyCmd makes c a command over one recording's study (report, export,
 // evidence): with the policy knobs, --agent, -q and --max-line-mb beside
-// the flags the caller adds, it takes one file, lets check refuse what
-// else of the flags is wrong, checks the flags and the file, opens the
-// file's study (saying what openStudy says) and hands it to run.
+// the flags the caller adds, it takes the files (several are one
+// application's history), lets check refuse what else of the flags is
+// wrong, checks the flags and the files, opens their study (saying what
+// openStudy says) and hands it to run with the source's name.
 func (a *app) studyCmd(c *cobra.Command, o *options, check func() error, run func(path string, s *study.Study) error) *cobra.Command {
 	c.RunE = func(c *cobra.Command, files []string) error {
 		o.noteGiven(c.Flags())
-		path, err := a.oneFile(c.Name(), files)
+		paths, err := a.someFiles(c.Name(), files)
 		if err != nil {
 			return err
 		}
 		if err := check(); err != nil {
 			return err
 		}
-		if err := a.ready(o, path); err != nil {
+		if err := a.ready(o, paths...); err != nil {
 			return err
 		}
-		s, err := a.openStudy(path, *o)
+		s, err := a.openStudy(paths, *o)
 		if err != nil {
 			return err
 		}
-		return run(path, s)
+		return run(strings.Join(paths, ", "), s)
 	}
 	fs := c.Flags()
 	o.policyFlags(fs)
@@ -46,14 +48,15 @@ func (a *app) studyCmd(c *cobra.Command, o *options, check func() error, run fun
 	return c
 }
 
-// openStudy loads path and opens it for a batch command (report, export,
-// evidence), saying on stderr the problems and the policy inferred.
-func (a *app) openStudy(path string, o options) (*study.Study, error) {
+// openStudy loads paths and opens them for a batch command (report,
+// export, evidence), saying on stderr the problems and the policy
+// inferred.
+func (a *app) openStudy(paths []string, o options) (*study.Study, error) {
 	var progress io.Writer
 	if isTerminal(a.raw) && !o.quiet {
 		progress = a.raw
 	}
-	rec, err := a.open(path, o.maxLine(), progress)
+	rec, err := a.openFiles(paths, o.maxLine(), progress)
 	if err != nil {
 		return nil, a.fail(exitFile, err)
 	}
@@ -84,10 +87,20 @@ func (a *app) openStudy(path string, o options) (*study.Study, error) {
 	return s, nil
 }
 
-// open loads FILE (or the demo) whole; on a terminal, progress is shown
-// on progress while it loads.
+// open loads FILE (or the demo, when path is empty) whole; on a
+// terminal, progress is shown on progress while it loads.
 func (a *app) open(path string, maxLine int, progress io.Writer) (*model.Recording, error) {
-	l := a.start(path, maxLine, false)
+	var paths []string
+	if path != "" {
+		paths = []string{path}
+	}
+	return a.openFiles(paths, maxLine, progress)
+}
+
+// openFiles loads the files (several as one application's history, none
+// the demo) whole, as open does.
+func (a *app) openFiles(paths []string, maxLine int, progress io.Writer) (*model.Recording, error) {
+	l := a.start(paths, maxLine, false)
 	if progress != nil {
 		showProgress(l, progress)
 	}

@@ -137,7 +137,10 @@ func libraryLine(rec *model.Recording) string {
 	if l.Version != nil {
 		named = "version " + *l.Version
 	}
-	return fmt.Sprintf("library: the %s window rules (%s; from %s: %s); written at tier %s", l.Rules, named, l.Source, l.Evidence, tierOf(rec))
+	if o := rec.Library.Others; o != "" {
+		named += "; replayed under each: " + o
+	}
+	return fmt.Sprintf("library: the %s window rules (%s; from %s: %s); written at tier %s", window.RulesNamed(l.Rules).Versions(), named, l.Source, l.Evidence, tierOf(rec))
 }
 
 // callRow is one call's row of the table, tab-separated; outcome is what

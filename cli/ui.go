@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +18,7 @@ func (a *app) uiCmd() *cobra.Command {
 	var o options
 	var version bool
 	c := &cobra.Command{
-		Use:   "inspect [FILE]",
+		Use:   "inspect [FILE…]",
 		Short: "step through a recorded agentfootprint run and see what the model was sent",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, files []string) error {
@@ -29,17 +30,15 @@ func (a *app) uiCmd() *cobra.Command {
 			case version:
 				fmt.Fprintf(a.stdout, "inspect %s\n", a.build.Version)
 				return nil
-			case len(files) > 1:
-				return a.manyFiles(files)
+			case len(files) > 1 && countOf(files, "-") > 0:
+				return a.usageError("inspect: standard input (-) is read alone, not with other files")
+			case len(files) > 1 && o.follow:
+				return a.usageError("inspect: --follow follows one file (got %d)", len(files))
 			}
-			path := ""
-			if len(files) == 1 {
-				path = files[0]
-			}
-			if err := a.ready(&o, path); err != nil {
+			if err := a.ready(&o, files...); err != nil {
 				return err
 			}
-			return a.runUI(path, o)
+			return a.runUI(files, o)
 		},
 	}
 	fs := c.Flags()
@@ -51,33 +50,42 @@ func (a *app) uiCmd() *cobra.Command {
 	return c
 }
 
-// runUI opens the terminal UI on path (the embedded demo when empty). A
-// file that cannot be opened at all is said before the screen is taken.
-func (a *app) runUI(path string, o options) error {
-	name := path
-	switch path {
-	case "":
+// runUI opens the terminal UI on the files (the embedded demo when
+// none). A file that cannot be opened at all is said before the screen
+// is taken.
+func (a *app) runUI(paths []string, o options) error {
+	name := strings.Join(paths, ", ")
+	path := ""
+	if len(paths) == 1 {
+		path = paths[0]
+	}
+	switch {
+	case len(paths) == 0:
 		name = "demo"
-	case "-":
+	case path == "-":
 		name = "stdin"
 	}
 	if err := tui.ApplyTheme(o.theme, os.Getenv("COLORFGBG")); err != nil {
 		return a.fail(exitUsage, err)
 	}
-	err := tui.Run(a.uiConfig(name, path, o))
+	err := tui.Run(a.uiConfig(name, paths, o))
 	if err != nil {
 		return a.fail(exitFile, err)
 	}
 	return nil
 }
 
-// uiConfig is what the terminal UI opens: path streamed in (the demo
-// when empty), under the policy knobs given.
-func (a *app) uiConfig(name, path string, o options) tui.Config {
+// uiConfig is what the terminal UI opens: the files streamed in (the
+// demo when none), under the policy knobs given.
+func (a *app) uiConfig(name string, paths []string, o options) tui.Config {
+	path := ""
+	if len(paths) == 1 {
+		path = paths[0]
+	}
 	return tui.Config{
 		Name:    name,
-		Open:    func() *tui.Stream { return stream(a.start(path, o.maxLine(), o.follow)) },
-		Reopen:  func() *tui.Stream { return stream(a.start(path, o.maxLine(), true)) },
+		Open:    func() *tui.Stream { return stream(a.start(paths, o.maxLine(), o.follow)) },
+		Reopen:  func() *tui.Stream { return stream(a.start(paths, o.maxLine(), len(paths) == 1)) },
 		Knobs:   o.knobs(),
 		Library: o.library,
 		Path:    filePath(path),
@@ -85,11 +93,19 @@ func (a *app) uiConfig(name, path string, o options) tui.Config {
 	}
 }
 
-// start begins loading FILE in the background, or the embedded demo when
-// path is empty; following, a last line still being written is waited
-// for. "-" reads standard input (the UI then reads keys from the
-// terminal).
-func (a *app) start(path string, maxLine int, following bool) *loader.Loading {
+// start begins loading the files in the background (several as one
+// application's history), or the embedded demo when there are none;
+// following (one file), a last line still being written is waited for.
+// "-" reads standard input (the UI then reads keys from the terminal).
+func (a *app) start(paths []string, maxLine int, following bool) *loader.Loading {
+	path := ""
+	switch len(paths) {
+	case 0:
+	case 1:
+		path = paths[0]
+	default:
+		return loader.StartFiles(paths, maxLine)
+	}
 	switch {
 	case path == "":
 		return loader.StartReader(bytes.NewReader(a.build.Demo), "demo", int64(len(a.build.Demo)))
@@ -101,10 +117,13 @@ func (a *app) start(path string, maxLine int, following bool) *loader.Loading {
 	return loader.StartLimited(path, maxLine)
 }
 
-// filePath is path when it names a file that can be read again, ""
-// for the demo and standard input.
+// filePath is path when it names a file that can be read again and
+// may grow, "" for the demo, standard input and a directory.
 func filePath(path string) string {
 	if path == "-" {
+		return ""
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return ""
 	}
 	return path

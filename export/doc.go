@@ -33,6 +33,7 @@ const Contract = 3
 type Doc struct {
 	Format         string          `json:"format"`
 	Source         string          `json:"source"`
+	Files          []string        `json:"files,omitempty"` // the files read, in order, when several
 	LibraryVersion Library         `json:"libraryVersion"`
 	Tier           string          `json:"tier"` // minimal, standard or firehose (§16.2)
 	Policy         Policy          `json:"policy"`
@@ -103,6 +104,11 @@ type CallHead struct {
 	Iteration    int    `json:"iteration"`
 	Pass         int    `json:"pass"`                  // the agent run within its runId and agent path (§15.2)
 	Composition  bool   `json:"composition,omitempty"` // a composition's own call (§15.5)
+	// File and Line are where the call's llm_start is when the export is
+	// of several files (the source's Files); omitted for one file, whose
+	// export is unchanged.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 	// Request is what the call received besides its messages (contract
 	// version 3): not part of the window
 	Request

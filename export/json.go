@@ -266,5 +266,11 @@ func (o *jsonOut) head(h *CallHead) {
 	if h.Composition {
 		o.lit(`,"composition":true`)
 	}
+	if h.File != "" {
+		o.strKey(`,"file":`, h.File)
+	}
+	if h.Line != 0 {
+		o.intKey(`,"line":`, h.Line)
+	}
 	o.request(&h.Request)
 }

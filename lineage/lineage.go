@@ -172,10 +172,14 @@ type decider struct {
 
 func (d *decider) problem(r *model.Run, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	file := d.rec.Source
+	if r.File != "" { // one of several files: the run's own
+		file = r.File
+	}
 	if r.Line > 0 {
-		msg = fmt.Sprintf("%s:%d: %s", d.rec.Source, r.Line, msg)
+		msg = fmt.Sprintf("%s:%d: %s", file, r.Line, msg)
 	} else {
-		msg = fmt.Sprintf("%s: %s", d.rec.Source, msg)
+		msg = fmt.Sprintf("%s: %s", file, msg)
 	}
 	d.out.Problems = append(d.out.Problems, model.Problem{Line: r.Line, Message: msg})
 }

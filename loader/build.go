@@ -41,6 +41,10 @@ type builder struct {
 	fast    fastDecoder // for events decoded on the builder's goroutine
 	scratch parsed
 	loading *Loading // told of progress; nil when nobody watches
+	// file is the input being read when the load reads several (each
+	// event's loc and problem names it); "" for a load of one
+	file      string
+	inArchive bool // an archive's entries are being read
 }
 
 type runState struct {
@@ -117,13 +121,20 @@ func (b *builder) addProblem(at loc, msg string) {
 
 // located is msg with the file and the line (or part) it is about.
 func (b *builder) located(at loc, msg string) string {
+	name := at.file
+	if name == "" {
+		name = b.file
+	}
+	if name == "" {
+		name = b.rec.Source
+	}
 	switch {
 	case at.line > 0:
-		return fmt.Sprintf("%s:%d: %s", b.rec.Source, at.line, msg)
+		return fmt.Sprintf("%s:%d: %s", name, at.line, msg)
 	case at.label != "":
-		return fmt.Sprintf("%s: %s: %s", b.rec.Source, at.label, msg)
+		return fmt.Sprintf("%s: %s: %s", name, at.label, msg)
 	}
-	return fmt.Sprintf("%s: %s", b.rec.Source, msg)
+	return fmt.Sprintf("%s: %s", name, msg)
 }
 
 // message numbers m and measures it: from here on its length is only ever
@@ -332,7 +343,7 @@ func (b *builder) llmStart(rs *runState, p *parsed) {
 		n = 0
 	}
 	b.calls++
-	call := &model.Call{Number: b.calls, Iteration: p.iteration, MessagesCount: n, Line: p.at.line}
+	call := &model.Call{Number: b.calls, Iteration: p.iteration, MessagesCount: n, Line: p.at.line, File: p.at.file}
 	call.Facts.SystemPrompt = rs.sys.forCall()
 	call.Request = b.requestFor(rs, p, call)
 	var keys []slotKey

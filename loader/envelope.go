@@ -20,10 +20,14 @@ type envelope struct {
 	many       bool // the file is an array of envelopes
 	format     string
 	run        envelopeRun
-	firstRunID *string                   // meta.runId of its first event
-	records    map[string][]model.Record // by subflowResults key: "" for sharedState.compactions
-	passes     map[string][]passEntry    // the keys '<agent path>#N' by agent path (numberedPasses)
-	producer   struct {
+	firstRunID *string // meta.runId of its first event
+	lastRunID  *string // and of its last
+	// bare: no envelope around it, the {snapshot, events, structure}
+	// recordRun(...).toRecording() returns (its snapshot is its last run's)
+	bare     bool
+	records  map[string][]model.Record // by subflowResults key: "" for sharedState.compactions
+	passes   map[string][]passEntry    // the keys '<agent path>#N' by agent path (numberedPasses)
+	producer struct {
 		Version *string `json:"agentfootprintVersion"` // the library that wrote it (§17.2)
 	}
 }
@@ -69,10 +73,14 @@ func readEnvelopes(b *builder, s *jsonStream) error {
 }
 
 func (e *envelope) label() string {
-	if e.many {
-		return fmt.Sprintf("envelope %d", e.n)
+	what := "envelope"
+	if e.bare {
+		what = "recording"
 	}
-	return "envelope"
+	if e.many {
+		return fmt.Sprintf("%s %d", what, e.n)
+	}
+	return what
 }
 
 func readEnvelope(b *builder, s *jsonStream, e *envelope) error {
@@ -95,17 +103,33 @@ func readEnvelope(b *builder, s *jsonStream, e *envelope) error {
 			return s.object(func(key string) error {
 				switch key {
 				case "events":
-					return e.readEvents(b, s)
+					return e.readEvents(b, s, "recording.events")
 				case "snapshot":
-					return e.readSnapshot(b, s)
+					return e.readSnapshot(b, s, "recording.snapshot")
 				}
 				return s.skip()
 			})
+		case "events":
+			e.bare = e.format == ""
+			return e.readEvents(b, s, "events")
+		case "snapshot":
+			e.bare = e.format == ""
+			return e.readSnapshot(b, s, "snapshot")
 		}
 		return s.skip()
 	})
 	if err != nil {
 		return err
+	}
+	if e.format != "" {
+		e.bare = false
+	}
+	if e.bare {
+		if b.rec.Format == model.FormatEnvelope {
+			b.rec.Format = model.FormatRecording
+		}
+		e.finish(b)
+		return nil
 	}
 	if e.format == "" {
 		return fail(b.rec.Source, nil, "%s has no \"format\"; not an agentfootprint recording", e.label())
@@ -141,23 +165,26 @@ func (e *envelope) decode(b *builder, s *jsonStream, what string, v any) error {
 	return nil
 }
 
-func (e *envelope) readEvents(b *builder, s *jsonStream) error {
+func (e *envelope) readEvents(b *builder, s *jsonStream, where string) error {
 	return s.array(func(i int) error {
 		raw, err := s.raw()
 		if err != nil {
 			return err
 		}
-		label := fmt.Sprintf("recording.events[%d]", i)
+		label := fmt.Sprintf("%s[%d]", where, i)
 		if e.many {
 			label = e.label() + " " + label
 		}
-		if e.firstRunID == nil {
+		if e.firstRunID == nil || e.bare {
 			var ev refEvent
 			if unmarshal(raw, &ev) == nil && ev.Meta.RunID != nil {
-				e.firstRunID = ev.Meta.RunID
+				if e.firstRunID == nil {
+					e.firstRunID = ev.Meta.RunID
+				}
+				e.lastRunID = ev.Meta.RunID
 			}
 		}
-		b.event(raw, loc{label: label}, false)
+		b.event(raw, loc{label: label, file: b.file}, false)
 		if i%256 == 255 {
 			b.progress()
 		}
@@ -168,7 +195,7 @@ func (e *envelope) readEvents(b *builder, s *jsonStream) error {
 // readSnapshot keeps the library's window records — sharedState.compactions,
 // and for a Sequence's steps subflowResults[step].treeContext.globalContext.compactions
 // (§10.4) — and skips everything else (the execution tree is the bulk).
-func (e *envelope) readSnapshot(b *builder, s *jsonStream) error {
+func (e *envelope) readSnapshot(b *builder, s *jsonStream, where string) error {
 	e.records = map[string][]model.Record{}
 	compactions := func(step, what string) error {
 		return s.object(func(key string) error {
@@ -184,7 +211,7 @@ func (e *envelope) readSnapshot(b *builder, s *jsonStream) error {
 	return s.object(func(key string) error {
 		switch key {
 		case "sharedState":
-			return compactions("", "recording.snapshot.sharedState.compactions")
+			return compactions("", where+".sharedState.compactions")
 		case "subflowResults":
 			return s.object(func(step string) error {
 				return s.object(func(key string) error {
@@ -195,7 +222,7 @@ func (e *envelope) readSnapshot(b *builder, s *jsonStream) error {
 						if key != "globalContext" {
 							return s.skip()
 						}
-						return compactions(step, "recording.snapshot.subflowResults["+step+"] compactions")
+						return compactions(step, where+".subflowResults["+step+"] compactions")
 					})
 				})
 			})
@@ -217,8 +244,12 @@ func (e *envelope) finish(b *builder) {
 		b.problem(at, "the recording dropped its first %d events; the calls they held are missing", e.run.DroppedEvents)
 	}
 	id := e.run.RunID
-	if id == "" && e.firstRunID != nil {
-		id = *e.firstRunID
+	first := e.firstRunID
+	if e.bare {
+		first = e.lastRunID // a bare recording's snapshot is its last run's
+	}
+	if id == "" && first != nil {
+		id = *first
 	}
 	for _, rs := range b.byRun[id] {
 		records, ok := e.recordsOf(rs.run)

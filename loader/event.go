@@ -131,6 +131,7 @@ func (k kind) name() string {
 type loc struct {
 	line  int
 	label string
+	file  string // the input it came from, when the load reads several; "" for the only one
 }
 
 // parsed is one event as the builder uses it, whichever decoder read it.

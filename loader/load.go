@@ -1,7 +1,9 @@
 // Package loader reads a recorded agentfootprint run from disk: the
-// library's NDJSON event log, or its recording envelope
-// (agentfootprint.recording.v1, one object or an array of them), either
-// possibly gzipped. It rebuilds the segments (one runId and step,
+// library's NDJSON event log, its recording envelope
+// (agentfootprint.recording.v1, one object or an array of them), a bare
+// recording ({snapshot, events, structure}), a bug-report archive, a
+// directory of them or several files of one application (inputs.go,
+// archive.go), any of them possibly gzipped. It rebuilds the segments (one runId and step,
 // WINDOW-SEMANTICS §10.3) and their agents (§10.5), their calls, what each
 // call added, and what §10.6–§10.7 read of each: the window each call sent
 // (as interned messages: a text repeated in every call is decoded and held
@@ -71,11 +73,11 @@ func (l *Loading) loadFile(path string) (*model.Recording, error) {
 		return nil, fail(path, err, "cannot read: %v", err)
 	}
 	if st.IsDir() {
-		return nil, fail(path, nil, "is a directory, not a recording")
+		return l.loadDir(path)
 	}
 	l.total.Store(st.Size())
 	rec, b, err := l.readAll(f)
-	if err == nil {
+	if err == nil && b.rec.Files == nil { // an archive is not a log that grows
 		l.keep(b, f, path, st)
 	}
 	return rec, err
@@ -88,62 +90,75 @@ func (l *Loading) readAll(r io.Reader) (*model.Recording, *builder, error) {
 	if r == nil {
 		return nil, nil, fail(name, nil, "nothing to read")
 	}
-	slow := mayWait(r)
-	br := bufio.NewReaderSize(counter{r: r, n: &l.read}, bufSize)
-	compressed := false
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, nil, fail(name, err, "gzip is damaged or cut short before any event could be read (%v)", err)
-		}
-		br = bufio.NewReaderSize(zr, bufSize)
-		compressed = true
-		l.compressed = true
-	}
-	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
-		br.Discard(len(utf8BOM)) // an editor's mark, not content
-	}
-	blank, content, err := leadingSpace(br)
-	if err != nil {
-		return nil, nil, readError(name, compressed, err)
-	}
-	if !content {
-		return nil, nil, fail(name, nil, "is empty")
-	}
-	first, err := br.Peek(1)
-	if err != nil {
-		return nil, nil, readError(name, compressed, err)
-	}
-	if binary(br, first[0], slow) {
-		return nil, nil, fail(name, nil, "is a binary file, not an agentfootprint log")
-	}
-
 	rec := &model.Recording{Source: name, Format: model.FormatNDJSON}
 	b := newBuilder(rec, l.opts, l)
-	switch {
-	case isEnvelope(br, first[0], slow):
-		rec.Format = model.FormatEnvelope
-		err = readEnvelopes(b, newJSONStream(br))
-	default:
-		var ready func() int
-		if slow {
-			ready = br.Buffered
-		}
-		b.input.offset = l.read.Load() - int64(br.Buffered()) // a mark, white space before the first line
-		err = readNDJSON(b, br, blank, ready)
-	}
-	rec = b.view(l.opts.follow)
+	return l.end(b, l.readInput(b, r, name))
+}
+
+// end makes the recording of what b built once the input ended with err.
+func (l *Loading) end(b *builder, err error) (*model.Recording, *builder, error) {
+	name := l.name
+	rec := b.view(l.opts.follow)
 	l.publishView(b, rec)
 	var fatal *loadError
 	switch {
 	case errors.As(err, &fatal):
 		return nil, nil, err
 	case !b.sawEvent && err != nil:
-		return nil, nil, readError(name, compressed, err)
+		return nil, nil, readError(name, l.compressed, err)
 	case !b.sawEvent:
 		return nil, nil, fail(name, nil, "is not an agentfootprint log: no event type starts with %q", libraryPrefix)
 	}
 	return rec, b, nil
+}
+
+// readInput reads one input, r, named name, into b: a log, an envelope
+// or a bare recording, gzipped or not, or an archive of them.
+func (l *Loading) readInput(b *builder, r io.Reader, name string) error {
+	slow := mayWait(r)
+	br := bufio.NewReaderSize(counter{r: r, n: &l.read}, bufSize)
+	compressed := false
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fail(name, err, "gzip is damaged or cut short before any event could be read (%v)", err)
+		}
+		br = bufio.NewReaderSize(zr, bufSize)
+		compressed = true
+		l.compressed = true
+	}
+	if magic, _ := br.Peek(4); isZip(magic) {
+		return l.readArchive(b, r, br, compressed, name)
+	}
+	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
+		br.Discard(len(utf8BOM)) // an editor's mark, not content
+	}
+	blank, content, err := leadingSpace(br)
+	if err != nil {
+		return readError(name, compressed, err)
+	}
+	if !content {
+		return fail(name, nil, "is empty")
+	}
+	first, err := br.Peek(1)
+	if err != nil {
+		return readError(name, compressed, err)
+	}
+	if binary(br, first[0], slow) {
+		return fail(name, nil, "is a binary file, not an agentfootprint log")
+	}
+	if isEnvelope(br, first[0], slow) {
+		if b.events == 0 {
+			b.rec.Format = model.FormatEnvelope
+		}
+		return readEnvelopes(b, newJSONStream(br))
+	}
+	var ready func() int
+	if slow {
+		ready = br.Buffered
+	}
+	b.input.offset = l.read.Load() - int64(br.Buffered()) // a mark, white space before the first line
+	return readNDJSON(b, br, blank, ready)
 }
 
 func readError(name string, compressed bool, err error) error {
@@ -235,7 +250,8 @@ func binary(br *bufio.Reader, first byte, slow bool) bool {
 const envelopeHead = 64 << 10
 
 // isEnvelope looks at the first value's top-level keys: "format" makes an
-// envelope, "type" an event. An array is taken for an array of envelopes.
+// envelope, "snapshot", "events" or "structure" a bare recording (read as
+// an envelope without its facts), "type" an event. An array is taken for an array of envelopes.
 // From a source that may wait it reads only as far as it must: a first
 // event followed by a quiet writer is not waited on to reach 64 KB.
 func isEnvelope(br *bufio.Reader, first byte, slow bool) bool {
@@ -268,7 +284,7 @@ func firstKeys(head []byte) (found, decided bool) {
 	stop := errors.New("decided")
 	err := s.object(func(key string) error {
 		switch key {
-		case "format":
+		case "format", "snapshot", "events", "structure": // an envelope, or a bare recording
 			found = true
 			return stop
 		case "type":

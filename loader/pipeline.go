@@ -151,6 +151,7 @@ func (b *builder) build(blk *block) error {
 	for i := range blk.events {
 		p := &blk.events[i]
 		p.at.line += blk.line
+		p.at.file = b.file
 		b.apply(p)
 	}
 	var err error

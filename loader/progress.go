@@ -41,6 +41,7 @@ type Loading struct {
 	// envelopes read so far name
 	tier      string
 	producers []string
+	files     []string // the files read so far, when several
 
 	rec *model.Recording // the result, set before done is closed
 	err error
@@ -94,7 +95,7 @@ func (l *Loading) Progress() Progress {
 func (l *Loading) Snapshot() *model.Recording {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return &model.Recording{Source: l.name, Format: l.format, Runs: slices.Clone(l.runs), Agents: l.agents, Problems: l.problems,
+	return &model.Recording{Source: l.name, Format: l.format, Files: l.files, Runs: slices.Clone(l.runs), Agents: l.agents, Problems: l.problems,
 		Tier: l.tier, Library: model.Library{Producers: l.producers}}
 }
 
@@ -133,6 +134,7 @@ func (l *Loading) publish(b *builder) {
 	l.agents = slices.Clone(b.rec.Agents)
 	l.tier = b.tier.tier()
 	l.producers = slices.Clip(b.rec.Library.Producers)
+	l.files = slices.Clip(b.rec.Files)
 	l.mu.Unlock()
 	b.dirty = len(b.order)
 	l.calls.Store(int64(b.settled))
@@ -143,7 +145,7 @@ func (l *Loading) publish(b *builder) {
 func (l *Loading) publishView(b *builder, rec *model.Recording) {
 	l.mu.Lock()
 	l.format, l.runs, l.agents, l.problems = rec.Format, rec.Runs, rec.Agents, rec.Problems
-	l.tier, l.producers = rec.Tier, rec.Library.Producers
+	l.tier, l.producers, l.files = rec.Tier, rec.Library.Producers, rec.Files
 	l.mu.Unlock()
 	l.calls.Store(int64(countCalls(rec)))
 	b.dirty = len(b.order)

@@ -113,7 +113,7 @@ func noRunID(p *parsed) string {
 
 func (b *builder) newSegment(k segKey, p *parsed, pass int) *runState {
 	rs := &runState{
-		run:     &model.Run{RunID: p.runID, Step: joinPath(k.path), Pass: pass, RunNo: b.runNos[p.runID], First: b.events, Line: p.at.line},
+		run:     &model.Run{RunID: p.runID, Step: joinPath(k.path), Pass: pass, RunNo: b.runNos[p.runID], First: b.events, Line: p.at.line, File: p.at.file},
 		comp:    p.comp,
 		path:    k.path,
 		started: map[string]bool{}, ended: map[string]bool{}, early: map[string]string{},
@@ -209,7 +209,7 @@ func (b *builder) adopt(rs *runState, composition bool, p *parsed) {
 	}
 	rs.run.Agent, rs.run.Composition = a, composition
 	if composition { // its own events before its call are no segment's (§10.3): it starts at the call
-		rs.run.First, rs.run.Line = b.events, p.at.line
+		rs.run.First, rs.run.Line, rs.run.File = b.events, p.at.line, p.at.file
 	}
 	if rs.run.Configured && rs.agentID != "" && (a.AgentID != rs.agentID || !a.HasID) {
 		a.AgentID, a.HasID = rs.agentID, true
@@ -276,7 +276,7 @@ func (b *builder) configured(rs *runState, p *parsed) {
 // (§14.1).
 func (b *builder) failed(rs *runState, p *parsed) {
 	if !rs.run.Failed {
-		rs.run.Failed, rs.run.FatalLine = true, p.at.line
+		rs.run.Failed, rs.run.FatalLine, rs.run.FatalFile = true, p.at.line, p.at.file
 	}
 }
 

@@ -68,7 +68,7 @@ func (b *builder) minimalCall(rs *runState, p *parsed) {
 	b.settle(rs.cur)
 	b.calls++
 	b.tier.rebuilt++
-	call := &model.Call{Number: b.calls, Iteration: p.iterIndex, Line: p.at.line}
+	call := &model.Call{Number: b.calls, Iteration: p.iterIndex, Line: p.at.line, File: p.at.file}
 	call.Request.SystemPrompt.Source = model.PromptAbsent // no llm_start: the log has nothing of the request
 	rs.cur = &callState{call: call, minimal: true}
 	rs.run.Calls = append(rs.run.Calls, call)

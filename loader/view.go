@@ -90,7 +90,7 @@ func (b *builder) sortIn(rs *runState) {
 // unchanged. Following, a last line the input ends inside of is waited
 // for; else it is one that is cut off.
 func (b *builder) view(following bool) *model.Recording {
-	rec := &model.Recording{Source: b.rec.Source, Format: b.rec.Format, Library: b.rec.Library, Tier: b.tier.tier()}
+	rec := &model.Recording{Source: b.rec.Source, Format: b.rec.Format, Files: slices.Clip(b.rec.Files), Library: b.rec.Library, Tier: b.tier.tier()}
 	rec.Library.Producers = slices.Clip(b.rec.Library.Producers)
 	problems := viewProblems{list: slices.Clip(b.rec.Problems), dropped: b.dropped, b: b}
 	if !following {

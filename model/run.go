@@ -4,7 +4,12 @@ package model
 // runId and step, WINDOW-SEMANTICS §10.3) in order of first event, the
 // agents they belong to (§10.5), and the problems met while reading it.
 type Recording struct {
-	Source   string    // the path as given, or "demo"
+	Source string // the path as given, or "demo"
+	// Files are the files read when there were several (the FILE
+	// arguments, a directory's files, an archive's recordings), in the
+	// order their events were read; nil for one file. Each Run's and
+	// Call's File then names the one its line counts in.
+	Files    []string
 	Format   string    // FormatNDJSON or FormatEnvelope
 	Runs     []*Run    // segments, in order of first event; Run.Index counts from 1
 	Agents   []*Agent  // in order of the first event of their first segment
@@ -47,6 +52,15 @@ type Library struct {
 	// Call is the number of the call whose recorded window showed the
 	// older rule (Source log), 0 otherwise.
 	Call int
+	// Matched of Compared recorded windows the replay under these rules
+	// and the recorded policies reproduces (Compared 0: not counted).
+	Matched, Compared int
+	// ByReplay: the log's own evidence told other rules, or none, and
+	// these reproduce more of its windows (§17.2 checked by the replay);
+	// Others says what each other rule set reproduces ("9.55–9.56 rules:
+	// 5/13"), when they were replayed.
+	ByReplay bool
+	Others   string
 }
 
 // Observability tiers (WINDOW-SEMANTICS §16): what the library wrote.
@@ -60,6 +74,9 @@ const (
 const (
 	FormatNDJSON   = "ndjson"
 	FormatEnvelope = "agentfootprint.recording.v1"
+	// FormatRecording is a bare recording, {snapshot, events, structure}
+	// with no envelope around it (what recordRun(...).toRecording() returns)
+	FormatRecording = "agentfootprint.recording"
 )
 
 // Problem is one thing in the input that could not be used. Line is the
@@ -108,6 +125,7 @@ type Run struct {
 	// its first event (0 in an envelope).
 	First, Last, TurnEndAt int
 	Line                   int
+	File                   string // the file of Line when the recording is of several (Recording.Files), else ""
 
 	HasTurnStart bool
 	Request      string // agent.turn_start userPrompt: the run's own request text
@@ -133,6 +151,7 @@ type Run struct {
 	// good (§14.1); FatalLine is that event's line (0 in an envelope).
 	Failed    bool
 	FatalLine int
+	FatalFile string // the file of FatalLine when the recording is of several, else ""
 	// FinalAnswer is turn_end finalContent (else the last llm_end content);
 	// FinalMessage is it as the assistant message turn_end appends.
 	FinalAnswer  string
@@ -152,11 +171,12 @@ type Run struct {
 
 // Call is one model call (one stream.llm_start) of a run.
 type Call struct {
-	Number        int   // 1-based over all calls of the file, in llm_start order
-	Iteration     int   // the library's iteration number
-	MessagesCount int   // llm_start messagesCount: the window size sent
-	Usage         Usage // llm_end usage; zero when the call never ended
-	Line          int   // line of the llm_start event (0 in an envelope)
+	Number        int    // 1-based over all calls of the file, in llm_start order
+	Iteration     int    // the library's iteration number
+	MessagesCount int    // llm_start messagesCount: the window size sent
+	Usage         Usage  // llm_end usage; zero when the call never ended
+	Line          int    // line of the llm_start event (0 in an envelope)
+	File          string // the file Line counts in when the recording is of several (Recording.Files), else ""
 	// Recorded is the window the library sent on this call, message by
 	// message (role and content; §10.6), from its iteration_end history,
 	// else from its context.injected events; nil when unknown. Messages

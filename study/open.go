@@ -107,7 +107,10 @@ func open(rec *model.Recording, q Request, prev *Study) (*Study, error) {
 	k := q.Knobs
 	infer := !k.Whole() || q.Recorded || k.Strategy == model.SummarizeOldest // summaries: refusals learned under the recorded policy (§11.9)
 	if infer {
+		keepRules(rec, prev)
+		s.sub.Library = rec.Library
 		s.infs = s.infer(q.After, prev)
+		s.checkRules(q, prev)
 	}
 	s.policies = map[string]model.Policy{}
 	for i, a := range agents {

@@ -194,6 +194,9 @@ func (s *Study) Problems() []model.Problem {
 	for _, p := range s.Replay().Problems {
 		out = append(out, model.Problem{Message: s.Rec.Source + ": replay: " + p})
 	}
+	if p, ok := s.reproduceProblem(); ok {
+		out = append(out, p)
+	}
 	return out
 }
 

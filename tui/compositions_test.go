@@ -34,11 +34,11 @@ func lastLines(m Model, n int) string {
 // minimal (its README): the bar says what that tier does not keep.
 func TestLibraryVersionAndTierOnScreen(t *testing.T) {
 	m := open(t, fileConfig(v56), 200, 40)
-	if s := lastLines(m, 2); !strings.Contains(s, "rules 9.55 (told from the log: call 4's plain notice) (!)") {
+	if s := lastLines(m, 2); !strings.Contains(s, "rules 9.55–9.56 (told from the log: call 4's plain notice; reproduces 16/16) (!)") {
 		t.Errorf("the policy bar does not say the rules and how they were told:\n%s", s)
 	}
 	m = press(m, "!")
-	if s := m.screen(); !strings.Contains(s, "The replay follows the 9.55 window rules (no version named; from log: call 4 (run 1, iteration 4)") ||
+	if s := m.screen(); !strings.Contains(s, "The replay follows the 9.55–9.56 window rules (no version named; from log: call 4 (run 1, iteration 4)") ||
 		!strings.Contains(s, "Written at tier standard.") {
 		t.Errorf("the problems panel does not say the rules in full:\n%s", s)
 	}
@@ -46,7 +46,7 @@ func TestLibraryVersionAndTierOnScreen(t *testing.T) {
 	cfg := fileConfig(v56)
 	cfg.Library = "9.56.0"
 	m = open(t, cfg, 200, 40)
-	if s := lastLines(m, 2); !strings.Contains(s, "rules 9.55 (--library-version 9.56.0) (!)") {
+	if s := lastLines(m, 2); !strings.Contains(s, "rules 9.55–9.56 (--library-version 9.56.0; reproduces 16/16) (!)") {
 		t.Errorf("under --library-version 9.56.0:\n%s", s)
 	}
 
@@ -60,7 +60,7 @@ func TestLibraryVersionAndTierOnScreen(t *testing.T) {
 	}
 	// narrow, the short form stays
 	m = open(t, fileConfig(n09), 80, 24)
-	if s := lastLines(m, 2); !strings.Contains(s, "rules 9.57") || !strings.Contains(s, "tier minimal") {
+	if s := lastLines(m, 2); !strings.Contains(s, "rules 9.57–9.62") || !strings.Contains(s, "tier minimal") {
 		t.Errorf("at 80 columns:\n%s", s)
 	}
 }

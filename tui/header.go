@@ -218,6 +218,8 @@ func (h *header) how(c *window.CallReplay, level int) []string {
 		if level >= 2 {
 			pol = l("policy ") + h.st.Value.Render("inferred")
 		}
+	} else if a.Compared > 0 && level == 0 {
+		pol += l(fmt.Sprintf(" (reproduces %d/%d recorded windows)", a.Matched, a.Compared)) // read from the recording, and checked
 	}
 	if h.s.changed() {
 		pol = l("policy ") + h.st.Changed.Render(pick(level >= 2, "yours", "changed by you"))

@@ -12,15 +12,19 @@ import (
 // the log's tier keeps (§16): the header says both in a few words, the
 // problems panel (!) in full, as the report's footer does.
 
-// rulesWords is the header's word on the library version's rules and how
-// they were told, shorter at each level (0: in full): "rules 9.55 (told
-// from the log: call 4's plain notice)", "rules 9.55 (from the log)",
-// "rules 9.55". call is the call's number as the screen says it.
+// rulesWords is the header's word on the library version's rules, how
+// they were told and how many recorded windows they reproduce, shorter
+// at each level (0: in full): "rules 9.55–9.56 (told from the log: call
+// 4's plain notice; reproduces 16/16)", the same without the count,
+// "rules 9.55–9.56 (from the log; 16/16)", "rules 9.55–9.56 (from the
+// log)", "rules 9.55–9.56". call is the call's number as the screen says
+// it.
 func rulesWords(lib model.Library, level int, call func(n int) string) string {
-	rules := lib.Rules
-	if rules == "" {
-		rules = "9.57" // not settled: the newest
+	rules := window.RulesNamed(lib.Rules).Versions() // "": not settled, the newest
+	if level >= 4 {
+		return "rules " + rules
 	}
+	counted := level%2 == 0 && lib.Compared > 0
 	how := ""
 	switch lib.Source {
 	case window.VersionFromFlag:
@@ -29,21 +33,28 @@ func rulesWords(lib model.Library, level int, call func(n int) string) string {
 		how = "the envelope says " + lib.Version
 	case window.VersionFromLog:
 		how = "told from the log"
-		if level == 0 && lib.Call > 0 {
+		if level < 2 && lib.Call > 0 {
 			what := "'s plain notice" // §17.2 b: 9.57.0 would have named the tool results
-			if rules == "9.54" {
+			if window.RulesNamed(lib.Rules) == window.Rules954 {
 				what = " dropped the request" // §17.2 a: no anchor before 9.55.0
 			}
 			how += ": " + call(lib.Call) + what
 		}
+		if level >= 2 {
+			how = "from the log"
+		}
 	default:
 		how = "no older rule in the log"
 	}
+	count := fmt.Sprintf("%d/%d", lib.Matched, lib.Compared)
 	switch {
+	case !counted:
 	case level >= 2:
-		return "rules " + rules
-	case level == 1 && lib.Source == window.VersionFromLog:
-		how = "from the log"
+		how += "; " + count
+	case lib.ByReplay && lib.Others != "":
+		how += ": reproduces " + count + "; " + lib.Others
+	default:
+		how += "; reproduces " + count
 	}
 	return "rules " + rules + " (" + termtext.Line(how) + ")"
 }
@@ -69,11 +80,15 @@ func libraryText(rec *model.Recording) []string {
 	if l.Version != "" {
 		named = "version " + l.Version
 	}
-	rules := l.Rules
-	if rules == "" {
-		rules = "9.57"
-	}
+	rules := window.RulesNamed(l.Rules).Versions()
 	out := []string{fmt.Sprintf("The replay follows the %s window rules (%s; from %s: %s).", rules, named, orDefault(l.Source), l.Evidence)}
+	if l.Compared > 0 {
+		line := fmt.Sprintf("Under them and the recorded policy the replay reproduces %d/%d recorded windows", l.Matched, l.Compared)
+		if l.Others != "" {
+			line += " (" + l.Others + ")"
+		}
+		out = append(out, line+".")
+	}
 	switch rec.Tier {
 	case model.TierMinimal:
 		out = append(out, "Written at tier minimal: the log keeps only the agent.* and error.* events. Each call is rebuilt from its iteration_end; "+

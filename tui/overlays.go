@@ -156,6 +156,9 @@ func problemsText(s *session, st *Styles, w int) string {
 		where := "file"
 		if pr.Line > 0 {
 			where = fmt.Sprintf("line %d", pr.Line)
+			if file := placeFile(pr.Message, pr.Line); len(s.rec.Files) > 1 && file != "" {
+				where = termtext.Line(file) + ":" + fmt.Sprint(pr.Line) // one of several files: which
+			}
 		}
 		b.WriteString(ansi.Wrap(st.Label.Render(where+": ")+termtext.Screen(withoutPlace(pr.Message, pr.Line), st.Placeholder), w, "") + "\n")
 	}
@@ -185,6 +188,16 @@ func problemsText(s *session, st *Styles, w int) string {
 
 // withoutPlace drops a leading "file:line: " from a problem's message,
 // since the line is shown already.
+// placeFile is the file a problem's "file:line: " place names, "" when
+// it has none.
+func placeFile(msg string, line int) string {
+	tag := fmt.Sprintf(":%d: ", line)
+	if i := strings.Index(msg, tag); line > 0 && i >= 0 && !strings.Contains(msg[:i], " ") {
+		return msg[:i]
+	}
+	return ""
+}
+
 func withoutPlace(msg string, line int) string {
 	tag := fmt.Sprintf(":%d: ", line)
 	if i := strings.Index(msg, tag); line > 0 && i >= 0 && !strings.Contains(msg[:i], " ") {

@@ -91,21 +91,25 @@ func (b *policyBar) lines() []string {
 // end is a hint, "(r resets)", "change a knob…").
 func (b *policyBar) withRules(status string) string {
 	const gap = "   "
-	for level := range 3 {
+	for level := range 5 {
 		r := b.rulesSegment(level)
 		if ansi.StringWidth(status)+len(gap)+ansi.StringWidth(r) <= b.width {
 			return status + gap + r
 		}
 	}
-	r := b.rulesSegment(2)
+	r := b.rulesSegment(4)
 	return fit(cutBetweenWords(status, max(0, b.width-len(gap)-ansi.StringWidth(r)))+gap+r, b.width)
 }
 
-// rulesSegment is the rules and the tier, shorter at each level, and
-// the key of the panel that says them in full.
+// rulesSegment is the rules and the tier, shorter at each level (0–4),
+// and the key of the panel that says them in full.
 func (b *policyBar) rulesSegment(level int) string {
 	r := b.st.Label.Render(rulesWords(b.s.rec.Library, level, b.callWords))
-	if t := tierWords(b.s.rec.Tier, level); t != "" {
+	tier := 0
+	if level >= 4 {
+		tier = 2 // the tier in a word only where the rules are too
+	}
+	if t := tierWords(b.s.rec.Tier, tier); t != "" {
 		r += b.st.Label.Render(" · ") + b.st.Unknown.Render(t)
 	}
 	return r + b.st.Label.Render(" (!)")

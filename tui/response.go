@@ -118,7 +118,9 @@ func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
 	}
 	if failedCall(c) {
 		t := "the call failed: no reply (no llm_end); the run ended with agentfootprint.error.fatal"
-		if c.Run.FatalLine > 0 {
+		if c.Run.FatalLine > 0 && c.Run.FatalFile != "" {
+			t += fmt.Sprintf(" (%s, line %d)", termtext.Line(c.Run.FatalFile), c.Run.FatalLine)
+		} else if c.Run.FatalLine > 0 {
 			t += fmt.Sprintf(" (line %d)", c.Run.FatalLine)
 		}
 		for _, l := range wrapText(st.Error.Render(t), w) {

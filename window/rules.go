@@ -37,6 +37,27 @@ func (r Rules) String() string {
 	return "?"
 }
 
+var ruleSpans = [...]string{Rules957: "9.57–9.62", Rules955: "9.55–9.56", Rules954: "≤ 9.54"}
+
+// Versions names the rules by the library versions they are the rules
+// of ("9.55–9.56"), as a person reads them; String is the export's name.
+func (r Rules) Versions() string {
+	if int(r) < len(ruleSpans) {
+		return ruleSpans[r]
+	}
+	return "?"
+}
+
+// AllRules are the rule sets, newest first.
+var AllRules = []Rules{Rules957, Rules955, Rules954}
+
+// RulesNamed are the rules the export names name ("9.57", "9.55",
+// "9.54"; "" the newest).
+func RulesNamed(name string) Rules {
+	r, _ := parseRules(name)
+	return r
+}
+
 // pinsExist: the library had last-tool-result pins (§4), so a recorded
 // policy may have keepLastToolResults above 0.
 func (r Rules) pinsExist() bool { return r == Rules957 }

@@ -32,6 +32,12 @@ type Spec struct {
 	MaxResult  int
 	KeepRecent int // the window policy the log is recorded under
 	KeepPins   int
+	// Rules are the window rules of the library version the log is
+	// written as by (the zero value: 9.57.0 – 9.62.0's)
+	Rules window.Rules
+	// FirstResult, when above 0, is the size of the first call's tool
+	// results (the rest are MinResult..MaxResult)
+	FirstResult int
 }
 
 // Default is a long run shaped like s08-long-run: results of
@@ -129,7 +135,7 @@ func (g *gen) run(s Spec, agent, request string) {
 	history := []*model.Message{{Role: model.RoleUser, Content: request}}
 	var records []model.Record
 	for it := 1; it <= s.Calls; it++ {
-		v := window.VisitWindow(history, window.VisitInput{Policy: policy, Request: request, Iteration: it, FirstCall: it == 1, Records: records})
+		v := window.VisitWindow(history, window.VisitInput{Policy: policy, Request: request, Iteration: it, FirstCall: it == 1, Records: records, Rules: s.Rules})
 		if v.Record != nil {
 			records = append(records, *v.Record)
 		}
@@ -189,6 +195,9 @@ func (g *gen) answer(s Spec, it int, last bool) []*model.Message {
 		id := fmt.Sprintf("call_%05d_%d", it, k)
 		a.ToolCalls = append(a.ToolCalls, model.ToolCall{ID: id, Name: name, Args: json.RawMessage(`{"n":` + strconv.Itoa(it) + `}`)})
 		size := s.MinResult + g.rng.IntN(s.MaxResult-s.MinResult+1)
+		if it == 1 && s.FirstResult > 0 {
+			size = s.FirstResult
+		}
 		out = append(out, &model.Message{Role: model.RoleTool, ToolCallID: id, ToolName: name, Content: result(name, it, size)})
 	}
 	return out
