@@ -85,7 +85,7 @@ func (a *app) root() *cobra.Command {
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.SetFlagErrorFunc(a.flagError)
-	for _, c := range []*cobra.Command{a.reportCmd(), a.exportCmd(), a.evidenceCmd(), a.adviseCmd()} {
+	for _, c := range []*cobra.Command{a.reportCmd(), a.exportCmd(), a.evidenceCmd(), a.adviseCmd(), a.shareCmd()} {
 		c.Args = cobra.ArbitraryArgs // counted by the command, in its own words
 		root.AddCommand(c)
 	}

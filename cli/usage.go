@@ -17,6 +17,10 @@ Usage:
                                   replayed over its calls (of several files, summed), each with
                                   its ≈tokens and the values of the recorded answers it would have
                                   had out of view; the frontier and two picks
+  inspect share [flags] FILE -o PAGE.html   one self-contained HTML page of the replay to
+                                  send (no network, nothing runs): the timeline, each call's
+                                  window with fates and reasons, the flagged values; --call N
+                                  or N-M for one finding
   inspect help [COMMAND] | --help | --version
   inspect completion bash|zsh|fish   a shell's completion script
 
@@ -25,7 +29,7 @@ FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
 
 Flags may come before or after FILE; inspect help COMMAND lists a command's own.
 
-Policy flags (export, report, evidence, and the UI; advise takes --library-version alone); an
+Policy flags (export, report, evidence, share, and the UI; advise takes --library-version alone); an
 absent flag is inferred from the recording:
   --strategy NAME              sliding-window | token-budget | summarize-oldest (its
                                summaries are the ones the library recorded; a fold the
@@ -60,11 +64,13 @@ UI flags:
 Output flags:
   --format json                export: json (the only one); evidence, advise: table (default)
                                or json
-  -q, --quiet                  export, report, evidence, advise: no "policy inferred" line and
+  -q, --quiet                  export, report, evidence, advise, share: no "policy inferred" line and
                                no progress on stderr
   --fail-on-differs            export, report: exit 3 when any recorded window is not
                                reproduced (for CI)
-  --in answers|arguments|all   evidence: judge the answers (default), the tool-call arguments,
+  -o, --output PAGE.html       share: the page to write (- for standard output)
+  --call N | N-M               share: only these calls (the file's numbers)
+  --in answers|arguments|all   evidence, share: judge the answers (default), the tool-call arguments,
                                or both; the two are counted apart either way
   --fail-on V[,V…]             evidence: exit 4 when a value --in selects has one of these
                                verdicts: left, in-view-text, never-read, summary-unsupported
