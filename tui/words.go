@@ -11,7 +11,9 @@ import (
 
 // TurnReason is why a turn has its fate at call c under p, as the
 // detail pane says it.
-func TurnReason(row window.Row, c *window.CallReplay, p model.Policy) string { return reason(row, c, p) }
+func TurnReason(row window.Row, c *window.CallReplay, p model.Policy) string {
+	return reason(row, c, p)
+}
 
 // VerdictSentence is what a value's own verdict says in words ("" for
 // left, whose sources say it); minimal: the log is at tier minimal.
