@@ -276,7 +276,11 @@ const previewRunes = 160
 // page holds it, after that its start and a link to the full text.
 func shareMessage(m *model.Message, number int, full map[*model.Message]share.Message) share.Message {
 	if f, ok := full[m]; ok {
-		f.Full, f.Own, f.Note, f.Calls = false, "", "", nil
+		f.Full, f.Own, f.Note = false, "", ""
+		f.Calls = slices.Clone(f.Calls)
+		for k := range f.Calls {
+			f.Calls[k].Args = "" // with the full text
+		}
 		return f
 	}
 	sm := share.Message{Anchor: fmt.Sprintf("m%d-%d", number, len(full)), Role: termtext.Text(m.Role), Chars: m.Chars(), Full: true, FirstAt: number}
