@@ -125,6 +125,9 @@ func checkPageShape(t *testing.T, doc *html.Node) {
 		t.Errorf("CSP %q does not name the style element's hash (%s)", csp, want)
 	}
 	for _, n := range elements(doc, func(*html.Node) bool { return true }) {
+		if n.Data == "meta" && n.Parent.Data != "head" {
+			t.Error("a <meta> outside the head (a refresh there navigates, whatever the policy)")
+		}
 		if !slices.Contains(pageTags, n.Data) {
 			t.Errorf("element <%s> the page does not write", n.Data)
 		}
