@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/afinspect/inspect/internal/hostile"
+	"github.com/afinspect/inspect/internal/rungen"
 )
 
 // sharePageOf runs `inspect share` on args and parses the page it wrote.
@@ -419,4 +421,30 @@ func TestShareHostileRecordings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countingWriter counts what is written to it.
+type countingWriter struct{ n int64 }
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+
+// A long run's page holds each message in full once: it stays well under
+// twice the export, which writes every window whole (on 16,000 calls:
+// 200 MB against 514 MB).
+func TestSharePageOfALongRunAgainstTheExport(t *testing.T) {
+	path, _, err := rungen.Cached(rungen.Default(400))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page, exp countingWriter
+	if code := run([]string{"share", "-q", "-o", "-", path}, &page, io.Discard); code != 0 {
+		t.Fatalf("share: exit %d", code)
+	}
+	if code := run([]string{"export", "-q", path}, &exp, io.Discard); code != 0 {
+		t.Fatalf("export: exit %d", code)
+	}
+	if page.n >= 2*exp.n {
+		t.Errorf("the page of 400 calls is %d bytes, the export %d: not under twice", page.n, exp.n)
+	}
+	t.Logf("page %d bytes, export %d (%.2f×)", page.n, exp.n, float64(page.n)/float64(exp.n))
 }
