@@ -63,7 +63,8 @@ UI flags:
 
 Output flags:
   --format json                export: json (the only one); evidence, advise: table (default)
-                               or json
+                               or json; report: table (default) or markdown (to paste into an
+                               issue: the table, the flagged values, collapsible windows)
   -q, --quiet                  export, report, evidence, advise, share: no "policy inferred" line and
                                no progress on stderr
   --fail-on-differs            export, report: exit 3 when any recorded window is not
