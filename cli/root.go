@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -24,7 +25,10 @@ import (
 // Build is what the program was built with: its version, and the
 // embedded demo run that `inspect` alone opens.
 type Build struct {
+	// Version is a release's, set at link time; "" reads the module's
+	// from Info.
 	Version string
+	Info    *debug.BuildInfo // runtime/debug.ReadBuildInfo's; nil when the binary has none
 	Demo    []byte
 }
 
@@ -97,6 +101,7 @@ func (a *app) root() *cobra.Command {
 		}
 		commandHelp(c, args)
 	})
+	root.AddCommand(a.versionCmd(), a.manCmd())
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	return root

@@ -27,7 +27,7 @@ func (a *app) uiCmd() *cobra.Command {
 			}
 			switch {
 			case version:
-				fmt.Fprintf(a.stdout, "inspect %s\n", a.build.Version)
+				fmt.Fprintln(a.stdout, a.version().Line())
 				return nil
 			case len(files) > 1:
 				return a.manyFiles(files)
@@ -60,6 +60,9 @@ func (a *app) runUI(path string, o options) error {
 		name = "demo"
 	case "-":
 		name = "stdin"
+	}
+	if err := dumbTerminal(os.Getenv); err != nil {
+		return a.fail(exitUsage, err)
 	}
 	if err := tui.ApplyTheme(o.theme, os.Getenv("COLORFGBG")); err != nil {
 		return a.fail(exitUsage, err)

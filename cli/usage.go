@@ -22,6 +22,8 @@ Usage:
                                   window with fates and reasons, the flagged values; --call N
                                   or N-M for one finding
   inspect help [COMMAND] | --help | --version
+  inspect version                 the version, the commit it was built from, the Go that built it
+  inspect man [-d DIR]            the manual page inspect(1), or one page per command into DIR
   inspect completion bash|zsh|fish   a shell's completion script
 
 FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
@@ -81,6 +83,10 @@ Input flags (every command):
   --max-line-mb N              skip and report a line longer than N MB (default 256)
 
 FILE "-" reads standard input (the UI then takes its keys from the terminal).
+
+Environment: NO_COLOR no colour; CLICOLOR_FORCE=1 colour in a pipe too (report; the UI's
+colours follow the terminal); TERM=dumb no colour, and the UI (which moves the cursor) does not
+start; COLORFGBG the background for --theme auto.
 
 Exit status: 0 done; 1 the file could not be read; 2 a usage error; 3 --fail-on-differs found a
 difference; 4 --fail-on found a value.
