@@ -22,5 +22,5 @@ var demoRun []byte
 
 func main() {
 	info, _ := debug.ReadBuildInfo()
-	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, cli.Build{Version: version, Info: info, Demo: demoRun}))
+	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, cli.Build{Version: version, Info: info, Demo: demoRun, Config: cli.ConfigPath()}))
 }

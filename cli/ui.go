@@ -85,6 +85,7 @@ func (a *app) uiConfig(name, path string, o options) tui.Config {
 		Library: o.library,
 		Path:    filePath(path),
 		Follow:  o.follow,
+		Keys:    a.config.keyMap(),
 	}
 }
 
