@@ -24,6 +24,8 @@ Usage:
   inspect help [COMMAND] | --help | --version
   inspect version                 the version, the commit it was built from, the Go that built it
   inspect man [-d DIR]            the manual page inspect(1), or one page per command into DIR
+  inspect config                  the config in force ($XDG_CONFIG_HOME/inspect/config.toml: theme,
+                                  keys, default flags per command) and where each value came from
   inspect completion bash|zsh|fish   a shell's completion script
 
 FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
