@@ -51,14 +51,15 @@ absent flag is inferred from the recording:
                                numbers); the policy flags then apply to it alone; advise: only
                                this agent
 
-Keys in the UI (? lists them all): ←/→ call · g/G first/last · : go to call (:f11 the file's
-call 11) · / search every message, n/N next/previous hit · e/E eviction · d/D call differing
-from its record · >/< run · c/C drop notice · ↑/↓ turn · enter open folded gone turns · tab
-focus · pgup/pgdn space b ctrl+u ctrl+d scroll · w agents and conversations · W recorded window
-beside the replay · i response and its values · A final answer · x/X answer with a flagged
-value · I x/X stop on arguments too · K apply the policy that would have kept it · v transcript
-· o $PAGER · y copy (OSC 52) · m mouse off/on · F follow · R reload · [ ] { } p a s t T r
-policy knobs · P policy advisor · z hide gone · ! problems · esc or q close a view · q quit
+Keys in the UI (? lists them all): ←/→ call · g/G first/last ·
+: go to call (:f11 the file's call 11) · / search every message, n/N next/previous hit ·
+e/E eviction · d/D call differing from its record · >/< run · c/C drop notice · ↑/↓ turn ·
+enter open folded gone turns · tab focus · pgup/pgdn space b ctrl+f ctrl+b ctrl+u ctrl+d scroll ·
+w agents and conversations · W recorded window beside the replay · i response and its values ·
+A final answer · x/X answer with a flagged value · I x/X stop on arguments too ·
+K apply the policy that would have kept it · v transcript · o $PAGER · y copy (OSC 52) ·
+m mouse off/on · F follow · R reload · [ ] { } p a s t T r policy knobs · P policy advisor ·
+z hide gone · ! problems · esc or q close a view · q quit
 
 UI flags:
   -f, --follow                 follow a log still being written (new calls appear; F in the UI)
