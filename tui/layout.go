@@ -211,7 +211,7 @@ func (m Model) footer() string {
 	if m.mouseOff {
 		return m.st.Title.Render("mouse off: select text with it; m takes it back") + "  " + m.help.ShortHelpView(m.keys.ShortHelp())
 	}
-	return m.help.ShortHelpView(m.keys.ShortHelp())
+	return m.help.ShortHelpView(hints(m.help, m.keys.ShortHelp(), m.keys.Help, m.keys.Quit, m.help.Width))
 }
 
 // joinColumns puts two blocks of equal height side by side.
