@@ -36,6 +36,14 @@ func (a *app) uiCmd() *cobra.Command {
 			if len(files) == 1 {
 				path = files[0]
 			}
+			if o.follow && path != "" && path != "-" && absentOrEmpty(path) {
+				if err := o.validate(); err != nil {
+					return a.fail(exitUsage, err)
+				}
+				if err := a.waitToFollow(path); err != nil {
+					return err
+				}
+			}
 			if err := a.ready(&o, path); err != nil {
 				return err
 			}

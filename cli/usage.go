@@ -63,6 +63,7 @@ z hide gone · ! problems · esc or q close a view · q quit
 
 UI flags:
   -f, --follow                 follow a log still being written (new calls appear; F in the UI)
+                               a file not there yet or empty is waited for, as tail -F does
   --theme auto|dark|light      colours for a dark or a light background; auto reads
                                COLORFGBG when the terminal sets it, else asks the terminal
 

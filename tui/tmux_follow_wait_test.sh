@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# -f on a file that is not there yet, in a real terminal (tmux, 120×32):
+# the line says it waits, as tail -F does; the file appears and the UI
+# opens on it; and a second wait given up with ctrl+c ends with status 1.
+#
+#   tui/tmux_follow_wait_test.sh           # builds /tmp/inspect-followwait
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${INSPECT_BIN:-/tmp/inspect-followwait}
+[ -n "${INSPECT_BIN:-}" ] || (cd "$root" && go build -o "$bin" .)
+dir=$(mktemp -d)
+session=followwait-$$
+trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$dir"' EXIT
+tmux -f /dev/null new-session -d -s "$session" -x 120 -y 32 "env -i HOME=$HOME TERM=xterm-256color PATH=$PATH PS1='tour\$ ' bash --norc --noprofile"
+fail() { echo "FAIL: $*"; tmux capture-pane -pt "$session"; exit 1; }
+waitfor() { # text, seconds
+  for _ in $(seq $(( $2 * 10 ))); do
+    tmux capture-pane -pt "$session" | grep -qF -- "$1" && return 0
+    sleep 0.1
+  done
+  fail "no '$1' on screen"
+}
+tmux send-keys -t "$session" "$bin -f $dir/run.jsonl; echo status=\$?" Enter
+waitfor "waiting for $dir/run.jsonl to appear (-f follows it as tail -F does; ctrl+c gives up)" 5
+sleep 0.5
+cp "$root/testdata/s01-basic-loop/run.jsonl" "$dir/run.jsonl.part" && mv "$dir/run.jsonl.part" "$dir/run.jsonl"
+waitfor "call 1/9" 10
+waitfor "following" 5
+tmux send-keys -t "$session" q
+waitfor "status=0" 5
+tmux send-keys -t "$session" "clear; $bin -f $dir/later.jsonl; echo status=\$?" Enter
+waitfor "waiting for $dir/later.jsonl to appear" 5
+tmux send-keys -t "$session" C-c
+waitfor "gave up waiting for $dir/later.jsonl" 5
+waitfor "status=1" 5
+echo "ok: -f waits for a missing file, opens it when it appears, and ctrl+c gives up"
