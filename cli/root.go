@@ -133,6 +133,7 @@ func (a *app) root() *cobra.Command {
 	}
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	registerCompletions(root)
 	return root
 }
 
