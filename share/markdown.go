@@ -111,9 +111,6 @@ func WriteMarkdown(w io.Writer, p *Page, title string, t Table) error {
 		}
 		b.WriteString("\n</details>\n\n")
 	}
-	if p.Cut != "" {
-		fmt.Fprintf(b, "%s\n", mdText(p.Cut))
-	}
 	return b.Flush()
 }
 

@@ -30,8 +30,6 @@ type Page struct {
 	Timeline []Tick
 	Values   []Value // every flagged value of the calls shown
 	Views    []Call
-	// Cut, when set, says what the page left out and how to see it.
-	Cut string
 }
 
 // Tick is one call on the timeline.

@@ -32,7 +32,6 @@ h2 { font-size: 1.1rem; margin: 1.6rem 0 .5rem; }
 h3 { font-size: 1rem; margin: 1rem 0 .3rem; }
 .facts { color: var(--dim); margin: .2rem 0; padding-left: 1.2rem; }
 .facts li { overflow-wrap: anywhere; }
-.cut { border-left: 4px solid var(--notice); padding: .3rem .8rem; background: var(--box); }
 .problems li { color: var(--evicted); overflow-wrap: anywhere; }
 .timeline { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 1px; padding: .4rem; background: var(--box);
   border: 1px solid var(--line); }
@@ -97,7 +96,6 @@ const body = `</style>
 <p id="shown"><span id="calls" data-calls="{{.Calls}}">{{.Calls}} model calls</span>{{with .Shown}} · {{.}}{{end}}</p>
 <ul class="facts">{{range .Facts}}<li>{{.}}</li>{{end}}</ul>
 </header>
-{{with .Cut}}<p class="cut" id="cut">{{.}}</p>{{end}}
 {{with .Problems}}<h2>Problems ({{len .}})</h2>
 <ul class="problems">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>Timeline</h2>
@@ -107,7 +105,7 @@ const body = `</style>
 {{if .Values}}<table id="values">
 <thead><tr><th>call</th><th>in</th><th>value</th><th>verdict</th><th>why</th><th>what would have kept it</th></tr></thead>
 <tbody>{{range .Values}}<tr class="{{verdict .Verdict}}" data-call="{{.Call}}" data-verdict="{{.Verdict}}"><td><a href="#call-{{.Call}}">{{.Call}}</a></td><td>{{.In}}</td><td><code class="value">{{.Typed}}</code></td><td class="verdict">{{.Verdict}}</td><td>{{.Explanation}}</td><td>{{.Keep}}</td></tr>
-{{end}}</tbody></table>{{else}}<p>none: every number and identifier the answers typed was in view, typed by the user, or a library note.</p>{{end}}
+{{end}}</tbody></table>{{else if .Shown}}<p>none in the calls this page holds.</p>{{else}}<p>none: every number and identifier the answers typed was in view, typed by the user, or a library note.</p>{{end}}
 <h2>Calls</h2>
 {{range .Views}}<details class="call" id="call-{{.Number}}" data-call="{{.Number}}"{{if .Open}} open{{end}}>
 <summary><span class="num">call {{.Number}}</span> · {{.Head}} · recorded window: <span class="recorded">{{.Recorded}}</span>{{with .Values}} · {{len .}} flagged{{end}}</summary>
