@@ -448,3 +448,15 @@ func TestSharePageOfALongRunAgainstTheExport(t *testing.T) {
 	}
 	t.Logf("page %d bytes, export %d (%.2f×)", page.n, exp.n, float64(page.n)/float64(exp.n))
 }
+
+// BenchmarkShare is `inspect share` on a generated run of 1,600 calls
+// (~100 MB), the page discarded.
+func BenchmarkShare(b *testing.B) {
+	path, size := generatedLog(b, 1600)
+	b.SetBytes(size)
+	for b.Loop() {
+		if code := run([]string{"share", "-q", "-o", "-", path}, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
