@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -125,6 +126,32 @@ func TestReportMarkdownHostile(t *testing.T) {
 			}
 			if strings.ContainsAny(out, "\x1b\u009b\u202e") {
 				t.Error("a terminal or bidi control reached the Markdown")
+			}
+		})
+	}
+}
+
+// Every recording's Markdown renders to the report's own elements: one
+// row and one collapsible window a call, as many as the export has.
+func TestReportMarkdownOfEveryRecording(t *testing.T) {
+	for _, path := range everyRecording(t) {
+		t.Run(strings.TrimPrefix(path, "../testdata/"), func(t *testing.T) {
+			doc, _ := renderedMarkdown(t, path)
+			checkMarkdownShape(t, doc)
+			_, out, _ := runCLI("export", "-q", path)
+			var ex exportFacts
+			if err := json.Unmarshal([]byte(out), &ex); err != nil {
+				t.Fatal(err)
+			}
+			tables := byTag(doc, "table")
+			if len(tables) == 0 {
+				t.Fatal("no table")
+			}
+			if rows := byTag(byTag(tables[0], "tbody")[0], "tr"); len(rows) != len(ex.Calls) {
+				t.Errorf("%d rows for %d calls", len(rows), len(ex.Calls))
+			}
+			if d := byTag(doc, "details"); len(d) != len(ex.Calls) {
+				t.Errorf("%d windows for %d calls", len(d), len(ex.Calls))
 			}
 		})
 	}
