@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 
 	"github.com/afinspect/inspect/termtext"
@@ -209,7 +210,10 @@ func (m Model) footer() string {
 		return m.search.View()
 	}
 	if m.mouseOff {
-		return m.st.Title.Render("mouse off: select text with it; m takes it back") + "  " + m.help.ShortHelpView(m.keys.ShortHelp())
+		note := m.st.Title.Render("mouse off: select text with it; m takes it back") + "  "
+		h := m.help
+		h.Width = max(0, h.Width-ansi.StringWidth(note))
+		return note + h.ShortHelpView(hints(h, m.keys.ShortHelp(), m.keys.Help, m.keys.Quit, h.Width))
 	}
 	return m.help.ShortHelpView(hints(m.help, m.keys.ShortHelp(), m.keys.Help, m.keys.Quit, m.help.Width))
 }
