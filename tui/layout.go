@@ -1,8 +1,9 @@
 package tui
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/termtext"
 )
