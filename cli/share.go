@@ -117,9 +117,7 @@ func hasCallIn(r *window.Replay, sel callRange) bool {
 // UI's words.
 func sharePage(source string, s *study.Study, in string, sel callRange) *share.Page {
 	r := s.Replay()
-	doc := evidenceReport(source, s, in)
-	book := provenance.Walk(s.Rec, r)
-	defer book.Stop()
+	doc := evidenceReport(source, s, in) // the values judged once, as inspect evidence judges them
 	outcomes := provenance.OutcomesByCall(s.Rec)
 	minimal := s.Rec.Tier == model.TierMinimal
 	policies := map[string]model.Policy{}
@@ -157,7 +155,7 @@ func sharePage(source string, s *study.Study, in string, sel callRange) *share.P
 			continue
 		}
 		shown++
-		view := shareCall(r, book, outcomes, i, policies[agentKey(c.Run)], full)
+		view := shareCall(r, outcomes, i, policies[agentKey(c.Run)], full)
 		view.Values = byCall[num]
 		view.Open = sel.lo > 0
 		p.Views = append(p.Views, view)
@@ -223,9 +221,9 @@ func shareValue(doc evidenceDoc, v export.Value, minimal bool) share.Value {
 // shareCall is call i's window as the UI's call view shows it: every
 // turn open at it with its fate and reason, the response, the numbers
 // report gives.
-func shareCall(r *window.Replay, book *provenance.Book, outcomes map[*model.Call]string, i int, p model.Policy, full map[*model.Message]share.Message) share.Call {
+func shareCall(r *window.Replay, outcomes map[*model.Call]string, i int, p model.Policy, full map[*model.Message]share.Message) share.Call {
 	c := &r.Calls[i]
-	ec := exportCallOf(r, book, outcomes, i)
+	ec := callFacts(r, outcomes, i)
 	v := &c.Visit
 	conv := "conversation " + strconv.Itoa(c.Conversation)
 	if c.Run.Composition {
@@ -266,6 +264,18 @@ func shareCall(r *window.Replay, book *provenance.Book, outcomes map[*model.Call
 		out.Response.Outcome = tui.OutcomeSentence(*resp.Outcome)
 	}
 	return out
+}
+
+// callFacts is what export says of call i besides its turns and its
+// values' evidence (which the page takes from evidence and the ledger).
+func callFacts(r *window.Replay, outcomes map[*model.Call]string, i int) export.Call {
+	c := &r.Calls[i]
+	ec := export.Call{Window: c.Visit.After, CallTail: export.CallTail{RecordedWindow: c.Recorded(), Response: export.ResponseOf(c.Call, outcomes[c.Call])}}
+	if c.Call.Ended {
+		u := c.Call.Usage
+		ec.Usage = &u
+	}
+	return ec
 }
 
 // previewRunes is how much of a message a call shows when its full text
