@@ -71,6 +71,9 @@ those calls only (the file's numbers, as report numbers them).`,
 		if err != nil {
 			return a.fail(exitFile, err)
 		}
+		if len(p.Views) > manyCalls && !o.quiet {
+			fmt.Fprintf(a.stderr, "inspect: %s holds %d calls: a browser may be slow on it; --call N-M writes fewer\n", out, len(p.Views))
+		}
 		return nil
 	})
 	fs := c.Flags()
@@ -79,6 +82,10 @@ those calls only (the file's numbers, as report numbers them).`,
 	fs.StringVar(&o.in, "in", inAnswers, "flag the `VALUES` typed in the answers (default), the tool-call arguments, or all")
 	return c
 }
+
+// manyCalls is how many calls a page holds before share says a browser
+// may be slow on it.
+const manyCalls = 2000
 
 // callRange is the calls --call keeps, by the file's numbers; lo 0 is
 // every call.
