@@ -119,6 +119,9 @@ func (a *app) manCmd() *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			root := c.Root()
 			root.DisableAutoGenTag = true // the pages are the same for the same binary
+			// inspect(1)'s description is --help's text, kept as laid out
+			// (indented, it is a block md2man does not reflow)
+			root.Long = "    " + strings.ReplaceAll(strings.TrimRight(usage, "\n"), "\n", "\n    ")
 			header := &doc.GenManHeader{Title: "INSPECT", Section: "1", Source: a.version().Line(), Manual: "inspect manual"}
 			if dir == "" {
 				if err := doc.GenMan(root, header, a.stdout); err != nil {

@@ -56,7 +56,7 @@ func TestManPages(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("man: exit %d %q", code, errs)
 	}
-	for _, w := range []string{`.TH "INSPECT" "1"`, ".SH NAME\ninspect - step through a recorded agentfootprint run", ".SH SYNOPSIS", ".SH OPTIONS", `\fB--theme\fP`, ".SH SEE ALSO", `\fBinspect-share(1)\fP`, `\fBinspect-report(1)\fP`} {
+	for _, w := range []string{`.TH "INSPECT" "1"`, ".SH NAME\ninspect - step through a recorded agentfootprint run", ".SH SYNOPSIS", ".SH OPTIONS", `\fB--theme\fP`, ".SH SEE ALSO", `\fBinspect-share(1)\fP`, `\fBinspect-report(1)\fP`, "inspect share [flags] FILE -o PAGE.html   one self-contained HTML page"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("inspect(1) lacks %q", w)
 		}
