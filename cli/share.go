@@ -50,9 +50,11 @@ those calls only (the file's numbers, as report numbers them).`,
 		}
 		return nil
 	}, func(path string, s *study.Study) error {
-		n := len(s.Replay().Calls)
-		if sel.lo > 0 && !hasCallIn(s.Replay(), sel) {
-			return a.usageError("inspect share: --call %s: the file's calls are 1–%d", calls, n)
+		if r := s.Replay(); sel.lo > 0 && !hasCallIn(r, sel) {
+			if len(r.Calls) == 0 {
+				return a.usageError("inspect share: --call %s: the file has no calls", calls)
+			}
+			return a.usageError("inspect share: --call %s: no call replayed has that number (they are %d–%d, the file's numbers)", calls, r.Calls[0].Call.Number, r.Calls[len(r.Calls)-1].Call.Number)
 		}
 		p := sharePage(path, s, o.in, sel)
 		if out == "-" {
@@ -150,7 +152,7 @@ func sharePage(source string, s *study.Study, in string, sel callRange) *share.P
 		largest = max(largest, r.Calls[i].WindowChars())
 	}
 	full := map[*model.Message]share.Message{} // the messages shown in full, by where
-	shown := 0
+	shown, first, last := 0, 0, 0
 	for i := range r.Calls {
 		c := &r.Calls[i]
 		num := c.Call.Number
@@ -161,14 +163,17 @@ func sharePage(source string, s *study.Study, in string, sel callRange) *share.P
 		if !on {
 			continue
 		}
-		shown++
+		if shown == 0 {
+			first = num
+		}
+		shown, last = shown+1, num
 		view := shareCall(r, outcomes, i, policies[agentKey(c.Run)], full)
 		view.Values = byCall[num]
 		view.Open = sel.lo > 0
 		p.Views = append(p.Views, view)
 	}
 	if sel.lo > 0 {
-		p.Shown = fmt.Sprintf("this page holds %s of them", pick(shown, fmt.Sprintf("call %d", sel.lo), fmt.Sprintf("calls %d–%d (%d calls)", sel.lo, min(sel.hi, len(r.Calls)), shown)))
+		p.Shown = fmt.Sprintf("this page holds %s of them", pick(shown, fmt.Sprintf("call %d", first), fmt.Sprintf("calls %d–%d (%d calls)", first, last, shown)))
 	}
 	return p
 }

@@ -319,6 +319,20 @@ func TestShareCallRange(t *testing.T) {
 	if n := len(byClass(doc, "call")); n != 2 {
 		t.Errorf("--call 13-14: %d calls", n)
 	}
+	// one agent of c02 (calls 2, 3, 5, … 21 of the file): its calls, by
+	// the file's numbers
+	doc, _ = sharePageOf(t, "--agent", "billing", "--call", "1-100", "../testdata/c02-interleaved-agents/run.jsonl")
+	if got := textOf(elements(doc, func(n *html.Node) bool { v, _ := attr(n, "id"); return v == "shown" })[0]); got != "12 model calls · this page holds calls 2–21 (12 calls) of them" {
+		t.Errorf("--agent billing --call 1-100: %q", got)
+	}
+	var nums []string
+	for _, c := range byClass(doc, "call") {
+		n, _ := attr(c, "data-call")
+		nums = append(nums, n)
+	}
+	if strings.Join(nums, ",") != "2,3,5,7,9,11,13,14,16,18,20,21" {
+		t.Errorf("--agent billing: calls %v", nums)
+	}
 	// call 14 is a follow-up: every message was shown in full at call 13
 	// or is new; on a page of call 14 alone all are in full
 	doc, _ = sharePageOf(t, "--call", "14", "../testdata/demo-evidence/run.jsonl")
@@ -329,7 +343,8 @@ func TestShareCallRange(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"share", "--call", "17", "-o", "-", "../testdata/demo-evidence/run.jsonl"}, "the file's calls are 1–16"},
+		{[]string{"share", "--call", "17", "-o", "-", "../testdata/demo-evidence/run.jsonl"}, "no call replayed has that number (they are 1–16, the file's numbers)"},
+		{[]string{"share", "--agent", "billing", "--call", "1", "-o", "-", "../testdata/c02-interleaved-agents/run.jsonl"}, "(they are 2–21, the file's numbers)"},
 		{[]string{"share", "--call", "9-3", "-o", "-", "../testdata/demo-evidence/run.jsonl"}, "is not a call N or a range"},
 		{[]string{"share", "--call", "x", "-o", "-", "../testdata/demo-evidence/run.jsonl"}, "is not a call N or a range"},
 		{[]string{"share", "../testdata/demo-evidence/run.jsonl"}, "-o PAGE.html"},
