@@ -29,3 +29,18 @@ func TestHintsKeepHelpAndQuit(t *testing.T) {
 		}
 	}
 }
+
+// The timeline takes the width it has: the demo's 16 calls get four
+// columns a cell at 120 wide (the whole legend would not fit after
+// more), nine at 200: (200 − 6 − 1 − 42) / 16; never more than twelve.
+func TestTimelineUsesTheWidth(t *testing.T) {
+	for _, c := range []struct{ w, cell int }{{80, 3}, {120, 4}, {200, 9}, {400, 12}} {
+		m := open(t, fileConfig("../testdata/demo-evidence/run.jsonl"), c.w, 40)
+		if got := m.timeline.cellWidth(); got != c.cell {
+			t.Errorf("%d wide: cells %d columns, want %d", c.w, got, c.cell)
+		}
+		if v := m.timeline.View(); !strings.Contains(v, "▲ here × evicted ≠ differs │ run") && c.w >= 120 {
+			t.Errorf("%d wide: the legend is cut:\n%s", c.w, v)
+		}
+	}
+}
