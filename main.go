@@ -7,16 +7,20 @@ package main
 import (
 	_ "embed"
 	"os"
+	"runtime/debug"
 
 	"github.com/afinspect/inspect/cli"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version is a release's, set at link time with -ldflags
+// "-X main.version=…" (.goreleaser.yaml); empty, the module's build info
+// says what the binary is (go install …@v1.2.3, or a checkout's commit).
+var version string
 
 //go:embed testdata/demo-evidence/run.jsonl
 var demoRun []byte
 
 func main() {
-	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, cli.Build{Version: version, Demo: demoRun}))
+	info, _ := debug.ReadBuildInfo()
+	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, cli.Build{Version: version, Info: info, Demo: demoRun, Config: cli.ConfigPath()}))
 }

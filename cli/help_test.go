@@ -12,7 +12,8 @@ func TestPerCommandHelpAndCompletion(t *testing.T) {
 		cmd       string
 		has, hasn []string
 	}{
-		{"report", []string{"inspect report [flags] FILE", "--keep-recent-turns", "--agent", "--fail-on-differs", "-q, --quiet"}, []string{"--follow", "--fail-on ", "--format"}},
+		{"report", []string{"inspect report [flags] FILE", "--keep-recent-turns", "--agent", "--fail-on-differs", "-q, --quiet", "--format FORMAT"}, []string{"--follow", "--fail-on "}},
+		{"share", []string{"inspect share [flags] FILE -o PAGE.html", "-o, --output PAGE.html", "--call N", "--keep-recent-turns", "--in VALUES"}, []string{"--format", "--fail-on", "--follow"}},
 		{"evidence", []string{"--agent", "--fail-on VERDICTS", "--format"}, []string{"--fail-on-differs", "--theme"}},
 		{"export", []string{"--format", "--fail-on-differs"}, []string{"--fail-on ", "--follow"}},
 		{"advise", []string{"inspect advise [flags] FILE…", "--agent", "--format", "--library-version", "-q, --quiet", "--max-line-mb", "RECORDED responses"},

@@ -133,13 +133,8 @@ func showProgress(l *loader.Loading, w io.Writer) {
 	}
 }
 
-// useColor: only on a terminal, and never under NO_COLOR.
-func useColor(w io.Writer) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
-		return false
-	}
-	return isTerminal(w)
-}
+// useColor: on a terminal, or as the environment says (colorWanted).
+func useColor(w io.Writer) bool { return colorWanted(isTerminal(w), os.Getenv) }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)

@@ -30,12 +30,24 @@ the replay sent (MSGS, CHARS), the provider's tokens, what left and what
 stayed, the pins, whether the window is the one the library recorded, and
 what the model answered; then each agent's policy and the problems.
 An absent policy flag is inferred from the recording.`,
-	}, &o, func() error { return nil }, func(_ string, s *study.Study) error {
-		if err := writeReport(a.stdout, s, useColor(a.stdout)); err != nil {
+	}, &o, func() error {
+		if o.format != "table" && o.format != "markdown" {
+			return a.usageError("inspect report: unknown --format %q (table or markdown)", o.format)
+		}
+		return nil
+	}, func(path string, s *study.Study) error {
+		var err error
+		if o.format == "markdown" {
+			err = writeReportMarkdown(a.stdout, path, s)
+		} else {
+			err = writeReport(a.stdout, s, useColor(a.stdout))
+		}
+		if err != nil {
 			return a.fail(exitFile, err)
 		}
 		return a.failOnDiffers(o, s)
 	})
+	c.Flags().StringVar(&o.format, "format", "table", "`FORMAT`: table | markdown (to paste into an issue: the table, the flagged\nvalues, each call's window in a collapsible block)")
 	o.failDifferFlag(c.Flags())
 	return c
 }

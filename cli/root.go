@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -24,8 +25,13 @@ import (
 // Build is what the program was built with: its version, and the
 // embedded demo run that `inspect` alone opens.
 type Build struct {
+	// Version is a release's, set at link time; "" reads the module's
+	// from Info.
 	Version string
+	Info    *debug.BuildInfo // runtime/debug.ReadBuildInfo's; nil when the binary has none
 	Demo    []byte
+	// Config is the config file to read (ConfigPath); "" reads none.
+	Config string
 }
 
 // Exit statuses.
@@ -53,6 +59,7 @@ type app struct {
 	stdout io.Writer
 	stderr *termtext.Writer // every line to stderr goes through termtext
 	raw    io.Writer        // stderr unsanitized, for the progress line's cursor controls
+	config *config          // the config file's settings
 }
 
 // Run is the command line: args are os.Args[1:]. Every line it writes to
@@ -61,7 +68,15 @@ type app struct {
 // non-zero.
 func Run(args []string, stdout, stderr io.Writer, build Build) int {
 	a := &app{build: build, stdout: stdout, stderr: termtext.NewWriter(stderr), raw: stderr}
+	cfg, err := loadConfig(build.Config)
+	if err != nil {
+		return a.badConfig(err)
+	}
+	a.config = cfg
 	root := a.root()
+	if err := cfg.checkFlags(root); err != nil {
+		return a.badConfig(err)
+	}
 	root.SetArgs(args)
 	code := exitOK
 	if err := root.Execute(); err != nil {
@@ -77,6 +92,16 @@ func Run(args []string, stdout, stderr io.Writer, build Build) int {
 	return code
 }
 
+// badConfig says what is wrong with the config file, and ends with
+// status 2 before any command runs.
+func (a *app) badConfig(err error) int {
+	fmt.Fprintf(a.stderr, "inspect: config %v\n(fix the file, or run with INSPECT_CONFIG= to read none)\n", err)
+	if a.stderr.Err() != nil {
+		return exitFile
+	}
+	return exitUsage
+}
+
 // root is `inspect [FILE]` (the terminal UI) with the other commands
 // beneath it.
 func (a *app) root() *cobra.Command {
@@ -85,7 +110,7 @@ func (a *app) root() *cobra.Command {
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.SetFlagErrorFunc(a.flagError)
-	for _, c := range []*cobra.Command{a.reportCmd(), a.exportCmd(), a.evidenceCmd(), a.adviseCmd(), a.diffCmd(), a.compareCmd()} {
+	for _, c := range []*cobra.Command{a.reportCmd(), a.exportCmd(), a.evidenceCmd(), a.adviseCmd(), a.diffCmd(), a.compareCmd(), a.shareCmd()} {
 		c.Args = cobra.ArbitraryArgs // counted by the command, in its own words
 		root.AddCommand(c)
 	}
@@ -97,8 +122,18 @@ func (a *app) root() *cobra.Command {
 		}
 		commandHelp(c, args)
 	})
+	root.AddCommand(a.versionCmd(), a.manCmd(), a.configCmd())
+	// the config file's flags for the command that runs, where the
+	// command line gave none
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if err := a.config.apply(c); err != nil {
+			return exitCode(a.badConfig(err))
+		}
+		return nil
+	}
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	registerCompletions(root)
 	return root
 }
 

@@ -28,12 +28,24 @@ func (a *app) uiCmd() *cobra.Command {
 			}
 			switch {
 			case version:
-				fmt.Fprintf(a.stdout, "inspect %s\n", a.build.Version)
+				fmt.Fprintln(a.stdout, a.version().Line())
 				return nil
 			case len(files) > 1 && countOf(files, "-") > 0:
 				return a.usageError("inspect: standard input (-) is read alone, not with other files")
 			case len(files) > 1 && o.follow:
 				return a.usageError("inspect: --follow follows one file (got %d)", len(files))
+			}
+			path := ""
+			if len(files) == 1 {
+				path = files[0]
+			}
+			if o.follow && path != "" && path != "-" && absentOrEmpty(path) {
+				if err := o.validate(); err != nil {
+					return a.fail(exitUsage, err)
+				}
+				if err := a.waitToFollow(path); err != nil {
+					return err
+				}
 			}
 			if err := a.ready(&o, files...); err != nil {
 				return err
@@ -65,6 +77,9 @@ func (a *app) runUI(paths []string, o options) error {
 	case path == "-":
 		name = "stdin"
 	}
+	if err := dumbTerminal(os.Getenv); err != nil {
+		return a.fail(exitUsage, err)
+	}
 	if err := tui.ApplyTheme(o.theme, os.Getenv("COLORFGBG")); err != nil {
 		return a.fail(exitUsage, err)
 	}
@@ -90,6 +105,7 @@ func (a *app) uiConfig(name string, paths []string, o options) tui.Config {
 		Library: o.library,
 		Path:    filePath(path),
 		Follow:  o.follow,
+		Keys:    a.config.keyMap(),
 	}
 }
 

@@ -21,7 +21,15 @@ Usage:
                                   side's only, where the runs part ways, each side's window and
                                   the answer values it had out of view (inspect.diff.v1 as json)
   inspect compare [flags] A B     the same in the terminal UI: both sides' turns, pair by pair
+  inspect share [flags] FILE -o PAGE.html   one self-contained HTML page of the replay to
+                                  send (no network, nothing runs): the timeline, each call's
+                                  window with fates and reasons, the flagged values; --call N
+                                  or N-M for one finding
   inspect help [COMMAND] | --help | --version
+  inspect version                 the version, the commit it was built from, the Go that built it
+  inspect man [-d DIR]            the manual page inspect(1), or one page per command into DIR
+  inspect config                  the config in force ($XDG_CONFIG_HOME/inspect/config.toml: theme,
+                                  keys, default flags per command) and where each value came from
   inspect completion bash|zsh|fish   a shell's completion script
 
 FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
@@ -29,7 +37,7 @@ FILE is the library's NDJSON event log (run.jsonl) or its recording envelope
 
 Flags may come before or after FILE; inspect help COMMAND lists a command's own.
 
-Policy flags (export, report, evidence, and the UI; advise takes --library-version alone); an
+Policy flags (export, report, evidence, share, and the UI; advise takes --library-version alone); an
 absent flag is inferred from the recording:
   --strategy NAME              sliding-window | token-budget | summarize-oldest (its
                                summaries are the ones the library recorded; a fold the
@@ -53,7 +61,7 @@ absent flag is inferred from the recording:
 Keys in the UI (? lists them all): ←/→ call · g/G first/last · : go to call (:f11 the file's
 call 11) · / search every message, n/N next/previous hit · e/E eviction · d/D call differing
 from its record · >/< run · c/C drop notice · ↑/↓ turn · enter open folded gone turns · tab
-focus · pgup/pgdn space b ctrl+u ctrl+d scroll · w agents and conversations · W recorded window
+focus · pgup/pgdn space b ctrl+f ctrl+b ctrl+u ctrl+d scroll · w agents and conversations · W recorded window
 beside the replay · S the request: system prompt and tools · u what changed since the previous
 call · i response and its values · A final answer · x/X answer with a flagged value · I x/X stop
 on arguments too · K apply the policy that would have kept it · v transcript · o $PAGER · O
@@ -65,17 +73,21 @@ ends · q quit
 
 UI flags:
   -f, --follow                 follow a log still being written (new calls appear; F in the UI)
+                               a file not there yet or empty is waited for, as tail -F does
   --theme auto|dark|light      colours for a dark or a light background; auto reads
                                COLORFGBG when the terminal sets it, else asks the terminal
 
 Output flags:
   --format json                export: json (the only one); evidence, advise, diff: table
-                               (default) or json
-  -q, --quiet                  export, report, evidence, advise, diff, compare: no "policy
+                               (default) or json; report: table (default) or markdown (to paste
+                               into an issue: the table, the flagged values, collapsible windows)
+  -q, --quiet                  export, report, evidence, advise, diff, compare, share: no "policy
                                inferred" line and no progress on stderr
   --fail-on-differs            export, report: exit 3 when any recorded window is not
                                reproduced (for CI)
-  --in answers|arguments|all   evidence: judge the answers (default), the tool-call arguments,
+  -o, --output PAGE.html       share: the page to write (- for standard output)
+  --call N | N-M               share: only these calls (the file's numbers)
+  --in answers|arguments|all   evidence, share: judge the answers (default), the tool-call arguments,
                                or both; the two are counted apart either way
   --fail-on V[,V…]             evidence: exit 4 when a value --in selects has one of these
                                verdicts: left, in-view-text, never-read, summary-unsupported
@@ -86,6 +98,10 @@ Input flags (every command):
   --max-line-mb N              skip and report a line longer than N MB (default 256)
 
 FILE "-" reads standard input (the UI then takes its keys from the terminal).
+
+Environment: NO_COLOR no colour; CLICOLOR_FORCE=1 colour in a pipe too (report; the UI's
+colours follow the terminal); TERM=dumb no colour, and the UI (which moves the cursor) does not
+start; COLORFGBG the background for --theme auto.
 
 Exit status: 0 done; 1 the file could not be read; 2 a usage error; 3 --fail-on-differs found a
 difference; 4 --fail-on found a value.

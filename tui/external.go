@@ -38,6 +38,8 @@ type copiedMsg struct {
 	chars int
 	big   bool
 	err   error
+	tmux  bool  // tmux's paste buffer holds the text (tmuxclip.go)
+	tmuxE error // tmux would not take it: OSC 52 was written instead
 }
 
 // pagerCmd renders msgs plainly, as wide as a pager reads well, into a
@@ -130,12 +132,18 @@ const osc52Max = 1 << 20
 // escape — a bracketed-paste end marker in a tool result would end the
 // paste early and run the rest as typed commands —, a C1 control, a
 // carriage return or a bidi control.
-func copyCmd(w io.Writer, text string) tea.Cmd {
+func copyCmd(w io.Writer, text string, tmux bool) tea.Cmd {
 	return func() tea.Msg {
 		text := termtext.Screen(text, nil) // a 6.7 MB result: off the UI goroutine
+		var tmuxErr error
+		if tmux {
+			if tmuxErr = tmuxLoad(text); tmuxErr == nil {
+				return copiedMsg{chars: model.Len(text), tmux: true}
+			}
+		}
 		seq := osc52(text)
 		_, err := io.WriteString(w, seq)
-		return copiedMsg{chars: model.Len(text), big: len(seq)-len("\x1b]\x07") > osc52Max, err: err}
+		return copiedMsg{chars: model.Len(text), big: len(seq)-len("\x1b]\x07") > osc52Max, err: err, tmuxE: tmuxErr}
 	}
 }
 
@@ -146,6 +154,10 @@ func copiedText(msg copiedMsg) string {
 		return "could not copy: " + msg.err.Error()
 	case msg.big:
 		return "sent " + thousands(msg.chars) + " chars by OSC 52, more than terminals take (tmux drops over 1 MiB of base64): the clipboard likely did not change; o opens it in $PAGER"
+	case msg.tmux:
+		return "copied " + thousands(msg.chars) + " chars to tmux's paste buffer (and on to the clipboard where tmux passes it)"
+	case msg.tmuxE != nil:
+		return "sent " + thousands(msg.chars) + " chars by OSC 52: tmux load-buffer failed (" + termtext.Line(msg.tmuxE.Error()) + ")" + tmuxAdvice
 	}
 	return "copied " + thousands(msg.chars) + " chars to the clipboard (OSC 52)"
 }

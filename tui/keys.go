@@ -83,8 +83,8 @@ func DefaultKeyMap() KeyMap {
 		Focus:    b([]string{"tab", "shift+tab"}, "tab", "focus list/detail"),
 		Top:      b([]string{"g", "home"}, "g/home", "detail focused: top"),
 		Bottom:   b([]string{"G", "end"}, "G/end", "detail focused: bottom"),
-		PageUp:   b([]string{"pgup", "b", "ctrl+b"}, "pgup/b/^b", "detail page up"),
-		PageDown: b([]string{"pgdown", " ", "ctrl+f"}, "pgdn/space/^f", "detail page down"),
+		PageUp:   b([]string{"pgup", "b", "ctrl+b"}, "pgup/b/ctrl+b", "detail page up"),
+		PageDown: b([]string{"pgdown", " ", "ctrl+f"}, "pgdn/space/ctrl+f", "detail page down"),
 		HalfUp:   b([]string{"ctrl+u"}, "ctrl+u", "detail half page up"),
 		HalfDown: b([]string{"ctrl+d"}, "ctrl+d", "detail half page down"),
 

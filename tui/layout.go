@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/afinspect/inspect/termtext"
 )
 
@@ -228,9 +230,12 @@ func (m Model) footer() string {
 		return m.search.View()
 	}
 	if m.mouseOff {
-		return m.st.Title.Render("mouse off: select text with it; M takes it back") + "  " + m.help.ShortHelpView(m.keys.ShortHelp())
+		note := m.st.Title.Render("mouse off: select text with it; M takes it back") + "  "
+		h := m.help
+		h.Width = max(0, h.Width-ansi.StringWidth(note))
+		return note + h.ShortHelpView(hints(h, m.keys.ShortHelp(), m.keys.Help, m.keys.Quit, h.Width))
 	}
-	return m.help.ShortHelpView(m.keys.ShortHelp())
+	return m.help.ShortHelpView(hints(m.help, m.keys.ShortHelp(), m.keys.Help, m.keys.Quit, m.help.Width))
 }
 
 // joinColumns puts two blocks of equal height side by side.

@@ -82,6 +82,9 @@ type Model struct {
 // runs.
 func New(cfg Config) Model {
 	st, keys := DefaultStyles(), DefaultKeyMap()
+	if cfg.Keys != nil {
+		keys = *cfg.Keys
+	}
 	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
 	m := Model{
 		cfg: cfg, st: st, keys: keys, frame: &lastFrame{},

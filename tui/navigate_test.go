@@ -109,9 +109,9 @@ func click(x, y int) tea.MouseMsg {
 
 func TestMouse(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
-	// the timeline's cells start after the label; s01's 9 calls get 4
-	// columns each at 120 wide
-	m = send(m, click(timelineLabel+4*7+2, m.timelineTop()+1))
+	// the timeline's cells start after the label; s01's 9 calls get 7
+	// columns each at 120 wide: (120 − 6 label − 1 − 42 legend) / 9
+	m = send(m, click(timelineLabel+7*7+2, m.timelineTop()+1))
 	if m.s.call != 7 {
 		t.Fatalf("a click on the 8th cell went to call %d", m.s.call+1)
 	}

@@ -85,14 +85,26 @@ func (t *timeline) bucket(j int) (from, to int) { return bucketOf(j, t.s.calls()
 func bucketOf(j, n, w int) (from, to int) { return j * n / w, max(j*n/w+1, (j+1)*n/w) }
 
 // cellWidth is the columns each cell takes: more than one when there
-// are few calls, up to four.
+// are few calls, up to four, and on a wide terminal what is left after
+// the legend, up to maxCellWidth.
 func (t *timeline) cellWidth() int {
 	n := t.s.calls()
 	if n == 0 {
 		return 1
 	}
-	return max(1, min(4, (t.width-timelineLabel-1-legendRoom)/n))
+	w := max(1, min(4, (t.width-timelineLabel-1-legendRoom)/n))
+	// room beyond the whole legend: the cells take it
+	return max(w, min(maxCellWidth, (t.width-timelineLabel-1-legendWhole)/n))
 }
+
+// maxCellWidth is the widest a cell gets: a few calls on a wide
+// terminal stay bars, not slabs.
+const maxCellWidth = 12
+
+// legendWhole is the widest legend, every entry in ("▲ here × evicted
+// Σ folded ≠ differs │ run"): a cell grows past four columns only when
+// the legend still fits whole.
+const legendWhole = 42
 
 // legendRoom is kept free after the cells for the scale and the legend.
 const legendRoom = 16

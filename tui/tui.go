@@ -52,6 +52,9 @@ type Config struct {
 	// Clipboard is where y writes its OSC 52 sequence: the terminal
 	// (nil means standard output, which is the terminal).
 	Clipboard io.Writer
+	// Keys, when set, are the keys the screen answers (a config file's);
+	// nil is DefaultKeyMap.
+	Keys *KeyMap
 }
 
 // Run runs the inspector full screen with the mouse on, until the user

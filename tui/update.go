@@ -139,10 +139,10 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Copy):
 		if r := m.list.selected(); r != nil {
-			return m, copyCmd(m.clipboard(), plainText(r.Messages))
+			return m, copyCmd(m.clipboard(), plainText(r.Messages), m.inTmux())
 		}
 		if rm := m.responseMessages(); rm != nil {
-			return m, copyCmd(m.clipboard(), plainText(rm))
+			return m, copyCmd(m.clipboard(), plainText(rm), m.inTmux())
 		}
 	case key.Matches(msg, k.Transcript):
 		m.overlay = transcriptOverlay
@@ -235,7 +235,7 @@ func (m Model) transcriptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Pager) && m.s.current() != nil:
 		return m, pagerCmd(m.st, m.s.current().Window(), true)
 	case key.Matches(msg, k.Copy) && m.s.current() != nil:
-		return m, copyCmd(m.clipboard(), plainText(m.s.current().Window()))
+		return m, copyCmd(m.clipboard(), plainText(m.s.current().Window()), m.inTmux())
 	case key.Matches(msg, k.PrevCall):
 		m.goTo(m.s.call - 1)
 	case key.Matches(msg, k.NextCall):
