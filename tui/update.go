@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/afinspect/inspect/model"
 )
 
 // key routes one key press: ctrl+c always quits, q from the main screen
@@ -18,28 +20,43 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
 	typing := m.prompt || m.search.typing || m.overlay == pickerOverlay && m.picker.typing
 	quit := msg.String() == "ctrl+c" || (!typing && key.Matches(msg, k.Quit))
-	if quit && msg.String() != "ctrl+c" && m.s != nil && m.overlay != noOverlay {
+	switch {
+	case quit && msg.String() != "ctrl+c" && m.s != nil && m.overlay != noOverlay:
 		m.overlay = noOverlay
 		return m, nil
-	}
-	if quit {
+	case quit:
 		m.quitting = true
 		return m, tea.Quit
-	}
-	if m.s == nil {
+	case m.s == nil:
 		return m, nil // still loading
-	}
-	if m.prompt {
+	case m.prompt:
 		return m.promptKey(msg)
-	}
-	if m.search.typing {
+	case m.search.typing:
 		return m.searchKey(msg)
-	}
-	if m.markWait != noMarkWait {
+	case m.markWait != noMarkWait:
 		return m.markKey(msg)
+	case m.overlay != noOverlay:
+		return m.overlayRoute(msg)
 	}
+	m.flash = ""
+	if m.judgingKey(msg) {
+		return m, nil
+	}
+	if j, ok := m.jumpKey(msg); ok {
+		return j, nil
+	}
+	for _, keys := range []func(Model, tea.KeyMsg) (Model, tea.Cmd, bool){Model.findKey, Model.viewKey, Model.outKey} {
+		if next, cmd, ok := keys(m, msg); ok {
+			return next, cmd
+		}
+	}
+	return m.moveKey(msg)
+}
+
+// overlayRoute hands a key to the overlay on screen, or closes it.
+func (m Model) overlayRoute(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.keys
 	switch {
-	case m.overlay == noOverlay:
 	case m.overlay == pickerOverlay && (m.picker.typing || (m.picker.filter != "" || m.picker.inRuns) && key.Matches(msg, k.Close)):
 		return m.pickerKey(msg) // a filter takes every key; esc leaves the runs, then clears the filter, before it closes the picker
 	case key.Matches(msg, k.Close, k.opener(m.overlay)):
@@ -58,16 +75,14 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.changedKey(msg)
 	case m.overlay == advisorOverlay:
 		return m.advisorKey(msg)
-	default:
-		return m.overlayKey(msg), nil
 	}
-	m.flash = ""
-	if m.judgingKey(msg) {
-		return m, nil
-	}
-	if j, ok := m.jumpKey(msg); ok {
-		return j, nil
-	}
+	return m.overlayKey(msg), nil
+}
+
+// findKey answers the keys of search, go-to and marks; ok is false for
+// any other key.
+func (m Model) findKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
+	k := m.keys
 	switch {
 	case key.Matches(msg, k.Search):
 		m.endSearch()
@@ -80,18 +95,30 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.flash = "no search to step through: / starts one"
 	case m.search.query != "" && key.Matches(msg, k.Close):
 		m.endSearch()
-	case key.Matches(msg, k.Request), m.detail.request && key.Matches(msg, k.Close):
-		m.openRequest()
 	case key.Matches(msg, k.GotoCall):
 		m.prompt, m.digits = true, ""
+	case key.Matches(msg, k.Mark):
+		m.markWait, m.flash = settingMark, "mark: a letter names the call on screen"
+	case key.Matches(msg, k.JumpMark):
+		m.markWait, m.flash = jumpingToMark, "go to mark: its letter"
+	default:
+		return m, nil, false
+	}
+	return m, nil, true
+}
+
+// viewKey opens a view (an overlay, the request, the response) or
+// toggles what the screen shows; ok is false for any other key.
+func (m Model) viewKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
+	k := m.keys
+	var cmd tea.Cmd
+	switch {
+	case key.Matches(msg, k.Request), m.detail.request && key.Matches(msg, k.Close):
+		m.openRequest()
 	case key.Matches(msg, k.Response):
-		return m.openResponse()
-	case key.Matches(msg, k.FinalAnswer):
-		m.goTo(m.finalAnswer())
-		m.list.toResponse()
-		m.syncDetail()
+		m, cmd = m.openResponse()
 	case key.Matches(msg, k.ApplySuggestion):
-		return m.applySuggestion()
+		m, cmd = m.applySuggestion()
 	case key.Matches(msg, k.Advisor):
 		m.overlay = advisorOverlay // the sweep starts with the frame (advisorFollows)
 	case key.Matches(msg, k.FlaggedArgs):
@@ -106,48 +133,62 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Problems):
 		m.overlay = problemsOverlay
 	case key.Matches(msg, k.Picker):
-		return m.openPicker(), nil
+		m = m.openPicker()
 	case key.Matches(msg, k.Recorded):
 		m.overlay = recordedOverlay
 		m.refreshRecorded()
 	case key.Matches(msg, k.Changed):
 		m.overlay = changedOverlay
 		m.refreshChanged()
-	case key.Matches(msg, k.Mouse):
-		return m.mouseToggle()
-	case key.Matches(msg, k.Mark):
-		m.markWait, m.flash = settingMark, "mark: a letter names the call on screen"
-	case key.Matches(msg, k.JumpMark):
-		m.markWait, m.flash = jumpingToMark, "go to mark: its letter"
-	case key.Matches(msg, k.Editor):
-		if r := m.list.selected(); r != nil {
-			return m, editorCmd(m.st, r.Messages)
-		}
-		if rm := m.responseMessages(); rm != nil {
-			return m, editorCmd(m.st, rm)
-		}
-	case key.Matches(msg, k.Follow):
-		return m.followKey()
-	case key.Matches(msg, k.Reload):
-		return m.reloadKey()
-	case key.Matches(msg, k.Pager):
-		if r := m.list.selected(); r != nil {
-			return m, pagerCmd(m.st, r.Messages, false)
-		}
-		if rm := m.responseMessages(); rm != nil {
-			return m, pagerCmd(m.st, rm, false)
-		}
-	case key.Matches(msg, k.Copy):
-		if r := m.list.selected(); r != nil {
-			return m, copyCmd(m.clipboard(), plainText(r.Messages), m.inTmux())
-		}
-		if rm := m.responseMessages(); rm != nil {
-			return m, copyCmd(m.clipboard(), plainText(rm), m.inTmux())
-		}
 	case key.Matches(msg, k.Transcript):
 		m.overlay = transcriptOverlay
 		m.trans.setMark(m.search.query)
-		return m, m.trans.show(m.s.current())
+		cmd = m.trans.show(m.s.current())
+	case key.Matches(msg, k.Mouse):
+		m, cmd = m.mouseToggle()
+	case key.Matches(msg, k.Follow):
+		m, cmd = m.followKey()
+	case key.Matches(msg, k.Reload):
+		m, cmd = m.reloadKey()
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// outKey hands the selected turn (or the response) to the pager, the
+// editor or the clipboard; ok is false for any other key.
+func (m Model) outKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
+	k := m.keys
+	if !key.Matches(msg, k.Pager, k.Editor, k.Copy) {
+		return m, nil, false
+	}
+	var msgs []*model.Message
+	if r := m.list.selected(); r != nil {
+		msgs = r.Messages
+	} else {
+		msgs = m.responseMessages()
+	}
+	switch {
+	case msgs == nil:
+		return m, nil, true
+	case key.Matches(msg, k.Pager):
+		return m, pagerCmd(m.st, msgs, false), true
+	case key.Matches(msg, k.Editor):
+		return m, editorCmd(m.st, msgs), true
+	}
+	return m, copyCmd(m.clipboard(), plainText(msgs), m.inTmux()), true
+}
+
+// moveKey moves between calls and turns, scrolls the detail, and moves
+// the knobs.
+func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.FinalAnswer):
+		m.goTo(m.finalAnswer())
+		m.list.toResponse()
+		m.syncDetail()
 	case m.detail.focused && key.Matches(msg, k.Top, k.Bottom):
 		m.detail.Update(msg)
 	case key.Matches(msg, k.PrevCall):
