@@ -279,7 +279,7 @@ func (m Model) applyAdvice() (Model, tea.Cmd) {
 	ad := m.adv.advice
 	p := ad.Rows[i].Policy
 	m.overlay = noOverlay
-	m.applyOnAnswer = 0
+	m.applyPending = false
 	m.s.policy = p
 	if p.KeepLastToolResults > 0 {
 		m.s.lastPins = p.KeepLastToolResults

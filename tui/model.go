@@ -43,13 +43,14 @@ type Model struct {
 	adv *advisorPane // the P overlay: the policy advisor
 
 	// sugs holds the answers of the "what would have kept it" search;
-	// sugAsked, by call, the generation (+1) each was asked for
+	// sugAsked, by call, the replay generation each was asked for
 	sugs     *suggestions
 	sugAsked map[int]int
-	// applyOnAnswer is the call (+1) whose suggestion K asked for before
+	// applyOnAnswer (when applyPending) is the call whose suggestion K asked for before
 	// the search had answered: it is applied when the answer comes
 	applyOnAnswer int
-	respSel       *int // the selected value that left, in the response block
+	applyPending  bool
+	respSel       int // the selected value that left, in the response block
 	help          help.Model
 	spin          spinner.Model
 
@@ -108,7 +109,7 @@ func New(cfg Config) Model {
 	m.recWin = newTextPane(keys, func(int) string { return "" })
 	m.sinceWin = newTextPane(keys, func(int) string { return "" })
 	m.adv = newAdvisorPane(st, keys)
-	m.sugs, m.sugAsked, m.respSel = &suggestions{}, map[int]int{}, new(int)
+	m.sugs, m.sugAsked = &suggestions{}, map[int]int{}
 	return m
 }
 
@@ -212,8 +213,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.responseFollows()
 	case suggestedMsg:
 		m.suggested(msg)
-		if m.applyOnAnswer == msg.call+1 && msg.gen == m.gen && m.s != nil && m.s.call == msg.call {
-			m.applyOnAnswer = 0
+		if m.applyPending && m.applyOnAnswer == msg.call && msg.gen == m.gen && m.s != nil && m.s.call == msg.call {
+			m.applyPending = false
 			m, cmd = m.applySuggestion()
 		}
 	case judgeSoonMsg:
@@ -343,18 +344,29 @@ func (m *Model) loaded(s *session) {
 	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
-	sugs, sel, adv := m.sugs, m.respSel, m.adv
-	withAdvice := func() suggestions {
-		sg := *sugs
-		sg.keepsAll = adv.keepsAllFor(s)
-		return sg
-	}
-	m.resp.text = func(w int) string { return responseText(s, st, withAdvice(), *sel, w) }
-	m.detail.respText = func(w int) string { return responseText(s, st, withAdvice(), -1, w) }
+	m.selectValue(m.respSel)
+	sugs, adv := m.sugs, m.adv
+	m.detail.respText = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), -1, w) }
 	m.detail.reqText = func(w int) (string, []int) { return requestText(s, st, w) }
 	m.list.land()
 	m.problems.refresh()
 	m.syncDetail()
+}
+
+// withAdvice is the suggestions with the advisor's keeps-everything
+// pick for the agent on screen, when it has one.
+func withAdvice(sugs *suggestions, adv *advisorPane, s *session) suggestions {
+	sg := *sugs
+	sg.keepsAll = adv.keepsAllFor(s)
+	return sg
+}
+
+// selectValue selects the i-th value that left in the response block:
+// its text is drawn with that selection from now on.
+func (m *Model) selectValue(i int) {
+	m.respSel = i
+	s, st, sugs, adv := m.s, m.st, m.sugs, m.adv
+	m.resp.text = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), i, w) }
 }
 
 // reread follows a new replay of the same call: the turn the user chose

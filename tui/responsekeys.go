@@ -27,7 +27,7 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.knobKey(msg) // the block follows the replay (responseFollows)
 	case key.Matches(msg, k.Focus):
 		if n := len(m.leftValues()); n > 0 {
-			*m.respSel = (*m.respSel + 1) % n
+			m.selectValue((m.respSel + 1) % n)
 			m.resp.refresh()
 		}
 		return m, nil
@@ -51,7 +51,7 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	*m.respSel = 0
+	m.selectValue(0)
 	m.resp.top()
 	return m, m.askSuggestions()
 }
@@ -76,7 +76,7 @@ func (m Model) toSource() Model {
 	if len(left) == 0 {
 		return m
 	}
-	e := left[min(*m.respSel, len(left)-1)]
+	e := left[min(m.respSel, len(left)-1)]
 	src := ownSources(e)[0]
 	for i := range m.s.replay.Calls {
 		if m.s.replay.Calls[i].Call.Number == src.SentOn[1] {
@@ -106,7 +106,7 @@ func (m Model) openResponse() (Model, tea.Cmd) {
 	m.overlay = responseOverlay
 	m.list.toResponse()
 	m.syncDetail()
-	*m.respSel = 0
+	m.selectValue(0)
 	m.resp.top()
 	return m, m.askSuggestions()
 }

@@ -92,7 +92,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 		*m.sugs = suggestions{gen: m.gen, answers: map[int]map[string]*advise.Suggestion{}}
 	}
 	ce := m.s.evidenceAt(m.s.call)
-	if ce == nil || m.sugAsked[m.s.call] == m.gen+1 {
+	if g, asked := m.sugAsked[m.s.call]; ce == nil || asked && g == m.gen {
 		return nil
 	}
 	var left []provenance.Entry
@@ -107,7 +107,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 	if m.sugAsked == nil {
 		m.sugAsked = map[int]int{}
 	}
-	m.sugAsked[m.s.call] = m.gen + 1
+	m.sugAsked[m.s.call] = m.gen
 	if m.sugs.search == nil {
 		m.sugs.search = advise.ViewSearcher(m.s.view, m.s.replay) // one sweep for every call of this replay
 	}
@@ -140,14 +140,14 @@ func (m *Model) suggested(msg suggestedMsg) {
 func (m Model) applySuggestion() (Model, tea.Cmd) {
 	left := m.leftValues()
 	if m.overlay == responseOverlay && len(left) > 0 {
-		sel := left[min(*m.respSel, len(left)-1)]
+		sel := left[min(m.respSel, len(left)-1)]
 		left = append([]provenance.Entry{sel}, left...)
 	}
 	pending := false
 	for _, e := range left {
 		sug, state := m.sugs.of(m.s.call, e.Value)
 		if state == sugFound {
-			m.applyOnAnswer = 0
+			m.applyPending = false
 			m.s.policy = sug.Policy
 			if sug.Policy.KeepLastToolResults > 0 {
 				m.s.lastPins = sug.Policy.KeepLastToolResults
@@ -162,7 +162,7 @@ func (m Model) applySuggestion() (Model, tea.Cmd) {
 	}
 	if pending {
 		// not searched yet (the response was never opened): search, then apply
-		m.applyOnAnswer = m.s.call + 1
+		m.applyOnAnswer, m.applyPending = m.s.call, true
 		m.flash = "looking for a policy that would have kept this call's values…"
 		return m, m.askSuggestions()
 	}
