@@ -97,8 +97,8 @@ func (a *app) root() *cobra.Command {
 		}
 		commandHelp(c, args)
 	})
+	root.AddCommand(a.completionCmd())
 	root.InitDefaultHelpCmd()
-	root.InitDefaultCompletionCmd()
 	return root
 }
 
