@@ -100,6 +100,13 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 			size = min(max(size, 2*len(data)), c.maxLine+1)
 			continue
 		}
+		// a block holds at most maxBlockLines lines: each decodes to an
+		// event of some hundred bytes whatever its length, and a file of
+		// short bad lines ("{}", "x") must cost no more than a long one
+		cut := false
+		if j := nthLineEnd(data[:i+1], maxBlockLines); j >= 0 && j < i {
+			i, err, cut = j, nil, true
+		}
 		var next *block
 		if err == nil {
 			next = <-free
@@ -115,9 +122,39 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 		if err != nil {
 			return
 		}
-		cur, size = next, min(2*size, c.limit)
-		scanned = len(cur.buf) // the rest of a line, after the last line end
+		if cut {
+			// the lines are short: read about as much as the next block
+			// holds, not the rest of a block each time
+			size = max(min(2*len(data), c.limit), minBlock)
+		} else {
+			size = min(2*size, c.limit)
+		}
+		cur = next
+		scanned = 0 // the rest may hold whole lines: looked at again
+		if !cut {
+			scanned = len(cur.buf) // the rest of a line, after the last line end
+		}
 	}
+}
+
+// maxBlockLines bounds the lines of a block (and so its events).
+const maxBlockLines = 8192
+
+// nthLineEnd is the index of the n-th line end in data, -1 when data
+// holds fewer.
+func nthLineEnd(data []byte, n int) int {
+	if n <= 0 || len(data) < n {
+		return -1
+	}
+	off := 0
+	for range n {
+		k := bytes.IndexByte(data[off:], '\n')
+		if k < 0 {
+			return -1
+		}
+		off += k + 1
+	}
+	return off - 1
 }
 
 // last is data, what the input ends with, less a last line the input

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/afinspect/inspect/model"
@@ -69,7 +70,8 @@ func badEvent(data []byte, last bool, err error) string {
 	switch {
 	case !errors.As(err, &se):
 		return "not an event: " + describe(err)
-	case se.Offset < int64(len(data)):
+	case se.Offset < int64(len(data)) || !strings.HasPrefix(se.Error(), "unexpected end"):
+		// "x" fails on its last byte too: that is not JSON, not a cut
 		return fmt.Sprintf("invalid JSON: %v (at byte %d)", err, se.Offset)
 	case last:
 		return "the last line is cut off (invalid JSON: unexpected end of line)"

@@ -1,0 +1,102 @@
+package loader
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// A block's events cost some hundred bytes each whatever a line's
+// length, so blocks are bounded in lines as well as in bytes: 4 MB of
+// "x" lines is two million events held at once, hundreds of times the
+// file. Every block the cutter hands on, decoded, holds at most 8 MB of
+// events, and every line is still read once, in order.
+func TestShortLinesBoundBlocks(t *testing.T) {
+	const lines = 500_000
+	for _, line := range []string{"x\n", "{}\n"} {
+		input := strings.Repeat(line, lines)
+		free := make(chan *block, 6)
+		for range cap(free) {
+			free <- &block{}
+		}
+		work := make(chan *block, cap(free))
+		order := make(chan *block, cap(free))
+		c := cutter{r: bytes.NewReader([]byte(input))}
+		go c.run(free, work, order)
+		go func() {
+			for range work { // decoded in order below
+			}
+		}()
+		var f fastDecoder
+		total, most := 0, 0
+		for blk := range order {
+			blk.decode(&f, false)
+			total += blk.lines
+			most = max(most, len(blk.events))
+			free <- blk
+		}
+		if held := most * int(unsafe.Sizeof(parsed{})); held > 8<<20 || total != lines {
+			t.Errorf("%q: %d lines read of %d; a block held %d events (%d MB)", line, total, lines, most, held>>20)
+		}
+	}
+}
+
+// withBadLines is s01 with n bad lines after its fourth: the first half
+// of them "x", the rest "{}".
+func withBadLines(t testing.TB, n int) []byte {
+	lines := s01Lines(t)
+	var b bytes.Buffer
+	for i, l := range lines {
+		b.WriteString(l + "\n")
+		if i == 3 {
+			b.WriteString(strings.Repeat("x\n", n/2))
+			b.WriteString(strings.Repeat("{}\n", n-n/2))
+		}
+	}
+	return b.Bytes()
+}
+
+// A line that is not JSON says so, not that it was cut off; the problems
+// past the list's bound are told by kind, with the lines each kind was
+// met on, in the one line that closes the list; the run still loads.
+func TestBadLinesByKind(t *testing.T) {
+	const n = 3000
+	rec, err := Read(bytes.NewReader(withBadLines(t, n)), "bad.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Runs) != 1 || len(rec.Runs[0].Calls) != 9 {
+		t.Fatalf("%d runs; want s01's one run of 9 calls", len(rec.Runs))
+	}
+	if got := rec.ProblemCount(); got != n || rec.Unlisted != n-maxProblems {
+		t.Fatalf("%d problems, %d unlisted; want %d, %d", got, rec.Unlisted, n, n-maxProblems)
+	}
+	first := rec.Problems[0].Message
+	if want := "bad.jsonl:5: invalid JSON: invalid character 'x' looking for beginning of value"; !strings.HasPrefix(first, want) || strings.Contains(first, "cut off") {
+		t.Errorf("the first problem is %q, want it to start %q", first, want)
+	}
+	// lines 5..1504 are "x", 1505..3004 "{}"; the first 1000 (to 1004) listed
+	want := "bad.jsonl: 2000 more problems not listed: " +
+		"500 × invalid JSON: invalid character 'x' looking for beginning of value (at byte 1) (lines 1005 to 1504); " +
+		"1500 × event has no type (lines 1505 to 3004)"
+	if got := rec.Problems[len(rec.Problems)-1].Message; got != want {
+		t.Errorf("the list ends\n%q, want\n%q", got, want)
+	}
+}
+
+// Loading is linear in the bad lines (go test -bench BadLines ./loader).
+func BenchmarkBadLines(b *testing.B) {
+	for _, n := range []int{1 << 20, 2 << 20, 4 << 20} {
+		data := withBadLines(b, n)
+		b.Run(strconv.Itoa(n>>20)+"M", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := Read(bytes.NewReader(data), "bad.jsonl"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
