@@ -64,6 +64,8 @@ Output flags:
                                no progress on stderr
   --fail-on-differs            export, report: exit 3 when any recorded window is not
                                reproduced (for CI)
+  --strict-json                export: a lone surrogate as \ufffd, not \ud83d (for readers such
+                               as jq 1.6 that refuse one); how many is said on stderr
   --in answers|arguments|all   evidence: judge the answers (default), the tool-call arguments,
                                or both; the two are counted apart either way
   --fail-on V[,V…]             evidence: exit 4 when a value --in selects has one of these
