@@ -227,8 +227,7 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 // row) and tallies it; under its own recorded policy it also counts the
 // values never read.
 func (sub *subject) tally(w *walker, p model.Policy, row int) {
-	key := sub.agent.Agent.Key
-	r, whole := sub.s.replayWithin(key, p, sub.base.budget())
+	r, whole := sub.s.replayFor(sub.agent.Agent, p, sub.base.budget(), sub.base.others)
 	if !whole {
 		sub.rows[row] = sweepTally{over: true}
 		return

@@ -64,6 +64,29 @@ func (s *Study) replayWithin(agent string, p model.Policy, budget int) (*window.
 	return r, !over
 }
 
+// replayFor is replayWithin holding only the calls of a and of the runs
+// in need (the other agents' runs that a's chains continue): what the
+// advisor reads of a replay, in time linear in the file, not in every
+// agent's calls for every agent.
+func (s *Study) replayFor(a *model.Agent, p model.Policy, budget int, need map[*model.Run]bool) (*window.Replay, bool) {
+	policies := make(map[string]model.Policy, len(s.policies))
+	for k, q := range s.policies {
+		policies[k] = q
+	}
+	policies[a.Key] = p
+	held, over := 0, false
+	var stop func(*window.CallReplay) bool
+	if budget > 0 {
+		stop = func(c *window.CallReplay) bool {
+			held += len(c.Window())
+			over = held > budget
+			return over
+		}
+	}
+	r := window.MergeFor(s.sub, s.Lineage, s.infs, policies, a, need, stop)
+	return r, !over
+}
+
 // Replay is the recording replayed with agent (its key) under p; nil once
 // the sweep is given up.
 func (w *Sweep) Replay(agent string, p model.Policy) *window.Replay {
