@@ -65,6 +65,9 @@ func (a *app) runUI(path string, o options) error {
 		return a.fail(exitUsage, err)
 	}
 	err := tui.Run(a.uiConfig(name, path, o))
+	if sig, ok := err.(*tui.SignalError); ok {
+		return exitCode(128 + int(sig.Signal)) // as a shell reports a process the signal ended
+	}
 	if err != nil {
 		return a.fail(exitFile, err)
 	}

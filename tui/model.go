@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -241,8 +240,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			cmd = openPager(msg.path)
 		}
+	case tea.ResumeMsg: // fg after Ctrl-Z: the terminal comes back without the mouse
+		if !m.mouseOff {
+			cmd = tea.EnableMouseCellMotion
+		}
 	case pagerDoneMsg:
-		os.Remove(msg.path)
+		temps.remove(msg.path)
 		if msg.err != nil {
 			m.flash = "the pager: " + msg.err.Error()
 		}
