@@ -37,7 +37,8 @@ type cutter struct {
 	// waiting is set while a Read waits on a source that has nothing
 	// more for now, every whole line before it handed on (Progress)
 	waiting *atomic.Bool
-	end     cutEnd // how the input ended, read once order is closed
+	handed  *atomic.Int64 // counts the blocks handed on, when not nil
+	end     cutEnd        // how the input ended, read once order is closed
 }
 
 // cutEnd is how far the cutter read: the bytes of the lines it handed
@@ -71,6 +72,9 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 	cur.buf = cur.buf[:0]
 	scanned := 0 // cur.buf[:scanned] holds no line end
 	send := func(blk *block) {
+		if c.handed != nil {
+			c.handed.Add(1)
+		}
 		blk.done = make(chan struct{})
 		work <- blk
 		order <- blk

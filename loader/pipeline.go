@@ -109,7 +109,7 @@ func readNDJSON(b *builder, r io.Reader, line int, ready func() int) error {
 	order := make(chan *block, cap(free))
 	c := cutter{r: r, limit: b.opts.blockSize, maxLine: b.opts.maxLine, ready: ready}
 	if b.loading != nil {
-		c.waiting = &b.loading.waiting
+		c.waiting, c.handed = &b.loading.waiting, &b.loading.handed
 	}
 	go c.run(free, work, order)
 	reference := b.opts.reference
@@ -134,6 +134,9 @@ func readNDJSON(b *builder, r io.Reader, line int, ready func() int) error {
 		}
 		if e := b.build(blk); e != nil {
 			err = e
+		}
+		if b.loading != nil {
+			b.loading.built.Add(1) // after build published it
 		}
 		free <- blk
 	}
