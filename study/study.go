@@ -66,12 +66,15 @@ type Study struct {
 	Given   []string // the knobs given from outside, in the library's words
 	Only    *model.Agent
 
-	q        Request             // what it was opened for
-	scan     *window.LibraryScan // what settling the library version read (nil: a flag or an envelope told it)
-	lead     Agent               // the first agent's, or the defaults in a file with none
-	sub      *model.Recording    // Rec with the replayed agents only
-	infs     []window.Inference
-	policies map[string]model.Policy // settled, by agent key
+	q    Request             // what it was opened for
+	scan *window.LibraryScan // what settling the library version read (nil: a flag or an envelope told it)
+	lead Agent               // the first agent's, or the defaults in a file with none
+	sub  *model.Recording    // Rec with the replayed agents only
+	// noThreshold says of each agent whose recorded strategy needs a
+	// threshold that neither the log nor a flag gave one
+	noThreshold []model.Problem
+	infs        []window.Inference
+	policies    map[string]model.Policy // settled, by agent key
 
 	replayOnce, recordedOnce sync.Once
 	replay, recorded         *window.Replay
@@ -193,6 +196,7 @@ func (s *Study) Problems() []model.Problem {
 	if s.Rec.Tier == model.TierMinimal && slices.Contains(s.Given, "thresholdTokens") {
 		out = append(out, model.Problem{Message: s.Rec.Source + ": --threshold-tokens cannot be applied: tier minimal keeps no token counts to compare it with (§16.4)"})
 	}
+	out = append(out, s.noThreshold...)
 	out = append(out, s.Lineage.Problems...)
 	for _, p := range s.Replay().Problems {
 		out = append(out, model.Problem{Message: s.Rec.Source + ": replay: " + p})
