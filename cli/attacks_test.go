@@ -1,6 +1,11 @@
 package cli
 
 import (
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -27,4 +32,66 @@ func TestSummarizeCutBeforeFirstLLMEnd(t *testing.T) {
 	if code, _, errs := runCLI("report", "--strategy", "token-budget", path); code != exitUsage || !strings.Contains(errs, "needs --threshold-tokens") {
 		t.Errorf("--strategy token-budget on it: exit %d, %q", code, errs)
 	}
+}
+
+// s01's envelope with its producer version replaced.
+func envelopeWithVersion(t *testing.T, version string) string {
+	t.Helper()
+	raw := gunzipFile(t, "../testdata/s01-basic-loop/recording.json.gz")
+	const named = `"agentfootprintVersion":"9.62.0"`
+	out := strings.Replace(string(raw), named, `"agentfootprintVersion":`+strconv.Quote(version), 1)
+	if !strings.Contains(string(raw), named) {
+		t.Fatal("s01's envelope does not name 9.62.0")
+	}
+	path := filepath.Join(t.TempDir(), "recording.json")
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A producer version that cannot be read, or that is outside the
+// versions read, is a problem saying so and which rules were used
+// instead; a version read is none.
+func TestProducerVersionProblems(t *testing.T) {
+	for _, c := range []struct{ version, want string }{
+		{"9.5", `producer.agentfootprintVersion "9.5" is not a version X.Y.Z, so it names none: the 9.57 window rules are used (default: `},
+		{"-1.0.0", `producer.agentfootprintVersion "-1.0.0" is not a version X.Y.Z, so it names none: the 9.57 window rules are used`},
+		{"９.５７.０", `producer.agentfootprintVersion "９.５７.０" is not a version X.Y.Z, so it names none: the 9.57 window rules are used`},
+		{"10.0.0", "producer.agentfootprintVersion 10.0.0 is newer than any version read (9.54.0 – 9.62.x), whose rules may have changed since: the 9.57 window rules are used (envelope: "},
+		{"9.53.0", "producer.agentfootprintVersion 9.53.0 is older than any version read (9.54.0 – 9.62.x): the 9.54 window rules are used (envelope: "},
+		{"9.62.0", ""},
+	} {
+		code, _, errs := runCLI("report", "-q", envelopeWithVersion(t, c.version))
+		if code != 0 && code != exitDiffers {
+			t.Errorf("%s: exit %d: %s", c.version, code, errs)
+		}
+		if c.want == "" {
+			if strings.Contains(errs, "producer.agentfootprintVersion") {
+				t.Errorf("%s: a version read is no problem: %s", c.version, errs)
+			}
+			continue
+		}
+		if !strings.Contains(errs, c.want) {
+			t.Errorf("%s: stderr does not say\n%s\n%s", c.version, c.want, errs)
+		}
+	}
+}
+
+func gunzipFile(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }

@@ -196,6 +196,9 @@ func (s *Study) Problems() []model.Problem {
 	if s.Rec.Tier == model.TierMinimal && slices.Contains(s.Given, "thresholdTokens") {
 		out = append(out, model.Problem{Message: s.Rec.Source + ": --threshold-tokens cannot be applied: tier minimal keeps no token counts to compare it with (§16.4)"})
 	}
+	for _, m := range window.VersionProblems(s.Rec.Library) {
+		out = append(out, model.Problem{Message: s.Rec.Source + ": " + m})
+	}
 	out = append(out, s.noThreshold...)
 	out = append(out, s.Lineage.Problems...)
 	for _, p := range s.Replay().Problems {
