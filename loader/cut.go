@@ -100,8 +100,15 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 				scanned, size = 0, min(minBlock, c.limit)
 				continue
 			}
-			// a long line: keep reading it, never past the limit
+			// a long line: keep reading it, never past the limit. Past a
+			// block, the buffer is made as long as the limit at once: only
+			// what is read into it takes memory, and a line over the limit
+			// is refused with the limit in memory, not twice it while the
+			// buffer doubles (a 1 GB line: 540 MB)
 			size = min(max(size, 2*len(data)), c.maxLine+1)
+			if len(data) >= maxBlock {
+				size = c.maxLine + 1
+			}
 			continue
 		}
 		// a block holds at most maxBlockLines lines: each decodes to an

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -98,5 +99,29 @@ func BenchmarkBadLines(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A line over the limit is refused holding no more than the limit: the
+// buffer is not doubled up to it (each doubling a copy, the old and new
+// buffers together half as much again), so the bytes allocated reading a
+// 64 MB line under a 48 MB limit stay under 1.5 times the limit.
+func TestLongLineRefusedWithinTheLimit(t *testing.T) {
+	const limit = 48 << 20
+	lines := s01Lines(t)
+	in := strings.Join(lines[:3], "\n") + "\n" + `{"type":"agentfootprint.x","payload":{"blob":"` + strings.Repeat("a", 64<<20) + "\"}}\n" + strings.Join(lines[3:], "\n") + "\n"
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	rec, err := startReader(strings.NewReader(in), "long.jsonl", 0, options{maxLine: limit}).Wait()
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > limit*3/2 {
+		t.Errorf("reading a 64 MB line under a %d MB limit allocated %d MB", limit>>20, got>>20)
+	}
+	if len(rec.Problems) != 1 || !strings.Contains(rec.Problems[0].Message, "too long: 64 MB, over the 48 MB line limit") || calls(rec) != 9 {
+		t.Errorf("problems %v, %d calls; want the long line refused and s01's 9 calls", rec.Problems, calls(rec))
 	}
 }
