@@ -81,6 +81,11 @@ func readEnvelope(b *builder, s *jsonStream, e *envelope) error {
 		return s.readFail(err)
 	}
 	if c != '{' {
+		if e.many {
+			// one bad element of an array: the others still load
+			b.problem(loc{label: e.label()}, "is a JSON %s, not an envelope object: skipped", jsonKind(c))
+			return s.skip()
+		}
 		return fail(b.rec.Source, nil, "%s is not an object; not an agentfootprint recording", e.label())
 	}
 	err = s.object(func(key string) error {
@@ -308,4 +313,19 @@ func clip(raw []byte) string {
 		return string(raw[:40]) + "…"
 	}
 	return string(raw)
+}
+
+// jsonKind names the JSON value that starts with c.
+func jsonKind(c byte) string {
+	switch {
+	case c == '[':
+		return "array"
+	case c == '"':
+		return "string"
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == 'n':
+		return "null"
+	}
+	return "number"
 }

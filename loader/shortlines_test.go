@@ -2,6 +2,10 @@ package loader
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -123,5 +127,33 @@ func TestLongLineRefusedWithinTheLimit(t *testing.T) {
 	}
 	if len(rec.Problems) != 1 || !strings.Contains(rec.Problems[0].Message, "too long: 64 MB, over the 48 MB line limit") || calls(rec) != 9 {
 		t.Errorf("problems %v, %d calls; want the long line refused and s01's 9 calls", rec.Problems, calls(rec))
+	}
+}
+
+// One element of an envelope array that is not an envelope is a problem
+// naming it; the others load.
+func TestEnvelopeArrayOneBad(t *testing.T) {
+	f, err := os.Open(filepath.Join(testdata, "s01-basic-loop", "recording.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"7", `"x"`, "[1,{}]", "null"} {
+		in := "[" + bad + ",\n" + string(bytes.TrimSpace(env)) + "]"
+		rec, err := Read(strings.NewReader(in), "array.json")
+		if err != nil {
+			t.Fatalf("%s first: %v", bad, err)
+		}
+		if calls(rec) != 9 || len(rec.Problems) != 1 || !strings.Contains(rec.Problems[0].Message, "array.json: envelope 1: is a JSON ") || !strings.Contains(rec.Problems[0].Message, "not an envelope object: skipped") {
+			t.Errorf("%s first: %d calls, problems %v; want s01's 9 and envelope 1 skipped", bad, calls(rec), rec.Problems)
+		}
 	}
 }
