@@ -43,9 +43,25 @@ func readEnvelopes(b *builder, s *jsonStream) error {
 		return s.readFail(err)
 	}
 	if first == '[' {
+		skipped := 0 // the first element skipped, counting from 1
 		err = s.array(func(i int) error {
-			return readEnvelope(b, s, &envelope{n: i + 1, many: true})
+			e := &envelope{n: i + 1, many: true}
+			c, err := s.peek()
+			if err != nil {
+				return s.readFail(err)
+			}
+			if c != '{' { // one bad element of an array: the others still load
+				if skipped == 0 {
+					skipped = e.n
+				}
+				b.problem(loc{label: e.label()}, "is a JSON %s, not an envelope object: skipped", jsonKind(c))
+				return s.skip()
+			}
+			return readEnvelope(b, s, e)
 		})
+		if err == nil && skipped > 0 && !b.sawEvent {
+			return fail(b.rec.Source, nil, "envelope %d is not an object; not an agentfootprint recording", skipped)
+		}
 	} else {
 		err = readEnvelope(b, s, &envelope{n: 1})
 	}
@@ -81,11 +97,6 @@ func readEnvelope(b *builder, s *jsonStream, e *envelope) error {
 		return s.readFail(err)
 	}
 	if c != '{' {
-		if e.many {
-			// one bad element of an array: the others still load
-			b.problem(loc{label: e.label()}, "is a JSON %s, not an envelope object: skipped", jsonKind(c))
-			return s.skip()
-		}
 		return fail(b.rec.Source, nil, "%s is not an object; not an agentfootprint recording", e.label())
 	}
 	err = s.object(func(key string) error {
