@@ -3,10 +3,12 @@ package loader
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,6 +156,47 @@ func TestEnvelopeArrayOneBad(t *testing.T) {
 		}
 		if calls(rec) != 9 || len(rec.Problems) != 1 || !strings.Contains(rec.Problems[0].Message, "array.json: envelope 1: is a JSON ") || !strings.Contains(rec.Problems[0].Message, "not an envelope object: skipped") {
 			t.Errorf("%s first: %d calls, problems %v; want s01's 9 and envelope 1 skipped", bad, calls(rec), rec.Problems)
+		}
+	}
+}
+
+// A field that cannot be read says what it is, what it should have been
+// and what was done; a count too long for any number keeps its call.
+func TestProblemsSayWhatAndWhatWasDone(t *testing.T) {
+	lines := s01Lines(t)
+	at := func(kind string) int {
+		for i, l := range lines {
+			if strings.Contains(l, `"agentfootprint.`+kind+`"`) {
+				return i
+			}
+		}
+		t.Fatalf("no %s in s01", kind)
+		return -1
+	}
+	for _, c := range []struct {
+		kind, from, to, want string
+		calls                int
+	}{
+		{"stream.llm_end", `"input":`, `"input":1e999,"x":`, `stream.llm_end payload: "usage.input" is a JSON number 1e999, not a whole number that fits in 64 bits; the event is not used`, 9},
+		{"stream.llm_start", `"iteration":`, `"iteration":` + strings.Repeat("9", 401) + `,"x":`, "stream.llm_start iteration is the JSON number 999999999999… (401 digits), beyond any count; read as not given", 9},
+		{"stream.llm_start", `"iteration":`, `"iteration":"one","x":`, `stream.llm_start payload: "iteration" is a JSON string, not a number; the event is not used`, 8}, // the call it opened is not there
+		{"stream.llm_end", `"input":`, `"input":-5,"x":`, "stream.llm_end usage.input -5 is not a count of tokens; taken as not given", 9},
+	} {
+		mutated := slices.Clone(lines)
+		i := at(c.kind)
+		if !strings.Contains(mutated[i], c.from) {
+			t.Fatalf("%s has no %s", c.kind, c.from)
+		}
+		mutated[i] = strings.Replace(mutated[i], c.from, c.to, 1)
+		rec, err := Read(strings.NewReader(strings.Join(mutated, "\n")+"\n"), "m.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Problems) == 0 || !strings.Contains(rec.Problems[0].Message, fmt.Sprintf("m.jsonl:%d: %s", i+1, c.want)) {
+			t.Errorf("%s %s: problems %v\nwant the first to say %q", c.kind, c.to, rec.Problems, c.want)
+		}
+		if calls(rec) < c.calls {
+			t.Errorf("%s %s: %d calls, want %d", c.kind, c.to, calls(rec), c.calls)
 		}
 	}
 }
