@@ -95,3 +95,48 @@ func gunzipFile(t *testing.T, path string) []byte {
 	}
 	return raw
 }
+
+// --all-problems says every problem of the file, each once, as the loader
+// meets them; without it the first 1,000 and one line counting the rest.
+func TestAllProblemsStreamed(t *testing.T) {
+	lines := strings.Split(strings.TrimSuffix(string(mustRead(t, s01)), "\n"), "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		b.WriteString(l + "\n")
+		if i == 3 {
+			b.WriteString(strings.Repeat("x\n", 3000))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "bad.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	count := func(errs string) (bad int, summary bool) {
+		for _, l := range strings.Split(errs, "\n") {
+			switch {
+			case strings.Contains(l, "more problems not listed"):
+				summary = true
+			case strings.Contains(l, "invalid character 'x'") && strings.HasPrefix(l, path+":"):
+				bad++
+			}
+		}
+		return
+	}
+	code, _, errs := runCLI("report", "-q", "--all-problems", path)
+	if bad, _ := count(errs); code != 0 || bad != 3000 || !strings.Contains(errs, path+":3004: invalid JSON") {
+		t.Errorf("--all-problems: exit %d, %d of the 3000 bad lines said", code, bad)
+	}
+	code, _, errs = runCLI("report", "-q", path)
+	if bad, summary := count(errs); code != 0 || bad != 1000 || !summary {
+		t.Errorf("without it: exit %d, %d bad lines said (want 1000), the rest counted: %v", code, bad, summary)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

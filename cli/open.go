@@ -43,6 +43,7 @@ func (a *app) studyCmd(c *cobra.Command, o *options, check func() error, run fun
 	o.agentFlag(fs)
 	o.quietFlag(fs)
 	o.inputFlags(fs)
+	fs.BoolVar(&o.allProblems, "all-problems", false, "say every problem of the file on stderr as it is met (not the first 1,000 and a count by kind)")
 	return c
 }
 
@@ -53,7 +54,23 @@ func (a *app) openStudy(path string, o options) (*study.Study, error) {
 	if isTerminal(a.raw) && !o.quiet {
 		progress = a.raw
 	}
-	rec, err := a.open(path, o.maxLine(), progress)
+	var rec *model.Recording
+	var err error
+	streamed := 0
+	if o.allProblems && path != "" {
+		// streamed as the loader meets them: a file of bad lines is never
+		// held whole to be said
+		l := loader.StartListing(path, o.maxLine(), func(p model.Problem) {
+			streamed++
+			fmt.Fprintln(a.stderr, termtext.Line(p.Message))
+		})
+		if progress != nil {
+			showProgress(l, progress)
+		}
+		rec, err = l.Wait()
+	} else {
+		rec, err = a.open(path, o.maxLine(), progress)
+	}
 	if err != nil {
 		return nil, a.fail(exitFile, err)
 	}
@@ -75,7 +92,14 @@ func (a *app) openStudy(path string, o options) (*study.Study, error) {
 	if err != nil {
 		return s, a.fail(exitUsage, err)
 	}
-	for _, p := range s.Problems() {
+	problems := s.Problems()
+	if o.allProblems && path != "" {
+		// the lines' problems were said as they came (the list holds the
+		// first of them); what the end of the input and the study found
+		// is said now
+		problems = problems[min(streamed, len(rec.Problems), loader.MaxListed):]
+	}
+	for _, p := range problems {
 		fmt.Fprintln(a.stderr, termtext.Line(p.Message))
 	}
 	if lead := s.Lead(); lead.Inferred && !o.quiet {

@@ -64,6 +64,8 @@ Output flags:
                                no progress on stderr
   --fail-on-differs            export, report: exit 3 when any recorded window is not
                                reproduced (for CI)
+  --all-problems               export, report, evidence: every problem of the file on stderr
+                               as it is met, not the first 1,000 and a count by kind
   --strict-json                export: a lone surrogate as \ufffd, not \ud83d (for readers such
                                as jq 1.6 that refuse one); how many is said on stderr
   --in answers|arguments|all   evidence: judge the answers (default), the tool-call arguments,

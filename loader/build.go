@@ -107,6 +107,9 @@ func (b *builder) problem(at loc, format string, args ...any) {
 }
 
 func (b *builder) addProblem(at loc, msg string) {
+	if b.opts.each != nil {
+		b.opts.each(model.Problem{Line: at.line, Message: b.located(at, msg)})
+	}
 	if len(b.rec.Problems) >= maxProblems {
 		b.unlisted.add(at.line, msg)
 		return

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -301,6 +302,18 @@ func (c *cutter) fill(blk *block, size, scanned int) error {
 // (0: DefaultMaxLine).
 func StartLimited(path string, maxLine int) *Loading {
 	return start(path, options{maxLine: maxLine}, func(l *Loading) (*model.Recording, error) { return l.loadFile(path) })
+}
+
+// StartListing is StartLimited (path "-": standard input) that tells
+// each every problem of a line as it is met, in file order, on the
+// loader's goroutine: all of them, where the recording lists the first
+// maxProblems and counts the rest.
+func StartListing(path string, maxLine int, each func(model.Problem)) *Loading {
+	o := options{maxLine: maxLine, each: each}
+	if path == "-" {
+		return startReader(os.Stdin, "stdin", 0, o)
+	}
+	return start(path, o, func(l *Loading) (*model.Recording, error) { return l.loadFile(path) })
 }
 
 // StartReaderLimited is StartReader with the longest line read set to

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"time"
+
+	"github.com/afinspect/inspect/model"
 )
 
 // An NDJSON log is read in blocks of whole lines: one goroutine cuts the
@@ -19,6 +21,9 @@ type options struct {
 	blockSize int  // largest block; 0 is maxBlock
 	workers   int  // 0 is two
 	maxLine   int  // longest line read; 0 is DefaultMaxLine
+	// each, when not nil, is told every problem of a line as it is met,
+	// those past the list's bound too (StartListing)
+	each func(model.Problem)
 }
 
 const (

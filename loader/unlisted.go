@@ -128,3 +128,7 @@ func clipExample(msg string) string {
 	}
 	return msg[:cut] + "…"
 }
+
+// MaxListed is how many problems a recording lists (the rest are
+// counted by kind in one more).
+const MaxListed = maxProblems
