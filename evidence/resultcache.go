@@ -18,9 +18,12 @@ import (
 // index than to keep.
 const cachedResult = 64 << 10
 
-// maxCachedForms bounds the forms kept for all results; past it the cache
-// starts again.
-const maxCachedForms = 4 * FormLimit
+// maxCachedForms and maxCachedBytes bound the forms kept for all results
+// and the results held for them; past either the cache starts again.
+const (
+	maxCachedForms = 4 * FormLimit
+	maxCachedBytes = 256 << 20
+)
 
 type resultForms struct {
 	content string // held, so that its bytes (the key) are not reused
@@ -37,6 +40,7 @@ var resultCache struct {
 	sync.Mutex
 	byContent map[resultKey]*resultForms
 	forms     int
+	bytes     int
 }
 
 // formsOf is what content adds to an empty set, kept.
@@ -55,11 +59,12 @@ func formsOf(content string) *resultForms {
 		r.full = fresh.forms
 	}
 	resultCache.Lock()
-	if resultCache.byContent == nil || resultCache.forms+len(r.order) > maxCachedForms {
-		resultCache.byContent, resultCache.forms = map[resultKey]*resultForms{}, 0
+	if resultCache.byContent == nil || resultCache.forms+len(r.order) > maxCachedForms || resultCache.bytes+len(content) > maxCachedBytes {
+		resultCache.byContent, resultCache.forms, resultCache.bytes = map[resultKey]*resultForms{}, 0, 0
 	}
 	resultCache.byContent[key] = r
 	resultCache.forms += len(r.order)
+	resultCache.bytes += len(content)
 	resultCache.Unlock()
 	return r
 }
