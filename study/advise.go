@@ -192,12 +192,14 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			walkers := map[*adviseBase]*walker{}
+			// the tasks come subject by subject: one walker, the current
+			// subject's (one kept for every subject grew the heap with the
+			// agents, and a file of 400 of them spent its time collecting)
+			var w *walker
+			var wBase *adviseBase
 			for t := range next {
-				w := walkers[t.sub.base]
-				if w == nil {
-					w = newWalker(t.sub.base)
-					walkers[t.sub.base] = w
+				if w == nil || wBase != t.sub.base {
+					w, wBase = newWalker(t.sub.base), t.sub.base
 				}
 				t.sub.tally(w, grids[t.sub.agent.Agent.Key].policies[t.row], t.row)
 				mu.Lock()
