@@ -188,12 +188,14 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			walkers := map[*adviseBase]*walker{}
+			// the tasks come subject by subject: one walker, the current
+			// subject's (one kept for every subject grew the heap with the
+			// agents, and a file of 400 of them spent its time collecting)
+			var w *walker
+			var wBase *adviseBase
 			for t := range next {
-				w := walkers[t.sub.base]
-				if w == nil {
-					w = newWalker(t.sub.base)
-					walkers[t.sub.base] = w
+				if w == nil || wBase != t.sub.base {
+					w, wBase = newWalker(t.sub.base), t.sub.base
 				}
 				t.sub.tally(w, grids[t.sub.agent.Agent.Key].policies[t.row], t.row)
 				mu.Lock()
@@ -223,8 +225,7 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 // row) and tallies it; under its own recorded policy it also counts the
 // values never read.
 func (sub *subject) tally(w *walker, p model.Policy, row int) {
-	key := sub.agent.Agent.Key
-	r, whole := replayWithin(sub.s, key, p, sub.base.budget())
+	r, whole := sub.s.ReplayFor(sub.agent.Agent, p, sub.base.budget(), sub.base.others)
 	if !whole {
 		sub.rows[row] = sweepTally{over: true}
 		return

@@ -23,8 +23,11 @@ type adviseBase struct {
 	agent *study.Agent
 	shape *window.Replay // under the settled policies: every replay lists the same calls in this order
 	steps []walkStep     // the calls of the agent's chains, depth first, each entered then left
-	calls []adviseCall   // the agent's calls, in replay order
-	of    []int32        // by replay call: its place in calls, -1 for another agent's
+	// others are the other agents' runs the steps enter (a sweep's replay
+	// holds only them and the agent's)
+	others map[*model.Run]bool
+	calls  []adviseCall // the agent's calls, in replay order
+	of     []int32      // by replay call: its place in calls, -1 for another agent's
 
 	values  []string // the values asked about, by id
 	shapes  []string // and their shapes
@@ -128,6 +131,12 @@ func newAdviseBase(s *study.Study, a *study.Agent) *adviseBase {
 		}
 	}
 	b.steps = chainSteps(b.calls, preds)
+	b.others = map[*model.Run]bool{}
+	for _, st := range b.steps {
+		if run := b.shape.Calls[st.call].Run; run.Agent != a.Agent {
+			b.others[run] = true
+		}
+	}
 	b.readValues(preds)
 	b.readMessages()
 	return b

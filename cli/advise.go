@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,8 +98,16 @@ func (a *app) advise(files []string, o options) error {
 			fmt.Fprintf(a.raw, "\r\x1b[Kinspect: advising: %d/%d policies replayed", done, total)
 		}
 	}
+	room := memoryRoom()
+	show := progress
+	progress = func(done, total int) {
+		room(done)
+		if show != nil {
+			show(done, total)
+		}
+	}
 	advice, err := advise.Files(context.Background(), studies, o.agent, progress)
-	if progress != nil {
+	if show != nil {
 		fmt.Fprint(a.raw, "\r\x1b[K")
 	}
 	if err != nil {
@@ -125,6 +134,31 @@ func memoryTarget(size int64) {
 		return
 	}
 	debug.SetMemoryLimit(max(256<<20, size*2/5))
+}
+
+// memoryRoom is told each policy replayed and keeps memoryTarget's limit
+// at least twice the live heap: the sweep keeps what it found of every
+// agent (about 2.5 times a many-agent file's size, linear in it), and a
+// limit below twice that has the collector run without end (400 agents
+// of 208 KB: 12 s instead of 4). It looks every 16 policies.
+func memoryRoom() func(done int) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		return func(int) {}
+	}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	return func(done int) {
+		if done%16 != 0 {
+			return
+		}
+		metrics.Read(s)
+		if s[0].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		live := int64(s[0].Value.Uint64())
+		if limit := debug.SetMemoryLimit(-1); 2*live > limit {
+			debug.SetMemoryLimit(2 * live)
+		}
+	}
 }
 
 // openAll loads and opens the files, all at once, and says each one's

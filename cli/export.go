@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -17,6 +18,7 @@ import (
 // exportCmd is `inspect export`: the replay as JSON.
 func (a *app) exportCmd() *cobra.Command {
 	var o options
+	var strict bool
 	c := a.studyCmd(&cobra.Command{
 		Use:   "export [flags] FILE",
 		Short: "print the replay as JSON (format inspect.export.v1)",
@@ -32,12 +34,26 @@ values' evidence. An absent policy flag is inferred.`,
 		}
 		return nil
 	}, func(path string, s *study.Study) error {
-		if err := writeExport(a.stdout, path, s); err != nil {
+		w := io.Writer(a.stdout)
+		var sw *export.Strict
+		if strict {
+			sw = export.NewStrict(a.stdout)
+			w = sw
+		}
+		err := writeExport(w, path, s)
+		if err == nil && sw != nil {
+			err = sw.Close()
+		}
+		if err != nil {
 			return a.fail(exitFile, err)
+		}
+		if sw != nil && sw.Replaced > 0 {
+			fmt.Fprintf(a.stderr, "inspect export: %s: %d lone surrogate(s) written as \\ufffd (--strict-json)\n", path, sw.Replaced)
 		}
 		return a.failOnDiffers(o, s)
 	})
 	c.Flags().StringVar(&o.format, "format", "json", "`FORMAT`: json (the only one)")
+	c.Flags().BoolVar(&strict, "strict-json", false, "write a lone surrogate (kept as \\ud83d, as the library's JSON.stringify writes it) as \\ufffd, for readers that refuse one")
 	o.failDifferFlag(c.Flags())
 	return c
 }

@@ -14,24 +14,25 @@ import (
 // it takes (policy, output, input, the UI's). A knob left at -1 (or "")
 // is inferred.
 type options struct {
-	strategy   string
-	keepRecent int
-	keepPins   int
-	threshold  int
-	noAnchor   bool
-	format     string
-	agent      string // --agent KEY
-	quiet      bool   // -q: no "policy inferred" line, no progress
-	failDiffer bool   // --fail-on-differs: exit 3 when a recorded window is not reproduced
-	maxLineMB  int    // --max-line-mb: the longest line read; 0 is the loader's default
-	failOn     string // evidence --fail-on left,never-read: exit 4 when such a value exists
-	in         string // evidence --in answers|arguments|all: the values judged
-	wide       bool   // evidence --wide: the table unfitted
-	width      int    // evidence --width N: the table fitted to N columns
-	theme      string // --theme auto|dark|light (the UI)
-	follow     bool   // -f: the UI reads the file again as it grows
-	library    string // --library-version X.Y.Z: replay under that version's window rules
-	given      map[string]bool
+	strategy    string
+	keepRecent  int
+	keepPins    int
+	threshold   int
+	noAnchor    bool
+	format      string
+	agent       string // --agent KEY
+	quiet       bool   // -q: no "policy inferred" line, no progress
+	failDiffer  bool   // --fail-on-differs: exit 3 when a recorded window is not reproduced
+	maxLineMB   int    // --max-line-mb: the longest line read; 0 is the loader's default
+	allProblems bool   // --all-problems: every problem on stderr as it is met
+	failOn      string // evidence --fail-on left,never-read: exit 4 when such a value exists
+	in          string // evidence --in answers|arguments|all: the values judged
+	wide        bool   // evidence --wide: the table unfitted
+	width       int    // evidence --width N: the table fitted to N columns
+	theme       string // --theme auto|dark|light (the UI)
+	follow      bool   // -f: the UI reads the file again as it grows
+	library     string // --library-version X.Y.Z: replay under that version's window rules
+	given       map[string]bool
 }
 
 // policyFlags are the knobs; an absent one is inferred from the

@@ -42,6 +42,14 @@ func TestPerCommandHelpAndCompletion(t *testing.T) {
 			t.Errorf("completion %s: exit %d, %d bytes", sh, code, len(out))
 		}
 	}
+	// a shell with no script, or none named, is a usage error, not the
+	// help with status 0
+	for _, args := range [][]string{{"completion", "tcsh"}, {"completion", "powershell"}, {"completion"}} {
+		code, out, errs := runCLI(args...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, "bash, zsh or fish") {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want 2 naming the shells", args, code, len(out), errs)
+		}
+	}
 }
 
 // A flag another command takes is named as that command's, not as

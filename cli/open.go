@@ -45,6 +45,7 @@ func (a *app) studyCmd(c *cobra.Command, o *options, check func() error, run fun
 	o.agentFlag(fs)
 	o.quietFlag(fs)
 	o.inputFlags(fs)
+	fs.BoolVar(&o.allProblems, "all-problems", false, "say every problem of the file on stderr as it is met (not the first 1,000 and a count by kind)")
 	return c
 }
 
@@ -56,7 +57,23 @@ func (a *app) openStudy(paths []string, o options) (*study.Study, error) {
 	if isTerminal(a.raw) && !o.quiet {
 		progress = a.raw
 	}
-	rec, err := a.openFiles(paths, o.maxLine(), progress)
+	var rec *model.Recording
+	var err error
+	streamed := 0
+	if o.allProblems && len(paths) == 1 && paths[0] != "" {
+		// streamed as the loader meets them: a file of bad lines is never
+		// held whole to be said
+		l := loader.StartListing(paths[0], o.maxLine(), func(p model.Problem) {
+			streamed++
+			fmt.Fprintln(a.stderr, termtext.Line(p.Message))
+		})
+		if progress != nil {
+			showProgress(l, progress)
+		}
+		rec, err = l.Wait()
+	} else {
+		rec, err = a.openFiles(paths, o.maxLine(), progress)
+	}
 	if err != nil {
 		return nil, a.fail(exitFile, err)
 	}
@@ -78,7 +95,14 @@ func (a *app) openStudy(paths []string, o options) (*study.Study, error) {
 	if err != nil {
 		return s, a.fail(exitUsage, err)
 	}
-	for _, p := range s.Problems() {
+	problems := s.Problems()
+	if o.allProblems && len(paths) == 1 && paths[0] != "" {
+		// the lines' problems were said as they came (the list holds the
+		// first of them); what the end of the input and the study found
+		// is said now
+		problems = problems[min(streamed, len(rec.Problems), loader.MaxListed):]
+	}
+	for _, p := range problems {
 		fmt.Fprintln(a.stderr, termtext.Line(p.Message))
 	}
 	if lead := s.Lead(); lead.Inferred && !o.quiet {

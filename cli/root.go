@@ -122,7 +122,7 @@ func (a *app) root() *cobra.Command {
 		}
 		commandHelp(c, args)
 	})
-	root.AddCommand(a.versionCmd(), a.manCmd(), a.configCmd())
+	root.AddCommand(a.versionCmd(), a.manCmd(), a.configCmd(), a.completionCmd())
 	// the config file's flags for the command that runs, where the
 	// command line gave none
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
@@ -132,7 +132,6 @@ func (a *app) root() *cobra.Command {
 		return nil
 	}
 	root.InitDefaultHelpCmd()
-	root.InitDefaultCompletionCmd()
 	registerCompletions(root)
 	return root
 }

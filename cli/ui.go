@@ -84,6 +84,9 @@ func (a *app) runUI(paths []string, o options) error {
 		return a.fail(exitUsage, err)
 	}
 	err := tui.Run(a.uiConfig(name, paths, o))
+	if sig, ok := err.(*tui.SignalError); ok {
+		return exitCode(128 + int(sig.Signal)) // as a shell reports a process the signal ended
+	}
 	if err != nil {
 		return a.fail(exitFile, err)
 	}

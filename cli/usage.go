@@ -87,6 +87,10 @@ Output flags:
                                reproduced (for CI)
   -o, --output PAGE.html       share: the page to write (- for standard output)
   --call N | N-M               share: only these calls (the file's numbers)
+  --all-problems               export, report, evidence: every problem of the file on stderr
+                               as it is met, not the first 1,000 and a count by kind
+  --strict-json                export: a lone surrogate as \ufffd, not \ud83d (for readers such
+                               as jq 1.6 that refuse one); how many is said on stderr
   --in answers|arguments|all   evidence, share: judge the answers (default), the tool-call arguments,
                                or both; the two are counted apart either way
   --fail-on V[,V…]             evidence: exit 4 when a value --in selects has one of these

@@ -115,6 +115,14 @@ func (x *Index) AddToolResult(content string) {
 	if x.Truncated() {
 		return
 	}
+	if x.only == nil && len(content) >= cachedResult {
+		x.addCachedResult(content)
+		return
+	}
+	x.addToolResult(content)
+}
+
+func (x *Index) addToolResult(content string) {
 	t := jsTrim(content)
 	if t != "" && (t[0] == '{' || t[0] == '[') {
 		if v, ok := parseJSON(t); ok {

@@ -32,7 +32,7 @@ type builder struct {
 	settled  int       // calls settled so far (what a snapshot holds)
 	sawEvent bool      // some event's type starts with "agentfootprint."
 	tier     tierSeen  // what the events seen so far tell of the tier (§16.2)
-	dropped  int       // problems past maxProblems
+	unlisted unlisted  // problems past maxProblems
 	dirty    int       // index of the first segment changed since the last publish
 	views    viewState // what is kept to make views (view.go)
 	input    inputRead // how far the input's lines were applied
@@ -112,8 +112,11 @@ func (b *builder) problem(at loc, format string, args ...any) {
 }
 
 func (b *builder) addProblem(at loc, msg string) {
+	if b.opts.each != nil {
+		b.opts.each(model.Problem{Line: at.line, Message: b.located(at, msg)})
+	}
 	if len(b.rec.Problems) >= maxProblems {
-		b.dropped++
+		b.unlisted.add(at.line, msg)
 		return
 	}
 	b.rec.Problems = append(b.rec.Problems, model.Problem{Line: at.line, Message: b.located(at, msg)})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -37,7 +38,8 @@ type cutter struct {
 	// waiting is set while a Read waits on a source that has nothing
 	// more for now, every whole line before it handed on (Progress)
 	waiting *atomic.Bool
-	end     cutEnd // how the input ended, read once order is closed
+	handed  *atomic.Int64 // counts the blocks handed on, when not nil
+	end     cutEnd        // how the input ended, read once order is closed
 }
 
 // cutEnd is how far the cutter read: the bytes of the lines it handed
@@ -71,6 +73,9 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 	cur.buf = cur.buf[:0]
 	scanned := 0 // cur.buf[:scanned] holds no line end
 	send := func(blk *block) {
+		if c.handed != nil {
+			c.handed.Add(1)
+		}
 		blk.done = make(chan struct{})
 		work <- blk
 		order <- blk
@@ -96,9 +101,23 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 				scanned, size = 0, min(minBlock, c.limit)
 				continue
 			}
-			// a long line: keep reading it, never past the limit
+			// a long line: keep reading it, never past the limit. Past a
+			// block, the buffer is made as long as the limit at once: only
+			// what is read into it takes memory, and a line over the limit
+			// is refused with the limit in memory, not twice it while the
+			// buffer doubles (a 1 GB line: 540 MB)
 			size = min(max(size, 2*len(data)), c.maxLine+1)
+			if len(data) >= maxBlock {
+				size = c.maxLine + 1
+			}
 			continue
+		}
+		// a block holds at most maxBlockLines lines: each decodes to an
+		// event of some hundred bytes whatever its length, and a file of
+		// short bad lines ("{}", "x") must cost no more than a long one
+		cut := false
+		if j := nthLineEnd(data[:i+1], maxBlockLines); j >= 0 && j < i {
+			i, err, cut = j, nil, true
 		}
 		var next *block
 		if err == nil {
@@ -115,9 +134,39 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 		if err != nil {
 			return
 		}
-		cur, size = next, min(2*size, c.limit)
-		scanned = len(cur.buf) // the rest of a line, after the last line end
+		if cut {
+			// the lines are short: read about as much as the next block
+			// holds, not the rest of a block each time
+			size = max(min(2*len(data), c.limit), minBlock)
+		} else {
+			size = min(2*size, c.limit)
+		}
+		cur = next
+		scanned = 0 // the rest may hold whole lines: looked at again
+		if !cut {
+			scanned = len(cur.buf) // the rest of a line, after the last line end
+		}
 	}
+}
+
+// maxBlockLines bounds the lines of a block (and so its events).
+const maxBlockLines = 8192
+
+// nthLineEnd is the index of the n-th line end in data, -1 when data
+// holds fewer.
+func nthLineEnd(data []byte, n int) int {
+	if n <= 0 || len(data) < n {
+		return -1
+	}
+	off := 0
+	for range n {
+		k := bytes.IndexByte(data[off:], '\n')
+		if k < 0 {
+			return -1
+		}
+		off += k + 1
+	}
+	return off - 1
 }
 
 // last is data, what the input ends with, less a last line the input
@@ -253,6 +302,18 @@ func (c *cutter) fill(blk *block, size, scanned int) error {
 // (0: DefaultMaxLine).
 func StartLimited(path string, maxLine int) *Loading {
 	return start(path, options{maxLine: maxLine}, func(l *Loading) (*model.Recording, error) { return l.loadFile(path) })
+}
+
+// StartListing is StartLimited (path "-": standard input) that tells
+// each every problem of a line as it is met, in file order, on the
+// loader's goroutine: all of them, where the recording lists the first
+// maxProblems and counts the rest.
+func StartListing(path string, maxLine int, each func(model.Problem)) *Loading {
+	o := options{maxLine: maxLine, each: each}
+	if path == "-" {
+		return startReader(os.Stdin, "stdin", 0, o)
+	}
+	return start(path, o, func(l *Loading) (*model.Recording, error) { return l.loadFile(path) })
 }
 
 // StartReaderLimited is StartReader with the longest line read set to

@@ -47,9 +47,25 @@ func readEnvelopes(b *builder, s *jsonStream) error {
 		return s.readFail(err)
 	}
 	if first == '[' {
+		skipped := 0 // the first element skipped, counting from 1
 		err = s.array(func(i int) error {
-			return readEnvelope(b, s, &envelope{n: i + 1, many: true})
+			e := &envelope{n: i + 1, many: true}
+			c, err := s.peek()
+			if err != nil {
+				return s.readFail(err)
+			}
+			if c != '{' { // one bad element of an array: the others still load
+				if skipped == 0 {
+					skipped = e.n
+				}
+				b.problem(loc{label: e.label()}, "is a JSON %s, not an envelope object: skipped", jsonKind(c))
+				return s.skip()
+			}
+			return readEnvelope(b, s, e)
 		})
+		if err == nil && skipped > 0 && !b.sawEvent {
+			return fail(b.rec.Source, nil, "envelope %d is not an object; not an agentfootprint recording", skipped)
+		}
 	} else {
 		err = readEnvelope(b, s, &envelope{n: 1})
 	}
@@ -339,4 +355,19 @@ func clip(raw []byte) string {
 		return string(raw[:40]) + "…"
 	}
 	return string(raw)
+}
+
+// jsonKind names the JSON value that starts with c.
+func jsonKind(c byte) string {
+	switch {
+	case c == '[':
+		return "array"
+	case c == '"':
+		return "string"
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == 'n':
+		return "null"
+	}
+	return "number"
 }

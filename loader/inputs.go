@@ -186,16 +186,19 @@ func (l *Loading) readOne(b *builder, in input) {
 // endInput says what is wrong with the last line an input of several
 // ended inside of (nothing more will come for it), and forgets it.
 func (b *builder) endInput() {
-	p := viewProblems{list: b.rec.Problems, dropped: b.dropped, b: b}
+	p := viewProblems{list: b.rec.Problems, unlisted: b.unlisted, b: b}
 	b.heldProblems(&p)
-	b.rec.Problems, b.dropped = p.list, p.dropped
+	b.rec.Problems, b.unlisted = p.list, p.unlisted
 	b.input = inputRead{}
 }
 
 // rawProblem is a problem whose message names its place already.
 func (b *builder) rawProblem(msg string) {
+	if b.opts.each != nil {
+		b.opts.each(model.Problem{Message: msg})
+	}
 	if len(b.rec.Problems) >= maxProblems {
-		b.dropped++
+		b.unlisted.add(0, msg)
 		return
 	}
 	b.rec.Problems = append(b.rec.Problems, model.Problem{Message: msg})

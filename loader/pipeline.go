@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"time"
+
+	"github.com/afinspect/inspect/model"
 )
 
 // An NDJSON log is read in blocks of whole lines: one goroutine cuts the
@@ -19,6 +21,9 @@ type options struct {
 	blockSize int  // largest block; 0 is maxBlock
 	workers   int  // 0 is two
 	maxLine   int  // longest line read; 0 is DefaultMaxLine
+	// each, when not nil, is told every problem of a line as it is met,
+	// those past the list's bound too (StartListing)
+	each func(model.Problem)
 }
 
 const (
@@ -109,7 +114,7 @@ func readNDJSON(b *builder, r io.Reader, line int, ready func() int) error {
 	order := make(chan *block, cap(free))
 	c := cutter{r: r, limit: b.opts.blockSize, maxLine: b.opts.maxLine, ready: ready}
 	if b.loading != nil {
-		c.waiting = &b.loading.waiting
+		c.waiting, c.handed = &b.loading.waiting, &b.loading.handed
 	}
 	go c.run(free, work, order)
 	reference := b.opts.reference
@@ -134,6 +139,9 @@ func readNDJSON(b *builder, r io.Reader, line int, ready func() int) error {
 		}
 		if e := b.build(blk); e != nil {
 			err = e
+		}
+		if b.loading != nil {
+			b.loading.built.Add(1) // after build published it
 		}
 		free <- blk
 	}

@@ -15,7 +15,8 @@ type Progress struct {
 	Calls        int   // model calls loaded so far: those a Snapshot now holds
 	Done         bool
 	// Waiting: the input has nothing more for now (a pipe whose writer is
-	// quiet); every whole line read so far has been handed on to be loaded.
+	// quiet), and every whole line read so far is loaded: a Snapshot
+	// holds what it made.
 	Waiting bool
 }
 
@@ -29,8 +30,10 @@ type Loading struct {
 	calls atomic.Int64
 	done  chan struct{}
 	// waiting is set while the reader waits on an input that has nothing
-	// more for now (Progress.Waiting)
-	waiting atomic.Bool
+	// more for now (Progress.Waiting); handed and built count the blocks
+	// the reader handed on and those built and published since
+	waiting       atomic.Bool
+	handed, built atomic.Int64
 
 	mu       sync.Mutex
 	format   string
@@ -78,7 +81,8 @@ func start(name string, opts options, load func(*Loading) (*model.Recording, err
 
 // Progress is safe to call from any goroutine, and cheap.
 func (l *Loading) Progress() Progress {
-	p := Progress{Bytes: l.read.Load(), Total: l.total.Load(), Calls: int(l.calls.Load()), Waiting: l.waiting.Load()}
+	waiting := l.waiting.Load() && l.handed.Load() == l.built.Load()
+	p := Progress{Bytes: l.read.Load(), Total: l.total.Load(), Calls: int(l.calls.Load()), Waiting: waiting}
 	select {
 	case <-l.done:
 		p.Done = true

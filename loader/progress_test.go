@@ -15,7 +15,7 @@ import (
 // waitFor polls cond for up to 10 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); !cond(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
@@ -40,7 +40,10 @@ func TestSnapshotWhileLoading(t *testing.T) {
 	if _, err := pw.Write(data[:half]); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the first part's calls", func() bool { return l.Progress().Calls > 0 })
+	// decided on the state the write made: the first part read and loaded,
+	// the loader waiting for more (not on the first calls it happened to
+	// see, while it went on with the rest of the part)
+	waitFor(t, "the first part loaded", func() bool { p := l.Progress(); return p.Waiting && p.Bytes == int64(half) })
 	snap := l.Snapshot()
 	before := dump(snap)
 	p := l.Progress()

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/afinspect/inspect/model"
@@ -69,7 +71,8 @@ func badEvent(data []byte, last bool, err error) string {
 	switch {
 	case !errors.As(err, &se):
 		return "not an event: " + describe(err)
-	case se.Offset < int64(len(data)):
+	case se.Offset < int64(len(data)) || !strings.HasPrefix(se.Error(), "unexpected end"):
+		// "x" fails on its last byte too: that is not JSON, not a cut
 		return fmt.Sprintf("invalid JSON: %v (at byte %d)", err, se.Offset)
 	case last:
 		return "the last line is cut off (invalid JSON: unexpected end of line)"
@@ -86,7 +89,42 @@ func describe(err error) string {
 	if te.Field == "" {
 		return "a JSON " + te.Value + ", not an object"
 	}
-	return fmt.Sprintf("%q is a JSON %s", te.Field, te.Value)
+	value := te.Value
+	if lit, ok := strings.CutPrefix(value, "number "); ok && len(lit) > 24 {
+		value = fmt.Sprintf("number %s… (%d characters)", lit[:12], len(lit))
+	}
+	// what is wrong: what the value is, and what it should have been
+	return fmt.Sprintf("%q is a JSON %s, %s", te.Field, value, wanted(te))
+}
+
+// wanted says what a field that did not decode should have held.
+func wanted(te *json.UnmarshalTypeError) string {
+	if te.Type == nil {
+		return "not what the field holds"
+	}
+	number := strings.HasPrefix(te.Value, "number")
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if number {
+			return "not a whole number that fits in 64 bits"
+		}
+		return "not a whole number"
+	case reflect.Float32, reflect.Float64:
+		if number {
+			return "beyond what a double holds"
+		}
+		return "not a number"
+	case reflect.String:
+		return "not a string"
+	case reflect.Bool:
+		return "not true or false"
+	case reflect.Slice, reflect.Array:
+		return "not an array"
+	case reflect.Struct, reflect.Map:
+		return "not an object"
+	}
+	return "not a " + te.Type.String()
 }
 
 // refDecode decodes a payload into v, noting a problem when it does not fit.
@@ -96,7 +134,11 @@ func refDecode(payload json.RawMessage, p *parsed, v any) bool {
 		return false
 	}
 	if err := unmarshal(payload, v); err != nil {
-		p.problem(p.kind.name() + " payload: " + describe(err))
+		done := "; the event is not used"
+		if p.kind == kindTurnEnd || p.kind == kindFatal {
+			done = "; the rest of the event is read" // the builder reads what it can of these
+		}
+		p.problem(p.kind.name() + " payload: " + describe(err) + done)
 		return false
 	}
 	return true

@@ -19,7 +19,7 @@ func refString(p *parsed, field string, raw json.RawMessage, dst *string) bool {
 		return true
 	}
 	if err := unmarshal(raw, dst); err != nil {
-		p.problem(fmt.Sprintf("%s payload: %q is a JSON %s", p.kind.name(), field, jsonType(raw)))
+		p.problem(fmt.Sprintf("%s payload: %q is a JSON %s, not a string; the event is not used", p.kind.name(), field, jsonType(raw)))
 		return false
 	}
 	return true
@@ -35,7 +35,13 @@ func refCount(p *parsed, field string, raw json.RawMessage, dst *int) bool {
 	}
 	var f float64
 	if err := unmarshal(raw, &f); err != nil {
-		p.problem(fmt.Sprintf("%s payload: %q is a JSON %s", p.kind.name(), field, jsonType(raw)))
+		if jsonType(raw) == "number" {
+			// too large for any count (a double's range): the call is
+			// kept, without it
+			p.problem(fmt.Sprintf("%s %s is the JSON number %s, beyond any count; read as not given", p.kind.name(), field, clipLiteral(raw)))
+			return true
+		}
+		p.problem(fmt.Sprintf("%s payload: %q is a JSON %s, not a number; the event is not used", p.kind.name(), field, jsonType(raw)))
 		return false
 	}
 	*dst = int(max(min(math.Trunc(f), 1<<53), -(1 << 53)))
@@ -60,4 +66,12 @@ func jsonType(raw json.RawMessage) string {
 		return "null"
 	}
 	return "number"
+}
+
+// clipLiteral is a number's text, its middle left out when long.
+func clipLiteral(raw json.RawMessage) string {
+	if len(raw) <= 24 {
+		return string(raw)
+	}
+	return fmt.Sprintf("%s… (%d digits)", raw[:12], len(raw))
 }

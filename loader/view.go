@@ -92,7 +92,7 @@ func (b *builder) sortIn(rs *runState) {
 func (b *builder) view(following bool) *model.Recording {
 	rec := &model.Recording{Source: b.rec.Source, Format: b.rec.Format, Files: slices.Clip(b.rec.Files), Library: b.rec.Library, Tier: b.tier.tier()}
 	rec.Library.Producers = slices.Clip(b.rec.Library.Producers)
-	problems := viewProblems{list: slices.Clip(b.rec.Problems), dropped: b.dropped, b: b}
+	problems := viewProblems{list: slices.Clip(b.rec.Problems), unlisted: b.unlisted.clone(), b: b}
 	if !following {
 		b.heldProblems(&problems)
 	}
@@ -115,11 +115,9 @@ func (b *builder) view(following bool) *model.Recording {
 	}
 	rec.Agents = b.viewAgents()
 	b.views.inserted = false
-	if problems.dropped > 0 {
-		rec.Unlisted = problems.dropped
-		problems.list = append(problems.list, model.Problem{
-			Message: fmt.Sprintf("%s: %d more problems not listed", b.rec.Source, problems.dropped),
-		})
+	if problems.unlisted.total > 0 {
+		rec.Unlisted = problems.unlisted.total
+		problems.list = append(problems.list, model.Problem{Message: problems.unlisted.say(b.rec.Source)})
 	}
 	rec.Problems = problems.list
 	return rec
@@ -128,14 +126,14 @@ func (b *builder) view(following bool) *model.Recording {
 // viewProblems are a view's problems: the builder's, then those only the
 // end of the input makes (the list bounded as the builder's is).
 type viewProblems struct {
-	list    []model.Problem
-	dropped int
-	b       *builder
+	list     []model.Problem
+	unlisted unlisted
+	b        *builder
 }
 
 func (p *viewProblems) add(at loc, format string, args ...any) {
 	if len(p.list) >= maxProblems {
-		p.dropped++
+		p.unlisted.add(at.line, fmt.Sprintf(format, args...))
 		return
 	}
 	p.list = append(p.list, model.Problem{Line: at.line, Message: p.b.located(at, fmt.Sprintf(format, args...))})

@@ -133,8 +133,17 @@ func open(rec *model.Recording, q Request, prev *Study) (*Study, error) {
 			ag.Evidence += "; strategy '" + k.Strategy + "' given" + n
 		}
 		ag.Policy = ag.Complete(ag.Policy)
-		if ag.Policy.NeedsThreshold() && ag.Policy.ThresholdTokens <= 0 && rec.Tier != model.TierMinimal && err == nil {
-			err = fmt.Errorf("--strategy %s needs --threshold-tokens N: %s names no threshold", ag.Policy.Strategy, rec.Source)
+		if ag.Policy.NeedsThreshold() && ag.Policy.ThresholdTokens <= 0 && rec.Tier != model.TierMinimal {
+			switch {
+			case k.Strategy == "" && !a.Composition:
+				// the strategy is the log's, and so is the lack: the UI
+				// opens such a log, and so does every command, saying so
+				s.noThreshold = append(s.noThreshold, model.Problem{Message: fmt.Sprintf(
+					"%s: agent %s: %s names no threshold and no call recorded its input (the log ends before a call's llm_end): replayed with threshold 0 (no call has a usage to engage it on); --threshold-tokens N gives one",
+					rec.Source, a.Key, ag.Policy.Strategy)})
+			case err == nil:
+				err = fmt.Errorf("--strategy %s needs --threshold-tokens N: %s names no threshold", ag.Policy.Strategy, rec.Source)
+			}
 		}
 		s.policies[a.Key] = ag.Policy
 		s.Agents = append(s.Agents, ag)

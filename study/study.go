@@ -64,12 +64,15 @@ type Study struct {
 	Given   []string // the knobs given from outside, in the library's words
 	Only    *model.Agent
 
-	q        Request             // what it was opened for
-	scan     *window.LibraryScan // what settling the library version read (nil: a flag or an envelope told it)
-	lead     Agent               // the first agent's, or the defaults in a file with none
-	sub      *model.Recording    // Rec with the replayed agents only
-	infs     []window.Inference
-	policies map[string]model.Policy // settled, by agent key
+	q    Request             // what it was opened for
+	scan *window.LibraryScan // what settling the library version read (nil: a flag or an envelope told it)
+	lead Agent               // the first agent's, or the defaults in a file with none
+	sub  *model.Recording    // Rec with the replayed agents only
+	// noThreshold says of each agent whose recorded strategy needs a
+	// threshold that neither the log nor a flag gave one
+	noThreshold []model.Problem
+	infs        []window.Inference
+	policies    map[string]model.Policy // settled, by agent key
 
 	replayOnce, recordedOnce sync.Once
 	replay, recorded         *window.Replay
@@ -190,6 +193,10 @@ func (s *Study) Problems() []model.Problem {
 	if s.Rec.Tier == model.TierMinimal && slices.Contains(s.Given, "thresholdTokens") {
 		out = append(out, model.Problem{Message: s.Rec.Source + ": --threshold-tokens cannot be applied: tier minimal keeps no token counts to compare it with (§16.4)"})
 	}
+	for _, m := range window.VersionProblems(s.Rec.Library) {
+		out = append(out, model.Problem{Message: s.Rec.Source + ": " + m})
+	}
+	out = append(out, s.noThreshold...)
 	out = append(out, s.Lineage.Problems...)
 	for _, p := range s.Replay().Problems {
 		out = append(out, model.Problem{Message: s.Rec.Source + ": replay: " + p})
@@ -249,6 +256,28 @@ func (s *Study) ReplayWith(agent string, p model.Policy, stop func(*window.CallR
 	policies := maps.Clone(s.policies)
 	policies[agent] = p
 	return window.MergeUntil(s.sub, s.Lineage, s.infs, policies, stop)
+}
+
+// ReplayFor is ReplayWith holding only the calls of a and of the runs
+// in need (the other agents' runs that a's chains continue): what the
+// advisor reads of a replay, in time linear in the file, not in every
+// agent's calls for every agent. It is given up once the windows of the
+// calls held pass budget characters (none when budget is 0); whole is
+// false then.
+func (s *Study) ReplayFor(a *model.Agent, p model.Policy, budget int, need map[*model.Run]bool) (_ *window.Replay, whole bool) {
+	policies := maps.Clone(s.policies)
+	policies[a.Key] = p
+	held, over := 0, false
+	var stop func(*window.CallReplay) bool
+	if budget > 0 {
+		stop = func(c *window.CallReplay) bool {
+			held += len(c.Window())
+			over = held > budget
+			return over
+		}
+	}
+	r := window.MergeFor(s.sub, s.Lineage, s.infs, policies, a, need, stop)
+	return r, !over
 }
 
 // Remember keeps v under key for the study's life: an answer made from

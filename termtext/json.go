@@ -10,9 +10,12 @@ import (
 // JSON escapes, in already encoded JSON, what a terminal or an editor
 // would act on although encoding/json leaves it raw: DEL, C1 controls,
 // U+2028/U+2029 and bidi controls become \uXXXX. Such characters only
-// occur inside JSON strings, where the escape means the same. It works
-// character by character, so a document may go through it in pieces cut
-// between characters.
+// occur inside JSON strings, where the escape means the same. A byte
+// that is not UTF-8 (raw JSON copied from a recording, a tool call's
+// arguments, may hold one) becomes \ufffd, as encoding/json writes such a
+// byte of a string, so the document is always UTF-8. It works character
+// by character, so a document may go through it in pieces cut between
+// characters.
 func JSON(b []byte) []byte {
 	var out []byte
 	done := 0 // b[:done] is in out
@@ -28,7 +31,13 @@ func JSON(b []byte) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
-		if size > 1 && jsonEscaped(r) {
+		if size == 1 { // not UTF-8
+			out = append(append(out, b[done:i]...), `\ufffd`...)
+			i++
+			done = i
+			continue
+		}
+		if jsonEscaped(r) {
 			out = fmt.Appendf(append(out, b[done:i]...), `\u%04x`, r)
 			done = i + size
 		}

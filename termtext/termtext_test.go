@@ -131,6 +131,8 @@ func jsonSlow(b []byte) []byte {
 		switch {
 		case b[i] == 0x7f:
 			out = append(out, `\u007f`...)
+		case r == utf8.RuneError && size == 1: // a byte that is not UTF-8
+			out = append(out, `\ufffd`...)
 		case size > 1 && jsonEscaped(r):
 			out = fmt.Appendf(out, `\u%04x`, r)
 		default:

@@ -51,7 +51,7 @@ func gone(t *testing.T, c chan struct{}, what string) {
 	t.Helper()
 	select {
 	case <-c:
-	case <-time.After(5 * time.Second):
+	case <-time.After(60 * time.Second): // a bound on a wait for the state, never the test's verdict when it comes
 		t.Fatalf("%s: the sweep was not given up", what)
 	}
 }
@@ -109,7 +109,7 @@ func findMsg(t *testing.T, cmd tea.Cmd) tea.Msg {
 	select {
 	case msg := <-msgs:
 		return msg
-	case <-time.After(5 * time.Second):
+	case <-time.After(60 * time.Second): // a bound on a wait for the state, never the test's verdict when it comes
 		t.Fatal("no message of the sweep")
 	}
 	return nil

@@ -59,6 +59,7 @@ func pagerCmd(st *Styles, msgs []*model.Message, numbered bool) tea.Cmd {
 		if err != nil {
 			return pagerFileMsg{err: err}
 		}
+		temps.add(f.Name())
 		_, err = io.WriteString(f, ansi.Strip(text)+"\n")
 		if cerr := f.Close(); err == nil {
 			err = cerr
@@ -110,7 +111,11 @@ func openPager(path string) tea.Cmd {
 		pager = "less"
 	}
 	c := exec.Command("sh", "-c", pager+` "$1"`, "sh", path)
-	return tea.ExecProcess(c, func(err error) tea.Msg { return pagerDoneMsg{path: path, err: err} })
+	temps.running(c)
+	return tea.ExecProcess(c, func(err error) tea.Msg {
+		temps.running(nil)
+		return pagerDoneMsg{path: path, err: err}
+	})
 }
 
 // osc52 is the sequence that asks the terminal to put text on the

@@ -31,7 +31,7 @@ func screen(t *testing.T, cfg Config, w, h int, ready string, steps ...step) []b
 		}
 	}
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // q would close an overlay, not quit
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second)).(Model)
 	final.quitting = false // the screen as it was when ctrl+c was pressed
 	return []byte(final.View())
 }
@@ -48,7 +48,7 @@ func waitText(t *testing.T, tm *teatest.TestModel, text string) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte(text))
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	}, teatest.WithDuration(60*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 func TestGoldenDemoFirstScreen(t *testing.T) {

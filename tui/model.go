@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -248,7 +247,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pagerFileMsg:
 		switch {
 		case msg.err != nil && msg.path != "":
-			os.Remove(msg.path)
+			temps.remove(msg.path)
 			fallthrough
 		case msg.err != nil:
 			m.flash = "could not open the file: " + msg.err.Error()
@@ -257,8 +256,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		default:
 			cmd = openPager(msg.path)
 		}
+	case tea.ResumeMsg: // fg after Ctrl-Z: the terminal comes back without the mouse
+		if !m.mouseOff {
+			cmd = tea.EnableMouseCellMotion
+		}
 	case pagerDoneMsg:
-		os.Remove(msg.path)
+		temps.remove(msg.path)
 		if msg.err != nil {
 			m.flash = "the pager: " + msg.err.Error()
 		}

@@ -67,7 +67,11 @@ func Run(cfg Config) error {
 	// 8 ms after the work that made it, not 16
 	p := tea.NewProgram(g, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120))
 	g.quit = func() { go p.Quit() }
+	ended := endOnSignals(p)
 	final, err := p.Run()
+	if sig := ended(); sig != nil {
+		return sig
+	}
 	if g.failure != nil {
 		return g.failure
 	}
@@ -95,6 +99,9 @@ func (g *guard) Init() tea.Cmd { return g.m.Init() }
 func (g *guard) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	if g.failure != nil {
 		return g, tea.Quit
+	}
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyCtrlZ {
+		return g, tea.Suspend // raw mode makes it a key: the shell's job control, as in cooked mode
 	}
 	defer func() {
 		if r := recover(); r != nil {

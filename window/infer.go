@@ -2,6 +2,7 @@ package window
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/afinspect/inspect/lineage"
@@ -247,14 +248,42 @@ func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 // after the first of their calls for which stop (when not nil) is true:
 // the caller then holds a replay of the calls up to it.
 func MergeUntil(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy, stop func(*CallReplay) bool) *Replay {
+	return merge(rec, lin, infs, policies, stop, nil, nil)
+}
+
+// MergeFor is MergeUntil for what is read of agent a's calls: they, and
+// of the other agents' calls only those of the runs in need (the chains
+// a's calls continue), each as MergeUntil has it. A sweep makes a replay
+// for every agent and policy: with the whole file each time it was
+// quadratic in the agents.
+func MergeFor(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy, a *model.Agent, need map[*model.Run]bool, stop func(*CallReplay) bool) *Replay {
+	return merge(rec, lin, infs, policies, stop, a, need)
+}
+
+// merge is MergeUntil, or with only set MergeFor.
+func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy, stop func(*CallReplay) bool, only *model.Agent, need map[*model.Run]bool) *Replay {
 	var parts []*Replay
 	var redo []*model.Agent
 	book := joinBooks(learned(infs))
-	for _, a := range rec.Agents {
+	agents := rec.Agents
+	if only != nil {
+		agents = []*model.Agent{only}
+		for r := range need {
+			if r.Agent != nil && !slices.Contains(agents, r.Agent) {
+				agents = append(agents, r.Agent)
+			}
+		}
+		slices.SortStableFunc(agents, func(x, y *model.Agent) int { return agentOrder(rec, x) - agentOrder(rec, y) })
+	}
+	for _, a := range agents {
 		reused := false
 		for _, inf := range infs {
 			if inf.Agent == a && inf.replay != nil && policyOf(policies, a) == inf.Policy {
-				parts, reused = append(parts, inf.replay), true
+				part := inf.replay
+				if only != nil && a != only {
+					part = &Replay{Problems: part.Problems, Calls: needed(part.Calls, need)}
+				}
+				parts, reused = append(parts, part), true
 				break
 			}
 		}
@@ -268,7 +297,16 @@ func MergeUntil(rec *model.Recording, lin *lineage.Lineage, infs []Inference, po
 				book = unlearnedFolds(rec, lin, infs, p)
 			}
 		}
-		parts = append(parts, replay(rec, lin, replayOptions{book: book, stop: stop, quit: stop != nil, policy: func(a *model.Agent) (model.Policy, bool) {
+		var runs []int // nil: every run (the agents not redone are not replayed)
+		if only != nil {
+			runs = []int{}
+			for i, r := range rec.Runs {
+				if slices.Contains(redo, r.Agent) {
+					runs = append(runs, i)
+				}
+			}
+		}
+		parts = append(parts, replay(rec, lin, replayOptions{runs: runs, book: book, stop: stop, quit: stop != nil, policy: func(a *model.Agent) (model.Policy, bool) {
 			for _, x := range redo {
 				if x == a {
 					return policyOf(policies, a), true
@@ -293,4 +331,20 @@ func MergeUntil(rec *model.Recording, lin *lineage.Lineage, infs []Inference, po
 	}
 	sortCalls(out.Calls)
 	return out
+}
+
+// needed are the calls of calls whose run is in need.
+func needed(calls []CallReplay, need map[*model.Run]bool) []CallReplay {
+	var out []CallReplay
+	for i := range calls {
+		if need[calls[i].Run] {
+			out = append(out, calls[i])
+		}
+	}
+	return out
+}
+
+// agentOrder is a's place in rec.Agents (the order Merge replays them in).
+func agentOrder(rec *model.Recording, a *model.Agent) int {
+	return slices.Index(rec.Agents, a)
 }

@@ -273,3 +273,35 @@ func libraryBefore(rec *model.Recording, lin *lineage.Lineage, i, ci int) []*mod
 	}
 	return nil
 }
+
+// Versions read: the oldest and the one past the newest whose rules this
+// program knows (9.54.0 – 9.62.x).
+var (
+	oldestRead = Version{9, 54, 0}
+	pastRead   = Version{9, 63, 0}
+)
+
+// VersionProblems says of each producer version lib's envelopes name
+// that cannot be read, or that is outside the versions read, what is
+// wrong and which rules the replay took instead.
+func VersionProblems(lib model.Library) []string {
+	used := fmt.Sprintf("the %s window rules are used (%s: %s)", lib.Rules, lib.Source, lib.Evidence)
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range lib.Producers {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		v, err := ParseVersion(p)
+		switch {
+		case err != nil:
+			out = append(out, fmt.Sprintf("producer.agentfootprintVersion %q is not a version X.Y.Z, so it names none: %s", p, used))
+		case v.less(oldestRead):
+			out = append(out, fmt.Sprintf("producer.agentfootprintVersion %s is older than any version read (%s – 9.62.x): %s", v, oldestRead, used))
+		case !v.less(pastRead):
+			out = append(out, fmt.Sprintf("producer.agentfootprintVersion %s is newer than any version read (%s – 9.62.x), whose rules may have changed since: %s", v, oldestRead, used))
+		}
+	}
+	return out
+}
