@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -133,16 +132,5 @@ func (m *Model) refreshChanged() {
 // changedKey: the u overlay follows the call keys and scrolls (u or esc
 // closes it).
 func (m Model) changedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.PrevCall):
-		m.goTo(m.s.call - 1)
-	case key.Matches(msg, k.NextCall):
-		m.goTo(m.s.call + 1)
-	default:
-		m.sinceWin.Update(msg)
-		return m, nil
-	}
-	m.refreshChanged()
-	return m, nil
+	return m.callPaneKey(msg, m.sinceWin, (*Model).refreshChanged)
 }

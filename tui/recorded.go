@@ -120,16 +120,22 @@ func (m *Model) refreshRecorded() {
 // recordedKey: the W overlay follows the call keys and scrolls (W or esc,
 // the overlay's opener, closes it in key).
 func (m Model) recordedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	k := m.keys
+	return m.callPaneKey(msg, m.recWin, (*Model).refreshRecorded)
+}
+
+// callPaneKey is the keys of an overlay about the call on screen: the
+// call keys move to another call (refresh points the overlay at it),
+// the others scroll it.
+func (m Model) callPaneKey(msg tea.KeyMsg, pane *textPane, refresh func(*Model)) (Model, tea.Cmd) {
 	switch {
-	case key.Matches(msg, k.PrevCall):
+	case key.Matches(msg, m.keys.PrevCall):
 		m.goTo(m.s.call - 1)
-	case key.Matches(msg, k.NextCall):
+	case key.Matches(msg, m.keys.NextCall):
 		m.goTo(m.s.call + 1)
 	default:
-		m.recWin.Update(msg)
+		pane.Update(msg)
 		return m, nil
 	}
-	m.refreshRecorded()
+	refresh(&m)
 	return m, nil
 }
