@@ -159,17 +159,29 @@ func (a *arena) window(n, spare int) []*model.Message {
 
 // extend returns w followed by more. A window the arena made last is
 // extended in the room after it (nobody holds a slice that reaches past
-// it); any other is copied, with room for about as much again.
+// it); any other is copied, with room after it for half as much again:
+// a history that visits leave as it is (a policy that does not engage,
+// a conversation going on from run to run) is then copied a few times
+// as it grows, not once a call, and the windows of its calls share the
+// copies.
 func (a *arena) extend(w, more []*model.Message) []*model.Message {
 	n := len(w) + len(more)
+	if len(more) == 0 {
+		return w
+	}
 	if r := &a.room; len(w) > 0 && r.used == len(w) && n <= len(r.buf) && &r.buf[0] == &w[0] {
 		r.used = n
 		return append(r.buf[:len(w)], more...)[:n:n]
 	}
-	out := a.window(n, len(more))
+	out := a.window(n, max(len(more), n/2))
 	copy(out, w)
 	copy(out[len(w):], more)
 	return out
+}
+
+// extendOne is extend by the one message m.
+func (a *arena) extendOne(w []*model.Message, m *model.Message) []*model.Message {
+	return a.extend(w, []*model.Message{m})
 }
 
 // observations returns o where it outlives the visit: the last one

@@ -117,7 +117,7 @@ func (s runScore) then(t runScore) runScore {
 }
 
 func newGrowth(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *growth {
-	o.stop = nil
+	o.stop, o.mem = nil, nil // a replay grown later has its own memory: the arena may be another's by then
 	return &growth{o: o, rec: rec, lin: lin, runs: map[int]*runGrowth{}, stoppedAt: -1, stripped: o.strip}
 }
 

@@ -125,6 +125,11 @@ type replayOptions struct {
 	// differ: stop is "the first window that differs" (a candidate's,
 	// while inference searches), which a replay that grows goes on with
 	differ bool
+	// mem, when set, is the arena the replay takes its memory from, one
+	// an agent's candidates share while inference searches: each makes
+	// little, and an arena of its own would make (and its tips keep) a
+	// first block of every kind; nil: an arena of its own
+	mem *arena
 	// strip: the replay is read for its score and to grow (keep) only:
 	// each run's calls are let go once the run is done (a candidate that
 	// is not the best: a file of 20,000 conversations would keep every

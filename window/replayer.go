@@ -24,7 +24,12 @@ type replayer struct {
 }
 
 func newReplayer(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *replayer {
-	rp := &replayer{rec: rec, lin: lin, o: o, out: &Replay{Lineage: lin, Rules: RulesOf(rec)}, seen: map[string]bool{}, mem: &arena{},
+	mem := o.mem
+	if mem == nil {
+		mem = &arena{}
+	}
+	mem.prev.ok = false // what the last visit read is of another replay
+	rp := &replayer{rec: rec, lin: lin, o: o, out: &Replay{Lineage: lin, Rules: RulesOf(rec)}, seen: map[string]bool{}, mem: mem,
 		states: newChains(len(rec.Runs), o.runs != nil), sums: map[int]*Summaries{}, ordered: true}
 	if o.keep {
 		rp.grow = newGrowth(rec, lin, o)
@@ -50,7 +55,7 @@ func (rp *replayer) one(i int) {
 		return
 	}
 	x := rp.runner(i, p)
-	ch := seed(rp.rec, rp.states.get(link.Pred), i, link)
+	ch := seed(rp.rec, rp.states.get(link.Pred), i, link, rp.mem)
 	seeded := *ch
 	from := len(out.Calls)
 	x.base = from
@@ -101,7 +106,7 @@ func (rp *replayer) ended(i int, x *runner, ch, seeded *chain, from int) {
 	out.Problems = append(out.Problems, x.unmeasured.problems(run, x.p)...)
 	last := *ch
 	if run.Complete && run.FinalMessage != nil {
-		ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.FinalMessage)
+		ch.history = rp.mem.extendOne(ch.history, run.FinalMessage)
 	} else if !rp.stopped && len(out.Calls) > from {
 		ch.unfinished = out.Calls[len(out.Calls)-1].Visit.After
 		ch.reentry = reentry(run, out.Calls[from:])
