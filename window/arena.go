@@ -19,7 +19,7 @@ type slab[T any] struct {
 func (s *slab[T]) take(n int) []T {
 	if n > len(s.free) {
 		if s.next == 0 {
-			s.next = 64
+			s.next = 16 // an agent of a few calls keeps its replay's first blocks: small ones
 		}
 		if n > s.next/4 {
 			return make([]T, n) // large requests get their own allocation
@@ -54,6 +54,9 @@ type arena struct {
 	scratchPinned []model.Pin
 	scratchNames  []string
 	scratchChars  []int
+	// calls is the room for the calls of a replay that lets them go run by
+	// run (replayOptions.strip), kept for the next one in this arena
+	calls []CallReplay
 	// facts is what the visit read of its window, and prev that of the
 	// window the last visit sent (facts.go)
 	facts, prev readFacts

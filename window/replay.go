@@ -156,7 +156,14 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	if o.stop != nil && !o.quit {
 		n = min(n, 256) // a search that may stop early grows its calls as it goes
 	}
-	rp.out.Calls = make([]CallReplay, 0, n)
+	if o.strip && o.mem != nil { // calls let go run by run: the room for them is the arena's, the next candidate's after
+		if cap(o.mem.calls) < n {
+			o.mem.calls = make([]CallReplay, 0, n)
+		}
+		rp.out.Calls = o.mem.calls[:0]
+	} else {
+		rp.out.Calls = make([]CallReplay, 0, n)
+	}
 	if rp.grow != nil {
 		rp.grow.ahead = count
 	}

@@ -21,6 +21,7 @@ type replayer struct {
 	ordered bool
 	part    *logBuild // of the first run's calls, begun by split
 	grow    *growth   // what is kept to go on with (o.keep), nil otherwise
+	x       runner    // the runner of the run being replayed
 }
 
 func newReplayer(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *replayer {
@@ -77,7 +78,8 @@ func (rp *replayer) runner(i int, p model.Policy) *runner {
 		rp.sums[link.Conversation] = NewSummaries(rp.o.book)
 		rp.sums[link.Conversation].learn = rp.o.learn
 	}
-	x := &runner{p: p, rules: rp.out.Rules, run: run, link: link, sums: rp.sums[link.Conversation], note: rp.o.note, quit: rp.o.quit,
+	x := &rp.x // one run at a time: nothing keeps a runner once its run is done
+	*x = runner{p: p, rules: rp.out.Rules, run: run, link: link, sums: rp.sums[link.Conversation], note: rp.o.note, quit: rp.o.quit,
 		unmeasured: newUnmeasured(rp.rec, rp.lin, i, p)}
 	if link.Pred >= 0 && link.Pred < len(rp.rec.Runs) {
 		x.pred = rp.rec.Runs[link.Pred]
@@ -128,6 +130,10 @@ func (rp *replayer) let() {
 func (rp *replayer) finish() *Replay {
 	out := rp.out
 	if rp.o.strip {
+		if rp.o.mem != nil {
+			clear(out.Calls)
+			rp.o.mem.calls = out.Calls[:0]
+		}
 		out.Calls = nil
 		rp.grow.strip()
 	}
