@@ -2,6 +2,7 @@ package advise
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/afinspect/inspect/internal/rungen"
@@ -45,4 +46,20 @@ func benchAdvise(b *testing.B, path string) {
 		rows = len(out[0].Rows)
 	}
 	b.ReportMetric(float64(rows), "policies")
+}
+
+// BenchmarkAdviseFollowUps is the grid on one conversation of n
+// follow-ups (scripts/genlog -followups N): each doubling should cost
+// about twice as much, the replays' histories shared from run to run.
+func BenchmarkAdviseFollowUps(b *testing.B) {
+	for _, n := range []int{4000, 8000, 16000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			path, size, err := rungen.CachedConversations(rungen.FollowUpChain(n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(size)
+			benchAdvise(b, path)
+		})
+	}
 }

@@ -113,8 +113,9 @@ func open(rec *model.Recording, q Request, prev *Study) (*Study, error) {
 		s.checkRules(q, prev)
 	}
 	s.policies = map[string]model.Policy{}
+	largest := window.LargestInputs(rec) // one pass: a file of 2,000 agents would read its runs 2,000 times
 	for i, a := range agents {
-		ag := Agent{Agent: a, LargestInput: window.LargestInput(rec, a), given: k}
+		ag := Agent{Agent: a, LargestInput: largest[a], given: k}
 		if infer && (!k.Whole() || q.Recorded) {
 			inf := &s.infs[i]
 			ag.inf, ag.Recorded, ag.Inferred, ag.Evidence = inf, inf.Policy, inf.Inferred, inf.Evidence

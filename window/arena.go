@@ -19,9 +19,12 @@ type slab[T any] struct {
 func (s *slab[T]) take(n int) []T {
 	if n > len(s.free) {
 		if s.next == 0 {
-			s.next = 64
+			s.next = 16 // an agent of a few calls keeps its replay's first blocks: small ones
 		}
 		if n > s.next/4 {
+			if s.next < 8192 {
+				s.next *= 2 // requests this large come again: blocks grow to take them
+			}
 			return make([]T, n) // large requests get their own allocation
 		}
 		s.free = make([]T, s.next)
@@ -54,6 +57,9 @@ type arena struct {
 	scratchPinned []model.Pin
 	scratchNames  []string
 	scratchChars  []int
+	// calls is the room for the calls of a replay that lets them go run by
+	// run (replayOptions.strip), kept for the next one in this arena
+	calls []CallReplay
 	// facts is what the visit read of its window, and prev that of the
 	// window the last visit sent (facts.go)
 	facts, prev readFacts
@@ -145,31 +151,49 @@ func (a *arena) namesScratch(n int) []string {
 // room is the window the arena made last, in a block with room after it:
 // buf[:used] has been handed out (never past used), buf[used:] not yet.
 type room struct {
-	buf  []*model.Message
-	used int
+	buf   []*model.Message
+	used  int
+	spare int // the room it was made with after its window
 }
 
 // window returns n messages of memory for a window, with spare more
 // after them that extend may use.
 func (a *arena) window(n, spare int) []*model.Message {
 	buf := a.msgs.take(n + spare)
-	a.room = room{buf: buf, used: n}
+	a.room = room{buf: buf, used: n, spare: spare}
 	return buf[:n:n]
 }
 
 // extend returns w followed by more. A window the arena made last is
 // extended in the room after it (nobody holds a slice that reaches past
-// it); any other is copied, with room for about as much again.
+// it); any other is copied. When that window is out of room, the copy
+// has twice the room it had (up to half the window): a history that
+// visits leave as it is (a policy that does not engage, a conversation
+// going on from run to run) is then copied a few times as it grows, not
+// once a call or a run, and the windows of its calls share the copies;
+// a window that the next visit replaces wastes little.
 func (a *arena) extend(w, more []*model.Message) []*model.Message {
 	n := len(w) + len(more)
-	if r := &a.room; len(w) > 0 && r.used == len(w) && n <= len(r.buf) && &r.buf[0] == &w[0] {
-		r.used = n
-		return append(r.buf[:len(w)], more...)[:n:n]
+	if len(more) == 0 {
+		return w
 	}
-	out := a.window(n, len(more))
+	spare := len(more)
+	if r := &a.room; len(w) > 0 && r.used == len(w) && &r.buf[0] == &w[0] {
+		if n <= len(r.buf) {
+			r.used = n
+			return append(r.buf[:len(w)], more...)[:n:n]
+		}
+		spare = max(spare, min(2*r.spare, n/2))
+	}
+	out := a.window(n, spare)
 	copy(out, w)
 	copy(out[len(w):], more)
 	return out
+}
+
+// extendOne is extend by the one message m.
+func (a *arena) extendOne(w []*model.Message, m *model.Message) []*model.Message {
+	return a.extend(w, []*model.Message{m})
 }
 
 // observations returns o where it outlives the visit: the last one

@@ -60,41 +60,47 @@ func (c chains) set(i int, ch *chain) {
 
 // seed is the state segment i starts from (§10.9, §14.5); pred is the
 // state its predecessor ended in, nil for none.
-func seed(rec *model.Recording, pred *chain, i int, link lineage.Link) *chain {
+//
+// What it adds to pred's history is added in mem (arena.extend): a
+// conversation's history that a run extends is most often the arena's
+// last window, extended in place, so that a follow-up does not copy
+// every message before it.
+func seed(rec *model.Recording, pred *chain, i int, link lineage.Link, mem *arena) *chain {
 	run := rec.Runs[i]
 	switch link.Kind {
 	case lineage.FollowUp:
 		switch {
 		case pred == nil:
 		case link.Form == lineage.Unfinished: // the failed call's window, no answer
-			return &chain{history: withRequest(pred.unfinished, run), request: run.Request}
+			return &chain{history: withRequest(pred.unfinished, run, mem), request: run.Request}
 		case link.Form == lineage.Reentered: // nothing appended: the request is the last user turn already
 			return &chain{history: pred.reentry, request: run.Request}
 		default:
-			return &chain{history: withRequest(pred.history, run), request: run.Request}
+			return &chain{history: withRequest(pred.history, run, mem), request: run.Request}
 		}
 	case lineage.Resume:
 		if pred != nil {
 			ch := *pred
 			ch.history = pred.window
 			if run.LeadHistory != nil && pred.last != nil && pred.last.MessagesCount <= len(run.LeadHistory) {
-				ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.LeadHistory[pred.last.MessagesCount:]...)
+				ch.history = mem.extend(ch.history, run.LeadHistory[pred.last.MessagesCount:])
 			} else if pred.last != nil {
-				ch.history = append(ch.history[:len(ch.history):len(ch.history)], pred.last.Appended...)
+				ch.history = mem.extend(ch.history, pred.last.Appended)
 			}
 			return &ch
 		}
 	case lineage.Orphan:
 		return &chain{history: lineage.FirstWindow(run), request: run.Request}
 	}
-	return &chain{history: withRequest(nil, run), request: run.Request}
+	return &chain{history: withRequest(nil, run, mem), request: run.Request}
 }
 
-func withRequest(history []*model.Message, run *model.Run) []*model.Message {
+// withRequest is history followed by run's request message, if any.
+func withRequest(history []*model.Message, run *model.Run, mem *arena) []*model.Message {
 	if run.RequestMessage == nil {
 		return history
 	}
-	return append(history[:len(history):len(history)], run.RequestMessage)
+	return mem.extendOne(history, run.RequestMessage)
 }
 
 // visit runs the window stage of x's run before one call, with the

@@ -21,7 +21,11 @@ import (
 // and the replay is made from the start.
 
 // tipRuns is how many runs at the end of a replay's list are tips
-// besides those still running; maxTips bounds them all.
+// besides those still running; maxTips bounds them all. A run that ended
+// with more than tipRuns runs of the file after it is no tip either: a
+// file of 2,000 agents of ten runs each would keep every run of every
+// candidate of every agent (a run continued that far on is replayed
+// again with its agent, from the start).
 const (
 	tipRuns = 64
 	maxTips = 1024
@@ -117,7 +121,7 @@ func (s runScore) then(t runScore) runScore {
 }
 
 func newGrowth(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *growth {
-	o.stop = nil
+	o.stop, o.mem = nil, nil // a replay grown later has its own memory: the arena may be another's by then
 	return &growth{o: o, rec: rec, lin: lin, runs: map[int]*runGrowth{}, stoppedAt: -1, stripped: o.strip}
 }
 
@@ -234,7 +238,7 @@ func (g *growth) ran(i int, seeded, last, end *chain, calls []CallReplay, run *m
 	rg.scoreCalls(calls)
 	if stopped {
 		g.stoppedAt, g.stopCall = i, len(calls)-1
-	} else if len(calls) > 0 && g.tipAt(run) && !(run.Complete && g.ahead > tipRuns) {
+	} else if len(calls) > 0 && g.tipAt(run) && !(run.Complete && (g.ahead > tipRuns || len(g.rec.Runs)-1-i > tipRuns)) {
 		t := &tipState{after: *last, end: end}
 		t.before, t.beforeHistory = before(seeded, calls, run)
 		t.reentryBefore = reentryFrom(run, calls[:len(calls)-1], 0)

@@ -272,7 +272,7 @@ func (rp *replayer) end(run *model.Run, ch chain, calls []CallReplay, k int, rg 
 	end := ch
 	switch {
 	case run.Complete && run.FinalMessage != nil:
-		end.history = append(end.history[:len(end.history):len(end.history)], run.FinalMessage)
+		end.history = rp.mem.extendOne(end.history, run.FinalMessage)
 	case len(calls) > 0:
 		end.unfinished = calls[len(calls)-1].Visit.After
 		r := reentryFrom(run, calls, k)

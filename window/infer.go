@@ -171,6 +171,17 @@ func runAt(runs []int, k int) int {
 	return runs[k]
 }
 
+// replayOneIn is replayOne in the arena mem.
+func replayOneIn(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, runs []int, p model.Policy, book *FoldBook, mem *arena, stop func(*CallReplay) bool) *Replay {
+	r := replay(rec, lin, replayOptions{
+		runs: runs, mem: mem,
+		policy: func(x *model.Agent) (model.Policy, bool) { return p, x == a },
+		book:   book, learn: book != nil, stop: stop,
+	})
+	r.Policy, r.Policies = p, map[string]model.Policy{"": p, a.Key: p}
+	return r
+}
+
 // replayOneSplit is replayOne, whose long runs are replayed on two
 // goroutines when split (split.go: the second half from the recorded
 // windows).
@@ -264,6 +275,7 @@ func MergeFor(rec *model.Recording, lin *lineage.Lineage, infs []Inference, poli
 func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy, stop func(*CallReplay) bool, only *model.Agent, need map[*model.Run]bool) *Replay {
 	var parts []*Replay
 	var redo []*model.Agent
+	redone := map[*model.Agent]bool{} // (a file may have thousands of agents: no agents × runs)
 	book := joinBooks(learned(infs))
 	agents := rec.Agents
 	if only != nil {
@@ -275,10 +287,16 @@ func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 		}
 		slices.SortStableFunc(agents, func(x, y *model.Agent) int { return agentOrder(rec, x) - agentOrder(rec, y) })
 	}
+	reusable := map[*model.Agent][]*Inference{}
+	for i := range infs {
+		if infs[i].replay != nil {
+			reusable[infs[i].Agent] = append(reusable[infs[i].Agent], &infs[i])
+		}
+	}
 	for _, a := range agents {
 		reused := false
-		for _, inf := range infs {
-			if inf.Agent == a && inf.replay != nil && policyOf(policies, a) == inf.Policy {
+		for _, inf := range reusable[a] {
+			if policyOf(policies, a) == inf.Policy {
 				part := inf.replay
 				if only != nil && a != only {
 					part = &Replay{Problems: part.Problems, Calls: needed(part.Calls, need)}
@@ -289,6 +307,7 @@ func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 		}
 		if !reused {
 			redo = append(redo, a)
+			redone[a] = true
 		}
 	}
 	if len(redo) > 0 {
@@ -301,16 +320,14 @@ func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 		if only != nil {
 			runs = []int{}
 			for i, r := range rec.Runs {
-				if slices.Contains(redo, r.Agent) {
+				if redone[r.Agent] {
 					runs = append(runs, i)
 				}
 			}
 		}
 		parts = append(parts, replay(rec, lin, replayOptions{runs: runs, book: book, stop: stop, quit: stop != nil, policy: func(a *model.Agent) (model.Policy, bool) {
-			for _, x := range redo {
-				if x == a {
-					return policyOf(policies, a), true
-				}
+			if redone[a] {
+				return policyOf(policies, a), true
 			}
 			return model.Policy{}, false
 		}}))
@@ -321,7 +338,11 @@ func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 	}
 	seen := map[string]bool{}
 	for _, part := range parts {
-		out.Calls = append(out.Calls, part.Calls...)
+		if len(parts) == 1 && len(redo) > 0 {
+			out.Calls = part.Calls // made here for out alone: not copied
+		} else {
+			out.Calls = append(out.Calls, part.Calls...)
+		}
 		for _, pr := range part.Problems {
 			if !seen[pr] {
 				seen[pr] = true

@@ -161,7 +161,7 @@ func (tr *trial) more(rec *model.Recording, lin *lineage.Lineage, a *model.Agent
 // calls let go when strip.
 func freshTrial(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, f facts, q model.Policy, strip bool) trial {
 	tr := trial{policy: q}
-	tr.replay = candidateReplay(rec, lin, a, f.runs, q, nil, strip, tr.tally)
+	tr.replay = candidateReplay(rec, lin, a, f.runs, q, nil, strip, tr.tally, nil)
 	tr.stopAt, tr.stopCall = tr.replay.stopRun()
 	return tr
 }

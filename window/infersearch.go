@@ -75,6 +75,7 @@ type searchResult struct {
 func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.Policy, f facts, book *FoldBook) searchResult {
 	ks, ls := candidates(rec, f)
 	res := searchResult{bestScore: -1, statedK: f.statedK > 0, statedL: f.statedL > 0}
+	mem := &arena{} // every candidate's, one after another
 	// First every candidate up to its first differing window, in
 	// preference order: the first that differs nowhere is the answer,
 	// and the others that differ nowhere are as good.
@@ -86,7 +87,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 			tr := trial{policy: q, book: book.fresh()}
 			// long runs on two goroutines (split.go), the second half
 			// started once the candidate reproduced its first windows
-			tr.replay = candidateReplay(rec, lin, a, f.runs, q, tr.book, res.bestScore >= 0, tr.tally)
+			tr.replay = candidateReplay(rec, lin, a, f.runs, q, tr.book, res.bestScore >= 0, tr.tally, mem)
 			if !tr.differs && res.bestScore < 0 {
 				res.best, res.bestScore, res.bestReplay, res.bestBook = q, tr.matched, tr.replay, tr.book
 			}
@@ -107,7 +108,7 @@ func search(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, p model.
 	for _, tr := range tries {
 		matched, missed := 0, 0
 		bk := book.fresh()
-		r := replayOne(rec, lin, a, f.runs, tr.policy, bk, func(c *CallReplay) bool {
+		r := replayOneIn(rec, lin, a, f.runs, tr.policy, bk, mem, func(c *CallReplay) bool {
 			switch c.Recorded() {
 			case Match:
 				matched++
@@ -162,10 +163,11 @@ func (tr *trial) tally(c *CallReplay) bool {
 // candidateReplay is a candidate's first pass: replayOneSplit, stopped
 // at the first window that differs, kept to be continued when the file
 // grows (no fold book: summarize-oldest is searched afresh); strip: its
-// calls are let go (a best was found before it).
-func candidateReplay(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, runs []int, q model.Policy, book *FoldBook, strip bool, stop func(*CallReplay) bool) *Replay {
+// calls are let go (a best was found before it); mem, when set, the
+// arena it shares with the agent's other candidates.
+func candidateReplay(rec *model.Recording, lin *lineage.Lineage, a *model.Agent, runs []int, q model.Policy, book *FoldBook, strip bool, stop func(*CallReplay) bool, mem *arena) *Replay {
 	r := replay(rec, lin, replayOptions{
-		runs:   runs,
+		runs: runs, mem: mem,
 		policy: func(x *model.Agent) (model.Policy, bool) { return q, x == a },
 		book:   book, learn: book != nil, stop: stop, split: true, keep: book == nil, differ: true, strip: strip && book == nil,
 	})
@@ -236,12 +238,27 @@ func ranges(ns []int) string {
 func LargestInput(rec *model.Recording, a *model.Agent) int {
 	n := 0
 	for _, r := range rec.Runs {
-		if r.Agent != a {
-			continue
+		if r.Agent == a {
+			n = max(n, largestInput(r))
 		}
-		for _, c := range r.Calls {
-			n = max(n, c.Usage.Input)
-		}
+	}
+	return n
+}
+
+// LargestInputs is LargestInput of every agent of rec's runs, in one pass
+// over the runs (an agent with no calls is not in it: 0).
+func LargestInputs(rec *model.Recording) map[*model.Agent]int {
+	out := map[*model.Agent]int{}
+	for _, r := range rec.Runs {
+		out[r.Agent] = max(out[r.Agent], largestInput(r))
+	}
+	return out
+}
+
+func largestInput(r *model.Run) int {
+	n := 0
+	for _, c := range r.Calls {
+		n = max(n, c.Usage.Input)
 	}
 	return n
 }

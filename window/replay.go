@@ -125,6 +125,11 @@ type replayOptions struct {
 	// differ: stop is "the first window that differs" (a candidate's,
 	// while inference searches), which a replay that grows goes on with
 	differ bool
+	// mem, when set, is the arena the replay takes its memory from, one
+	// an agent's candidates share while inference searches: each makes
+	// little, and an arena of its own would make (and its tips keep) a
+	// first block of every kind; nil: an arena of its own
+	mem *arena
 	// strip: the replay is read for its score and to grow (keep) only:
 	// each run's calls are let go once the run is done (a candidate that
 	// is not the best: a file of 20,000 conversations would keep every
@@ -151,7 +156,14 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	if o.stop != nil && !o.quit {
 		n = min(n, 256) // a search that may stop early grows its calls as it goes
 	}
-	rp.out.Calls = make([]CallReplay, 0, n)
+	if o.strip && o.mem != nil { // calls let go run by run: the room for them is the arena's, the next candidate's after
+		if cap(o.mem.calls) < n {
+			o.mem.calls = make([]CallReplay, 0, n)
+		}
+		rp.out.Calls = o.mem.calls[:0]
+	} else {
+		rp.out.Calls = make([]CallReplay, 0, n)
+	}
 	if rp.grow != nil {
 		rp.grow.ahead = count
 	}

@@ -21,10 +21,16 @@ type replayer struct {
 	ordered bool
 	part    *logBuild // of the first run's calls, begun by split
 	grow    *growth   // what is kept to go on with (o.keep), nil otherwise
+	x       runner    // the runner of the run being replayed
 }
 
 func newReplayer(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *replayer {
-	rp := &replayer{rec: rec, lin: lin, o: o, out: &Replay{Lineage: lin, Rules: RulesOf(rec)}, seen: map[string]bool{}, mem: &arena{},
+	mem := o.mem
+	if mem == nil {
+		mem = &arena{}
+	}
+	mem.prev.ok = false // what the last visit read is of another replay
+	rp := &replayer{rec: rec, lin: lin, o: o, out: &Replay{Lineage: lin, Rules: RulesOf(rec)}, seen: map[string]bool{}, mem: mem,
 		states: newChains(len(rec.Runs), o.runs != nil), sums: map[int]*Summaries{}, ordered: true}
 	if o.keep {
 		rp.grow = newGrowth(rec, lin, o)
@@ -50,7 +56,7 @@ func (rp *replayer) one(i int) {
 		return
 	}
 	x := rp.runner(i, p)
-	ch := seed(rp.rec, rp.states.get(link.Pred), i, link)
+	ch := seed(rp.rec, rp.states.get(link.Pred), i, link, rp.mem)
 	seeded := *ch
 	from := len(out.Calls)
 	x.base = from
@@ -72,7 +78,8 @@ func (rp *replayer) runner(i int, p model.Policy) *runner {
 		rp.sums[link.Conversation] = NewSummaries(rp.o.book)
 		rp.sums[link.Conversation].learn = rp.o.learn
 	}
-	x := &runner{p: p, rules: rp.out.Rules, run: run, link: link, sums: rp.sums[link.Conversation], note: rp.o.note, quit: rp.o.quit,
+	x := &rp.x // one run at a time: nothing keeps a runner once its run is done
+	*x = runner{p: p, rules: rp.out.Rules, run: run, link: link, sums: rp.sums[link.Conversation], note: rp.o.note, quit: rp.o.quit,
 		unmeasured: newUnmeasured(rp.rec, rp.lin, i, p)}
 	if link.Pred >= 0 && link.Pred < len(rp.rec.Runs) {
 		x.pred = rp.rec.Runs[link.Pred]
@@ -101,7 +108,7 @@ func (rp *replayer) ended(i int, x *runner, ch, seeded *chain, from int) {
 	out.Problems = append(out.Problems, x.unmeasured.problems(run, x.p)...)
 	last := *ch
 	if run.Complete && run.FinalMessage != nil {
-		ch.history = append(ch.history[:len(ch.history):len(ch.history)], run.FinalMessage)
+		ch.history = rp.mem.extendOne(ch.history, run.FinalMessage)
 	} else if !rp.stopped && len(out.Calls) > from {
 		ch.unfinished = out.Calls[len(out.Calls)-1].Visit.After
 		ch.reentry = reentry(run, out.Calls[from:])
@@ -123,6 +130,10 @@ func (rp *replayer) let() {
 func (rp *replayer) finish() *Replay {
 	out := rp.out
 	if rp.o.strip {
+		if rp.o.mem != nil {
+			clear(out.Calls)
+			rp.o.mem.calls = out.Calls[:0]
+		}
 		out.Calls = nil
 		rp.grow.strip()
 	}

@@ -231,6 +231,7 @@ func (b *FoldBook) fresh() *FoldBook {
 func readFolds(rec *model.Recording, lin *lineage.Lineage) *FoldBook {
 	b := NewFoldBook()
 	last := make([][]*model.Message, len(rec.Runs)) // each segment's last window as recorded, with deliveries
+	mem := &arena{}                                 // histories grow in place where they can (arena.extend)
 	for i, run := range rec.Runs {
 		link := lin.Links[i]
 		var hist []*model.Message
@@ -243,21 +244,21 @@ func readFolds(rec *model.Recording, lin *lineage.Lineage) *FoldBook {
 				hist = lineage.LastHistory(pred)
 				break
 			}
-			hist = append(hist, last[link.Pred]...)
+			hist = last[link.Pred]
 			if pred.FinalMessage != nil && link.Form == lineage.Answered {
-				hist = append(hist, pred.FinalMessage)
+				hist = mem.extendOne(hist, pred.FinalMessage)
 			}
-			hist = withRequest(hist, run)
+			hist = withRequest(hist, run, mem)
 		case lineage.Resume:
-			hist = append(hist, last[link.Pred]...)
+			hist = last[link.Pred]
 			pred := rec.Runs[link.Pred]
 			if n := pred.Calls[len(pred.Calls)-1].MessagesCount; run.LeadHistory != nil && n <= len(run.LeadHistory) {
-				hist = append(hist, run.LeadHistory[n:]...)
+				hist = mem.extend(hist, run.LeadHistory[n:])
 			}
 		case lineage.Orphan:
 			hist = lineage.FirstWindow(run)
 		default:
-			hist = withRequest(nil, run)
+			hist = withRequest(nil, run, mem)
 		}
 		for _, call := range run.Calls {
 			w := b.Observe(call, hist, call.Deliveries)
@@ -265,12 +266,12 @@ func readFolds(rec *model.Recording, lin *lineage.Lineage) *FoldBook {
 				w = hist // not known or not read: carry on as if unchanged
 			}
 			if call.Recorded != nil {
-				w = append(w[:len(w):len(w)], call.Recorded[len(call.Recorded)-call.Deliveries:]...)
+				w = mem.extend(w, call.Recorded[len(call.Recorded)-call.Deliveries:])
 			}
 			last[i] = w
 			b.noteTokens(run, call)
 			b.noteAgent(run.Agent, call)
-			hist = append(w[:len(w):len(w)], call.Appended...)
+			hist = mem.extend(w, call.Appended)
 		}
 	}
 	return b
