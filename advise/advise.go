@@ -44,7 +44,7 @@ type Advice struct {
 }
 
 // Lost counts values out of view: typed in answers, and in tool-call
-// arguments, apart (EVIDENCE-SEMANTICS §9.1).
+// arguments, apart (docs/rules/evidence.md §9.1).
 type Lost struct{ Answers, Arguments int }
 
 // Row is one policy of the grid.

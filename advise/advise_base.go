@@ -240,7 +240,7 @@ func (b *adviseBase) readValues(preds []int) {
 }
 
 // typed gives each value of a response as the export's evidence lists it
-// (EVIDENCE-SEMANTICS §6.2): the answer's, then each tool call's
+// (docs/rules/evidence.md §6.2): the answer's, then each tool call's
 // arguments'; an answer value `:NNNN` stands for its number (§9.5), and
 // is no value when that number has too few digits.
 func typed(resp *model.Response, each func(v evidence.Value, arg bool)) {
@@ -381,7 +381,7 @@ func (b *adviseBase) written(h *held, m *model.Message) {
 	b.fill(h, b.asked.Quick(m, b.ownBytes))
 }
 
-// ownBytes is a tool message's own bytes (EVIDENCE-SEMANTICS §6 "Tool
+// ownBytes is a tool message's own bytes (docs/rules/evidence.md §6 "Tool
 // bytes"), as provenance reads them.
 func (b *adviseBase) ownBytes(m *model.Message) string {
 	if cut, ok := toolbytes.Cut(m.Content, m.ToolChars); ok {

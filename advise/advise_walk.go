@@ -8,7 +8,7 @@ import (
 )
 
 // walker judges the values of one agent's calls in one replay after
-// another: which are `left` (EVIDENCE-SEMANTICS §5) — no message of the
+// another: which are `left` (docs/rules/evidence.md §5) — no message of the
 // window, nor the request or system prompt, holds them, and a message
 // sent on an earlier call of the chain that is no longer in view does.
 // What each message holds was read once (adviseBase); per replay only

@@ -4,7 +4,7 @@
 //
 //   - the policy advisor (Advise, Files): a grid of policies replayed
 //     over each agent's calls, of one file or several, each judged as the
-//     export judges values (EVIDENCE-SEMANTICS §9.5.3), with its cost in
+//     export judges values (docs/rules/evidence.md §9.5.3), with its cost in
 //     estimated tokens, the Pareto frontier and the picks;
 //   - the search for the smallest change that would have kept a value in
 //     view (FileSearcher, ViewSearcher), replaying nearby policies;

@@ -72,7 +72,7 @@ func TestKnobValuesRefused(t *testing.T) {
 		}
 	}
 	// a token strategy given for an agent whose recorded strategy has no
-	// threshold gets the largest recorded input (WINDOW-SEMANTICS §13.2)
+	// threshold gets the largest recorded input (docs/rules/export-contract.md §13.2)
 	largest := 0
 	for _, u := range llmEndUsage(t, s01) {
 		largest = max(largest, u[0])

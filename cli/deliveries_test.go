@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Deliveries (WINDOW-SEMANTICS §10.6, §7): a `slot: 'messages'` injection
+// Deliveries (docs/rules/runs-and-conversations.md §10.6, docs/rules/window.md §7): a `slot: 'messages'` injection
 // appends its message at the END of the window after the visit; the next
 // visit sees it; a system-role one refuses `system-envelope` from then on;
 // the last call of a run (no iteration_end history) tells its deliveries

@@ -17,7 +17,7 @@ import (
 )
 
 // failVerdicts are the words --fail-on accepts: the verdicts a value
-// out of view may have (EVIDENCE-SEMANTICS §9.1.3), and failFlagged.
+// out of view may have (docs/rules/evidence.md §9.1.3), and failFlagged.
 var failVerdicts = []string{evidence.Left, evidence.InViewText, evidence.NeverRead, evidence.SummaryUnsupported, failFlagged}
 
 // failFlagged in --fail-on counts flagged values only (§10): alone, any
@@ -62,7 +62,7 @@ window (its source, when it left and by which rule, and the smallest policy
 change that would have kept it in view), one in view only inside a longer
 token, one never read at all, or one only a summary held that no tool result
 backs; the answers by default (--in), the arguments counted apart; then the
-library's own answer check beside inspect's (EVIDENCE-SEMANTICS §9). Each is
+library's own answer check beside inspect's (docs/rules/evidence.md §9). Each is
 flagged or not, by the rule that decided (§10: a time the model composed for
 its query, characters in view inside a longer token, a value named only to
 be refuted are listed, not flagged); the counts take flagged values only, and so

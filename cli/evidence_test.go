@@ -8,7 +8,7 @@ import (
 )
 
 // --fail-on gates a pipeline: exit 4 when a flagged value --in selects
-// has a named verdict, 0 when none does (EVIDENCE-SEMANTICS §10: a value
+// has a named verdict, 0 when none does (docs/rules/flags.md §10: a value
 // §10.2 does not flag fails nothing). (s01-basic-loop: its arguments' values
 // are never read, its answers hold none; s06-tiny-results: none flagged;
 // demo-evidence: both in its answers.)
@@ -88,7 +88,7 @@ func TestEvidenceOutput(t *testing.T) {
 		"13    1    answer  3,940", // as typed
 		"keepRecentTurns 2→3 and keepLastToolResults 2→3 keep list_hosts call_0001 in view at call 13",
 		"library: call 13 flagged, 13 candidates, 5 unsupported — inspect agrees",
-		// EVIDENCE-SEMANTICS §9.1.2's values of the demo, as §10.2 flags
+		// docs/rules/evidence.md §9.1.2's values of the demo, as §10.2 flags
 		// them: call 16's web-3e6f14 is refuted ("web-3e6f41 …, not
 		// web-3e6f14"); of the arguments only call 7's web-9d4b27 (left)
 		// and call 8's wrk-8e71c4 (never read) are flagged — the query
@@ -169,7 +169,7 @@ func TestEvidenceSourcesNotSentWhereTheReplayDiffers(t *testing.T) {
 }
 
 // n06's merge calls (file calls 12 and 21, a composition's own:
-// WINDOW-SEMANTICS §15.5) have no window in the log: their answers'
+// docs/rules/compositions.md §15.5) have no window in the log: their answers'
 // web-6a8afa is not listed as never read, the gate passes over it, and a
 // line says it was not judged; the JSON counts it as unknown.
 func TestEvidenceLeavesCompositionCallsUnjudged(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 // The evidence report as a table (inspect evidence --format table).
 
 // writeEvidenceTable prints one row per judged value — flagged, or not
-// and by which rule (EVIDENCE-SEMANTICS §10) —, within width columns
+// and by which rule (docs/rules/flags.md §10) —, within width columns
 // (0: each column as wide as its widest cell), then the counts and the
 // library's own verdicts beside inspect's.
 func writeEvidenceTable(w io.Writer, doc evidenceDoc, width int) error {

@@ -23,7 +23,7 @@ func (a *app) exportCmd() *cobra.Command {
 		Use:   "export [flags] FILE",
 		Short: "print the replay as JSON (format inspect.export.v1)",
 		Long: `export prints the replay as JSON (format inspect.export.v1, contract version ` + strconv.Itoa(export.Contract) + `,
-WINDOW-SEMANTICS §13): each agent's policy, the conversations, and every call
+docs/rules/export-contract.md §13): each agent's policy, the conversations, and every call
 with its system prompt, tools and slot budgets (not part of the window), its
 window, what it evicted and why the rest stayed, the record its visit filed,
 whether the window is the one the library recorded, the response and its

@@ -19,7 +19,7 @@ import (
 
 // The terminal UI, report, export and evidence open every recording here
 // with the same policy for each agent — inferred, given, and a token
-// strategy given without a threshold (WINDOW-SEMANTICS §13.2: the
+// strategy given without a threshold (docs/rules/export-contract.md §13.2: the
 // agent's largest recorded input, which is read here from the log's own
 // llm_end events, unknown when the log keeps none, §16.4), and the rules
 // of a library version given (9.54.0: no pins, no anchor, §17.3). The

@@ -23,7 +23,7 @@ func TestProduced(t *testing.T) {
 	}
 }
 
-// Each answer's fate is on its row (EVIDENCE-SEMANTICS §9.4): e02-rails'
+// Each answer's fate is on its row (docs/rules/evidence.md §9.4): e02-rails'
 // first answer (call 7) was sent back for revision, its revision (call
 // 9) refused — run() threw UnsupportedValuesError and nothing was
 // delivered (README) —, and e01-guard's revision (call 9) was returned.

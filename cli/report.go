@@ -141,7 +141,7 @@ func writeReportTo(w io.Writer, s *study.Study, color bool) error {
 }
 
 // libraryLine says whose window rules the replay followed and how that
-// was decided (WINDOW-SEMANTICS §17.2), and the tier the log was written
+// was decided (docs/rules/versions-and-tiers.md §17.2), and the tier the log was written
 // at (§16.2).
 func libraryLine(rec *model.Recording) string {
 	l := libraryObject(rec)

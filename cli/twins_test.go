@@ -12,7 +12,7 @@ import (
 )
 
 // exportedSource is one source of a value as the export writes it
-// (EVIDENCE-SEMANTICS §6.2).
+// (docs/rules/evidence.md §6.2).
 type exportedSource struct {
 	ToolName   *string `json:"toolName"`
 	ToolCallID *string `json:"toolCallId"`
@@ -58,13 +58,13 @@ func valuesOfExport(t *testing.T, args ...string) map[int][]exportedValue {
 }
 
 // Two conversations of one file that are delivered the same text are
-// delivered two messages (EVIDENCE-SEMANTICS §6 "A message across
+// delivered two messages (docs/rules/evidence.md §6 "A message across
 // calls"): a value that left one conversation's window has its sources in
 // that conversation, sent on its calls, evicted by its visit. The loader
 // keeps recorded messages once per text, so both deliveries are one
 // message in memory; the evidence must still tell them apart. No
 // recording has a delivery, so the log is written by hand; every window
-// worked out by hand from WINDOW-SEMANTICS §2–§6, keepRecentTurns 1, pins
+// worked out by hand from docs/rules/window.md §2–§6, keepRecentTurns 1, pins
 // off. Each run R (prompt P) makes three calls:
 //
 //	iteration 1: [P]                                   one turn: no visit acts
@@ -143,7 +143,7 @@ func evidenceOf(t *testing.T, path string) (map[int][]exportedValue, map[int]int
 // A twin (scripts/mutate/mutate.py's twin-demo): two copies A and B of
 // demo-incident in one file, B's runIds renamed, interleaved run by run
 // A1 B1 A2 B2 (file runs 1–4, calls 1–12, 13–24, 25–28, 29–32). Their
-// carried histories are byte-identical, so WINDOW-SEMANTICS §10.7's tie
+// carried histories are byte-identical, so docs/rules/runs-and-conversations.md §10.7's tie
 // rule (among equal scores, a run not yet continued, then the latest
 // turn_end) pairs them {A1, B2} and {B1, A2} (§10.7 "Where it can be
 // wrong" (a)); every window is the same either way. Each call's evidence
@@ -225,11 +225,11 @@ func TestTwinEvidenceFollowsItsChain(t *testing.T) {
 	}
 }
 
-// A conversation that branches (WINDOW-SEMANTICS §10.8): runs r2 and r3
+// A conversation that branches (docs/rules/runs-and-conversations.md §10.8): runs r2 and r3
 // both follow up r1, so both carry r1's list_hosts result, and each
 // drops it on its own second call. A value of r2 names r2's calls only:
 // sent on calls 2 (r1) and 3 (r2's first), evicted at 4; r3's are 2 and
-// 5, evicted at 6 (EVIDENCE-SEMANTICS §6: never a sibling branch). The
+// 5, evicted at 6 (docs/rules/evidence.md §6: never a sibling branch). The
 // windows, worked out by hand with keepRecentTurns 2 and pins off (§2–§6):
 //
 //	r1 (calls 1–2): [P], then [P A1 T1]; it answers D1

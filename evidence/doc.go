@@ -1,5 +1,5 @@
 // Package evidence reimplements agentfootprint's answer check
-// (.namesAndNumbersFromEvidence(), EVIDENCE-SEMANTICS.md §1–§4) and adds
+// (.namesAndNumbersFromEvidence(), docs/rules/evidence.md §1–§4) and adds
 // what the library cannot tell (§5): why a value was not in view.
 //
 //   - §1 Tokenize, Normalize and LookupForms: one spelling per value, with

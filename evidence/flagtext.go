@@ -7,7 +7,7 @@ import (
 )
 
 // What package provenance needs to decide whether a value is worth a
-// reader's look (EVIDENCE-SEMANTICS §10): the same atom-boundary search
+// reader's look (docs/rules/flags.md §10): the same atom-boundary search
 // and edit distance the verdicts use, asked of one value at a time.
 
 // InViewTexts is the texts of view (§9.2.3) that hold each of values

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Expected values are EVIDENCE-SEMANTICS.md §1's examples and hand-checked
+// Expected values are docs/rules/evidence.md §1's examples and hand-checked
 // JavaScript (node: String(Number(v)), s.toLowerCase(), s.trim()).
 func TestNormalize(t *testing.T) {
 	for _, c := range []struct{ in, want string }{

@@ -25,7 +25,7 @@ const (
 	InViewText = "in-view-text"
 	NeverRead  = "never-read"
 	// Unknown: the call's window is not in the log (a composition's own
-	// call, WINDOW-SEMANTICS §15.5), so nothing can say whether the value
+	// call, docs/rules/compositions.md §15.5), so nothing can say whether the value
 	// was in view; the library never checks such a call. Neither grounded
 	// nor flagged, and counted apart.
 	Unknown = "unknown"

@@ -1,6 +1,6 @@
 // Package export owns the JSON formats inspect writes for programs:
-// inspect.export.v1 (the replay, call by call: WINDOW-SEMANTICS §13,
-// EVIDENCE-SEMANTICS §6), inspect.evidence.v1 (the values a response
+// inspect.export.v1 (the replay, call by call: docs/rules/export-contract.md §13,
+// docs/rules/evidence.md §6), inspect.evidence.v1 (the values a response
 // used that were not in view) and inspect.advise.v1 (the advisor's grid
 // of policies and its picks), and the encoder that writes them fast —
 // by hand, yet byte for byte what encoding/json writes (the tests and
@@ -21,7 +21,7 @@ import (
 )
 
 // Format names the JSON shape `inspect export` writes; each version of
-// the contract only adds to the one before (WINDOW-SEMANTICS §13), so the
+// the contract only adds to the one before (docs/rules/export-contract.md §13), so the
 // name stays: version 2 added agents, conversations and the evidence,
 // version 3 (Contract) each call's systemPrompt, tools and slots.
 const Format = "inspect.export.v1"
@@ -44,7 +44,7 @@ type Doc struct {
 }
 
 // Library is §13.3's libraryVersion: the version whose window rules were
-// replayed, and how that was decided (WINDOW-SEMANTICS §17.2).
+// replayed, and how that was decided (docs/rules/versions-and-tiers.md §17.2).
 type Library struct {
 	Version  *string `json:"version"` // named by a flag or an envelope, else null
 	Rules    string  `json:"rules"`   // "9.57", "9.55" or "9.54"

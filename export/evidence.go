@@ -9,7 +9,7 @@ import (
 	"github.com/afinspect/inspect/provenance"
 )
 
-// Evidence is a call's `evidence` (EVIDENCE-SEMANTICS §6.2).
+// Evidence is a call's `evidence` (docs/rules/evidence.md §6.2).
 type Evidence struct {
 	Candidates int                `json:"candidates"`
 	Values     []provenance.Entry `json:"values"`
@@ -88,7 +88,7 @@ type AgentPolicy struct {
 }
 
 // Counts counts inspect's own verdicts of every value, the answers'
-// apart from the arguments' (EVIDENCE-SEMANTICS §9.1).
+// apart from the arguments' (docs/rules/evidence.md §9.1).
 type Counts struct {
 	Answers   map[string]int `json:"answers"`
 	Arguments map[string]int `json:"arguments"`
@@ -118,7 +118,7 @@ type Value struct {
 }
 
 // Keep is the smallest window-policy change found under which a source
-// of the value is in view on the call that used it (EVIDENCE-SEMANTICS
+// of the value is in view on the call that used it (docs/rules/evidence.md
 // §5 "what would have kept it").
 type Keep struct {
 	Policy model.Policy `json:"policy"`

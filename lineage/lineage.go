@@ -1,5 +1,5 @@
 // Package lineage decides, from the log alone, which run continues which
-// (WINDOW-SEMANTICS §10.7) and which runs make one conversation (§10.8).
+// (docs/rules/runs-and-conversations.md §10.7) and which runs make one conversation (§10.8).
 // Nothing in an event names the run a follow-up continues or the
 // conversation it belongs to: a resumed run is linked by the tool call it
 // answers, a new conversation is a first window that is only its request,

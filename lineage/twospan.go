@@ -3,7 +3,7 @@ package lineage
 import "github.com/afinspect/inspect/model"
 
 // ExplainsTwo reports whether pre explains w1 across TWO window visits
-// (WINDOW-SEMANTICS §16.3: the predecessor's last window is not in the
+// (docs/rules/versions-and-tiers.md §16.3: the predecessor's last window is not in the
 // log, so its last call's visit and the follow-up's first both lie
 // between them): w1 is pre with at most two contiguous spans removed,
 // each replaced by nothing or by one drop notice or compaction frame

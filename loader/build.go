@@ -18,7 +18,7 @@ const maxProblems = 1000
 const maxGap = 1024
 
 // builder turns events, in file order, into the segments of a Recording
-// (WINDOW-SEMANTICS §10). It runs on one goroutine; what others may see
+// (docs/rules/runs-and-conversations.md §10). It runs on one goroutine; what others may see
 // of it is published (see Loading).
 type builder struct {
 	rec *model.Recording
@@ -269,7 +269,7 @@ func (b *builder) turnEnd(rs *runState, p *parsed) {
 	}
 	rs.run.FinalMessage = b.message(&model.Message{Role: model.RoleAssistant, Content: rs.run.FinalAnswer})
 	if cs := rs.cur; cs != nil && cs.minimal && !cs.fromHistory {
-		// the run's last call, whose answer only turn_end holds (EVIDENCE-SEMANTICS §9.6)
+		// the run's last call, whose answer only turn_end holds (docs/rules/evidence.md §9.6)
 		cs.call.Facts.Response.Content = rs.run.FinalAnswer
 	}
 }

@@ -14,7 +14,7 @@ import (
 // still used where it can be.
 
 // strategies are the window strategies the library names in
-// run_configured (WINDOW-SEMANTICS §7).
+// run_configured (docs/rules/window.md §7).
 var strategies = []string{model.SlidingWindow, model.TokenBudget, model.SummarizeOldest, model.StrategyNone}
 
 // checkStrategy says when run_configured names a strategy the library

@@ -7,7 +7,7 @@ import (
 )
 
 // deliveryLog is one run whose injection delivers the same reminder at
-// iterations 2 and 3 (WINDOW-SEMANTICS §10.6): call 3's window holds it
+// iterations 2 and 3 (docs/rules/runs-and-conversations.md §10.6): call 3's window holds it
 // twice, once from each delivery, each with its own injectedBy.
 func deliveryLog() string {
 	const (

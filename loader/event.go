@@ -169,7 +169,7 @@ type parsed struct {
 	threshold                int      // context.budget_pressure cap, unit tokens
 	history                  *history
 
-	// EVIDENCE-SEMANTICS §6: llm_end's stop reason and whether it had a
+	// docs/rules/evidence.md §6: llm_end's stop reason and whether it had a
 	// usage object; a system-prompt injection record's text (isSystem);
 	// an evidence_checked payload as recorded, with its iteration.
 	stopReason         *string

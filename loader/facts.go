@@ -6,7 +6,7 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// What the evidence rules need besides the windows (EVIDENCE-SEMANTICS
+// What the evidence rules need besides the windows (docs/rules/evidence.md
 // §3, §6): each call's response and system prompt, the library's own
 // evidence verdicts, and the tool's own text of repeated calls.
 

@@ -28,7 +28,7 @@ type factsWire struct {
 	} `json:"evidence"`
 }
 
-// Every call's response and system prompt (EVIDENCE-SEMANTICS §6.1, §3)
+// Every call's response and system prompt (docs/rules/evidence.md §6.1, §3)
 // as the scripted provider saw them, in every recording that has them.
 func TestCallFactsFromWire(t *testing.T) {
 	for _, name := range scenarios(t) {

@@ -4,7 +4,7 @@
 // recording ({snapshot, events, structure}), a bug-report archive, a
 // directory of them or several files of one application (inputs.go,
 // archive.go), any of them possibly gzipped. It rebuilds the segments (one runId and step,
-// WINDOW-SEMANTICS §10.3) and their agents (§10.5), their calls, what each
+// docs/rules/runs-and-conversations.md §10.3) and their agents (§10.5), their calls, what each
 // call added, and what §10.6–§10.7 read of each: the window each call sent
 // (as interned messages: a text repeated in every call is decoded and held
 // once), its deliveries, the tool calls a run was paused on, and the

@@ -14,7 +14,7 @@ import (
 // llm_start, so what a segment composed since its last llm_start belongs
 // to the call the next llm_start opens; a slot not composed again keeps
 // the previous call's pieces, as the evidence rules read the system
-// prompt (EVIDENCE-SEMANTICS §3).
+// prompt (docs/rules/evidence.md §3).
 
 // reqRaw is what a decoder found of the request in one event, each value
 // as its JSON, so that one reading (the builder's) serves both decoders.

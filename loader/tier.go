@@ -14,7 +14,7 @@ type judgement struct {
 }
 
 // tierSeen is what the events so far tell of the observability tier the
-// log was written at (WINDOW-SEMANTICS §16.2): tier minimal keeps only
+// log was written at (docs/rules/versions-and-tiers.md §16.2): tier minimal keeps only
 // agent.* and error.* events, firehose adds stream.token.
 type tierSeen struct {
 	standard   bool // a stream.* or context.* event
@@ -84,7 +84,7 @@ func (b *builder) minimalCall(rs *runState, p *parsed) {
 	call.MessagesCount = n
 	b.iterationEnd(rs, p)
 	if a := call.Appended; len(a) > 0 && a[0].Role == model.RoleAssistant {
-		call.Facts.Response.Content = a[0].Content // EVIDENCE-SEMANTICS §9.6
+		call.Facts.Response.Content = a[0].Content // docs/rules/evidence.md §9.6
 	}
 }
 

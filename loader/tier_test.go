@@ -11,7 +11,7 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// The tier of a log (WINDOW-SEMANTICS §16.2), told from the event types
+// The tier of a log (docs/rules/versions-and-tiers.md §16.2), told from the event types
 // it holds.
 func TestTierOfLog(t *testing.T) {
 	const (
@@ -68,7 +68,7 @@ type n09wire struct {
 // At tier minimal every iteration_end stands for its call (§16.3): the
 // window is the history but its last 1 + toolCallCount messages, each
 // run's last call has no window in the log, and the answers come from the
-// history or from turn_end (EVIDENCE-SEMANTICS §9.6). The expected values
+// history or from turn_end (docs/rules/evidence.md §9.6). The expected values
 // are the library's wire capture.
 func TestMinimalCallsFromIterationEnd(t *testing.T) {
 	dir := filepath.Join(testdata, "n09-tier-minimal")

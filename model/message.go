@@ -85,7 +85,7 @@ func (m *Message) IsFrame() bool {
 // Correction markers: a user message whose content starts with one of
 // these is the library asking the model for a revision — the answer check
 // or the output schema's — a turn the library wrote, not the person
-// (EVIDENCE-SEMANTICS §9.4.4). It is no exempt text (§3).
+// (docs/rules/evidence.md §9.4.4). It is no exempt text (§3).
 const (
 	EvidenceCheckPrefix = "[evidence check"
 	SchemaCheckPrefix   = "[schema check"

@@ -67,7 +67,7 @@ type Record struct {
 	DroppedObservations []string      `json:"droppedObservations,omitempty"`
 	Observations        *Observations `json:"observations,omitempty"`
 
-	// Written by summarize-oldest (WINDOW-SEMANTICS §11.7), with
+	// Written by summarize-oldest (docs/rules/summarize-oldest.md §11.7), with
 	// MeasuredTokens, ThresholdTokens and OverBudget, but no
 	// KeepRecentTurns, TurnsBefore or TurnsAfter.
 	//
@@ -82,7 +82,7 @@ type Record struct {
 	SummaryRecorded *bool `json:"summaryRecorded,omitempty"`
 
 	// Unmeasured: a token-measured visit the log shows engaged, over a
-	// count it does not keep (tier minimal, WINDOW-SEMANTICS §16.4):
+	// count it does not keep (tier minimal, docs/rules/versions-and-tiers.md §16.4):
 	// measuredTokens is written null, and thresholdTokens too when it is
 	// not known (0).
 	Unmeasured bool `json:"-"`

@@ -3,7 +3,7 @@ package model
 import "encoding/json"
 
 // Response is what the model answered on one call
-// (EVIDENCE-SEMANTICS.md §6.1): the llm_end content, the tool calls of the
+// (docs/rules/evidence.md §6.1): the llm_end content, the tool calls of the
 // assistant message the call's iteration appended (else its tool_starts),
 // the usage and the stop reason as llm_end gave them (nil when absent).
 type Response struct {

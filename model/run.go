@@ -1,7 +1,7 @@
 package model
 
 // Recording is everything one file held: its segments (the events of one
-// runId and step, WINDOW-SEMANTICS §10.3) in order of first event, the
+// runId and step, docs/rules/runs-and-conversations.md §10.3) in order of first event, the
 // agents they belong to (§10.5), and the problems met while reading it.
 type Recording struct {
 	Source string // the path as given, or "demo"
@@ -26,7 +26,7 @@ type Recording struct {
 	Tier string
 	// RepeatedResults maps the tool message of each agentfootprint.tools.
 	// repeated_call event to its stream.tool_end result as message text: the
-	// tool's own bytes when a proper prefix (EVIDENCE-SEMANTICS §6).
+	// tool's own bytes when a proper prefix (docs/rules/evidence.md §6).
 	RepeatedResults map[*Message]string
 }
 
@@ -39,7 +39,7 @@ func (r *Recording) ProblemCount() int {
 }
 
 // Library says which agentfootprint version wrote a log, as far as it is
-// known, and whose window rules its replay follows (WINDOW-SEMANTICS §17).
+// known, and whose window rules its replay follows (docs/rules/versions-and-tiers.md §17).
 type Library struct {
 	// Producers are the producer.agentfootprintVersion of each envelope of
 	// the file that names one, in order (the loader's).
@@ -63,7 +63,7 @@ type Library struct {
 	Others   string
 }
 
-// Observability tiers (WINDOW-SEMANTICS §16): what the library wrote.
+// Observability tiers (docs/rules/versions-and-tiers.md §16): what the library wrote.
 const (
 	TierMinimal  = "minimal"  // agent.* and error.* events only
 	TierStandard = "standard" // all but stream.token

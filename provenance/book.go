@@ -203,7 +203,7 @@ func (b *Book) Call(i int) *CallEvidence {
 
 // Unjudged reports whether call c's window is not in the log — a
 // composition's own call whose messages the log does not carry
-// (WINDOW-SEMANTICS §15.5) —, so that its values can be judged against
+// (docs/rules/compositions.md §15.5) —, so that its values can be judged against
 // nothing: each is evidence.Unknown.
 func Unjudged(c *window.CallReplay) bool { return c.Run.Composition && c.Call.Recorded == nil }
 
@@ -335,7 +335,7 @@ func (b *Book) source(i int, m *model.Message) Source {
 }
 
 // toolName is tool message m's name: its own, else the name of the call
-// that asked for it in the history of call i (WINDOW-SEMANTICS §4).
+// that asked for it in the history of call i (docs/rules/window.md §4).
 func (b *Book) toolName(i int, m *model.Message) string {
 	if m.ToolName != "" {
 		return m.ToolName
@@ -355,7 +355,7 @@ func (b *Book) number(i int) int {
 }
 
 // toolNameIn is the name of the assistant tool call with id in w
-// (WINDOW-SEMANTICS §4), for a result that does not carry its own.
+// (docs/rules/window.md §4), for a result that does not carry its own.
 func toolNameIn(w []*model.Message, id string) string {
 	for _, m := range w {
 		for _, tc := range m.ToolCalls {

@@ -1,5 +1,5 @@
 // Package provenance follows each value of each model response back
-// through a replay (EVIDENCE-SEMANTICS.md §5, §6.2): its verdict against
+// through a replay (docs/rules/evidence.md §5, §6.2): its verdict against
 // the replayed window of its call, and for a value whose evidence left the
 // window, the messages that held it — the calls they were sent on, the
 // call whose visit removed them and the rule that let them go — and the

@@ -18,7 +18,7 @@ const (
 // Source is one message that held a value and left the window (§6.2), or
 // for a summary's value a tool result it folded (§9.3). Call numbers are
 // the export's (model.Call.Number); Run is the run number
-// (WINDOW-SEMANTICS §10.2).
+// (docs/rules/runs-and-conversations.md §10.2).
 type Source struct {
 	ToolName   *string
 	ToolCallID *string

@@ -14,7 +14,7 @@ import (
 // A verdict says why a value was not in view; it does not say whether a
 // reader has to look at it. A query window the model composed is
 // "never read", truthfully and uselessly; `14:31` inside a timestamp in
-// view is no mistake. The rules below (EVIDENCE-SEMANTICS §10.2) decide,
+// view is no mistake. The rules below (docs/rules/flags.md §10.2) decide,
 // by the value's shape, where it was typed and what the window's texts
 // hold — never by a word of one domain —, whether a value is flagged.
 // The verdict itself never changes: the library's equality (§5) holds.

@@ -15,7 +15,7 @@ import (
 
 // Each test below is one class of noise §10 takes out (or one class of
 // real flags it must keep), on the recording it was graded on; each fails
-// without its rule. Expected values are the spec's (EVIDENCE-SEMANTICS
+// without its rule. Expected values are the spec's (docs/rules/flags.md
 // §10.2–§10.5) and the recordings' wire.json, not the code's.
 
 // flagOf is "flagged rule" or "- rule" for an entry.

@@ -5,13 +5,13 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// A message's life is told along one run chain (EVIDENCE-SEMANTICS §6 "A
+// A message's life is told along one run chain (docs/rules/evidence.md §6 "A
 // message across calls": sent on the calls of this call's chain, never a
 // sibling branch's). One pointer may be in the windows of two chains: a
 // recorded message the loader keeps once per text (a delivery, an
 // orphan's first window) delivered to two conversations, or the history
 // two runs continuing the same run carry (a conversation that branches,
-// WINDOW-SEMANTICS §10.8). So lives are kept per line: a conversation's
+// docs/rules/runs-and-conversations.md §10.8). So lives are kept per line: a conversation's
 // calls from its first on, until a call continues one that another call
 // already continued; that call starts a line of its own, which knows the
 // lives of the line it branched from up to the call it continues.

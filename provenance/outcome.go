@@ -6,7 +6,7 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// What became of an answer (EVIDENCE-SEMANTICS §9.4).
+// What became of an answer (docs/rules/evidence.md §9.4).
 const (
 	// RevisionAsked: the answer check asked for a revision; the library
 	// appended the answer and its correction and the run went on.
@@ -31,7 +31,7 @@ const (
 // iteration_end that stands for it, §9.6) with no tool calls, or when it
 // is the last call of an agent run that finished: its tool calls will
 // not run. A run is one agent run: a Loop's passes are runs of their own
-// (WINDOW-SEMANTICS §15.2). A composition's own calls (a Parallel's
+// (docs/rules/compositions.md §15.2). A composition's own calls (a Parallel's
 // merge, §15.5) are no agent run's: what the model answered there is the
 // composition's result, which no run() returned as its answer, and
 // nothing in the log says what became of it: they have none.
@@ -61,7 +61,7 @@ func OutcomesByCall(rec *model.Recording) map[*model.Call]string {
 }
 
 // FinalAnswer is the place in run.Calls of the run's final answer
-// (EVIDENCE-SEMANTICS §9.4.3): its last answer (delivered, refused or
+// (docs/rules/evidence.md §9.4.3): its last answer (delivered, refused or
 // undelivered), never a revision-asked draft; -1 when it has none.
 func FinalAnswer(run *model.Run) int {
 	if run.Composition {

@@ -66,7 +66,7 @@ func inTexts(e Entry) string {
 }
 
 // Characters in view inside a longer token are in view, not "typed, not
-// read" (EVIDENCE-SEMANTICS §9.2.6): e03-tokens' answer (call 7) holds
+// read" (docs/rules/evidence.md §9.2.6): e03-tokens' answer (call 7) holds
 // 06:14:02 and 6006016012345678901 (array_perf call_0005, an ISO
 // timestamp and a 19-digit JSON literal) and 06:14:55 (show_interface
 // call_0004); the WWPN its absence frame quotes only in looked_for,
@@ -314,7 +314,7 @@ func TestOutcomesAtTierMinimal(t *testing.T) {
 }
 
 // A composition's own model call has no window in the log
-// (WINDOW-SEMANTICS §15.5): n06's merge calls (file calls 12 and 21, the
+// (docs/rules/compositions.md §15.5): n06's merge calls (file calls 12 and 21, the
 // README's mergeWithLLM) answer "web-6a8afa", which no message of theirs
 // the log holds could ground or fail to ground. The value is unknown —
 // not never-read — and flagged by nothing; New and Walk agree.

@@ -8,7 +8,7 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// The version told from a log's own evidence (WINDOW-SEMANTICS §17.2 3)
+// The version told from a log's own evidence (docs/rules/versions-and-tiers.md §17.2 3)
 // is a guess from one window; the replay checks it. When the rules told
 // reproduce fewer of the recorded windows than another rule set's would,
 // each rule set is replayed and the one that reproduces the most is

@@ -7,7 +7,7 @@
 //     (window.SettleLibraryMore, kept in Rec.Library);
 //   - each agent's policy, settled once: a knob given from outside
 //     first, then what the log states, then what the replay infers
-//     (WINDOW-SEMANTICS §10.10, §13.2), with what the inference could
+//     (docs/rules/runs-and-conversations.md §10.10, docs/rules/export-contract.md §13.2), with what the inference could
 //     not tell apart (Agent.Equal);
 //   - the replay under the settled policies, file-wide (Study.Replay),
 //     and of one conversation of one agent (View), under that agent's
@@ -52,7 +52,7 @@ type Request struct {
 	After *Study
 	// Library is the library version X.Y.Z whose window rules the replay
 	// follows (--library-version); "" tells it from the file
-	// (WINDOW-SEMANTICS §17.2).
+	// (docs/rules/versions-and-tiers.md §17.2).
 	Library string
 }
 

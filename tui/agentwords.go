@@ -8,7 +8,7 @@ import (
 )
 
 // What the picker, the column and the header call an agent inside a
-// composition (WINDOW-SEMANTICS §15): a Sequence's step, a Loop's body
+// composition (docs/rules/compositions.md §15): a Sequence's step, a Loop's body
 // and its passes, a swarm's agents, a Conditional's and a Parallel's
 // branches, and a composition's own model calls (§15.5). Every name
 // comes from the recording and goes through termtext.

@@ -8,7 +8,7 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// A conversation that branches (WINDOW-SEMANTICS §10.8): runs r2 and r3
+// A conversation that branches (docs/rules/runs-and-conversations.md §10.8): runs r2 and r3
 // both follow up r1 (testdata/twins-branch: r1 is calls 1–2, r2 calls
 // 3–4, r3 calls 5–6; keepRecentTurns=2, inferred from its 6 windows). Both
 // carry r1's list_hosts turn, and each evicts it at its own second call:

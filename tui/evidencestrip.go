@@ -13,7 +13,7 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// The evidence lifetime strip (EVIDENCE-SEMANTICS §5): for one
+// The evidence lifetime strip (docs/rules/evidence.md §5): for one
 // message that can ground a value — a tool result, the user's text — one
 // cell per call of the conversation: in view, pinned, evicted by that
 // call's visit, out of view, or used while out of view (that call's

@@ -9,7 +9,7 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// frameLabel heads a compaction frame (WINDOW-SEMANTICS §11.4): a message
+// frameLabel heads a compaction frame (docs/rules/summarize-oldest.md §11.4): a message
 // holding a summary a second model wrote, which is a claim about the
 // conversation, not the conversation. A placeholder frame says at once
 // that it was never sent.

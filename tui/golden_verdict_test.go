@@ -7,7 +7,7 @@ import (
 )
 
 // Goldens of what the screen says of flagged values and answers
-// (EVIDENCE-SEMANTICS §9). Each comment says what the recording's README
+// (docs/rules/evidence.md §9). Each comment says what the recording's README
 // or the spec says the screen must show.
 
 func TestGoldenResponseRowOutcomes(t *testing.T) {

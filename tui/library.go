@@ -8,7 +8,7 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// Whose window rules the replay follows (WINDOW-SEMANTICS §17) and what
+// Whose window rules the replay follows (docs/rules/versions-and-tiers.md §17) and what
 // the log's tier keeps (§16): the header says both in a few words, the
 // problems panel (!) in full, as the report's footer does.
 

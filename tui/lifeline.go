@@ -29,7 +29,7 @@ type life struct {
 // lives is the life of each turn of one replay, read from the replay's
 // index of turns when asked (a turn's whole story is its row once it
 // left: Replay.TurnAt), as the chain of one call tells it: where the
-// conversation branches, never a sibling branch's calls (WINDOW-SEMANTICS
+// conversation branches, never a sibling branch's calls (docs/rules/runs-and-conversations.md
 // §10.8).
 type lives struct {
 	replay *window.Replay

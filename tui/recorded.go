@@ -18,7 +18,7 @@ import (
 // a call is not the one the library recorded for it, the two are shown
 // side by side, message by message, the differing ones marked. The
 // recorded window is the loader's (role and content, as the log states
-// them; WINDOW-SEMANTICS §10.6).
+// them; docs/rules/runs-and-conversations.md §10.6).
 
 // unknownWindow says why a composition's own call shows no window.
 const unknownWindow = "this call's window is not in the log: a composition's own call (a Parallel's merge) has no context.injected and no history; " +

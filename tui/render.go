@@ -218,7 +218,7 @@ func indent(s, by string) string {
 }
 
 // correctionWho names the library's correction m: its answer check's or
-// its output schema's (EVIDENCE-SEMANTICS §9.4.4).
+// its output schema's (docs/rules/evidence.md §9.4.4).
 func correctionWho(m *model.Message) string {
 	if strings.HasPrefix(m.Content, model.SchemaCheckPrefix) {
 		return "the library's correction (schema check)"

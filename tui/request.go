@@ -321,7 +321,7 @@ func (m *Model) openRequest() {
 
 // requestFromResponse is S over the response block: the block closes and
 // the request opens at the system-prompt piece that holds the first
-// user-supplied value of the call's response (EVIDENCE-SEMANTICS §5: the
+// user-supplied value of the call's response (docs/rules/evidence.md §5: the
 // system prompt is user-supplied text), or at its top when none does.
 func (m Model) requestFromResponse() Model {
 	m.overlay = noOverlay
@@ -343,7 +343,7 @@ func (m Model) requestFromResponse() Model {
 
 // pieceHolding is the first system-prompt piece whose text holds value,
 // for a value the system prompt grounds (user-supplied); the value is
-// normalized lower case (EVIDENCE-SEMANTICS §1), so the text is too.
+// normalized lower case (docs/rules/evidence.md §1), so the text is too.
 func pieceHolding(r model.Request, verdict, value string) (int, bool) {
 	if verdict != evidence.UserSupplied || value == "" {
 		return 0, false

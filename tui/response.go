@@ -16,7 +16,7 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// The response block (EVIDENCE-SEMANTICS §5, §6): what the model answered
+// The response block (docs/rules/evidence.md §5, §6): what the model answered
 // on the call on screen, each of its values with its verdict against the
 // replayed window, and for a value whose evidence left, where it went and
 // what would have kept it. The verdicts come from package provenance; this

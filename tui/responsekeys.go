@@ -112,7 +112,7 @@ func (m Model) openResponse() (Model, tea.Cmd) {
 }
 
 // finalAnswer is the call of the run's final answer (its last answer,
-// never a draft the answer check sent back: EVIDENCE-SEMANTICS §9.4.3),
+// never a draft the answer check sent back: docs/rules/evidence.md §9.4.3),
 // else the run's last call.
 func (m Model) finalAnswer() int {
 	run := m.s.current().Run

@@ -36,7 +36,7 @@ type session struct {
 	replaying    bool
 
 	// outcomes is what became of each answer of the conversation's runs
-	// (EVIDENCE-SEMANTICS §9.4); a call that is no answer has none
+	// (docs/rules/evidence.md §9.4); a call that is no answer has none
 	outcomes map[*model.Call]string
 	// numbersDiffer: the file numbers some call otherwise than the screen
 	numbersDiffer bool

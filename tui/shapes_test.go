@@ -9,7 +9,7 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// A log written at tier minimal has no llm_end at all (WINDOW-SEMANTICS
+// A log written at tier minimal has no llm_end at all (docs/rules/versions-and-tiers.md
 // §16.3): every call answered, and no token count is in the log. The
 // header says the count is not there, never that the call has no reply.
 func TestTierMinimalHeaderSaysNoTokenCount(t *testing.T) {
@@ -69,7 +69,7 @@ func TestCompositionCallHasNoWindow(t *testing.T) {
 	}
 }
 
-// A goes to the run's final answer (EVIDENCE-SEMANTICS §9.4.3): in
+// A goes to the run's final answer (docs/rules/evidence.md §9.4.3): in
 // e01-guard the answer check sent call 7's answer back (revision-asked)
 // and call 9's revision was delivered, so from call 1 A lands on 9.
 func TestFinalAnswerIsTheLastAnswer(t *testing.T) {

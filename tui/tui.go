@@ -47,7 +47,7 @@ type Config struct {
 	// Follow reads the file again whenever it grows (-f).
 	Follow bool
 	// View is the conversation on screen, by its number in the file
-	// (WINDOW-SEMANTICS §10.8); 0 is the first. The picker (w) sets it.
+	// (docs/rules/runs-and-conversations.md §10.8); 0 is the first. The picker (w) sets it.
 	View int
 	// Clipboard is where y writes its OSC 52 sequence: the terminal
 	// (nil means standard output, which is the terminal).

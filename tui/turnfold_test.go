@@ -64,7 +64,7 @@ func TestStrategyCycleComesBackToTheRecordedPolicy(t *testing.T) {
 
 // A value is never cut to line the values up: c06b's research step
 // answers at its call 6 with src/tax/rateCache.ts:12 (wire.json), a value
-// the check normalizes to src/tax/ratecache.ts:12 (EVIDENCE-SEMANTICS:
+// the check normalizes to src/tax/ratecache.ts:12 (docs/rules/evidence.md:
 // lowercased), longer than a third of a 100-column screen's detail pane.
 func TestResponseValuesAreWhole(t *testing.T) {
 	m := press(open(t, fileConfig("../testdata/c06b-composition-sequence/run.jsonl"), 100, 24), "A")

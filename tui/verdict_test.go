@@ -9,7 +9,7 @@ import (
 	"github.com/afinspect/inspect/provenance"
 )
 
-// What the screen says of flagged values (EVIDENCE-SEMANTICS §9): the
+// What the screen says of flagged values (docs/rules/evidence.md §9): the
 // expected words come from the recordings' READMEs and the spec's
 // examples.
 

@@ -11,7 +11,7 @@ import (
 	"github.com/afinspect/inspect/termtext"
 )
 
-// What the screen says of a flagged value (EVIDENCE-SEMANTICS §9):
+// What the screen says of a flagged value (docs/rules/evidence.md §9):
 // inspect's own verdict (provenance.Entry.Own: a JSON number's read
 // value's, §9.5), counted apart for the answer — what reaches the caller,
 // and what the library checks — and for the tool calls' arguments — the

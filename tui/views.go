@@ -11,7 +11,7 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// A real log holds several agents and conversations (WINDOW-SEMANTICS
+// A real log holds several agents and conversations (docs/rules/runs-and-conversations.md
 // §10). The screen shows one conversation of one agent at a time (a
 // study.View): its calls in order (stepping stays inside it), replayed
 // under that agent's policy, which the knobs change. The picker (w)

@@ -14,7 +14,7 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// Recordings of real logs (WINDOW-SEMANTICS §10): several conversations,
+// Recordings of real logs (docs/rules/runs-and-conversations.md §10): several conversations,
 // interleaved agents, a Sequence, a paused and resumed run, token-budget
 // follow-ups. Each is replayed per agent — under the policy its README
 // states (wire.json, keyed by agent where the agents differ) and under the

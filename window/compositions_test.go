@@ -248,7 +248,7 @@ func TestResumeOnErrorStartsFromTheLastIterationEnd(t *testing.T) {
 			t.Errorf("call %d (run %s): %d messages replayed, %s", c.Call.Number, c.Run.RunID, len(c.Window()), c.Recorded())
 		}
 	}
-	// EVIDENCE-SEMANTICS §9.6: run 2's first call continues the call
+	// docs/rules/evidence.md §9.6: run 2's first call continues the call
 	// before the failed one (iteration 2, call 2); the failed call is a
 	// sibling
 	if p := r.Preds(); len(p) != 4 || p[3] != 1 || p[2] != 1 {

@@ -19,6 +19,6 @@
 // asks (sync.Once). Reading a replay changes nothing another reader can
 // see, so one may be shared between goroutines as it is. The entry
 // points take the recording's lineage (package lineage), decided once
-// by the caller. The rules are WINDOW-SEMANTICS.md; the judge is the
+// by the caller. The rules are docs/rules; the judge is the
 // library's recorded wire windows in testdata.
 package window

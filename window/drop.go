@@ -7,7 +7,7 @@ import (
 	"github.com/afinspect/inspect/pinning"
 )
 
-// drop removes the planned span (WINDOW-SEMANTICS §6). It reports false
+// drop removes the planned span (docs/rules/window.md §6). It reports false
 // when the span had to stay because the wire needs a notice in front and
 // none is smaller than what it would replace. It returns the tool names
 // whose results left.

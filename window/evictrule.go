@@ -6,7 +6,7 @@ import (
 )
 
 // Why nothing held a message at the visit that removed it
-// (EVIDENCE-SEMANTICS §6.2 `rule`), the first that applies.
+// (docs/rules/evidence.md §6.2 `rule`), the first that applies.
 const (
 	RuleNotPinnable   = "not-pinnable"   // not a tool message: only keepRecentTurns keeps it
 	RulePinsOff       = "pins-off"       // keepLastToolResults 0

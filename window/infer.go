@@ -10,7 +10,7 @@ import (
 )
 
 // Inference is the policy one agent's segments were most likely made
-// under, and why (WINDOW-SEMANTICS §10.10).
+// under, and why (docs/rules/runs-and-conversations.md §10.10).
 type Inference struct {
 	Agent    *model.Agent
 	Policy   model.Policy

@@ -8,7 +8,7 @@ import (
 )
 
 // A conversation branches when two runs continue the same run
-// (WINDOW-SEMANTICS §10.7, §10.8): each carries that run's history, and
+// (docs/rules/runs-and-conversations.md §10.7, §10.8): each carries that run's history, and
 // each evicts its turns at its own calls. What a ledger shows at a call
 // is that call's own chain — the run it belongs to and the runs it
 // continues, up to the call it continues — never a sibling branch's
@@ -105,7 +105,7 @@ func linesOf(r *Replay) *turnLines {
 // call before it of its run, or for a run's first call the latest call
 // so far of the run it continues — for a run resumeOnError() started
 // after a failure, the call whose history it starts from, not the failed
-// call after it (EVIDENCE-SEMANTICS §9.6). Every reader of a run chain —
+// call after it (docs/rules/evidence.md §9.6). Every reader of a run chain —
 // the ledger's lines, the evidence's messages gone — follows these.
 func (r *Replay) Preds() []int {
 	pred := make([]int, len(r.Calls))

@@ -8,7 +8,7 @@ import (
 )
 
 func TestNoticeText(t *testing.T) {
-	// Hand-written from WINDOW-SEMANTICS.md §6.
+	// Hand-written from docs/rules/window.md §6.
 	want := "[dropped history — 3 earlier message(s) were dropped from this window at iteration 4 by the 'sliding-window' window strategy. " +
 		"Your current request is kept — it is still in this window, above this line, and no window strategy may drop it. " +
 		"Tool results are among them (a, b) — call the tool again if you need its output; do not reconstruct ids or values from memory. " +

@@ -27,7 +27,7 @@ type plan struct {
 }
 
 // planRemoval finds the span of turns that may leave and the refusals met
-// on the way (WINDOW-SEMANTICS §5).
+// on the way (docs/rules/window.md §5).
 func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 	p := plan{from: -1, to: -1}
 	cands := len(turns) - in.keepRecent

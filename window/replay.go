@@ -28,7 +28,7 @@ type CallReplay struct {
 	// resumes, on the first call of a run that resumeOnError() started
 	// after a failure, is the call of the failed run whose iteration_end
 	// history it starts from (§14.5): its predecessor, the failed call
-	// after it a sibling (EVIDENCE-SEMANTICS §9.6); nil otherwise
+	// after it a sibling (docs/rules/evidence.md §9.6); nil otherwise
 	resumes *model.Call
 
 	recorded string  // Recorded's answer, worked out when the call is replayed

@@ -9,7 +9,7 @@ import (
 )
 
 // Rules are the window rules of one range of library versions
-// (WINDOW-SEMANTICS §17.1). They are not knobs: the library that wrote a
+// (docs/rules/versions-and-tiers.md §17.1). They are not knobs: the library that wrote a
 // log had no setting for them. The zero value is the newest rules.
 type Rules uint8
 

@@ -8,7 +8,7 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// The compaction frame of summarize-oldest (WINDOW-SEMANTICS §11.4): a user
+// The compaction frame of summarize-oldest (docs/rules/summarize-oldest.md §11.4): a user
 // message holding a label, two newlines, and the summary a second model
 // wrote.
 const (

@@ -15,7 +15,7 @@ type Fold struct {
 }
 
 // FoldBook is what one agent's log says of its summarize-oldest folds
-// (WINDOW-SEMANTICS §11.9): the summary of every span the library folded,
+// (docs/rules/summarize-oldest.md §11.9): the summary of every span the library folded,
 // the spans it refused to fold, and the library's own history before each
 // visit (P), read from the recorded windows alone.
 type FoldBook struct {

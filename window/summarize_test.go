@@ -10,7 +10,7 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// Hand-checked examples of summarize-oldest (WINDOW-SEMANTICS §11). The
+// Hand-checked examples of summarize-oldest (docs/rules/summarize-oldest.md §11). The
 // frame text is checked against the library's own bytes in s10's
 // wire.json; every other number is worked out in the comments.
 

@@ -8,7 +8,7 @@ import (
 )
 
 // unmeasured reads, for one segment of a log written at tier minimal,
-// where its token strategy engaged (WINDOW-SEMANTICS §16.4). Such a log
+// where its token strategy engaged (docs/rules/versions-and-tiers.md §16.4). Such a log
 // keeps no token count, yet the strategy engaged in the library as at any
 // tier: a visit whose window differs from the history before it removed a
 // span, so its reading was over budget. The replay takes that reading

@@ -27,7 +27,7 @@ type LibraryScan struct {
 }
 
 // SettleLibraryMore decides which library version rec is replayed as written
-// by, and so under which window rules (WINDOW-SEMANTICS §17.2), and keeps
+// by, and so under which window rules (docs/rules/versions-and-tiers.md §17.2), and keeps
 // the answer in rec.Library: flag (X.Y.Z, "" for none) first, then the
 // lowest version the envelopes' producers name, then the log's own
 // evidence of an older rule, else the 9.57.0 – 9.62.0 rules. lin is rec's

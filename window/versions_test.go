@@ -8,7 +8,7 @@ import (
 	"github.com/afinspect/inspect/model"
 )
 
-// The window rules of older library versions (WINDOW-SEMANTICS §17.1),
+// The window rules of older library versions (docs/rules/versions-and-tiers.md §17.1),
 // each on the smallest window that shows it. The notices are written out
 // by hand from notice.ts at each tag.
 

@@ -85,7 +85,7 @@ type gen struct {
 	clock int64
 	err   error
 	// minimal: the log is written at tier minimal, only agent.* events
-	// (WINDOW-SEMANTICS §16)
+	// (docs/rules/versions-and-tiers.md §16)
 	minimal bool
 }
 
