@@ -311,7 +311,7 @@ expect '^tour\$ *$' "q quits n07"
 # last call, whose window is not in the log, is replayed, not sent
 keys clear Enter
 keys "'$bin' testdata/n09-tier-minimal/run.jsonl" Enter
-expect 'rules 9.57 · tier minimal \(!\)' "the bar names the rules and the tier"
+expect 'rules 9.57–9.62 · tier minimal \(!\)' "the bar names the rules and the tier"
 keys ':' 1 6 Enter
 expect 'call 16/16' ": goes to the last call"
 expect 'Turns · 22 · 3 replayed \(not in the log\)' "its turns are the replay's, not said sent"
@@ -333,9 +333,9 @@ expect '^tour\$ *$' "q quits n02"
 # v9.56.0: the rules of an older library, told from the log
 keys clear Enter
 keys "'$bin' testdata/v9.56.0-demo-evidence/run.jsonl" Enter
-expect 'rules 9.55 \(from the log\) \(!\)' "the bar names the 9.55 rules, told from the log"
+expect 'rules 9.55–9.56 \(.*from the log.*\) \(!\)' "the bar names the 9.55–9.56 rules, told from the log"
 keys '!'
-expect 'The replay follows the 9.55 window rules' "! says which call told them"
+expect 'The replay follows the 9.55–9.56 window rules' "! says which call told them"
 keys q q
 expect '^tour\$ *$' "q quits v9.56.0"
 
