@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -42,7 +41,8 @@ that would have been out of view when typed (answers and tool-call arguments
 apart). Then the Pareto frontier (fewest tokens for each number of answer
 values out of view) and two picks: the cheapest policy that keeps in view
 every value the recorded answers used, and the cheapest that loses no more
-than the recorded one. Several files are summed per agent key.
+than the recorded one. Several files are read as one application's history
+(a rotated log, a directory of envelopes), as every command reads them.
 
 These are the RECORDED responses judged against another policy's windows:
 what the model would have typed under that policy is unknown.`,
@@ -161,39 +161,23 @@ func memoryRoom() func(done int) {
 	}
 }
 
-// openAll loads and opens the files, all at once, and says each one's
-// problems on stderr, in the order given.
+// openAll opens the files as one application's history (a rotated log,
+// the envelopes of one conversation, a directory), as every command
+// does: a follow-up in a later file continues its run in an earlier one.
+// The problems are said on stderr.
 func (a *app) openAll(files []string, o options) ([]*study.Study, error) {
-	type opened struct {
-		s    *study.Study
-		err  error
-		code int
+	rec, err := a.start(files, o.maxLine(), false).Wait()
+	if err != nil {
+		return nil, a.fail(exitFile, err)
 	}
-	got := make([]opened, len(files))
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Go(func() {
-			rec, err := a.start([]string{f}, o.maxLine(), false).Wait()
-			if err != nil {
-				got[i] = opened{err: err, code: exitFile}
-				return
-			}
-			s, err := study.Open(rec, study.Request{Library: o.library})
-			got[i] = opened{s: s, err: err, code: exitUsage}
-		})
+	s, err := study.Open(rec, study.Request{Library: o.library})
+	if err != nil {
+		return nil, a.fail(exitUsage, err)
 	}
-	wg.Wait()
-	out := make([]*study.Study, len(files))
-	for i, g := range got {
-		if g.err != nil {
-			return nil, a.fail(g.code, g.err)
-		}
-		for _, p := range g.s.Problems() {
-			fmt.Fprintln(a.stderr, termtext.Line(p.Message))
-		}
-		out[i] = g.s
+	for _, p := range s.Problems() {
+		fmt.Fprintln(a.stderr, termtext.Line(p.Message))
 	}
-	return out, nil
+	return []*study.Study{s}, nil
 }
 
 // hasAgent is nil when some file has the agent key, else an error naming

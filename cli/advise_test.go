@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -307,10 +309,30 @@ func TestAdviseCommand(t *testing.T) {
 		t.Errorf("recorded policy object %s", raw.Agents[0].Recorded)
 	}
 
+	// several files are one application's history: the same log given
+	// twice is read once (the second is said and skipped), and a log
+	// rotated mid-conversation advises as the whole does
 	two := adviseOf(t, c02, c02)
 	one := adviseOf(t, c02)
-	if len(two.Agents) != 2 || two.Agents[1].Calls != 2*one.Agents[1].Calls || two.Agents[1].Policies[0].Chars != 2*one.Agents[1].Policies[0].Chars {
+	if len(two.Agents) != 2 || two.Agents[1].Calls != one.Agents[1].Calls || two.Agents[1].Policies[0].Chars != one.Agents[1].Policies[0].Chars {
 		t.Errorf("c02 twice: %d agents, billing %d calls (once %d)", len(two.Agents), two.Agents[1].Calls, one.Agents[1].Calls)
+	}
+	const s05 = "../testdata/s05-multi-turn/run.jsonl"
+	whole, err := os.ReadFile(s05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(whole, []byte("\n"))
+	cut := len(lines) * 2 / 3 // inside run 3 (s05: runs of 5, 4 and 5 calls)
+	dir := t.TempDir()
+	older, newer := filepath.Join(dir, "events.ndjson.1"), filepath.Join(dir, "events.ndjson")
+	if os.WriteFile(older, bytes.Join(lines[:cut], nil), 0o644) != nil || os.WriteFile(newer, bytes.Join(lines[cut:], nil), 0o644) != nil {
+		t.Fatal("writing the halves")
+	}
+	rotated, full := adviseOf(t, older, newer), adviseOf(t, s05)
+	if len(rotated.Agents) != 1 || rotated.Agents[0].Calls != full.Agents[0].Calls || rotated.Agents[0].Calls != 14 ||
+		len(rotated.Agents[0].Policies) != len(full.Agents[0].Policies) || rotated.Agents[0].Policies[0].Chars != full.Agents[0].Policies[0].Chars {
+		t.Errorf("s05 rotated: %d agents, %d calls; whole: %d calls (14 in its README)", len(rotated.Agents), rotated.Agents[0].Calls, full.Agents[0].Calls)
 	}
 	only := adviseOf(t, "--agent", "billing", c02)
 	if len(only.Agents) != 1 || only.Agents[0].Agent != "billing" || only.Agents[0].Calls != one.Agents[1].Calls {

@@ -14,7 +14,7 @@ Usage:
                                   inside a longer token, never read, or only in a summary that
                                   no tool result backs; the answers by default (--in)
   inspect advise [flags] FILE…    which window policy each agent should run: a grid of policies
-                                  replayed over its calls (of several files, summed), each with
+                                  replayed over its calls (several files: one history), each with
                                   its ≈tokens and the values of the recorded answers it would have
                                   had out of view; the frontier and two picks
   inspect diff [flags] A B        two runs lined up call by call: each pair same, changed or one
