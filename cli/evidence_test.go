@@ -307,3 +307,24 @@ func TestEvidenceSaysTheLibraryListsItsFirst12(t *testing.T) {
 		t.Errorf("no %q in\n%s", want, table)
 	}
 }
+
+// A summary frame is named as one, never as the person's text: c04's
+// call 20 types dep-2026-11-23-1405 into call_0018, a value its run 2
+// read in the compaction frame (wire.json: the user-role message of calls
+// 12 and 16 that starts "[compacted history — 11 earlier message(s)")
+// besides get_deploy call_0001 of run 1.
+func TestSummaryFrameIsNamedAsOne(t *testing.T) {
+	code, out, errs := runCLI("evidence", "-q", "--in", "arguments", "--wide", "../testdata/c04-summarize-multi/run.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "20 ") && strings.Contains(l, "dep-2026-11-23-1405") {
+			if !strings.Contains(l, "a summary frame (run 2, sent on 12–16)") || strings.Contains(l, "user text") {
+				t.Errorf("call 20's sources: %s", l)
+			}
+			return
+		}
+	}
+	t.Fatalf("no call 20 row for dep-2026-11-23-1405:\n%s", out)
+}

@@ -236,10 +236,7 @@ func sourceCells(r *window.Replay, places *callPlaces, v export.Value) (src, at 
 		return fmt.Sprintf("only in a summary; no tool result held it — nearest: %s (%s %s)", near.Value, *near.ToolName, *near.ToolCallID), "-"
 	case v.LeftInside != nil:
 		l := v.LeftInside
-		name := "user text"
-		if l.Source.ToolName != nil {
-			name = *l.Source.ToolName + " " + *l.Source.ToolCallID
-		}
+		name := l.Source.Who()
 		inside := "inside a longer token"
 		if l.Token != nil {
 			inside = "inside " + *l.Token
@@ -253,10 +250,7 @@ func sourceCells(r *window.Replay, places *callPlaces, v export.Value) (src, at 
 	}
 	var ss, as []string
 	for _, s := range sources {
-		name := "user text"
-		if s.ToolName != nil {
-			name = *s.ToolName + " " + *s.ToolCallID
-		}
+		name := s.Who()
 		on := places.span(s.SentOn)
 		sent := "sent on " + on
 		if n := differing(r, v.Call, s.SentOn); n > 0 {

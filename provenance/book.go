@@ -412,3 +412,21 @@ func (b *Book) systemPrompt(i int) []string {
 // Message is the message the source names, for a caller that follows it
 // through the windows (the TUI's lifetime strip).
 func (s Source) Message() *model.Message { return s.msg }
+
+// Who names the message for a reader: its tool and call ("list_hosts
+// call_0001"), else what the library wrote in the person's role (a
+// summary frame, a drop notice), else "user text" — a summary is a
+// model's claim, never something the person said.
+func (s Source) Who() string {
+	switch {
+	case s.ToolName != nil && s.ToolCallID != nil:
+		return *s.ToolName + " " + *s.ToolCallID
+	case s.ToolName != nil:
+		return *s.ToolName
+	case s.msg != nil && s.msg.IsFrame():
+		return "a summary frame"
+	case s.msg != nil && s.msg.IsNotice():
+		return "a drop notice"
+	}
+	return "user text"
+}

@@ -356,7 +356,7 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 		return
 	}
 	for _, src := range ownSources(e) {
-		say(sourceText(s, toolName(src.ToolName, src.ToolCallID), src), lipgloss.NewStyle())
+		say(sourceText(s, sourceWho(src), src), lipgloss.NewStyle())
 		for _, l := range lifetimeLines(s, st, src.Message(), "", w-len(indent)) {
 			b.WriteString(indent + l + "\n")
 		}

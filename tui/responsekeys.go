@@ -88,10 +88,7 @@ func (m Model) toSource() Model {
 					break
 				}
 			}
-			name := "the user's text"
-			if src.ToolName != nil {
-				name = *src.ToolName + " " + *src.ToolCallID
-			}
+			name := sourceWho(src)
 			m.flash = fmt.Sprintf("call %d: the last call %s (which held %s) was in view; it left at %d (%s)",
 				i+1, name, e.Value, onScreen(m.s.replay, src.EvictedAt), m.s.ruleWords(src))
 			break

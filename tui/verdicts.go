@@ -172,7 +172,7 @@ func verdictSentence(e provenance.Entry, minimal bool) string {
 				inside = "inside " + termtext.Line(*l.Token)
 			}
 			return fmt.Sprintf("left: read %s of %s, sent on calls %d–%d, evicted at %d (%s); the library's check does not split tokens",
-				inside, termtext.Line(toolName(l.Source.ToolName, l.Source.ToolCallID)), l.Source.SentOn[0], l.Source.SentOn[1], l.Source.EvictedAt, termtext.Line(l.Source.Rule))
+				inside, termtext.Line(sourceWho(l.Source)), l.Source.SentOn[0], l.Source.SentOn[1], l.Source.EvictedAt, termtext.Line(l.Source.Rule))
 		}
 		s := "in no message this conversation sent: typed, not read"
 		if minimal {
@@ -255,6 +255,16 @@ func inTextSentence(ts []provenance.InText) string {
 		s += fmt.Sprintf(" (and %d more)", len(ts)-1)
 	}
 	return s + "; the library's check does not split tokens"
+}
+
+// sourceWho names a source as the screen does: toolName's words, or the
+// library's message in the person's role (a summary frame, a drop notice)
+// for what toolName would call the user's text.
+func sourceWho(src provenance.Source) string {
+	if w := src.Who(); src.ToolName == nil && w != "user text" {
+		return w
+	}
+	return toolName(src.ToolName, src.ToolCallID)
 }
 
 // toolName is "list_hosts call_0001", or the name alone.
