@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/advise"
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 )
@@ -105,7 +106,10 @@ type advisorPane struct {
 	failed error  // what stopped the sweep, other than being given up
 	rows   []int  // the table's rows (Advice.Rows indexes): the frontier, the recorded policy in its place
 	cursor int    // in rows
-	chart  chartCache
+	// shown is the policy on screen when the knobs moved it off the
+	// recorded one (nil when they did not): its row is marked
+	shown *model.Policy
+	chart chartCache
 }
 
 var _ component = (*advisorPane)(nil)

@@ -307,3 +307,35 @@ func TestAdvisorTakesTheMouse(t *testing.T) {
 		t.Errorf("a click on the advisor selected turn %d (was %d) under it", m.list.cursor, cursor)
 	}
 }
+
+// P marks the policy on screen when the knobs moved it: none is marked
+// under the recorded policy; after enter applied the keeps-everything
+// pick (token-budget T2149 K3 L2, the README's demo frontier's last), P
+// again marks that row ● and the cursor line on it says "on screen".
+func TestAdvisorMarksThePolicyOnScreen(t *testing.T) {
+	m := openAdvisor(t, 120, 40)
+	if strings.Contains(m.View(), string(glyphOnScreen)) {
+		t.Fatalf("a row is marked on screen under the recorded policy:\n%s", m.View())
+	}
+	m = press(m, "G", "enter")
+	if m.overlay != noOverlay || !m.s.moved() {
+		t.Fatalf("enter did not apply the pick (overlay %v)", m.overlay)
+	}
+	m = press(m, "P")
+	if m.adv.advice == nil {
+		t.Fatalf("no advice:\n%s", m.View())
+	}
+	marked := ""
+	for _, l := range strings.Split(m.View(), "\n") {
+		if strings.Contains(l, string(glyphOnScreen)) && strings.Contains(l, "K3 L2") {
+			marked = l
+		}
+	}
+	if !strings.Contains(marked, "token-budget T2149 K3 L2") {
+		t.Errorf("no row of token-budget T2149 K3 L2 marked %c:\n%s", glyphOnScreen, m.View())
+	}
+	m = press(m, "G")
+	if !strings.Contains(m.View(), "(● on screen)") {
+		t.Errorf("the cursor line on the policy on screen does not say so:\n%s", m.View())
+	}
+}

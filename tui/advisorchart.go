@@ -21,6 +21,7 @@ const (
 	glyphRecorded = '◆'
 	glyphCursor   = '◉'
 	glyphBoth     = '◈' // the cursor on the recorded policy
+	glyphOnScreen = '●' // the table's row of the policy the knobs put on screen
 )
 
 // chartLegend says what the glyphs and the axes are.

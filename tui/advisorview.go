@@ -153,6 +153,9 @@ func (a *advisorPane) tableLines(short bool, n int) []string {
 		} else {
 			mark += " "
 		}
+		if a.onScreen(i) {
+			mark += string(glyphOnScreen)
+		}
 		cells = append(cells, []string{mark, policyName(r.Policy, short), thousands(r.Tokens), against(r.Tokens, rec.Tokens),
 			itoa(r.OutOfView.Answers), itoa(r.OutOfView.Arguments), itoa(r.DropNotices), itoa(r.Differs)})
 	}
@@ -230,7 +233,7 @@ func (a *advisorPane) cursorLine() string {
 	i := a.selected()
 	r := ad.Rows[i]
 	return fmt.Sprintf("▸ %s%s: ≈%s tokens, the largest window ≈%s; out of view: %s, %s; %s; %s not as recorded. enter applies it",
-		policyName(r.Policy, false), rowRole(ad, i), thousands(r.Tokens), thousands(r.PeakTokens),
+		policyName(r.Policy, false), rowRole(ad, i)+a.onScreenWords(i), thousands(r.Tokens), thousands(r.PeakTokens),
 		plural(r.OutOfView.Answers, "answer value"), plural(r.OutOfView.Arguments, "argument value"),
 		plural(r.DropNotices, "drop notice"), plural(r.Differs, "call"))
 }
@@ -259,6 +262,20 @@ func fitWords(f advise.Fit) string {
 		return fmt.Sprintf("≈tokens: %.3f a "+fitChars(f)+", the recorded calls' usage.input over their characters (%s)", f.PerChar, plural(f.Calls, "call"))
 	}
 	return fmt.Sprintf("≈tokens: %.0f + %.3f a "+fitChars(f)+" per call, fitted on %s' usage.input (R² %.2f)", f.Base, f.PerChar, plural(f.Calls, "recorded call"), f.R2)
+}
+
+// onScreen reports whether row i is the policy on screen, the knobs
+// having moved it off the recorded one.
+func (a *advisorPane) onScreen(i int) bool {
+	return a.shown != nil && a.advice != nil && a.advice.Rows[i].Policy == *a.shown
+}
+
+// onScreenWords is " (on screen)" for the row of the policy on screen.
+func (a *advisorPane) onScreenWords(i int) string {
+	if a.onScreen(i) {
+		return " (" + string(glyphOnScreen) + " on screen)"
+	}
+	return ""
 }
 
 // rowRole names what row i of the advice is besides a point of the
