@@ -522,6 +522,26 @@ func pairValues(va, vb []Value) (out []ValuePair, differ bool) {
 	return out, differ
 }
 
+// unmatched are the messages of a that b has no copy of (role and text),
+// a copy matched once.
+func unmatched(a, b []*model.Message) []*model.Message {
+	type text struct{ role, content string }
+	count := map[text]int{}
+	for _, m := range b {
+		count[text{m.Role, m.Content}]++
+	}
+	var rest []*model.Message
+	for _, m := range a {
+		k := text{m.Role, m.Content}
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		rest = append(rest, m)
+	}
+	return rest
+}
+
 // WindowDiff compares two windows by content, whatever the order: the
 // messages (role and text) only a has, only b has, and of those the ones
 // that stand for one message with other text on each side — a tool
@@ -529,36 +549,11 @@ func pairValues(va, vb []Value) (out []ValuePair, differ bool) {
 // correction, an assistant turn calling the same tools, or the k-th other
 // message of a role — as edited pairs.
 func WindowDiff(a, b []*model.Message) (aOnly, bOnly []*model.Message, edited [][2]*model.Message) {
-	type text struct{ role, content string }
-	count := map[text]int{}
-	for _, m := range b {
-		count[text{m.Role, m.Content}]++
-	}
-	var restA []*model.Message
-	for _, m := range a {
-		k := text{m.Role, m.Content}
-		if count[k] > 0 {
-			count[k]--
-			continue
-		}
-		restA = append(restA, m)
-	}
+	restA := unmatched(a, b)
 	if len(restA) == 0 && len(a) == len(b) {
 		return nil, nil, nil
 	}
-	count = map[text]int{}
-	for _, m := range a {
-		count[text{m.Role, m.Content}]++
-	}
-	var restB []*model.Message
-	for _, m := range b {
-		k := text{m.Role, m.Content}
-		if count[k] > 0 {
-			count[k]--
-			continue
-		}
-		restB = append(restB, m)
-	}
+	restB := unmatched(b, a)
 	byStand := map[string][]int{}
 	ord := map[string]int{}
 	for k, m := range restB {
