@@ -339,3 +339,35 @@ func TestAdvisorMarksThePolicyOnScreen(t *testing.T) {
 		t.Errorf("the cursor line on the policy on screen does not say so:\n%s", m.View())
 	}
 }
+
+// A value no policy within 4 knob steps keeps names the advisor's pick
+// that keeps every answer value, once the advisor has found it: demo
+// call 13's 3,940 (get_metrics call_0004, superseded at 8; `inspect
+// evidence` says no window policy within 4 knob steps keeps it), kept by
+// token-budget T2149 K3 L2 (the advisor's golden: under it the answer's
+// four values that left are in view). Before the advisor ran, the line
+// says only that nothing near keeps it.
+func TestNoNearbyPolicyNamesTheAdvisorsPick(t *testing.T) {
+	line := func(m Model) string {
+		t.Helper()
+		for _, l := range strings.Split(responseText(m.s, m.st, withAdvice(m.sugs, m.adv, m.s), -1, 200), "\n") {
+			if strings.Contains(l, "no window policy within") {
+				return l
+			}
+		}
+		return ""
+	}
+	m := press(open(t, fileConfig(demoEvidence), 120, 40), "A", "i")
+	before := line(m)
+	if !strings.Contains(before, "no window policy within 4 knob steps keeps it in view") || strings.Contains(before, "advisor") {
+		t.Fatalf("before the advisor: %q", before)
+	}
+	m = press(m, "esc", "P")
+	if m.adv.advice == nil {
+		t.Fatal("no advice")
+	}
+	m = press(m, "esc", "i")
+	if after := line(m); !strings.Contains(after, "the advisor's token-budget T2149 K3 L2") || !strings.Contains(after, "keeps every answer's values in view (P)") {
+		t.Errorf("after the advisor: %q", after)
+	}
+}
