@@ -129,13 +129,11 @@ func (s *Side) call(i int) *window.CallReplay {
 // them); 0 compares every one.
 type Only struct{ A, B int }
 
-// Compare lines a and b up. The two sides are replayed and judged at
-// once, each on its own goroutine.
-func Compare(a, b *Study) *Comparison { return CompareOnly(a, b, Only{}) }
-
-// CompareOnly is Compare of one conversation of each side, or of one
-// side with every conversation of the other; a number not there leaves
-// that side with no call (Has says whether it is there).
+// CompareOnly lines a and b up: every conversation of each (Only{}), one
+// conversation of each side, or of one side with every conversation of
+// the other; a number not there leaves that side with no call (Has says
+// whether it is there). The two sides are replayed and judged at once,
+// each on its own goroutine.
 func CompareOnly(a, b *Study, only Only) *Comparison {
 	var sa, sb *Side
 	var wg sync.WaitGroup
@@ -299,8 +297,6 @@ func pairGroups(ga, gb []group) [][2]int {
 }
 
 // align lines the two sides up.
-func align(a, b *Side) *Comparison { return alignOnly(a, b, Only{}) }
-
 func alignOnly(a, b *Side, o Only) *Comparison {
 	c := &Comparison{A: a, B: b, Parted: -1, FirstChanged: -1, SameTask: true}
 	ga, gb := only(groups(a.Study, a.Replay), o.A), only(groups(b.Study, b.Replay), o.B)

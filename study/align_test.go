@@ -27,7 +27,7 @@ func compareFiles(t *testing.T, a, b string, kb Knobs) *Comparison {
 		}
 		return s
 	}
-	return Compare(open(a, Knobs{}), open(b, kb))
+	return CompareOnly(open(a, Knobs{}), open(b, kb), Only{})
 }
 
 // outOfView lists, by call number, the answer values a side had out of
@@ -222,7 +222,7 @@ func TestAlignExtraCall(t *testing.T) {
 	// drop call 8 of B: the 404'd worker id
 	r := &window.Replay{Calls: slices.Delete(slices.Clone(c.B.Replay.Calls), 7, 8)}
 	b := &Side{Study: c.B.Study, Replay: r, Values: slices.Delete(slices.Clone(c.B.Values), 7, 8)}
-	d := align(c.A, b)
+	d := alignOnly(c.A, b, Only{})
 	if len(d.Pairs) != 16 || d.Pairs[7].State != AOnly || d.Parted != 7 {
 		t.Fatalf("pairs %d, pair 8 %s, parted %d", len(d.Pairs), d.Pairs[7].State, d.Parted)
 	}
@@ -279,7 +279,7 @@ func TestAlignOtherArgument(t *testing.T) {
 	call.Facts.Response = resp
 	calls[8].Call = &call
 	b := &Side{Study: c.B.Study, Replay: &window.Replay{Calls: calls}, Values: c.B.Values}
-	d := align(c.A, b)
+	d := alignOnly(c.A, b, Only{})
 	if len(d.Pairs) != 16 || d.Parted != 8 || d.Why(&d.Pairs[8]) != "other arguments to get_metrics" {
 		t.Fatalf("%d pairs, parted %d: %q", len(d.Pairs), d.Parted, d.Why(&d.Pairs[d.Parted]))
 	}
@@ -312,7 +312,7 @@ func TestCompareEveryRecording(t *testing.T) {
 	}
 	for i := range paths {
 		for _, j := range []int{i, (i + 1) % len(paths)} {
-			c := Compare(studies[i], studies[j])
+			c := CompareOnly(studies[i], studies[j], Only{})
 			name := filepath.Base(filepath.Dir(paths[i])) + " vs " + filepath.Base(filepath.Dir(paths[j]))
 			seen := [2]map[int]bool{{}, {}}
 			last := [2]map[int]int{{}, {}} // by conversation pair, the last call index
@@ -364,7 +364,7 @@ func TestAlignManyCallsOneSide(t *testing.T) {
 			calls, values = append(calls, x), append(values, nil)
 		}
 	}
-	d := align(c.A, &Side{Study: c.B.Study, Replay: &window.Replay{Calls: calls}, Values: values})
+	d := alignOnly(c.A, &Side{Study: c.B.Study, Replay: &window.Replay{Calls: calls}, Values: values}, Only{})
 	if d.Totals.Same != 16 || d.Totals.BOnly != 480 || d.Totals.Changed+d.Totals.AOnly != 0 || d.Parted != 1 {
 		t.Errorf("totals %+v, parted %d", d.Totals, d.Parted)
 	}

@@ -26,7 +26,7 @@ func comparison(t *testing.T, a, b string) *study.Comparison {
 		}
 		return s
 	}
-	return study.Compare(open(a), open(b))
+	return study.CompareOnly(open(a), open(b), study.Only{})
 }
 
 // drive sizes compare mode and presses keys.
@@ -135,7 +135,7 @@ func TestHostileCompare(t *testing.T) {
 		s, _ := study.Open(rec, study.Request{})
 		return s
 	}
-	c := study.Compare(open(path), open(s01))
+	c := study.CompareOnly(open(path), open(s01), study.Only{})
 	m := NewCompare(CompareConfig{Comparison: c, NameA: path, NameB: "s01"})
 	for _, size := range [][2]int{{120, 40}, {60, 15}, {20, 5}} {
 		seen := ""

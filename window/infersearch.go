@@ -234,19 +234,8 @@ func ranges(ns []int) string {
 	return strings.Join(parts, ", ")
 }
 
-// LargestInput is the largest input count of agent a's calls.
-func LargestInput(rec *model.Recording, a *model.Agent) int {
-	n := 0
-	for _, r := range rec.Runs {
-		if r.Agent == a {
-			n = max(n, largestInput(r))
-		}
-	}
-	return n
-}
-
-// LargestInputs is LargestInput of every agent of rec's runs, in one pass
-// over the runs (an agent with no calls is not in it: 0).
+// LargestInputs is the largest input count of each agent's calls, in one
+// pass over the runs (an agent with no calls is not in it: 0).
 func LargestInputs(rec *model.Recording) map[*model.Agent]int {
 	out := map[*model.Agent]int{}
 	for _, r := range rec.Runs {
