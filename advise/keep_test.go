@@ -15,7 +15,7 @@ import (
 
 // opened is testdata/name opened under knobs, with the book of its
 // replay.
-func opened(t *testing.T, name string, k study.Knobs) (*study.Study, *provenance.Book) {
+func opened(t *testing.T, name string, k model.Knobs) (*study.Study, *provenance.Book) {
 	t.Helper()
 	rec, err := loader.StartLimited(filepath.Join("..", "testdata", name, "run.jsonl"), 0).Wait()
 	if err != nil {
@@ -34,7 +34,7 @@ func opened(t *testing.T, name string, k study.Knobs) (*study.Study, *provenance
 // every cell of that sweep; across the follow-up no window policy keeps
 // anything.
 func TestKeep(t *testing.T) {
-	s, b := opened(t, "demo-evidence", study.Knobs{Strategy: model.SlidingWindow, KeepRecentTurns: study.Int(2), KeepLastToolResults: study.Int(2)})
+	s, b := opened(t, "demo-evidence", model.Knobs{Strategy: model.SlidingWindow, KeepRecentTurns: study.Int(2), KeepLastToolResults: study.Int(2)})
 	search := FileSearcher(s, s.Replay())
 	var got []string
 	for _, i := range []int{12, 15} {
@@ -104,7 +104,7 @@ func TestNearby(t *testing.T) {
 // the ones `inspect evidence` finds left on the K=3 L=3 recording (4 in
 // its answers, 2 in its arguments).
 func TestCostOfASuggestion(t *testing.T) {
-	s, _ := opened(t, "demo-evidence", study.Knobs{Strategy: model.SlidingWindow, KeepRecentTurns: study.Int(2), KeepLastToolResults: study.Int(2)})
+	s, _ := opened(t, "demo-evidence", model.Knobs{Strategy: model.SlidingWindow, KeepRecentTurns: study.Int(2), KeepLastToolResults: study.Int(2)})
 	search := FileSearcher(s, s.Replay())
 	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 3, KeepLastToolResults: 3}
 	agent := s.Replay().Calls[0].Run.Agent.Key
@@ -112,7 +112,7 @@ func TestCostOfASuggestion(t *testing.T) {
 	if !ok || c.Recorded != 26036 || c.Tokens < 36029*98/100 || c.Tokens > 36029*102/100 {
 		t.Errorf("K3 L3: ≈%d tokens vs %d recorded (ok %v), want 26,036 recorded and within 2%% of 36,029", c.Tokens, c.Recorded, ok)
 	}
-	k3, _ := opened(t, "demo-evidence-k3-pins3", study.Knobs{})
+	k3, _ := opened(t, "demo-evidence-k3-pins3", model.Knobs{})
 	kb := provenance.Walk(k3.Rec, k3.Replay())
 	defer kb.Stop()
 	var want Lost

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
 )
@@ -23,7 +24,7 @@ func TestRulesOfAGuessedKnob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules := func(k study.Knobs) string {
+	rules := func(k model.Knobs) string {
 		s, err := study.Open(rec, study.Request{Knobs: k})
 		if err != nil {
 			t.Fatal(err)
@@ -49,10 +50,10 @@ func TestRulesOfAGuessedKnob(t *testing.T) {
 		}
 		return strings.Join(got, "; ")
 	}
-	if got, want := rules(study.Knobs{}), "14 not-pinnable []; 14 superseded [superseded pins-off]; 18 not-pinnable []; 18 superseded [superseded pins-off]"; got != want {
+	if got, want := rules(model.Knobs{}), "14 not-pinnable []; 14 superseded [superseded pins-off]; 18 not-pinnable []; 18 superseded [superseded pins-off]"; got != want {
 		t.Errorf("inferred policy: %q, want %q", got, want)
 	}
-	if got := rules(study.Knobs{KeepLastToolResults: study.Int(2)}); strings.Contains(got, "pins-off") || !strings.Contains(got, "superseded []") {
+	if got := rules(model.Knobs{KeepLastToolResults: study.Int(2)}); strings.Contains(got, "pins-off") || !strings.Contains(got, "superseded []") {
 		t.Errorf("keepLastToolResults given, yet a second rule: %q", got)
 	}
 	if RuleWords("superseded", []string{"superseded", "pins-off"}) != "superseded or pins-off" || RuleWords("superseded", nil) != "superseded" {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 )
@@ -81,8 +82,8 @@ func (a *app) progressLine(p *pairOptions, what string) (done func()) {
 
 // compare lines the two studies up, one conversation of a side when the
 // flags name one; a conversation a file does not have is a usage error.
-func (a *app) compare(p *pairOptions, sa, sb *study.Study) (*study.Comparison, error) {
-	only := study.Only{A: p.conv, B: p.conv}
+func (a *app) compare(p *pairOptions, sa, sb *study.Study) (*compare.Comparison, error) {
+	only := compare.Only{A: p.conv, B: p.conv}
 	if p.flags.Changed("a-conversation") {
 		only.A = p.convA
 	}
@@ -90,12 +91,12 @@ func (a *app) compare(p *pairOptions, sa, sb *study.Study) (*study.Comparison, e
 		only.B = p.convB
 	}
 	done := a.progressLine(p, "replaying, judging and lining up both files…")
-	c := study.CompareOnly(sa, sb, only)
+	c := compare.Runs(sa, sb, only)
 	done()
 	for _, x := range []struct {
 		side string
 		n    int
-		s    *study.Side
+		s    *compare.Side
 	}{{"A", only.A, c.A}, {"B", only.B, c.B}} {
 		if x.n != 0 && !x.s.Has(x.n) {
 			return nil, a.usageError("inspect: %s has no conversation %d (its conversations: %s)", x.side, x.n, strings.Trim(fmt.Sprint(x.s.Numbers()), "[]"))
@@ -279,7 +280,7 @@ with itself under another policy.`,
 }
 
 // diffFails ends with status 4 when a --fail-on condition holds.
-func (a *app) diffFails(c *study.Comparison, fail []string, flag string) error {
+func (a *app) diffFails(c *compare.Comparison, fail []string, flag string) error {
 	var why []string
 	if slices.Contains(fail, failMoreOut) && c.B.OutOfView > c.A.OutOfView {
 		why = append(why, fmt.Sprintf("B has %d answer value(s) out of view, A %d", c.B.OutOfView, c.A.OutOfView))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/export"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
@@ -141,14 +142,14 @@ type diffTotals struct {
 }
 
 // writeDiffJSON writes c as inspect.diff.v1.
-func writeDiffJSON(w io.Writer, pathA, pathB string, c *study.Comparison) error {
+func writeDiffJSON(w io.Writer, pathA, pathB string, c *compare.Comparison) error {
 	doc := diffDocOf(pathA, pathB, c)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
 }
 
-func diffDocOf(pathA, pathB string, c *study.Comparison) diffDoc {
+func diffDocOf(pathA, pathB string, c *compare.Comparison) diffDoc {
 	doc := diffDoc{Format: diffFormat, A: diffFileOf(pathA, c.A.Study), B: diffFileOf(pathB, c.B.Study), SameTask: c.SameTask,
 		Conversations: []diffConv{}, Pairs: make([]diffPair, 0, len(c.Pairs)), Problems: []diffProblem{}}
 	for k, s := range []*study.Study{c.A.Study, c.B.Study} {
@@ -216,7 +217,7 @@ func callNumber(c *window.CallReplay) *int {
 	return &n
 }
 
-func diffSideOf(c *window.CallReplay, out int, values []study.Value) *diffSide {
+func diffSideOf(c *window.CallReplay, out int, values []compare.Value) *diffSide {
 	s := &diffSide{Call: c.Call.Number, Run: c.Run.RunNo, Iteration: c.Call.Iteration, WindowChars: c.WindowChars(),
 		WindowMessages: len(c.Window()), RecordedWindow: c.Recorded(), OutOfView: out, OutValues: []string{}}
 	if c.Call.Ended && c.Recorded() != window.Differs {
@@ -276,7 +277,7 @@ func verdictOrNull(v string) *string {
 	return &v
 }
 
-func diffPlaceOf(c *study.Comparison, i int, why bool) *diffPlace {
+func diffPlaceOf(c *compare.Comparison, i int, why bool) *diffPlace {
 	if i < 0 {
 		return nil
 	}

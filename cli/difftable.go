@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
+	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
@@ -28,7 +29,7 @@ func tableWidth(w io.Writer) int {
 
 // writeDiffTable prints one row per pair, the pair where the runs part
 // ways marked ">", then the totals; no line is wider than width.
-func writeDiffTable(w io.Writer, pathA, pathB string, c *study.Comparison, width int) error {
+func writeDiffTable(w io.Writer, pathA, pathB string, c *compare.Comparison, width int) error {
 	fit := func(s string) string { return ansi.Truncate(s, width, "…") }
 	for k, s := range []*study.Study{c.A.Study, c.B.Study} {
 		path := []string{pathA, pathB}[k]
@@ -88,7 +89,7 @@ func writeDiffTable(w io.Writer, pathA, pathB string, c *study.Comparison, width
 }
 
 // taskWords says what the conversations without the same task asked.
-func taskWords(c *study.Comparison) string {
+func taskWords(c *compare.Comparison) string {
 	var out []string
 	for _, cv := range c.Convs {
 		if cv.SameTask {
@@ -108,7 +109,7 @@ func taskWords(c *study.Comparison) string {
 
 func clip(s string, n int) string { return ansi.Truncate(termtext.Line(s), n, "…") }
 
-func callsWords(c *study.Comparison, p *study.Pair) string {
+func callsWords(c *compare.Comparison, p *compare.Pair) string {
 	return "A " + callCell(c.CallA(p)) + ", B " + callCell(c.CallB(p))
 }
 
@@ -142,7 +143,7 @@ func outCell(x *window.CallReplay, n int) string {
 
 // pairDiffers says what differs in p, most telling first: how the runs part,
 // the verdicts that changed, then the window's messages.
-func pairDiffers(c *study.Comparison, p *study.Pair) string {
+func pairDiffers(c *compare.Comparison, p *compare.Pair) string {
 	var out []string
 	if why := c.Why(p); why != "" && p.A >= 0 && p.B >= 0 {
 		out = append(out, why)
@@ -155,7 +156,7 @@ func pairDiffers(c *study.Comparison, p *study.Pair) string {
 		switch {
 		case v.A != "" && v.B != "":
 			vs = append(vs, fmt.Sprintf("%s %s→%s", v.Value, v.A, v.B))
-		case (study.Value{Value: v.Value, In: v.In, Verdict: v.A + v.B}).OutOfView():
+		case (compare.Value{Value: v.Value, In: v.In, Verdict: v.A + v.B}).OutOfView():
 			vs = append(vs, fmt.Sprintf("%s %s (%s only)", v.Value, v.A+v.B, map[bool]string{true: "A", false: "B"}[v.A != ""]))
 		}
 	}

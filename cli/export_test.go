@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
@@ -25,7 +26,7 @@ func TestExportStreamsTheWholeDocument(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []study.Knobs{{},
+		for _, k := range []model.Knobs{{},
 			{Strategy: "sliding-window", KeepRecentTurns: study.Int(1), KeepLastToolResults: study.Int(0), NoAnchor: true}} {
 			s, err := study.Open(rec, study.Request{Knobs: k})
 			if err != nil {

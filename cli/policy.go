@@ -10,8 +10,8 @@ import (
 )
 
 // knobs are the policy flags given, for study.
-func (o *options) knobs() study.Knobs {
-	k := study.Knobs{Strategy: o.strategy, NoAnchor: o.noAnchor}
+func (o *options) knobs() model.Knobs {
+	k := model.Knobs{Strategy: o.strategy, NoAnchor: o.noAnchor}
 	for _, f := range []struct {
 		v  int
 		to **int
@@ -66,6 +66,6 @@ func sources(s *study.Study) string {
 // differs counts the calls whose recorded window the replay does not
 // reproduce, of those compared.
 func differs(s *study.Study) (differ, compared int) {
-	matched, compared := study.Score(s.Replay())
+	matched, compared := s.Replay().Score()
 	return compared - matched, compared
 }

@@ -36,7 +36,7 @@ func (v *View) GrowReplay(r *window.Replay) *window.Replay {
 	return window.Grow(r, v.Rec, v.lin)
 }
 
-func sameKnobs(a, b Knobs) bool {
+func sameKnobs(a, b model.Knobs) bool {
 	same := func(x, y *int) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
 	return a.Strategy == b.Strategy && a.NoAnchor == b.NoAnchor && same(a.KeepRecentTurns, b.KeepRecentTurns) &&
 		same(a.KeepLastToolResults, b.KeepLastToolResults) && same(a.ThresholdTokens, b.ThresholdTokens)

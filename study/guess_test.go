@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
 )
 
 // c02's billing agent ran with pins off and keepRecentTurns 4 (README);
@@ -25,7 +26,7 @@ func TestGuessOfAKnobTheLogCannotTell(t *testing.T) {
 		}
 	}
 	g := billing.GuessFor(billing.Recorded)
-	if got := fmt.Sprint(g.K, g.L, " ", Range(g.L)); got != "[4] [0 1 2 3 4 5] 0–5" || !g.Any() {
+	if got := fmt.Sprint(g.K, g.L, " ", model.Range(g.L)); got != "[4] [0 1 2 3 4 5] 0–5" || !g.Any() {
 		t.Errorf("billing's guess %s", got)
 	}
 	moved := billing.Recorded
@@ -34,13 +35,13 @@ func TestGuessOfAKnobTheLogCannotTell(t *testing.T) {
 		t.Errorf("a moved knob is a guess")
 	}
 	l := 2
-	s, _ = Open(rec, Request{Knobs: Knobs{KeepLastToolResults: &l}})
+	s, _ = Open(rec, Request{Knobs: model.Knobs{KeepLastToolResults: &l}})
 	for _, a := range s.Agents {
 		if a.GuessFor(a.Policy).Any() {
 			t.Errorf("%s: keepLastToolResults given, yet a guess %+v", a.Agent.Key, a.GuessFor(a.Policy))
 		}
 	}
-	if got := Range([]int{1, 2, 3, 5, 7, 8}); got != "1–3, 5, 7–8" {
+	if got := model.Range([]int{1, 2, 3, 5, 7, 8}); got != "1–3, 5, 7–8" {
 		t.Errorf("Range %q", got)
 	}
 }

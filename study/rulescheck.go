@@ -116,7 +116,7 @@ func (s *Study) reproduceProblem() (model.Problem, bool) {
 		return model.Problem{}, false
 	}
 	r := s.Replay()
-	matched, compared := Score(r)
+	matched, compared := r.Score()
 	c := firstDiffering(r)
 	if matched == compared || c == nil {
 		return model.Problem{}, false

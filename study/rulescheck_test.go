@@ -46,7 +46,7 @@ func TestPlainNoticesOfA962LogTellTheNewestRules(t *testing.T) {
 	if l.Rules != "9.57" || l.Source != window.VersionByDefault || l.ByReplay || l.Matched != 13 || l.Compared != 13 {
 		t.Errorf("library %+v; want the 9.57 rules by default, 13/13", l)
 	}
-	if m, c := Score(s.Replay()); m != 13 || c != 13 {
+	if m, c := s.Replay().Score(); m != 13 || c != 13 {
 		t.Errorf("the replay reproduces %d/%d", m, c)
 	}
 }
@@ -73,7 +73,7 @@ func TestRulesToldByWhatReproduces(t *testing.T) {
 	if !strings.HasPrefix(l.Others, "9.57–9.62 rules: ") || strings.HasPrefix(l.Others, "9.57–9.62 rules: 13/13") {
 		t.Errorf("others %q: the rules the log told first should reproduce fewer", l.Others)
 	}
-	if m, c := Score(s.Replay()); m != 13 || c != 13 {
+	if m, c := s.Replay().Score(); m != 13 || c != 13 {
 		t.Errorf("the replay reproduces %d/%d", m, c)
 	}
 	for _, p := range s.Problems() {

@@ -37,7 +37,7 @@ import (
 
 // Request is what to open a recording for.
 type Request struct {
-	Knobs Knobs
+	Knobs model.Knobs
 	// Only, when set, is the one agent replayed (export --agent): its
 	// calls keep their numbers, its policy is settled as in the whole
 	// file, and the knobs apply to it alone.
@@ -110,7 +110,7 @@ type Agent struct {
 	LargestInput int
 
 	inf   *window.Inference // nil when nothing was inferred
-	given Knobs             // the knobs given from outside: no guess
+	given model.Knobs       // the knobs given from outside: no guess
 }
 
 // Complete is p with what a policy of this agent must hold and p lacks:

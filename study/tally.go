@@ -43,7 +43,7 @@ func (s *Study) Conversations() []Conversation {
 			paused[l.Pred] = true
 		}
 	}
-	byRun := tallies(r)
+	byRun := r.ByRun()
 	out := []Conversation{}
 	for _, c := range s.Lineage.Conversations {
 		out = append(out, tallied(s.Rec, c, byRun, paused))
@@ -58,15 +58,15 @@ func (s *Study) Conversations() []Conversation {
 }
 
 // tallied is c with each of its runs' tallies.
-func tallied(rec *model.Recording, c lineage.Conversation, byRun map[*model.Run]tally, paused map[int]bool) Conversation {
+func tallied(rec *model.Recording, c lineage.Conversation, byRun map[*model.Run]window.Tally, paused map[int]bool) Conversation {
 	cv := Conversation{Number: c.Number, Agent: c.Agent}
 	for _, i := range c.Runs {
 		run := rec.Runs[i]
 		t := byRun[run]
-		cv.Runs = append(cv.Runs, Run{Index: i, Run: run, Paused: paused[i], Matched: t.matched, Compared: t.compared})
+		cv.Runs = append(cv.Runs, Run{Index: i, Run: run, Paused: paused[i], Matched: t.Matched, Compared: t.Compared})
 		cv.Calls += len(run.Calls)
-		cv.Matched += t.matched
-		cv.Compared += t.compared
+		cv.Matched += t.Matched
+		cv.Compared += t.Compared
 	}
 	return cv
 }
@@ -90,40 +90,4 @@ func (s *Study) compositions() []lineage.Conversation {
 		out[k].Runs = append(out[k].Runs, i)
 	}
 	return out
-}
-
-// tally is how many recorded windows a replay reproduces (matched), of
-// those it was compared with.
-type tally struct{ matched, compared int }
-
-func (t *tally) add(c *window.CallReplay) {
-	switch c.Recorded() {
-	case window.Match:
-		t.matched++
-		t.compared++
-	case window.Differs:
-		t.compared++
-	}
-}
-
-// tallies are r's tallies by run.
-func tallies(r *window.Replay) map[*model.Run]tally {
-	out := map[*model.Run]tally{}
-	for i := range r.Calls {
-		c := &r.Calls[i]
-		t := out[c.Run]
-		t.add(c)
-		out[c.Run] = t
-	}
-	return out
-}
-
-// Score counts the calls of r whose recorded window it reproduces
-// (matched), of those that have one (compared).
-func Score(r *window.Replay) (matched, compared int) {
-	var t tally
-	for i := range r.Calls {
-		t.add(&r.Calls[i])
-	}
-	return t.matched, t.compared
 }

@@ -8,8 +8,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -19,7 +19,7 @@ import (
 // no longer, and those that stand for one message with other text (a
 // compaction frame rewritten, a drop notice, an edited injection) as a
 // line diff of the two texts. By content, as the diff of two runs
-// compares windows (study.WindowDiff): the agent's own answer and the
+// compares windows (compare.WindowDiff): the agent's own answer and the
 // results it asked for are what enter on an ordinary call.
 
 // changedText is the u overlay for the call on screen, w columns wide.
@@ -37,7 +37,7 @@ func changedText(s *session, st *Styles, w int) string {
 
 // windowChange says what changed from call a's window to call b's.
 func windowChange(st *Styles, a, b *window.CallReplay, w int) string {
-	left, entered, edited := study.WindowDiff(a.Window(), b.Window())
+	left, entered, edited := compare.WindowDiff(a.Window(), b.Window())
 	head := ansi.Wrap(fmt.Sprintf("call %d against call %d: %s entered, %s left, %s with other text · %d → %d chars",
 		b.Call.Number, a.Call.Number, plural(len(entered), "message"), plural(len(left), "message"), plural(len(edited), "message"),
 		a.WindowChars(), b.WindowChars()), w, "")

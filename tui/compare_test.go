@@ -8,12 +8,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/study"
 )
 
 // comparison lines up two recordings of testdata, every knob inferred.
-func comparison(t *testing.T, a, b string) *study.Comparison {
+func comparison(t *testing.T, a, b string) *compare.Comparison {
 	t.Helper()
 	open := func(name string) *study.Study {
 		rec, err := loader.StartLimited("../testdata/"+name+"/run.jsonl", 0).Wait()
@@ -26,7 +27,7 @@ func comparison(t *testing.T, a, b string) *study.Comparison {
 		}
 		return s
 	}
-	return study.CompareOnly(open(a), open(b), study.Only{})
+	return compare.Runs(open(a), open(b), compare.Only{})
 }
 
 // drive sizes compare mode and presses keys.
@@ -135,7 +136,7 @@ func TestHostileCompare(t *testing.T) {
 		s, _ := study.Open(rec, study.Request{})
 		return s
 	}
-	c := study.CompareOnly(open(path), open(s01), study.Only{})
+	c := compare.Runs(open(path), open(s01), compare.Only{})
 	m := NewCompare(CompareConfig{Comparison: c, NameA: path, NameB: "s01"})
 	for _, size := range [][2]int{{120, 40}, {60, 15}, {20, 5}} {
 		seen := ""

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -155,7 +155,7 @@ func (d *detailPane) show(row *window.Row) {
 	if lf, ok := d.s.livesOf().of(row.Key); ok {
 		sent += "; " + lifeline(lf, d.s.replay, d.s.policy)
 		if g := d.s.agent.GuessFor(d.s.policy); lf.left >= 0 && len(g.K) > 1 {
-			sent += " (a guess: keepRecentTurns " + study.Range(g.K) + " reproduce the same windows)"
+			sent += " (a guess: keepRecentTurns " + model.Range(g.K) + " reproduce the same windows)"
 		}
 	}
 	d.head = append(d.head, wrapLines(sent, st, w)...)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
 )
@@ -15,7 +16,7 @@ const c04 = "../testdata/c04-summarize-multi/run.jsonl"
 // a placeholder, and the screen says it was never sent.
 func TestPlaceholderFrameIsNeverCalledSent(t *testing.T) {
 	cfg := fileConfig(c04)
-	cfg.Knobs = study.Knobs{KeepRecentTurns: study.Int(3)}
+	cfg.Knobs = model.Knobs{KeepRecentTurns: study.Int(3)}
 	m := open(t, cfg, 120, 40)
 	m = press(m, ":", "7", "enter")
 	for i := 0; i < m.s.rows.Len(); i++ {

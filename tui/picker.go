@@ -252,7 +252,7 @@ func (m Model) openPicker() Model {
 	}
 	if m.s.changed() {
 		// the counts are under the recorded policies; say what the knobs make of the one on screen
-		m.picker.mine = "; under your knobs: " + matchText(study.Score(m.s.replay))
+		m.picker.mine = "; under your knobs: " + matchText(m.s.replay.Score())
 	}
 	m.picker.moveToConv(m.s.views.shown)
 	return m

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 )
 
@@ -67,7 +66,7 @@ func (b *policyBar) lines() []string {
 	// among the equally good values): the status line names the rest
 	pins := knob("pins", onOff(p.PinsOn()), p.PinsOn() != was.PinsOn())
 	if g := b.s.agent.GuessFor(p); len(g.L) > 1 && g.L[0] == 0 {
-		pins = b.st.Unknown.Render("pins " + study.Range(g.L) + " equally good")
+		pins = b.st.Unknown.Render("pins " + model.Range(g.L) + " equally good")
 	}
 	segs := []string{
 		b.st.Label.Render("policy"),

@@ -6,7 +6,6 @@ import (
 
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -188,7 +187,7 @@ func recentTurns(k int) string {
 }
 
 // guessNote says, after a turn's reason, when it rests on a knob the
-// log cannot tell (study.Guess): a pin under keepLastToolResults 2 is no
+// log cannot tell (model.Guess): a pin under keepLastToolResults 2 is no
 // pin under 0, which sends the same windows; the rule a turn that left
 // was let go by is each of the equally good policies'.
 func guessNote(row window.Row, c *window.CallReplay, s *session) string {
@@ -197,7 +196,7 @@ func guessNote(row window.Row, c *window.CallReplay, s *session) string {
 	switch row.Fate {
 	case window.FatePinned:
 		if len(g.L) > 1 {
-			notes = append(notes, fmt.Sprintf("a guess: keepLastToolResults %s reproduce the same windows, pinned or not", study.Range(g.L)))
+			notes = append(notes, fmt.Sprintf("a guess: keepLastToolResults %s reproduce the same windows, pinned or not", model.Range(g.L)))
 		}
 	case window.FateEvicted, window.FateFolded:
 		for _, m := range row.Messages {
@@ -207,7 +206,7 @@ func guessNote(row window.Row, c *window.CallReplay, s *session) string {
 			}
 		}
 		if len(g.K) > 1 {
-			notes = append(notes, fmt.Sprintf("a guess: keepRecentTurns %s reproduce the same windows", study.Range(g.K)))
+			notes = append(notes, fmt.Sprintf("a guess: keepRecentTurns %s reproduce the same windows", model.Range(g.K)))
 		}
 	}
 	if notes == nil {

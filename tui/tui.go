@@ -19,7 +19,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/study"
 )
 
 // Config is what the program opens.
@@ -30,7 +29,7 @@ type Config struct {
 	// each agent's policy from them and the recording, as the commands
 	// do, and the screen opens with the agent's settled policy. Changes
 	// are still marked against the recorded policy.
-	Knobs study.Knobs
+	Knobs model.Knobs
 	// Library is the library version X.Y.Z whose window rules the replay
 	// follows (--library-version, valid); "" tells it from the file.
 	Library string

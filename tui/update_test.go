@@ -286,7 +286,7 @@ func TestHideGone(t *testing.T) {
 
 func TestConfigKnobsOpenUnderFlagsAgainstTheRecordedPolicy(t *testing.T) {
 	cfg := fileConfig(s01)
-	cfg.Knobs = study.Knobs{KeepLastToolResults: study.Int(0)} // --keep-last-tool-results 0
+	cfg.Knobs = model.Knobs{KeepLastToolResults: study.Int(0)} // --keep-last-tool-results 0
 	m := open(t, cfg, 120, 40)
 	if m.s.policy.KeepLastToolResults != 0 || m.s.agent.Recorded.KeepLastToolResults != 2 || !m.s.changed() {
 		t.Fatalf("opened under %+v (recorded %+v), changed=%v", m.s.policy, m.s.agent.Recorded, m.s.changed())

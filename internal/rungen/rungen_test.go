@@ -58,7 +58,7 @@ func TestDeterministic(t *testing.T) {
 // replayed is rec replayed under sliding-window, keepRecentTurns k, pins 2.
 func replayed(t *testing.T, rec *model.Recording, k int) *window.Replay {
 	t.Helper()
-	s, err := study.Open(rec, study.Request{Knobs: study.Knobs{Strategy: model.SlidingWindow, KeepRecentTurns: study.Int(k), KeepLastToolResults: study.Int(2)}})
+	s, err := study.Open(rec, study.Request{Knobs: model.Knobs{Strategy: model.SlidingWindow, KeepRecentTurns: study.Int(k), KeepLastToolResults: study.Int(2)}})
 	if err != nil {
 		t.Fatal(err)
 	}

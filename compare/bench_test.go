@@ -1,9 +1,12 @@
-package study
+package compare
 
 import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/study"
 
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
@@ -17,13 +20,13 @@ import (
 // 1 GB pair (scripts/bench-diff.sh times the command).
 func BenchmarkCompareGenerated(b *testing.B) {
 	benchPair(b, func(path string) {
-		var sa, sb *Study
+		var sa, sb *study.Study
 		var wg sync.WaitGroup
 		wg.Add(2)
-		go func() { defer wg.Done(); sa = openGenerated(b, path, Knobs{}) }()
-		go func() { defer wg.Done(); sb = openGenerated(b, path, Knobs{KeepRecentTurns: Int(5)}) }()
+		go func() { defer wg.Done(); sa = openGenerated(b, path, model.Knobs{}) }()
+		go func() { defer wg.Done(); sb = openGenerated(b, path, model.Knobs{KeepRecentTurns: study.Int(5)}) }()
 		wg.Wait()
-		if c := CompareOnly(sa, sb, Only{}); len(c.Pairs) == 0 {
+		if c := Runs(sa, sb, Only{}); len(c.Pairs) == 0 {
 			b.Fatal("no pairs")
 		}
 	})
@@ -33,8 +36,8 @@ func BenchmarkLoadBothGenerated(b *testing.B) {
 	benchPair(b, func(path string) {
 		var wg sync.WaitGroup
 		wg.Add(2)
-		go func() { defer wg.Done(); openGenerated(b, path, Knobs{}) }()
-		go func() { defer wg.Done(); openGenerated(b, path, Knobs{KeepRecentTurns: Int(5)}) }()
+		go func() { defer wg.Done(); openGenerated(b, path, model.Knobs{}) }()
+		go func() { defer wg.Done(); openGenerated(b, path, model.Knobs{KeepRecentTurns: study.Int(5)}) }()
 		wg.Wait()
 	})
 }
@@ -54,13 +57,13 @@ func benchPair(b *testing.B, run func(path string)) {
 	}
 }
 
-func openGenerated(b *testing.B, path string, k Knobs) *Study {
+func openGenerated(b *testing.B, path string, k model.Knobs) *study.Study {
 	rec, err := loader.StartLimited(path, 0).Wait()
 	if err != nil {
 		b.Error(err)
 		return nil
 	}
-	s, err := Open(rec, Request{Knobs: k})
+	s, err := study.Open(rec, study.Request{Knobs: k})
 	if err != nil {
 		b.Error(err)
 	}

@@ -1,4 +1,4 @@
-package study
+package compare
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/afinspect/inspect/study"
+
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
@@ -14,20 +16,20 @@ import (
 
 // compareFiles opens the two recordings under testdata as the command
 // line does (every knob inferred) and lines them up.
-func compareFiles(t *testing.T, a, b string, kb Knobs) *Comparison {
+func compareFiles(t *testing.T, a, b string, kb model.Knobs) *Comparison {
 	t.Helper()
-	open := func(name string, k Knobs) *Study {
+	open := func(name string, k model.Knobs) *study.Study {
 		rec, err := loader.StartLimited("../testdata/"+name+"/run.jsonl", 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := Open(rec, Request{Knobs: k})
+		s, err := study.Open(rec, study.Request{Knobs: k})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}
-	return CompareOnly(open(a, Knobs{}), open(b, kb), Only{})
+	return Runs(open(a, model.Knobs{}), open(b, kb), Only{})
 }
 
 // outOfView lists, by call number, the answer values a side had out of
@@ -92,7 +94,7 @@ func seq(from, to int) []int {
 // expected values are the READMEs' (the library's answer check at calls 13
 // and 16) and wire.json's (the windows each side sent).
 func TestCompareAnotherPolicy(t *testing.T) {
-	c := compareFiles(t, "demo-evidence", "demo-evidence-k3-pins3", Knobs{})
+	c := compareFiles(t, "demo-evidence", "demo-evidence-k3-pins3", model.Knobs{})
 	checkOneToOne(t, c, 16)
 	// wire.json: the messages sent differ from call 5 on, except call 6
 	want := append([]int{5}, seq(7, 16)...)
@@ -141,7 +143,7 @@ func TestCompareAnotherPolicy(t *testing.T) {
 // calls 13 and 16; at calls 7 and 10 (wire.json) the answer names
 // web-7f3a2c, which only an assistant message of the window holds.
 func TestCompareAnotherLibrary(t *testing.T) {
-	c := compareFiles(t, "demo-evidence", "v9.56.0-demo-evidence", Knobs{})
+	c := compareFiles(t, "demo-evidence", "v9.56.0-demo-evidence", model.Knobs{})
 	checkOneToOne(t, c, 16)
 	want := append(seq(4, 14), 16)
 	if got := windowsDiffer(c); !slices.Equal(got, want) {
@@ -167,7 +169,7 @@ func TestCompareAnotherLibrary(t *testing.T) {
 // Two scripts: they line up without a crash, and say they are different
 // tasks; c01's second conversation has no partner.
 func TestCompareDifferentTasks(t *testing.T) {
-	c := compareFiles(t, "c01-two-conversations", "demo-evidence", Knobs{})
+	c := compareFiles(t, "c01-two-conversations", "demo-evidence", model.Knobs{})
 	if c.SameTask {
 		t.Error("two scripts taken for the same task")
 	}
@@ -194,7 +196,7 @@ func TestCompareDifferentTasks(t *testing.T) {
 // A recording against itself: all same.
 func TestCompareItself(t *testing.T) {
 	for _, name := range []string{"demo-evidence", "c01-two-conversations", "s10-summarize", "n06-parallel-composition"} {
-		c := compareFiles(t, name, name, Knobs{})
+		c := compareFiles(t, name, name, model.Knobs{})
 		if c.Totals.Differing() != 0 || c.Parted != -1 || c.FirstChanged != -1 || !c.SameTask {
 			t.Errorf("%s against itself: %+v, parted %d", name, c.Totals, c.Parted)
 		}
@@ -207,7 +209,7 @@ func TestCompareItself(t *testing.T) {
 // Under another policy on one side, a recording is compared with itself:
 // the calls stay one to one and only the windows change.
 func TestCompareItselfUnderAnotherPolicy(t *testing.T) {
-	c := compareFiles(t, "demo-evidence", "demo-evidence", Knobs{KeepRecentTurns: Int(3), KeepLastToolResults: Int(3)})
+	c := compareFiles(t, "demo-evidence", "demo-evidence", model.Knobs{KeepRecentTurns: study.Int(3), KeepLastToolResults: study.Int(3)})
 	checkOneToOne(t, c, 16)
 	// the k3-pins3 recording is this script under that policy: its README
 	// has call 13 with 2 values out of view
@@ -218,7 +220,7 @@ func TestCompareItselfUnderAnotherPolicy(t *testing.T) {
 
 // An extra call on one side shifts nothing after it.
 func TestAlignExtraCall(t *testing.T) {
-	c := compareFiles(t, "demo-evidence", "demo-evidence", Knobs{})
+	c := compareFiles(t, "demo-evidence", "demo-evidence", model.Knobs{})
 	// drop call 8 of B: the 404'd worker id
 	r := &window.Replay{Calls: slices.Delete(slices.Clone(c.B.Replay.Calls), 7, 8)}
 	b := &Side{Study: c.B.Study, Replay: r, Values: slices.Delete(slices.Clone(c.B.Values), 7, 8)}
@@ -244,16 +246,16 @@ func TestCompareOnlyConversations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(rec, Request{})
+	s, err := study.Open(rec, study.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := CompareOnly(s, s, Only{A: 1, B: 2})
+	c := Runs(s, s, Only{A: 1, B: 2})
 	if c.SameTask || len(c.Convs) != 1 || c.Convs[0].ANumber != 1 || c.Convs[0].BNumber != 2 {
 		t.Errorf("conversation 1 against 2: same task %v, %+v", c.SameTask, c.Convs)
 	}
 	for n, calls := range map[int]int{1: 8, 2: 7} {
-		c = CompareOnly(s, s, Only{A: n, B: n})
+		c = Runs(s, s, Only{A: n, B: n})
 		if len(c.Pairs) != calls || c.Totals.Same != calls || !c.SameTask {
 			t.Errorf("conversation %d against itself: %d pairs, %+v", n, len(c.Pairs), c.Totals)
 		}
@@ -267,7 +269,7 @@ func TestCompareOnlyConversations(t *testing.T) {
 // call 9): that pair parts, by its arguments; every other call stays
 // paired with its twin.
 func TestAlignOtherArgument(t *testing.T) {
-	c := compareFiles(t, "demo-evidence", "demo-evidence", Knobs{})
+	c := compareFiles(t, "demo-evidence", "demo-evidence", model.Knobs{})
 	calls := slices.Clone(c.B.Replay.Calls)
 	call := *calls[8].Call
 	resp := call.Facts.Response
@@ -302,17 +304,17 @@ func TestCompareEveryRecording(t *testing.T) {
 	if len(paths) < 20 {
 		t.Fatalf("%d recordings", len(paths))
 	}
-	studies := make([]*Study, len(paths))
+	studies := make([]*study.Study, len(paths))
 	for i, p := range paths {
 		rec, err := loader.StartLimited(p, 0).Wait()
 		if err != nil {
 			t.Fatal(err)
 		}
-		studies[i], _ = Open(rec, Request{})
+		studies[i], _ = study.Open(rec, study.Request{})
 	}
 	for i := range paths {
 		for _, j := range []int{i, (i + 1) % len(paths)} {
-			c := CompareOnly(studies[i], studies[j], Only{})
+			c := Runs(studies[i], studies[j], Only{})
 			name := filepath.Base(filepath.Dir(paths[i])) + " vs " + filepath.Base(filepath.Dir(paths[j]))
 			seen := [2]map[int]bool{{}, {}}
 			last := [2]map[int]int{{}, {}} // by conversation pair, the last call index
@@ -350,7 +352,7 @@ func TestCompareEveryRecording(t *testing.T) {
 // with their twins, the rest is B's alone. (go-udiff's lcs alone, cut at
 // 50 differences, paired nine of them wrong.)
 func TestAlignManyCallsOneSide(t *testing.T) {
-	c := compareFiles(t, "demo-evidence", "demo-evidence", Knobs{})
+	c := compareFiles(t, "demo-evidence", "demo-evidence", model.Knobs{})
 	var calls []window.CallReplay
 	var values [][]Value
 	for i, cr := range c.B.Replay.Calls {

@@ -1,10 +1,16 @@
-package study
+// Package compare lines two recordings up call by call: the conversations
+// of each paired, the calls of each pair aligned, where the runs part
+// ways, and what one window held that the other did not. diff and the
+// UI's compare mode both read a Comparison, so they say the same.
+package compare
 
 import (
 	"bytes"
 	"hash/maphash"
 	"strconv"
 	"sync"
+
+	"github.com/afinspect/inspect/study"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
@@ -40,7 +46,7 @@ type Comparison struct {
 // Side is one recording of a comparison, as replayed under its settled
 // policies, with every call's values judged as the export judges them.
 type Side struct {
-	Study  *Study
+	Study  *study.Study
 	Replay *window.Replay
 	Values [][]Value // by call index: each value of the response, its own verdict
 	// InputTokens and OutputTokens sum the usage of the calls that ended.
@@ -129,12 +135,12 @@ func (s *Side) call(i int) *window.CallReplay {
 // them); 0 compares every one.
 type Only struct{ A, B int }
 
-// CompareOnly lines a and b up: every conversation of each (Only{}), one
+// Runs lines a and b up: every conversation of each (Only{}), one
 // conversation of each side, or of one side with every conversation of
 // the other; a number not there leaves that side with no call (Has says
 // whether it is there). The two sides are replayed and judged at once,
 // each on its own goroutine.
-func CompareOnly(a, b *Study, only Only) *Comparison {
+func Runs(a, b *study.Study, only Only) *Comparison {
 	var sa, sb *Side
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -178,7 +184,7 @@ func only(gs []group, number int) []group {
 
 // side replays s and judges every call's values in call order (the
 // export's walk).
-func side(s *Study) *Side {
+func side(s *study.Study) *Side {
 	r := s.Replay()
 	book := provenance.Walk(s.Rec, r)
 	defer book.Stop()
@@ -218,7 +224,7 @@ type group struct {
 
 // groups are r's conversations in order of their first call, a
 // composition's own calls one group of their own.
-func groups(s *Study, r *window.Replay) []group {
+func groups(s *study.Study, r *window.Replay) []group {
 	type key struct {
 		agent  *model.Agent
 		number int
