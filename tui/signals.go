@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,7 +17,9 @@ import (
 // in the alternate screen with the mouse reported and the cursor hidden,
 // and a pager's temporary file behind. They end the program the same
 // orderly way here. Ctrl-Z, a key in raw mode, suspends (tea.Suspend);
-// fg draws the screen again.
+// fg draws the screen again. A SIGTSTP sent from outside (kill -TSTP,
+// a job control script) would stop the process with the terminal still
+// raw and in the alternate screen: it suspends the same way as the key.
 
 // SignalError is how Run ends on a signal: the command exits 128 + its
 // number, as a shell reports a process the signal ended.
@@ -43,13 +46,48 @@ func endOnSignals(p *tea.Program) func() *SignalError {
 		case <-done:
 		}
 	})
+	stopSuspends := suspendOnTSTP(p, done, &wg)
 	return func() *SignalError {
 		signal.Stop(ch)
 		close(done)
 		wg.Wait()
+		stopSuspends()
 		temps.removeAll()
 		return got
 	}
+}
+
+// suspending is set while the program's own suspend runs: the SIGTSTP
+// it then sends its process group is the one that should stop it.
+var suspending atomic.Bool
+
+// ownSuspend marks the suspend about to run as the program's own.
+func ownSuspend() { suspending.Store(true) }
+
+// suspendOnTSTP turns a SIGTSTP from outside into the program's own
+// suspend, which gives the terminal back before it stops the process
+// group with SIGTSTP. That second one, caught too, stops the process
+// with SIGSTOP: once a Go program has caught SIGTSTP it never takes the
+// default action again, even after signal.Reset.
+func suspendOnTSTP(p *tea.Program, done <-chan struct{}, wg *sync.WaitGroup) (stop func()) {
+	tstp := make(chan os.Signal, 1)
+	signal.Notify(tstp, syscall.SIGTSTP)
+	wg.Go(func() {
+		for {
+			select {
+			case <-tstp:
+				if suspending.CompareAndSwap(true, false) {
+					_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+					continue
+				}
+				ownSuspend()
+				p.Send(tea.SuspendMsg{})
+			case <-done:
+				return
+			}
+		}
+	})
+	return func() { signal.Stop(tstp) }
 }
 
 // temps are the pager's temporary files not yet removed, and the pager

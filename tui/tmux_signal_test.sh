@@ -3,7 +3,7 @@
 # SIGQUIT, SIGTERM and SIGINT sent to the real binary in tmux, the
 # alternate screen is left, mouse reporting is off, the cursor is shown,
 # the line discipline is the shell's again, and a pager's temporary file
-# (the pager still open on it) is gone. Ctrl-Z suspends (the shell's
+# (the pager still open on it) is gone. Ctrl-Z and a SIGTSTP from outside suspend (the shell's
 # prompt is back, the process stopped) and fg draws the screen again
 # with the mouse on. Every step waits for the state the last one caused,
 # never for a while.
@@ -105,4 +105,21 @@ until_ "fg: the alternate screen and the mouse are back" eval '[[ $(flag alterna
 keys q
 until_ "q quits" gone "$pid"
 given_back "q after fg"
+
+# a SIGTSTP from outside suspends as Ctrl-Z does, and fg draws again
+start
+kill -TSTP "$pid"
+until_ "kill -TSTP stops inspect" stopped "$pid"
+given_back "kill -TSTP"
+keys fg Enter
+until_ "fg after TSTP: the screen is drawn again" on_screen 'call 1/9 \(iter'
+until_ "fg after TSTP: the alternate screen and the mouse are back" eval '[[ $(flag alternate_on)$(flag mouse_any_flag) == 11 ]]'
+kill -TSTP "$pid"
+until_ "a second kill -TSTP stops it again" stopped "$pid"
+given_back "second kill -TSTP"
+keys fg Enter
+until_ "fg again" on_screen 'call 1/9 \(iter'
+keys q
+until_ "q quits" gone "$pid"
+given_back "q after the second fg"
 echo "signals passed"

@@ -100,6 +100,7 @@ func (g *guard) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return g, tea.Quit
 	}
 	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyCtrlZ {
+		ownSuspend()          // the program stops itself with SIGTSTP: not to be caught as one from outside
 		return g, tea.Suspend // raw mode makes it a key: the shell's job control, as in cooked mode
 	}
 	defer func() {
