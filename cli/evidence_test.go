@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -327,4 +329,41 @@ func TestSummaryFrameIsNamedAsOne(t *testing.T) {
 		}
 	}
 	t.Fatalf("no call 20 row for dep-2026-11-23-1405:\n%s", out)
+}
+
+// A Loop pass that types a value only an earlier pass read says so, in
+// the table and as earlierPass in both JSON documents: n07's Loop with
+// its third pass's answer (call 15) made to name 1535, requests_per_min
+// of sea-1a06b3 in pass 1's get_metrics call_0002 (sent on calls 3–4),
+// which nothing pass 3 was sent holds (provenance.TestEarlierPassReadIt
+// has the messages). It stays flagged: the gate counts it.
+func TestEvidenceSaysAnEarlierPassReadIt(t *testing.T) {
+	raw, err := os.ReadFile("../testdata/n07-loop-conditional/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const answer = "Draft 2: sea-9c5c98 p99 844 ms; sea-dddddd p99 814 ms."
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(raw), answer, "Draft 2: sea-9c5c98 p99 844 ms; sea-dddddd p99 814 ms; sea-1a06b3 served 1535 requests/min.")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, table, errs := runCLI("evidence", "-q", "--wide", "--fail-on", "flagged,never-read", path)
+	if code != 4 || !strings.Contains(errs, "1 value(s)") {
+		t.Errorf("--fail-on flagged,never-read: exit %d (%s), want 4 for 1535", code, errs)
+	}
+	if want := "never read in this pass; pass 1 read it in get_metrics call_0002 (sent on conversation 1's calls 3–4, the file's 3–4); only a pass's answer reaches the next"; !strings.Contains(table, want) {
+		t.Errorf("no %q in\n%s", want, table)
+	}
+	want := `"earlierPass":{"pass":1,"toolName":"get_metrics","toolCallId":"call_0002","sentOn":[3,4]}`
+	_, doc, _ := runCLI("evidence", "-q", "--format", "json", path)
+	_, exp, _ := runCLI("export", "-q", "--format", "json", path)
+	// (the export's calls 7 and 12 have one too: the query window
+	// 07:00-07:30Z they compose, echoed by pass 1's and pass 2's
+	// get_metrics results, and not flagged)
+	if !strings.Contains(strings.ReplaceAll(doc, " ", ""), want) {
+		t.Errorf("evidence --format json: no %s", want)
+	}
+	if !strings.Contains(exp, `"value":"1535","shape":"number","in":"answer","verdict":"never-read","sources":[],"place":"answer","flagged":true,"rule":"flagged",`+want) {
+		t.Errorf("export --format json: call 15's 1535 has no %s", want)
+	}
 }

@@ -243,6 +243,12 @@ func sourceCells(r *window.Replay, places *callPlaces, v export.Value) (src, at 
 		}
 		return fmt.Sprintf("left %s of %s (run %d, sent on %s)", inside, name, l.Source.Run, places.span(l.Source.SentOn)),
 			fmt.Sprintf("%d %s", l.Source.EvictedAt, advise.RuleWords(l.Source.Rule, l.Source.Rules))
+	case len(sources) == 0 && v.EarlierPass != nil:
+		s := v.EarlierPass.Say(places.span(v.EarlierPass.SentOn))
+		if v.Nearest != nil {
+			s += " — nearest: " + nearestWords(v.Nearest)
+		}
+		return s, "-"
 	case len(sources) == 0 && v.Nearest != nil:
 		return "typed, not read — nearest: " + nearestWords(v.Nearest), "-"
 	case len(sources) == 0:

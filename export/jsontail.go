@@ -206,6 +206,14 @@ func (o *jsonOut) flagged(e *provenance.Entry) {
 	if e.AlsoInOwnWords {
 		o.boolKey(`,"alsoInOwnWords":`, true)
 	}
+	if p := e.EarlierPass; p != nil {
+		o.intKey(`,"earlierPass":{"pass":`, p.Pass)
+		o.strOrNullKey(`,"toolName":`, p.ToolName)
+		o.strOrNullKey(`,"toolCallId":`, p.ToolCallID)
+		o.intKey(`,"sentOn":[`, p.SentOn[0])
+		o.intKey(`,`, p.SentOn[1])
+		o.lit(`]}`)
+	}
 }
 
 // judged writes the members a verdict adds: inText (in-view-text), near

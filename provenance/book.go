@@ -39,9 +39,10 @@ type Book struct {
 	prompts [][]string
 	values  []callValues // each call's, read ahead by Walk; nil: read by Call
 	nears   map[string]*nearMemo
-	series  map[string][]seriesMember   // composed label series (labelSeries), made when first asked
-	forms   map[*model.Message][]string // each tool result's forms, once a never-read value's nearest was looked for in it
-	inRun   map[*model.Call]int         // each call's place in its run (isAnswer), made when first asked
+	series  map[string][]seriesMember     // composed label series (labelSeries), made when first asked
+	forms   map[*model.Message][]string   // each tool result's forms, once a never-read value's nearest was looked for in it
+	inRun   map[*model.Call]int           // each call's place in its run (isAnswer), made when first asked
+	passes  map[*model.Run][]*passMessage // what the earlier passes of a run's agent were sent (earlierPass), made when first asked
 }
 
 // New follows every message of replay r (of rec) through its windows.

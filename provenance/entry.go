@@ -129,6 +129,9 @@ type Entry struct {
 	LeftInside     *LeftInside `json:"leftInside,omitempty"`
 	Nearest        *Nearest    `json:"nearest,omitempty"`
 	AlsoInOwnWords bool        `json:"alsoInOwnWords,omitempty"`
+	// EarlierPass: a never-read value an earlier pass of the same agent
+	// (a Loop's, a swarm's) was sent in a message (passes.go).
+	EarlierPass *EarlierPass `json:"earlierPass,omitempty"`
 }
 
 // Read is the number a `:NNNN` answer value stands for (§9.5): the value

@@ -137,6 +137,7 @@ func (b *Book) flag(i int, c *window.CallReplay, ce *CallEvidence, view evidence
 		if own == evidence.NeverRead {
 			e.LeftInside = f.leftInside(v)
 			e.Nearest = f.nearest(v)
+			e.EarlierPass = f.earlierPass(v)
 		}
 		e.AlsoInOwnWords = inOwnWords(v, view.Window)
 	}
