@@ -146,6 +146,10 @@ func (o *jsonOut) evidence(e *Evidence) {
 	o.intKey(`{"candidates":`, e.Candidates)
 	o.lit(`,"values":`)
 	list(o, e.Values, (*jsonOut).entry)
+	if len(e.BelowFloor) > 0 {
+		o.lit(`,"belowFloor":`)
+		list(o, e.BelowFloor, (*jsonOut).entry)
+	}
 	o.lit(`,"library":`)
 	o.rawJSON(e.Library)
 	o.b = append(o.b, '}')

@@ -192,6 +192,7 @@ func (b *Book) Call(i int) *CallEvidence {
 			ce.Values[r.at].Read = read
 		}
 		b.flag(i, c, ce, view, gone)
+		b.belowFloor(i, c, ce, judged[len(judged)-cv.floor:], gone, view)
 	}
 	if b.values == nil { // (a Walk never asks again)
 		b.memo[i] = ce
@@ -286,6 +287,7 @@ type callValues struct {
 	values []evidence.Value
 	groups []int
 	reads  []jsonRead
+	floor  int // the last floor values: the answer's numbers below the library's floor (BelowFloor)
 }
 
 // jsonRead is the number an answer value `:NNNN` stands for (§9.5); its
@@ -316,6 +318,10 @@ func valuesOf(resp *model.Response) callValues {
 			cv.values = append(cv.values, r.value)
 		}
 	}
+	// (judged on an answer only, which Call tells)
+	floor := evidence.BelowFloor(resp.Content)
+	cv.values = append(cv.values, floor...)
+	cv.floor = len(floor)
 	return cv
 }
 

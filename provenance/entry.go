@@ -177,6 +177,10 @@ func (e Entry) Unsupported() bool { return evidence.Unsupported(e.Verdict) }
 type CallEvidence struct {
 	Candidates int     // distinct values of the response content
 	Values     []Entry // the answer's, then each tool call's arguments'
+	// BelowFloor are the answer's numbers below the library's floor
+	// whose source left, judged by inspect alone and never flagged
+	// (belowFloor): apart, so that Values stays the library's values.
+	BelowFloor []Entry
 }
 
 // marshal is encoding/json's bytes for v without HTML escaping, as the
