@@ -269,6 +269,12 @@ func sourceCells(r *window.Replay, places *callPlaces, v export.Value) (src, at 
 			s += " — nearest: " + nearestWords(v.Nearest)
 		}
 		return s, "-"
+	case len(sources) == 0 && v.LookedFor != nil:
+		s := "typed, not read — " + v.LookedFor.Words()
+		if v.Nearest != nil {
+			s += " — nearest: " + nearestWords(v.Nearest)
+		}
+		return s, "-"
 	case len(sources) == 0 && v.Nearest != nil:
 		return "typed, not read — nearest: " + nearestWords(v.Nearest), "-"
 	case len(sources) == 0:

@@ -45,3 +45,24 @@ func TestFloorTyped(t *testing.T) {
 		}
 	}
 }
+
+// The looked_for of an absence frame at the top level or as a coverage
+// ledger's result (§3's shapes), as JSON text; nothing for a frame
+// nested deeper, one whose checked list is empty, or no frame.
+func TestLookedFor(t *testing.T) {
+	frame := `{"af_absent":true,"outcome":"nothing_found","looked_for":"a FLOGI login of 21:00:00:24:ff:4a:12:31","checked":[{"what":"mds-fra2-a01"}]}`
+	for content, want := range map[string]string{
+		frame: `"a FLOGI login of 21:00:00:24:ff:4a:12:31"`,
+		`{"af_coverage":{"scanned":3},"result":` + frame + `}`:         `"a FLOGI login of 21:00:00:24:ff:4a:12:31"`,
+		`{"af_absent":true,"looked_for":{"wwpn":"x"},"checked":["a"]}`: `{"wwpn":"x"}`,
+		`[` + frame + `]`: "",
+		`{"af_absent":true,"looked_for":"y","checked":[]}`: "",
+		`{"looked_for":"y","checked":["a"]}`:               "",
+		`af_absent looked_for, as text`:                    "",
+	} {
+		got, ok := LookedFor(content)
+		if got != want || ok != (want != "") {
+			t.Errorf("LookedFor(%s) = %q %v, want %q", content, got, ok, want)
+		}
+	}
+}

@@ -218,6 +218,14 @@ func (o *jsonOut) flagged(e *provenance.Entry) {
 		o.intKey(`,`, p.SentOn[1])
 		o.lit(`]}`)
 	}
+	if l := e.LookedFor; l != nil {
+		o.strOrNullKey(`,"lookedFor":{"toolName":`, l.ToolName)
+		o.strOrNullKey(`,"toolCallId":`, l.ToolCallID)
+		o.b = append(o.b, '}')
+	}
+	if e.OwnVerdict != "" {
+		o.strKey(`,"ownVerdict":`, e.OwnVerdict)
+	}
 }
 
 // judged writes the members a verdict adds: inText (in-view-text), near

@@ -190,6 +190,9 @@ func (b *Book) Call(i int) *CallEvidence {
 				read.Sources, read.InText, read.Near = sources, inText, near
 			}
 			ce.Values[r.at].Read = read
+			if read.Verdict != nil && *read.Verdict != ce.Values[r.at].Verdict {
+				ce.Values[r.at].OwnVerdict = *read.Verdict
+			}
 		}
 		b.flag(i, c, ce, view, gone)
 		b.belowFloor(i, c, ce, judged[len(judged)-cv.floor:], gone, view)

@@ -132,6 +132,15 @@ type Entry struct {
 	// EarlierPass: a never-read value an earlier pass of the same agent
 	// (a Loop's, a swarm's) was sent in a message (passes.go).
 	EarlierPass *EarlierPass `json:"earlierPass,omitempty"`
+	// LookedFor: a never-read value an absence frame in view was asked
+	// for and did not find (its looked_for, which the library does not
+	// index, holds it).
+	LookedFor *LookedFor `json:"lookedFor,omitempty"`
+	// OwnVerdict is inspect's own verdict when it is not Verdict: a JSON
+	// number's read's (§9.5), so that a reader of the JSON finds the
+	// verdict the table shows and the flag was decided on beside the
+	// library's reading of `:3940`; "" otherwise.
+	OwnVerdict string `json:"ownVerdict,omitempty"`
 }
 
 // Read is the number a `:NNNN` answer value stands for (§9.5): the value

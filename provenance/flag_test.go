@@ -336,3 +336,25 @@ func TestLabelSeriesNotFlagged(t *testing.T) {
 		}
 	}
 }
+
+// e03's answer names the WWPN 21:00:00:24:ff:4a:12:31, which only the
+// looked_for of flogi_lookup call_0003's absence frame ("a FLOGI login of
+// 21:00:00:24:ff:4a:12:31", outcome nothing_found) holds: the library
+// does not index looked_for (§3), so it is never-read and stays flagged
+// (§10.2 rule 2 does not search it), and the explanation says the tool
+// looked for it and found nothing. esx-fra2-040, also never-read, is in
+// no looked_for.
+func TestNeverReadSaysAnAbsenceFrameLookedForIt(t *testing.T) {
+	e03, _ := book(t, "e03-tokens", 2, 2)
+	e := entry(t, e03, 6, InAnswer, "21:00:00:24:ff:4a:12:31")
+	if e.Verdict != evidence.NeverRead || !e.Flagged() || e.LookedFor == nil ||
+		*e.LookedFor.ToolName != "flogi_lookup" || *e.LookedFor.ToolCallID != "call_0003" {
+		t.Fatalf("WWPN: %s %s, looked for by %+v", e.Verdict, flagOf(e), e.LookedFor)
+	}
+	if got, want := e.LookedFor.Words(), "flogi_lookup call_0003's absence frame looked for it and found nothing"; got != want {
+		t.Errorf("words: %q, want %q", got, want)
+	}
+	if e := entry(t, e03, 6, InAnswer, "esx-fra2-040"); e.Verdict != evidence.NeverRead || e.LookedFor != nil {
+		t.Errorf("esx-fra2-040: %s, looked for by %+v", e.Verdict, e.LookedFor)
+	}
+}
