@@ -36,13 +36,14 @@ type Book struct {
 	// grown from this one that takes its judger over (GrowOn)
 	keep goneAt
 	// prompts is each call's system prompt (see systemPrompt)
-	prompts [][]string
-	values  []callValues // each call's, read ahead by Walk; nil: read by Call
-	nears   map[string]*nearMemo
-	series  map[string][]seriesMember     // composed label series (labelSeries), made when first asked
-	forms   map[*model.Message][]string   // each tool result's forms, once a never-read value's nearest was looked for in it
-	inRun   map[*model.Call]int           // each call's place in its run (isAnswer), made when first asked
-	passes  map[*model.Run][]*passMessage // what the earlier passes of a run's agent were sent (earlierPass), made when first asked
+	prompts  [][]string
+	values   []callValues // each call's, read ahead by Walk; nil: read by Call
+	nears    map[string]*nearMemo
+	series   map[string][]seriesMember          // composed label series (labelSeries), made when first asked
+	forms    map[*model.Message][]string        // each tool result's forms, once a never-read value's nearest was looked for in it
+	inRun    map[*model.Call]int                // each call's place in its run (isAnswer), made when first asked
+	passes   map[*model.Run][]*passMessage      // what the earlier passes of a run's agent were sent (earlierPass), made when first asked
+	passHeld map[*model.Message]*evidence.Index // what each of those messages holds, indexed when first asked
 }
 
 // New follows every message of replay r (of rec) through its windows.

@@ -68,12 +68,11 @@ func (p EarlierPass) Say(calls string) string {
 }
 
 // passMessage is one message an earlier pass was sent, with the replay
-// calls of that pass that held it, and what it holds (made when asked).
+// calls of that pass that held it.
 type passMessage struct {
 	m           *model.Message
 	run         *model.Run
 	first, last int
-	held        *evidence.Index
 }
 
 // earlierPass is the message of the latest earlier pass of call i's
@@ -145,10 +144,12 @@ func (b *Book) passMessages(cur *model.Run, conv int) []*passMessage {
 
 // passHolds reports whether pm's message holds v by the library's rules:
 // a tool result's whole content or its own bytes indexed as §3 indexes
-// them, other text tokenized.
+// them, other text tokenized (each message indexed once: every later
+// pass asks of the same ones).
 func (b *Book) passHolds(pm *passMessage, v string) bool {
-	if pm.held == nil {
-		x := evidence.NewIndex()
+	x, ok := b.passHeld[pm.m]
+	if !ok {
+		x = evidence.NewIndex()
 		if pm.m.Role == model.RoleTool {
 			x.AddToolResult(pm.m.Content)
 			if own := b.OwnBytes(pm.m); own != pm.m.Content {
@@ -157,7 +158,10 @@ func (b *Book) passHolds(pm *passMessage, v string) bool {
 		} else {
 			x.AddText(pm.m.Content)
 		}
-		pm.held = x
+		if b.passHeld == nil {
+			b.passHeld = map[*model.Message]*evidence.Index{}
+		}
+		b.passHeld[pm.m] = x
 	}
-	return pm.held.Has(v)
+	return x.Has(v)
 }
