@@ -67,8 +67,10 @@ flagged or not, by the rule that decided (§10: a time the model composed for
 its query, characters in view inside a longer token, a value named only to
 be refuted are listed, not flagged); the counts take flagged values only, and so
 does --fail-on flagged (--fail-on flagged,never-read: the flagged never-read
-ones; a verdict alone counts every value of it). An absent policy flag is
-inferred.`,
+ones; a verdict alone counts every value of it). Where inspect judges beyond
+the library it says so: an answer's number under the library's 4 digits with a
+unit whose source left ("p99 802 ms") is listed, judged by inspect below the
+library's floor, and never flagged. An absent policy flag is inferred.`,
 	}, &o, func() error {
 		if o.format != "json" && o.format != "table" {
 			return a.usageError("inspect evidence: unknown --format %q (table or json)", o.format)
