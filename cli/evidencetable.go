@@ -32,6 +32,9 @@ func writeEvidenceTable(w io.Writer, doc evidenceDoc, width int) error {
 			wrap: []bool{false, false, false, true, false, false, true, true, true}}
 		for _, v := range values {
 			src, at := sourceCells(doc.replay, doc.places, v)
+			if len(v.InViewInside) > 0 { // a left value whose characters are in view
+				src = inViewCell(v.InViewInside) + " · it left " + src
+			}
 			if !v.Flagged() {
 				src = notFlaggedWords(v.Entry, src)
 			}

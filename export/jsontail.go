@@ -226,6 +226,10 @@ func (o *jsonOut) flagged(e *provenance.Entry) {
 	if e.OwnVerdict != "" {
 		o.strKey(`,"ownVerdict":`, e.OwnVerdict)
 	}
+	if len(e.InViewInside) > 0 {
+		o.lit(`,"inViewInside":`)
+		list(o, e.InViewInside, (*jsonOut).inText)
+	}
 }
 
 // judged writes the members a verdict adds: inText (in-view-text), near

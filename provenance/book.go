@@ -264,16 +264,22 @@ func (b *Book) judgement(i int, j evidence.Judged, gone []*model.Message, view e
 		n := b.near(i, j.Value.Value, view)
 		near = &n
 	case evidence.InViewText:
-		inText = make([]InText, len(j.InText))
-		for k, h := range j.InText {
-			inText[k] = InText{Token: h.Token, msg: h.Msg}
-			if h.Msg != nil && h.Msg.Role == model.RoleTool {
-				name, id := b.toolName(i, h.Msg), h.Msg.ToolCallID
-				inText[k].ToolName, inText[k].ToolCallID = &name, &id
-			}
-		}
+		inText = b.inTexts(i, j.InText)
 	}
 	return j.Verdict, sources, inText, near
+}
+
+// inTexts names the texts of call i's window that hold a value (hits).
+func (b *Book) inTexts(i int, hits []evidence.TextHit) []InText {
+	out := make([]InText, len(hits))
+	for k, h := range hits {
+		out[k] = InText{Token: h.Token, msg: h.Msg}
+		if h.Msg != nil && h.Msg.Role == model.RoleTool {
+			name, id := b.toolName(i, h.Msg), h.Msg.ToolCallID
+			out[k].ToolName, out[k].ToolCallID = &name, &id
+		}
+	}
+	return out
 }
 
 // isUnsent reports whether m is a tool result a visit of call i's chain

@@ -141,6 +141,10 @@ type Entry struct {
 	// verdict the table shows and the flag was decided on beside the
 	// library's reading of `:3940`; "" otherwise.
 	OwnVerdict string `json:"ownVerdict,omitempty"`
+	// InViewInside: for a left value §10.2 rule 2 did not flag, the texts
+	// of the window that hold its characters inside a longer token, as
+	// InText names them (an in-view-text value has them as InText).
+	InViewInside []InText `json:"inViewInside,omitempty"`
 }
 
 // Read is the number a `:NNNN` answer value stands for (§9.5): the value

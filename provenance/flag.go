@@ -118,7 +118,7 @@ func (b *Book) flag(i int, c *window.CallReplay, ce *CallEvidence, view evidence
 		default:
 			e.Place = PlaceAnswer
 		}
-		if e.Own() == evidence.Left {
+		if e.Own() == evidence.Left && !slices.Contains(inside, ownValue(*e)) { // (once: each is looked for and listed once)
 			inside = append(inside, ownValue(*e))
 		}
 	}
@@ -134,6 +134,9 @@ func (b *Book) flag(i int, c *window.CallReplay, ce *CallEvidence, view evidence
 		}
 		v := ownValue(*e)
 		e.Rule, e.Flag = f.rule(e, v, own, held)
+		if own == evidence.Left && e.Rule == RuleInViewInsideToken {
+			e.InViewInside = f.b.inTexts(i, held[v])
+		}
 		if own == evidence.NeverRead {
 			e.LeftInside = f.leftInside(v)
 			e.Nearest = f.nearest(v)

@@ -18,6 +18,12 @@ import (
 // without its rule. Expected values are the spec's (docs/rules/flags.md
 // §10.2–§10.5) and the recordings' wire.json, not the code's.
 
+// inViewInside prints an entry's inViewInside as inTexts prints inText.
+func inViewInside(e Entry) string {
+	e.InText = e.InViewInside
+	return inTexts(e)
+}
+
 // flagOf is "flagged rule" or "- rule" for an entry.
 func flagOf(e Entry) string {
 	if e.Flagged() {
@@ -103,6 +109,10 @@ func TestInViewInsideTokenNotFlagged(t *testing.T) {
 	for _, e := range b.Call(14).Values {
 		if e.Value == "14:05" && (e.Verdict != evidence.Left || flagOf(e) != "- "+RuleInViewInsideToken) {
 			t.Errorf("demo call 15 14:05 (%s): %s %s", *e.ToolCallID, e.Verdict, flagOf(e))
+		}
+		// and it says where its characters are in view, once
+		if e.Value == "14:05" && inViewInside(e) != "get_deploy call_0014 2025-03-18t14:05:02z" {
+			t.Errorf("demo call 15 14:05 (%s): in view inside %q", *e.ToolCallID, inViewInside(e))
 		}
 	}
 	e03, _ := book(t, "e03-tokens", 2, 2)
