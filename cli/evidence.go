@@ -67,8 +67,10 @@ flagged or not, by the rule that decided (§10: a time the model composed for
 its query, characters in view inside a longer token, a value named only to
 be refuted are listed, not flagged); the counts take flagged values only, and so
 does --fail-on flagged (--fail-on flagged,never-read: the flagged never-read
-ones; a verdict alone counts every value of it). An absent policy flag is
-inferred.`,
+ones; a verdict alone counts every value of it). Where inspect judges beyond
+the library it says so: an answer's number under the library's 4 digits with a
+unit whose source left ("p99 802 ms") is listed, judged by inspect below the
+library's floor, and never flagged. An absent policy flag is inferred.`,
 	}, &o, func() error {
 		if o.format != "json" && o.format != "table" {
 			return a.usageError("inspect evidence: unknown --format %q (table or json)", o.format)
@@ -87,7 +89,7 @@ inferred.`,
 	fs := c.Flags()
 	fs.StringVar(&o.format, "format", "table", "`FORMAT`: table | json (format inspect.evidence.v1)")
 	fs.StringVar(&o.in, "in", inAnswers, "judge the `VALUES` typed in the answers (default), the tool-call arguments, or\nall; the two are counted apart either way")
-	fs.StringVar(&o.failOn, "fail-on", "", "exit 4 when a value --in selects has one of the `VERDICTS` left, in-view-text,\nnever-read, summary-unsupported; with flagged among them, a flagged value of those\n(flagged alone: any flagged value — what a person would act on; for CI)")
+	fs.StringVar(&o.failOn, "fail-on", "", "exit 4 when a value --in selects has one of the `VERDICTS` left, in-view-text,\nnever-read, summary-unsupported — a verdict alone counts every value of it, flagged\nor not; with flagged among them, only the flagged values of those; flagged alone:\nany flagged value (what a person would act on; the gate for CI)")
 	fs.IntVar(&o.width, "width", 0, "fit the table to `N` columns (default: the terminal's, 120 when piped)")
 	fs.BoolVar(&o.wide, "wide", false, "the table as wide as its widest cells (else it fits the terminal, or 120\ncolumns when piped)")
 	return c
@@ -118,7 +120,7 @@ func (a *app) writeEvidence(path string, s *study.Study, o options, fail []strin
 		return a.fail(exitFile, err)
 	}
 	if n := failing(doc, fail); n > 0 {
-		fmt.Fprintf(a.stderr, "inspect: %d value(s) %s in the %s (--fail-on %s)\n", n, strings.Join(fail, " or "), inWords(o.in), o.failOn)
+		fmt.Fprintf(a.stderr, "inspect: %d %s value(s) in the %s (--fail-on %s)\n", n, failWords(fail), inWords(o.in), o.failOn)
 		return exitCode(exitFlagged)
 	}
 	return nil
@@ -150,7 +152,7 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 		Counts:        export.Counts{Answers: map[string]int{}, Arguments: map[string]int{}},
 		FlaggedCounts: export.Sides{Answers: map[string]int{}, Arguments: map[string]int{}},
 		NotFlagged:    export.Sides{Answers: map[string]int{}, Arguments: map[string]int{}},
-		Values:        []export.Value{}, Library: []export.LibraryRow{}}, replay: r, policy: lead.Policy.String() + guessWords(lead)}
+		Values:        []export.Value{}, BelowFloor: []export.Value{}, Library: []export.LibraryRow{}}, replay: r, policy: lead.Policy.String() + guessWords(lead)}
 	for _, a := range s.Agents[min(1, len(s.Agents)):] { // the first is Policy
 		doc.others = append(doc.others, "policy of "+a.Agent.Key+": "+a.Policy.String()+guessWords(a))
 	}
@@ -186,6 +188,13 @@ func evidenceReport(source string, s *study.Study, in string) evidenceDoc {
 				fv.Keep = &export.Keep{Policy: sug.Policy, Steps: sug.Steps, Kept: sug.Kept, Text: sug.Text}
 			}
 			doc.Values = append(doc.Values, fv)
+		}
+		for _, e := range ce.BelowFloor {
+			doc.NotFlagged.Answers[e.Rule]++
+			if selected(in, e.In) {
+				doc.BelowFloor = append(doc.BelowFloor, export.Value{Call: c.Call.Number, Run: c.Run.RunNo, RunID: c.Run.RunID, Agent: agentKey(c.Run),
+					Iteration: c.Call.Iteration, Entry: guess(e), Typed: provenance.TypedOf(c.Call.Facts.Response.Content, e.Value)})
+			}
 		}
 		if l, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
 			n := 0
@@ -253,6 +262,21 @@ func failOn(list string) ([]string, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// failWords says what --fail-on on counts: "never-read or left" (every
+// value of those verdicts), "flagged" (every flagged value), "flagged
+// never-read" (the flagged ones of that verdict).
+func failWords(on []string) string {
+	verdicts := slices.DeleteFunc(slices.Clone(on), func(v string) bool { return v == failFlagged })
+	words := strings.Join(verdicts, " or ")
+	switch {
+	case len(verdicts) == len(on):
+		return words
+	case len(verdicts) == 0:
+		return failFlagged
+	}
+	return failFlagged + " " + words
 }
 
 // failing counts the values listed that --fail-on names: of its

@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -93,8 +95,9 @@ func TestEvidenceOutput(t *testing.T) {
 		// web-3e6f14"); of the arguments only call 7's web-9d4b27 (left)
 		// and call 8's wrk-8e71c4 (never read) are flagged — the query
 		// windows are the model's, 14:31 and 14:05 are in view inside
-		// timestamps
-		"answers: 8 flagged — 7 left the window, 1 never read; 1 not flagged (1 refuted) (listed above)",
+		// timestamps; call 13's 504s, below the library's floor, is shown
+		// and not flagged (flags.md §10.5)
+		"answers: 8 flagged — 7 left the window, 1 never read; 2 not flagged (1 below-floor, 1 refuted) (listed above)",
 		"arguments: 2 flagged — 1 left the window, 1 never read; 7 not flagged (3 in-view-inside-token, 4 time-in-argument) (not listed: --in arguments)",
 	} {
 		if !strings.Contains(table, want) {
@@ -327,4 +330,131 @@ func TestSummaryFrameIsNamedAsOne(t *testing.T) {
 		}
 	}
 	t.Fatalf("no call 20 row for dep-2026-11-23-1405:\n%s", out)
+}
+
+// A Loop pass that types a value only an earlier pass read says so, in
+// the table and as earlierPass in both JSON documents: n07's Loop with
+// its third pass's answer (call 15) made to name 1535, requests_per_min
+// of sea-1a06b3 in pass 1's get_metrics call_0002 (sent on calls 3–4),
+// which nothing pass 3 was sent holds (provenance.TestEarlierPassReadIt
+// has the messages). It stays flagged: the gate counts it.
+func TestEvidenceSaysAnEarlierPassReadIt(t *testing.T) {
+	raw, err := os.ReadFile("../testdata/n07-loop-conditional/run.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const answer = "Draft 2: sea-9c5c98 p99 844 ms; sea-dddddd p99 814 ms."
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(raw), answer, "Draft 2: sea-9c5c98 p99 844 ms; sea-dddddd p99 814 ms; sea-1a06b3 served 1535 requests/min.")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, table, errs := runCLI("evidence", "-q", "--wide", "--fail-on", "flagged,never-read", path)
+	if code != 4 || !strings.Contains(errs, "1 flagged never-read value(s)") {
+		t.Errorf("--fail-on flagged,never-read: exit %d (%s), want 4 for 1535", code, errs)
+	}
+	if want := "never read in this pass; pass 1 read it in get_metrics call_0002 (sent on conversation 1's calls 3–4, the file's 3–4); only a pass's answer reaches the next"; !strings.Contains(table, want) {
+		t.Errorf("no %q in\n%s", want, table)
+	}
+	want := `"earlierPass":{"pass":1,"toolName":"get_metrics","toolCallId":"call_0002","sentOn":[3,4]}`
+	_, doc, _ := runCLI("evidence", "-q", "--format", "json", path)
+	_, exp, _ := runCLI("export", "-q", "--format", "json", path)
+	// (the export's calls 7 and 12 have one too: the query window
+	// 07:00-07:30Z they compose, echoed by pass 1's and pass 2's
+	// get_metrics results, and not flagged)
+	if !strings.Contains(strings.ReplaceAll(doc, " ", ""), want) {
+		t.Errorf("evidence --format json: no %s", want)
+	}
+	if !strings.Contains(exp, `"value":"1535","shape":"number","in":"answer","verdict":"never-read","sources":[],"place":"answer","flagged":true,"rule":"flagged",`+want) {
+		t.Errorf("export --format json: call 15's 1535 has no %s", want)
+	}
+}
+
+// --fail-on has two meanings, told apart by the word flagged
+// (docs/rules/flags.md §10.6), shown on demo-evidence's arguments, whose
+// values the spec lists (evidence §9.1.2): 5 never-read — 14:00-14:30z
+// twice at call 2, 2025-03-18t14:05z at calls 4 and 14 (query windows the
+// model composed, not flagged: §10.2 rule 4) and wrk-8e71c4 at call 8
+// (flagged) —, 1 in-view-text (call 12's 14:31, not flagged: rule 2) and
+// 2 flagged in all (wrk-8e71c4 and call 7's web-9d4b27, left). A verdict
+// alone counts every value of it; flagged counts the flagged ones. The
+// help says both.
+func TestFailOnHasTwoMeanings(t *testing.T) {
+	for _, c := range []struct {
+		on   string
+		code int
+		says string
+	}{
+		{"never-read", 4, "inspect: 5 never-read value(s) in the tool-call arguments"},
+		{"flagged,never-read", 4, "inspect: 1 flagged never-read value(s) in the tool-call arguments"},
+		{"flagged", 4, "inspect: 2 flagged value(s) in the tool-call arguments"},
+		{"in-view-text", 4, "inspect: 1 in-view-text value(s) in the tool-call arguments"},
+		{"flagged,in-view-text", 0, ""},
+	} {
+		code, _, errs := runCLI("evidence", "-q", "--in", "arguments", "--fail-on", c.on, "../testdata/demo-evidence/run.jsonl")
+		if code != c.code || !strings.Contains(errs, c.says) {
+			t.Errorf("--fail-on %s: exit %d, %q; want %d, %q", c.on, code, errs, c.code, c.says)
+		}
+	}
+	_, help, _ := runCLI("evidence", "--help")
+	help = strings.Join(strings.Fields(help), " ")
+	for _, want := range []string{"a verdict alone counts every value of it, flagged or not", "with flagged among them, only the flagged values of those", "flagged alone: any flagged value"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("evidence --help does not say %q", want)
+		}
+	}
+}
+
+// The numbers below the library's floor are listed apart and never
+// flagged (docs/rules/flags.md §10.5): demo-evidence's call 13 says
+// "504s", whose source read_logs call_0006 was sent on calls 6–10 and
+// superseded at 11 (provenance.TestBelowFloorJudgedApart has the
+// messages). The JSON has it under belowFloor, not values; the table's
+// row says inspect judged it; the gate does not count it (demo's answers
+// have 1 never-read value, web-3e6f14 at call 13, whatever 504 is).
+func TestEvidenceListsBelowTheFloorApart(t *testing.T) {
+	_, out, _ := runCLI("evidence", "-q", "--format", "json", "../testdata/demo-evidence/run.jsonl")
+	var doc struct {
+		Values []struct {
+			Value string `json:"value"`
+		} `json:"values"`
+		BelowFloor []struct {
+			Call    int    `json:"call"`
+			Value   string `json:"value"`
+			Typed   string `json:"typed"`
+			Verdict string `json:"verdict"`
+			Flagged bool   `json:"flagged"`
+			Rule    string `json:"rule"`
+		} `json:"belowFloor"`
+		NotFlagged struct {
+			Answers map[string]int `json:"answers"`
+		} `json:"notFlagged"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.BelowFloor) != 1 {
+		t.Fatalf("belowFloor: %+v, want call 13's 504", doc.BelowFloor)
+	}
+	if b := doc.BelowFloor[0]; b.Call != 13 || b.Value != "504" || b.Typed != "504s" || b.Verdict != "left" || b.Flagged || b.Rule != "below-floor" {
+		t.Errorf("belowFloor: %+v", b)
+	}
+	for _, v := range doc.Values {
+		if v.Value == "504" {
+			t.Errorf("504 among the values")
+		}
+	}
+	if doc.NotFlagged.Answers["below-floor"] != 1 {
+		t.Errorf("notFlagged answers: %v", doc.NotFlagged.Answers)
+	}
+	_, table, _ := runCLI("evidence", "-q", "--wide", "../testdata/demo-evidence/run.jsonl")
+	if want := "not flagged: judged by inspect, below the library's 4-digit floor · read_logs call_0006 (run 1, sent on 6–10)"; !strings.Contains(table, want) {
+		t.Errorf("no %q in\n%s", want, table)
+	}
+	if code, _, errs := runCLI("evidence", "-q", "--fail-on", "flagged,never-read", "../testdata/demo-evidence/run.jsonl"); code != 4 || !strings.Contains(errs, "inspect: 1 flagged never-read value(s) in the answers") {
+		t.Errorf("--fail-on flagged,never-read: exit %d, %q", code, errs)
+	}
+	_, exp, _ := runCLI("export", "-q", "--format", "json", "../testdata/demo-evidence/run.jsonl")
+	if n := strings.Count(exp, `"belowFloor":[{"value":"504","shape":"number","in":"answer","verdict":"left","sources":[{"toolName":"read_logs","toolCallId":"call_0006","run":1,"sentOn":[6,10],"evictedAt":11,"rule":"superseded"}],"place":"answer","flagged":false,"rule":"below-floor"}]`); n != 1 {
+		t.Errorf("export: call 13's belowFloor %d times, want once", n)
+	}
 }

@@ -24,13 +24,17 @@ import (
 // (0: each column as wide as its widest cell), then the counts and the
 // library's own verdicts beside inspect's.
 func writeEvidenceTable(w io.Writer, doc evidenceDoc, width int) error {
-	if len(doc.Values) == 0 {
+	values := byCall(doc.Values, doc.BelowFloor)
+	if len(values) == 0 {
 		fmt.Fprintf(w, "no flagged values in the %s: every number and identifier was in view, typed by the user, or a library note\n", inWords(doc.In))
 	} else {
 		t := fitTable{head: []string{"CALL", "RUN", "IN", "VALUE", "VERDICT", "FLAGGED", "SOURCE", "EVICTED AT", "WHAT WOULD HAVE KEPT IT"},
 			wrap: []bool{false, false, false, true, false, false, true, true, true}}
-		for _, v := range doc.Values {
+		for _, v := range values {
 			src, at := sourceCells(doc.replay, doc.places, v)
+			if len(v.InViewInside) > 0 { // a left value whose characters are in view
+				src = inViewCell(v.InViewInside) + " · it left " + src
+			}
 			if !v.Flagged() {
 				src = notFlaggedWords(v.Entry, src)
 			}
@@ -118,10 +122,29 @@ func (ww *wrapWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// byCall is values with the numbers below the library's floor among
+// them, each after the values of its call (both lists are in call order).
+func byCall(values, floor []export.Value) []export.Value {
+	if len(floor) == 0 {
+		return values
+	}
+	out := make([]export.Value, 0, len(values)+len(floor))
+	for _, v := range values {
+		for len(floor) > 0 && floor[0].Call < v.Call {
+			out, floor = append(out, floor[0]), floor[1:]
+		}
+		out = append(out, v)
+	}
+	return append(out, floor...)
+}
+
 // notFlaggedWords names the rule of §10.2 that did not flag a value:
 // "not flagged: refuted (the library flags it) · " before src.
 func notFlaggedWords(e provenance.Entry, src string) string {
 	s := "not flagged: " + e.Rule
+	if e.Rule == provenance.RuleBelowFloor {
+		s = "not flagged: " + provenance.BelowFloorWords
+	}
 	if e.LibraryListed {
 		s += " (the library flags it)"
 	}
@@ -243,6 +266,18 @@ func sourceCells(r *window.Replay, places *callPlaces, v export.Value) (src, at 
 		}
 		return fmt.Sprintf("left %s of %s (run %d, sent on %s)", inside, name, l.Source.Run, places.span(l.Source.SentOn)),
 			fmt.Sprintf("%d %s", l.Source.EvictedAt, advise.RuleWords(l.Source.Rule, l.Source.Rules))
+	case len(sources) == 0 && v.EarlierPass != nil:
+		s := v.EarlierPass.Say(places.span(v.EarlierPass.SentOn))
+		if v.Nearest != nil {
+			s += " — nearest: " + nearestWords(v.Nearest)
+		}
+		return s, "-"
+	case len(sources) == 0 && v.LookedFor != nil:
+		s := "typed, not read — " + v.LookedFor.Words()
+		if v.Nearest != nil {
+			s += " — nearest: " + nearestWords(v.Nearest)
+		}
+		return s, "-"
 	case len(sources) == 0 && v.Nearest != nil:
 		return "typed, not read — nearest: " + nearestWords(v.Nearest), "-"
 	case len(sources) == 0:

@@ -211,7 +211,7 @@ func exportCallOf(r *window.Replay, book *provenance.Book, outcomes map[*model.C
 // carries the library's own verdict as recorded.
 func callEvidence(book *provenance.Book, i int, c *model.Call) export.Evidence {
 	ce := book.Call(i)
-	e := export.Evidence{Candidates: ce.Candidates, Values: ce.Values, Library: export.LibraryPayload(c.Facts.EvidenceChecked)}
+	e := export.Evidence{Candidates: ce.Candidates, Values: ce.Values, BelowFloor: ce.BelowFloor, Library: export.LibraryPayload(c.Facts.EvidenceChecked)}
 	if e.Values == nil {
 		e.Values = []provenance.Entry{}
 	}

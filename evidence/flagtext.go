@@ -122,3 +122,39 @@ func holdsSegment(f string, segs []string) bool {
 	}
 	return false
 }
+
+// LookedFor is the JSON text of the looked_for member of the absence
+// frame tool content is (§3: at the top level, or as the result of a
+// coverage ledger), and false when it is none or has none. The library
+// does not index it — it echoes the query —, so a value only it holds
+// is never-read; a reader still wants to know the tool looked for the
+// value and did not find it (docs/rules/flags.md §10.3).
+func LookedFor(content string) (string, bool) {
+	if !strings.Contains(content, "af_absent") {
+		return "", false
+	}
+	t := jsTrim(content)
+	if t == "" || t[0] != '{' {
+		return "", false
+	}
+	v, ok := parseJSON(t)
+	if !ok {
+		return "", false
+	}
+	frame := v
+	if _, ok := absenceLists(frame); !ok {
+		cov, res := v.member("af_coverage"), v.member("result")
+		if cov == nil || cov.kind != jObject || res == nil {
+			return "", false
+		}
+		if _, ok := absenceLists(res); !ok {
+			return "", false
+		}
+		frame = res
+	}
+	lf := frame.member("looked_for")
+	if lf == nil || lf.kind == jNull {
+		return "", false
+	}
+	return jsonStringify(lf), true
+}

@@ -13,6 +13,10 @@ import (
 type Evidence struct {
 	Candidates int                `json:"candidates"`
 	Values     []provenance.Entry `json:"values"`
+	// BelowFloor are the answer's numbers below the library's floor
+	// whose source left: judged by inspect alone, never flagged, apart
+	// from values (docs/rules/flags.md §10.5). Absent when none.
+	BelowFloor []provenance.Entry `json:"belowFloor,omitempty"`
 	Library    json.RawMessage    `json:"library"`
 }
 
@@ -75,10 +79,15 @@ type EvidenceDoc struct {
 	// answers' apart from the arguments' and narration's (§10.3.1);
 	// NotFlagged the judged values it does not flag, by rule. Every
 	// value, whatever --in says.
-	FlaggedCounts Sides        `json:"flaggedCounts"`
-	NotFlagged    Sides        `json:"notFlagged"`
-	Values        []Value      `json:"values"`
-	Library       []LibraryRow `json:"library"`
+	FlaggedCounts Sides   `json:"flaggedCounts"`
+	NotFlagged    Sides   `json:"notFlagged"`
+	Values        []Value `json:"values"`
+	// BelowFloor are the answers' numbers below the library's floor
+	// whose source left (docs/rules/flags.md §10.5), judged by inspect
+	// alone: listed when --in takes the answers, never flagged, counted
+	// in NotFlagged as below-floor.
+	BelowFloor []Value      `json:"belowFloor"`
+	Library    []LibraryRow `json:"library"`
 }
 
 // AgentPolicy is one agent's settled policy.

@@ -146,6 +146,10 @@ func (o *jsonOut) evidence(e *Evidence) {
 	o.intKey(`{"candidates":`, e.Candidates)
 	o.lit(`,"values":`)
 	list(o, e.Values, (*jsonOut).entry)
+	if len(e.BelowFloor) > 0 {
+		o.lit(`,"belowFloor":`)
+		list(o, e.BelowFloor, (*jsonOut).entry)
+	}
 	o.lit(`,"library":`)
 	o.rawJSON(e.Library)
 	o.b = append(o.b, '}')
@@ -205,6 +209,26 @@ func (o *jsonOut) flagged(e *provenance.Entry) {
 	}
 	if e.AlsoInOwnWords {
 		o.boolKey(`,"alsoInOwnWords":`, true)
+	}
+	if p := e.EarlierPass; p != nil {
+		o.intKey(`,"earlierPass":{"pass":`, p.Pass)
+		o.strOrNullKey(`,"toolName":`, p.ToolName)
+		o.strOrNullKey(`,"toolCallId":`, p.ToolCallID)
+		o.intKey(`,"sentOn":[`, p.SentOn[0])
+		o.intKey(`,`, p.SentOn[1])
+		o.lit(`]}`)
+	}
+	if l := e.LookedFor; l != nil {
+		o.strOrNullKey(`,"lookedFor":{"toolName":`, l.ToolName)
+		o.strOrNullKey(`,"toolCallId":`, l.ToolCallID)
+		o.b = append(o.b, '}')
+	}
+	if e.OwnVerdict != "" {
+		o.strKey(`,"ownVerdict":`, e.OwnVerdict)
+	}
+	if len(e.InViewInside) > 0 {
+		o.lit(`,"inViewInside":`)
+		list(o, e.InViewInside, (*jsonOut).inText)
 	}
 }
 

@@ -36,12 +36,14 @@ type Book struct {
 	// grown from this one that takes its judger over (GrowOn)
 	keep goneAt
 	// prompts is each call's system prompt (see systemPrompt)
-	prompts [][]string
-	values  []callValues // each call's, read ahead by Walk; nil: read by Call
-	nears   map[string]*nearMemo
-	series  map[string][]seriesMember   // composed label series (labelSeries), made when first asked
-	forms   map[*model.Message][]string // each tool result's forms, once a never-read value's nearest was looked for in it
-	inRun   map[*model.Call]int         // each call's place in its run (isAnswer), made when first asked
+	prompts  [][]string
+	values   []callValues // each call's, read ahead by Walk; nil: read by Call
+	nears    map[string]*nearMemo
+	series   map[string][]seriesMember          // composed label series (labelSeries), made when first asked
+	forms    map[*model.Message][]string        // each tool result's forms, once a never-read value's nearest was looked for in it
+	inRun    map[*model.Call]int                // each call's place in its run (isAnswer), made when first asked
+	passes   map[*model.Run][]*passMessage      // what the earlier passes of a run's agent were sent (earlierPass), made when first asked
+	passHeld map[*model.Message]*evidence.Index // what each of those messages holds, indexed when first asked
 }
 
 // New follows every message of replay r (of rec) through its windows.
@@ -189,8 +191,12 @@ func (b *Book) Call(i int) *CallEvidence {
 				read.Sources, read.InText, read.Near = sources, inText, near
 			}
 			ce.Values[r.at].Read = read
+			if read.Verdict != nil && *read.Verdict != ce.Values[r.at].Verdict {
+				ce.Values[r.at].OwnVerdict = *read.Verdict
+			}
 		}
 		b.flag(i, c, ce, view, gone)
+		b.belowFloor(i, c, ce, judged[len(judged)-cv.floor:], gone, view)
 	}
 	if b.values == nil { // (a Walk never asks again)
 		b.memo[i] = ce
@@ -258,16 +264,22 @@ func (b *Book) judgement(i int, j evidence.Judged, gone []*model.Message, view e
 		n := b.near(i, j.Value.Value, view)
 		near = &n
 	case evidence.InViewText:
-		inText = make([]InText, len(j.InText))
-		for k, h := range j.InText {
-			inText[k] = InText{Token: h.Token, msg: h.Msg}
-			if h.Msg != nil && h.Msg.Role == model.RoleTool {
-				name, id := b.toolName(i, h.Msg), h.Msg.ToolCallID
-				inText[k].ToolName, inText[k].ToolCallID = &name, &id
-			}
-		}
+		inText = b.inTexts(i, j.InText)
 	}
 	return j.Verdict, sources, inText, near
+}
+
+// inTexts names the texts of call i's window that hold a value (hits).
+func (b *Book) inTexts(i int, hits []evidence.TextHit) []InText {
+	out := make([]InText, len(hits))
+	for k, h := range hits {
+		out[k] = InText{Token: h.Token, msg: h.Msg}
+		if h.Msg != nil && h.Msg.Role == model.RoleTool {
+			name, id := b.toolName(i, h.Msg), h.Msg.ToolCallID
+			out[k].ToolName, out[k].ToolCallID = &name, &id
+		}
+	}
+	return out
 }
 
 // isUnsent reports whether m is a tool result a visit of call i's chain
@@ -285,6 +297,7 @@ type callValues struct {
 	values []evidence.Value
 	groups []int
 	reads  []jsonRead
+	floor  int // the last floor values: the answer's numbers below the library's floor (BelowFloor)
 }
 
 // jsonRead is the number an answer value `:NNNN` stands for (§9.5); its
@@ -315,6 +328,10 @@ func valuesOf(resp *model.Response) callValues {
 			cv.values = append(cv.values, r.value)
 		}
 	}
+	// (judged on an answer only, which Call tells)
+	floor := evidence.BelowFloor(resp.Content)
+	cv.values = append(cv.values, floor...)
+	cv.floor = len(floor)
 	return cv
 }
 

@@ -129,6 +129,22 @@ type Entry struct {
 	LeftInside     *LeftInside `json:"leftInside,omitempty"`
 	Nearest        *Nearest    `json:"nearest,omitempty"`
 	AlsoInOwnWords bool        `json:"alsoInOwnWords,omitempty"`
+	// EarlierPass: a never-read value an earlier pass of the same agent
+	// (a Loop's, a swarm's) was sent in a message (passes.go).
+	EarlierPass *EarlierPass `json:"earlierPass,omitempty"`
+	// LookedFor: a never-read value an absence frame in view was asked
+	// for and did not find (its looked_for, which the library does not
+	// index, holds it).
+	LookedFor *LookedFor `json:"lookedFor,omitempty"`
+	// OwnVerdict is inspect's own verdict when it is not Verdict: a JSON
+	// number's read's (§9.5), so that a reader of the JSON finds the
+	// verdict the table shows and the flag was decided on beside the
+	// library's reading of `:3940`; "" otherwise.
+	OwnVerdict string `json:"ownVerdict,omitempty"`
+	// InViewInside: for a left value §10.2 rule 2 did not flag, the texts
+	// of the window that hold its characters inside a longer token, as
+	// InText names them (an in-view-text value has them as InText).
+	InViewInside []InText `json:"inViewInside,omitempty"`
 }
 
 // Read is the number a `:NNNN` answer value stands for (§9.5): the value
@@ -174,6 +190,10 @@ func (e Entry) Unsupported() bool { return evidence.Unsupported(e.Verdict) }
 type CallEvidence struct {
 	Candidates int     // distinct values of the response content
 	Values     []Entry // the answer's, then each tool call's arguments'
+	// BelowFloor are the answer's numbers below the library's floor
+	// whose source left, judged by inspect alone and never flagged
+	// (belowFloor): apart, so that Values stays the library's values.
+	BelowFloor []Entry
 }
 
 // marshal is encoding/json's bytes for v without HTML escaping, as the

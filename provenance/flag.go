@@ -118,7 +118,7 @@ func (b *Book) flag(i int, c *window.CallReplay, ce *CallEvidence, view evidence
 		default:
 			e.Place = PlaceAnswer
 		}
-		if e.Own() == evidence.Left {
+		if e.Own() == evidence.Left && !slices.Contains(inside, ownValue(*e)) { // (once: each is looked for and listed once)
 			inside = append(inside, ownValue(*e))
 		}
 	}
@@ -134,9 +134,14 @@ func (b *Book) flag(i int, c *window.CallReplay, ce *CallEvidence, view evidence
 		}
 		v := ownValue(*e)
 		e.Rule, e.Flag = f.rule(e, v, own, held)
+		if own == evidence.Left && e.Rule == RuleInViewInsideToken {
+			e.InViewInside = f.b.inTexts(i, held[v])
+		}
 		if own == evidence.NeverRead {
 			e.LeftInside = f.leftInside(v)
 			e.Nearest = f.nearest(v)
+			e.EarlierPass = f.earlierPass(v)
+			e.LookedFor = f.lookedFor(v)
 		}
 		e.AlsoInOwnWords = inOwnWords(v, view.Window)
 	}
@@ -515,4 +520,41 @@ func isLabel(sk string) bool {
 // containsValue reports whether vs has v.
 func containsValue(vs []evidence.Value, v string) bool {
 	return slices.ContainsFunc(vs, func(x evidence.Value) bool { return x.Value == v })
+}
+
+// LookedFor is the absence frame in view whose looked_for holds a
+// never-read value (evidence.LookedFor): the tool was asked for it and
+// answered that it found nothing.
+type LookedFor struct {
+	ToolName   *string `json:"toolName"`
+	ToolCallID *string `json:"toolCallId"`
+}
+
+// lookedFor is the first tool message of call i's window that is an
+// absence frame whose looked_for holds v between atom boundaries; nil
+// for none.
+func (f *flagCall) lookedFor(v string) *LookedFor {
+	for _, m := range f.view.Window {
+		if m.Role != model.RoleTool {
+			continue
+		}
+		if text, ok := evidence.LookedFor(m.Content); ok && evidence.HoldsBounded(text, v) {
+			name, id := f.b.toolName(f.i, m), m.ToolCallID
+			return &LookedFor{ToolName: &name, ToolCallID: &id}
+		}
+	}
+	return nil
+}
+
+// Words is "flogi_lookup call_0003's absence frame looked for it and found
+// nothing".
+func (l LookedFor) Words() string {
+	who := "a tool"
+	if l.ToolName != nil {
+		who = *l.ToolName
+		if l.ToolCallID != nil {
+			who += " " + *l.ToolCallID
+		}
+	}
+	return who + "'s absence frame looked for it and found nothing"
 }

@@ -18,6 +18,12 @@ import (
 // without its rule. Expected values are the spec's (docs/rules/flags.md
 // §10.2–§10.5) and the recordings' wire.json, not the code's.
 
+// inViewInside prints an entry's inViewInside as inTexts prints inText.
+func inViewInside(e Entry) string {
+	e.InText = e.InViewInside
+	return inTexts(e)
+}
+
 // flagOf is "flagged rule" or "- rule" for an entry.
 func flagOf(e Entry) string {
 	if e.Flagged() {
@@ -103,6 +109,10 @@ func TestInViewInsideTokenNotFlagged(t *testing.T) {
 	for _, e := range b.Call(14).Values {
 		if e.Value == "14:05" && (e.Verdict != evidence.Left || flagOf(e) != "- "+RuleInViewInsideToken) {
 			t.Errorf("demo call 15 14:05 (%s): %s %s", *e.ToolCallID, e.Verdict, flagOf(e))
+		}
+		// and it says where its characters are in view, once
+		if e.Value == "14:05" && inViewInside(e) != "get_deploy call_0014 2025-03-18t14:05:02z" {
+			t.Errorf("demo call 15 14:05 (%s): in view inside %q", *e.ToolCallID, inViewInside(e))
 		}
 	}
 	e03, _ := book(t, "e03-tokens", 2, 2)
@@ -334,5 +344,27 @@ func TestLabelSeriesNotFlagged(t *testing.T) {
 		if e := entry(t, e03, c.call-1, InToolCall, c.value); e.Verdict != evidence.NeverRead || !e.Flagged() || e.Rule != RuleFlagged {
 			t.Errorf("e03 call %d %s: %s %s, want flagged", c.call, c.value, e.Verdict, flagOf(e))
 		}
+	}
+}
+
+// e03's answer names the WWPN 21:00:00:24:ff:4a:12:31, which only the
+// looked_for of flogi_lookup call_0003's absence frame ("a FLOGI login of
+// 21:00:00:24:ff:4a:12:31", outcome nothing_found) holds: the library
+// does not index looked_for (§3), so it is never-read and stays flagged
+// (§10.2 rule 2 does not search it), and the explanation says the tool
+// looked for it and found nothing. esx-fra2-040, also never-read, is in
+// no looked_for.
+func TestNeverReadSaysAnAbsenceFrameLookedForIt(t *testing.T) {
+	e03, _ := book(t, "e03-tokens", 2, 2)
+	e := entry(t, e03, 6, InAnswer, "21:00:00:24:ff:4a:12:31")
+	if e.Verdict != evidence.NeverRead || !e.Flagged() || e.LookedFor == nil ||
+		*e.LookedFor.ToolName != "flogi_lookup" || *e.LookedFor.ToolCallID != "call_0003" {
+		t.Fatalf("WWPN: %s %s, looked for by %+v", e.Verdict, flagOf(e), e.LookedFor)
+	}
+	if got, want := e.LookedFor.Words(), "flogi_lookup call_0003's absence frame looked for it and found nothing"; got != want {
+		t.Errorf("words: %q, want %q", got, want)
+	}
+	if e := entry(t, e03, 6, InAnswer, "esx-fra2-040"); e.Verdict != evidence.NeverRead || e.LookedFor != nil {
+		t.Errorf("esx-fra2-040: %s, looked for by %+v", e.Verdict, e.LookedFor)
 	}
 }

@@ -39,3 +39,12 @@ func Typed(resp model.Response, ce *CallEvidence) []string {
 	}
 	return out
 }
+
+// TypedOf is the number v below the library's floor as the model typed
+// it in text (BelowFloor entries), v itself when not found.
+func TypedOf(text, v string) string {
+	if t := evidence.FloorTyped(text)[v]; t != "" {
+		return t
+	}
+	return v
+}

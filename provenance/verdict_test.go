@@ -192,6 +192,13 @@ func TestJSONNumberIsTheNumber(t *testing.T) {
 	if e := entry(t, b, 12, InAnswer, ":3940"); len(e.Read.Sources) != 1 || *e.Read.Sources[0].ToolCallID != "call_0004" {
 		t.Errorf(":3940 read sources %+v", e.Read.Sources)
 	}
+	// the JSON says the verdict the table shows beside the library's
+	// reading: ownVerdict, where the two differ (:874 reads no value)
+	for v, own := range map[string]string{":3940": evidence.Left, ":1822": evidence.InView, ":874": ""} {
+		if e := entry(t, b, 12, InAnswer, v); e.OwnVerdict != own {
+			t.Errorf("%s: ownVerdict %q, want %q", v, e.OwnVerdict, own)
+		}
+	}
 	for _, e := range b.Call(12).Values {
 		if e.Read != nil && !strings.HasPrefix(e.Value, ":") {
 			t.Errorf("%s has a read", e.Value)
