@@ -14,7 +14,7 @@ import (
 )
 
 // agentsLog is s01 copied n times, each copy its own agent and run.
-func agentsLog(t *testing.T, n int) []byte {
+func agentsLog(t testing.TB, n int) []byte {
 	t.Helper()
 	src, err := os.ReadFile("../testdata/s01-basic-loop/run.jsonl")
 	if err != nil {

@@ -265,8 +265,22 @@ func (s *Study) ReplayWith(agent string, p model.Policy, stop func(*window.CallR
 // calls held pass budget characters (none when budget is 0); whole is
 // false then.
 func (s *Study) ReplayFor(a *model.Agent, p model.Policy, budget int, need map[*model.Run]bool) (_ *window.Replay, whole bool) {
-	policies := maps.Clone(s.policies)
-	policies[a.Key] = p
+	// the policies of the agents the replay holds: a copy of every
+	// agent's for each of a sweep's replays was agents × agents
+	policies := map[string]model.Policy{a.Key: p}
+	if first := s.sub.Agents; len(first) > 0 && first[0].Key != a.Key { // the Replay's Policy
+		if q, ok := s.policies[first[0].Key]; ok {
+			policies[first[0].Key] = q
+		}
+	}
+	for r := range need {
+		if r.Agent == nil {
+			continue
+		}
+		if q, ok := s.policies[r.Agent.Key]; ok && r.Agent.Key != a.Key {
+			policies[r.Agent.Key] = q
+		}
+	}
 	held, over := 0, false
 	var stop func(*window.CallReplay) bool
 	if budget > 0 {

@@ -287,9 +287,12 @@ func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 		}
 		slices.SortStableFunc(agents, func(x, y *model.Agent) int { return agentOrder(rec, x) - agentOrder(rec, y) })
 	}
+	// the inferences' replays by agent, of the agents replayed only: a
+	// map of every agent's, made for each of a sweep's replays of one
+	// agent, was agents × agents
 	reusable := map[*model.Agent][]*Inference{}
 	for i := range infs {
-		if infs[i].replay != nil {
+		if infs[i].replay != nil && (only == nil || slices.Contains(agents, infs[i].Agent)) {
 			reusable[infs[i].Agent] = append(reusable[infs[i].Agent], &infs[i])
 		}
 	}
