@@ -237,7 +237,9 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 // row) and tallies it; under its own recorded policy it also counts the
 // values never read.
 func (sub *subject) tally(b *adviseBase, w *walker, p model.Policy, row int) {
-	r, whole := sub.s.ReplayFor(sub.agent.Agent, p, b.budget(), b.others)
+	r, whole := sub.s.ReplayFor(sub.agent.Agent, p, b.budget(), b.others, w.room)
+	// the replay is let go once tallied: the next is written over it
+	defer func() { w.room = r.Calls[:0] }()
 	if !whole {
 		sub.rows[row] = sweepTally{over: true}
 		return

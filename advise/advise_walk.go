@@ -41,6 +41,7 @@ type walker struct {
 	slab  [][]held                     // what the tool messages among them hold, in blocks reused by the next replay
 	texts map[textKey]*held            // what the others hold, by text (writtenText)
 	used  int
+	room  []window.CallReplay // the calls of the replay last tallied, written over by the next
 }
 
 // localHeld is what a message the replay wrote holds, and its holder id
