@@ -100,6 +100,7 @@ type adviceOf string
 type subject struct {
 	s     *study.Study
 	agent *study.Agent
+	mine  []int        // its calls' places in the study's replay (agentCalls)
 	own   int          // its own recorded policy's row in the grid
 	rows  []sweepTally // by grid row
 	never Lost
@@ -118,7 +119,7 @@ type subject struct {
 // ready is the subject's base, read by the first to ask.
 func (sub *subject) ready() *adviseBase {
 	sub.once.Do(func() {
-		b := newAdviseBase(sub.s, sub.agent)
+		b := readBase(sub.s, sub.agent, sub.mine)
 		sub.calls, sub.points = len(b.calls), fitPoints(b)
 		for _, c := range b.calls {
 			sub.prompts += promptChars(b.shape.Calls[c.index].Call)
@@ -145,6 +146,7 @@ func Files(ctx context.Context, studies []*study.Study, agent string, progress f
 	var keys []string
 	byKey := map[string][]*subject{}
 	for _, s := range studies {
+		var mine map[*model.Agent][]int
 		for i := range s.Agents {
 			a := &s.Agents[i]
 			if a.Agent.Composition || agent != "" && a.Agent.Key != agent {
@@ -153,7 +155,10 @@ func Files(ctx context.Context, studies []*study.Study, agent string, progress f
 			if byKey[a.Agent.Key] == nil {
 				keys = append(keys, a.Agent.Key)
 			}
-			byKey[a.Agent.Key] = append(byKey[a.Agent.Key], &subject{s: s, agent: a})
+			if mine == nil {
+				mine = agentCalls(s.Replay())
+			}
+			byKey[a.Agent.Key] = append(byKey[a.Agent.Key], &subject{s: s, agent: a, mine: mine[a.Agent]})
 		}
 	}
 	var all []*subject

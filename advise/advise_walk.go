@@ -112,7 +112,7 @@ func (w *walker) walk(r *window.Replay, t *sweepTally) {
 		stack = append(stack, int(st.call))
 		c := &r.Calls[at(int(st.call))]
 		w.enter(c, parent)
-		if k := b.of[st.call]; k >= 0 {
+		if k := st.own; k >= 0 {
 			t.add(c)
 			w.judge(c, &b.calls[k], int(k), t)
 		}
