@@ -117,11 +117,6 @@ func (h *held) distinct(m *model.Message, own func(*model.Message) string) (int,
 	return h.dBound, h.dOwn
 }
 
-// newAdviseBase reads agent a of s once.
-func newAdviseBase(s *study.Study, a *study.Agent) *adviseBase {
-	return readBase(s, a, agentCalls(s.Replay())[a.Agent])
-}
-
 // agentCalls are the places in the replay r of each agent's calls (of
 // its own runs, not a composition's), in order: one pass over the file's
 // calls for every agent, where each agent's base looked at all of them.
