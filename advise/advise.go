@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
@@ -99,10 +100,41 @@ type adviceOf string
 type subject struct {
 	s     *study.Study
 	agent *study.Agent
-	base  *adviseBase
+	mine  []int        // its calls' places in the study's replay (agentCalls)
 	own   int          // its own recorded policy's row in the grid
 	rows  []sweepTally // by grid row
 	never Lost
+	// base is read by the subject's first task and let go after its last
+	// (ready, done): a file of many agents held every agent's at once,
+	// and the collector scanned them all through the sweep
+	base *adviseBase
+	once sync.Once
+	left atomic.Int32 // its tasks not yet tallied
+	// what the answer reads of the base: its calls, their system
+	// prompts' characters, and the points the tokens are fitted on
+	calls, prompts int
+	points         [][2]float64
+}
+
+// ready is the subject's base, read by the first to ask.
+func (sub *subject) ready() *adviseBase {
+	sub.once.Do(func() {
+		b := readBase(sub.s, sub.agent, sub.mine)
+		sub.calls, sub.points = len(b.calls), fitPoints(b)
+		for _, c := range b.calls {
+			sub.prompts += promptChars(b.shape.Calls[c.index].Call)
+		}
+		sub.base = b
+	})
+	return sub.base
+}
+
+// done is told when one of the subject's tasks is tallied; after the
+// last, the base is let go.
+func (sub *subject) done() {
+	if sub.left.Add(-1) == 0 {
+		sub.base = nil
+	}
 }
 
 // Files is the advice for every agent of the studies (only the one
@@ -114,6 +146,7 @@ func Files(ctx context.Context, studies []*study.Study, agent string, progress f
 	var keys []string
 	byKey := map[string][]*subject{}
 	for _, s := range studies {
+		var mine map[*model.Agent][]int
 		for i := range s.Agents {
 			a := &s.Agents[i]
 			if a.Agent.Composition || agent != "" && a.Agent.Key != agent {
@@ -122,7 +155,10 @@ func Files(ctx context.Context, studies []*study.Study, agent string, progress f
 			if byKey[a.Agent.Key] == nil {
 				keys = append(keys, a.Agent.Key)
 			}
-			byKey[a.Agent.Key] = append(byKey[a.Agent.Key], &subject{s: s, agent: a})
+			if mine == nil {
+				mine = agentCalls(s.Replay())
+			}
+			byKey[a.Agent.Key] = append(byKey[a.Agent.Key], &subject{s: s, agent: a, mine: mine[a.Agent]})
 		}
 	}
 	var all []*subject
@@ -130,9 +166,6 @@ func Files(ctx context.Context, studies []*study.Study, agent string, progress f
 	for _, k := range keys {
 		all = append(all, byKey[k]...)
 		grids[k] = adviseGrid(byKey[k])
-	}
-	if err := readBases(ctx, all); err != nil {
-		return nil, err
 	}
 	if err := sweepAll(ctx, all, grids, progress); err != nil {
 		return nil, err
@@ -142,25 +175,6 @@ func Files(ctx context.Context, studies []*study.Study, agent string, progress f
 		out = append(out, answer(k, grids[k], byKey[k]))
 	}
 	return out, nil
-}
-
-// readBases reads each subject once (adviseBase), several at a time.
-func readBases(ctx context.Context, all []*subject) error {
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for _, sub := range all {
-		if err := ctx.Err(); err != nil {
-			break
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			sub.base = newAdviseBase(sub.s, sub.agent)
-		}()
-	}
-	wg.Wait()
-	return ctx.Err()
 }
 
 // sweepAll replays every subject under every policy of its key's grid
@@ -176,6 +190,7 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 	for _, sub := range all {
 		grid := grids[sub.agent.Agent.Key].policies
 		sub.rows = make([]sweepTally, len(grid))
+		sub.left.Store(int32(len(grid)))
 		for row := range grid {
 			tasks = append(tasks, task{sub, row})
 		}
@@ -194,10 +209,12 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 			var w *walker
 			var wBase *adviseBase
 			for t := range next {
-				if w == nil || wBase != t.sub.base {
-					w, wBase = newWalker(t.sub.base), t.sub.base
+				b := t.sub.ready()
+				if w == nil || wBase != b {
+					w, wBase = newWalker(b), b
 				}
-				t.sub.tally(w, grids[t.sub.agent.Agent.Key].policies[t.row], t.row)
+				t.sub.tally(b, w, grids[t.sub.agent.Agent.Key].policies[t.row], t.row)
+				t.sub.done()
 				mu.Lock()
 				done++
 				if progress != nil {
@@ -224,8 +241,10 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 // tally replays the subject's file with its agent under p (grid row
 // row) and tallies it; under its own recorded policy it also counts the
 // values never read.
-func (sub *subject) tally(w *walker, p model.Policy, row int) {
-	r, whole := sub.s.ReplayFor(sub.agent.Agent, p, sub.base.budget(), sub.base.others)
+func (sub *subject) tally(b *adviseBase, w *walker, p model.Policy, row int) {
+	r, whole := sub.s.ReplayFor(sub.agent.Agent, p, b.budget(), b.others, w.room)
+	// the replay is let go once tallied: the next is written over it
+	defer func() { w.room = r.Calls[:0] }()
 	if !whole {
 		sub.rows[row] = sweepTally{over: true}
 		return
@@ -233,7 +252,7 @@ func (sub *subject) tally(w *walker, p model.Policy, row int) {
 	t := sweepTally{wantUnread: row == sub.own}
 	w.walk(r, &t)
 	if t.wantUnread {
-		sub.never = sub.base.neverRead(r, t.unread)
+		sub.never = b.neverRead(r, t.unread)
 		t.unread, t.wantUnread = nil, false
 	}
 	sub.rows[row] = t

@@ -49,15 +49,25 @@ func (f Fit) tokens(calls, chars int) int {
 // files.
 type fitSums struct{ n, x, y, xx, xy, yy float64 }
 
-func (f *fitSums) add(b *adviseBase) {
+func (f *fitSums) add(points [][2]float64) {
+	for _, p := range points {
+		x, y := p[0], p[1]
+		f.n, f.x, f.y, f.xx, f.xy, f.yy = f.n+1, f.x+x, f.y+y, f.xx+x*x, f.xy+x*y, f.yy+y*y
+	}
+}
+
+// fitPoints are the base's recorded calls as points of the fit: their
+// recorded window's and system prompt's characters, and usage.input.
+func fitPoints(b *adviseBase) [][2]float64 {
+	var out [][2]float64
 	for _, c := range b.calls {
 		call := b.shape.Calls[c.index].Call
 		if !call.Measured || call.Recorded == nil {
 			continue
 		}
-		x, y := float64(model.WindowChars(call.Recorded)+promptChars(call)), float64(call.Usage.Input)
-		f.n, f.x, f.y, f.xx, f.xy, f.yy = f.n+1, f.x+x, f.y+y, f.xx+x*x, f.xy+x*y, f.yy+y*y
+		out = append(out, [2]float64{float64(model.WindowChars(call.Recorded) + promptChars(call)), float64(call.Usage.Input)})
 	}
+	return out
 }
 
 func (f fitSums) fit() Fit {
@@ -89,14 +99,12 @@ func answer(key string, g *keyGrid, subs []*subject) *Advice {
 	var fs fitSums
 	prompts := 0 // the same under every policy: no strategy drops the prompt
 	for _, s := range subs {
-		a.Calls += len(s.base.calls)
+		a.Calls += s.calls
 		a.NeverRead.Answers += s.never.Answers
 		a.NeverRead.Arguments += s.never.Arguments
 		a.Disagree = a.Disagree || s.agent.Recorded != from.Recorded
-		fs.add(s.base)
-		for _, c := range s.base.calls {
-			prompts += promptChars(s.base.shape.Calls[c.index].Call)
-		}
+		fs.add(s.points)
+		prompts += s.prompts
 	}
 	a.Fit = fs.fit()
 	a.Fit.Prompt = prompts > 0

@@ -27,7 +27,6 @@ type adviseBase struct {
 	// holds only them and the agent's)
 	others map[*model.Run]bool
 	calls  []adviseCall // the agent's calls, in replay order
-	of     []int32      // by replay call: its place in calls, -1 for another agent's
 
 	values  []string // the values asked about, by id
 	shapes  []string // and their shapes
@@ -71,6 +70,7 @@ func (b *adviseBase) knownOf(m *model.Message) (*held, bool) {
 // walkStep enters or leaves one call of the chains.
 type walkStep struct {
 	call  int32
+	own   int32 // its place in the base's calls, -1 for another agent's call
 	leave bool
 }
 
@@ -117,50 +117,77 @@ func (h *held) distinct(m *model.Message, own func(*model.Message) string) (int,
 	return h.dBound, h.dOwn
 }
 
-// newAdviseBase reads agent a of s once.
-func newAdviseBase(s *study.Study, a *study.Agent) *adviseBase {
-	b := &adviseBase{s: s, agent: a, shape: s.Replay(), formIDs: map[string][]int32{}}
-	preds := b.shape.Preds()
-	b.of = make([]int32, len(b.shape.Calls))
-	for i := range b.shape.Calls {
-		b.of[i] = -1
-		if run := b.shape.Calls[i].Run; run.Agent == a.Agent && !run.Composition {
-			b.of[i] = int32(len(b.calls))
-			b.calls = append(b.calls, adviseCall{index: i})
-			b.held += len(b.shape.Calls[i].Window())
+// agentCalls are the places in the replay r of each agent's calls (of
+// its own runs, not a composition's), in order: one pass over the file's
+// calls for every agent, where each agent's base looked at all of them.
+func agentCalls(r *window.Replay) map[*model.Agent][]int {
+	out := map[*model.Agent][]int{}
+	for i := range r.Calls {
+		if run := r.Calls[i].Run; !run.Composition {
+			out[run.Agent] = append(out[run.Agent], i)
 		}
 	}
-	b.steps = chainSteps(b.calls, preds)
+	return out
+}
+
+// readBase reads agent a of s, whose calls are mine (agentCalls): what
+// it reads of the file is those calls and the chains they are on.
+func readBase(s *study.Study, a *study.Agent, mine []int) *adviseBase {
+	b := &adviseBase{s: s, agent: a, shape: s.Replay(), formIDs: map[string][]int32{}}
+	preds := b.shape.Preds()
+	for _, i := range mine {
+		b.calls = append(b.calls, adviseCall{index: i})
+		b.held += len(b.shape.Calls[i].Window())
+	}
+	chain := onChains(b.calls, preds)
+	b.steps = chainSteps(b.calls, chain, preds)
 	b.others = map[*model.Run]bool{}
 	for _, st := range b.steps {
 		if run := b.shape.Calls[st.call].Run; run.Agent != a.Agent {
 			b.others[run] = true
 		}
 	}
-	b.readValues(preds)
+	b.readValues(chain, preds)
 	b.readMessages()
 	return b
 }
 
-// chainSteps walks the calls of the chains the agent's calls are on (their
-// predecessors included) depth first, so that each call is entered with
-// the state of its own chain only (never a sibling branch's) and left
-// again.
-func chainSteps(calls []adviseCall, preds []int) []walkStep {
-	on := make([]bool, len(preds))
+// onChains are the calls of the chains the agent's calls are on (their
+// predecessors included), ascending.
+func onChains(calls []adviseCall, preds []int) []int {
+	on := map[int]bool{}
+	var out []int
 	for _, c := range calls {
 		for i := c.index; i >= 0 && !on[i]; i = preds[i] {
 			on[i] = true
+			out = append(out, i)
 		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// chainSteps walks the calls of the chains the agent's calls are on
+// (chain, ascending) depth first, so that each call is entered with the
+// state of its own chain only (never a sibling branch's) and left again;
+// each step names the call's place in calls (-1 for another agent's).
+func chainSteps(calls []adviseCall, chain, preds []int) []walkStep {
+	own := make(map[int]int32, len(calls))
+	for k, c := range calls {
+		own[c.index] = int32(k)
+	}
+	place := func(i int) int32 {
+		if k, ok := own[i]; ok {
+			return k
+		}
+		return -1
 	}
 	children := map[int][]int{}
 	var roots []int
-	for i := range preds { // ascending: children in call order
-		switch {
-		case !on[i]:
-		case preds[i] < 0:
+	for _, i := range chain { // ascending: children in call order
+		if preds[i] < 0 {
 			roots = append(roots, i)
-		default:
+		} else {
 			children[preds[i]] = append(children[preds[i]], i)
 		}
 	}
@@ -168,17 +195,17 @@ func chainSteps(calls []adviseCall, preds []int) []walkStep {
 	type frame struct{ call, next int }
 	for _, r := range roots {
 		stack := []frame{{r, 0}}
-		steps = append(steps, walkStep{call: int32(r)})
+		steps = append(steps, walkStep{call: int32(r), own: place(r)})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
 			if kids := children[top.call]; top.next < len(kids) {
 				k := kids[top.next]
 				top.next++
-				steps = append(steps, walkStep{call: int32(k)})
+				steps = append(steps, walkStep{call: int32(k), own: place(k)})
 				stack = append(stack, frame{k, 0})
 				continue
 			}
-			steps = append(steps, walkStep{call: int32(top.call), leave: true})
+			steps = append(steps, walkStep{call: int32(top.call), own: -1, leave: true})
 			stack = stack[:len(stack)-1]
 		}
 	}
@@ -187,7 +214,7 @@ func chainSteps(calls []adviseCall, preds []int) []walkStep {
 
 // readValues reads the values of the agent's responses, and what each
 // call's request text and system prompt hold of them.
-func (b *adviseBase) readValues(preds []int) {
+func (b *adviseBase) readValues(chain, preds []int) {
 	ids := map[string]int32{}
 	var all []evidence.Value
 	for k := range b.calls {
@@ -217,7 +244,7 @@ func (b *adviseBase) readValues(preds []int) {
 		}
 		return h
 	}
-	requests, prompts := b.requestsAndPrompts(preds)
+	requests, prompts := b.requestsAndPrompts(chain, preds)
 	for k := range b.calls {
 		c := &b.calls[k]
 		if len(c.values) == 0 {
@@ -260,13 +287,14 @@ func typed(resp *model.Response, each func(v evidence.Value, arg bool)) {
 	}
 }
 
-// requestsAndPrompts are each call's request text — its run's own, or
-// for a run that opened with none (made by resume()), the run it
-// continues' — and the system prompt it was built from: its own, else its
-// chain predecessor's (as provenance reads them), in one pass.
-func (b *adviseBase) requestsAndPrompts(preds []int) ([]string, [][]string) {
-	requests, prompts := make([]string, len(preds)), make([][]string, len(preds))
-	for i := range preds {
+// requestsAndPrompts are each call's of the chains' (chain, ascending)
+// request text — its run's own, or for a run that opened with none (made
+// by resume()), the run it continues' — and the system prompt it was
+// built from: its own, else its chain predecessor's (as provenance reads
+// them), in one pass.
+func (b *adviseBase) requestsAndPrompts(chain, preds []int) (map[int]string, map[int][]string) {
+	requests, prompts := make(map[int]string, len(chain)), make(map[int][]string, len(chain))
+	for _, i := range chain { // a predecessor comes before its calls
 		c := &b.shape.Calls[i]
 		if run := c.Run; run.RequestMessage != nil {
 			requests[i] = run.Request

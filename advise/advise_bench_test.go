@@ -1,12 +1,14 @@
 package advise
 
 import (
+	"bytes"
 	"context"
 	"strconv"
 	"testing"
 
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 )
 
@@ -27,11 +29,32 @@ func BenchmarkAdvise16k(b *testing.B) {
 	benchAdvise(b, path)
 }
 
+// BenchmarkAdviseAgents is the grid on n copies of s01, each its own
+// agent (scripts/genlog -copies N): each doubling should cost about
+// twice as much.
+func BenchmarkAdviseAgents(b *testing.B) {
+	for _, n := range []int{100, 200, 400} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			data := agentsLog(b, n)
+			rec, err := loader.StartReader(bytes.NewReader(data), "agents.jsonl", int64(len(data))).Wait()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			benchStudy(b, rec)
+		})
+	}
+}
+
 func benchAdvise(b *testing.B, path string) {
 	rec, err := loader.StartLimited(path, 0).Wait()
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchStudy(b, rec)
+}
+
+func benchStudy(b *testing.B, rec *model.Recording) {
 	s, err := study.Open(rec, study.Request{})
 	if err != nil {
 		b.Fatal(err)

@@ -8,13 +8,14 @@ import (
 	"regexp"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/study"
 )
 
 // agentsLog is s01 copied n times, each copy its own agent and run.
-func agentsLog(t *testing.T, n int) []byte {
+func agentsLog(t testing.TB, n int) []byte {
 	t.Helper()
 	src, err := os.ReadFile("../testdata/s01-basic-loop/run.jsonl")
 	if err != nil {
@@ -68,5 +69,55 @@ func TestAdviseIsLinearInAgents(t *testing.T) {
 	}
 	if testing.Verbose() {
 		t.Logf("20 agents allocate %d MB, 40 agents %d MB", a>>20, b>>20)
+	}
+}
+
+// heldMidway is how much more the live heap holds halfway through
+// advising every agent of the n-agent log than before the advice began.
+func heldMidway(t *testing.T, n int) int64 {
+	data := agentsLog(t, n)
+	rec, err := loader.StartReader(bytes.NewReader(data), "agents.jsonl", int64(len(data))).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := study.Open(rec, study.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Replay().Preds() // the file's own replay, which every agent's sweep reads, made and kept by the study
+	live := func() int64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	before, midway := live(), int64(0)
+	_, err = Files(context.Background(), []*study.Study{s}, "", func(done, total int) {
+		if done == total/2 {
+			midway = live()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.KeepAlive(s)
+	return midway - before
+}
+
+// What the sweep holds of each agent (its calls, values and what each
+// message holds of them) is read when its first policy is replayed and
+// let go after its last: halfway through, each agent more holds its
+// tallies (a row for each of the grid's 80 policies) and less than twice
+// as much again (16 KB in all here), where with every agent's base kept
+// it held some 37 KB.
+func TestAdviseLetsEachAgentGo(t *testing.T) {
+	a, b := heldMidway(t, 10), heldMidway(t, 40)
+	perAgent := (b - a) / 30
+	rows := int64(80 * unsafe.Sizeof(sweepTally{}))
+	if perAgent > 3*rows {
+		t.Errorf("halfway through 10 agents the sweep holds %d KB, through 40 agents %d KB: %d bytes an agent more, its rows %d", a>>10, b>>10, perAgent, rows)
+	}
+	if testing.Verbose() {
+		t.Logf("held halfway: 10 agents %d KB, 40 agents %d KB; %d bytes an agent, its rows %d", a>>10, b>>10, perAgent, rows)
 	}
 }

@@ -33,7 +33,7 @@ func openFile(t *testing.T, path string) *study.Study {
 // walkOne tallies one policy of agent a of s as the sweep does, keeping
 // which values are left and which neither grounded nor left, by call.
 func walkOne(s *study.Study, a *study.Agent, p model.Policy) (*adviseBase, *sweepTally, Lost) {
-	b := newAdviseBase(s, a)
+	b := readBase(s, a, agentCalls(s.Replay())[a.Agent])
 	r := replayWith(s, a.Agent.Key, p)
 	t := &sweepTally{wantLeft: true, wantUnread: true}
 	newWalker(b).walk(r, t)

@@ -41,6 +41,7 @@ type walker struct {
 	slab  [][]held                     // what the tool messages among them hold, in blocks reused by the next replay
 	texts map[textKey]*held            // what the others hold, by text (writtenText)
 	used  int
+	room  []window.CallReplay // the calls of the replay last tallied, written over by the next
 }
 
 // localHeld is what a message the replay wrote holds, and its holder id
@@ -111,7 +112,7 @@ func (w *walker) walk(r *window.Replay, t *sweepTally) {
 		stack = append(stack, int(st.call))
 		c := &r.Calls[at(int(st.call))]
 		w.enter(c, parent)
-		if k := b.of[st.call]; k >= 0 {
+		if k := st.own; k >= 0 {
 			t.add(c)
 			w.judge(c, &b.calls[k], int(k), t)
 		}

@@ -13,7 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
 	"github.com/afinspect/inspect/advise"
@@ -90,9 +92,7 @@ func (a *app) advise(files []string, o options) error {
 	}
 	var progress func(done, total int)
 	if isTerminal(a.raw) && !o.quiet {
-		progress = func(done, total int) {
-			fmt.Fprintf(a.raw, "\r\x1b[Kinspect: advising: %d/%d policies replayed", done, total)
-		}
+		progress = adviseProgress(a.raw, termtext.Line(o.agent), outputWidth(a.raw))
 	}
 	room := memoryRoom()
 	show := progress
@@ -118,6 +118,31 @@ func (a *app) advise(files []string, o options) error {
 		return a.fail(exitFile, err)
 	}
 	return nil
+}
+
+// adviseProgress draws the advisor's progress on the terminal w of width
+// columns, in the UI's words (advise.Progress), on one line the next
+// draw (and the end) erases: at once, then at most every 100 ms, and
+// the last policy. What is doing is shortened before the count is.
+func adviseProgress(w io.Writer, agent string, width int) func(done, total int) {
+	draw := func(done, total int) {
+		doing, count := advise.Progress(agent, done, total)
+		line := "inspect: " + doing + " " + count
+		if room := width - 1; ansi.StringWidth(line) > room {
+			keep := room - ansi.StringWidth("inspect:  "+count)
+			line = "inspect: " + ansi.Truncate(doing, max(0, keep), "…") + " " + count
+			line = ansi.Truncate(line, max(0, room), "")
+		}
+		fmt.Fprint(w, "\r\x1b[K"+line)
+	}
+	draw(0, 0)
+	last := time.Now()
+	return func(done, total int) {
+		if done == total || time.Since(last) >= 100*time.Millisecond {
+			draw(done, total)
+			last = time.Now()
+		}
+	}
 }
 
 // memoryTarget has the runtime collect once the heap has grown by half

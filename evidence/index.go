@@ -115,22 +115,38 @@ func (x *Index) AddToolResult(content string) {
 	if x.Truncated() {
 		return
 	}
-	if x.only == nil && len(content) >= cachedResult {
-		x.addCachedResult(content)
-		return
+	if len(content) >= cachedResult {
+		if x.only == nil {
+			x.addCachedResult(content)
+			return
+		}
+		if formsOf(content).full != nil {
+			// a restricted index meets at least the distinct forms the
+			// whole one holds: this one would reach FormLimit too, and be
+			// indexed whole instead (newPart), so it is not walked
+			x.met = max(x.met, FormLimit)
+			return
+		}
 	}
 	x.addToolResult(content)
 }
 
 func (x *Index) addToolResult(content string) {
-	t := jsTrim(content)
-	if t != "" && (t[0] == '{' || t[0] == '[') {
-		if v, ok := parseJSON(t); ok {
-			x.walk(absenceView(v))
-			return
-		}
+	if v, ok := parseResult(content); ok {
+		x.walk(absenceView(v))
+		return
 	}
 	x.AddText(content)
+}
+
+// parseResult is a tool result parsed as the library parses it (§3): a
+// trimmed content starting with { or [ that JSON.parse accepts.
+func parseResult(content string) (*jsonValue, bool) {
+	t := jsTrim(content)
+	if t != "" && (t[0] == '{' || t[0] == '[') {
+		return parseJSON(t)
+	}
+	return nil, false
 }
 
 // absenceView is what of a parsed result is indexed: for an absence

@@ -219,12 +219,12 @@ func firstTokens(text string, values []string) map[string]string {
 func searchedText(m *model.Message) (string, bool) {
 	switch {
 	case m.Role == model.RoleTool:
-		t := jsTrim(m.Content)
-		if t != "" && (t[0] == '{' || t[0] == '[') {
-			if v, ok := parseJSON(t); ok {
-				if view := absenceView(v); view != v {
-					return jsonStringify(view), true
-				}
+		if len(m.Content) >= cachedResult { // parsed once, with its forms
+			return formsOf(m.Content).searched, true
+		}
+		if v, ok := parseResult(m.Content); ok {
+			if view := absenceView(v); view != v {
+				return jsonStringify(view), true
 			}
 		}
 		return m.Content, true

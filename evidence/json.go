@@ -134,10 +134,6 @@ func (p *jsonParser) object(depth int) (*jsonValue, bool) {
 // decimal integers below 2^32-1) to the front, ascending, as JavaScript
 // enumerates an object's own keys.
 func enumerationOrder(v *jsonValue) {
-	idx := make([]int, len(v.keys))
-	for i := range idx {
-		idx[i] = i
-	}
 	anyIndex := false
 	for _, k := range v.keys {
 		if _, ok := arrayIndex(k); ok {
@@ -147,6 +143,10 @@ func enumerationOrder(v *jsonValue) {
 	}
 	if !anyIndex {
 		return
+	}
+	idx := make([]int, len(v.keys))
+	for i := range idx {
+		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool {
 		na, oka := arrayIndex(v.keys[idx[a]])
@@ -168,8 +168,14 @@ func arrayIndex(k string) (uint64, bool) {
 	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(k, 10, 64)
-	return n, err == nil && n < 1<<32-1
+	var n uint64 // by hand: a key that is no number is the common case, and strconv's error for it allocates
+	for i := 0; i < len(k); i++ {
+		if !isDigit(k[i]) {
+			return 0, false
+		}
+		n = n*10 + uint64(k[i]-'0')
+	}
+	return n, n < 1<<32-1
 }
 
 func (p *jsonParser) array(depth int) (*jsonValue, bool) {

@@ -29,6 +29,9 @@ type resultForms struct {
 	content string // held, so that its bytes (the key) are not reused
 	order   []string
 	full    map[string]struct{} // when the result alone fills a set
+	// searched is the text §9.2 searches in the result (searchedText):
+	// made from the same parse
+	searched string
 }
 
 type resultKey struct {
@@ -53,8 +56,17 @@ func formsOf(content string) *resultForms {
 		return r
 	}
 	fresh := &Index{ordered: true}
-	fresh.addToolResult(content)
-	r = &resultForms{content: content, order: fresh.order}
+	r = &resultForms{content: content, searched: content}
+	if v, ok := parseResult(content); ok {
+		view := absenceView(v)
+		fresh.walk(view)
+		if view != v {
+			r.searched = jsonStringify(view)
+		}
+	} else {
+		fresh.AddText(content)
+	}
+	r.order = fresh.order
 	if fresh.Truncated() {
 		r.full = fresh.forms
 	}

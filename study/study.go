@@ -263,10 +263,25 @@ func (s *Study) ReplayWith(agent string, p model.Policy, stop func(*window.CallR
 // advisor reads of a replay, in time linear in the file, not in every
 // agent's calls for every agent. It is given up once the windows of the
 // calls held pass budget characters (none when budget is 0); whole is
-// false then.
-func (s *Study) ReplayFor(a *model.Agent, p model.Policy, budget int, need map[*model.Run]bool) (_ *window.Replay, whole bool) {
-	policies := maps.Clone(s.policies)
-	policies[a.Key] = p
+// false then. room is where the calls are written when it has room for
+// them (window.MergeFor): a replay the caller let go's, or nil.
+func (s *Study) ReplayFor(a *model.Agent, p model.Policy, budget int, need map[*model.Run]bool, room []window.CallReplay) (_ *window.Replay, whole bool) {
+	// the policies of the agents the replay holds: a copy of every
+	// agent's for each of a sweep's replays was agents × agents
+	policies := map[string]model.Policy{a.Key: p}
+	if first := s.sub.Agents; len(first) > 0 && first[0].Key != a.Key { // the Replay's Policy
+		if q, ok := s.policies[first[0].Key]; ok {
+			policies[first[0].Key] = q
+		}
+	}
+	for r := range need {
+		if r.Agent == nil {
+			continue
+		}
+		if q, ok := s.policies[r.Agent.Key]; ok && r.Agent.Key != a.Key {
+			policies[r.Agent.Key] = q
+		}
+	}
 	held, over := 0, false
 	var stop func(*window.CallReplay) bool
 	if budget > 0 {
@@ -276,7 +291,7 @@ func (s *Study) ReplayFor(a *model.Agent, p model.Policy, budget int, need map[*
 			return over
 		}
 	}
-	r := window.MergeFor(s.sub, s.Lineage, s.infs, policies, a, need, stop)
+	r := window.MergeFor(s.sub, s.Lineage, s.infs, policies, a, need, stop, room)
 	return r, !over
 }
 

@@ -52,13 +52,14 @@ func (a *advisorPane) View() string {
 // progressText is the sweep's progress.
 func (a *advisorPane) progressText(w int) string {
 	var b strings.Builder
-	b.WriteString("Replaying every call of agent " + termtext.Line(a.agent) + " in the file under each policy of the grid…\n\n")
+	doing, count := advise.Progress(termtext.Line(a.agent), a.done, a.total)
+	b.WriteString(doing + "\n\n")
 	if a.total > 0 {
 		bar := newLoadBar()
 		bar.Width = max(10, min(40, w-30))
-		fmt.Fprintf(&b, "%s  %d/%d policies\n", bar.ViewAs(float64(a.done)/float64(a.total)), a.done, a.total)
+		fmt.Fprintf(&b, "%s  %s\n", bar.ViewAs(float64(a.done)/float64(a.total)), count)
 	} else {
-		b.WriteString("reading the agent's calls and values…\n")
+		b.WriteString(count + "\n")
 	}
 	b.WriteString("\n" + a.st.Dim.Render("esc, q or P closes the view and gives the sweep up"))
 	return b.String()

@@ -259,20 +259,22 @@ func Merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 // after the first of their calls for which stop (when not nil) is true:
 // the caller then holds a replay of the calls up to it.
 func MergeUntil(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy, stop func(*CallReplay) bool) *Replay {
-	return merge(rec, lin, infs, policies, stop, nil, nil)
+	return merge(rec, lin, infs, policies, stop, nil, nil, nil)
 }
 
 // MergeFor is MergeUntil for what is read of agent a's calls: they, and
 // of the other agents' calls only those of the runs in need (the chains
 // a's calls continue), each as MergeUntil has it. A sweep makes a replay
 // for every agent and policy: with the whole file each time it was
-// quadratic in the agents.
-func MergeFor(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy, a *model.Agent, need map[*model.Run]bool, stop func(*CallReplay) bool) *Replay {
-	return merge(rec, lin, infs, policies, stop, a, need)
+// quadratic in the agents. room, when it has room for them, is where the
+// replay's calls are written: the calls of a replay the caller has let
+// go, that nothing reads any more (a sweep's last, once tallied).
+func MergeFor(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy, a *model.Agent, need map[*model.Run]bool, stop func(*CallReplay) bool, room []CallReplay) *Replay {
+	return merge(rec, lin, infs, policies, stop, a, need, room)
 }
 
 // merge is MergeUntil, or with only set MergeFor.
-func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy, stop func(*CallReplay) bool, only *model.Agent, need map[*model.Run]bool) *Replay {
+func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policies map[string]model.Policy, stop func(*CallReplay) bool, only *model.Agent, need map[*model.Run]bool, room []CallReplay) *Replay {
 	var parts []*Replay
 	var redo []*model.Agent
 	redone := map[*model.Agent]bool{} // (a file may have thousands of agents: no agents × runs)
@@ -287,9 +289,12 @@ func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 		}
 		slices.SortStableFunc(agents, func(x, y *model.Agent) int { return agentOrder(rec, x) - agentOrder(rec, y) })
 	}
+	// the inferences' replays by agent, of the agents replayed only: a
+	// map of every agent's, made for each of a sweep's replays of one
+	// agent, was agents × agents
 	reusable := map[*model.Agent][]*Inference{}
 	for i := range infs {
-		if infs[i].replay != nil {
+		if infs[i].replay != nil && (only == nil || slices.Contains(agents, infs[i].Agent)) {
 			reusable[infs[i].Agent] = append(reusable[infs[i].Agent], &infs[i])
 		}
 	}
@@ -325,7 +330,7 @@ func merge(rec *model.Recording, lin *lineage.Lineage, infs []Inference, policie
 				}
 			}
 		}
-		parts = append(parts, replay(rec, lin, replayOptions{runs: runs, book: book, stop: stop, quit: stop != nil, policy: func(a *model.Agent) (model.Policy, bool) {
+		parts = append(parts, replay(rec, lin, replayOptions{runs: runs, book: book, stop: stop, quit: stop != nil, room: room, policy: func(a *model.Agent) (model.Policy, bool) {
 			if redone[a] {
 				return policyOf(policies, a), true
 			}

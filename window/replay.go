@@ -135,6 +135,9 @@ type replayOptions struct {
 	// is not the best: a file of 20,000 conversations would keep every
 	// call of every candidate)
 	strip bool
+	// room, when it has room for the calls, is written instead of a new
+	// slice: the calls of a replay let go (MergeFor)
+	room []CallReplay
 }
 
 func policyOf(policies map[string]model.Policy, a *model.Agent) model.Policy {
@@ -161,6 +164,9 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 			o.mem.calls = make([]CallReplay, 0, n)
 		}
 		rp.out.Calls = o.mem.calls[:0]
+	} else if cap(o.room) >= n {
+		clear(o.room[:cap(o.room)]) // what the last replay's calls point to is let go with them
+		rp.out.Calls = o.room[:0]
 	} else {
 		rp.out.Calls = make([]CallReplay, 0, n)
 	}
