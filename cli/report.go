@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -75,26 +76,22 @@ func writeReport(out io.Writer, s *study.Study, color bool) error {
 }
 
 func writeReportTo(w io.Writer, s *study.Study, color bool) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CALL\tRUN\tCONV\tAGENT\tITER\tMSGS\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tOUTCOME\tPRODUCED")
 	calls := s.Replay().Calls
 	outcomes := provenance.OutcomesByCall(s.Rec)
-	rows := make([]string, len(calls))
+	rows := make([]string, len(calls)+1)
+	rows[0] = "CALL\tRUN\tCONV\tAGENT\tITER\tMSGS\tCHARS\tTOK IN\tTOK OUT\tLEFT\tSTAYED BECAUSE\tPINS\tRECORDED\tOUTCOME\tPRODUCED\n"
 	half := len(calls) / 2 // rows are independent: two goroutines make them
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for i := range calls[:half] {
-			rows[i] = callRow(&calls[i], outcomes[calls[i].Call], color)
+			rows[i+1] = callRow(&calls[i], outcomes[calls[i].Call], color)
 		}
 	})
 	for i := half; i < len(calls); i++ {
-		rows[i] = callRow(&calls[i], outcomes[calls[i].Call], color)
+		rows[i+1] = callRow(&calls[i], outcomes[calls[i].Call], color)
 	}
 	wg.Wait()
-	for _, r := range rows {
-		io.WriteString(tw, r)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := writeTable(w, rows); err != nil {
 		return err
 	}
 	for i := range calls {
@@ -282,4 +279,60 @@ func agentKey(r *model.Run) string {
 		return "-"
 	}
 	return r.Agent.Key
+}
+
+// writeTable writes lines (each tab-separated cells and a line end) as
+// text/tabwriter with padding 2 and spaces lays them out, without its
+// copy of every cell: on 20,000 runs the copy was the largest thing the
+// report held. Lines of another shape than one table of equal columns
+// go through tabwriter itself.
+func writeTable(w io.Writer, lines []string) error {
+	widths, ok := columnWidths(lines)
+	if !ok {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, l := range lines {
+			io.WriteString(tw, l)
+		}
+		return tw.Flush()
+	}
+	pad := strings.Repeat(" ", slices.Max(append(widths, 0)))
+	for _, l := range lines {
+		for j := range widths {
+			cell, rest, _ := strings.Cut(l, "\t")
+			l = rest
+			if _, err := io.WriteString(w, cell); err != nil {
+				return err
+			}
+			if _, err := io.WriteString(w, pad[:widths[j]-utf8.RuneCountInString(cell)]); err != nil {
+				return err
+			}
+		}
+		if _, err := io.WriteString(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// columnWidths is each column's width as tabwriter gives it (the most
+// runes of its cells, plus 2), when every line has the same number of
+// cells, ends with its one line end and holds none of the bytes
+// tabwriter reads otherwise (\v, \f, its escape 0xff).
+func columnWidths(lines []string) ([]int, bool) {
+	if len(lines) == 0 {
+		return nil, false
+	}
+	n := strings.Count(lines[0], "\t")
+	widths := make([]int, n)
+	for _, l := range lines {
+		if !strings.HasSuffix(l, "\n") || strings.IndexByte(l, '\n') != len(l)-1 || strings.ContainsAny(l, "\v\f") || strings.IndexByte(l, 0xff) >= 0 || strings.Count(l, "\t") != n {
+			return nil, false
+		}
+		for j := range n {
+			cell, rest, _ := strings.Cut(l, "\t")
+			l = rest
+			widths[j] = max(widths[j], utf8.RuneCountInString(cell)+2)
+		}
+	}
+	return widths, true
 }

@@ -20,6 +20,9 @@ their replay made. Keys faster than that work (PAUSE=0.2) wait for a
 replay made on the key, as does every key of a program built with
 keepReplays = 0.
 
+It also prints the program's resident memory (VmRSS) once it is idle
+after loading and after the last key, and their ratio.
+
 tmux-knob.sh times the same from a tmux pane, but its polling of the pane
 costs about a core: on a 2-core machine it takes the second core from the
 replay's second goroutine. This reads the program's output as it comes,
@@ -38,6 +41,30 @@ import termios
 import time
 
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
+
+
+def rss(pid):
+    """The process's resident memory now, in kB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def settle(pid, drain, limit=600.0):
+    """Waits (reading the output) until the process has used under 50 ms
+    of CPU in a second: the load is done and nothing runs after it."""
+    def cpu():
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        c0 = cpu()
+        drain(1.0)
+        if cpu() - c0 < 0.05:
+            return
 
 
 def main():
@@ -91,6 +118,8 @@ def main():
     shown = ("comparing every turn", "turn(s) differ")
     wait_for(lambda s: "policy recorded" in s)
     drain(1.0)
+    settle(proc.pid, drain)
+    rss0 = rss(proc.pid)  # loaded, at the first call, idle
     key("G")
     drain(1.0)
     key("}")
@@ -137,6 +166,8 @@ def main():
         proc.send_signal(signal.SIGUSR2)
         drain(2.0)
         print("profiles written: $INSPECT_PROF.cpu .trace .heap (default /tmp/inspect-prof)")
+    rss1 = rss(proc.pid)
+    print(f"resident memory: {rss0 / 1024:.0f} MB after loading, {rss1 / 1024:.0f} MB after {rounds + 1} knob keys ({rss1 / rss0:.2f}×)")
     took.sort()
     print(f"median {took[len(took) // 2]:.0f} ms, slowest {took[-1]:.0f} ms")
     os.write(master, b"q")
