@@ -44,6 +44,7 @@ type Book struct {
 	inRun    map[*model.Call]int                // each call's place in its run (isAnswer), made when first asked
 	passes   map[*model.Run][]*passMessage      // what the earlier passes of a run's agent were sent (earlierPass), made when first asked
 	passHeld map[*model.Message]*evidence.Index // what each of those messages holds, indexed when first asked
+	runsOf   map[*model.Message][]string        // each gone tool message's runs of digits (leftIndex), read when first indexed
 }
 
 // New follows every message of replay r (of rec) through its windows.

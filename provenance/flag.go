@@ -427,7 +427,16 @@ func isWordByte(c byte) bool {
 // text (§9.2.3) holds the never-read v between atom boundaries, as a
 // source (§10.3.2); nil when none does.
 func (f *flagCall) leftInside(v string) *LeftInside {
-	for _, m := range f.gone {
+	gone := f.gone
+	if len(gone) == 0 {
+		return nil
+	}
+	if x := f.b.leftAt(f.i, gone); x != nil {
+		if c, ok := f.b.leftCandidates(f.i, x, v); ok {
+			gone = c // (the only ones the test below can pass, in order)
+		}
+	}
+	for _, m := range gone {
 		// (the JSON text of an absence frame's lists holds only what its
 		// content does: a content that cannot hold v is passed unparsed)
 		if m.Role != model.RoleTool || !evidence.MayHoldBounded(m.Content, v) {
