@@ -431,7 +431,7 @@ func (f *flagCall) leftInside(v string) *LeftInside {
 	if len(gone) == 0 {
 		return nil
 	}
-	if x := f.b.leftAt(f.i, gone); x != nil {
+	if x := f.b.leftAt(f.i, gone); x != nil && goneIndexed {
 		if c, ok := f.b.leftCandidates(f.i, x, v); ok {
 			gone = c // (the only ones the test below can pass, in order)
 		}
@@ -470,28 +470,37 @@ func (f *flagCall) nearest(v string) *Nearest {
 	if limit == 0 {
 		return nil
 	}
-	if f.b.forms == nil {
-		f.b.forms = map[*model.Message][]string{}
-	}
 	var best *Nearest
-	try := func(m *model.Message, inView bool) {
-		if m.Role != model.RoleTool || len(m.Content) > nearestMaxContent {
-			return
-		}
-		forms, ok := f.b.forms[m]
-		if !ok {
-			forms = evidence.Forms(m, f.view)
-			f.b.forms[m] = forms
-		}
-		form, d, ok := evidence.NearestForm(v, forms, limit)
-		if !ok || best != nil && d >= best.Distance {
+	found := func(m *model.Message, form string, d int, inView bool) {
+		if best != nil && d >= best.Distance {
 			return
 		}
 		name, id := f.b.toolName(f.i, m), m.ToolCallID
 		best = &Nearest{Value: form, Distance: d, ToolName: &name, ToolCallID: &id, InView: inView}
 	}
+	try := func(m *model.Message, inView bool) {
+		if !nearLooks(m) {
+			return
+		}
+		if form, d, ok := evidence.NearestForm(v, f.b.formsOf(m, f.view), limit); ok {
+			found(m, form, d, inView)
+		}
+	}
 	for _, m := range f.view.Window { // on a tie, what the model had in front of it
 		try(m, true)
+	}
+	if len(f.gone) == 0 {
+		return best
+	}
+	if x := f.b.nearAt(f.i, f.gone); x != nil && goneIndexed {
+		// the first message gone at the least distance: the one the
+		// scan below would keep
+		if m, form, d, ok, sure := f.b.nearGone(f.i, x, v, limit, f.view); sure {
+			if ok {
+				found(m, form, d, false)
+			}
+			return best
+		}
 	}
 	for _, m := range f.gone {
 		try(m, false)

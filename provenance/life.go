@@ -93,6 +93,7 @@ type goneAt struct {
 	unsent []*model.Message
 	// left indexes msgs for the flags (leftAt), nil until asked
 	left *leftIndex
+	near *nearIndex // the same for nearest (nearAt)
 }
 
 // key is a life's place in the order of messages gone: the first call it
@@ -146,8 +147,9 @@ func (b *Book) extendGone(i int) {
 		}
 		unheld = append(unheld, m)
 		b.addLeft(b.last.left, m)
+		addNear(b.last.near, m)
 	}
-	b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: unheld, unsent: unsent, left: b.last.left}
+	b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: unheld, unsent: unsent, left: b.last.left, near: b.last.near}
 	b.keepAt(i)
 }
 
