@@ -1,0 +1,98 @@
+package provenance
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/afinspect/inspect/lineage"
+	"github.com/afinspect/inspect/loader"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/window"
+)
+
+// judgeAll is every call's evidence of rec replayed under p, as JSON,
+// asked in call order (each chain's gone list extended) or backwards
+// (each listed afresh).
+func judgeAll(t *testing.T, rec *model.Recording, p model.Policy, backwards bool) []string {
+	t.Helper()
+	r := window.RunFolds(rec, lineage.Decide(rec), p, nil)
+	b := New(rec, r)
+	out := make([]string, len(r.Calls))
+	for k := range r.Calls {
+		i := k
+		if backwards {
+			i = len(r.Calls) - 1 - k
+		}
+		j, err := json.Marshal(b.Call(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = string(j)
+	}
+	return out
+}
+
+// The flags found through the indexes of the messages gone (leftInside,
+// nearest) are the plain scan's, on every recording of testdata under
+// policies that keep less and more, asked in order and backwards, with
+// every message indexed for nearest at once (so that the index, not the
+// scan of what is not indexed yet, answers) and as an export indexes
+// them; and some of them do name a message gone.
+func TestGoneIndexesAnswerAsTheScan(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "run.jsonl"))
+	if len(paths) < 20 {
+		t.Fatalf("%d recordings in testdata", len(paths))
+	}
+	policies := []model.Policy{
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 1, KeepLastToolResults: 0},
+		{Strategy: model.SlidingWindow, KeepRecentTurns: 2, KeepLastToolResults: 2},
+		{Strategy: model.TokenBudget, ThresholdTokens: 2000},
+	}
+	defer func(after int) { nearIndexAfter, goneIndexed = after, true }(nearIndexAfter)
+	var left, near int
+	for _, path := range paths {
+		if _, err := os.Stat(path); err != nil {
+			t.Fatal(err)
+		}
+		rec, err := loader.StartLimited(path, 0).Wait()
+		if err != nil {
+			t.Fatal(path, err)
+		}
+		for _, p := range policies {
+			for _, backwards := range []bool{false, true} {
+				goneIndexed = false
+				want := judgeAll(t, rec, p, backwards)
+				goneIndexed = true
+				for _, after := range []int{0, 64} {
+					nearIndexAfter = after
+					got := judgeAll(t, rec, p, backwards)
+					for i := range want {
+						if got[i] != want[i] {
+							t.Errorf("%s %+v backwards %v, indexed after %d: call %d\n got %s\nwant %s", path, p, backwards, after, i, got[i], want[i])
+						}
+					}
+				}
+				for _, j := range want {
+					var ce CallEvidence
+					if err := json.Unmarshal([]byte(j), &ce); err != nil {
+						t.Fatal(err)
+					}
+					for _, e := range ce.Values {
+						if e.LeftInside != nil {
+							left++
+						}
+						if e.Nearest != nil && !e.Nearest.InView {
+							near++
+						}
+					}
+				}
+			}
+		}
+	}
+	if left == 0 || near == 0 {
+		t.Errorf("the recordings name %d left-inside and %d nearest gone: the test compares nothing", left, near)
+	}
+	t.Logf("%d left-inside, %d nearest gone", left, near)
+}
