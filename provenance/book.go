@@ -45,6 +45,10 @@ type Book struct {
 	passes   map[*model.Run][]*passMessage      // what the earlier passes of a run's agent were sent (earlierPass), made when first asked
 	passHeld map[*model.Message]*evidence.Index // what each of those messages holds, indexed when first asked
 	runsOf   map[*model.Message][]string        // each gone tool message's runs of digits (leftIndex), read when first indexed
+	// goneAsked counts the messages gone that the flags of never-read
+	// values asked of, one by one (the test that they do not grow with
+	// the run counts them)
+	goneAsked int
 }
 
 // New follows every message of replay r (of rec) through its windows.

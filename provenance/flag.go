@@ -437,6 +437,7 @@ func (f *flagCall) leftInside(v string) *LeftInside {
 		}
 	}
 	for _, m := range gone {
+		f.b.goneAsked++
 		// (the JSON text of an absence frame's lists holds only what its
 		// content does: a content that cannot hold v is passed unparsed)
 		if m.Role != model.RoleTool || !evidence.MayHoldBounded(m.Content, v) {
@@ -503,6 +504,7 @@ func (f *flagCall) nearest(v string) *Nearest {
 		}
 	}
 	for _, m := range f.gone {
+		f.b.goneAsked++
 		try(m, false)
 	}
 	return best

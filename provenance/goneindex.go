@@ -268,6 +268,7 @@ func (b *Book) nearGone(i int, x *nearIndex, v string, limit int, view evidence.
 	keep := x.pending[:0]
 	var ripe []*model.Message
 	for _, p := range x.pending {
+		b.goneAsked++
 		if _, d, ok := evidence.NearestForm(v, b.formsOf(p.m, view), limit); ok {
 			consider(p.m, d)
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
@@ -95,4 +97,50 @@ func TestGoneIndexesAnswerAsTheScan(t *testing.T) {
 		t.Errorf("the recordings name %d left-inside and %d nearest gone: the test compares nothing", left, near)
 	}
 	t.Logf("%d left-inside, %d nearest gone", left, near)
+}
+
+// generated is a run of n calls written by rungen (small results),
+// replayed under keepRecentTurns 7 and 4 pins: each call's argument is
+// its number, which no result holds yet (never-read from call 1000,
+// when the number is a value).
+func generated(t testing.TB, n int) (*model.Recording, *window.Replay) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if _, err := rungen.WriteFile(path, rungen.Spec{Calls: n, Seed: 8, MinResult: 100, MaxResult: 300, KeepRecent: 4, KeepPins: 2}); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := loader.StartLimited(path, 0).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 7, KeepLastToolResults: 4}
+	return rec, window.RunFolds(rec, lineage.Decide(rec), p, nil)
+}
+
+// The messages gone that the flags ask of, per never-read value, do not
+// grow with the run: a run twice as long asks about as many per value
+// (the scan asked of every message gone, twice as many).
+func TestGoneAskedPerValueIsFlat(t *testing.T) {
+	perValue := func(n int) float64 {
+		rec, r := generated(t, n)
+		b := Walk(rec, r)
+		defer b.Stop()
+		values := 0
+		for i := range r.Calls {
+			for _, e := range b.Call(i).Values {
+				if e.Own() == evidence.NeverRead {
+					values++
+				}
+			}
+		}
+		if values < 100 {
+			t.Fatalf("%d calls: %d never-read values", n, values)
+		}
+		return float64(b.goneAsked) / float64(values)
+	}
+	short, long := perValue(1300), perValue(2600)
+	if long > 1.25*short+1 {
+		t.Errorf("messages gone asked per never-read value: %.1f at 1,300 calls, %.1f at 2,600", short, long)
+	}
+	t.Logf("per never-read value: %.1f, %.1f", short, long)
 }
