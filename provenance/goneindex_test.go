@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/afinspect/inspect/evidence"
@@ -143,4 +144,33 @@ func TestGoneAskedPerValueIsFlat(t *testing.T) {
 		t.Errorf("messages gone asked per never-read value: %.1f at 1,300 calls, %.1f at 2,600", short, long)
 	}
 	t.Logf("per never-read value: %.1f, %.1f", short, long)
+}
+
+// BenchmarkFlagsPerCall judges every call of a generated run (small
+// results; never-read values from call 1000 on) under keepRecentTurns 7
+// and 4 pins, as an export does: the cost per never-read value (whose
+// share of the calls grows with n) stays flat as the calls double (the
+// flags once scanned every message gone at every call).
+func BenchmarkFlagsPerCall(b *testing.B) {
+	for _, n := range []int{1500, 3000, 6000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			rec, r := generated(b, n)
+			b.ResetTimer()
+			values := 0
+			for range b.N {
+				bk := Walk(rec, r)
+				for i := range r.Calls {
+					for _, e := range bk.Call(i).Values {
+						if e.Own() == evidence.NeverRead {
+							values++
+						}
+					}
+				}
+				bk.Stop()
+			}
+			ns := float64(b.Elapsed().Nanoseconds())
+			b.ReportMetric(ns/float64(b.N*n), "ns/call")
+			b.ReportMetric(ns/float64(max(values, 1)), "ns/never-read")
+		})
+	}
 }
