@@ -199,3 +199,13 @@ func ValueDigitRuns(v string) ([][]string, bool) {
 	}
 	return out, true
 }
+
+// BoundedText is a text read once for HoldsBounded, to be asked of many
+// values: Holds(v) is HoldsBounded(text, v).
+type BoundedText struct{ t *atomText }
+
+// NewBoundedText reads text for Holds.
+func NewBoundedText(text string) BoundedText { return BoundedText{newAtomText(text, nil)} }
+
+// Holds is HoldsBounded of the text read and v.
+func (b BoundedText) Holds(v string) bool { return b.t.holds(v) }
