@@ -158,3 +158,54 @@ func LookedFor(content string) (string, bool) {
 	}
 	return jsonStringify(lf), true
 }
+
+// DigitRuns is each distinct run of ASCII digits of text, whole (no
+// digit on either side), in the order they first occur. A text that
+// MayHoldBounded says could hold a value holds each run of digits of the
+// lookup form it matched as one of these: a caller that asks of many
+// texts looks a value up by one of its runs instead of reading them all.
+func DigitRuns(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := indexDigit(text); i >= 0; {
+		j := i + 1
+		for j < len(text) && isDigit(text[j]) {
+			j++
+		}
+		if a := text[i:j]; !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+		k := indexDigit(text[j:])
+		if k < 0 {
+			break
+		}
+		i = j + k
+	}
+	return out
+}
+
+// ValueDigitRuns is, for each lookup form of the normalized value v (as
+// MayHoldBounded tries them), its runs of digits; false when a form has
+// none (MayHoldBounded then says any text could hold it).
+func ValueDigitRuns(v string) ([][]string, bool) {
+	forms := LookupForms(v)
+	out := make([][]string, len(forms))
+	for k, f := range forms {
+		out[k] = DigitRuns(f)
+		if len(out[k]) == 0 {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// BoundedText is a text read once for HoldsBounded, to be asked of many
+// values: Holds(v) is HoldsBounded(text, v).
+type BoundedText struct{ t *atomText }
+
+// NewBoundedText reads text for Holds.
+func NewBoundedText(text string) BoundedText { return BoundedText{newAtomText(text, nil)} }
+
+// Holds is HoldsBounded of the text read and v.
+func (b BoundedText) Holds(v string) bool { return b.t.holds(v) }

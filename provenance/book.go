@@ -39,11 +39,18 @@ type Book struct {
 	prompts  [][]string
 	values   []callValues // each call's, read ahead by Walk; nil: read by Call
 	nears    map[string]*nearMemo
-	series   map[string][]seriesMember          // composed label series (labelSeries), made when first asked
-	forms    map[*model.Message][]string        // each tool result's forms, once a never-read value's nearest was looked for in it
-	inRun    map[*model.Call]int                // each call's place in its run (isAnswer), made when first asked
-	passes   map[*model.Run][]*passMessage      // what the earlier passes of a run's agent were sent (earlierPass), made when first asked
-	passHeld map[*model.Message]*evidence.Index // what each of those messages holds, indexed when first asked
+	series   map[string][]seriesMember                 // composed label series (labelSeries), made when first asked
+	forms    map[*model.Message][]string               // each tool result's forms, once a never-read value's nearest was looked for in it
+	inRun    map[*model.Call]int                       // each call's place in its run (isAnswer), made when first asked
+	passes   map[*model.Run][]*passMessage             // what the earlier passes of a run's agent were sent (earlierPass), made when first asked
+	passHeld map[*model.Message]*evidence.Index        // what each of those messages holds, indexed when first asked
+	runsOf   map[*model.Message][]string               // each gone tool message's runs of digits (leftIndex), read when first indexed
+	looked   map[*model.Message]lookedText             // each window tool message's looked_for (lookedForText), read when first asked
+	words    map[*model.Message][]evidence.BoundedText // each assistant message's texts (ownWords), read when first asked
+	// goneAsked counts the messages gone that the flags of never-read
+	// values asked of, one by one (the test that they do not grow with
+	// the run counts them)
+	goneAsked int
 }
 
 // New follows every message of replay r (of rec) through its windows.

@@ -91,7 +91,9 @@ type flagCall struct {
 	// listed is the library's unsupported list of this answer, nil when
 	// it judged none here (or judged another window)
 	listed map[string]bool
-	sets   *evidence.Sets // the library's sets of the window, made when asked
+	sets   *evidence.Sets         // the library's sets of the window, made when asked
+	frames []lookedFrame          // the window's absence frames (lookedFor), found when first asked
+	own    []evidence.BoundedText // the window's assistant texts (inOwnWords), read when first asked
 }
 
 // flag decides `flagged`, `rule` and the explanations of §10.3 of every
@@ -143,7 +145,7 @@ func (b *Book) flag(i int, c *window.CallReplay, ce *CallEvidence, view evidence
 			e.EarlierPass = f.earlierPass(v)
 			e.LookedFor = f.lookedFor(v)
 		}
-		e.AlsoInOwnWords = inOwnWords(v, view.Window)
+		e.AlsoInOwnWords = f.inOwnWords(v)
 	}
 }
 
@@ -289,21 +291,38 @@ func ownCallAnswered(v string, win []*model.Message) bool {
 // inOwnWords reports whether an assistant message of the window holds v
 // between atom boundaries, in its text or its tool calls' arguments
 // (§10.3.4): the model's own words, no evidence.
-func inOwnWords(v string, win []*model.Message) bool {
-	for _, m := range win {
-		if m.Role != model.RoleAssistant {
-			continue
-		}
-		if evidence.HoldsBounded(m.Content, v) {
-			return true
-		}
-		for _, tc := range m.ToolCalls {
-			if evidence.HoldsBounded(string(tc.Args), v) {
-				return true
+func (f *flagCall) inOwnWords(v string) bool {
+	if f.own == nil { // the window's assistant texts, read once per call: every value asks
+		f.own = []evidence.BoundedText{}
+		for _, m := range f.view.Window {
+			if m.Role == model.RoleAssistant {
+				f.own = append(f.own, f.b.ownWords(m)...)
 			}
 		}
 	}
+	for _, t := range f.own {
+		if t.Holds(v) {
+			return true
+		}
+	}
 	return false
+}
+
+// ownWords is assistant message m's text, then its tool calls'
+// arguments, each read once for evidence.HoldsBounded.
+func (b *Book) ownWords(m *model.Message) []evidence.BoundedText {
+	if ts, ok := b.words[m]; ok {
+		return ts
+	}
+	if b.words == nil {
+		b.words = map[*model.Message][]evidence.BoundedText{}
+	}
+	ts := []evidence.BoundedText{evidence.NewBoundedText(m.Content)}
+	for _, tc := range m.ToolCalls {
+		ts = append(ts, evidence.NewBoundedText(string(tc.Args)))
+	}
+	b.words[m] = ts
+	return ts
 }
 
 // The words that refute what follows them (rule 7), lower-case; a
@@ -427,7 +446,17 @@ func isWordByte(c byte) bool {
 // text (§9.2.3) holds the never-read v between atom boundaries, as a
 // source (§10.3.2); nil when none does.
 func (f *flagCall) leftInside(v string) *LeftInside {
-	for _, m := range f.gone {
+	gone := f.gone
+	if len(gone) == 0 {
+		return nil
+	}
+	if x := f.b.leftAt(f.i, gone); x != nil && goneIndexed {
+		if c, ok := f.b.leftCandidates(f.i, x, v); ok {
+			gone = c // (the only ones the test below can pass, in order)
+		}
+	}
+	for _, m := range gone {
+		f.b.goneAsked++
 		// (the JSON text of an absence frame's lists holds only what its
 		// content does: a content that cannot hold v is passed unparsed)
 		if m.Role != model.RoleTool || !evidence.MayHoldBounded(m.Content, v) {
@@ -461,30 +490,40 @@ func (f *flagCall) nearest(v string) *Nearest {
 	if limit == 0 {
 		return nil
 	}
-	if f.b.forms == nil {
-		f.b.forms = map[*model.Message][]string{}
-	}
 	var best *Nearest
-	try := func(m *model.Message, inView bool) {
-		if m.Role != model.RoleTool || len(m.Content) > nearestMaxContent {
-			return
-		}
-		forms, ok := f.b.forms[m]
-		if !ok {
-			forms = evidence.Forms(m, f.view)
-			f.b.forms[m] = forms
-		}
-		form, d, ok := evidence.NearestForm(v, forms, limit)
-		if !ok || best != nil && d >= best.Distance {
+	found := func(m *model.Message, form string, d int, inView bool) {
+		if best != nil && d >= best.Distance {
 			return
 		}
 		name, id := f.b.toolName(f.i, m), m.ToolCallID
 		best = &Nearest{Value: form, Distance: d, ToolName: &name, ToolCallID: &id, InView: inView}
 	}
+	try := func(m *model.Message, inView bool) {
+		if !nearLooks(m) {
+			return
+		}
+		if form, d, ok := evidence.NearestForm(v, f.b.formsOf(m, f.view), limit); ok {
+			found(m, form, d, inView)
+		}
+	}
 	for _, m := range f.view.Window { // on a tie, what the model had in front of it
 		try(m, true)
 	}
+	if len(f.gone) == 0 {
+		return best
+	}
+	if x := f.b.nearAt(f.i, f.gone); x != nil && goneIndexed {
+		// the first message gone at the least distance: the one the
+		// scan below would keep
+		if m, form, d, ok, sure := f.b.nearGone(f.i, x, v, limit, f.view); sure {
+			if ok {
+				found(m, form, d, false)
+			}
+			return best
+		}
+	}
 	for _, m := range f.gone {
+		f.b.goneAsked++
 		try(m, false)
 	}
 	return best
@@ -534,16 +573,50 @@ type LookedFor struct {
 // absence frame whose looked_for holds v between atom boundaries; nil
 // for none.
 func (f *flagCall) lookedFor(v string) *LookedFor {
-	for _, m := range f.view.Window {
-		if m.Role != model.RoleTool {
-			continue
+	if f.frames == nil { // the window's absence frames, once per call: every value asks
+		f.frames = []lookedFrame{}
+		for _, m := range f.view.Window {
+			if m.Role != model.RoleTool {
+				continue
+			}
+			if text, ok := f.b.lookedForText(m); ok {
+				f.frames = append(f.frames, lookedFrame{m: m, text: text})
+			}
 		}
-		if text, ok := evidence.LookedFor(m.Content); ok && evidence.HoldsBounded(text, v) {
-			name, id := f.b.toolName(f.i, m), m.ToolCallID
+	}
+	for _, fr := range f.frames {
+		if evidence.HoldsBounded(fr.text, v) {
+			name, id := f.b.toolName(f.i, fr.m), fr.m.ToolCallID
 			return &LookedFor{ToolName: &name, ToolCallID: &id}
 		}
 	}
 	return nil
+}
+
+// lookedFrame is an absence frame of a window and its looked_for text.
+type lookedFrame struct {
+	m    *model.Message
+	text string
+}
+
+// lookedForText is evidence.LookedFor of tool message m's content, read
+// once per message: a window under a token budget holds many, each in
+// many windows.
+func (b *Book) lookedForText(m *model.Message) (string, bool) {
+	if t, ok := b.looked[m]; ok {
+		return t.text, t.ok
+	}
+	if b.looked == nil {
+		b.looked = map[*model.Message]lookedText{}
+	}
+	text, ok := evidence.LookedFor(m.Content)
+	b.looked[m] = lookedText{text, ok}
+	return text, ok
+}
+
+type lookedText struct {
+	text string
+	ok   bool
 }
 
 // Words is "flogi_lookup call_0003's absence frame looked for it and found

@@ -91,6 +91,9 @@ type goneAt struct {
 	// unsent are the chain's tool results removed before they were ever
 	// sent, in the order they were removed (all held with unheld)
 	unsent []*model.Message
+	// left indexes msgs for the flags (leftAt), nil until asked
+	left *leftIndex
+	near *nearIndex // the same for nearest (nearAt)
 }
 
 // key is a life's place in the order of messages gone: the first call it
@@ -143,8 +146,10 @@ func (b *Book) extendGone(i int) {
 			msgs, keys = slices.Insert(msgs, at, m), slices.Insert(keys, at, k)
 		}
 		unheld = append(unheld, m)
+		b.addLeft(b.last.left, m)
+		addNear(b.last.near, m)
 	}
-	b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: unheld, unsent: unsent}
+	b.last = goneAt{call: i, msgs: msgs, keys: keys, unheld: unheld, unsent: unsent, left: b.last.left, near: b.last.near}
 	b.keepAt(i)
 }
 
