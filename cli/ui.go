@@ -10,6 +10,7 @@ import (
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/tui"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // uiCmd is `inspect [FILE]`: the terminal UI, on FILE or the embedded
@@ -80,7 +81,7 @@ func (a *app) runUI(paths []string, o options) error {
 	if err := dumbTerminal(os.Getenv); err != nil {
 		return a.fail(exitUsage, err)
 	}
-	if err := tui.ApplyTheme(o.theme, os.Getenv("COLORFGBG")); err != nil {
+	if err := theme.ApplyTheme(o.theme, os.Getenv("COLORFGBG")); err != nil {
 		return a.fail(exitUsage, err)
 	}
 	err := tui.Run(a.uiConfig(name, paths, o))

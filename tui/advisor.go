@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // The policy advisor (P): which window policy the agent on screen should
@@ -89,7 +90,7 @@ func (j *adviseJob) wait() tea.Cmd {
 // advisorPane is the advisor's view: the sweep's state, then its answer
 // — the chart and the frontier's table, the cursor on one of its rows.
 type advisorPane struct {
-	st            *Styles
+	st            *theme.Styles
 	keys          KeyMap
 	width, height int
 
@@ -114,7 +115,7 @@ type advisorPane struct {
 
 var _ component = (*advisorPane)(nil)
 
-func newAdvisorPane(st *Styles, keys KeyMap) *advisorPane {
+func newAdvisorPane(st *theme.Styles, keys KeyMap) *advisorPane {
 	return &advisorPane{st: st, keys: keys}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // What the advisor's view draws: while the sweep runs, how far it has
@@ -54,7 +55,7 @@ func (a *advisorPane) progressText(w int) string {
 	var b strings.Builder
 	b.WriteString("Replaying every call of agent " + termtext.Line(a.agent) + " in the file under each policy of the grid…\n\n")
 	if a.total > 0 {
-		bar := newLoadBar()
+		bar := theme.NewLoadBar()
 		bar.Width = max(10, min(40, w-30))
 		fmt.Fprintf(&b, "%s  %d/%d policies\n", bar.ViewAs(float64(a.done)/float64(a.total)), a.done, a.total)
 	} else {

@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -23,7 +24,7 @@ import (
 // results it asked for are what enter on an ordinary call.
 
 // changedText is the u overlay for the call on screen, w columns wide.
-func changedText(s *session, st *Styles, w int) string {
+func changedText(s *session, st *theme.Styles, w int) string {
 	c := s.current()
 	if c == nil {
 		return ""
@@ -36,7 +37,7 @@ func changedText(s *session, st *Styles, w int) string {
 }
 
 // windowChange says what changed from call a's window to call b's.
-func windowChange(st *Styles, a, b *window.CallReplay, w int) string {
+func windowChange(st *theme.Styles, a, b *window.CallReplay, w int) string {
 	left, entered, edited := compare.WindowDiff(a.Window(), b.Window())
 	head := ansi.Wrap(fmt.Sprintf("call %d against call %d: %s entered, %s left, %s with other text · %d → %d chars",
 		b.Call.Number, a.Call.Number, plural(len(entered), "message"), plural(len(left), "message"), plural(len(edited), "message"),
@@ -53,7 +54,7 @@ type diffSides struct{ gone, come, a, b string }
 
 // messagesDiff lists the messages only one window has, then each one
 // the two have with other text as a line diff (go-udiff) of its texts.
-func messagesDiff(st *Styles, n diffSides, aOnly, bOnly []*model.Message, edited [][2]*model.Message, w int) string {
+func messagesDiff(st *theme.Styles, n diffSides, aOnly, bOnly []*model.Message, edited [][2]*model.Message, w int) string {
 	var out strings.Builder
 	line := func(mark string, style func(...string) string, m *model.Message) {
 		out.WriteString(ansi.Truncate(style(mark)+" "+changedLine(m), w, "…") + "\n")

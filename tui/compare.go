@@ -12,6 +12,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -57,7 +58,7 @@ type CompareConfig struct {
 type CompareModel struct {
 	c      *compare.Comparison
 	names  [2]string
-	st     *Styles
+	st     *theme.Styles
 	keys   CompareKeys
 	w, h   int
 	pair   int
@@ -74,7 +75,7 @@ type CompareModel struct {
 // NewCompare is compare mode on the pair where the runs part, else the
 // first pair.
 func NewCompare(cfg CompareConfig) CompareModel {
-	m := CompareModel{c: cfg.Comparison, names: [2]string{cfg.NameA, cfg.NameB}, st: DefaultStyles(), keys: DefaultCompareKeys(), back: -1, w: 80, h: 24}
+	m := CompareModel{c: cfg.Comparison, names: [2]string{cfg.NameA, cfg.NameB}, st: theme.DefaultStyles(), keys: DefaultCompareKeys(), back: -1, w: 80, h: 24}
 	m.jumpTo = m.c.Parted
 	if m.jumpTo < 0 {
 		m.jumpTo = m.c.FirstChanged
@@ -405,7 +406,7 @@ func (m CompareModel) footer(p *compare.Pair, w int) []string {
 	return out
 }
 
-func verdictWord(st *Styles, v string) string {
+func verdictWord(st *theme.Styles, v string) string {
 	if v == "" {
 		return st.Dim.Render("-")
 	}

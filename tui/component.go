@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -38,7 +39,7 @@ var (
 
 // box frames body (already at most w-2 columns wide) in a w×h border
 // with title set into the top edge.
-func box(st *Styles, title, body string, w, h int, focused bool) string {
+func box(st *theme.Styles, title, body string, w, h int, focused bool) string {
 	if w < 4 || h < 2 {
 		return ""
 	}

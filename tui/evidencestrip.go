@@ -10,6 +10,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -100,7 +101,7 @@ func (s *session) usedOutOfView(m *model.Message) ([]int, bool) {
 
 // stripCell is m's cell at call i: used while out of view wins over
 // evicted (the call that evicted it can be the one that used it).
-func stripCell(st *Styles, c *window.CallReplay, m *model.Message, used bool) string {
+func stripCell(st *theme.Styles, c *window.CallReplay, m *model.Message, used bool) string {
 	switch {
 	case used:
 		return st.Evicted.Render("▲")
@@ -128,7 +129,7 @@ func stripSpan(n, cur, room int) (from, to int) {
 // lifetimeLines is m's strip, label before the cells, then the caret
 // under the call on screen followed by what the strip says in words, at
 // most w columns.
-func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int) []string {
+func lifetimeLines(s *session, st *theme.Styles, m *model.Message, label string, w int) []string {
 	label = termtext.Line(label)
 	lw := min(termtext.Width(label), max(0, w/3))
 	label = pad(fit(label, lw), lw) + " "
@@ -198,7 +199,7 @@ func sourceMessages(msgs []*model.Message) []*model.Message {
 // toolStrips is the lifetime strip of each tool result of a turn (at
 // most maxStrips), with the legend once when legend is set (the pane
 // has the room).
-func toolStrips(s *session, st *Styles, msgs []*model.Message, w int, legend bool) []string {
+func toolStrips(s *session, st *theme.Styles, msgs []*model.Message, w int, legend bool) []string {
 	const maxStrips = 3
 	srcs := sourceMessages(msgs)
 	if len(srcs) == 0 || s.calls() == 0 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // What leaves the program: o hands text to $PAGER, y to the terminal's
@@ -44,7 +45,7 @@ type copiedMsg struct {
 
 // pagerCmd renders msgs plainly, as wide as a pager reads well, into a
 // temporary file.
-func pagerCmd(st *Styles, msgs []*model.Message, numbered bool) tea.Cmd {
+func pagerCmd(st *theme.Styles, msgs []*model.Message, numbered bool) tea.Cmd {
 	for _, m := range msgs {
 		m.Chars()
 	}
@@ -70,7 +71,7 @@ func pagerCmd(st *Styles, msgs []*model.Message, numbered bool) tea.Cmd {
 
 // editorCmd writes msgs as pagerCmd does, for $EDITOR: the file is made
 // read-only, since an edit would change nothing of the recording.
-func editorCmd(st *Styles, msgs []*model.Message) tea.Cmd {
+func editorCmd(st *theme.Styles, msgs []*model.Message) tea.Cmd {
 	write := pagerCmd(st, msgs, false)
 	return func() tea.Msg {
 		msg := write().(pagerFileMsg)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -23,7 +24,7 @@ func frameLabel(m *model.Message) string {
 // renderFrame shows a frame's label as the library wrote it, then the
 // summary apart from it, saying whose claim it is; a placeholder's text
 // is said to be unknown.
-func renderFrame(st *Styles, m *model.Message, w int) string {
+func renderFrame(st *theme.Styles, m *model.Message, w int) string {
 	f, ok := window.ParseFrame(m.Content)
 	if !ok {
 		return renderBody(st, m.Content, w)

@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 func typed(s string) []string { return strings.Split(s, "") }
@@ -42,7 +43,7 @@ func TestGoldenSearchHitGone(t *testing.T) {
 // every colour from the light side of the style sheet.
 func TestGoldenLightTheme(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.ANSI256)
-	if err := ApplyTheme(ThemeLight, ""); err != nil {
+	if err := theme.ApplyTheme(theme.ThemeLight, ""); err != nil {
 		t.Fatal(err)
 	}
 	defer func() {

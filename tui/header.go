@@ -12,6 +12,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -23,7 +24,7 @@ const headerHeight = 2
 // with what the library recorded.
 type header struct {
 	s     *session
-	st    *Styles
+	st    *theme.Styles
 	keys  KeyMap
 	name  string
 	width int
@@ -37,7 +38,7 @@ type header struct {
 	note string
 }
 
-func newHeader(st *Styles, keys KeyMap, name string) *header {
+func newHeader(st *theme.Styles, keys KeyMap, name string) *header {
 	return &header{st: st, keys: keys, name: name}
 }
 

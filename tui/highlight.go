@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // A turn's messages are rendered (pretty-printed, highlighted, wrapped)
@@ -71,7 +72,7 @@ func (c *renderCache) put(k renderKey, s string) {
 // renderCmd renders msgs at width w in the background. It does nothing
 // when a later render was asked for before it started (a resize drag
 // asks for one per step; only the last is worth the work).
-func renderCmd(st *Styles, k renderKey, msgs []*model.Message, gen int64, latest *atomic.Int64) tea.Cmd {
+func renderCmd(st *theme.Styles, k renderKey, msgs []*model.Message, gen int64, latest *atomic.Int64) tea.Cmd {
 	for _, m := range msgs {
 		m.Chars() // measured here, on the UI's goroutine, and cached
 	}

@@ -106,7 +106,7 @@ func (m Model) View() string {
 	// screen it had to change is cut to the terminal again (a
 	// placeholder is wider than the character it stands for).
 	s := m.screen()
-	if f := m.st.palette().Frame(s); f != s {
+	if f := m.st.Palette().Frame(s); f != s {
 		s = lines(f, m.width, m.height)
 	}
 	return m.drawn(s)

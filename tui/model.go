@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/theme"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -16,7 +17,7 @@ import (
 // the components, and lays them out.
 type Model struct {
 	cfg  Config
-	st   *Styles
+	st   *theme.Styles
 	keys KeyMap
 	s    *session // nil until the recording is loaded
 	// lastKnob is the last knob moved (NoKnob before any): moved again,
@@ -81,7 +82,7 @@ type Model struct {
 // New is the root model for cfg; nothing is loaded until Init's command
 // runs.
 func New(cfg Config) Model {
-	st, keys := DefaultStyles(), DefaultKeyMap()
+	st, keys := theme.DefaultStyles(), DefaultKeyMap()
 	if cfg.Keys != nil {
 		keys = *cfg.Keys
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/tui/theme"
 
 	"github.com/charmbracelet/bubbles/key"
 
@@ -191,7 +192,7 @@ func TestJumps(t *testing.T) {
 			t.Errorf("c04 %v: at call %d, want %d", c.keys, m.s.call+1, c.call)
 		}
 	}
-	tl := newTimeline(DefaultStyles(), DefaultKeyMap())
+	tl := newTimeline(theme.DefaultStyles(), DefaultKeyMap())
 	tl.s, tl.width = open(t, fileConfig(c04), 200, 40).s, 200
 	marks, legend, _ := strings.Cut(strings.Split(ansi.Strip(tl.View()), "\n")[2], " ▲ here")
 	if strings.Count(marks, "Σ") != 6 || strings.Contains(marks, "×") || !strings.Contains(legend, "Σ folded") {
@@ -211,23 +212,6 @@ func TestJumps(t *testing.T) {
 	m = press(m, "G", "D")
 	if m.s.current().Recorded() != window.Differs || m.s.call < first {
 		t.Errorf("D from the last call went to call %d", m.s.call+1)
-	}
-}
-
-func TestCOLORFGBG(t *testing.T) {
-	for _, c := range []struct {
-		v        string
-		dark, ok bool
-	}{
-		{"15;0", true, true}, {"0;15", false, true}, {"0;default;15", false, true},
-		{"7;8", true, true}, {"0;7", false, true}, {"", false, false}, {"15;default", false, false}, {"1;99", false, false},
-	} {
-		if dark, ok := darkFromCOLORFGBG(c.v); dark != c.dark || ok != c.ok {
-			t.Errorf("COLORFGBG=%q: dark %v ok %v, want %v %v", c.v, dark, ok, c.dark, c.ok)
-		}
-	}
-	if ApplyTheme("sepia", "") == nil {
-		t.Error("an unknown theme is accepted")
 	}
 }
 

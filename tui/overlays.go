@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // overlay is what covers the two panes, if anything.
@@ -44,7 +45,7 @@ func (k KeyMap) opener(o overlay) key.Binding {
 }
 
 // newHelp is the bubbles help model dressed in the style sheet.
-func newHelp(st *Styles) help.Model {
+func newHelp(st *theme.Styles) help.Model {
 	h := help.New()
 	h.Styles.ShortKey, h.Styles.FullKey = st.HelpKey, st.HelpKey
 	h.Styles.ShortDesc, h.Styles.FullDesc = st.HelpDesc, st.HelpDesc
@@ -55,7 +56,7 @@ func newHelp(st *Styles) help.Model {
 
 // helpText is the full help: one titled column per KeyMap group,
 // placed side by side while they fit in w, then on the next row.
-func helpText(h help.Model, st *Styles, keys KeyMap, w int, mk *marks) string {
+func helpText(h help.Model, st *theme.Styles, keys KeyMap, w int, mk *marks) string {
 	var blocks []string
 	for i, g := range keys.FullHelp() {
 		body := h.FullHelpView([][]key.Binding{g})
@@ -143,7 +144,7 @@ func (p *textPane) View() string { return lines(p.vp.View(), p.width, p.height) 
 // loader could not use, what the lineage and the replay could not
 // decide — (the study's), then what the replay under the user's knobs
 // could not decide, and how the recorded policy was found.
-func problemsText(s *session, st *Styles, w int) string {
+func problemsText(s *session, st *theme.Styles, w int) string {
 	if s == nil || s.rec == nil {
 		return ""
 	}

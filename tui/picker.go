@@ -10,6 +10,7 @@ import (
 
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // The picker overlay (w): the file's agents, their conversations and
@@ -37,7 +38,7 @@ func viewCmd(gen int, st *study.Study, number int) tea.Cmd {
 // matches), the cursor on a conversation's row or a run's, the rows from
 // top on screen.
 type pickerPane struct {
-	st            *Styles
+	st            *theme.Styles
 	vs            *views
 	cursor        int // the row the cursor is on, in rows()
 	top           int // the first row on screen

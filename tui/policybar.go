@@ -11,19 +11,20 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // policyBar shows the knobs of the policy in force, marks the ones moved
 // off the recorded policy with *, and says how many turns that changed.
 type policyBar struct {
 	s     *session
-	st    *Styles
+	st    *theme.Styles
 	keys  KeyMap
 	width int
 	spin  string // spinner frame while a replay runs
 }
 
-func newPolicyBar(st *Styles, keys KeyMap) *policyBar {
+func newPolicyBar(st *theme.Styles, keys KeyMap) *policyBar {
 	return &policyBar{st: st, keys: keys}
 }
 

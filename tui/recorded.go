@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -25,7 +26,7 @@ const unknownWindow = "this call's window is not in the log: a composition's own
 	"its one message, the merge prompt and its branches' answers, is not in the log, so there is no window to show, replay or compare"
 
 // recordedText is the W overlay for the call on screen, w columns wide.
-func recordedText(s *session, st *Styles, w int) string {
+func recordedText(s *session, st *theme.Styles, w int) string {
 	c := s.current()
 	if c == nil {
 		return ""

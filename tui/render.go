@@ -16,12 +16,13 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/toolbytes"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // renderTurn writes every message of a turn in full, w columns wide:
 // who sent it, its size, the tool calls with their arguments, and tool
 // results with the tool's own bytes apart from the library's note.
-func renderTurn(st *Styles, msgs []*model.Message, w int) string {
+func renderTurn(st *theme.Styles, msgs []*model.Message, w int) string {
 	parts := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		parts = append(parts, renderMessage(st, m, w))
@@ -29,7 +30,7 @@ func renderTurn(st *Styles, msgs []*model.Message, w int) string {
 	return strings.Join(parts, "\n\n")
 }
 
-func renderMessage(st *Styles, m *model.Message, w int) string {
+func renderMessage(st *theme.Styles, m *model.Message, w int) string {
 	var b strings.Builder
 	label := m.Role
 	switch {
@@ -68,7 +69,7 @@ func renderMessage(st *Styles, m *model.Message, w int) string {
 
 // renderToolResult shows the tool's own bytes, then, set apart and
 // labelled, whatever the library appended after toolChars.
-func renderToolResult(st *Styles, m *model.Message, w int) string {
+func renderToolResult(st *theme.Styles, m *model.Message, w int) string {
 	own, note := toolbytes.Split(m.Content, m.ToolChars)
 	if note == "" {
 		return renderBody(st, own, w)
@@ -88,7 +89,7 @@ func renderToolResult(st *Styles, m *model.Message, w int) string {
 
 // renderBody is text as it reads best: JSON pretty-printed and
 // highlighted, anything else wrapped as it is.
-func renderBody(st *Styles, s string, w int) string {
+func renderBody(st *theme.Styles, s string, w int) string {
 	w = max(1, w)
 	if s == "" {
 		return st.Dim.Render("(empty)")
@@ -125,7 +126,7 @@ var jsonLexer = lexers.Get("json")
 // the style sheet's colours (so NO_COLOR and light/dark apply), and wraps
 // it to w columns itself, token by token, so that no style is cut by a
 // line break.
-func highlightJSON(st *Styles, src string, w int) string {
+func highlightJSON(st *theme.Styles, src string, w int) string {
 	it, err := jsonLexer.Tokenise(nil, src)
 	if err != nil {
 		return ansi.Wrap(src, w, "")
@@ -191,7 +192,7 @@ func (o *wrapWriter) emit(s string, style lipgloss.Style, styled bool) {
 	o.b.WriteString(s)
 }
 
-func tokenStyle(st *Styles, t chroma.TokenType) (lipgloss.Style, bool) {
+func tokenStyle(st *theme.Styles, t chroma.TokenType) (lipgloss.Style, bool) {
 	switch {
 	case t == chroma.NameTag:
 		return st.JSONKey, true
@@ -208,7 +209,7 @@ func tokenStyle(st *Styles, t chroma.TokenType) (lipgloss.Style, bool) {
 }
 
 // rule is a labelled horizontal line: "── label ─────".
-func rule(st *Styles, label string, w int) string {
+func rule(st *theme.Styles, label string, w int) string {
 	head := fit("── "+label+" ", w)
 	return st.Label.Render(head + strings.Repeat("─", max(0, w-ansi.StringWidth(head))))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 func TestPrettyJSON(t *testing.T) {
@@ -38,7 +39,7 @@ func TestHighlightJSONWraps(t *testing.T) {
 	for _, p := range []termenv.Profile{termenv.Ascii, termenv.TrueColor} {
 		lipgloss.SetColorProfile(p)
 		for _, w := range []int{1, 7, 20, 80} {
-			out := highlightJSON(DefaultStyles(), pretty, w)
+			out := highlightJSON(theme.DefaultStyles(), pretty, w)
 			for _, l := range strings.Split(out, "\n") {
 				if lw := ansi.StringWidth(l); lw > w {
 					t.Errorf("profile %d, width %d: line %q is %d wide", p, w, l, lw)
@@ -59,13 +60,13 @@ func TestToolBytesApartFromNote(t *testing.T) {
 	note := "\n\n[the call ran with \"2h\", the value the tool's rule assumes]"
 	n := float64(model.Len(own))
 	m := &model.Message{Role: model.RoleTool, ToolName: "list", Content: own + note, ToolChars: &n}
-	out := renderMessage(DefaultStyles(), m, 60)
+	out := renderMessage(theme.DefaultStyles(), m, 60)
 	i, j := strings.Index(out, "library note"), strings.Index(out, `ran with "2h"`)
 	if i < 0 || j < i || strings.Index(out, own) > i {
 		t.Fatalf("the note is not set apart after the tool's bytes:\n%s", out)
 	}
 	plain := &model.Message{Role: model.RoleTool, ToolName: "list", Content: own + note}
-	if out := renderMessage(DefaultStyles(), plain, 60); strings.Contains(out, "library note") {
+	if out := renderMessage(theme.DefaultStyles(), plain, 60); strings.Contains(out, "library note") {
 		t.Errorf("without toolChars the whole content is the tool's, yet a note is shown:\n%s", out)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -36,7 +37,7 @@ func (m Model) showRequest() bool {
 
 // requestLine is the line above the turns: the system prompt, the tools
 // and the messages of the call on screen, each with its characters.
-func requestLine(s *session, st *Styles, w int) string {
+func requestLine(s *session, st *theme.Styles, w int) string {
 	c := s.current()
 	if c == nil {
 		return ""
@@ -53,7 +54,7 @@ func requestLine(s *session, st *Styles, w int) string {
 }
 
 // promptWords is "system prompt 735 chars (recorded, 5 pieces)".
-func promptWords(sp model.SystemPrompt, st *Styles) string {
+func promptWords(sp model.SystemPrompt, st *theme.Styles) string {
 	n, ok := sp.Length()
 	if !ok {
 		return st.Unknown.Render("system prompt not in the log")
@@ -72,7 +73,7 @@ func promptWords(sp model.SystemPrompt, st *Styles) string {
 }
 
 // toolWords is "4 tools 1,010 chars".
-func toolWords(r model.Request, st *Styles) string {
+func toolWords(r model.Request, st *theme.Styles) string {
 	if !r.ToolsKnown {
 		return st.Unknown.Render("tools not in the log")
 	}
@@ -88,26 +89,6 @@ func toolChars(ts []model.Tool) int {
 	return n
 }
 
-// Source is the style of a system-prompt piece's source; the source word
-// is always written beside it.
-func (s *Styles) Source(src string) lipgloss.Style {
-	switch src {
-	case "base":
-		return s.Kept
-	case "steering":
-		return s.Notice
-	case "instructions", "instruction":
-		return s.Pinned
-	case "skill":
-		return s.New
-	case "rag":
-		return s.InText
-	case "memory":
-		return s.Summary
-	}
-	return s.Value
-}
-
 // previousCall is the call before the one on screen in the view, nil for
 // the first.
 func previousCall(s *session) *window.CallReplay {
@@ -121,7 +102,7 @@ func previousCall(s *session) *window.CallReplay {
 // screen: what changed since the previous call, the system prompt piece
 // by piece, the tools offered and the slot budgets; pieceAt is the line
 // each piece starts on.
-func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
+func requestText(s *session, st *theme.Styles, w int) (text string, pieceAt []int) {
 	c := s.current()
 	if c == nil {
 		return "", nil
@@ -219,7 +200,7 @@ func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
 
 // pieceLines is one piece: a coloured bar, its source and reason, then
 // its text in the source's colour.
-func pieceLines(p model.PromptPiece, st *Styles, w int) []string {
+func pieceLines(p model.PromptPiece, st *theme.Styles, w int) []string {
 	ps := st.Source(p.Source)
 	head := termtext.Line(p.Source)
 	if p.SourceID != "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -97,7 +98,7 @@ func (s *session) judgedCounts(i int) callTally {
 // the detail of the response row alike; sel is the selected one of the
 // values that left (▸), whose source enter goes to, or -1 in the detail,
 // where no value is selected.
-func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
+func responseText(s *session, st *theme.Styles, sugs suggestions, sel, w int) string {
 	c := s.current()
 	if c == nil {
 		return ""
@@ -170,7 +171,7 @@ func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
 // responseValues writes the values of a judged response: the library's
 // own check, then the answer's values and the arguments' apart, each
 // with its verdict, and what the keys do.
-func responseValues(b *strings.Builder, rule func(string), s *session, st *Styles, sugs suggestions, sel, w int, c *window.CallReplay, ce *provenance.CallEvidence) {
+func responseValues(b *strings.Builder, rule func(string), s *session, st *theme.Styles, sugs suggestions, sel, w int, c *window.CallReplay, ce *provenance.CallEvidence) {
 	line := func(t string) { b.WriteString(t + "\n") }
 	if lib, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
 		t := st.Label.Render("the library's own check: ") + fmt.Sprintf("%s, %d candidates, %s — %s",
@@ -248,7 +249,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *Style
 }
 
 // responseHints are the legend of the strips and what the keys do.
-func responseHints(b *strings.Builder, st *Styles, left, sel, w int) {
+func responseHints(b *strings.Builder, st *theme.Styles, left, sel, w int) {
 	hint := ""
 	if left > 0 {
 		for _, l := range wrapText(stripLegend, w) {
@@ -320,7 +321,7 @@ func shownValue(e provenance.Entry) string {
 // was lines up; never cut), where it was — the answer's text, or the
 // arguments of a tool call —, and what the verdict says: for a value
 // that left its sources, lifetime strip and suggestion.
-func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, mark string, e provenance.Entry, ww, vw, w int) {
+func valueLines(b *strings.Builder, s *session, st *theme.Styles, sugs suggestions, mark string, e provenance.Entry, ww, vw, w int) {
 	where := "text"
 	if e.ToolCallID != nil {
 		where = "args " + termtext.Line(*e.ToolCallID)
@@ -420,7 +421,7 @@ func wrapText(s string, w int) []string {
 // libraryAgreement marks whether inspect's verdict is the library's. Under
 // knobs the user changed, the library's (recorded under the recorded
 // policy) is shown for reference and not compared.
-func libraryAgreement(s *session, st *Styles, lib provenance.Library) string {
+func libraryAgreement(s *session, st *theme.Styles, lib provenance.Library) string {
 	switch {
 	case s.changed():
 		return st.Dim.Render("recorded under the recorded policy")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -33,7 +34,7 @@ type searchHit struct {
 // through the hits across calls.
 type search struct {
 	s      *session
-	st     *Styles
+	st     *theme.Styles
 	keys   KeyMap
 	width  int
 	typing bool // the prompt is open
@@ -46,7 +47,7 @@ type search struct {
 	latest *atomic.Int64 // gen, for searches in flight to see they are stale
 }
 
-func newSearch(st *Styles, keys KeyMap) *search {
+func newSearch(st *theme.Styles, keys KeyMap) *search {
 	return &search{st: st, keys: keys, at: -1, latest: new(atomic.Int64)}
 }
 
@@ -246,7 +247,7 @@ func (s *search) line(r *window.Replay, p model.Policy) string {
 
 // markHits shows every place q occurs in text (rendered lines) in the
 // Hit style; a line with a hit loses its other colours.
-func markHits(st *Styles, text, q string) string {
+func markHits(st *theme.Styles, text, q string) string {
 	if q == "" {
 		return text
 	}

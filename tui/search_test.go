@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -124,7 +125,7 @@ func TestSearchToolNamesAndArguments(t *testing.T) {
 }
 
 func TestMarkHits(t *testing.T) {
-	st := DefaultStyles()
+	st := theme.DefaultStyles()
 	// the tests run without colour: a hit is set in » «
 	if got := markHits(st, "a Web-1 b web-1\nnone", "web-1"); got != "a »Web-1« b »web-1«\nnone" {
 		t.Errorf("marked %q", got)

@@ -6,10 +6,10 @@ import (
 
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // Stream is a recording being read in the background, so that what has
@@ -103,7 +103,7 @@ type streaming struct {
 }
 
 func newStreaming(src *Stream) *streaming {
-	return &streaming{src: src, bar: newLoadBar(), began: time.Now(), now: time.Now}
+	return &streaming{src: src, bar: theme.NewLoadBar(), began: time.Now(), now: time.Now}
 }
 
 // partialBack notes that the partial in flight came back, with calls
@@ -187,7 +187,7 @@ func (s *streaming) finalNow(cfg Config, mine *model.Policy) tea.Cmd {
 // line is the progress line: a bar, bytes read of total, calls so far.
 // An input of no known size (a pipe) has no bar and no percentage: what
 // it has read, and whether its writer has fallen quiet.
-func (s *streaming) line(st *Styles) string {
+func (s *streaming) line(st *theme.Styles) string {
 	if s.total <= 0 {
 		out := st.Label.Render("reading · ") + st.Value.Render(byteSize(s.read)) + st.Label.Render(" · ") +
 			st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
@@ -207,12 +207,6 @@ func (s *streaming) line(st *Styles) string {
 	return st.Label.Render("loading ") + s.bar.ViewAs(min(frac, 1)) + " " +
 		st.Value.Render(fmt.Sprintf("%d%%", int(frac*100))) + st.Label.Render(" · "+size+" · ") +
 		st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
-}
-
-// newLoadBar is the header's progress bar while a file loads, in the
-// colours the style sheet is drawn in (none under NO_COLOR).
-func newLoadBar() progress.Model {
-	return progress.New(progress.WithoutPercentage(), progress.WithWidth(24), progress.WithColorProfile(lipgloss.ColorProfile()))
 }
 
 // byteSize is n bytes for a person: 512 B, 3.1 MB, 1.0 GB.

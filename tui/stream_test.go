@@ -15,6 +15,7 @@ import (
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // fakeStream hands out s01 a few calls at a time, as a loader reading a
@@ -255,7 +256,7 @@ func TestQuietPipeHasItsCallsOnScreen(t *testing.T) {
 func TestPipeProgressClaimsNoPercentage(t *testing.T) {
 	quiet := false
 	s := &streaming{src: &Stream{Waiting: func() bool { return quiet }}, read: 208179, calls: 9}
-	st := DefaultStyles()
+	st := theme.DefaultStyles()
 	line := ansi.Strip(s.line(st))
 	if strings.Contains(line, "%") || strings.Contains(line, "░") || !strings.Contains(line, "9 calls") {
 		t.Errorf("a pipe's progress: %q", line)

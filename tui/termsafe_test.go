@@ -12,6 +12,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/internal/hostile"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // hostileCopy writes the repo's recording dir/run.jsonl as attack makes
@@ -181,7 +182,7 @@ func TestHostileNamesReachNoView(t *testing.T) {
 				}
 				s := m.screen()
 				strictScreen(t, where, s, w, h)
-				if f := m.st.palette().Frame(s); f != s {
+				if f := m.st.Palette().Frame(s); f != s {
 					t.Errorf("%s: the last guard had work to do", where)
 				}
 			})
@@ -200,7 +201,7 @@ func TestHostileNamesAddNoColour(t *testing.T) {
 		for _, dark := range []bool{true, false} {
 			lipgloss.SetColorProfile(profile)
 			lipgloss.SetHasDarkBackground(dark)
-			own := DefaultStyles().palette()
+			own := theme.DefaultStyles().Palette()
 			for _, bad := range []string{"\x1b[8m", "\x1b[1;32m"} {
 				if own[bad] {
 					t.Fatalf("profile %d: the style sheet writes %q itself: the test cannot tell", profile, bad)
@@ -236,7 +237,7 @@ func TestLoadBarColoursAreTheProgramsOwn(t *testing.T) {
 	defer lipgloss.SetColorProfile(termenv.Ascii)
 	for _, profile := range []termenv.Profile{termenv.TrueColor, termenv.ANSI256, termenv.ANSI} {
 		lipgloss.SetColorProfile(profile)
-		own, bar := DefaultStyles().palette(), newLoadBar()
+		own, bar := theme.DefaultStyles().Palette(), theme.NewLoadBar()
 		for f := 0.0; f <= 1; f += 0.01 {
 			if s := bar.ViewAs(f); own.Frame(s) != s {
 				t.Fatalf("profile %d: the bar at %.2f: %q", profile, f, own.Frame(s))

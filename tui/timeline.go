@@ -12,6 +12,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -35,7 +36,7 @@ var blocks = []rune("▁▂▃▄▅▆▇█")
 // block is at or over the threshold.
 type timeline struct {
 	s     *session
-	st    *Styles
+	st    *theme.Styles
 	keys  KeyMap
 	width int
 	memo  timelineCells // the cells of one replay at one width
@@ -62,7 +63,7 @@ type timelineCells struct {
 	folds, drops       bool  // some call folded turns into a summary (Σ), dropped some (×)
 }
 
-func newTimeline(st *Styles, keys KeyMap) *timeline { return &timeline{st: st, keys: keys} }
+func newTimeline(st *theme.Styles, keys KeyMap) *timeline { return &timeline{st: st, keys: keys} }
 
 func (t *timeline) Init() tea.Cmd                       { return nil }
 func (t *timeline) Update(tea.Msg) (tea.Model, tea.Cmd) { return t, nil }

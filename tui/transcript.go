@@ -10,6 +10,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -17,7 +18,7 @@ import (
 // message the library sent, in order, numbered, in one scrollable pane
 // the width of the screen. It is rendered in a tea.Cmd.
 type transcript struct {
-	st            *Styles
+	st            *theme.Styles
 	keys          KeyMap
 	width, height int
 	vp            viewport.Model
@@ -28,7 +29,7 @@ type transcript struct {
 	mark          string
 }
 
-func newTranscript(st *Styles, keys KeyMap) *transcript {
+func newTranscript(st *theme.Styles, keys KeyMap) *transcript {
 	vp := viewport.New(0, 0)
 	vp.MouseWheelEnabled = true
 	return &transcript{st: st, keys: keys, vp: vp, call: -1}
@@ -139,7 +140,7 @@ func (t *transcript) title(s *session) string {
 func (t *transcript) View() string { return lines(t.vp.View(), t.width, t.height) }
 
 // renderWindow is every message of a window, numbered, in order.
-func renderWindow(st *Styles, w []*model.Message, width int) string {
+func renderWindow(st *theme.Styles, w []*model.Message, width int) string {
 	if len(w) == 0 {
 		return st.Dim.Render("the window of this call is empty")
 	}

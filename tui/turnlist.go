@@ -10,6 +10,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -42,7 +43,7 @@ type listItem struct {
 // run's stretches of gone turns fold into one row that enter opens.
 type turnList struct {
 	s       *session
-	st      *Styles
+	st      *theme.Styles
 	keys    KeyMap
 	width   int // inside the frame
 	height  int
@@ -57,7 +58,7 @@ type turnList struct {
 	items    []listItem
 }
 
-func newTurnList(st *Styles, keys KeyMap) *turnList {
+func newTurnList(st *theme.Styles, keys KeyMap) *turnList {
 	return &turnList{st: st, keys: keys, focused: true, expanded: map[string]bool{}}
 }
 

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // What the screen says of a flagged value (docs/rules/evidence.md §9):
@@ -56,7 +55,7 @@ func (t tally) parts() []struct {
 
 // words is "4 left · 1 never read", the parts there are, each in its
 // verdict's style when st is not nil; "" for none.
-func (t tally) words(st *Styles) string {
+func (t tally) words(st *theme.Styles) string {
 	var out []string
 	for _, p := range t.parts() {
 		w := fmt.Sprintf("%d %s", p.n, countWord(p.verdict))
@@ -113,7 +112,7 @@ func tallyOf(ce *provenance.CallEvidence) callTally {
 
 // sideWords is "answers: 4 left · 1 never read" and "args: 2 never read",
 // the sides that have any; styled when st is not nil.
-func (c callTally) sideWords(st *Styles) []string {
+func (c callTally) sideWords(st *theme.Styles) []string {
 	label := func(s string) string { return s }
 	if st != nil {
 		label = func(s string) string { return st.Label.Render(s) }
@@ -126,31 +125,6 @@ func (c callTally) sideWords(st *Styles) []string {
 		out = append(out, label("args: ")+c.args.words(st))
 	}
 	return out
-}
-
-// Verdict is the style of a verdict word; the word itself always says it.
-func (s *Styles) Verdict(v string) lipgloss.Style {
-	switch v {
-	case evidence.InView:
-		return s.Match
-	case evidence.UserSupplied:
-		return s.Anchor
-	case evidence.Summary:
-		return s.Summary
-	case evidence.LibraryNote:
-		return s.LibraryNote
-	case evidence.Left:
-		return s.Evicted
-	case evidence.InViewText:
-		return s.InText
-	case evidence.NeverRead:
-		return s.Error
-	case evidence.SummaryUnsupported:
-		return s.SummaryOnly
-	case evidence.Unknown:
-		return s.Unknown
-	}
-	return s.Value
 }
 
 // verdictSentence is what a value's own verdict says in words, for the

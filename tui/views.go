@@ -8,6 +8,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -223,7 +224,7 @@ func (x *rowIndex) add(vs *views, i int, runs func(func(int) bool)) {
 // pickerLine draws one row of the picker, w columns at most: cursor
 // says the cursor is on it, mine what the knobs the user moved make of
 // the conversation on screen.
-func (vs *views) pickerLine(st *Styles, r pickRow, cursor bool, mine string, w int) string {
+func (vs *views) pickerLine(st *theme.Styles, r pickRow, cursor bool, mine string, w int) string {
 	cv := &vs.convs[r.conv]
 	switch r.kind {
 	case agentRow:
@@ -286,7 +287,7 @@ func (m Model) convColumn() int {
 // convColumnText lists the conversations compactly, h lines of w
 // columns, the one on screen marked and in view: its agent, its number,
 // its calls and whether they match. Only the lines shown are drawn.
-func convColumnText(vs *views, st *Styles, w, h int) string {
+func convColumnText(vs *views, st *theme.Styles, w, h int) string {
 	if h <= 0 {
 		return "" // a terminal a line or two high has no room for the column's rows
 	}
@@ -321,7 +322,7 @@ func (vs *views) columnRows() []pickRow {
 }
 
 // columnLine draws one row of the conversations' column.
-func (vs *views) columnLine(st *Styles, r pickRow, w int) string {
+func (vs *views) columnLine(st *theme.Styles, r pickRow, w int) string {
 	cv := &vs.convs[r.conv]
 	if r.kind == agentRow && cv.Composition {
 		return st.Title.Render(fit(termtext.Line(cv.Agent.Key)+" "+compositionWords(cv.Agent), w))

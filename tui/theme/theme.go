@@ -1,4 +1,7 @@
-package tui
+// Package theme is the inspector's one style sheet and its light or
+// dark side: every colour named once by what it means. It draws nothing
+// and knows no screen.
+package theme
 
 import (
 	"fmt"

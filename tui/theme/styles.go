@@ -1,12 +1,14 @@
-package tui
+package theme
 
 import (
 	"reflect"
 	"sync"
 
+	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
@@ -135,11 +137,56 @@ func (s *Styles) Fate(f window.Fate) lipgloss.Style {
 	return lipgloss.NewStyle()
 }
 
+// Source is the style of a system-prompt piece's source; the source word
+// is always written beside it.
+func (s *Styles) Source(src string) lipgloss.Style {
+	switch src {
+	case "base":
+		return s.Kept
+	case "steering":
+		return s.Notice
+	case "instructions", "instruction":
+		return s.Pinned
+	case "skill":
+		return s.New
+	case "rag":
+		return s.InText
+	case "memory":
+		return s.Summary
+	}
+	return s.Value
+}
+
+// Verdict is the style of a verdict word; the word itself always says it.
+func (s *Styles) Verdict(v string) lipgloss.Style {
+	switch v {
+	case evidence.InView:
+		return s.Match
+	case evidence.UserSupplied:
+		return s.Anchor
+	case evidence.Summary:
+		return s.Summary
+	case evidence.LibraryNote:
+		return s.LibraryNote
+	case evidence.Left:
+		return s.Evicted
+	case evidence.InViewText:
+		return s.InText
+	case evidence.NeverRead:
+		return s.Error
+	case evidence.SummaryUnsupported:
+		return s.SummaryOnly
+	case evidence.Unknown:
+		return s.Unknown
+	}
+	return s.Value
+}
+
 // Placeholder styles what stands in for a control character or an
 // invisible one in a recording's text (termtext's placeholders).
 func (s *Styles) Placeholder(p string) string { return s.Dim.Render(p) }
 
-// palette is every SGR sequence the program writes under the colour
+// Palette is every SGR sequence the program writes under the colour
 // profile and background in force: the only escapes a frame may hold
 // (termtext.Palette.Frame). Every style is a field of the sheet, so a
 // style added there is in it; each is rendered on a word, a space and a
@@ -148,7 +195,7 @@ func (s *Styles) Placeholder(p string) string { return s.Dim.Render(p) }
 // (lipgloss ends the style with a reset of its own there and opens it
 // again on the next line, its attributes in its own order). The loading
 // bar's colours are the bubbles progress bar's own.
-func (s *Styles) palette() termtext.Palette {
+func (s *Styles) Palette() termtext.Palette {
 	profile, dark := lipgloss.ColorProfile(), lipgloss.HasDarkBackground()
 	o := &s.own
 	o.mu.Lock()
@@ -166,8 +213,14 @@ func (s *Styles) palette() termtext.Palette {
 			samples = append(samples, st.Render("x y\nx"), lipgloss.NewStyle().Width(2).Render(st.Render("xx xx")))
 		}
 	}
-	bar := newLoadBar()
+	bar := NewLoadBar()
 	samples = append(samples, bar.ViewAs(0), bar.ViewAs(1))
 	o.made, o.profile, o.dark = termtext.PaletteOf(samples...), profile, dark
 	return o.made
+}
+
+// NewLoadBar is the header's progress bar while a file loads, in the
+// colours the style sheet is drawn in (none under NO_COLOR).
+func NewLoadBar() progress.Model {
+	return progress.New(progress.WithoutPercentage(), progress.WithWidth(24), progress.WithColorProfile(lipgloss.ColorProfile()))
 }
