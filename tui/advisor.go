@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -91,7 +92,7 @@ func (j *adviseJob) wait() tea.Cmd {
 // — the chart and the frontier's table, the cursor on one of its rows.
 type advisorPane struct {
 	st            *theme.Styles
-	keys          KeyMap
+	keys          keys.KeyMap
 	width, height int
 
 	study *study.Study // the file the advice is of, nil before the first open
@@ -115,7 +116,7 @@ type advisorPane struct {
 
 var _ component = (*advisorPane)(nil)
 
-func newAdvisorPane(st *theme.Styles, keys KeyMap) *advisorPane {
+func newAdvisorPane(st *theme.Styles, keys keys.KeyMap) *advisorPane {
 	return &advisorPane{st: st, keys: keys}
 }
 

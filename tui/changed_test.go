@@ -14,7 +14,7 @@ import (
 // a line diff.
 func TestGoldenChangedSincePreviousCall(t *testing.T) {
 	out := screen(t, fileConfig("../testdata/s10-summarize/run.jsonl"), goldenW, goldenH, "call 1/9",
-		keys(":", "6", "enter"), step{keys: []string{"u"}, wait: "What changed"})
+		pressing(":", "6", "enter"), step{keys: []string{"u"}, wait: "What changed"})
 	for _, want := range []string{"call 6 against call 5", "compaction frame", "-[compacted history — 4 earlier", "+[compacted history — 3 earlier"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("no %q in\n%s", want, out)

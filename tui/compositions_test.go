@@ -270,5 +270,5 @@ func TestGoldenN06CompositionCall(t *testing.T) {
 	// result, its value web-6a8afa not judged, and no knob replays it.
 	cfg := fileConfig(n06)
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/6",
-		keys("w", "G", "enter"), step{wait: "window not in the log"}))
+		pressing("w", "G", "enter"), step{wait: "window not in the log"}))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -27,7 +28,7 @@ const stripLegendRoom = 29
 type detailPane struct {
 	s       *session
 	st      *theme.Styles
-	keys    KeyMap
+	keys    keys.KeyMap
 	width   int // inside the frame
 	height  int
 	focused bool
@@ -64,7 +65,7 @@ type detailPane struct {
 	reqFocus int // the piece to scroll to once, -1 for none
 }
 
-func newDetailPane(st *theme.Styles, keys KeyMap) *detailPane {
+func newDetailPane(st *theme.Styles, keys keys.KeyMap) *detailPane {
 	vp := viewport.New(0, 0)
 	vp.MouseWheelEnabled = true
 	return &detailPane{st: st, keys: keys, vp: vp, latest: new(atomic.Int64), reqFocus: -1}

@@ -12,6 +12,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -25,7 +26,7 @@ const headerHeight = 2
 type header struct {
 	s     *session
 	st    *theme.Styles
-	keys  KeyMap
+	keys  keys.KeyMap
 	name  string
 	width int
 	// loading is the spinner frame while the recording loads, "" after.
@@ -38,7 +39,7 @@ type header struct {
 	note string
 }
 
-func newHeader(st *theme.Styles, keys KeyMap, name string) *header {
+func newHeader(st *theme.Styles, keys keys.KeyMap, name string) *header {
 	return &header{st: st, keys: keys, name: name}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -11,7 +12,7 @@ import (
 // Whatever the width, the hint line says "? help" and "q quit" when they
 // fit at all; where the whole line reaches them it is left as it was.
 func TestHintsKeepHelpAndQuit(t *testing.T) {
-	k := DefaultKeyMap()
+	k := keys.DefaultKeyMap()
 	for _, w := range []int{24, 40, 60, 80, 100, 120, 200} {
 		h := help.New()
 		h.Width = w

@@ -6,6 +6,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/tui/keys"
 )
 
 // Knob is one move of the policy on screen: what a knob key asks for,
@@ -29,7 +30,7 @@ const (
 )
 
 // knobOf is the knob msg moves under k; NoKnob for any other key.
-func (k KeyMap) knobOf(msg tea.KeyMsg) Knob {
+func knobOf(k keys.KeyMap, msg tea.KeyMsg) Knob {
 	for _, b := range []struct {
 		b  key.Binding
 		kn Knob

@@ -7,6 +7,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/tui/keys"
 )
 
 // Step is the knobs' arithmetic, worked by hand from the policy bar's
@@ -64,9 +65,9 @@ func TestStepByHand(t *testing.T) {
 // Every knob key of the default key map names its knob, and a key that
 // is none names NoKnob.
 func TestKnobOfDefaultKeys(t *testing.T) {
-	k := DefaultKeyMap()
+	k := keys.DefaultKeyMap()
 	for key, want := range map[string]Knob{"[": RecentLess, "]": RecentMore, "{": PinsLess, "}": PinsMore, "p": TogglePins, "a": ToggleAnchor, "s": CycleStrategy, "t": ThresholdLess, "T": ThresholdMore, "r": ResetPolicy, "x": NoKnob} {
-		if got := k.knobOf(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(key)}); got != want {
+		if got := knobOf(k, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(key)}); got != want {
 			t.Errorf("%q: knob %d, want %d", key, got, want)
 		}
 	}

@@ -220,7 +220,7 @@ func moreMark(p *textPane) string {
 func (m Model) footer() string {
 	if m.prompt {
 		p := m.st.Title.Render(m.promptText()) + m.digits + "▏  "
-		return p + m.help.ShortHelpView(m.keys.promptHelp())
+		return p + m.help.ShortHelpView(m.keys.PromptHelp())
 	}
 	if m.flash != "" {
 		// an answer to a key names tools, ids and values of the recording

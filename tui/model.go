@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -18,7 +19,7 @@ import (
 type Model struct {
 	cfg  Config
 	st   *theme.Styles
-	keys KeyMap
+	keys keys.KeyMap
 	s    *session // nil until the recording is loaded
 	// lastKnob is the last knob moved (NoKnob before any): moved again,
 	// its policy is the one replayed ahead first (replays.go)
@@ -82,7 +83,7 @@ type Model struct {
 // New is the root model for cfg; nothing is loaded until Init's command
 // runs.
 func New(cfg Config) Model {
-	st, keys := theme.DefaultStyles(), DefaultKeyMap()
+	st, keys := theme.DefaultStyles(), keys.DefaultKeyMap()
 	if cfg.Keys != nil {
 		keys = *cfg.Keys
 	}

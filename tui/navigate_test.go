@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -192,7 +193,7 @@ func TestJumps(t *testing.T) {
 			t.Errorf("c04 %v: at call %d, want %d", c.keys, m.s.call+1, c.call)
 		}
 	}
-	tl := newTimeline(theme.DefaultStyles(), DefaultKeyMap())
+	tl := newTimeline(theme.DefaultStyles(), keys.DefaultKeyMap())
 	tl.s, tl.width = open(t, fileConfig(c04), 200, 40).s, 200
 	marks, legend, _ := strings.Cut(strings.Split(ansi.Strip(tl.View()), "\n")[2], " ▲ here")
 	if strings.Count(marks, "Σ") != 6 || strings.Contains(marks, "×") || !strings.Contains(legend, "Σ folded") {
@@ -292,9 +293,9 @@ func TestPagerFile(t *testing.T) {
 	}
 }
 
-// Every key the KeyMap binds is in the full help, so none is secret.
+// Every key the keys.KeyMap binds is in the full help, so none is secret.
 func TestEveryKeyIsInTheHelp(t *testing.T) {
-	k := DefaultKeyMap()
+	k := keys.DefaultKeyMap()
 	inHelp := map[string]bool{}
 	for _, g := range k.FullHelp() {
 		for _, b := range g {

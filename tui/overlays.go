@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -31,7 +32,7 @@ const (
 )
 
 // opener is the key that opened o, which closes it again, as esc does.
-func (k KeyMap) opener(o overlay) key.Binding {
+func opener(k keys.KeyMap, o overlay) key.Binding {
 	return [...]key.Binding{
 		helpOverlay:       k.Help,
 		problemsOverlay:   k.Problems,
@@ -54,13 +55,13 @@ func newHelp(st *theme.Styles) help.Model {
 	return h
 }
 
-// helpText is the full help: one titled column per KeyMap group,
+// helpText is the full help: one titled column per keys.KeyMap group,
 // placed side by side while they fit in w, then on the next row.
-func helpText(h help.Model, st *theme.Styles, keys KeyMap, w int, mk *marks) string {
+func helpText(h help.Model, st *theme.Styles, keys keys.KeyMap, w int, mk *marks) string {
 	var blocks []string
 	for i, g := range keys.FullHelp() {
 		body := h.FullHelpView([][]key.Binding{g})
-		blocks = append(blocks, st.Title.Render(helpGroups[i])+"\n"+body)
+		blocks = append(blocks, st.Title.Render(keys.HelpGroups()[i])+"\n"+body)
 	}
 	var rows []string
 	var row []string
@@ -95,13 +96,13 @@ func helpText(h help.Model, st *theme.Styles, keys KeyMap, w int, mk *marks) str
 // textPane is an overlay's body: text in a viewport that scrolls with
 // the arrows, the pages and the mouse wheel.
 type textPane struct {
-	keys          KeyMap
+	keys          keys.KeyMap
 	width, height int
 	vp            viewport.Model
 	text          func(w int) string // the content at width w
 }
 
-func newTextPane(keys KeyMap, text func(w int) string) *textPane {
+func newTextPane(keys keys.KeyMap, text func(w int) string) *textPane {
 	vp := viewport.New(0, 0)
 	vp.MouseWheelEnabled = true
 	return &textPane{keys: keys, vp: vp, text: text}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -321,7 +322,7 @@ func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 
 // filterKey edits the filter as it is typed: each key lists what it
 // matches at once.
-func (p *pickerPane) filterKey(k KeyMap, msg tea.KeyMsg) tea.Cmd {
+func (p *pickerPane) filterKey(k keys.KeyMap, msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Close):
 		p.typing = false

@@ -11,6 +11,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -19,12 +20,12 @@ import (
 type policyBar struct {
 	s     *session
 	st    *theme.Styles
-	keys  KeyMap
+	keys  keys.KeyMap
 	width int
 	spin  string // spinner frame while a replay runs
 }
 
-func newPolicyBar(st *theme.Styles, keys KeyMap) *policyBar {
+func newPolicyBar(st *theme.Styles, keys keys.KeyMap) *policyBar {
 	return &policyBar{st: st, keys: keys}
 }
 

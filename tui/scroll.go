@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -10,7 +11,7 @@ import (
 // or half a page, and, when lines (the pane has the keys to itself: it
 // is focused, or an overlay), by a line or to either end. Other messages
 // move nothing.
-func scroll(vp *viewport.Model, k *KeyMap, msg tea.Msg, lines bool) tea.Cmd {
+func scroll(vp *viewport.Model, k *keys.KeyMap, msg tea.Msg, lines bool) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.MouseMsg:
 		var cmd tea.Cmd

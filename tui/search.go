@@ -14,6 +14,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -35,7 +36,7 @@ type searchHit struct {
 type search struct {
 	s      *session
 	st     *theme.Styles
-	keys   KeyMap
+	keys   keys.KeyMap
 	width  int
 	typing bool // the prompt is open
 	query  string
@@ -47,7 +48,7 @@ type search struct {
 	latest *atomic.Int64 // gen, for searches in flight to see they are stale
 }
 
-func newSearch(st *theme.Styles, keys KeyMap) *search {
+func newSearch(st *theme.Styles, keys keys.KeyMap) *search {
 	return &search{st: st, keys: keys, at: -1, latest: new(atomic.Int64)}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -37,7 +38,7 @@ var blocks = []rune("▁▂▃▄▅▆▇█")
 type timeline struct {
 	s     *session
 	st    *theme.Styles
-	keys  KeyMap
+	keys  keys.KeyMap
 	width int
 	memo  timelineCells // the cells of one replay at one width
 }
@@ -63,7 +64,7 @@ type timelineCells struct {
 	folds, drops       bool  // some call folded turns into a summary (Σ), dropped some (×)
 }
 
-func newTimeline(st *theme.Styles, keys KeyMap) *timeline { return &timeline{st: st, keys: keys} }
+func newTimeline(st *theme.Styles, keys keys.KeyMap) *timeline { return &timeline{st: st, keys: keys} }
 
 func (t *timeline) Init() tea.Cmd                       { return nil }
 func (t *timeline) Update(tea.Msg) (tea.Model, tea.Cmd) { return t, nil }

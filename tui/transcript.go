@@ -10,6 +10,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -19,7 +20,7 @@ import (
 // the width of the screen. It is rendered in a tea.Cmd.
 type transcript struct {
 	st            *theme.Styles
-	keys          KeyMap
+	keys          keys.KeyMap
 	width, height int
 	vp            viewport.Model
 	call          int // the call shown; -1 before the first
@@ -29,7 +30,7 @@ type transcript struct {
 	mark          string
 }
 
-func newTranscript(st *theme.Styles, keys KeyMap) *transcript {
+func newTranscript(st *theme.Styles, keys keys.KeyMap) *transcript {
 	vp := viewport.New(0, 0)
 	vp.MouseWheelEnabled = true
 	return &transcript{st: st, keys: keys, vp: vp, call: -1}

@@ -19,7 +19,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/keys"
 )
+
+//go:generate go run ./keydoc -o ../docs/keys.md
 
 // Config is what the program opens.
 type Config struct {
@@ -53,7 +56,7 @@ type Config struct {
 	Clipboard io.Writer
 	// Keys, when set, are the keys the screen answers (a config file's);
 	// nil is DefaultKeyMap.
-	Keys *KeyMap
+	Keys *keys.KeyMap
 }
 
 // Run runs the inspector full screen with the mouse on, until the user

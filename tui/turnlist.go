@@ -10,6 +10,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -44,7 +45,7 @@ type listItem struct {
 type turnList struct {
 	s       *session
 	st      *theme.Styles
-	keys    KeyMap
+	keys    keys.KeyMap
 	width   int // inside the frame
 	height  int
 	cursor  int // index into items; never on a runItem
@@ -58,7 +59,7 @@ type turnList struct {
 	items    []listItem
 }
 
-func newTurnList(st *theme.Styles, keys KeyMap) *turnList {
+func newTurnList(st *theme.Styles, keys keys.KeyMap) *turnList {
 	return &turnList{st: st, keys: keys, focused: true, expanded: map[string]bool{}}
 }
 

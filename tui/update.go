@@ -59,7 +59,7 @@ func (m Model) overlayRoute(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch {
 	case m.overlay == pickerOverlay && (m.picker.typing || (m.picker.filter != "" || m.picker.inRuns) && key.Matches(msg, k.Close)):
 		return m.pickerKey(msg) // a filter takes every key; esc leaves the runs, then clears the filter, before it closes the picker
-	case key.Matches(msg, k.Close, k.opener(m.overlay)):
+	case key.Matches(msg, k.Close, opener(k, m.overlay)):
 		// an advisor's sweep under way is given up (advisorFollows)
 		m.overlay = noOverlay
 		return m, nil
@@ -232,7 +232,7 @@ func (m Model) knobKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.flash = noKnobs
 		return m, nil
 	}
-	kn := m.keys.knobOf(msg)
+	kn := knobOf(m.keys, msg)
 	m.s.applyKnob(kn)
 	m.lastKnob = kn
 	return m.replan()

@@ -1,4 +1,7 @@
-package tui
+// Package keys is every key the inspector answers, in one KeyMap grouped
+// as the help shows it, and the names a config file binds them by. The
+// help screens and the key reference (docs/keys.md) are written from it.
+package keys
 
 import (
 	"slices"
@@ -48,8 +51,6 @@ type KeyMap struct {
 	// Inside a prompt (go to call, search).
 	Confirm, Erase key.Binding
 }
-
-//go:generate go run ./keydoc -o ../docs/keys.md
 
 // DefaultKeyMap is the inspector's keys.
 func DefaultKeyMap() KeyMap {
@@ -160,8 +161,6 @@ var helpGroups = []string{"Calls", "Find", "Turns & detail", "Views", "Policy", 
 // (docs/keys.md, by tui/keydoc).
 func (k KeyMap) HelpGroups() []string { return slices.Clone(helpGroups) }
 
-// PromptHelp is the keys inside a prompt (go to call, search).
-func (k KeyMap) PromptHelp() []key.Binding { return k.promptHelp() }
-
-// promptHelp is the short help while the go-to-call prompt is open.
-func (k KeyMap) promptHelp() []key.Binding { return []key.Binding{k.Confirm, k.Erase, k.Close} }
+// PromptHelp is the keys inside a prompt (go to call, search): the short
+// help while the go-to-call prompt is open.
+func (k KeyMap) PromptHelp() []key.Binding { return []key.Binding{k.Confirm, k.Erase, k.Close} }
