@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -40,7 +41,7 @@ func changedText(s *session, st *theme.Styles, w int) string {
 func windowChange(st *theme.Styles, a, b *window.CallReplay, w int) string {
 	left, entered, edited := compare.WindowDiff(a.Window(), b.Window())
 	head := ansi.Wrap(fmt.Sprintf("call %d against call %d: %s entered, %s left, %s with other text · %d → %d chars",
-		b.Call.Number, a.Call.Number, plural(len(entered), "message"), plural(len(left), "message"), plural(len(edited), "message"),
+		b.Call.Number, a.Call.Number, present.Plural(len(entered), "message"), present.Plural(len(left), "message"), present.Plural(len(edited), "message"),
 		a.WindowChars(), b.WindowChars()), w, "")
 	return head + "\n\n" + messagesDiff(st, diffSides{
 		gone: "left", come: "entered", a: fmt.Sprintf("call %d", a.Call.Number), b: fmt.Sprintf("call %d", b.Call.Number),
@@ -120,7 +121,7 @@ func changedWho(m *model.Message) string {
 
 // changedLine is one message in a line: who, its size, its first words.
 func changedLine(m *model.Message) string {
-	return termtext.Line(fmt.Sprintf("%s · %d chars · %s", changedWho(m), m.Chars(), oneLine(turnText([]*model.Message{m}))))
+	return termtext.Line(fmt.Sprintf("%s · %d chars · %s", changedWho(m), m.Chars(), present.OneLine(turnText([]*model.Message{m}))))
 }
 
 // refreshChanged points the u overlay at the call on screen.

@@ -8,12 +8,12 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
+	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -140,7 +140,7 @@ func (d *detailPane) show(row *window.Row) {
 	w := max(1, d.width)
 	c := d.s.current()
 	fs := d.st.Fate(row.Fate)
-	d.head = wrapLines(termtext.Line(reason(*row, c, d.s.policy)+guessNote(*row, c, d.s)), fs, w)
+	d.head = present.WrapLines(termtext.Line(present.TurnReason(*row, c, d.s.policy)+guessNote(*row, c, d.s)), fs, w)
 	sent := "sent to the model on this call"
 	st := d.st.Dim
 	switch {
@@ -160,13 +160,13 @@ func (d *detailPane) show(row *window.Row) {
 			sent += " (a guess: keepRecentTurns " + model.Range(g.K) + " reproduce the same windows)"
 		}
 	}
-	d.head = append(d.head, wrapLines(sent, st, w)...)
+	d.head = append(d.head, present.WrapLines(sent, st, w)...)
 	if row.Messages[0].IsCorrection() && row.First > 0 {
 		// the library's words, sent as a user message: not the person's
-		d.head = append(d.head, wrapLines(fmt.Sprintf("written by the library, not the user: it sends call %d's answer back and asks for a revision (EVIDENCE §9.4)", row.First), d.st.Notice, w)...)
+		d.head = append(d.head, present.WrapLines(fmt.Sprintf("written by the library, not the user: it sends call %d's answer back and asks for a revision (EVIDENCE §9.4)", row.First), d.st.Notice, w)...)
 	}
 	if ch := d.s.changes.of(row.Key); ch != "" {
-		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
+		d.head = append(d.head, present.WrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
 	}
 	d.head = append(d.head, toolStrips(d.s, d.st, row.Messages, w, d.height >= stripLegendRoom)...)
 	if len(d.head) > d.height/2 {
@@ -188,7 +188,7 @@ func (d *detailPane) body(row *window.Row, resized bool) {
 	k := d.bodyFor
 	text, ok := d.cache.get(k)
 	if !ok && quick(row.Messages) {
-		text, ok = renderTurn(d.st, row.Messages, k.width), true
+		text, ok = present.RenderTurn(d.st, row.Messages, k.width), true
 		d.cache.put(k, text)
 	}
 	d.pending, d.want = !ok, 0
@@ -200,7 +200,7 @@ func (d *detailPane) body(row *window.Row, resized bool) {
 			d.want = d.vp.YOffset
 			return
 		}
-		text = d.st.Dim.Render("rendering " + byteSize(int64(turnBytes(row.Messages))) + "…")
+		text = d.st.Dim.Render("rendering " + present.ByteSize(int64(turnBytes(row.Messages))) + "…")
 	}
 	d.setContent(text)
 	d.vp.GotoTop()
@@ -277,7 +277,7 @@ func (d *detailPane) title() string {
 	if d.row == nil {
 		return "Detail"
 	}
-	t := fmt.Sprintf("%s turn · %s · %s chars", d.row.Fate, plural(len(d.row.Messages), "msg"), thousands(turnChars(d.row.Messages)))
+	t := fmt.Sprintf("%s turn · %s · %s chars", d.row.Fate, present.Plural(len(d.row.Messages), "msg"), present.Thousands(turnChars(d.row.Messages)))
 	return t + d.position()
 }
 
@@ -299,27 +299,46 @@ func (d *detailPane) showNote(text string) {
 
 func (d *detailPane) View() string {
 	if d.response || d.request {
-		return lines(d.vp.View(), d.width, d.height)
+		return present.Lines(d.vp.View(), d.width, d.height)
 	}
 	if d.row == nil && d.note != "" {
-		return lines(strings.Join(wrapLines(d.note, d.st.Gone, max(1, d.width)), "\n"), d.width, d.height)
+		return present.Lines(strings.Join(present.WrapLines(d.note, d.st.Gone, max(1, d.width)), "\n"), d.width, d.height)
 	}
 	if d.row == nil {
-		return lines(d.st.Dim.Render("no turn selected"), d.width, d.height)
+		return present.Lines(d.st.Dim.Render("no turn selected"), d.width, d.height)
 	}
 	if len(d.head) == 0 {
-		return lines(d.vp.View(), d.width, d.height)
+		return present.Lines(d.vp.View(), d.width, d.height)
 	}
 	sep := d.st.Border.Render(strings.Repeat("┄", d.width))
-	return lines(strings.Join(d.head, "\n")+"\n"+sep+"\n"+d.vp.View(), d.width, d.height)
+	return present.Lines(strings.Join(d.head, "\n")+"\n"+sep+"\n"+d.vp.View(), d.width, d.height)
 }
 
-// wrapLines wraps plain s to w columns and styles each line on its own,
-// so no style runs on past a line's end into the frame.
-func wrapLines(s string, st lipgloss.Style, w int) []string {
-	ls := strings.Split(ansi.Wrap(s, max(1, w), ""), "\n")
-	for i, l := range ls {
-		ls[i] = st.Render(l)
+// guessNote says, after a turn's reason, when it rests on a knob the
+// log cannot tell (model.Guess): a pin under keepLastToolResults 2 is no
+// pin under 0, which sends the same windows; the rule a turn that left
+// was let go by is each of the equally good policies'.
+func guessNote(row window.Row, c *window.CallReplay, s *session) string {
+	g := s.agent.GuessFor(s.policy)
+	var notes []string
+	switch row.Fate {
+	case window.FatePinned:
+		if len(g.L) > 1 {
+			notes = append(notes, fmt.Sprintf("a guess: keepLastToolResults %s reproduce the same windows, pinned or not", model.Range(g.L)))
+		}
+	case window.FateEvicted, window.FateFolded:
+		for _, m := range row.Messages {
+			if rs := advise.Rules(s.agent, &c.Visit, m, s.policy); rs != nil {
+				notes = append(notes, "under the equally good policies the log cannot tell apart: "+advise.RuleWords("", rs))
+				break
+			}
+		}
+		if len(g.K) > 1 {
+			notes = append(notes, fmt.Sprintf("a guess: keepRecentTurns %s reproduce the same windows", model.Range(g.K)))
+		}
 	}
-	return ls
+	if notes == nil {
+		return ""
+	}
+	return " — " + strings.Join(notes, "; ")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -37,7 +38,7 @@ type judgement struct {
 	// arguments' apart: what the header and the response row show, so
 	// that a frame never judges a call itself (a 6.7 MB result in the
 	// window takes seconds)
-	counts []callTally
+	counts []present.CallTally
 }
 
 // judgeAll judges calls 0..n-1 of a book.
@@ -48,7 +49,7 @@ func judgeAll(b *provenance.Book, n int) judgement {
 
 // judgeUntil is judgeAll, which gives up (false) as soon as stop says so.
 func judgeUntil(b *provenance.Book, n int, stop *atomic.Bool) (judgement, bool) {
-	j := judgement{flags: make([]bool, n), args: make([]bool, n), used: map[*model.Message][]int{}, counts: make([]callTally, n)}
+	j := judgement{flags: make([]bool, n), args: make([]bool, n), used: map[*model.Message][]int{}, counts: make([]present.CallTally, n)}
 	if !judgeInto(&j, b, 0, n, stop) {
 		return judgement{}, false
 	}
@@ -63,8 +64,8 @@ func judgeInto(j *judgement, b *provenance.Book, from, n int, stop *atomic.Bool)
 			return false
 		}
 		ce := b.Call(i)
-		t := tallyOf(ce)
-		j.flags[i], j.args[i], j.counts[i] = t.answer.total() > 0, t.args.total() > 0, t
+		t := present.TallyOf(ce)
+		j.flags[i], j.args[i], j.counts[i] = t.Answer.Total() > 0, t.Args.Total() > 0, t
 		if ce == nil {
 			continue
 		}
@@ -72,7 +73,7 @@ func judgeInto(j *judgement, b *provenance.Book, from, n int, stop *atomic.Bool)
 			if e.Own() != evidence.Left {
 				continue
 			}
-			for _, src := range ownSources(e) {
+			for _, src := range present.OwnSources(e) {
 				m := src.Message()
 				if us := j.used[m]; len(us) == 0 || us[len(us)-1] != i {
 					j.used[m] = append(us, i)
@@ -132,7 +133,7 @@ func stripSpan(n, cur, room int) (from, to int) {
 func lifetimeLines(s *session, st *theme.Styles, m *model.Message, label string, w int) []string {
 	label = termtext.Line(label)
 	lw := min(termtext.Width(label), max(0, w/3))
-	label = pad(fit(label, lw), lw) + " "
+	label = present.Pad(present.Fit(label, lw), lw) + " "
 	used, known := s.usedOutOfView(m)
 	n, room, shift := s.calls(), w-lw-1, 0
 	if n > room { // a stretch around the call on screen, … where calls are left out
@@ -169,7 +170,7 @@ func lifetimeLines(s *session, st *theme.Styles, m *model.Message, label string,
 	if line := caret + " · " + words; termtext.Width(line) <= w {
 		return append(out, st.Dim.Render(line))
 	}
-	return append(append(out, st.Dim.Render(fit(caret, w))), wrapLines(words, st.Dim, w)...)
+	return append(append(out, st.Dim.Render(present.Fit(caret, w))), present.WrapLines(words, st.Dim, w)...)
 }
 
 // callList is 1-based call numbers, "call 7" or "calls 7, 8, 13".
@@ -218,7 +219,7 @@ func toolStrips(s *session, st *theme.Styles, msgs []*model.Message, w int, lege
 		out = append(out, lifetimeLines(s, st, m, label, w)...)
 	}
 	if legend {
-		out = append(out, wrapLines(stripLegend, st.Dim, w)...)
+		out = append(out, present.WrapLines(stripLegend, st.Dim, w)...)
 	}
 	return out
 }

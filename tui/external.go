@@ -12,6 +12,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -54,7 +55,7 @@ func pagerCmd(st *theme.Styles, msgs []*model.Message, numbered bool) tea.Cmd {
 		if numbered {
 			text = renderWindow(st, msgs, 100)
 		} else {
-			text = renderTurn(st, msgs, 100)
+			text = present.RenderTurn(st, msgs, 100)
 		}
 		f, err := os.CreateTemp("", "inspect-*.txt")
 		if err != nil {
@@ -159,13 +160,13 @@ func copiedText(msg copiedMsg) string {
 	case msg.err != nil:
 		return "could not copy: " + msg.err.Error()
 	case msg.big:
-		return "sent " + thousands(msg.chars) + " chars by OSC 52, more than terminals take (tmux drops over 1 MiB of base64): the clipboard likely did not change; o opens it in $PAGER"
+		return "sent " + present.Thousands(msg.chars) + " chars by OSC 52, more than terminals take (tmux drops over 1 MiB of base64): the clipboard likely did not change; o opens it in $PAGER"
 	case msg.tmux:
-		return "copied " + thousands(msg.chars) + " chars to tmux's paste buffer (and on to the clipboard where tmux passes it)"
+		return "copied " + present.Thousands(msg.chars) + " chars to tmux's paste buffer (and on to the clipboard where tmux passes it)"
 	case msg.tmuxE != nil:
-		return "sent " + thousands(msg.chars) + " chars by OSC 52: tmux load-buffer failed (" + termtext.Line(msg.tmuxE.Error()) + ")" + tmuxAdvice
+		return "sent " + present.Thousands(msg.chars) + " chars by OSC 52: tmux load-buffer failed (" + termtext.Line(msg.tmuxE.Error()) + ")" + tmuxAdvice
 	}
-	return "copied " + thousands(msg.chars) + " chars to the clipboard (OSC 52)"
+	return "copied " + present.Thousands(msg.chars) + " chars to the clipboard (OSC 52)"
 }
 
 // plainText is messages' own words, as the library sent them: the

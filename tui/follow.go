@@ -12,6 +12,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -192,7 +193,7 @@ func (g grownFrom) judge(rec *model.Recording, r *window.Replay) (*judgement, *p
 		return nil, nil
 	}
 	n := len(r.Calls)
-	j := judgement{flags: make([]bool, n), args: make([]bool, n), counts: make([]callTally, n), used: make(map[*model.Message][]int, len(g.judged.used))}
+	j := judgement{flags: make([]bool, n), args: make([]bool, n), counts: make([]present.CallTally, n), used: make(map[*model.Message][]int, len(g.judged.used))}
 	copy(j.flags, g.judged.flags[:from])
 	copy(j.args, g.judged.args[:from])
 	copy(j.counts, g.judged.counts[:from])
@@ -356,13 +357,13 @@ func (m Model) fileNote() string {
 	case r != nil && n != nil && !os.SameFile(r, n) && !m.watch.follow:
 		return bad(fmt.Sprintf("%s was replaced since it was read: R reads the new one", name))
 	case r != nil && n != nil && n.Size() < r.Size() && !m.watch.follow:
-		return bad(fmt.Sprintf("%s lost what was read (%s now): the screen shows what it held; R reads it again", name, byteSize(n.Size())))
+		return bad(fmt.Sprintf("%s lost what was read (%s now): the screen shows what it held; R reads it again", name, present.ByteSize(n.Size())))
 	case m.watch.reloading && time.Since(m.watch.reloadAt) > slowRead:
 		return m.st.Unknown.Render(m.stillReading())
 	case m.watch.follow:
 		return m.st.New.Render("following")
 	case m.changed():
-		return m.st.Unknown.Render(fmt.Sprintf("the file changed since it was read (%s now): R reads it again, F follows it", byteSize(max(0, n.Size()))))
+		return m.st.Unknown.Render(fmt.Sprintf("the file changed since it was read (%s now): R reads it again, F follows it", present.ByteSize(max(0, n.Size()))))
 	}
 	return ""
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -54,22 +55,22 @@ func (h *header) View() string {
 	title := h.st.Title.Render("inspect") + " " + h.st.Value.Render(name)
 	switch {
 	case h.err != nil:
-		return lines(title+"  "+h.st.Error.Render("could not open: "+termtext.Line(h.err.Error())), h.width, headerHeight)
+		return present.Lines(title+"  "+h.st.Error.Render("could not open: "+termtext.Line(h.err.Error())), h.width, headerHeight)
 	case h.loading != "" && h.stream != nil:
-		return lines(title+"  "+h.loading+"\n"+h.stream.line(h.st), h.width, headerHeight)
+		return present.Lines(title+"  "+h.loading+"\n"+h.stream.line(h.st), h.width, headerHeight)
 	case h.loading != "":
-		return lines(title+"  "+h.loading+" loading and replaying…", h.width, headerHeight)
+		return present.Lines(title+"  "+h.loading+" loading and replaying…", h.width, headerHeight)
 	}
 	c := h.s.current()
 	if c == nil {
-		return lines(title+"  "+h.st.Dim.Render("no model calls in this recording"), h.width, headerHeight)
+		return present.Lines(title+"  "+h.st.Dim.Render("no model calls in this recording"), h.width, headerHeight)
 	}
 	line1 := h.line1(c, title, name)
 	line2 := h.line2(c)
 	if h.stream != nil {
-		line2 = fit(h.stream.line(h.st), h.width)
+		line2 = present.Fit(h.stream.line(h.st), h.width)
 	}
-	return lines(line1+"\n"+line2, h.width, headerHeight)
+	return present.Lines(line1+"\n"+line2, h.width, headerHeight)
 }
 
 // nameRoom is the most columns the file's name takes when the header is
@@ -94,7 +95,7 @@ func (h *header) line1(c *window.CallReplay, title, name string) string {
 		}
 	}
 	room := max(8, h.width-ansi.StringWidth(rest))
-	return fit(h.st.Value.Render(shortPath(name, room))+rest, h.width)
+	return present.Fit(h.st.Value.Render(shortPath(name, room))+rest, h.width)
 }
 
 // maxWhere is where's shortest way of saying it.
@@ -110,12 +111,12 @@ var labelRoom = [maxWhere + 1]int{-1, -1, -1, 48, 36}
 func (h *header) where(c *window.CallReplay, level int) []string {
 	l, v := h.st.Label.Render, h.st.Value.Render
 	w := c.Window()
-	size := l("window ") + v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w))))
+	size := l("window ") + v(fmt.Sprintf("%s, %s chars", present.Plural(len(w), "msg"), present.Thousands(model.WindowChars(w))))
 	switch {
 	case level >= 3:
-		size = v(plural(len(w), "msg"))
+		size = v(present.Plural(len(w), "msg"))
 	case level >= 2:
-		size = v(fmt.Sprintf("%s, %s chars", plural(len(w), "msg"), thousands(model.WindowChars(w))))
+		size = v(fmt.Sprintf("%s, %s chars", present.Plural(len(w), "msg"), present.Thousands(model.WindowChars(w))))
 	}
 	if provenance.Unjudged(c) { // §15.5: nothing replays it
 		size = l("a composition's own call, ") + h.st.Unknown.Render("its window not in the log")
@@ -126,10 +127,10 @@ func (h *header) where(c *window.CallReplay, level int) []string {
 	switch {
 	case c.Call.Ended && c.Recorded() == window.Differs:
 		// the provider counted what the library sent, not this window
-		size += l(", the library sent ") + v(thousands(c.Call.Usage.Input)) + l(" tok")
+		size += l(", the library sent ") + v(present.Thousands(c.Call.Usage.Input)) + l(" tok")
 	case c.Call.Ended:
 		// the provider's count of what was sent
-		size += l(", ") + v(thousands(c.Call.Usage.Input)) + l(" tok")
+		size += l(", ") + v(present.Thousands(c.Call.Usage.Input)) + l(" tok")
 	case h.s.rec.Tier == model.TierMinimal:
 		size += l(", ") + h.st.Unknown.Render("tokens not in the log") // §16.3: no llm_end at all
 	case failedCall(c):
@@ -158,10 +159,10 @@ func (h *header) where(c *window.CallReplay, level int) []string {
 func (h *header) callNote(c *window.CallReplay, level int) string {
 	var parts []string
 	if h.s.fileNumbers() {
-		parts = append(parts, pick(level > 0, "f", "file call ")+itoa(c.Call.Number))
+		parts = append(parts, present.Pick(level > 0, "f", "file call ")+itoa(c.Call.Number))
 	}
 	if level < maxWhere {
-		parts = append(parts, pick(level > 0, "iter ", "iteration ")+itoa(c.Call.Iteration))
+		parts = append(parts, present.Pick(level > 0, "iter ", "iteration ")+itoa(c.Call.Iteration))
 	}
 	if parts == nil {
 		return ""
@@ -169,20 +170,12 @@ func (h *header) callNote(c *window.CallReplay, level int) string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
-// pick is a when short, else b.
-func pick(short bool, a, b string) string {
-	if short {
-		return a
-	}
-	return b
-}
-
 // line2: the policy in force, the replay against the record, problems
 // and this call's flagged values — the answer's, then the arguments',
 // apart, each whole: the rest is said shorter, or goes, to make room
 // for them.
 func (h *header) line2(c *window.CallReplay) string {
-	ev := h.s.judgedCounts(h.s.call).sideWords(h.st)
+	ev := h.s.judgedCounts(h.s.call).SideWords(h.st)
 	for level := range 4 {
 		segs := h.how(c, level)
 		switch {
@@ -199,7 +192,7 @@ func (h *header) line2(c *window.CallReplay) string {
 			segs = append(ev, segs...) // the counts first: what is cut is the rest
 		}
 		if line := strings.Join(segs, "   "); level == 3 || ansi.StringWidth(line) <= h.width {
-			return fit(line, h.width)
+			return present.Fit(line, h.width)
 		}
 	}
 	return ""
@@ -224,10 +217,10 @@ func (h *header) how(c *window.CallReplay, level int) []string {
 		pol += l(fmt.Sprintf(" (reproduces %d/%d recorded windows)", a.Matched, a.Compared)) // read from the recording, and checked
 	}
 	if h.s.changed() {
-		pol = l("policy ") + h.st.Changed.Render(pick(level >= 2, "yours", "changed by you"))
+		pol = l("policy ") + h.st.Changed.Render(present.Pick(level >= 2, "yours", "changed by you"))
 	}
 	if h.s.composition() {
-		pol = l("policy ") + h.st.Value.Render("none") + l(pick(level >= 2, "", " (a composition's own calls)"))
+		pol = l("policy ") + h.st.Value.Render("none") + l(present.Pick(level >= 2, "", " (a composition's own calls)"))
 	}
 
 	var rec string
@@ -242,7 +235,7 @@ func (h *header) how(c *window.CallReplay, level int) []string {
 	if h.s.replaying {
 		rec = h.st.Unknown.Render("replaying…") // what is on screen is the replay before the knob moved
 	}
-	rec = l(pick(level >= 2, "replay: ", "replay vs recorded: ")) + rec
+	rec = l(present.Pick(level >= 2, "replay: ", "replay vs recorded: ")) + rec
 	probs := h.s.problemCount // the study's: report's and export's count
 	ps := l("problems ") + h.st.Value.Render(fmt.Sprint(probs))
 	if probs > 0 {
@@ -295,7 +288,7 @@ func fitLeft(s string, w int) string {
 
 // joinFlow joins segments on one line, cut to w.
 func joinFlow(segs []string, sep string, w int) string {
-	return fit(strings.Join(segs, sep), w)
+	return present.Fit(strings.Join(segs, sep), w)
 }
 
 // runPosition is the 1-based place of run among rec's runs (the runs of

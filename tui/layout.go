@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // The root model's layout: where each component goes on the screen,
@@ -107,7 +108,7 @@ func (m Model) View() string {
 	// placeholder is wider than the character it stands for).
 	s := m.screen()
 	if f := m.st.Palette().Frame(s); f != s {
-		s = lines(f, m.width, m.height)
+		s = present.Lines(f, m.width, m.height)
 	}
 	return m.drawn(s)
 }
@@ -120,7 +121,7 @@ func (m Model) screen() string {
 	for i, p := range ps {
 		out[i] = part(p.text, p.lines)
 	}
-	return lines(strings.Join(out, "\n"), m.width, m.height)
+	return present.Lines(strings.Join(out, "\n"), m.width, m.height)
 }
 
 // screenPart is what one component drew and the lines it is given.
@@ -175,7 +176,7 @@ func (m Model) panes(h int) string {
 	w := m.width
 	switch {
 	case m.s == nil:
-		return lines("", w, h)
+		return present.Lines("", w, h)
 	case m.overlay == helpOverlay:
 		return box(m.st, "Keys (?, q or esc closes; G the end)"+moreMark(m.keyhelp), m.keyhelp.View(), w, h, true)
 	case m.overlay == problemsOverlay:

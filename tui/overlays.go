@@ -13,6 +13,7 @@ import (
 
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -139,7 +140,7 @@ func (p *textPane) refresh() {
 // more says whether the text runs past the bottom of the pane.
 func (p *textPane) more() bool { return !p.vp.AtBottom() }
 
-func (p *textPane) View() string { return lines(p.vp.View(), p.width, p.height) }
+func (p *textPane) View() string { return present.Lines(p.vp.View(), p.width, p.height) }
 
 // problemsText lists the problems report and export list — what the
 // loader could not use, what the lineage and the replay could not
@@ -174,7 +175,7 @@ func problemsText(s *session, st *theme.Styles, w int) string {
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("Whose window rules, and what the log keeps"))
-	for _, t := range libraryText(s.rec) {
+	for _, t := range present.LibraryText(s.rec) {
 		b.WriteString(ansi.Wrap(termtext.Screen(t, st.Placeholder), w, "") + "\n")
 	}
 	a := s.agent

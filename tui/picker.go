@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -208,7 +209,7 @@ func (p *pickerPane) more() bool {
 
 func (p *pickerPane) View() string {
 	if p.vs == nil || len(p.vs.convs) == 0 {
-		return lines(p.st.Dim.Render("no conversation in this file: it holds no model call"), p.width, p.height)
+		return present.Lines(p.st.Dim.Render("no conversation in this file: it holds no model call"), p.width, p.height)
 	}
 	out := make([]string, 0, p.height)
 	if p.typing || p.filter != "" {
@@ -219,7 +220,7 @@ func (p *pickerPane) View() string {
 	for i := p.top; i < len(rows) && len(out) < p.height; i++ {
 		out = append(out, p.vs.pickerLine(p.st, rows[i], ok && i == p.cursor, p.mine, p.width))
 	}
-	return lines(joinLines(out), p.width, p.height)
+	return present.Lines(joinLines(out), p.width, p.height)
 }
 
 // filterLine is the filter as typed and how much of the file it lists.
@@ -229,13 +230,13 @@ func (p *pickerPane) filterLine() string {
 		caret = "▏"
 	}
 	n := len(p.rows().order)
-	count := fmt.Sprintf("  %s of %s match", thousands(n), plural(p.vs.conversationsAndOwn(), "conversation"))
+	count := fmt.Sprintf("  %s of %s match", present.Thousands(n), present.Plural(p.vs.conversationsAndOwn(), "conversation"))
 	if p.typing {
 		count += " · enter keeps it, esc clears it"
 	} else {
 		count += " · / edits it, esc clears it"
 	}
-	return fit(p.st.Title.Render("filter: ")+termtext.Line(p.filter)+caret+p.st.Dim.Render(count), p.width)
+	return present.Fit(p.st.Title.Render("filter: ")+termtext.Line(p.filter)+caret+p.st.Dim.Render(count), p.width)
 }
 
 // openPicker shows the picker with the cursor on the conversation on
@@ -254,7 +255,7 @@ func (m Model) openPicker() Model {
 	}
 	if m.s.changed() {
 		// the counts are under the recorded policies; say what the knobs make of the one on screen
-		m.picker.mine = "; under your knobs: " + matchText(m.s.replay.Score())
+		m.picker.mine = "; under your knobs: " + present.MatchText(m.s.replay.Score())
 	}
 	m.picker.moveToConv(m.s.views.shown)
 	return m

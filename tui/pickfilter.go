@@ -8,6 +8,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // The picker's filter (/ inside w): what is typed is matched fuzzily, as
@@ -84,13 +85,13 @@ func (vs *views) words() *filterWords {
 	for i, cv := range vs.convs {
 		what := fmt.Sprintf("conversation %d", cv.Number)
 		if cv.Composition {
-			what = compositionWords(cv.Agent) + " its own calls"
+			what = present.CompositionWords(cv.Agent) + " its own calls"
 		}
 		fw.convs[i] = termtext.Line(cv.Agent.Key) + " " + what + vs.passOf(cv)
 		for r, run := range cv.Runs {
 			w := "run " + termtext.Line(run.Run.RunID)
 			if run.Run.Step != "" {
-				w += " " + stepWords(run.Run.Agent, run.Run.Step)
+				w += " " + present.StepWords(run.Run.Agent, run.Run.Step)
 			}
 			fw.runs = append(fw.runs, w)
 			fw.runAt = append(fw.runAt, pickRow{kind: runRow, conv: i, run: r})

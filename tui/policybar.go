@@ -12,6 +12,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -49,8 +50,8 @@ func (b *policyBar) lines() []string {
 		return []string{""}
 	}
 	if b.s.composition() {
-		return []string{fit(b.st.Label.Render("policy  ")+b.st.Value.Render("none")+b.st.Dim.Render(" — a composition's own calls"), b.width),
-			fit(b.st.Unknown.Render(noKnobs), b.width)}
+		return []string{present.Fit(b.st.Label.Render("policy  ")+b.st.Value.Render("none")+b.st.Dim.Render(" — a composition's own calls"), b.width),
+			present.Fit(b.st.Unknown.Render(noKnobs), b.width)}
 	}
 	p, was := b.s.policy, b.s.agent.Recorded
 	knob := func(name string, val any, changed bool) string {
@@ -82,7 +83,7 @@ func (b *policyBar) lines() []string {
 	if n := b.s.agent.MeterNote(p); n != "" {
 		segs = append(segs, b.st.Dim.Render(strings.TrimSpace(n))) // a composition agent's meter is not recorded (§15.6)
 	}
-	return append(flow(segs, "  ", b.width), b.withRules(b.status()))
+	return append(present.Flow(segs, "  ", b.width), b.withRules(b.status()))
 }
 
 // withRules is the status line with, at its end, whose window rules the
@@ -99,18 +100,18 @@ func (b *policyBar) withRules(status string) string {
 		}
 	}
 	r := b.rulesSegment(4)
-	return fit(cutBetweenWords(status, max(0, b.width-len(gap)-ansi.StringWidth(r)))+gap+r, b.width)
+	return present.Fit(present.CutBetweenWords(status, max(0, b.width-len(gap)-ansi.StringWidth(r)))+gap+r, b.width)
 }
 
 // rulesSegment is the rules and the tier, shorter at each level (0–4),
 // and the key of the panel that says them in full.
 func (b *policyBar) rulesSegment(level int) string {
-	r := b.st.Label.Render(rulesWords(b.s.rec.Library, level, b.callWords))
+	r := b.st.Label.Render(present.RulesWords(b.s.rec.Library, level, b.callWords))
 	tier := 0
 	if level >= 4 {
 		tier = 2 // the tier in a word only where the rules are too
 	}
-	if t := tierWords(b.s.rec.Tier, tier); t != "" {
+	if t := present.TierWords(b.s.rec.Tier, tier); t != "" {
 		r += b.st.Label.Render(" · ") + b.st.Unknown.Render(t)
 	}
 	return r + b.st.Label.Render(" (!)")
@@ -153,9 +154,9 @@ func (b *policyBar) sizes() string {
 	}
 	was := model.WindowChars(b.s.recorded.Calls[b.s.call].Window())
 	now := model.WindowChars(c.Window())
-	s := fmt.Sprintf(" · window %s → %s chars", thousands(was), thousands(now))
+	s := fmt.Sprintf(" · window %s → %s chars", present.Thousands(was), present.Thousands(now))
 	if c.Call.Ended {
-		s += fmt.Sprintf(" (recorded: %s tok)", thousands(c.Call.Usage.Input))
+		s += fmt.Sprintf(" (recorded: %s tok)", present.Thousands(c.Call.Usage.Input))
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -39,7 +40,7 @@ func TestReasons(t *testing.T) {
 		var got []string
 		for _, r := range m.s.rows.Rows() {
 			if r.Fate == c.fate {
-				got = append(got, reason(r, m.s.current(), m.s.policy))
+				got = append(got, present.TurnReason(r, m.s.current(), m.s.policy))
 			}
 		}
 		if !strings.Contains(strings.Join(got, "\n"), c.want) {

@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -45,8 +46,8 @@ func recordedText(s *session, st *theme.Styles, w int) string {
 	}
 	replay, rec := c.Window(), c.Call.Recorded
 	col := max(10, (w-5)/2)
-	fmt.Fprintf(&b, "%s │ %s\n", pad(st.Title.Render(fmt.Sprintf("replay · %s", plural(len(replay), "msg"))), col),
-		st.Title.Render(fmt.Sprintf("recorded · %s", plural(len(rec), "msg"))))
+	fmt.Fprintf(&b, "%s │ %s\n", present.Pad(st.Title.Render(fmt.Sprintf("replay · %s", present.Plural(len(replay), "msg"))), col),
+		st.Title.Render(fmt.Sprintf("recorded · %s", present.Plural(len(rec), "msg"))))
 	for _, p := range align(replay, rec) {
 		left, right := "", ""
 		if p[0] >= 0 {
@@ -59,7 +60,7 @@ func recordedText(s *session, st *theme.Styles, w int) string {
 		if p[0] < 0 || p[1] < 0 {
 			mark, style = "≠", st.Differs
 		}
-		fmt.Fprintf(&b, "%s %s %s\n", pad(style.Render(left), col), mark, style.Render(ansi.Truncate(right, col, "…")))
+		fmt.Fprintf(&b, "%s %s %s\n", present.Pad(style.Render(left), col), mark, style.Render(ansi.Truncate(right, col, "…")))
 	}
 	return b.String()
 }
@@ -72,7 +73,7 @@ func recordedLine(i int, m *model.Message, calls bool) string {
 	for k := len(m.ToolCalls) - 1; calls && k >= 0; k-- {
 		text = "→" + termtext.Line(m.ToolCalls[k].Name) + " " + text
 	}
-	return fmt.Sprintf("%2d %s (%s) %s", i, m.Role, thousands(m.Chars()), text)
+	return fmt.Sprintf("%2d %s (%s) %s", i, m.Role, present.Thousands(m.Chars()), text)
 }
 
 // align pairs the messages of two windows by their longest common

@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -45,7 +46,7 @@ func requestLine(s *session, st *theme.Styles, w int) string {
 	r := c.Call.Request
 	parts := []string{st.Title.Render("request") + " " + promptWords(r.SystemPrompt, st), toolWords(r, st)}
 	if win := c.Window(); win != nil || !c.Run.Composition {
-		parts = append(parts, st.Value.Render(plural(len(win), "message"))+" "+thousands(model.WindowChars(win))+" chars")
+		parts = append(parts, st.Value.Render(present.Plural(len(win), "message"))+" "+present.Thousands(model.WindowChars(win))+" chars")
 	} else {
 		parts = append(parts, st.Unknown.Render("messages not in the log"))
 	}
@@ -59,15 +60,15 @@ func promptWords(sp model.SystemPrompt, st *theme.Styles) string {
 	if !ok {
 		return st.Unknown.Render("system prompt not in the log")
 	}
-	words := st.Value.Render("system prompt") + " " + thousands(n) + " chars"
+	words := st.Value.Render("system prompt") + " " + present.Thousands(n) + " chars"
 	switch sp.Source {
 	case model.PromptRecorded:
-		return words + st.Dim.Render(" (recorded, "+plural(len(sp.Pieces), "piece")+")")
+		return words + st.Dim.Render(" (recorded, "+present.Plural(len(sp.Pieces), "piece")+")")
 	case model.PromptAssembled:
 		if len(sp.Pieces) == 0 {
 			return words
 		}
-		return words + st.Dim.Render(" ("+plural(len(sp.Pieces), "piece")+")")
+		return words + st.Dim.Render(" ("+present.Plural(len(sp.Pieces), "piece")+")")
 	}
 	return words + st.Unknown.Render(" (its text is not in the log)")
 }
@@ -77,7 +78,7 @@ func toolWords(r model.Request, st *theme.Styles) string {
 	if !r.ToolsKnown {
 		return st.Unknown.Render("tools not in the log")
 	}
-	return st.Value.Render(plural(len(r.Tools), "tool")) + " " + thousands(toolChars(r.Tools)) + " chars"
+	return st.Value.Render(present.Plural(len(r.Tools), "tool")) + " " + present.Thousands(toolChars(r.Tools)) + " chars"
 }
 
 // toolChars is the characters of the tools' names and descriptions.
@@ -110,7 +111,7 @@ func requestText(s *session, st *theme.Styles, w int) (text string, pieceAt []in
 	w = max(1, w)
 	r := c.Call.Request
 	var out []string
-	add := func(text string, style lipgloss.Style) { out = append(out, wrapLines(text, style, w)...) }
+	add := func(text string, style lipgloss.Style) { out = append(out, present.WrapLines(text, style, w)...) }
 	add("Not part of the window: the library sends the system prompt and the tools with every call; no window strategy drops them, and the window's characters do not count them.", st.Dim)
 	if prev := previousCall(s); prev != nil {
 		changes := requestChanges(prev.Call.Request, r)
@@ -126,7 +127,7 @@ func requestText(s *session, st *theme.Styles, w int) (text string, pieceAt []in
 	n, known := sp.Length()
 	title := "System prompt"
 	if known {
-		title += " · " + thousands(n) + " chars"
+		title += " · " + present.Thousands(n) + " chars"
 	}
 	switch {
 	case sp.Source == model.PromptRecorded:
@@ -136,7 +137,7 @@ func requestText(s *session, st *theme.Styles, w int) (text string, pieceAt []in
 	case sp.Source == model.PromptAssembled && len(sp.Pieces) == 1:
 		title += " · its one injection record"
 	case sp.Source == model.PromptAssembled:
-		title += " · " + plural(len(sp.Pieces), "injection record") + ", joined by a blank line as the library joins them"
+		title += " · " + present.Plural(len(sp.Pieces), "injection record") + ", joined by a blank line as the library joins them"
 	case s.rec.Tier == model.TierMinimal:
 		title += " · not in the log: tier minimal keeps no llm_start and no context.* event"
 	default:
@@ -168,7 +169,7 @@ func requestText(s *session, st *theme.Styles, w int) (text string, pieceAt []in
 	case len(r.Tools) == 0:
 		add("Tools offered · none", st.Title)
 	default:
-		add("Tools offered · "+plural(len(r.Tools), "tool")+" · "+thousands(toolChars(r.Tools))+" chars of names and descriptions (their schemas are not in the log)", st.Title)
+		add("Tools offered · "+present.Plural(len(r.Tools), "tool")+" · "+present.Thousands(toolChars(r.Tools))+" chars of names and descriptions (their schemas are not in the log)", st.Title)
 		for _, t := range r.Tools {
 			name := termtext.Line(t.Name)
 			text := ansi.Wrap(name+"  "+termtext.Screen(t.Description, nil), max(1, w-2), "")
@@ -185,7 +186,7 @@ func requestText(s *session, st *theme.Styles, w int) (text string, pieceAt []in
 		out = append(out, "")
 		add("Slot budgets (context.slot_composed, characters)", st.Title)
 		for _, sl := range r.Slots {
-			line := fmt.Sprintf("%-13s used %s of %s, %s headroom", termtext.Line(sl.Slot), thousands(sl.Used), thousands(sl.Cap), thousands(sl.Headroom))
+			line := fmt.Sprintf("%-13s used %s of %s, %s headroom", termtext.Line(sl.Slot), present.Thousands(sl.Used), present.Thousands(sl.Cap), present.Thousands(sl.Headroom))
 			if sl.DroppedCount > 0 {
 				line += fmt.Sprintf(" · %d dropped", sl.DroppedCount)
 			}
@@ -206,7 +207,7 @@ func pieceLines(p model.PromptPiece, st *theme.Styles, w int) []string {
 	if p.SourceID != "" {
 		head += " " + termtext.Line(p.SourceID)
 	}
-	head += " · " + thousands(model.Len(p.Text)) + " chars"
+	head += " · " + present.Thousands(model.Len(p.Text)) + " chars"
 	if p.Reason != "" {
 		head += " · " + termtext.Line(p.Reason)
 	}

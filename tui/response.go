@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -83,13 +84,13 @@ func (s *session) evidenced(msg evidenceMsg) {
 // arguments' apart, as the background judge (judgeCmd) found them; zero
 // until it answers. What is drawn every frame reads this, never the book
 // itself.
-func (s *session) judgedCounts(i int) callTally {
+func (s *session) judgedCounts(i int) present.CallTally {
 	if s == nil || s.book == nil {
-		return callTally{}
+		return present.CallTally{}
 	}
 	c := s.judgements[s.book].counts
 	if i < 0 || i >= len(c) {
-		return callTally{}
+		return present.CallTally{}
 	}
 	return c[i]
 }
@@ -129,7 +130,7 @@ func responseText(s *session, st *theme.Styles, sugs suggestions, sel, w int) st
 		}
 	}
 	if c.Run.Composition {
-		for _, l := range wrapText(st.Label.Render("outcome: ")+st.Value.Render(compositionOutcome), w) {
+		for _, l := range wrapText(st.Label.Render("outcome: ")+st.Value.Render(present.CompositionOutcome), w) {
 			line(l)
 		}
 	}
@@ -138,7 +139,7 @@ func responseText(s *session, st *theme.Styles, sugs suggestions, sel, w int) st
 		if o == provenance.Refused {
 			style = st.Error // nothing reached the caller: never to be read as returned
 		}
-		for _, l := range wrapText(st.Label.Render("outcome: ")+style.Render(outcomeSentence(o)), w) {
+		for _, l := range wrapText(st.Label.Render("outcome: ")+style.Render(present.OutcomeSentence(o)), w) {
 			line(l)
 		}
 	}
@@ -153,7 +154,7 @@ func responseText(s *session, st *theme.Styles, sugs suggestions, sel, w int) st
 	} else {
 		responseValues(&b, rule, s, st, sugs, sel, w, c, ce)
 	}
-	rule(fmt.Sprintf("text · %s chars", thousands(model.Len(r.Content))))
+	rule(fmt.Sprintf("text · %s chars", present.Thousands(model.Len(r.Content))))
 	if r.Content == "" {
 		line(st.Dim.Render("(no text)"))
 	}
@@ -182,7 +183,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *theme
 	}
 	if provenance.Unjudged(c) {
 		rule("values")
-		for _, l := range wrapText(verdictSentence(provenance.Entry{Verdict: evidence.Unknown}, false)+"; nothing is flagged or counted", w) {
+		for _, l := range wrapText(present.VerdictSentence(provenance.Entry{Verdict: evidence.Unknown}, false)+"; nothing is flagged or counted", w) {
 			line(st.Unknown.Render(l))
 		}
 		return
@@ -193,19 +194,19 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *theme
 		ww = max(ww, len(e.Own())) // the verdicts' words are ASCII
 	}
 	vw = min(vw, max(1, w/3)) // a long value does not push the others' places off screen
-	t := tallyOf(ce)
+	t := present.TallyOf(ce)
 	left := 0
 	// the text of a call that is no answer is narration: it does not
 	// reach the caller, and its flags are counted with the arguments
-	text, textCount := "answer", t.answer
+	text, textCount := "answer", t.Answer
 	narration := len(c.Call.Facts.Response.ToolCalls) > 0 && s.outcomes[c.Call] == "" && !c.Run.Composition
 	if narration {
 		text = "narration"
 	}
 	for _, side := range []struct {
 		in, name string
-		count    tally
-	}{{provenance.InAnswer, text, textCount}, {provenance.InToolCall, "arguments", t.args}} {
+		count    present.Tally
+	}{{provenance.InAnswer, text, textCount}, {provenance.InToolCall, "arguments", t.Args}} {
 		n := 0
 		for _, e := range ce.Values {
 			if e.In == side.in {
@@ -216,16 +217,16 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *theme
 			continue
 		}
 		if narration && side.in == provenance.InAnswer {
-			side.count = tally{}
+			side.count = present.Tally{}
 			for _, e := range ce.Values {
 				if e.In == side.in && e.Flagged() {
-					side.count.add(e.Own())
+					side.count.Add(e.Own())
 				}
 			}
 		}
-		head := fmt.Sprintf("%s · %s", side.name, plural(n, "value"))
-		if side.count.total() > 0 {
-			head += " · " + side.count.words(nil)
+		head := fmt.Sprintf("%s · %s", side.name, present.Plural(n, "value"))
+		if side.count.Total() > 0 {
+			head += " · " + side.count.Words(nil)
 		}
 		rule(head)
 		if n == 0 {
@@ -287,7 +288,7 @@ func responseHead(c *window.CallReplay, run, file int, r model.Response) string 
 		h += " · stop reason " + termtext.Line(*r.StopReason)
 	}
 	if r.Usage != nil {
-		h += fmt.Sprintf(" · %s in / %s out tokens", thousands(r.Usage.Input), thousands(r.Usage.Output))
+		h += fmt.Sprintf(" · %s in / %s out tokens", present.Thousands(r.Usage.Input), present.Thousands(r.Usage.Output))
 	}
 	return h
 }
@@ -327,10 +328,10 @@ func valueLines(b *strings.Builder, s *session, st *theme.Styles, sugs suggestio
 		where = "args " + termtext.Line(*e.ToolCallID)
 	}
 	own := e.Own()
-	word := st.Verdict(own).Render(fmt.Sprintf("%-*s", ww, pick(own == "", "no value", own)))
+	word := st.Verdict(own).Render(fmt.Sprintf("%-*s", ww, present.Pick(own == "", "no value", own)))
 	v := st.Value.Render(termtext.Line(shownValue(e))) // whole: a longer one pushes its place right
 	v += strings.Repeat(" ", max(0, vw-ansi.StringWidth(v)))
-	b.WriteString(fit(mark+word+" "+v+"  "+st.Dim.Render(where), w) + "\n")
+	b.WriteString(present.Fit(mark+word+" "+v+"  "+st.Dim.Render(where), w) + "\n")
 	indent := strings.Repeat(" ", ww+2)
 	// every sentence here quotes the recording (tool names, ids, tokens):
 	// made safe whole, before it is wrapped and measured
@@ -342,10 +343,10 @@ func valueLines(b *strings.Builder, s *session, st *theme.Styles, sugs suggestio
 	if e.Read != nil {
 		say(readSentence(e), st.Dim)
 	}
-	if t := verdictSentence(e, s.rec.Tier == model.TierMinimal); t != "" {
+	if t := present.VerdictSentence(e, s.rec.Tier == model.TierMinimal); t != "" {
 		say(t, st.Dim)
 	}
-	if t := flagSentence(e); t != "" {
+	if t := present.FlagSentence(e); t != "" {
 		say(t, st.Dim)
 	}
 	if c := s.current(); c != nil {
@@ -356,8 +357,8 @@ func valueLines(b *strings.Builder, s *session, st *theme.Styles, sugs suggestio
 	if own != evidence.Left {
 		return
 	}
-	for _, src := range ownSources(e) {
-		say(sourceText(s, sourceWho(src), src), lipgloss.NewStyle())
+	for _, src := range present.OwnSources(e) {
+		say(sourceText(s, present.SourceWho(src), src), lipgloss.NewStyle())
 		for _, l := range lifetimeLines(s, st, src.Message(), "", w-len(indent)) {
 			b.WriteString(indent + l + "\n")
 		}

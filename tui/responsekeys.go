@@ -10,6 +10,7 @@ import (
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // The response block (i): the response of the call on screen and its
@@ -77,7 +78,7 @@ func (m Model) toSource() Model {
 		return m
 	}
 	e := left[min(m.respSel, len(left)-1)]
-	src := ownSources(e)[0]
+	src := present.OwnSources(e)[0]
 	for i := range m.s.replay.Calls {
 		if m.s.replay.Calls[i].Call.Number == src.SentOn[1] {
 			m.overlay = noOverlay
@@ -88,7 +89,7 @@ func (m Model) toSource() Model {
 					break
 				}
 			}
-			name := sourceWho(src)
+			name := present.SourceWho(src)
 			m.flash = fmt.Sprintf("call %d: the last call %s (which held %s) was in view; it left at %d (%s)",
 				i+1, name, e.Value, onScreen(m.s.replay, src.EvictedAt), m.s.ruleWords(src))
 			break

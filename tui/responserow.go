@@ -6,6 +6,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -43,20 +44,20 @@ func (l *turnList) responseLine(selected bool) string {
 	}
 	what := produced(c)
 	if o := l.s.outcomes[c.Call]; o != "" {
-		what += " · " + outcomeWord(o) // first: a refused answer reached no one
+		what += " · " + present.OutcomeWord(o) // first: a refused answer reached no one
 	}
 	if c.Run.Composition {
 		what += " · the composition's result"
 	}
 	t := l.s.judgedCounts(l.s.call)
-	if t.answer.total() > 0 {
-		what += " · " + t.answer.words(nil)
+	if t.Answer.Total() > 0 {
+		what += " · " + t.Answer.Words(nil)
 	}
-	if t.args.total() > 0 {
-		what += " · args: " + t.args.words(nil)
+	if t.Args.Total() > 0 {
+		what += " · args: " + t.Args.Words(nil)
 	}
 	room := max(0, l.width-ansi.StringWidth(head)-1)
-	body := fit(what, room)
+	body := present.Fit(what, room)
 	if selected {
 		body = st.Title.Render(body)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -222,16 +223,16 @@ func (s *search) line(r *window.Replay, p model.Policy) string {
 		count = "searching…"
 	case s.query == "":
 	case len(s.hits) == 0 && s.others > 0:
-		count = fmt.Sprintf("not in this conversation; %s of the file's other conversations hold it (w)", plural(s.others, "message"))
+		count = fmt.Sprintf("not in this conversation; %s of the file's other conversations hold it (w)", present.Plural(s.others, "message"))
 	case len(s.hits) == 0:
 		count = "no message holds it"
 	case s.at < 0:
-		count = fmt.Sprintf("%s (enter goes to the first)", plural(len(s.hits), "hit"))
+		count = fmt.Sprintf("%s (enter goes to the first)", present.Plural(len(s.hits), "hit"))
 	default:
 		count = fmt.Sprintf("hit %d of %d", s.at+1, len(s.hits))
 	}
 	if len(s.hits) >= maxHits {
-		count += " (the first " + thousands(maxHits) + ")"
+		count += " (the first " + present.Thousands(maxHits) + ")"
 	}
 	if len(s.hits) > 0 && s.others > 0 && !s.busy {
 		count += fmt.Sprintf(" · %d more in other conversations (w)", s.others)
@@ -243,7 +244,7 @@ func (s *search) line(r *window.Replay, p model.Policy) string {
 	if d := s.describe(r, p); d != "" {
 		out += s.st.Label.Render(" · ") + d
 	}
-	return fit(out, s.width)
+	return present.Fit(out, s.width)
 }
 
 // markHits shows every place q occurs in text (rendered lines) in the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -189,8 +190,8 @@ func (s *streaming) finalNow(cfg Config, mine *model.Policy) tea.Cmd {
 // it has read, and whether its writer has fallen quiet.
 func (s *streaming) line(st *theme.Styles) string {
 	if s.total <= 0 {
-		out := st.Label.Render("reading · ") + st.Value.Render(byteSize(s.read)) + st.Label.Render(" · ") +
-			st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
+		out := st.Label.Render("reading · ") + st.Value.Render(present.ByteSize(s.read)) + st.Label.Render(" · ") +
+			st.Value.Render(present.Thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
 		if s.src.Waiting != nil && s.src.Waiting() {
 			out += st.Label.Render(" · ") + st.Unknown.Render("the writer is quiet: waiting for more")
 		}
@@ -200,24 +201,11 @@ func (s *streaming) line(st *theme.Styles) string {
 	if s.total > 0 {
 		frac = float64(s.read) / float64(s.total)
 	}
-	size := byteSize(s.read)
+	size := present.ByteSize(s.read)
 	if s.total > 0 {
-		size += " of " + byteSize(s.total)
+		size += " of " + present.ByteSize(s.total)
 	}
 	return st.Label.Render("loading ") + s.bar.ViewAs(min(frac, 1)) + " " +
 		st.Value.Render(fmt.Sprintf("%d%%", int(frac*100))) + st.Label.Render(" · "+size+" · ") +
-		st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
-}
-
-// byteSize is n bytes for a person: 512 B, 3.1 MB, 1.0 GB.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+		st.Value.Render(present.Thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // The "what would have kept it" search (K applies what it found): for
@@ -173,12 +174,12 @@ func (m Model) applySuggestion() (Model, tea.Cmd) {
 // costWords says what a policy costs: "≈41,038 tok vs 34,790 recorded,
 // +18.0%; 2 values still out of view, 1 in answers".
 func costWords(c advise.Cost) string {
-	s := fmt.Sprintf("≈%s tok vs %s recorded, %s", thousands(c.Tokens), thousands(c.Recorded), against(c.Tokens, c.Recorded))
+	s := fmt.Sprintf("≈%s tok vs %s recorded, %s", present.Thousands(c.Tokens), present.Thousands(c.Recorded), against(c.Tokens, c.Recorded))
 	n := c.OutOfView.Answers + c.OutOfView.Arguments
 	if n == 0 {
 		return s + "; no value out of view"
 	}
-	return s + fmt.Sprintf("; %d %s still out of view, %d in answers", n, pick(n == 1, "value", "values"), c.OutOfView.Answers)
+	return s + fmt.Sprintf("; %d %s still out of view, %d in answers", n, present.Pick(n == 1, "value", "values"), c.OutOfView.Answers)
 }
 
 // onAgent names the agent whose policy the knobs move, when the file

@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -126,7 +127,7 @@ func (t *timeline) callAt(x int) (int, bool) {
 
 func (t *timeline) View() string {
 	if t.s == nil || t.cells() == 0 {
-		return lines("", t.width, timelineHeight)
+		return present.Lines("", t.width, timelineHeight)
 	}
 	w, cw := t.cells(), t.cellWidth()
 	m := t.cellsOf(w)
@@ -155,7 +156,7 @@ func (t *timeline) View() string {
 		marks.add(ms, mark+strings.Repeat(" ", cw-1))
 	}
 	l := t.st.Label.Render
-	return lines(strings.Join([]string{
+	return present.Lines(strings.Join([]string{
 		l(fmt.Sprintf("%-*s", timelineLabel, "chars")) + chars.String() + " " + l(m.charNote),
 		l(fmt.Sprintf("%-*s", timelineLabel, "tok")) + toks.String() + " " + l(m.tokNote),
 		l(fmt.Sprintf("%-*s", timelineLabel, "calls")) + marks.String() + " " + l(t.legend(w*cw)),
@@ -246,7 +247,7 @@ func makeTimelineCells(rp *window.Replay, w int) timelineCells {
 		m.marks[j], m.markStyleIndex[j] = mark, ms
 		m.maxChars, maxTok = max(m.maxChars, m.chars[j]), max(maxTok, m.toks[j])
 	}
-	m.scaleTok, m.tokNote, m.charNote = maxTok, "max "+thousands(maxTok), "max "+thousands(m.maxChars)
+	m.scaleTok, m.tokNote, m.charNote = maxTok, "max "+present.Thousands(maxTok), "max "+present.Thousands(m.maxChars)
 	if !slices.Contains(m.noWindow, false) {
 		m.charNote = "? not in the log"
 	}
@@ -254,7 +255,7 @@ func makeTimelineCells(rp *window.Replay, w int) timelineCells {
 	case !counted:
 		m.tokNote = "? not in the log"
 	case budget:
-		m.scaleTok, m.tokNote = th, "█ = threshold "+thousands(th)
+		m.scaleTok, m.tokNote = th, "█ = threshold "+present.Thousands(th)
 	}
 	return m
 }
@@ -264,7 +265,7 @@ func makeTimelineCells(rp *window.Replay, w int) timelineCells {
 func (t *timeline) legend(w int) string {
 	room := max(0, t.width-timelineLabel-w-1)
 	if n, cells := t.s.calls(), t.cells(); n > cells {
-		return fit(fmt.Sprintf("%.1f calls/cell", float64(n)/float64(cells)), room)
+		return present.Fit(fmt.Sprintf("%.1f calls/cell", float64(n)/float64(cells)), room)
 	}
 	s := ""
 	entries := []string{"▲ here", "× evicted", "≠ differs", "│ run"}

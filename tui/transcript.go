@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -128,7 +129,7 @@ func (t *transcript) title(s *session) string {
 		what = "the replay's window; the log does not record what was sent"
 	}
 	title := fmt.Sprintf("Transcript of call %d · %s · %s, %s chars (v, q or esc closes)",
-		c.Index+1, what, plural(len(w), "msg"), thousands(model.WindowChars(w)))
+		c.Index+1, what, present.Plural(len(w), "msg"), present.Thousands(model.WindowChars(w)))
 	if provenance.Unjudged(c) {
 		title = fmt.Sprintf("Transcript of call %d · %s (v, q or esc closes)", c.Index+1, what)
 	}
@@ -138,7 +139,7 @@ func (t *transcript) title(s *session) string {
 	return title
 }
 
-func (t *transcript) View() string { return lines(t.vp.View(), t.width, t.height) }
+func (t *transcript) View() string { return present.Lines(t.vp.View(), t.width, t.height) }
 
 // renderWindow is every message of a window, numbered, in order.
 func renderWindow(st *theme.Styles, w []*model.Message, width int) string {
@@ -147,7 +148,7 @@ func renderWindow(st *theme.Styles, w []*model.Message, width int) string {
 	}
 	parts := make([]string, len(w))
 	for i, m := range w {
-		parts[i] = st.Title.Render(fmt.Sprintf("#%d", i+1)) + "\n" + renderMessage(st, m, width)
+		parts[i] = st.Title.Render(fmt.Sprintf("#%d", i+1)) + "\n" + present.RenderMessage(st, m, width)
 	}
 	return strings.Join(parts, "\n\n")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -234,13 +235,13 @@ func (l *turnList) title() string {
 
 func (l *turnList) View() string {
 	if l.s == nil || len(l.items) == 0 {
-		return lines(l.st.Dim.Render("no turns at this call"), l.width, l.height)
+		return present.Lines(l.st.Dim.Render("no turns at this call"), l.width, l.height)
 	}
 	out := make([]string, 0, l.height)
 	for i := l.offset; i < len(l.items) && i < l.offset+l.height; i++ {
 		out = append(out, l.line(l.items[i], i == l.cursor))
 	}
-	return lines(strings.Join(out, "\n"), l.width, l.height)
+	return present.Lines(strings.Join(out, "\n"), l.width, l.height)
 }
 
 // line draws one item.
@@ -256,7 +257,7 @@ func (l *turnList) line(it listItem, selected bool) string {
 			at += fmt.Sprintf("–%d", last)
 		}
 		text := fmt.Sprintf("%s %-7s %d turns left@%s · enter", cursorMark(selected, l.focused), window.FateGone, it.n, at)
-		return " " + l.st.Gone.Render(fit(text, l.width-1))
+		return " " + l.st.Gone.Render(present.Fit(text, l.width-1))
 	case responseItem:
 		return l.responseLine(selected)
 	}
@@ -284,16 +285,16 @@ func (l *turnList) row(r window.Row, selected bool) string {
 	}
 	fs := l.st.Fate(r.Fate)
 	head := mark + cursorMark(selected, l.focused) + " " + fs.Render(fmt.Sprintf("%-7s", r.Fate))
-	size := fmt.Sprintf(" %6s", thousands(turnChars(r.Messages)))
+	size := fmt.Sprintf(" %6s", present.Thousands(turnChars(r.Messages)))
 	who := termtext.Line(turnWho(r.Messages))
 	if tag := termtext.Line(rowTag(r)); tag != "" {
 		who += " " + tag
 	}
 	room := l.width - ansi.StringWidth(head) - len(size) - 1
-	who = fit(who, max(0, room))
+	who = present.Fit(who, max(0, room))
 	body := " " + who
 	if rest := room - ansi.StringWidth(who) - 1; rest > 2 {
-		body += " " + l.st.Dim.Render(fit(termtext.Line(turnText(r.Messages)), rest))
+		body += " " + l.st.Dim.Render(present.Fit(termtext.Line(turnText(r.Messages)), rest))
 	}
 	switch {
 	case r.Fate == window.FateGone:
@@ -301,7 +302,7 @@ func (l *turnList) row(r window.Row, selected bool) string {
 	case selected:
 		body = l.st.Title.Render(body)
 	}
-	return head + pad(body, max(0, room+1)) + l.st.Dim.Render(size)
+	return head + present.Pad(body, max(0, room+1)) + l.st.Dim.Render(size)
 }
 
 // rowTag names what the fate word alone does not: the refusal that kept
@@ -330,7 +331,7 @@ func turnWho(msgs []*model.Message) string {
 	if len(msgs) == 0 {
 		return ""
 	}
-	if names := toolNames(msgs); len(names) > 0 {
+	if names := present.ToolNames(msgs); len(names) > 0 {
 		return strings.Join(names, ",")
 	}
 	switch {
@@ -353,7 +354,7 @@ func turnText(msgs []*model.Message) string {
 			}
 			c = c[:cut]
 		}
-		if c = oneLine(c); c != "" {
+		if c = present.OneLine(c); c != "" {
 			return c
 		}
 	}

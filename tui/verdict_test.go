@@ -7,6 +7,7 @@ import (
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // What the screen says of flagged values (docs/rules/evidence.md §9): the
@@ -272,11 +273,11 @@ func TestNeverReadAtTierMinimal(t *testing.T) {
 // read", and counts nothing.
 func TestUnknownValueIsNotTypedNotRead(t *testing.T) {
 	e := provenance.Entry{Value: "web-6a8afa", Verdict: evidence.Unknown}
-	s := verdictSentence(e, false)
+	s := present.VerdictSentence(e, false)
 	if strings.Contains(s, "typed, not read") || !strings.Contains(s, "does not hold this call's window") {
 		t.Errorf("%q", s)
 	}
-	if c := tallyOf(&provenance.CallEvidence{Values: []provenance.Entry{e}}); c.answer.total()+c.args.total() > 0 {
+	if c := present.TallyOf(&provenance.CallEvidence{Values: []provenance.Entry{e}}); c.Answer.Total()+c.Args.Total() > 0 {
 		t.Error("an unknown value counted as flagged")
 	}
 }

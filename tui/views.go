@@ -8,6 +8,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -74,14 +75,14 @@ func (vs *views) label(w int) string {
 	cv := vs.convs[vs.shown]
 	num := fmt.Sprintf("%s · conversation %d/%d", vs.passOf(cv), cv.Number, vs.conversations())
 	if cv.Composition {
-		num = " " + compositionWords(cv.Agent) + " · its own calls"
+		num = " " + present.CompositionWords(cv.Agent) + " · its own calls"
 		if w < 0 || w > 60 {
 			num += ", in no conversation"
 		}
 	}
 	key := termtext.Line(cv.Agent.Key)
 	if w >= 0 {
-		key = fit(key, max(2, w-termtext.Width(num)))
+		key = present.Fit(key, max(2, w-termtext.Width(num)))
 	}
 	return key + num
 }
@@ -141,19 +142,6 @@ func numbersDiffer(r *window.Replay) bool {
 		}
 	}
 	return false
-}
-
-// matchText says how much of a run or conversation the replay matches.
-func matchText(matched, compared int) string {
-	switch {
-	case compared < 0:
-		return "…"
-	case compared == 0:
-		return "nothing recorded to compare"
-	case matched == compared:
-		return fmt.Sprintf("match %d/%d", matched, compared)
-	}
-	return fmt.Sprintf("differs: %d/%d match", matched, compared)
 }
 
 // The picker's rows: an agent's title, a conversation, one of its runs,
@@ -229,40 +217,40 @@ func (vs *views) pickerLine(st *theme.Styles, r pickRow, cursor bool, mine strin
 	switch r.kind {
 	case agentRow:
 		if cv.Composition {
-			return fit(st.Title.Render("composition "+termtext.Line(cv.Agent.Key))+st.Dim.Render(" (its own model calls: no window strategy, in no conversation)"), w)
+			return present.Fit(st.Title.Render("composition "+termtext.Line(cv.Agent.Key))+st.Dim.Render(" (its own model calls: no window strategy, in no conversation)"), w)
 		}
-		return fit(st.Title.Render("agent "+termtext.Line(cv.Agent.Key))+st.Dim.Render(agentNote(cv.Agent)), w)
+		return present.Fit(st.Title.Render("agent "+termtext.Line(cv.Agent.Key))+st.Dim.Render(present.AgentNote(cv.Agent)), w)
 	case convRow:
 		mark := "  "
 		if cursor {
 			mark = "▸ "
 		}
-		line := fmt.Sprintf("%sconversation %d%s · %s · %s · %s", mark, cv.Number, vs.passOf(*cv), plural(len(cv.Runs), "run"), plural(cv.Calls, "call"), matchText(cv.Matched, cv.Compared))
+		line := fmt.Sprintf("%sconversation %d%s · %s · %s · %s", mark, cv.Number, vs.passOf(*cv), present.Plural(len(cv.Runs), "run"), present.Plural(cv.Calls, "call"), present.MatchText(cv.Matched, cv.Compared))
 		if cv.Composition {
-			line = fmt.Sprintf("%s%s %s · its own calls: %d · %s", mark, termtext.Line(cv.Agent.Key), compositionWords(cv.Agent), cv.Calls, compositionMatch(cv.Matched, cv.Compared))
+			line = fmt.Sprintf("%s%s %s · its own calls: %d · %s", mark, termtext.Line(cv.Agent.Key), present.CompositionWords(cv.Agent), cv.Calls, present.CompositionMatch(cv.Matched, cv.Compared))
 		}
 		if r.conv == vs.shown {
 			line += "  (on screen" + mine + ")"
 		}
 		if cursor {
-			return st.Value.Render(fit(line, w))
+			return st.Value.Render(present.Fit(line, w))
 		}
-		return fit(line, w)
+		return present.Fit(line, w)
 	case runRow:
 		run := cv.Runs[r.run]
 		step := ""
 		if run.Run.Step != "" {
-			step = " · " + stepWords(run.Run.Agent, run.Run.Step)
+			step = " · " + present.StepWords(run.Run.Agent, run.Run.Step)
 		}
-		match := matchText(run.Matched, run.Compared)
+		match := present.MatchText(run.Matched, run.Compared)
 		if cv.Composition {
-			match = compositionMatch(run.Matched, run.Compared)
+			match = present.CompositionMatch(run.Matched, run.Compared)
 		}
-		line := fmt.Sprintf("    run %s%s%s · %s · %s", termtext.Line(run.Run.RunID), step, vs.pass(run.Run), plural(len(run.Run.Calls), "call"), match)
+		line := fmt.Sprintf("    run %s%s%s · %s · %s", termtext.Line(run.Run.RunID), step, vs.pass(run.Run), present.Plural(len(run.Run.Calls), "call"), match)
 		if cursor {
-			return st.Value.Render(fit("  ▸ "+line[4:], w))
+			return st.Value.Render(present.Fit("  ▸ "+line[4:], w))
 		}
-		return st.Dim.Render(fit("  "+line, w))
+		return st.Dim.Render(present.Fit("  "+line, w))
 	}
 	return ""
 }
@@ -325,10 +313,10 @@ func (vs *views) columnRows() []pickRow {
 func (vs *views) columnLine(st *theme.Styles, r pickRow, w int) string {
 	cv := &vs.convs[r.conv]
 	if r.kind == agentRow && cv.Composition {
-		return st.Title.Render(fit(termtext.Line(cv.Agent.Key)+" "+compositionWords(cv.Agent), w))
+		return st.Title.Render(present.Fit(termtext.Line(cv.Agent.Key)+" "+present.CompositionWords(cv.Agent), w))
 	}
 	if r.kind == agentRow {
-		return st.Title.Render(fit(termtext.Line(cv.Agent.Key), w))
+		return st.Title.Render(present.Fit(termtext.Line(cv.Agent.Key), w))
 	}
 	mark := "  "
 	if r.conv == vs.shown {
@@ -343,12 +331,12 @@ func (vs *views) columnLine(st *theme.Styles, r pickRow, w int) string {
 	case cv.Compared > 0:
 		ok = "differs"
 	}
-	line := fit(fmt.Sprintf("%sconv %d · %s · %s", mark, cv.Number, plural(cv.Calls, "call"), ok), w)
+	line := present.Fit(fmt.Sprintf("%sconv %d · %s · %s", mark, cv.Number, present.Plural(cv.Calls, "call"), ok), w)
 	if cv.Composition {
 		if cv.Compared == 0 {
 			ok = "no window"
 		}
-		line = fit(fmt.Sprintf("%sits own calls: %d · %s", mark, cv.Calls, ok), w)
+		line = present.Fit(fmt.Sprintf("%sits own calls: %d · %s", mark, cv.Calls, ok), w)
 	}
 	switch {
 	case r.conv == vs.shown:

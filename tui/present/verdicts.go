@@ -1,4 +1,4 @@
-package tui
+package present
 
 import (
 	"fmt"
@@ -16,34 +16,34 @@ import (
 // and what the library checks — and for the tool calls' arguments — the
 // model asking (§9.1) —, and each verdict's sentence.
 
-// tally counts one side's flagged values by inspect's own verdict.
-type tally struct{ left, inText, never, summary int }
+// Tally counts one side's flagged values by inspect's own verdict.
+type Tally struct{ Left, InText, Never, Summary int }
 
-func (t *tally) add(verdict string) {
+func (t *Tally) Add(verdict string) {
 	switch verdict {
 	case evidence.Left:
-		t.left++
+		t.Left++
 	case evidence.InViewText:
-		t.inText++
+		t.InText++
 	case evidence.NeverRead:
-		t.never++
+		t.Never++
 	case evidence.SummaryUnsupported:
-		t.summary++
+		t.Summary++
 	}
 }
 
-func (t tally) total() int { return t.left + t.inText + t.never + t.summary }
+func (t Tally) Total() int { return t.Left + t.InText + t.Never + t.Summary }
 
 // parts are the counts there are, each with its verdict: "4 left",
 // "1 never read".
-func (t tally) parts() []struct {
+func (t Tally) parts() []struct {
 	n       int
 	verdict string
 } {
 	all := []struct {
 		n       int
 		verdict string
-	}{{t.left, evidence.Left}, {t.inText, evidence.InViewText}, {t.never, evidence.NeverRead}, {t.summary, evidence.SummaryUnsupported}}
+	}{{t.Left, evidence.Left}, {t.InText, evidence.InViewText}, {t.Never, evidence.NeverRead}, {t.Summary, evidence.SummaryUnsupported}}
 	out := all[:0]
 	for _, p := range all {
 		if p.n > 0 {
@@ -53,9 +53,9 @@ func (t tally) parts() []struct {
 	return out
 }
 
-// words is "4 left · 1 never read", the parts there are, each in its
+// Words is "4 left · 1 never read", the parts there are, each in its
 // verdict's style when st is not nil; "" for none.
-func (t tally) words(st *theme.Styles) string {
+func (t Tally) Words(st *theme.Styles) string {
 	var out []string
 	for _, p := range t.parts() {
 		w := fmt.Sprintf("%d %s", p.n, countWord(p.verdict))
@@ -85,15 +85,15 @@ func countWord(verdict string) string {
 	return "only in a summary"
 }
 
-// callTally is one call's flagged values: the answer's and the
+// CallTally is one call's flagged values: the answer's and the
 // arguments', apart.
-type callTally struct{ answer, args tally }
+type CallTally struct{ Answer, Args Tally }
 
-// tallyOf counts ce's flagged values (§10.2) by where they were typed:
+// TallyOf counts ce's flagged values (§10.2) by where they were typed:
 // the answer's, and apart the arguments' and the narration's (the text
 // of a call that is no answer: it does not reach the caller, §10.3.1).
-func tallyOf(ce *provenance.CallEvidence) callTally {
-	var c callTally
+func TallyOf(ce *provenance.CallEvidence) CallTally {
+	var c CallTally
 	if ce == nil {
 		return c
 	}
@@ -102,36 +102,36 @@ func tallyOf(ce *provenance.CallEvidence) callTally {
 			continue
 		}
 		if e.Place != provenance.PlaceAnswer {
-			c.args.add(e.Own())
+			c.Args.Add(e.Own())
 		} else {
-			c.answer.add(e.Own())
+			c.Answer.Add(e.Own())
 		}
 	}
 	return c
 }
 
-// sideWords is "answers: 4 left · 1 never read" and "args: 2 never read",
+// SideWords is "answers: 4 left · 1 never read" and "args: 2 never read",
 // the sides that have any; styled when st is not nil.
-func (c callTally) sideWords(st *theme.Styles) []string {
+func (c CallTally) SideWords(st *theme.Styles) []string {
 	label := func(s string) string { return s }
 	if st != nil {
 		label = func(s string) string { return st.Label.Render(s) }
 	}
 	var out []string
-	if c.answer.total() > 0 {
-		out = append(out, label("answers: ")+c.answer.words(st))
+	if c.Answer.Total() > 0 {
+		out = append(out, label("answers: ")+c.Answer.Words(st))
 	}
-	if c.args.total() > 0 {
-		out = append(out, label("args: ")+c.args.words(st))
+	if c.Args.Total() > 0 {
+		out = append(out, label("args: ")+c.Args.Words(st))
 	}
 	return out
 }
 
-// verdictSentence is what a value's own verdict says in words, for the
+// VerdictSentence is what a value's own verdict says in words, for the
 // verdicts whose word alone does not (left has its sources); "" for the
 // others. minimal: the log is at tier minimal, where the system prompt
 // the model was sent is not in the log (§9.6.1).
-func verdictSentence(e provenance.Entry, minimal bool) string {
+func VerdictSentence(e provenance.Entry, minimal bool) string {
 	inText, near := e.InText, e.Near
 	if e.Read != nil {
 		inText, near = e.Read.InText, e.Read.Near
@@ -146,7 +146,7 @@ func verdictSentence(e provenance.Entry, minimal bool) string {
 				inside = "inside " + termtext.Line(*l.Token)
 			}
 			return fmt.Sprintf("left: read %s of %s, sent on calls %d–%d, evicted at %d (%s); the library's check does not split tokens",
-				inside, termtext.Line(sourceWho(l.Source)), l.Source.SentOn[0], l.Source.SentOn[1], l.Source.EvictedAt, termtext.Line(l.Source.Rule))
+				inside, termtext.Line(SourceWho(l.Source)), l.Source.SentOn[0], l.Source.SentOn[1], l.Source.EvictedAt, termtext.Line(l.Source.Rule))
 		}
 		s := "in no message this conversation sent: typed, not read"
 		if minimal {
@@ -172,10 +172,10 @@ func verdictSentence(e provenance.Entry, minimal bool) string {
 	return ""
 }
 
-// flagSentence says why a judged value is not flagged (the rule of
+// FlagSentence says why a judged value is not flagged (the rule of
 // §10.2 that took it out), or that it is the model's own words too;
 // "" for a flagged value with nothing more to say.
-func flagSentence(e provenance.Entry) string {
+func FlagSentence(e provenance.Entry) string {
 	var s string
 	switch e.Rule {
 	case "", provenance.RuleFlagged, provenance.RuleSummary, provenance.RuleLibraryFloor:
@@ -231,10 +231,10 @@ func inTextSentence(ts []provenance.InText) string {
 	return s + "; the library's check does not split tokens"
 }
 
-// sourceWho names a source as the screen does: toolName's words, or the
+// SourceWho names a source as the screen does: toolName's words, or the
 // library's message in the person's role (a summary frame, a drop notice)
 // for what toolName would call the user's text.
-func sourceWho(src provenance.Source) string {
+func SourceWho(src provenance.Source) string {
 	if w := src.Who(); src.ToolName == nil && w != "user text" {
 		return w
 	}
@@ -252,9 +252,9 @@ func toolName(name, id *string) string {
 	return *name + " " + *id
 }
 
-// outcomeSentence says what became of an answer (§9.4): "" for a call
+// OutcomeSentence says what became of an answer (§9.4): "" for a call
 // that is no answer.
-func outcomeSentence(outcome string) string {
+func OutcomeSentence(outcome string) string {
 	switch outcome {
 	case provenance.Delivered:
 		return "delivered: run() returned it to the caller"
@@ -270,13 +270,13 @@ func outcomeSentence(outcome string) string {
 	return ""
 }
 
-// compositionOutcome says what a composition's own call answered for:
+// CompositionOutcome says what a composition's own call answered for:
 // the composition's result (a Parallel's merge of its branches'
 // answers), which is no agent run's answer and has no outcome of §9.4.
-const compositionOutcome = "none: this is the composition's own call (a merge of its branches' answers); what it answered is the composition's result, not an agent run's answer, and the log does not say what became of it"
+const CompositionOutcome = "none: this is the composition's own call (a merge of its branches' answers); what it answered is the composition's result, not an agent run's answer, and the log does not say what became of it"
 
-// outcomeWord is an answer's outcome on its response row.
-func outcomeWord(outcome string) string {
+// OutcomeWord is an answer's outcome on its response row.
+func OutcomeWord(outcome string) string {
 	switch outcome {
 	case provenance.RevisionAsked:
 		return "revision asked"
@@ -284,9 +284,9 @@ func outcomeWord(outcome string) string {
 	return outcome
 }
 
-// ownSources are the sources of a value's own verdict: its read's, when
+// OwnSources are the sources of a value's own verdict: its read's, when
 // it is a JSON number's token (§9.5).
-func ownSources(e provenance.Entry) []provenance.Source {
+func OwnSources(e provenance.Entry) []provenance.Source {
 	if e.Read != nil {
 		return e.Read.Sources
 	}

@@ -1,4 +1,4 @@
-package tui
+package present
 
 import (
 	"strings"
@@ -13,23 +13,23 @@ import (
 // branches, and a composition's own model calls (§15.5). Every name
 // comes from the recording and goes through termtext.
 
-// compositionMatch is matchText for a composition's own calls, whose
+// CompositionMatch is matchText for a composition's own calls, whose
 // windows the log mostly does not hold (§15.5).
-func compositionMatch(matched, compared int) string {
+func CompositionMatch(matched, compared int) string {
 	if compared == 0 {
 		return "windows not in the log"
 	}
-	return matchText(matched, compared)
+	return MatchText(matched, compared)
 }
 
-// agentNote says what agent a is: its agentId, or its place in the
+// AgentNote says what agent a is: its agentId, or its place in the
 // composition it runs in (§15.1): a Sequence's step, a Loop's body (a run
 // per pass), a swarm's agent, a Conditional's or a Parallel's branch.
-func agentNote(a *model.Agent) string {
+func AgentNote(a *model.Agent) string {
 	if a.HasID {
 		return " (agentId " + termtext.Line(a.AgentID) + ")"
 	}
-	kind, id := composition(a)
+	kind, id := Composition(a)
 	step, in := termtext.Line(a.Step), termtext.Line(kind+" "+id)
 	switch {
 	case kind == "Sequence":
@@ -48,30 +48,30 @@ func agentNote(a *model.Agent) string {
 	return " (a step of " + strings.Join(parts, " / ") + ")"
 }
 
-// stepWords names a run's agent path (§15.1) as its composition calls
+// StepWords names a run's agent path (§15.1) as its composition calls
 // it: a Conditional's or a Parallel's "branch urgent", else the path
 // itself ("body", "body/triage", "step-research").
-func stepWords(a *model.Agent, step string) string {
-	if kind, _ := composition(a); (kind == "Conditional" || kind == "Parallel") && !a.Composition && !strings.Contains(step, "/") {
+func StepWords(a *model.Agent, step string) string {
+	if kind, _ := Composition(a); (kind == "Conditional" || kind == "Parallel") && !a.Composition && !strings.Contains(step, "/") {
 		return "branch " + termtext.Line(step)
 	}
 	return termtext.Line(step)
 }
 
-// compositionWords names the kind of a composition whose own calls these
+// CompositionWords names the kind of a composition whose own calls these
 // are, "(Parallel)", or where it is mounted, "(in Sequence pipeline's
 // step-merge)", for one nested in another's step (§15.1).
-func compositionWords(a *model.Agent) string {
-	kind, id := composition(a)
+func CompositionWords(a *model.Agent) string {
+	kind, id := Composition(a)
 	if a.Step != "" {
 		return "(in " + termtext.Line(kind+" "+id) + "'s " + termtext.Line(a.Step) + ")"
 	}
 	return "(" + termtext.Line(kind) + ")"
 }
 
-// composition is the kind and id of the innermost composition a's path
+// Composition is the kind and id of the innermost composition a's path
 // names ("Loop", "refine"; a swarm is a Loop); "" for a plain agent.
-func composition(a *model.Agent) (kind, id string) {
+func Composition(a *model.Agent) (kind, id string) {
 	if a == nil {
 		return "", ""
 	}

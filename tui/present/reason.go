@@ -1,17 +1,16 @@
-package tui
+package present
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
 )
 
-// reason says in one sentence why a turn has its fate at call c, in the
+// TurnReason says in one sentence why a turn has its fate at call c, in the
 // library's words. It reads the replay's answer; it decides nothing.
-func reason(row window.Row, c *window.CallReplay, p model.Policy) string {
+func TurnReason(row window.Row, c *window.CallReplay, p model.Policy) string {
 	v := &c.Visit
 	switch row.Fate {
 	case window.FateAnchor:
@@ -71,7 +70,7 @@ func evictedReason(row window.Row, c *window.CallReplay, p model.Policy) string 
 		b.WriteString("an earlier drop notice, dropped like any oldest turn; ")
 	}
 	if in, ok := prevInput(c); ok && p.Strategy == model.TokenBudget {
-		fmt.Fprintf(&b, "the previous call used %s input tokens, above thresholdTokens=%d; ", thousands(in), p.ThresholdTokens)
+		fmt.Fprintf(&b, "the previous call used %s input tokens, above thresholdTokens=%d; ", Thousands(in), p.ThresholdTokens)
 	}
 	fmt.Fprintf(&b, "older than the %s, %s", recentTurns(p.KeepRecentTurns), whyNotPinned(row, v, p))
 	if v.Notice != nil {
@@ -95,7 +94,7 @@ func whyNotPinned(row window.Row, v *window.Visit, p model.Policy) string {
 			return fmt.Sprintf("not pinned (its %s pin yielded to newer ones; %d slots)", c.ToolName, p.KeepLastToolResults)
 		}
 	}
-	for _, name := range toolNames(row.Messages) {
+	for _, name := range ToolNames(row.Messages) {
 		for _, c := range v.Candidates() {
 			if c.ToolName == name && c.TurnIndex != row.Turn {
 				return fmt.Sprintf("not pinned (a newer %s result holds that pin)", name)
@@ -143,13 +142,13 @@ func notEngaged(v *window.Visit, c *window.CallReplay, p model.Policy) string {
 		if !ok {
 			return p.Strategy + " does not act on the first call of a run"
 		}
-		return fmt.Sprintf("the previous call used %s input tokens, not above thresholdTokens=%d, so %s did not engage", thousands(in), p.ThresholdTokens, p.Strategy)
+		return fmt.Sprintf("the previous call used %s input tokens, not above thresholdTokens=%d, so %s did not engage", Thousands(in), p.ThresholdTokens, p.Strategy)
 	}
 	return fmt.Sprintf("the window had %d turns, not more than keepRecentTurns=%d, so %s did not engage", len(v.Turns()), p.KeepRecentTurns, p.Strategy)
 }
 
-// toolNames are the tools a turn's messages called or answered for.
-func toolNames(msgs []*model.Message) []string {
+// ToolNames are the tools a turn's messages called or answered for.
+func ToolNames(msgs []*model.Message) []string {
 	var names []string
 	seen := map[string]bool{}
 	add := func(n string) {
@@ -184,33 +183,4 @@ func recentTurns(k int) string {
 		return "1 recent turn"
 	}
 	return fmt.Sprintf("%d recent turns", k)
-}
-
-// guessNote says, after a turn's reason, when it rests on a knob the
-// log cannot tell (model.Guess): a pin under keepLastToolResults 2 is no
-// pin under 0, which sends the same windows; the rule a turn that left
-// was let go by is each of the equally good policies'.
-func guessNote(row window.Row, c *window.CallReplay, s *session) string {
-	g := s.agent.GuessFor(s.policy)
-	var notes []string
-	switch row.Fate {
-	case window.FatePinned:
-		if len(g.L) > 1 {
-			notes = append(notes, fmt.Sprintf("a guess: keepLastToolResults %s reproduce the same windows, pinned or not", model.Range(g.L)))
-		}
-	case window.FateEvicted, window.FateFolded:
-		for _, m := range row.Messages {
-			if rs := advise.Rules(s.agent, &c.Visit, m, s.policy); rs != nil {
-				notes = append(notes, "under the equally good policies the log cannot tell apart: "+advise.RuleWords("", rs))
-				break
-			}
-		}
-		if len(g.K) > 1 {
-			notes = append(notes, fmt.Sprintf("a guess: keepRecentTurns %s reproduce the same windows", model.Range(g.K)))
-		}
-	}
-	if notes == nil {
-		return ""
-	}
-	return " — " + strings.Join(notes, "; ")
 }

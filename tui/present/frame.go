@@ -1,4 +1,4 @@
-package tui
+package present
 
 import (
 	"fmt"
@@ -31,15 +31,15 @@ func renderFrame(st *theme.Styles, m *model.Message, w int) string {
 	}
 	label, _, _ := strings.Cut(m.Content, "\n\n")
 	var b strings.Builder
-	b.WriteString(st.Label.Render(fit(fmt.Sprintf("the library's label · %d messages folded at iteration %d", f.Count, f.Iteration), w)))
+	b.WriteString(st.Label.Render(Fit(fmt.Sprintf("the library's label · %d messages folded at iteration %d", f.Count, f.Iteration), w)))
 	b.WriteByte('\n')
-	b.WriteString(strings.Join(wrapLines(termtext.Line(label), st.Dim, w), "\n"))
+	b.WriteString(strings.Join(WrapLines(termtext.Line(label), st.Dim, w), "\n"))
 	b.WriteByte('\n')
 	if m.Placeholder {
-		b.WriteString(st.Evicted.Render(fit("┄┄ no summary: the library never folded this span ┄┄", w)))
+		b.WriteString(st.Evicted.Render(Fit("┄┄ no summary: the library never folded this span ┄┄", w)))
 	} else {
-		b.WriteString(st.Summary.Render(fit(fmt.Sprintf("┄┄ summary by %s · %s chars (a model's claim) ┄┄",
-			termtext.Line(f.Model), thousands(model.Len(f.Summary))), w)))
+		b.WriteString(st.Summary.Render(Fit(fmt.Sprintf("┄┄ summary by %s · %s chars (a model's claim) ┄┄",
+			termtext.Line(f.Model), Thousands(model.Len(f.Summary))), w)))
 	}
 	b.WriteByte('\n')
 	b.WriteString(renderBody(st, f.Summary, w))
@@ -52,7 +52,7 @@ func foldedReason(row window.Row, c *window.CallReplay, p model.Policy) string {
 	var b strings.Builder
 	b.WriteString("folded here: ")
 	if in, ok := prevInput(c); ok {
-		fmt.Fprintf(&b, "the previous call used %s input tokens, above thresholdTokens=%d; ", thousands(in), p.ThresholdTokens)
+		fmt.Fprintf(&b, "the previous call used %s input tokens, above thresholdTokens=%d; ", Thousands(in), p.ThresholdTokens)
 	}
 	fmt.Fprintf(&b, "older than the %s, %s; ", recentTurns(p.KeepRecentTurns), whyNotPinned(row, v, p))
 	switch f := v.Frame; {

@@ -1,4 +1,4 @@
-package tui
+package present
 
 import (
 	"fmt"
@@ -12,14 +12,14 @@ import (
 // the log's tier keeps (§16): the header says both in a few words, the
 // problems panel (!) in full, as the report's footer does.
 
-// rulesWords is the header's word on the library version's rules, how
+// RulesWords is the header's word on the library version's rules, how
 // they were told and how many recorded windows they reproduce, shorter
 // at each level (0: in full): "rules 9.55–9.56 (told from the log: call
 // 4's plain notice; reproduces 16/16)", the same without the count,
 // "rules 9.55–9.56 (from the log; 16/16)", "rules 9.55–9.56 (from the
 // log)", "rules 9.55–9.56". call is the call's number as the screen says
 // it.
-func rulesWords(lib model.Library, level int, call func(n int) string) string {
+func RulesWords(lib model.Library, level int, call func(n int) string) string {
 	rules := window.RulesNamed(lib.Rules).Versions() // "": not settled, the newest
 	if level >= 4 {
 		return "rules " + rules
@@ -59,10 +59,10 @@ func rulesWords(lib model.Library, level int, call func(n int) string) string {
 	return "rules " + rules + " (" + termtext.Line(how) + ")"
 }
 
-// tierWords is the header's word on a log written at tier minimal, which
+// TierWords is the header's word on a log written at tier minimal, which
 // keeps no usage, no tool events and no run's last window (§16.3); ""
 // at any other tier, which keeps them.
-func tierWords(tier string, level int) string {
+func TierWords(tier string, level int) string {
 	if tier != model.TierMinimal {
 		return ""
 	}
@@ -72,9 +72,9 @@ func tierWords(tier string, level int) string {
 	return "tier minimal: no tokens, tool events or runs' last windows in the log"
 }
 
-// libraryText is the problems panel's section on the rules and the
+// LibraryText is the problems panel's section on the rules and the
 // tier: the report footer's sentence, and what the tier does not keep.
-func libraryText(rec *model.Recording) []string {
+func LibraryText(rec *model.Recording) []string {
 	l := rec.Library
 	named := "no version named"
 	if l.Version != "" {

@@ -1,4 +1,4 @@
-package tui
+package present
 
 import (
 	"bytes"
@@ -19,18 +19,23 @@ import (
 	"github.com/afinspect/inspect/tui/theme"
 )
 
-// renderTurn writes every message of a turn in full, w columns wide:
+// highlightBytes: a message larger than this is shown as plain wrapped
+// text with a note, not highlighted (chroma would need about a second
+// for it, a 6.7 MB result half a minute).
+const highlightBytes = 256 << 10
+
+// RenderTurn writes every message of a turn in full, w columns wide:
 // who sent it, its size, the tool calls with their arguments, and tool
 // results with the tool's own bytes apart from the library's note.
-func renderTurn(st *theme.Styles, msgs []*model.Message, w int) string {
+func RenderTurn(st *theme.Styles, msgs []*model.Message, w int) string {
 	parts := make([]string, 0, len(msgs))
 	for _, m := range msgs {
-		parts = append(parts, renderMessage(st, m, w))
+		parts = append(parts, RenderMessage(st, m, w))
 	}
 	return strings.Join(parts, "\n\n")
 }
 
-func renderMessage(st *theme.Styles, m *model.Message, w int) string {
+func RenderMessage(st *theme.Styles, m *model.Message, w int) string {
 	var b strings.Builder
 	label := m.Role
 	switch {
@@ -46,7 +51,7 @@ func renderMessage(st *theme.Styles, m *model.Message, w int) string {
 	case m.IsFrame():
 		label = frameLabel(m)
 	}
-	b.WriteString(rule(st, fmt.Sprintf("%s · %s chars", label, thousands(m.Chars())), w))
+	b.WriteString(Rule(st, fmt.Sprintf("%s · %s chars", label, Thousands(m.Chars())), w))
 	b.WriteByte('\n')
 	switch {
 	case m.Role == model.RoleTool:
@@ -58,10 +63,10 @@ func renderMessage(st *theme.Styles, m *model.Message, w int) string {
 	}
 	for _, tc := range m.ToolCalls {
 		b.WriteString("\n")
-		b.WriteString(st.ToolCall.Render(fit(fmt.Sprintf("→ calls %s  (id %s)", termtext.Line(tc.Name), termtext.Line(tc.ID)), w)))
+		b.WriteString(st.ToolCall.Render(Fit(fmt.Sprintf("→ calls %s  (id %s)", termtext.Line(tc.Name), termtext.Line(tc.ID)), w)))
 		if len(tc.Args) > 0 {
 			b.WriteString("\n")
-			b.WriteString(indent(renderBody(st, string(tc.Args), w-2), "  "))
+			b.WriteString(Indent(renderBody(st, string(tc.Args), w-2), "  "))
 		}
 	}
 	return b.String()
@@ -75,11 +80,11 @@ func renderToolResult(st *theme.Styles, m *model.Message, w int) string {
 		return renderBody(st, own, w)
 	}
 	var b strings.Builder
-	b.WriteString(st.Label.Render(fit(fmt.Sprintf("tool's own bytes · %s chars (toolChars); the library's note of %s chars follows them", thousands(model.Len(own)), thousands(model.Len(note))), w)))
+	b.WriteString(st.Label.Render(Fit(fmt.Sprintf("tool's own bytes · %s chars (toolChars); the library's note of %s chars follows them", Thousands(model.Len(own)), Thousands(model.Len(note))), w)))
 	b.WriteByte('\n')
 	b.WriteString(renderBody(st, own, w))
 	b.WriteByte('\n')
-	b.WriteString(st.LibraryNote.Render(fit(fmt.Sprintf("┄┄ library note (not the tool's bytes) · %s chars ┄┄", thousands(model.Len(note))), w)))
+	b.WriteString(st.LibraryNote.Render(Fit(fmt.Sprintf("┄┄ library note (not the tool's bytes) · %s chars ┄┄", Thousands(model.Len(note))), w)))
 	note = termtext.Screen(strings.Trim(note, "\n"), nil)
 	for _, l := range strings.Split(ansi.Wrap(note, max(1, w-2), ""), "\n") {
 		b.WriteString("\n" + st.LibraryNote.Render("┆ "+l))
@@ -95,7 +100,7 @@ func renderBody(st *theme.Styles, s string, w int) string {
 		return st.Dim.Render("(empty)")
 	}
 	if len(s) > highlightBytes {
-		note := st.Dim.Render(fit("not highlighted: "+byteSize(int64(len(s))), w))
+		note := st.Dim.Render(Fit("not highlighted: "+ByteSize(int64(len(s))), w))
 		if pretty, ok := prettyJSON(s); ok {
 			s = pretty
 		}
@@ -208,13 +213,13 @@ func tokenStyle(st *theme.Styles, t chroma.TokenType) (lipgloss.Style, bool) {
 	return lipgloss.Style{}, false
 }
 
-// rule is a labelled horizontal line: "── label ─────".
-func rule(st *theme.Styles, label string, w int) string {
-	head := fit("── "+label+" ", w)
+// Rule is a labelled horizontal line: "── label ─────".
+func Rule(st *theme.Styles, label string, w int) string {
+	head := Fit("── "+label+" ", w)
 	return st.Label.Render(head + strings.Repeat("─", max(0, w-ansi.StringWidth(head))))
 }
 
-func indent(s, by string) string {
+func Indent(s, by string) string {
 	return by + strings.ReplaceAll(s, "\n", "\n"+by)
 }
 

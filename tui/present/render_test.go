@@ -1,4 +1,4 @@
-package tui
+package present
 
 import (
 	"strings"
@@ -60,13 +60,13 @@ func TestToolBytesApartFromNote(t *testing.T) {
 	note := "\n\n[the call ran with \"2h\", the value the tool's rule assumes]"
 	n := float64(model.Len(own))
 	m := &model.Message{Role: model.RoleTool, ToolName: "list", Content: own + note, ToolChars: &n}
-	out := renderMessage(theme.DefaultStyles(), m, 60)
+	out := RenderMessage(theme.DefaultStyles(), m, 60)
 	i, j := strings.Index(out, "library note"), strings.Index(out, `ran with "2h"`)
 	if i < 0 || j < i || strings.Index(out, own) > i {
 		t.Fatalf("the note is not set apart after the tool's bytes:\n%s", out)
 	}
 	plain := &model.Message{Role: model.RoleTool, ToolName: "list", Content: own + note}
-	if out := renderMessage(theme.DefaultStyles(), plain, 60); strings.Contains(out, "library note") {
+	if out := RenderMessage(theme.DefaultStyles(), plain, 60); strings.Contains(out, "library note") {
 		t.Errorf("without toolChars the whole content is the tool's, yet a note is shown:\n%s", out)
 	}
 }

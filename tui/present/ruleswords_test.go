@@ -1,6 +1,7 @@
-package tui
+package present
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/afinspect/inspect/model"
@@ -11,7 +12,7 @@ import (
 // many recorded windows they reproduce; rules the replay chose over the
 // log's own evidence say what the others reproduce.
 func TestRulesWords(t *testing.T) {
-	call := func(n int) string { return "call " + itoa(n) }
+	call := func(n int) string { return "call " + strconv.Itoa(n) }
 	for _, c := range []struct {
 		lib   model.Library
 		level int
@@ -28,7 +29,7 @@ func TestRulesWords(t *testing.T) {
 		{model.Library{}, 0, "rules 9.57–9.62 (no older rule in the log)"},
 		{model.Library{Rules: "9.57", Source: window.VersionByDefault, Matched: 12, Compared: 13}, 4, "rules 9.57–9.62"},
 	} {
-		if got := rulesWords(c.lib, c.level, call); got != c.want {
+		if got := RulesWords(c.lib, c.level, call); got != c.want {
 			t.Errorf("%+v at level %d: %q, want %q", c.lib, c.level, got, c.want)
 		}
 	}
