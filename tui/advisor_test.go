@@ -11,8 +11,8 @@ import (
 
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
-	"github.com/afinspect/inspect/tui/present"
 )
 
 const demoEvidence = "../testdata/demo-evidence/run.jsonl"
@@ -204,7 +204,7 @@ func TestAdvisorArrowsMoveAlongTheFrontier(t *testing.T) {
 // and the one never read stays.
 func TestAdvisorEnterAppliesThePolicy(t *testing.T) {
 	m := openAdvisor(t, 120, 40)
-	before := present.TallyOf(m.s.evidenceAt(m.s.call)).Answer
+	before := provenance.TallyOf(m.s.evidenceAt(m.s.call)).Answer
 	if before.Left != 4 || before.Never != 1 {
 		t.Fatalf("call 13 under the recorded policy: %+v, want 4 left and 1 never read", before)
 	}
@@ -226,7 +226,7 @@ func TestAdvisorEnterAppliesThePolicy(t *testing.T) {
 	if got, own := len(m.s.current().Window()), len(mine.Calls[m.s.call].Window()); got != own {
 		t.Errorf("call 13's window on screen has %d messages, its replay under the pick %d", got, own)
 	}
-	after := present.TallyOf(m.s.evidenceAt(m.s.call)).Answer
+	after := provenance.TallyOf(m.s.evidenceAt(m.s.call)).Answer
 	if after.Left != 0 || after.Never != 1 {
 		t.Errorf("call 13 under the pick: %+v, want 0 left and 1 never read", after)
 	}

@@ -38,7 +38,7 @@ type judgement struct {
 	// arguments' apart: what the header and the response row show, so
 	// that a frame never judges a call itself (a 6.7 MB result in the
 	// window takes seconds)
-	counts []present.CallTally
+	counts []provenance.CallTally
 }
 
 // judgeAll judges calls 0..n-1 of a book.
@@ -49,7 +49,7 @@ func judgeAll(b *provenance.Book, n int) judgement {
 
 // judgeUntil is judgeAll, which gives up (false) as soon as stop says so.
 func judgeUntil(b *provenance.Book, n int, stop *atomic.Bool) (judgement, bool) {
-	j := judgement{flags: make([]bool, n), args: make([]bool, n), used: map[*model.Message][]int{}, counts: make([]present.CallTally, n)}
+	j := judgement{flags: make([]bool, n), args: make([]bool, n), used: map[*model.Message][]int{}, counts: make([]provenance.CallTally, n)}
 	if !judgeInto(&j, b, 0, n, stop) {
 		return judgement{}, false
 	}
@@ -64,7 +64,7 @@ func judgeInto(j *judgement, b *provenance.Book, from, n int, stop *atomic.Bool)
 			return false
 		}
 		ce := b.Call(i)
-		t := present.TallyOf(ce)
+		t := provenance.TallyOf(ce)
 		j.flags[i], j.args[i], j.counts[i] = t.Answer.Total() > 0, t.Args.Total() > 0, t
 		if ce == nil {
 			continue
@@ -73,7 +73,7 @@ func judgeInto(j *judgement, b *provenance.Book, from, n int, stop *atomic.Bool)
 			if e.Own() != evidence.Left {
 				continue
 			}
-			for _, src := range present.OwnSources(e) {
+			for _, src := range e.OwnSources() {
 				m := src.Message()
 				if us := j.used[m]; len(us) == 0 || us[len(us)-1] != i {
 					j.used[m] = append(us, i)

@@ -193,7 +193,7 @@ func (g grownFrom) judge(rec *model.Recording, r *window.Replay) (*judgement, *p
 		return nil, nil
 	}
 	n := len(r.Calls)
-	j := judgement{flags: make([]bool, n), args: make([]bool, n), counts: make([]present.CallTally, n), used: make(map[*model.Message][]int, len(g.judged.used))}
+	j := judgement{flags: make([]bool, n), args: make([]bool, n), counts: make([]provenance.CallTally, n), used: make(map[*model.Message][]int, len(g.judged.used))}
 	copy(j.flags, g.judged.flags[:from])
 	copy(j.args, g.judged.args[:from])
 	copy(j.counts, g.judged.counts[:from])

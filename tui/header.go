@@ -175,7 +175,7 @@ func (h *header) callNote(c *window.CallReplay, level int) string {
 // apart, each whole: the rest is said shorter, or goes, to make room
 // for them.
 func (h *header) line2(c *window.CallReplay) string {
-	ev := h.s.judgedCounts(h.s.call).SideWords(h.st)
+	ev := present.SideWords(h.s.judgedCounts(h.s.call), h.st)
 	for level := range 4 {
 		segs := h.how(c, level)
 		switch {

@@ -84,13 +84,13 @@ func (s *session) evidenced(msg evidenceMsg) {
 // arguments' apart, as the background judge (judgeCmd) found them; zero
 // until it answers. What is drawn every frame reads this, never the book
 // itself.
-func (s *session) judgedCounts(i int) present.CallTally {
+func (s *session) judgedCounts(i int) provenance.CallTally {
 	if s == nil || s.book == nil {
-		return present.CallTally{}
+		return provenance.CallTally{}
 	}
 	c := s.judgements[s.book].counts
 	if i < 0 || i >= len(c) {
-		return present.CallTally{}
+		return provenance.CallTally{}
 	}
 	return c[i]
 }
@@ -194,7 +194,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *theme
 		ww = max(ww, len(e.Own())) // the verdicts' words are ASCII
 	}
 	vw = min(vw, max(1, w/3)) // a long value does not push the others' places off screen
-	t := present.TallyOf(ce)
+	t := provenance.TallyOf(ce)
 	left := 0
 	// the text of a call that is no answer is narration: it does not
 	// reach the caller, and its flags are counted with the arguments
@@ -205,7 +205,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *theme
 	}
 	for _, side := range []struct {
 		in, name string
-		count    present.Tally
+		count    provenance.Tally
 	}{{provenance.InAnswer, text, textCount}, {provenance.InToolCall, "arguments", t.Args}} {
 		n := 0
 		for _, e := range ce.Values {
@@ -217,7 +217,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *theme
 			continue
 		}
 		if narration && side.in == provenance.InAnswer {
-			side.count = present.Tally{}
+			side.count = provenance.Tally{}
 			for _, e := range ce.Values {
 				if e.In == side.in && e.Flagged() {
 					side.count.Add(e.Own())
@@ -226,7 +226,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *theme
 		}
 		head := fmt.Sprintf("%s · %s", side.name, present.Plural(n, "value"))
 		if side.count.Total() > 0 {
-			head += " · " + side.count.Words(nil)
+			head += " · " + present.TallyWords(side.count, nil)
 		}
 		rule(head)
 		if n == 0 {
@@ -357,7 +357,7 @@ func valueLines(b *strings.Builder, s *session, st *theme.Styles, sugs suggestio
 	if own != evidence.Left {
 		return
 	}
-	for _, src := range present.OwnSources(e) {
+	for _, src := range e.OwnSources() {
 		say(sourceText(s, present.SourceWho(src), src), lipgloss.NewStyle())
 		for _, l := range lifetimeLines(s, st, src.Message(), "", w-len(indent)) {
 			b.WriteString(indent + l + "\n")

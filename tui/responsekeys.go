@@ -78,7 +78,7 @@ func (m Model) toSource() Model {
 		return m
 	}
 	e := left[min(m.respSel, len(left)-1)]
-	src := present.OwnSources(e)[0]
+	src := e.OwnSources()[0]
 	for i := range m.s.replay.Calls {
 		if m.s.replay.Calls[i].Call.Number == src.SentOn[1] {
 			m.overlay = noOverlay

@@ -51,10 +51,10 @@ func (l *turnList) responseLine(selected bool) string {
 	}
 	t := l.s.judgedCounts(l.s.call)
 	if t.Answer.Total() > 0 {
-		what += " · " + t.Answer.Words(nil)
+		what += " · " + present.TallyWords(t.Answer, nil)
 	}
 	if t.Args.Total() > 0 {
-		what += " · args: " + t.Args.Words(nil)
+		what += " · args: " + present.TallyWords(t.Args, nil)
 	}
 	room := max(0, l.width-ansi.StringWidth(head)-1)
 	body := present.Fit(what, room)

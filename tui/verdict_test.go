@@ -277,7 +277,7 @@ func TestUnknownValueIsNotTypedNotRead(t *testing.T) {
 	if strings.Contains(s, "typed, not read") || !strings.Contains(s, "does not hold this call's window") {
 		t.Errorf("%q", s)
 	}
-	if c := present.TallyOf(&provenance.CallEvidence{Values: []provenance.Entry{e}}); c.Answer.Total()+c.Args.Total() > 0 {
+	if c := provenance.TallyOf(&provenance.CallEvidence{Values: []provenance.Entry{e}}); c.Answer.Total()+c.Args.Total() > 0 {
 		t.Error("an unknown value counted as flagged")
 	}
 }

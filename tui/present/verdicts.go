@@ -16,51 +16,14 @@ import (
 // and what the library checks — and for the tool calls' arguments — the
 // model asking (§9.1) —, and each verdict's sentence.
 
-// Tally counts one side's flagged values by inspect's own verdict.
-type Tally struct{ Left, InText, Never, Summary int }
-
-func (t *Tally) Add(verdict string) {
-	switch verdict {
-	case evidence.Left:
-		t.Left++
-	case evidence.InViewText:
-		t.InText++
-	case evidence.NeverRead:
-		t.Never++
-	case evidence.SummaryUnsupported:
-		t.Summary++
-	}
-}
-
-func (t Tally) Total() int { return t.Left + t.InText + t.Never + t.Summary }
-
-// parts are the counts there are, each with its verdict: "4 left",
-// "1 never read".
-func (t Tally) parts() []struct {
-	n       int
-	verdict string
-} {
-	all := []struct {
-		n       int
-		verdict string
-	}{{t.Left, evidence.Left}, {t.InText, evidence.InViewText}, {t.Never, evidence.NeverRead}, {t.Summary, evidence.SummaryUnsupported}}
-	out := all[:0]
-	for _, p := range all {
-		if p.n > 0 {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// Words is "4 left · 1 never read", the parts there are, each in its
-// verdict's style when st is not nil; "" for none.
-func (t Tally) Words(st *theme.Styles) string {
+// TallyWords is "4 left · 1 never read", the counts there are, each in
+// its verdict's style when st is not nil; "" for none.
+func TallyWords(t provenance.Tally, st *theme.Styles) string {
 	var out []string
-	for _, p := range t.parts() {
-		w := fmt.Sprintf("%d %s", p.n, countWord(p.verdict))
+	for _, p := range t.Counts() {
+		w := fmt.Sprintf("%d %s", p.N, countWord(p.Verdict))
 		if st != nil {
-			w = st.Verdict(p.verdict).Render(w)
+			w = st.Verdict(p.Verdict).Render(w)
 		}
 		out = append(out, w)
 	}
@@ -85,44 +48,19 @@ func countWord(verdict string) string {
 	return "only in a summary"
 }
 
-// CallTally is one call's flagged values: the answer's and the
-// arguments', apart.
-type CallTally struct{ Answer, Args Tally }
-
-// TallyOf counts ce's flagged values (§10.2) by where they were typed:
-// the answer's, and apart the arguments' and the narration's (the text
-// of a call that is no answer: it does not reach the caller, §10.3.1).
-func TallyOf(ce *provenance.CallEvidence) CallTally {
-	var c CallTally
-	if ce == nil {
-		return c
-	}
-	for _, e := range ce.Values {
-		if !e.Flagged() {
-			continue
-		}
-		if e.Place != provenance.PlaceAnswer {
-			c.Args.Add(e.Own())
-		} else {
-			c.Answer.Add(e.Own())
-		}
-	}
-	return c
-}
-
-// SideWords is "answers: 4 left · 1 never read" and "args: 2 never read",
+// SideWords is c as "answers: 4 left · 1 never read" and "args: 2 never read",
 // the sides that have any; styled when st is not nil.
-func (c CallTally) SideWords(st *theme.Styles) []string {
+func SideWords(c provenance.CallTally, st *theme.Styles) []string {
 	label := func(s string) string { return s }
 	if st != nil {
 		label = func(s string) string { return st.Label.Render(s) }
 	}
 	var out []string
 	if c.Answer.Total() > 0 {
-		out = append(out, label("answers: ")+c.Answer.Words(st))
+		out = append(out, label("answers: ")+TallyWords(c.Answer, st))
 	}
 	if c.Args.Total() > 0 {
-		out = append(out, label("args: ")+c.Args.Words(st))
+		out = append(out, label("args: ")+TallyWords(c.Args, st))
 	}
 	return out
 }
@@ -282,13 +220,4 @@ func OutcomeWord(outcome string) string {
 		return "revision asked"
 	}
 	return outcome
-}
-
-// OwnSources are the sources of a value's own verdict: its read's, when
-// it is a JSON number's token (§9.5).
-func OwnSources(e provenance.Entry) []provenance.Source {
-	if e.Read != nil {
-		return e.Read.Sources
-	}
-	return e.Sources
 }
