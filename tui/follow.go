@@ -9,11 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/provenance"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/tui/present"
-	"github.com/afinspect/inspect/window"
 )
 
 // A log still being written: with -f (or F) the file is looked at every
@@ -53,161 +49,6 @@ type watch struct {
 	// failed is why the last read failed ("" when it did not): what is on
 	// screen is what the file held before
 	failed string
-}
-
-// fileLookMsg is sent by lookCmd with what the file is now.
-type fileLookMsg struct {
-	info os.FileInfo
-	err  error
-}
-
-// reloadedMsg is sent by reloadCmd and growCmd with the file read
-// again; read is the file as it was when the read began (what a writer
-// adds during the read is read at the next look), more what reads on
-// from there.
-type reloadedMsg struct {
-	loadedMsg
-	read os.FileInfo
-	more func() (*Stream, error)
-	// grew: it read on from the last read; when that could not be (the
-	// file is not the one read), the file is read from the start
-	grew bool
-}
-
-// lookCmd looks at the file after d.
-func lookCmd(path string, d time.Duration) tea.Cmd {
-	return tea.Tick(d, func(time.Time) tea.Msg {
-		info, err := os.Stat(path)
-		return fileLookMsg{info: info, err: err}
-	})
-}
-
-// reloadCmd reads the whole file again and prepares it, under the policy
-// the user set (mine) if any; following, a last line still being written
-// is waited for.
-func reloadCmd(cfg Config, following bool, mine *model.Policy) tea.Cmd {
-	return func() tea.Msg {
-		info, _ := os.Stat(cfg.Path)
-		open := cfg.Open
-		if following && cfg.Reopen != nil {
-			open = cfg.Reopen
-		}
-		src := open()
-		rec, err := src.Wait()
-		if err != nil {
-			return reloadedMsg{loadedMsg: loadedMsg{err: err}, read: info}
-		}
-		return reloadedMsg{loadedMsg: prepare(cfg, rec, mine), read: info, more: src.More}
-	}
-}
-
-// growCmd reads on what was appended to the file since the recording on
-// screen was read (more), and studies it on from prev, its study.
-func growCmd(cfg Config, more func() (*Stream, error), prev *study.Study, mine *model.Policy, was grownFrom) tea.Cmd {
-	return func() tea.Msg {
-		info, _ := os.Stat(cfg.Path)
-		src, err := more()
-		if err != nil {
-			return reloadedMsg{loadedMsg: loadedMsg{err: err}, read: info, grew: true}
-		}
-		rec, err := src.Wait()
-		if err != nil {
-			return reloadedMsg{loadedMsg: loadedMsg{err: err}, read: info, grew: true}
-		}
-		st, _ := study.Grow(prev, rec, study.Request{Knobs: cfg.Knobs, Recorded: true, Library: cfg.Library})
-		return reloadedMsg{loadedMsg: prepareFrom(st, cfg.View, mine, was), read: info, more: src.More, grew: true}
-	}
-}
-
-// grownFrom is what the screen had of the last part of a file followed
-// as it grows: the recorded replay's book, and its judgement with the
-// book that made it when every call was judged.
-type grownFrom struct {
-	from   *provenance.Book
-	judged *judgement
-	walker *provenance.Book
-	// the replay on screen under the policy the user set, and its book
-	// (nil when the screen shows the recorded one)
-	start     *window.Replay
-	startFrom *provenance.Book
-}
-
-// grownFromScreen is what s has to grow from. Its walker is handed on:
-// s never asks it again.
-func grownFromScreen(s *session) grownFrom {
-	if s == nil || s.recordedBook == nil || s.lent == s.recordedBook {
-		return grownFrom{} // a book lent to an evidence job is not read here: the grown file's is made anew
-	}
-	g := grownFrom{from: s.recordedBook}
-	if j, ok := s.judgements[s.recordedBook]; ok && s.walker != nil {
-		g.judged, g.walker = &j, s.walker
-		s.walker = nil
-	}
-	if s.replay != s.recorded && !s.replaying && s.lent != s.book {
-		g.start, g.startFrom = s.replay, s.book
-	}
-	return g
-}
-
-// replay is conversation v replayed under p: the replay on screen of the
-// last part grown on, where it was under p, else made anew.
-func (g grownFrom) replay(v *study.View, p model.Policy) *window.Replay {
-	if g.start != nil && g.start.Policy == p && p != v.Agent.Recorded {
-		if r := v.GrowReplay(g.start); r != nil {
-			return r
-		}
-	}
-	return v.Replay(p, nil)
-}
-
-// startBook is the book of start, the replay under the user's policy:
-// grown from the last part's where start grew from its replay.
-func (g grownFrom) startBook(rec *model.Recording, start *window.Replay) *provenance.Book {
-	if b := provenance.Grow(g.startFrom, rec, start); b != nil {
-		return b
-	}
-	return provenance.New(rec, start)
-}
-
-// book is the book of r, a replay of rec: grown from the last part's
-// where r grew from its replay, else made anew.
-func (g grownFrom) book(rec *model.Recording, r *window.Replay) *provenance.Book {
-	if b := provenance.Grow(g.from, rec, r); b != nil {
-		return b
-	}
-	return provenance.New(rec, r)
-}
-
-// judge is every call of r judged, when the last part's were and r grew
-// from its replay: the calls they share keep their judgement (a call's
-// values are judged against the windows up to it), the others are
-// judged by the walker grown on (provenance.GrowOn), which is returned
-// to judge the next part; nil otherwise.
-func (g grownFrom) judge(rec *model.Recording, r *window.Replay) (*judgement, *provenance.Book) {
-	if g.judged == nil || g.walker == nil {
-		return nil, nil
-	}
-	w := provenance.GrowOn(g.walker, rec, r)
-	from, ok := w.GrownFrom(g.walker)
-	if w == nil || !ok || from > len(g.judged.flags) {
-		return nil, nil
-	}
-	n := len(r.Calls)
-	j := judgement{flags: make([]bool, n), args: make([]bool, n), counts: make([]provenance.CallTally, n), used: make(map[*model.Message][]int, len(g.judged.used))}
-	copy(j.flags, g.judged.flags[:from])
-	copy(j.args, g.judged.args[:from])
-	copy(j.counts, g.judged.counts[:from])
-	for m, calls := range g.judged.used {
-		k := 0
-		for k < len(calls) && calls[k] < from {
-			k++
-		}
-		if k > 0 {
-			j.used[m] = calls[:k:k]
-		}
-	}
-	judgeInto(&j, w, from, n, nil)
-	return &j, w
 }
 
 // startWatching starts the looks at the file, once, when the first load
@@ -255,9 +96,9 @@ func (m *Model) readAgain() tea.Cmd {
 	if m.watch.more != nil && m.grewOnly() && m.s != nil {
 		more := m.watch.more
 		m.watch.more = nil // a read goes on once
-		return growCmd(m.cfg, more, m.s.study, m.mine(), grownFromScreen(m.s))
+		return growCmd(m.cfg.source(), more, m.s.study, m.mine(), grownFromScreen(m.s))
 	}
-	return reloadCmd(m.cfg, m.watch.follow, m.mine())
+	return reloadCmd(m.cfg.source(), m.watch.follow, m.mine())
 }
 
 // changed: the file is not as it was when it was read (gone files are
@@ -281,7 +122,7 @@ func (m Model) reloaded(msg reloadedMsg) (Model, tea.Cmd) {
 	if msg.err != nil && msg.grew {
 		// not the file that was read, or it lost what was read: from the start
 		m.watch.reloading, m.watch.reloadAt = true, time.Now()
-		return m, reloadCmd(m.cfg, m.watch.follow, m.mine())
+		return m, reloadCmd(m.cfg.source(), m.watch.follow, m.mine())
 	}
 	m.watch.read = msg.read
 	if msg.err != nil {

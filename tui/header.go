@@ -139,7 +139,7 @@ func (h *header) where(c *window.CallReplay, level int) []string {
 		size += l(", ") + h.st.Unknown.Render("no reply yet") // no llm_end
 	}
 	run := l("run ") + v(fmt.Sprintf("%d/%d", runPosition(h.s.rec, c.Run), len(h.s.rec.Runs)))
-	if label := h.s.views.label(labelRoom[min(level, maxWhere)]); label != "" {
+	if label := viewsLabel(h.s.views, labelRoom[min(level, maxWhere)]); label != "" {
 		run = v(label) + l(" (w) · ") + run // which agent and conversation
 	}
 	switch {
@@ -300,4 +300,28 @@ func runPosition(rec *model.Recording, run *model.Run) int {
 		}
 	}
 	return run.Index
+}
+
+// viewsLabel names the conversation on screen for the header: its agent, the
+// pass when its segment holds several (§15.2), and its number of the
+// file's conversations ("" for a file of one) — or the composition whose
+// own calls these are; the agent's key cut so the label takes at most w
+// columns (-1: whole).
+func viewsLabel(vs *views, w int) string {
+	if vs == nil || len(vs.convs) <= 1 && (len(vs.convs) == 0 || !vs.convs[0].Composition) {
+		return ""
+	}
+	cv := vs.convs[vs.shown]
+	num := fmt.Sprintf("%s · conversation %d/%d", vs.passOf(cv), cv.Number, vs.conversations())
+	if cv.Composition {
+		num = " " + present.CompositionWords(cv.Agent) + " · its own calls"
+		if w < 0 || w > 60 {
+			num += ", in no conversation"
+		}
+	}
+	key := termtext.Line(cv.Agent.Key)
+	if w >= 0 {
+		key = present.Fit(key, max(2, w-termtext.Width(num)))
+	}
+	return key + num
 }

@@ -38,7 +38,7 @@ func open(tb testing.TB, cfg Config, w, h int) Model {
 	tb.Helper()
 	m := New(cfg)
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	return settle(m, loadCmd(cfg))
+	return settle(m, loadCmd(cfg.source()))
 }
 
 func send(m Model, msg tea.Msg) Model {

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
@@ -157,22 +156,3 @@ func (s *session) file(book *provenance.Book, j judgement) {
 // smallJudge is how many calls are judged at once on a key press when
 // the background pass has not answered yet (a few milliseconds' work).
 const smallJudge = 300
-
-// judgingKey answers x/X while the calls are still being judged: a small
-// recording is judged at once; a large one (many calls, or large windows)
-// says so rather than "no later call".
-func (m *Model) judgingKey(msg tea.KeyMsg) bool {
-	s := m.s
-	if !key.Matches(msg, m.keys.NextFlagged, m.keys.PrevFlagged) || s.book == nil {
-		return false
-	}
-	if _, done := s.judgements[s.book]; done {
-		return false
-	}
-	if s.smallToJudge() && s.lent != s.book {
-		s.file(s.book, judgeAll(s.book, s.calls()))
-		return false
-	}
-	m.flash = "still judging every call's values…"
-	return true
-}

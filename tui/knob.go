@@ -1,12 +1,10 @@
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"slices"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
-	"github.com/afinspect/inspect/tui/keys"
 )
 
 // Knob is one move of the policy on screen: what a knob key asks for,
@@ -28,26 +26,6 @@ const (
 	ThresholdMore
 	ResetPolicy
 )
-
-// knobOf is the knob msg moves under k; NoKnob for any other key.
-func knobOf(k keys.KeyMap, msg tea.KeyMsg) Knob {
-	for _, b := range []struct {
-		b  key.Binding
-		kn Knob
-	}{
-		{k.RecentLess, RecentLess}, {k.RecentMore, RecentMore},
-		{k.PinsLess, PinsLess}, {k.PinsMore, PinsMore},
-		{k.TogglePins, TogglePins}, {k.ToggleAnchor, ToggleAnchor},
-		{k.Strategy, CycleStrategy},
-		{k.ThresholdLess, ThresholdLess}, {k.ThresholdMore, ThresholdMore},
-		{k.Reset, ResetPolicy},
-	} {
-		if key.Matches(msg, b.b) {
-			return b.kn
-		}
-	}
-	return NoKnob
-}
 
 // Step is p after knob kn, with the pin limit to restore when pins come
 // back on (lastPins); a is the agent whose policy the knobs move: its
@@ -96,4 +74,21 @@ func Step(p model.Policy, lastPins int, a *study.Agent, kn Knob) (_ model.Policy
 		lastPins = p.KeepLastToolResults
 	}
 	return p, lastPins, true
+}
+
+// nextStrategy cycles through the strategies a replay can run
+// (summarize-oldest with placeholder summaries where the library did not
+// fold), and the recorded one even when it is none of them (so the user
+// can get back to it).
+func nextStrategy(cur, recorded string) string {
+	order := []string{model.SlidingWindow, model.TokenBudget, model.SummarizeOldest}
+	if !slices.Contains(order, recorded) && recorded != "" {
+		order = append(order, recorded)
+	}
+	for i, s := range order {
+		if s == cur {
+			return order[(i+1)%len(order)]
+		}
+	}
+	return order[0]
 }

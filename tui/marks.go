@@ -61,7 +61,7 @@ func (m Model) markKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		if m.s.fileNumbers() {
 			where += fmt.Sprintf(" (file call %d)", c.Call.Number)
 		}
-		if l := m.s.views.label(-1); l != "" {
+		if l := viewsLabel(m.s.views, -1); l != "" {
 			where += " of " + l
 		}
 		m.marks.at[r] = markedCall{fileCall: c.Call.Number, where: where}

@@ -119,7 +119,7 @@ func (m Model) Init() tea.Cmd {
 		open := m.cfg.Open
 		return tea.Batch(func() tea.Msg { return streamOpenedMsg{open()} }, m.spin.Tick)
 	}
-	return tea.Batch(loadCmd(m.cfg), m.spin.Tick)
+	return tea.Batch(loadCmd(m.cfg.source()), m.spin.Tick)
 }
 
 // streamOpenedMsg is sent by Init's command once Config.Open has started

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
@@ -53,6 +54,11 @@ type pickerPane struct {
 	filter string
 	typing bool
 	shown  *rowIndex
+	// words is what the filter matches in words, of the file wordsOf
+	// (made on the first filter; a conversation of the same file picked
+	// keeps them)
+	words   *filterWords
+	wordsOf *model.Recording
 	// inRuns: → took the cursor into the runs of conversation runsOf,
 	// where ↑/↓ step them and enter opens the conversation at the run;
 	// ← takes it back out
@@ -218,7 +224,7 @@ func (p *pickerPane) View() string {
 	rows := p.rows().rows
 	_, ok := p.at()
 	for i := p.top; i < len(rows) && len(out) < p.height; i++ {
-		out = append(out, p.vs.pickerLine(p.st, rows[i], ok && i == p.cursor, p.mine, p.width))
+		out = append(out, pickerLine(p.vs, p.st, rows[i], ok && i == p.cursor, p.mine, p.width))
 	}
 	return present.Lines(joinLines(out), p.width, p.height)
 }
@@ -351,7 +357,7 @@ func (p *pickerPane) filterKey(k keys.KeyMap, msg tea.KeyMsg) tea.Cmd {
 func (p *pickerPane) setFilter(f string) {
 	p.filter, p.shown, p.inRuns = f, nil, false
 	if strings.TrimSpace(f) != "" {
-		p.shown = p.vs.filterRows(strings.TrimSpace(f))
+		p.shown = p.filterRows(strings.TrimSpace(f))
 	}
 	p.top = 0
 	p.moveTo(0, 1)
@@ -376,7 +382,7 @@ func (m Model) viewed(msg viewMsg) Model {
 	}
 	if old := m.s.views; old != nil && msg.views != nil && old.all == msg.views.all {
 		// the same file's conversations: their rows are the same
-		msg.views.rows, msg.views.column, msg.views.filter = old.rows, old.column, old.filter
+		msg.views.rows, msg.views.column = old.rows, old.column
 	}
 	m.s = nil
 	m.loaded(newSession(m.cfg.Name, msg.loadedMsg))
@@ -384,4 +390,113 @@ func (m Model) viewed(msg viewMsg) Model {
 		m.landOnFileCall()
 	}
 	return m
+}
+
+// pickerLine draws one row of the picker, w columns at most: cursor
+// says the cursor is on it, mine what the knobs the user moved make of
+// the conversation on screen.
+func pickerLine(vs *views, st *theme.Styles, r pickRow, cursor bool, mine string, w int) string {
+	cv := &vs.convs[r.conv]
+	switch r.kind {
+	case agentRow:
+		if cv.Composition {
+			return present.Fit(st.Title.Render("composition "+termtext.Line(cv.Agent.Key))+st.Dim.Render(" (its own model calls: no window strategy, in no conversation)"), w)
+		}
+		return present.Fit(st.Title.Render("agent "+termtext.Line(cv.Agent.Key))+st.Dim.Render(present.AgentNote(cv.Agent)), w)
+	case convRow:
+		mark := "  "
+		if cursor {
+			mark = "▸ "
+		}
+		line := fmt.Sprintf("%sconversation %d%s · %s · %s · %s", mark, cv.Number, vs.passOf(*cv), present.Plural(len(cv.Runs), "run"), present.Plural(cv.Calls, "call"), present.MatchText(cv.Matched, cv.Compared))
+		if cv.Composition {
+			line = fmt.Sprintf("%s%s %s · its own calls: %d · %s", mark, termtext.Line(cv.Agent.Key), present.CompositionWords(cv.Agent), cv.Calls, present.CompositionMatch(cv.Matched, cv.Compared))
+		}
+		if r.conv == vs.shown {
+			line += "  (on screen" + mine + ")"
+		}
+		if cursor {
+			return st.Value.Render(present.Fit(line, w))
+		}
+		return present.Fit(line, w)
+	case runRow:
+		run := cv.Runs[r.run]
+		step := ""
+		if run.Run.Step != "" {
+			step = " · " + present.StepWords(run.Run.Agent, run.Run.Step)
+		}
+		match := present.MatchText(run.Matched, run.Compared)
+		if cv.Composition {
+			match = present.CompositionMatch(run.Matched, run.Compared)
+		}
+		line := fmt.Sprintf("    run %s%s%s · %s · %s", termtext.Line(run.Run.RunID), step, vs.pass(run.Run), present.Plural(len(run.Run.Calls), "call"), match)
+		if cursor {
+			return st.Value.Render(present.Fit("  ▸ "+line[4:], w))
+		}
+		return st.Dim.Render(present.Fit("  "+line, w))
+	}
+	return ""
+}
+
+func joinLines(ls []string) string { return strings.Join(ls, "\n") }
+
+// convColumnText lists the conversations compactly, h lines of w
+// columns, the one on screen marked and in view: its agent, its number,
+// its calls and whether they match. Only the lines shown are drawn.
+func convColumnText(vs *views, st *theme.Styles, w, h int) string {
+	if h <= 0 {
+		return "" // a terminal a line or two high has no room for the column's rows
+	}
+	rows := vs.columnRows()
+	at := 0
+	for i, r := range rows {
+		if r.kind == convRow && r.conv == vs.shown {
+			at = i
+			break
+		}
+	}
+	top := max(0, min(at-h/3, len(rows)-h))
+	out := make([]string, 0, h)
+	for _, r := range rows[top:min(len(rows), top+h)] {
+		out = append(out, columnLine(vs, st, r, w))
+	}
+	return joinLines(out)
+}
+
+// columnLine draws one row of the conversations' column.
+func columnLine(vs *views, st *theme.Styles, r pickRow, w int) string {
+	cv := &vs.convs[r.conv]
+	if r.kind == agentRow && cv.Composition {
+		return st.Title.Render(present.Fit(termtext.Line(cv.Agent.Key)+" "+present.CompositionWords(cv.Agent), w))
+	}
+	if r.kind == agentRow {
+		return st.Title.Render(present.Fit(termtext.Line(cv.Agent.Key), w))
+	}
+	mark := "  "
+	if r.conv == vs.shown {
+		mark = "▸ "
+	}
+	ok := "…"
+	switch {
+	case cv.Compared == 0:
+		ok = "—"
+	case cv.Compared > 0 && cv.Matched == cv.Compared:
+		ok = "match"
+	case cv.Compared > 0:
+		ok = "differs"
+	}
+	line := present.Fit(fmt.Sprintf("%sconv %d · %s · %s", mark, cv.Number, present.Plural(cv.Calls, "call"), ok), w)
+	if cv.Composition {
+		if cv.Compared == 0 {
+			ok = "no window"
+		}
+		line = present.Fit(fmt.Sprintf("%sits own calls: %d · %s", mark, cv.Calls, ok), w)
+	}
+	switch {
+	case r.conv == vs.shown:
+		return st.Value.Render(line)
+	case ok == "differs":
+		return st.Differs.Render(line)
+	}
+	return line
 }

@@ -76,10 +76,11 @@ func (s subset) find(pattern string) []fuzzy.Match {
 	return ms
 }
 
-// words makes (once) the texts the filter matches.
-func (vs *views) words() *filterWords {
-	if vs.filter != nil {
-		return vs.filter
+// filterWords makes (once per views) the texts the filter matches.
+func (p *pickerPane) filterWords() *filterWords {
+	vs := p.vs
+	if p.wordsOf == vs.all && p.words != nil {
+		return p.words
 	}
 	fw := &filterWords{convs: make([]string, len(vs.convs)), kept: map[string]*filterHits{}}
 	for i, cv := range vs.convs {
@@ -97,7 +98,7 @@ func (vs *views) words() *filterWords {
 			fw.runAt = append(fw.runAt, pickRow{kind: runRow, conv: i, run: r})
 		}
 	}
-	vs.filter = fw
+	p.words, p.wordsOf = fw, vs.all
 	return fw
 }
 
@@ -133,8 +134,8 @@ func (fw *filterWords) hits(pattern string) *filterHits {
 }
 
 // filterRows are the rows pattern matches, the best first.
-func (vs *views) filterRows(pattern string) *rowIndex {
-	fw := vs.words()
+func (p *pickerPane) filterRows(pattern string) *rowIndex {
+	vs, fw := p.vs, p.filterWords()
 	h := fw.hits(pattern)
 	score := make([]int, len(vs.convs)) // of each conversation's best match, +1 (0: none)
 	whole := make([]bool, len(vs.convs))

@@ -154,7 +154,7 @@ func BenchmarkPickerFilterKey(b *testing.B) {
 			b.StopTimer()
 			m.picker.setFilter("")
 			m.picker.typing = true
-			clear(m.s.views.words().kept)
+			clear(m.picker.filterWords().kept)
 			b.StartTimer()
 			continue
 		}

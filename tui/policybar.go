@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -176,21 +175,4 @@ func (s *session) applyKnob(kn Knob) bool {
 		s.policy, s.lastPins = p, lastPins
 	}
 	return ok
-}
-
-// nextStrategy cycles through the strategies a replay can run
-// (summarize-oldest with placeholder summaries where the library did not
-// fold), and the recorded one even when it is none of them (so the user
-// can get back to it).
-func nextStrategy(cur, recorded string) string {
-	order := []string{model.SlidingWindow, model.TokenBudget, model.SummarizeOldest}
-	if !slices.Contains(order, recorded) && recorded != "" {
-		order = append(order, recorded)
-	}
-	for i, s := range order {
-		if s == cur {
-			return order[(i+1)%len(order)]
-		}
-	}
-	return order[0]
 }

@@ -101,21 +101,21 @@ type loadedMsg struct {
 
 // loadCmd reads the recording and does every slow first step off the UI
 // goroutine: inference (many replays) and the recorded-policy replay.
-func loadCmd(cfg Config) tea.Cmd {
+func loadCmd(src Source) tea.Cmd {
 	return func() tea.Msg {
-		rec, err := cfg.Load()
+		rec, err := src.Load()
 		if err != nil {
 			return loadedMsg{err: err}
 		}
-		return prepare(cfg, rec, nil)
+		return prepare(src, rec, nil)
 	}
 }
 
 // prepare opens rec for the screen and prepares the conversation
-// cfg.View.
-func prepare(cfg Config, rec *model.Recording, mine *model.Policy) loadedMsg {
-	st, _ := study.Open(rec, study.Request{Knobs: cfg.Knobs, Recorded: true, Library: cfg.Library})
-	return prepareView(st, cfg.View, mine)
+// src.View.
+func prepare(src Source, rec *model.Recording, mine *model.Policy) loadedMsg {
+	st, _ := study.Open(rec, src.request())
+	return prepareView(st, src.View, mine)
 }
 
 // prepareView replays conversation number under its agent's recorded

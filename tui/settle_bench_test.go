@@ -41,7 +41,7 @@ func benchSettle(b *testing.B, c rungen.Conversations) {
 		m := New(cfg)
 		next, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 		m = next.(Model)
-		next, _ = m.Update(loadCmd(cfg)())
+		next, _ = m.Update(loadCmd(cfg.source())())
 		m = next.(Model)
 		next, _ = m.Update(judgeCmd(m.s.book, m.s.rec, m.s.replay)())
 		m = next.(Model)
@@ -71,7 +71,7 @@ func BenchmarkFollowUpsLastCall(b *testing.B) {
 			cfg := fileConfig(path)
 			next, _ := New(cfg).Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 			m := next.(Model)
-			next, _ = m.Update(loadCmd(cfg)())
+			next, _ = m.Update(loadCmd(cfg.source())())
 			m = next.(Model)
 			var took time.Duration
 			for b.Loop() {

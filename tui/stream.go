@@ -13,30 +13,6 @@ import (
 	"github.com/afinspect/inspect/tui/theme"
 )
 
-// Stream is a recording being read in the background, so that what has
-// loaded can be shown and stepped through while the rest arrives. cli
-// builds one from the loader.
-type Stream struct {
-	// Progress says how far reading is: bytes read of total (0 when the
-	// size is not known) and model calls so far. Cheap; any goroutine.
-	Progress func() (read, total int64, calls int)
-	// Snapshot is what has loaded so far, safe to replay while reading
-	// goes on.
-	Snapshot func() *model.Recording
-	Done     <-chan struct{} // closed when reading has finished
-	Wait     func() (*model.Recording, error)
-	// Waiting, when set, says the input has nothing more for now (a pipe
-	// whose writer is quiet): what has loaded is shown at once, however
-	// few calls it adds.
-	Waiting func() bool
-	// More, when set, reads on, once reading has finished, what was
-	// appended to the file since: a Stream of the whole file as far as
-	// it is written, read in the time the new lines take. It fails when
-	// the file is not the one read, lost what was read, or is gone;
-	// then the file is read from the start.
-	More func() (*Stream, error)
-}
-
 // How often a stream's progress is read: often until the first calls are
 // on screen (the first frame should not wait), then calmly.
 const (
@@ -49,40 +25,6 @@ type streamTickMsg struct{}
 
 func streamTick(d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return streamTickMsg{} })
-}
-
-// partialMsg is sent by partialCmd with what had loaded when it ran,
-// inferred and replayed; calls is how many model calls that was.
-type partialMsg struct {
-	loadedMsg
-	calls int
-}
-
-// partialCmd prepares what has loaded; prev, the study of the last part
-// shown, is studied on where the new calls leave it as it was
-// (study.Grow): a pipe whose writer trickles has each call it writes on
-// screen at the cost of that call.
-func partialCmd(cfg Config, st *Stream, mine *model.Policy, prev *study.Study) tea.Cmd {
-	return func() tea.Msg {
-		rec := st.Snapshot()
-		n := 0
-		for _, r := range rec.Runs {
-			n += len(r.Calls)
-		}
-		s, _ := study.Grow(prev, rec, study.Request{Knobs: cfg.Knobs, Recorded: true, Library: cfg.Library})
-		return partialMsg{loadedMsg: prepareView(s, cfg.View, mine), calls: n}
-	}
-}
-
-// finalCmd waits for the whole recording and prepares it.
-func finalCmd(cfg Config, st *Stream, mine *model.Policy) tea.Cmd {
-	return func() tea.Msg {
-		rec, err := st.Wait()
-		if err != nil {
-			return loadedMsg{err: err}
-		}
-		return prepare(cfg, rec, mine)
-	}
 }
 
 // streaming is the root model's view of a Stream being read.
@@ -144,7 +86,7 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 			return streamTick(streamFirst)
 		}
 		s.finalStarted = true
-		return finalCmd(cfg, s.src, mine)
+		return finalCmd(cfg.source(), s.src, mine)
 	default:
 	}
 	next := streamTick(s.pace())
@@ -155,7 +97,7 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	quiet := s.src.Waiting != nil && s.src.Waiting()
 	if !s.partialBusy && s.calls > s.shownCalls && (quiet || s.calls >= 2*s.shownCalls && s.worthPartial()) {
 		s.partialBusy, s.partialAt = true, s.now()
-		return tea.Batch(partialCmd(cfg, s.src, mine, s.studied), next)
+		return tea.Batch(partialCmd(cfg.source(), s.src, mine, s.studied), next)
 	}
 	return next
 }
@@ -182,7 +124,7 @@ func (s *streaming) finalNow(cfg Config, mine *model.Policy) tea.Cmd {
 		return nil
 	}
 	s.finalStarted = true
-	return finalCmd(cfg, s.src, mine)
+	return finalCmd(cfg.source(), s.src, mine)
 }
 
 // line is the progress line: a bar, bytes read of total, calls so far.

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -10,12 +9,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
-	"github.com/afinspect/inspect/window"
 )
 
 // timelineHeight is the timeline's lines: window chars, input tokens,
@@ -44,27 +40,6 @@ type timeline struct {
 	memo  timelineCells // the cells of one replay at one width
 }
 
-// timelineCells is what the timeline's cells show but the ▲ of the call
-// on screen: worked out once per replay and width, so that a step costs
-// the cells, not every call's window.
-type timelineCells struct {
-	replay       *window.Replay
-	calls, cells int
-	maxChars     int
-	scaleTok     int
-	tokNote      string
-	charNote     string
-	chars, toks  []int
-	over         []bool
-	// noWindow: no call of the cell has a window the screen can size (a
-	// composition's own, §15.5); noTokens: none has a token count (no
-	// llm_end: tier minimal, a call that failed or is under way)
-	noWindow, noTokens []bool
-	marks              []string
-	markStyleIndex     []int // 0 Dim, 1 Differs, 2 Label, 3 Evicted
-	folds, drops       bool  // some call folded turns into a summary (Σ), dropped some (×)
-}
-
 func newTimeline(st *theme.Styles, keys keys.KeyMap) *timeline { return &timeline{st: st, keys: keys} }
 
 func (t *timeline) Init() tea.Cmd                       { return nil }
@@ -83,9 +58,6 @@ func (t *timeline) cells() int {
 
 // bucket is the calls [from, to) that cell j shows.
 func (t *timeline) bucket(j int) (from, to int) { return bucketOf(j, t.s.calls(), t.cells()) }
-
-// bucketOf is the calls [from, to) of n that cell j of w shows.
-func bucketOf(j, n, w int) (from, to int) { return j * n / w, max(j*n/w+1, (j+1)*n/w) }
 
 // cellWidth is the columns each cell takes: more than one when there
 // are few calls, up to four, and on a wide terminal what is left after
@@ -157,8 +129,8 @@ func (t *timeline) View() string {
 	}
 	l := t.st.Label.Render
 	return present.Lines(strings.Join([]string{
-		l(fmt.Sprintf("%-*s", timelineLabel, "chars")) + chars.String() + " " + l(m.charNote),
-		l(fmt.Sprintf("%-*s", timelineLabel, "tok")) + toks.String() + " " + l(m.tokNote),
+		l(fmt.Sprintf("%-*s", timelineLabel, "chars")) + chars.String() + " " + l(charNote(m)),
+		l(fmt.Sprintf("%-*s", timelineLabel, "tok")) + toks.String() + " " + l(tokNote(m)),
 		l(fmt.Sprintf("%-*s", timelineLabel, "calls")) + marks.String() + " " + l(t.legend(w*cw)),
 	}, "\n"), t.width, timelineHeight)
 }
@@ -204,62 +176,6 @@ func (t *timeline) cellsOf(w int) *timelineCells {
 	return &t.memo
 }
 
-// makeTimelineCells is what w cells show of rp's calls, in one pass over
-// the calls.
-func makeTimelineCells(rp *window.Replay, w int) timelineCells {
-	n := len(rp.Calls)
-	m := timelineCells{replay: rp, calls: n, cells: w,
-		chars: make([]int, w), toks: make([]int, w), over: make([]bool, w),
-		noWindow: make([]bool, w), noTokens: make([]bool, w),
-		marks: make([]string, w), markStyleIndex: make([]int, w)}
-	th := rp.Policy.ThresholdTokens
-	budget := rp.Policy.Strategy == model.TokenBudget && th > 0
-	maxTok, counted := 0, false
-	for j := range w {
-		from, to := bucketOf(j, n, w)
-		mark, ms := "·", 0
-		m.noWindow[j], m.noTokens[j] = true, true
-		for i := from; i < to; i++ {
-			cr := &rp.Calls[i]
-			m.chars[j] = max(m.chars[j], cr.WindowChars())
-			m.noWindow[j] = m.noWindow[j] && provenance.Unjudged(cr)
-			m.noTokens[j] = m.noTokens[j] && !cr.Call.Ended
-			counted = counted || cr.Call.Ended
-			in := cr.Call.Usage.Input
-			m.toks[j] = max(m.toks[j], in)
-			m.over[j] = m.over[j] || budget && in > th
-			switch {
-			case mark == "≠":
-			case cr.Recorded() == window.Differs:
-				mark, ms = "≠", 1
-			case mark == "│":
-			case i > 0 && cr.Run != rp.Calls[i-1].Run:
-				mark, ms = "│", 2
-			case mark == "×":
-			case len(cr.Visit.Evicted) > 0 && cr.Visit.Frame == nil:
-				mark, ms = "×", 3
-				m.drops = true
-			case len(cr.Visit.Evicted) > 0:
-				mark, ms = "Σ", 3 // folded into a summary frame, not dropped
-				m.folds = true
-			}
-		}
-		m.marks[j], m.markStyleIndex[j] = mark, ms
-		m.maxChars, maxTok = max(m.maxChars, m.chars[j]), max(maxTok, m.toks[j])
-	}
-	m.scaleTok, m.tokNote, m.charNote = maxTok, "max "+present.Thousands(maxTok), "max "+present.Thousands(m.maxChars)
-	if !slices.Contains(m.noWindow, false) {
-		m.charNote = "? not in the log"
-	}
-	switch {
-	case !counted:
-		m.tokNote = "? not in the log"
-	case budget:
-		m.scaleTok, m.tokNote = th, "█ = threshold "+present.Thousands(th)
-	}
-	return m
-}
-
 // legend says what the marks mean (as many as fit whole, in order), and
 // how many calls a cell holds.
 func (t *timeline) legend(w int) string {
@@ -296,4 +212,23 @@ func block(v, top int) rune {
 		i--
 	}
 	return blocks[max(0, min(i, len(blocks)-1))]
+}
+
+// charNote says what the chars row's full block is.
+func charNote(m *timelineCells) string {
+	if m.windowless {
+		return "? not in the log"
+	}
+	return "max " + present.Thousands(m.maxChars)
+}
+
+// tokNote says what the token row's full block is.
+func tokNote(m *timelineCells) string {
+	switch {
+	case !m.counted:
+		return "? not in the log"
+	case m.budget:
+		return "█ = threshold " + present.Thousands(m.scaleTok)
+	}
+	return "max " + present.Thousands(m.scaleTok)
 }

@@ -152,3 +152,9 @@ var errPanic = errors.New("inspect: internal error")
 func panicError(where string, r any) error {
 	return fmt.Errorf("%w: panic in %s: %v\n%s", errPanic, where, r, debug.Stack())
 }
+
+// source is where cfg's recording comes from, as the jobs that read it
+// are given it.
+func (cfg Config) source() Source {
+	return Source{Load: cfg.Load, Open: cfg.Open, Reopen: cfg.Reopen, Path: cfg.Path, Knobs: cfg.Knobs, Library: cfg.Library, View: cfg.View}
+}

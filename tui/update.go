@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/keys"
 )
 
 // key routes one key press: ctrl+c always quits, q from the main screen
@@ -301,4 +302,24 @@ func (m Model) clipboard() io.Writer {
 		return m.cfg.Clipboard
 	}
 	return os.Stdout
+}
+
+// knobOf is the knob msg moves under k; NoKnob for any other key.
+func knobOf(k keys.KeyMap, msg tea.KeyMsg) Knob {
+	for _, b := range []struct {
+		b  key.Binding
+		kn Knob
+	}{
+		{k.RecentLess, RecentLess}, {k.RecentMore, RecentMore},
+		{k.PinsLess, PinsLess}, {k.PinsMore, PinsMore},
+		{k.TogglePins, TogglePins}, {k.ToggleAnchor, ToggleAnchor},
+		{k.Strategy, CycleStrategy},
+		{k.ThresholdLess, ThresholdLess}, {k.ThresholdMore, ThresholdMore},
+		{k.Reset, ResetPolicy},
+	} {
+		if key.Matches(msg, b.b) {
+			return b.kn
+		}
+	}
+	return NoKnob
 }

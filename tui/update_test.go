@@ -138,7 +138,7 @@ func TestSizes(t *testing.T) {
 		t.Errorf("view before the first WindowSizeMsg = %q", v)
 	}
 	m = press(m, "l", "?", "p") // keys while loading are harmless
-	m = settle(m, loadCmd(m.cfg))
+	m = settle(m, loadCmd(m.cfg.source()))
 	m = press(m, "G", "j")
 	for _, sz := range [][2]int{{200, 50}, {120, 40}, {80, 24}, {60, 15}, {20, 6}, {3, 2}, {1, 1}} {
 		m = send(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
@@ -248,7 +248,7 @@ func (panicky) View() string                        { panic("boom") }
 func TestLoadErrorQuits(t *testing.T) {
 	m := New(fileConfig("../testdata/no-such-file.jsonl"))
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	next, cmd := m.Update(loadCmd(m.cfg)())
+	next, cmd := m.Update(loadCmd(m.cfg.source())())
 	m = next.(Model)
 	if m.err == nil || cmd == nil {
 		t.Fatal("a load error neither kept nor quit")

@@ -3,13 +3,9 @@ package tui
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
-	"github.com/afinspect/inspect/termtext"
-	"github.com/afinspect/inspect/tui/present"
-	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -33,7 +29,6 @@ type views struct {
 	paused map[*model.Run]bool // the runs a later resume() continues (§10.7)
 	passes map[segment]int     // how many agent runs each segment holds (§15.2)
 	rows   *rowIndex           // the picker's rows, made on the first look
-	filter *filterWords        // what the picker's filter matches, made on the first filter
 	column []pickRow           // the conversations' column's rows, likewise
 }
 
@@ -61,30 +56,6 @@ func newViews(st *study.Study, v *study.View) *views {
 		}
 	}
 	return vs
-}
-
-// label names the conversation on screen for the header: its agent, the
-// pass when its segment holds several (§15.2), and its number of the
-// file's conversations ("" for a file of one) — or the composition whose
-// own calls these are; the agent's key cut so the label takes at most w
-// columns (-1: whole).
-func (vs *views) label(w int) string {
-	if vs == nil || len(vs.convs) <= 1 && (len(vs.convs) == 0 || !vs.convs[0].Composition) {
-		return ""
-	}
-	cv := vs.convs[vs.shown]
-	num := fmt.Sprintf("%s · conversation %d/%d", vs.passOf(cv), cv.Number, vs.conversations())
-	if cv.Composition {
-		num = " " + present.CompositionWords(cv.Agent) + " · its own calls"
-		if w < 0 || w > 60 {
-			num += ", in no conversation"
-		}
-	}
-	key := termtext.Line(cv.Agent.Key)
-	if w >= 0 {
-		key = present.Fit(key, max(2, w-termtext.Width(num)))
-	}
-	return key + num
 }
 
 // composition reports whether the calls on screen are a composition's
@@ -209,54 +180,6 @@ func (x *rowIndex) add(vs *views, i int, runs func(func(int) bool)) {
 	}
 }
 
-// pickerLine draws one row of the picker, w columns at most: cursor
-// says the cursor is on it, mine what the knobs the user moved make of
-// the conversation on screen.
-func (vs *views) pickerLine(st *theme.Styles, r pickRow, cursor bool, mine string, w int) string {
-	cv := &vs.convs[r.conv]
-	switch r.kind {
-	case agentRow:
-		if cv.Composition {
-			return present.Fit(st.Title.Render("composition "+termtext.Line(cv.Agent.Key))+st.Dim.Render(" (its own model calls: no window strategy, in no conversation)"), w)
-		}
-		return present.Fit(st.Title.Render("agent "+termtext.Line(cv.Agent.Key))+st.Dim.Render(present.AgentNote(cv.Agent)), w)
-	case convRow:
-		mark := "  "
-		if cursor {
-			mark = "▸ "
-		}
-		line := fmt.Sprintf("%sconversation %d%s · %s · %s · %s", mark, cv.Number, vs.passOf(*cv), present.Plural(len(cv.Runs), "run"), present.Plural(cv.Calls, "call"), present.MatchText(cv.Matched, cv.Compared))
-		if cv.Composition {
-			line = fmt.Sprintf("%s%s %s · its own calls: %d · %s", mark, termtext.Line(cv.Agent.Key), present.CompositionWords(cv.Agent), cv.Calls, present.CompositionMatch(cv.Matched, cv.Compared))
-		}
-		if r.conv == vs.shown {
-			line += "  (on screen" + mine + ")"
-		}
-		if cursor {
-			return st.Value.Render(present.Fit(line, w))
-		}
-		return present.Fit(line, w)
-	case runRow:
-		run := cv.Runs[r.run]
-		step := ""
-		if run.Run.Step != "" {
-			step = " · " + present.StepWords(run.Run.Agent, run.Run.Step)
-		}
-		match := present.MatchText(run.Matched, run.Compared)
-		if cv.Composition {
-			match = present.CompositionMatch(run.Matched, run.Compared)
-		}
-		line := fmt.Sprintf("    run %s%s%s · %s · %s", termtext.Line(run.Run.RunID), step, vs.pass(run.Run), present.Plural(len(run.Run.Calls), "call"), match)
-		if cursor {
-			return st.Value.Render(present.Fit("  ▸ "+line[4:], w))
-		}
-		return st.Dim.Render(present.Fit("  "+line, w))
-	}
-	return ""
-}
-
-func joinLines(ls []string) string { return strings.Join(ls, "\n") }
-
 // convColumnMin is the terminal width from which the file's conversations
 // are listed in a left column beside the panes (when it holds several).
 const (
@@ -264,35 +187,18 @@ const (
 	convColumnWidth = 34
 )
 
-// convColumn is the left column's width: 0 when it is not shown.
-func (m Model) convColumn() int {
-	if m.s == nil || m.s.views == nil || len(m.s.views.convs) <= 1 || m.width < convColumnMin {
-		return 0
+// otherRuns are the runs of the file's conversations not on screen.
+func (s *session) otherRuns() []*model.Run {
+	if s.views == nil || s.views.all == nil || s.views.all == s.rec {
+		return nil
 	}
-	return convColumnWidth
-}
-
-// convColumnText lists the conversations compactly, h lines of w
-// columns, the one on screen marked and in view: its agent, its number,
-// its calls and whether they match. Only the lines shown are drawn.
-func convColumnText(vs *views, st *theme.Styles, w, h int) string {
-	if h <= 0 {
-		return "" // a terminal a line or two high has no room for the column's rows
-	}
-	rows := vs.columnRows()
-	at := 0
-	for i, r := range rows {
-		if r.kind == convRow && r.conv == vs.shown {
-			at = i
-			break
+	var out []*model.Run
+	for _, r := range s.views.all.Runs {
+		if !slices.Contains(s.rec.Runs, r) {
+			out = append(out, r)
 		}
 	}
-	top := max(0, min(at-h/3, len(rows)-h))
-	out := make([]string, 0, h)
-	for _, r := range rows[top:min(len(rows), top+h)] {
-		out = append(out, vs.columnLine(st, r, w))
-	}
-	return joinLines(out)
+	return out
 }
 
 // columnRows are the column's rows: each agent's title, its
@@ -307,56 +213,4 @@ func (vs *views) columnRows() []pickRow {
 		}
 	}
 	return vs.column
-}
-
-// columnLine draws one row of the conversations' column.
-func (vs *views) columnLine(st *theme.Styles, r pickRow, w int) string {
-	cv := &vs.convs[r.conv]
-	if r.kind == agentRow && cv.Composition {
-		return st.Title.Render(present.Fit(termtext.Line(cv.Agent.Key)+" "+present.CompositionWords(cv.Agent), w))
-	}
-	if r.kind == agentRow {
-		return st.Title.Render(present.Fit(termtext.Line(cv.Agent.Key), w))
-	}
-	mark := "  "
-	if r.conv == vs.shown {
-		mark = "▸ "
-	}
-	ok := "…"
-	switch {
-	case cv.Compared == 0:
-		ok = "—"
-	case cv.Compared > 0 && cv.Matched == cv.Compared:
-		ok = "match"
-	case cv.Compared > 0:
-		ok = "differs"
-	}
-	line := present.Fit(fmt.Sprintf("%sconv %d · %s · %s", mark, cv.Number, present.Plural(cv.Calls, "call"), ok), w)
-	if cv.Composition {
-		if cv.Compared == 0 {
-			ok = "no window"
-		}
-		line = present.Fit(fmt.Sprintf("%sits own calls: %d · %s", mark, cv.Calls, ok), w)
-	}
-	switch {
-	case r.conv == vs.shown:
-		return st.Value.Render(line)
-	case ok == "differs":
-		return st.Differs.Render(line)
-	}
-	return line
-}
-
-// otherRuns are the runs of the file's conversations not on screen.
-func (s *session) otherRuns() []*model.Run {
-	if s.views == nil || s.views.all == nil || s.views.all == s.rec {
-		return nil
-	}
-	var out []*model.Run
-	for _, r := range s.views.all.Runs {
-		if !slices.Contains(s.rec.Runs, r) {
-			out = append(out, r)
-		}
-	}
-	return out
 }

@@ -37,12 +37,12 @@ func TestGoldenC06bSecondStep(t *testing.T) {
 func TestKnobsActOnTheAgentOnScreen(t *testing.T) {
 	cfg := fileConfig("../testdata/c02-interleaved-agents/run.jsonl")
 	m := open(t, cfg, 120, 40)
-	if m.s.calls() != 9 || !strings.Contains(m.s.views.label(-1), "oncall") {
-		t.Fatalf("opens on %q with %d calls", m.s.views.label(-1), m.s.calls())
+	if m.s.calls() != 9 || !strings.Contains(viewsLabel(m.s.views, -1), "oncall") {
+		t.Fatalf("opens on %q with %d calls", viewsLabel(m.s.views, -1), m.s.calls())
 	}
 	m = press(m, "w", "j", "enter")
-	if m.s.calls() != 12 || !strings.Contains(m.s.views.label(-1), "billing") || m.s.policy.KeepRecentTurns != 4 {
-		t.Fatalf("after the picker: %q, %d calls, policy %v", m.s.views.label(-1), m.s.calls(), m.s.policy)
+	if m.s.calls() != 12 || !strings.Contains(viewsLabel(m.s.views, -1), "billing") || m.s.policy.KeepRecentTurns != 4 {
+		t.Fatalf("after the picker: %q, %d calls, policy %v", viewsLabel(m.s.views, -1), m.s.calls(), m.s.policy)
 	}
 	m = press(m, "[")
 	if m.s.policy.KeepRecentTurns != 3 || !m.s.changed() {
