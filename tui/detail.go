@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
@@ -154,7 +153,7 @@ func (d *detailPane) show(row *window.Row) {
 	case c.Recorded() == window.Unknown:
 		sent, st = "in the replayed window; the log does not record what this call sent", d.st.Unknown
 	}
-	if lf, ok := d.s.livesOf().of(row.Key); ok {
+	if lf, ok := livesOf(d.s).of(row.Key); ok {
 		sent += "; " + lifeline(lf, d.s.replay, d.s.policy)
 		if g := d.s.agent.GuessFor(d.s.policy); lf.left >= 0 && len(g.K) > 1 {
 			sent += " (a guess: keepRecentTurns " + model.Range(g.K) + " reproduce the same windows)"
@@ -312,33 +311,4 @@ func (d *detailPane) View() string {
 	}
 	sep := d.st.Border.Render(strings.Repeat("┄", d.width))
 	return present.Lines(strings.Join(d.head, "\n")+"\n"+sep+"\n"+d.vp.View(), d.width, d.height)
-}
-
-// guessNote says, after a turn's reason, when it rests on a knob the
-// log cannot tell (model.Guess): a pin under keepLastToolResults 2 is no
-// pin under 0, which sends the same windows; the rule a turn that left
-// was let go by is each of the equally good policies'.
-func guessNote(row window.Row, c *window.CallReplay, s *session) string {
-	g := s.agent.GuessFor(s.policy)
-	var notes []string
-	switch row.Fate {
-	case window.FatePinned:
-		if len(g.L) > 1 {
-			notes = append(notes, fmt.Sprintf("a guess: keepLastToolResults %s reproduce the same windows, pinned or not", model.Range(g.L)))
-		}
-	case window.FateEvicted, window.FateFolded:
-		for _, m := range row.Messages {
-			if rs := advise.Rules(s.agent, &c.Visit, m, s.policy); rs != nil {
-				notes = append(notes, "under the equally good policies the log cannot tell apart: "+advise.RuleWords("", rs))
-				break
-			}
-		}
-		if len(g.K) > 1 {
-			notes = append(notes, fmt.Sprintf("a guess: keepRecentTurns %s reproduce the same windows", model.Range(g.K)))
-		}
-	}
-	if notes == nil {
-		return ""
-	}
-	return " — " + strings.Join(notes, "; ")
 }

@@ -294,3 +294,10 @@ func (m Model) convColumn() int {
 	}
 	return convColumnWidth
 }
+
+// convColumnMin is the terminal width from which the file's conversations
+// are listed in a left column beside the panes (when it holds several).
+const (
+	convColumnMin   = 170
+	convColumnWidth = 34
+)

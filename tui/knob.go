@@ -92,3 +92,13 @@ func nextStrategy(cur, recorded string) string {
 	}
 	return order[0]
 }
+
+// applyKnob changes the session's policy by a knob. It reports whether
+// kn is one.
+func (s *session) applyKnob(kn Knob) bool {
+	p, lastPins, ok := Step(s.policy, s.lastPins, s.agent, kn)
+	if ok {
+		s.policy, s.lastPins = p, lastPins
+	}
+	return ok
+}

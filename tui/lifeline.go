@@ -38,7 +38,7 @@ type lives struct {
 }
 
 // livesOf is the lives of the replay on screen, told on the call on screen.
-func (s *session) livesOf() *lives {
+func livesOf(s *session) *lives {
 	l := newLives(s.replay, s.call)
 	l.agent = s.agent
 	return l
@@ -198,16 +198,4 @@ func countWords(n, of int, one, many string) string {
 		return "one of them " + one
 	}
 	return fmt.Sprintf("%d of them %s", n, many)
-}
-
-// onScreen is the number the screen gives the file's call number n: its
-// place in the conversation on screen, from 1 (in a file of several
-// conversations they differ). A call not on screen keeps n.
-func onScreen(r *window.Replay, n int) int {
-	for i := range r.Calls {
-		if r.Calls[i].Call.Number == n {
-			return i + 1
-		}
-	}
-	return n
 }

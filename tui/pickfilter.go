@@ -174,7 +174,3 @@ func (p *pickerPane) filterRows(pattern string) *rowIndex {
 	}
 	return x
 }
-
-// conversationsAndOwn is how many entries the picker lists unfiltered:
-// the conversations and the compositions' own calls.
-func (vs *views) conversationsAndOwn() int { return len(vs.convs) }

@@ -142,7 +142,7 @@ func ansiFree(s string) string { return ansi.Strip(s) }
 
 func TestStaleSearchStops(t *testing.T) {
 	m := open(t, fileConfig(demoLog), 120, 40)
-	lv := m.s.livesOf()
+	lv := livesOf(m.s)
 	var latest atomic.Int64
 	latest.Store(2)
 	if msg := searchCmd(1, "web", lv, nil, &latest)(); msg != nil {

@@ -48,7 +48,7 @@ func (m Model) runSearch() tea.Cmd {
 		return nil
 	}
 	sr.busy = true
-	lv := m.s.livesOf()
+	lv := livesOf(m.s)
 	return searchCmd(sr.gen, sr.query, lv, m.s.otherRuns(), sr.latest)
 }
 

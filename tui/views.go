@@ -180,13 +180,6 @@ func (x *rowIndex) add(vs *views, i int, runs func(func(int) bool)) {
 	}
 }
 
-// convColumnMin is the terminal width from which the file's conversations
-// are listed in a left column beside the panes (when it holds several).
-const (
-	convColumnMin   = 170
-	convColumnWidth = 34
-)
-
 // otherRuns are the runs of the file's conversations not on screen.
 func (s *session) otherRuns() []*model.Run {
 	if s.views == nil || s.views.all == nil || s.views.all == s.rec {
@@ -214,3 +207,7 @@ func (vs *views) columnRows() []pickRow {
 	}
 	return vs.column
 }
+
+// conversationsAndOwn is how many entries the picker lists unfiltered:
+// the conversations and the compositions' own calls.
+func (vs *views) conversationsAndOwn() int { return len(vs.convs) }
