@@ -10,6 +10,7 @@ import (
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/tui"
+	"github.com/afinspect/inspect/tui/session"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -103,8 +104,8 @@ func (a *app) uiConfig(name string, paths []string, o options) tui.Config {
 	}
 	return tui.Config{
 		Name:    name,
-		Open:    func() *tui.Stream { return stream(a.start(paths, o.maxLine(), o.follow)) },
-		Reopen:  func() *tui.Stream { return stream(a.start(paths, o.maxLine(), len(paths) == 1)) },
+		Open:    func() *session.Stream { return stream(a.start(paths, o.maxLine(), o.follow)) },
+		Reopen:  func() *session.Stream { return stream(a.start(paths, o.maxLine(), len(paths) == 1)) },
 		Knobs:   o.knobs(),
 		Library: o.library,
 		Path:    filePath(path),
@@ -150,8 +151,8 @@ func filePath(path string) string {
 }
 
 // stream shows a load in progress to the terminal UI.
-func stream(l *loader.Loading) *tui.Stream {
-	return &tui.Stream{
+func stream(l *loader.Loading) *session.Stream {
+	return &session.Stream{
 		Progress: func() (int64, int64, int) {
 			p := l.Progress()
 			return p.Bytes, p.Total, p.Calls
@@ -160,7 +161,7 @@ func stream(l *loader.Loading) *tui.Stream {
 		Done:     l.Done(),
 		Wait:     l.Wait,
 		Waiting:  func() bool { return l.Progress().Waiting },
-		More: func() (*tui.Stream, error) {
+		More: func() (*session.Stream, error) {
 			next, err := l.Continue()
 			if err != nil {
 				return nil, err

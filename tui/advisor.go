@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -131,14 +133,14 @@ func (a *advisorPane) FullHelp() [][]key.Binding { return [][]key.Binding{a.Shor
 
 // isFor reports whether the advice shown (or being made) is of the agent
 // on screen, in the study on screen.
-func (a *advisorPane) isFor(s *session) bool {
-	return a.study == s.study && a.agent == agentKey(s) && (a.job != nil || a.advice != nil || a.none != "" || a.failed != nil)
+func (a *advisorPane) isFor(s *session.Session) bool {
+	return a.study == s.Study && a.agent == agentKey(s) && (a.job != nil || a.advice != nil || a.none != "" || a.failed != nil)
 }
 
 // keepsAllFor names the advisor's keeps-everything policy for the agent
 // on screen, with its cost: "K6 L4 (≈+31.0% tok)"; "" when the advisor
 // has not found one for it.
-func (a *advisorPane) keepsAllFor(s *session) string {
+func (a *advisorPane) keepsAllFor(s *session.Session) string {
 	if a == nil || s == nil || !a.isFor(s) || a.advice == nil || a.advice.KeepsEverything == nil {
 		return ""
 	}
@@ -149,32 +151,32 @@ func (a *advisorPane) keepsAllFor(s *session) string {
 
 // agentKey is the key of the agent on screen ("" when the file names
 // none).
-func agentKey(s *session) string {
-	if s.agent == nil || s.agent.Agent == nil {
+func agentKey(s *session.Session) string {
+	if s.Agent == nil || s.Agent.Agent == nil {
 		return ""
 	}
-	return s.agent.Agent.Key
+	return s.Agent.Agent.Key
 }
 
 // start gives up any sweep under way and starts the one for the agent on
 // screen; nil when there is nothing to sweep.
-func (a *advisorPane) start(s *session) tea.Cmd {
+func (a *advisorPane) start(s *session.Session) tea.Cmd {
 	a.giveUp()
 	*a = advisorPane{st: a.st, keys: a.keys, width: a.width, height: a.height, gen: a.gen + 1,
-		study: s.study, agent: agentKey(s)}
+		study: s.Study, agent: agentKey(s)}
 	switch {
-	case s.agent == nil || s.agent.Agent == nil:
+	case s.Agent == nil || s.Agent.Agent == nil:
 		a.none = "the file names no agent whose calls a policy decides"
 		return nil
-	case s.agent.Agent.Composition:
+	case s.Agent.Agent.Composition:
 		a.none = "these are a composition's own model calls (a Parallel's merge): the log holds no window of theirs, so there is no policy to advise on"
 		return nil
-	case s.calls() == 0:
+	case s.Calls() == 0:
 		a.none = "agent " + termtext.Line(a.agent) + " made no model call: there is nothing to advise on"
 		return nil
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	a.job, a.stop = startAdvise(ctx, a.gen, s.study, a.agent), stop
+	a.job, a.stop = startAdvise(ctx, a.gen, s.Study, a.agent), stop
 	return a.job.wait()
 }
 
@@ -286,9 +288,9 @@ func (m Model) applyAdvice() (Model, tea.Cmd) {
 	p := ad.Rows[i].Policy
 	m.overlay = noOverlay
 	m.applyPending = false
-	m.s.policy = p
+	m.s.Policy = p
 	if p.KeepLastToolResults > 0 {
-		m.s.lastPins = p.KeepLastToolResults
+		m.s.LastPins = p.KeepLastToolResults
 	}
 	m.flash = "applied" + onAgent(m.s) + " from the advisor: " + policyName(p, false) + rowRole(ad, i) + " (" + rowCost(ad, i) + ")"
 	return m.replan()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/aymanbagabas/go-udiff"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -25,15 +27,15 @@ import (
 // results it asked for are what enter on an ordinary call.
 
 // changedText is the u overlay for the call on screen, w columns wide.
-func changedText(s *session, st *theme.Styles, w int) string {
-	c := s.current()
+func changedText(s *session.Session, st *theme.Styles, w int) string {
+	c := s.Current()
 	if c == nil {
 		return ""
 	}
-	if s.call == 0 {
+	if s.Call == 0 {
 		return st.Dim.Render(ansi.Wrap("the first call of the conversation: no call before it to compare with", w, ""))
 	}
-	prev := &s.replay.Calls[s.call-1]
+	prev := &s.Replay.Calls[s.Call-1]
 	return windowChange(st, prev, c, w)
 }
 

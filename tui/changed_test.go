@@ -33,7 +33,7 @@ func TestHostileChanged(t *testing.T) {
 			t.Fatal(m.err)
 		}
 		m = press(m, "u")
-		for call := 0; call < m.s.calls(); call++ {
+		for call := 0; call < m.s.Calls(); call++ {
 			safeView(t, "call "+itoa(call+1), m.View(), size[0])
 			safeView(t, "call "+itoa(call+1)+" text", changedText(m.s, m.st, size[0]), size[0])
 			m = press(m, "right")

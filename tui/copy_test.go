@@ -45,7 +45,7 @@ func TestCopyHoldsWhatTheScreenShows(t *testing.T) {
 	cfg.Clipboard = &clip
 	m := open(t, cfg, 120, 40)
 	found := false
-	for call := 0; call < m.s.calls() && !found; call++ {
+	for call := 0; call < m.s.Calls() && !found; call++ {
 		for range m.list.rows() {
 			if r := m.list.selected(); r != nil && strings.Contains(plainText(r.Messages), "\x1b[201~") {
 				found = true

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -25,7 +27,7 @@ const stripLegendRoom = 29
 // detailPane is the selected turn in full: why it has its fate at this
 // call (kept in view), then every message in a scrollable viewport.
 type detailPane struct {
-	s       *session
+	s       *session.Session
 	st      *theme.Styles
 	keys    keys.KeyMap
 	width   int // inside the frame
@@ -130,16 +132,16 @@ func (d *detailPane) scrollPending(msg tea.KeyMsg) {
 func (d *detailPane) show(row *window.Row) {
 	d.row, d.note, d.response, d.request = row, "", false, false
 	d.head = nil
-	if row == nil || d.s == nil || d.s.current() == nil {
+	if row == nil || d.s == nil || d.s.Current() == nil {
 		d.setContent("")
 		d.bodyFor = renderKey{}
 		d.resize()
 		return
 	}
 	w := max(1, d.width)
-	c := d.s.current()
+	c := d.s.Current()
 	fs := d.st.Fate(row.Fate)
-	d.head = present.WrapLines(termtext.Line(present.TurnReason(*row, c, d.s.policy)+guessNote(*row, c, d.s)), fs, w)
+	d.head = present.WrapLines(termtext.Line(present.TurnReason(*row, c, d.s.Policy)+session.GuessNote(*row, c, d.s)), fs, w)
 	sent := "sent to the model on this call"
 	st := d.st.Dim
 	switch {
@@ -154,8 +156,8 @@ func (d *detailPane) show(row *window.Row) {
 		sent, st = "in the replayed window; the log does not record what this call sent", d.st.Unknown
 	}
 	if lf, ok := livesOf(d.s).of(row.Key); ok {
-		sent += "; " + lifeline(lf, d.s.replay, d.s.policy)
-		if g := d.s.agent.GuessFor(d.s.policy); lf.left >= 0 && len(g.K) > 1 {
+		sent += "; " + lifeline(lf, d.s.Replay, d.s.Policy)
+		if g := d.s.Agent.GuessFor(d.s.Policy); lf.left >= 0 && len(g.K) > 1 {
 			sent += " (a guess: keepRecentTurns " + model.Range(g.K) + " reproduce the same windows)"
 		}
 	}
@@ -164,7 +166,7 @@ func (d *detailPane) show(row *window.Row) {
 		// the library's words, sent as a user message: not the person's
 		d.head = append(d.head, present.WrapLines(fmt.Sprintf("written by the library, not the user: it sends call %d's answer back and asks for a revision (EVIDENCE §9.4)", row.First), d.st.Notice, w)...)
 	}
-	if ch := d.s.changes.of(row.Key); ch != "" {
+	if ch := d.s.Changes.Of(row.Key); ch != "" {
 		d.head = append(d.head, present.WrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
 	}
 	d.head = append(d.head, toolStrips(d.s, d.st, row.Messages, w, d.height >= stripLegendRoom)...)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/present"
@@ -54,16 +56,16 @@ func stripSpan(n, cur, room int) (from, to int) {
 // lifetimeLines is m's strip, label before the cells, then the caret
 // under the call on screen followed by what the strip says in words, at
 // most w columns.
-func lifetimeLines(s *session, st *theme.Styles, m *model.Message, label string, w int) []string {
+func lifetimeLines(s *session.Session, st *theme.Styles, m *model.Message, label string, w int) []string {
 	label = termtext.Line(label)
 	lw := min(termtext.Width(label), max(0, w/3))
 	label = present.Pad(present.Fit(label, lw), lw) + " "
-	used, known := s.usedOutOfView(m)
-	n, room, shift := s.calls(), w-lw-1, 0
+	used, known := s.UsedOutOfView(m)
+	n, room, shift := s.Calls(), w-lw-1, 0
 	if n > room { // a stretch around the call on screen, … where calls are left out
 		room, shift = room-2, 1
 	}
-	from, to := stripSpan(n, s.call, room)
+	from, to := stripSpan(n, s.Call, room)
 	edge := func(cut bool) string {
 		if cut {
 			return st.Dim.Render("…")
@@ -75,7 +77,7 @@ func lifetimeLines(s *session, st *theme.Styles, m *model.Message, label string,
 		cells.WriteString(edge(from > 0))
 	}
 	for i := from; i < to; i++ {
-		c := &s.replay.Calls[i]
+		c := &s.Replay.Calls[i]
 		cells.WriteString(stripCell(st, c, m, slices.Contains(used, i)))
 	}
 	if shift > 0 {
@@ -90,7 +92,7 @@ func lifetimeLines(s *session, st *theme.Styles, m *model.Message, label string,
 		words = "used out of view at " + callList(used)
 	}
 	out := []string{st.Label.Render(label) + cells.String()}
-	caret := strings.Repeat(" ", lw+1+shift+s.call-from) + fmt.Sprintf("^ call %d", s.call+1)
+	caret := strings.Repeat(" ", lw+1+shift+s.Call-from) + fmt.Sprintf("^ call %d", s.Call+1)
 	if line := caret + " · " + words; termtext.Width(line) <= w {
 		return append(out, st.Dim.Render(line))
 	}
@@ -124,10 +126,10 @@ func sourceMessages(msgs []*model.Message) []*model.Message {
 // toolStrips is the lifetime strip of each tool result of a turn (at
 // most maxStrips), with the legend once when legend is set (the pane
 // has the room).
-func toolStrips(s *session, st *theme.Styles, msgs []*model.Message, w int, legend bool) []string {
+func toolStrips(s *session.Session, st *theme.Styles, msgs []*model.Message, w int, legend bool) []string {
 	const maxStrips = 3
 	srcs := sourceMessages(msgs)
-	if len(srcs) == 0 || s.calls() == 0 {
+	if len(srcs) == 0 || s.Calls() == 0 {
 		return nil
 	}
 	var out []string

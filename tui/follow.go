@@ -7,6 +7,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/tui/present"
@@ -42,7 +44,7 @@ type watch struct {
 	gone    bool        // the last look found no file
 	// more reads on what was appended since the recording on screen was
 	// read (Stream.More); nil when it cannot, and a read starts anew
-	more func() (*Stream, error)
+	more func() (*session.Stream, error)
 	// reloading: a read is under way, since reloadAt
 	reloading bool
 	reloadAt  time.Time
@@ -55,7 +57,7 @@ type watch struct {
 // is done; src is the load, to read on from. The file's state then is
 // taken as what was read: what a writer adds during that first read is
 // read at the next look.
-func (m *Model) startWatching(src *Stream) tea.Cmd {
+func (m *Model) startWatching(src *session.Stream) tea.Cmd {
 	if m.watch.started || m.cfg.Path == "" || m.cfg.Open == nil {
 		return nil
 	}
@@ -66,7 +68,7 @@ func (m *Model) startWatching(src *Stream) tea.Cmd {
 	if info, err := os.Stat(m.cfg.Path); err == nil {
 		m.watch.read, m.watch.now = info, info
 	}
-	return lookCmd(m.cfg.Path, m.lookEvery())
+	return session.LookCmd(m.cfg.Path, m.lookEvery())
 }
 
 func (m Model) lookEvery() time.Duration {
@@ -78,10 +80,10 @@ func (m Model) lookEvery() time.Duration {
 
 // looked takes what the file is now: following, a file that grew is
 // read on, one that is not what was read is read from the start.
-func (m Model) looked(msg fileLookMsg) (Model, tea.Cmd) {
+func (m Model) looked(msg session.FileLookMsg) (Model, tea.Cmd) {
 	note := m.fileNote()
-	m.watch.now, m.watch.gone = msg.info, msg.err != nil && errors.Is(msg.err, fs.ErrNotExist)
-	next := lookCmd(m.cfg.Path, m.lookEvery())
+	m.watch.now, m.watch.gone = msg.Info, msg.Err != nil && errors.Is(msg.Err, fs.ErrNotExist)
+	next := session.LookCmd(m.cfg.Path, m.lookEvery())
 	if !m.watch.follow || m.watch.reloading || m.stream != nil || !m.changed() {
 		m.hold = m.fileNote() == note // nothing new: the frame before stands
 		return m, next
@@ -96,9 +98,9 @@ func (m *Model) readAgain() tea.Cmd {
 	if m.watch.more != nil && m.grewOnly() && m.s != nil {
 		more := m.watch.more
 		m.watch.more = nil // a read goes on once
-		return growCmd(m.cfg.source(), more, m.s.study, m.mine(), grownFromScreen(m.s))
+		return session.GrowCmd(m.cfg.source(), more, m.s.Study, m.mine(), session.GrownFromScreen(m.s))
 	}
-	return reloadCmd(m.cfg.source(), m.watch.follow, m.mine())
+	return session.ReloadCmd(m.cfg.source(), m.watch.follow, m.mine())
 }
 
 // changed: the file is not as it was when it was read (gone files are
@@ -117,25 +119,25 @@ func (m Model) grewOnly() bool {
 // reloaded puts the file read again on screen; following, the last
 // call stays in view when it was on screen. A read that failed leaves
 // what is on screen, and says why in the header until a read succeeds.
-func (m Model) reloaded(msg reloadedMsg) (Model, tea.Cmd) {
+func (m Model) reloaded(msg session.ReloadedMsg) (Model, tea.Cmd) {
 	m.watch.reloading = false
-	if msg.err != nil && msg.grew {
+	if msg.Err != nil && msg.Grew {
 		// not the file that was read, or it lost what was read: from the start
 		m.watch.reloading, m.watch.reloadAt = true, time.Now()
-		return m, reloadCmd(m.cfg.source(), m.watch.follow, m.mine())
+		return m, session.ReloadCmd(m.cfg.source(), m.watch.follow, m.mine())
 	}
-	m.watch.read = msg.read
-	if msg.err != nil {
-		m.watch.failed = msg.err.Error()
+	m.watch.read = msg.Read
+	if msg.Err != nil {
+		m.watch.failed = msg.Err.Error()
 		m.watch.more = nil
 		return m, nil
 	}
 	m.watch.failed = ""
-	m.watch.more = msg.more
-	atEnd := m.s != nil && m.s.call == m.s.calls()-1
-	m, cmd := m.adopt(msg.loadedMsg)
-	if m.watch.follow && atEnd && m.s.call != m.s.calls()-1 {
-		m.goTo(m.s.calls() - 1)
+	m.watch.more = msg.More
+	atEnd := m.s != nil && m.s.Call == m.s.Calls()-1
+	m, cmd := m.adopt(msg.LoadedMsg)
+	if m.watch.follow && atEnd && m.s.Call != m.s.Calls()-1 {
+		m.goTo(m.s.Calls() - 1)
 	}
 	return m, cmd
 }

@@ -97,7 +97,7 @@ func TestHeaderEvidenceComesFromTheBackgroundJudge(t *testing.T) {
 	if !strings.Contains(m.header.View(), "answers: 4 left · 1 never read") {
 		t.Fatalf("header after A: %s", m.header.View())
 	}
-	m.s.judgements = nil // as before judgeCmd has answered
+	m.s.Judgements = nil // as before judgeCmd has answered
 	if strings.Contains(m.header.View(), "answers:") {
 		t.Error("the header judged the call itself")
 	}

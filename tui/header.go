@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -25,7 +27,7 @@ const headerHeight = 2
 // the model was sent, under which policy, and whether the replay agrees
 // with what the library recorded.
 type header struct {
-	s     *session
+	s     *session.Session
 	st    *theme.Styles
 	keys  keys.KeyMap
 	name  string
@@ -61,7 +63,7 @@ func (h *header) View() string {
 	case h.loading != "":
 		return present.Lines(title+"  "+h.loading+" loading and replaying…", h.width, headerHeight)
 	}
-	c := h.s.current()
+	c := h.s.Current()
 	if c == nil {
 		return present.Lines(title+"  "+h.st.Dim.Render("no model calls in this recording"), h.width, headerHeight)
 	}
@@ -131,26 +133,26 @@ func (h *header) where(c *window.CallReplay, level int) []string {
 	case c.Call.Ended:
 		// the provider's count of what was sent
 		size += l(", ") + v(present.Thousands(c.Call.Usage.Input)) + l(" tok")
-	case h.s.rec.Tier == model.TierMinimal:
+	case h.s.Rec.Tier == model.TierMinimal:
 		size += l(", ") + h.st.Unknown.Render("tokens not in the log") // §16.3: no llm_end at all
 	case failedCall(c):
 		size += l(", ") + h.st.Error.Render("no reply: the call failed") // §14.1: error.fatal, no llm_end
 	default:
 		size += l(", ") + h.st.Unknown.Render("no reply yet") // no llm_end
 	}
-	run := l("run ") + v(fmt.Sprintf("%d/%d", runPosition(h.s.rec, c.Run), len(h.s.rec.Runs)))
-	if label := viewsLabel(h.s.views, labelRoom[min(level, maxWhere)]); label != "" {
+	run := l("run ") + v(fmt.Sprintf("%d/%d", runPosition(h.s.Rec, c.Run), len(h.s.Rec.Runs)))
+	if label := viewsLabel(h.s.Views, labelRoom[min(level, maxWhere)]); label != "" {
 		run = v(label) + l(" (w) · ") + run // which agent and conversation
 	}
 	switch {
-	case h.s.views != nil && h.s.views.paused[c.Run]:
+	case h.s.Views != nil && h.s.Views.Paused[c.Run]:
 		run += " " + h.st.Unknown.Render("paused, resumed later") // a resume() continues it
 	case c.Run.Failed:
 		run += " " + h.st.Error.Render("failed") // error.fatal: it threw, or was aborted
 	case !c.Run.Complete && !c.Run.Composition: // a composition's own calls have no turn_end
 		run += " " + h.st.Unknown.Render("unfinished") // no turn_end yet
 	}
-	return []string{run, l("call ") + v(fmt.Sprintf("%d/%d", c.Index+1, h.s.calls())) + l(h.callNote(c, level)), size}
+	return []string{run, l("call ") + v(fmt.Sprintf("%d/%d", c.Index+1, h.s.Calls())) + l(h.callNote(c, level)), size}
 }
 
 // callNote is what follows the call's number: its number in the file,
@@ -158,7 +160,7 @@ func (h *header) where(c *window.CallReplay, level int) []string {
 // the file's calls; ":f11" goes to one), and its iteration.
 func (h *header) callNote(c *window.CallReplay, level int) string {
 	var parts []string
-	if h.s.fileNumbers() {
+	if h.s.FileNumbers() {
 		parts = append(parts, present.Pick(level > 0, "f", "file call ")+itoa(c.Call.Number))
 	}
 	if level < maxWhere {
@@ -175,7 +177,7 @@ func (h *header) callNote(c *window.CallReplay, level int) string {
 // apart, each whole: the rest is said shorter, or goes, to make room
 // for them.
 func (h *header) line2(c *window.CallReplay) string {
-	ev := present.SideWords(h.s.judgedCounts(h.s.call), h.st)
+	ev := present.SideWords(h.s.JudgedCounts(h.s.Call), h.st)
 	for level := range 4 {
 		segs := h.how(c, level)
 		switch {
@@ -204,7 +206,7 @@ func (h *header) line2(c *window.CallReplay) string {
 func (h *header) how(c *window.CallReplay, level int) []string {
 	l := h.st.Label.Render
 	pol := l("policy ") + h.st.Value.Render("recorded")
-	if a := h.s.agent; a.Inferred {
+	if a := h.s.Agent; a.Inferred {
 		pol += l(" (inferred")
 		if a.Compared > 0 && level == 0 {
 			pol += l(fmt.Sprintf(": reproduces %d/%d recorded windows", a.Matched, a.Compared))
@@ -216,10 +218,10 @@ func (h *header) how(c *window.CallReplay, level int) []string {
 	} else if a.Compared > 0 && level == 0 {
 		pol += l(fmt.Sprintf(" (reproduces %d/%d recorded windows)", a.Matched, a.Compared)) // read from the recording, and checked
 	}
-	if h.s.changed() {
+	if h.s.Changed() {
 		pol = l("policy ") + h.st.Changed.Render(present.Pick(level >= 2, "yours", "changed by you"))
 	}
-	if h.s.composition() {
+	if h.s.Composition() {
 		pol = l("policy ") + h.st.Value.Render("none") + l(present.Pick(level >= 2, "", " (a composition's own calls)"))
 	}
 
@@ -232,16 +234,16 @@ func (h *header) how(c *window.CallReplay, level int) []string {
 	default:
 		rec = h.st.Unknown.Render("unknown")
 	}
-	if h.s.replaying {
+	if h.s.Replaying {
 		rec = h.st.Unknown.Render("replaying…") // what is on screen is the replay before the knob moved
 	}
 	rec = l(present.Pick(level >= 2, "replay: ", "replay vs recorded: ")) + rec
-	probs := h.s.problemCount // the study's: report's and export's count
+	probs := h.s.ProblemCount // the study's: report's and export's count
 	ps := l("problems ") + h.st.Value.Render(fmt.Sprint(probs))
 	if probs > 0 {
 		ps = l("problems ") + h.st.Error.Render(fmt.Sprint(probs))
 	}
-	if n := len(h.s.replay.Problems); n > 0 && h.s.moved() { // the settled policies' are counted above
+	if n := len(h.s.Replay.Problems); n > 0 && h.s.Moved() { // the settled policies' are counted above
 		ps += l(" · replay ") + h.st.Error.Render(fmt.Sprint(n))
 	}
 	if level < 2 {
@@ -307,12 +309,12 @@ func runPosition(rec *model.Recording, run *model.Run) int {
 // file's conversations ("" for a file of one) — or the composition whose
 // own calls these are; the agent's key cut so the label takes at most w
 // columns (-1: whole).
-func viewsLabel(vs *views, w int) string {
-	if vs == nil || len(vs.convs) <= 1 && (len(vs.convs) == 0 || !vs.convs[0].Composition) {
+func viewsLabel(vs *session.Views, w int) string {
+	if vs == nil || len(vs.Convs) <= 1 && (len(vs.Convs) == 0 || !vs.Convs[0].Composition) {
 		return ""
 	}
-	cv := vs.convs[vs.shown]
-	num := fmt.Sprintf("%s · conversation %d/%d", vs.passOf(cv), cv.Number, vs.conversations())
+	cv := vs.Convs[vs.Shown]
+	num := fmt.Sprintf("%s · conversation %d/%d", vs.PassOf(cv), cv.Number, vs.Conversations())
 	if cv.Composition {
 		num = " " + present.CompositionWords(cv.Agent) + " · its own calls"
 		if w < 0 || w > 60 {

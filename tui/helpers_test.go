@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -38,7 +40,7 @@ func open(tb testing.TB, cfg Config, w, h int) Model {
 	tb.Helper()
 	m := New(cfg)
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	return settle(m, loadCmd(cfg.source()))
+	return settle(m, session.LoadCmd(cfg.source()))
 }
 
 func send(m Model, msg tea.Msg) Model {
@@ -55,7 +57,7 @@ func settle(m Model, cmd tea.Cmd) Model {
 		return m
 	}
 	switch msg := cmd().(type) {
-	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileLookMsg:
+	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, session.FileLookMsg:
 	case tea.BatchMsg:
 		for _, c := range msg {
 			m = settle(m, c)
@@ -113,7 +115,7 @@ func keyMsg(k string) tea.KeyMsg {
 // judgeCmd judges every call with a book of its own (a Book is not shared
 // between goroutines): a whole-recording pass, off the UI goroutine.
 func judgeCmd(key *provenance.Book, rec *model.Recording, r *window.Replay) tea.Cmd {
-	return judgeCmdUntil(key, rec, r, nil, false)
+	return session.JudgeCmdUntil(key, rec, r, nil, false)
 }
 
 // viewOf is rec opened as the screen opens it: its first conversation.
@@ -131,7 +133,7 @@ func (l *turnList) rows() []window.Row {
 	var out []window.Row
 	for _, it := range l.items {
 		if it.kind == turnItem {
-			out = append(out, *l.s.rows.At(it.row))
+			out = append(out, *l.s.Rows.At(it.row))
 		}
 	}
 	return out

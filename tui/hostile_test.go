@@ -76,7 +76,7 @@ func TestHostileContentNeverReachesTheTerminal(t *testing.T) {
 			safeView(t, where+" policy bar", m.bar.View(), w)
 			seen += m.View() + m.detail.vp.View()
 		}
-		for call := 0; call < m.s.calls(); call++ {
+		for call := 0; call < m.s.Calls(); call++ {
 			for turn := 0; turn < len(m.list.rows()); turn++ {
 				check("call " + itoa(call+1) + " turn " + itoa(turn+1))
 				m = press(m, "down")

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
@@ -25,15 +27,15 @@ import (
 // reads a settled screen (idleTask); nil when there is none or one is on
 // its way.
 func (m *Model) idleWork() tea.Cmd {
-	if m.s == nil || m.s.idleTick {
+	if m.s == nil || m.s.IdleTick {
 		return nil
 	}
 	if ahead, collect := m.idleTask(); ahead == nil && !collect {
 		return nil
 	}
-	m.s.idleTick = true
-	wait := idleDelay - time.Since(m.lastInput)
-	return tea.Tick(max(wait, time.Millisecond), func(time.Time) tea.Msg { return idleMsg{} })
+	m.s.IdleTick = true
+	wait := session.IdleDelay - time.Since(m.lastInput)
+	return tea.Tick(max(wait, time.Millisecond), func(time.Time) tea.Msg { return session.IdleMsg{} })
 }
 
 // idle starts the work idleWork asked for, unless a key came since (then
@@ -43,18 +45,18 @@ func (m *Model) idle() tea.Cmd {
 	if s == nil {
 		return nil
 	}
-	s.idleTick = false
-	if time.Since(m.lastInput) < idleDelay {
+	s.IdleTick = false
+	if time.Since(m.lastInput) < session.IdleDelay {
 		return m.idleWork()
 	}
 	ahead, collect := m.idleTask()
 	switch {
 	case ahead != nil:
-		s.aheadFor, s.quitAhead = ahead, &atomic.Bool{}
-		return aheadCmd(s.view, s.recorded, *ahead, m.timeline.cells(), s.quitAhead)
+		s.AheadFor, s.QuitAhead = ahead, &atomic.Bool{}
+		return session.AheadCmd(s.View, s.Recorded, *ahead, m.timeline.cells(), s.QuitAhead)
 	case collect:
-		s.dirty = false
-		return collectCmd()
+		s.Dirty = false
+		return session.CollectCmd()
 	}
 	return nil
 }
@@ -70,20 +72,20 @@ func (m *Model) idle() tea.Cmd {
 // way through every other replay, doubling its wait.
 func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 	s := m.s
-	if s == nil || m.stream != nil || s.replaying || s.aheadFor != nil || s.calls() < aheadMin || s.book == nil {
+	if s == nil || m.stream != nil || s.Replaying || s.AheadFor != nil || s.Calls() < session.AheadMin || s.Book == nil {
 		return nil, false
 	}
-	if recentReplays > 0 && m.lastKnob != NoKnob {
+	if session.RecentReplays > 0 && m.lastKnob != session.NoKnob {
 		for _, p := range m.aheadPolicies() {
-			if s.madeFor(p) == nil {
+			if s.MadeFor(p) == nil {
 				return &p, false
 			}
 		}
 	}
-	if !s.judgedBook() {
-		return nil, s.dirty && !s.judging[s.book]
+	if !s.JudgedBook() {
+		return nil, s.Dirty && !s.Judging[s.Book]
 	}
-	return nil, s.dirty
+	return nil, s.Dirty
 }
 
 // letGoAhead lets go of the replays made ahead that no knob key gives
@@ -91,11 +93,11 @@ func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
 func (m Model) letGoAhead() {
 	switch {
 	case m.s == nil:
-	case m.lastKnob == NoKnob:
-		m.s.ahead = nil
+	case m.lastKnob == session.NoKnob:
+		m.s.Ahead = nil
 	default:
 		want := m.aheadPolicies()
-		m.s.ahead = slices.DeleteFunc(m.s.ahead, func(n madeReplay) bool { return !slices.Contains(want, n.policy) })
+		m.s.Ahead = slices.DeleteFunc(m.s.Ahead, func(n session.MadeReplay) bool { return !slices.Contains(want, n.Policy) })
 	}
 }
 
@@ -108,9 +110,9 @@ func (m Model) letGoAhead() {
 func (m *Model) aheadPolicies() []model.Policy {
 	s := m.s
 	var out []model.Policy
-	for _, kn := range []Knob{m.lastKnob, RecentMore, RecentLess, PinsMore, PinsLess, TogglePins} {
-		p, _, ok := Step(s.policy, s.lastPins, s.agent, kn)
-		if ok && p != s.policy && p != s.agent.Recorded && !slices.Contains(out, p) && len(out) < aheadMax {
+	for _, kn := range []session.Knob{m.lastKnob, session.RecentMore, session.RecentLess, session.PinsMore, session.PinsLess, session.TogglePins} {
+		p, _, ok := session.Step(s.Policy, s.LastPins, s.Agent, kn)
+		if ok && p != s.Policy && p != s.Agent.Recorded && !slices.Contains(out, p) && len(out) < session.AheadMax {
 			out = append(out, p)
 		}
 	}
@@ -119,18 +121,18 @@ func (m *Model) aheadPolicies() []model.Policy {
 
 // aheadBack holds a replay made ahead, and shows it when the user has
 // asked for its policy meanwhile (replan waits for it then).
-func (m Model) aheadBack(msg aheadMsg) (Model, tea.Cmd) {
+func (m Model) aheadBack(msg session.AheadMsg) (Model, tea.Cmd) {
 	s := m.s
-	if s == nil || s.view != msg.view || s.aheadFor == nil || *s.aheadFor != msg.policy {
+	if s == nil || s.View != msg.View || s.AheadFor == nil || *s.AheadFor != msg.Policy {
 		return m, nil // another recording or conversation is on screen
 	}
-	s.aheadFor, s.dirty = nil, true
-	if msg.replay == nil {
+	s.AheadFor, s.Dirty = nil, true
+	if msg.Replay == nil {
 		return m, nil // given up: the user went elsewhere
 	}
-	k := madeReplay{policy: msg.policy, replay: msg.replay, diff: msg.diff, cells: msg.cells}
-	s.holdAhead(k)
-	if s.replaying && s.policy == msg.policy {
+	k := session.MadeReplay{Policy: msg.Policy, Replay: msg.Replay, Diff: msg.Diff, Cells: msg.Cells}
+	s.HoldAhead(k)
+	if s.Replaying && s.Policy == msg.Policy {
 		return m.show(k)
 	}
 	return m, nil
@@ -138,25 +140,25 @@ func (m Model) aheadBack(msg aheadMsg) (Model, tea.Cmd) {
 
 // show puts a replay under the session's policy on screen: a fresh one,
 // or a held one (with its book, when made).
-func (m Model) show(k madeReplay) (Model, tea.Cmd) {
+func (m Model) show(k session.MadeReplay) (Model, tea.Cmd) {
 	s := m.s
-	s.remember(k) // now a policy the user set
-	s.booked(k.replay, k.book)
-	s.replay, s.replaying, s.book, s.diff = k.replay, false, k.book, k.diff
+	s.Remember(k) // now a policy the user set
+	s.Booked(k.Replay, k.Book)
+	s.Replay, s.Replaying, s.Book, s.Diff = k.Replay, false, k.Book, k.Diff
 	var diff tea.Cmd
-	if k.diff == nil && s.diffing != k.replay {
-		s.diffing, diff = k.replay, diffCmd(s.recorded, k.replay) // the frame does not wait for it
+	if k.Diff == nil && s.Diffing != k.Replay {
+		s.Diffing, diff = k.Replay, session.DiffCmd(s.Recorded, k.Replay) // the frame does not wait for it
 	}
-	if k.cells != nil {
-		m.timeline.memo = *k.cells // made with the replay; cellsOf makes them afresh if the width changed
+	if k.Cells != nil {
+		m.timeline.memo = *k.Cells // made with the replay; cellsOf makes them afresh if the width changed
 	}
-	s.shownAt = time.Now()
+	s.ShownAt = time.Now()
 	m.reread()
 	cmd := m.responseFollows()
-	if k.book == nil {
-		cmd = tea.Batch(cmd, bookCmd(s.rec, k.replay))
+	if k.Book == nil {
+		cmd = tea.Batch(cmd, session.BookCmd(s.Rec, k.Replay))
 	}
-	return m, afterFrame(tea.Batch(cmd, diff))
+	return m, session.AfterFrame(tea.Batch(cmd, diff))
 }
 
 // judgingKey answers x/X while the calls are still being judged: a small
@@ -164,14 +166,14 @@ func (m Model) show(k madeReplay) (Model, tea.Cmd) {
 // says so rather than "no later call".
 func (m *Model) judgingKey(msg tea.KeyMsg) bool {
 	s := m.s
-	if !key.Matches(msg, m.keys.NextFlagged, m.keys.PrevFlagged) || s.book == nil {
+	if !key.Matches(msg, m.keys.NextFlagged, m.keys.PrevFlagged) || s.Book == nil {
 		return false
 	}
-	if _, done := s.judgements[s.book]; done {
+	if _, done := s.Judgements[s.Book]; done {
 		return false
 	}
-	if s.smallToJudge() && s.lent != s.book {
-		s.file(s.book, judgeAll(s.book, s.calls()))
+	if s.SmallToJudge() && s.Lent != s.Book {
+		s.File(s.Book, session.JudgeAll(s.Book, s.Calls()))
 		return false
 	}
 	m.flash = "still judging every call's values…"
@@ -182,14 +184,14 @@ func (m *Model) judgingKey(msg tea.KeyMsg) bool {
 // answered or under way; a search for a replay no longer on screen is
 // given up.
 func (m *Model) askSuggestions() tea.Cmd {
-	if m.sugs.gen != m.gen || m.sugs.answers == nil {
-		if m.sugs.search != nil {
-			m.sugs.search.GiveUp()
+	if m.sugs.Gen != m.gen || m.sugs.Answers == nil {
+		if m.sugs.Search != nil {
+			m.sugs.Search.GiveUp()
 		}
-		*m.sugs = suggestions{gen: m.gen, answers: map[int]map[string]*advise.Suggestion{}}
+		*m.sugs = session.Suggestions{Gen: m.gen, Answers: map[int]map[string]*advise.Suggestion{}}
 	}
-	ce := m.s.evidenceAt(m.s.call)
-	if g, asked := m.sugAsked[m.s.call]; ce == nil || asked && g == m.gen {
+	ce := m.s.EvidenceAt(m.s.Call)
+	if g, asked := m.sugAsked[m.s.Call]; ce == nil || asked && g == m.gen {
 		return nil
 	}
 	var left []provenance.Entry
@@ -204,24 +206,24 @@ func (m *Model) askSuggestions() tea.Cmd {
 	if m.sugAsked == nil {
 		m.sugAsked = map[int]int{}
 	}
-	m.sugAsked[m.s.call] = m.gen
-	if m.sugs.search == nil {
-		m.sugs.search = advise.ViewSearcher(m.s.view, m.s.replay) // one sweep for every call of this replay
+	m.sugAsked[m.s.Call] = m.gen
+	if m.sugs.Search == nil {
+		m.sugs.Search = advise.ViewSearcher(m.s.View, m.s.Replay) // one sweep for every call of this replay
 	}
-	return suggestCmd(m.gen, m.sugs.search, m.s.rec, agentKey(m.s), left, m.s.call)
+	return session.SuggestCmd(m.gen, m.sugs.Search, m.s.Rec, agentKey(m.s), left, m.s.Call)
 }
 
 // suggested files an answer of suggestCmd, if it is for the replay on
 // screen.
-func (m *Model) suggested(msg suggestedMsg) {
-	if msg.gen != m.sugs.gen || m.sugs.answers == nil {
+func (m *Model) suggested(msg session.SuggestedMsg) {
+	if msg.Gen != m.sugs.Gen || m.sugs.Answers == nil {
 		return
 	}
-	m.sugs.answers[msg.call] = msg.sugs
-	if m.sugs.costs == nil {
-		m.sugs.costs = map[model.Policy]advise.Cost{}
+	m.sugs.Answers[msg.Call] = msg.Sugs
+	if m.sugs.Costs == nil {
+		m.sugs.Costs = map[model.Policy]advise.Cost{}
 	}
-	maps.Copy(m.sugs.costs, msg.costs)
+	maps.Copy(m.sugs.Costs, msg.Costs)
 	m.resp.refresh()
 	if m.list.onResponse() {
 		m.syncDetail()
@@ -242,24 +244,24 @@ func (m Model) applySuggestion() (Model, tea.Cmd) {
 	}
 	pending := false
 	for _, e := range left {
-		sug, state := m.sugs.of(m.s.call, e.Value)
-		if state == sugFound {
+		sug, state := m.sugs.Of(m.s.Call, e.Value)
+		if state == session.SugFound {
 			m.applyPending = false
-			m.s.policy = sug.Policy
+			m.s.Policy = sug.Policy
 			if sug.Policy.KeepLastToolResults > 0 {
-				m.s.lastPins = sug.Policy.KeepLastToolResults
+				m.s.LastPins = sug.Policy.KeepLastToolResults
 			}
 			m.flash = "applied" + onAgent(m.s) + ": " + sug.Text
-			if c, ok := m.sugs.costs[sug.Policy]; ok { // the cost first: a long sentence is cut
+			if c, ok := m.sugs.Costs[sug.Policy]; ok { // the cost first: a long sentence is cut
 				m.flash = "applied" + onAgent(m.s) + " (" + costWords(c) + "): " + sug.Text
 			}
 			return m.replan()
 		}
-		pending = pending || state == sugPending
+		pending = pending || state == session.SugPending
 	}
 	if pending {
 		// not searched yet (the response was never opened): search, then apply
-		m.applyOnAnswer, m.applyPending = m.s.call, true
+		m.applyOnAnswer, m.applyPending = m.s.Call, true
 		m.flash = "looking for a policy that would have kept this call's values…"
 		return m, m.askSuggestions()
 	}
@@ -280,16 +282,16 @@ func costWords(c advise.Cost) string {
 
 // onAgent names the agent whose policy the knobs move, when the file
 // holds several.
-func onAgent(s *session) string {
-	if len(s.study.Rec.Agents) < 2 || len(s.rec.Agents) != 1 {
+func onAgent(s *session.Session) string {
+	if len(s.Study.Rec.Agents) < 2 || len(s.Rec.Agents) != 1 {
 		return ""
 	}
-	return " to agent " + termtext.Line(s.rec.Agents[0].Key)
+	return " to agent " + termtext.Line(s.Rec.Agents[0].Key)
 }
 
 // convColumn is the left column's width: 0 when it is not shown.
 func (m Model) convColumn() int {
-	if m.s == nil || m.s.views == nil || len(m.s.views.convs) <= 1 || m.width < convColumnMin {
+	if m.s == nil || m.s.Views == nil || len(m.s.Views.Convs) <= 1 || m.width < convColumnMin {
 		return 0
 	}
 	return convColumnWidth

@@ -16,11 +16,11 @@ func TestReboundKeyDrivesTheScreen(t *testing.T) {
 	cfg.Keys = &keys
 	m := open(t, cfg, 120, 40)
 	m = send(m, tea.KeyMsg{Type: tea.KeyCtrlN})
-	if m.s.call != 1 {
-		t.Fatalf("ctrl+n: at call %d, want 2", m.s.call+1)
+	if m.s.Call != 1 {
+		t.Fatalf("ctrl+n: at call %d, want 2", m.s.Call+1)
 	}
-	if m = press(m, "l"); m.s.call != 1 {
-		t.Errorf("l (no longer bound): at call %d", m.s.call+1)
+	if m = press(m, "l"); m.s.Call != 1 {
+		t.Errorf("l (no longer bound): at call %d", m.s.Call+1)
 	}
 	if m = press(m, "?"); !strings.Contains(m.View(), "ctrl+n") {
 		t.Error("the help does not name ctrl+n")

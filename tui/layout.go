@@ -18,7 +18,7 @@ func (m Model) showTimeline() bool {
 	if m.overlay == advisorOverlay && m.height < 32 {
 		return false // a small terminal gives its lines to the advisor's chart and table
 	}
-	return m.s != nil && m.s.calls() > 0 && m.height >= 20
+	return m.s != nil && m.s.Calls() > 0 && m.height >= 20
 }
 
 // timelineTop is the screen line the timeline starts on.
@@ -196,7 +196,7 @@ func (m Model) panes(h int) string {
 	case m.overlay == advisorOverlay:
 		return box(m.st, m.adv.title(), m.adv.View(), w, h, true)
 	case m.overlay == responseOverlay:
-		return box(m.st, "Response of call "+itoa(m.s.call+1)+" — its values and why (i, q or esc closes; knobs replay)"+moreMark(m.resp), m.resp.View(), w, h, true)
+		return box(m.st, "Response of call "+itoa(m.s.Call+1)+" — its values and why (i, q or esc closes; knobs replay)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}
 	listW := m.list.width + 2
 	cw := m.convColumn()
@@ -204,7 +204,7 @@ func (m Model) panes(h int) string {
 	right := box(m.st, m.detail.title(), m.detail.View(), w-cw-listW, h, m.detail.focused)
 	panes := joinColumns(left, right)
 	if cw > 0 {
-		col := box(m.st, "Conversations (w)", convColumnText(m.s.views, m.st, cw-2, h-2), cw, h, false)
+		col := box(m.st, "Conversations (w)", convColumnText(m.s.Views, m.st, cw-2, h-2), cw, h, false)
 		panes = joinColumns(col, panes)
 	}
 	return panes

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
@@ -38,9 +40,9 @@ type lives struct {
 }
 
 // livesOf is the lives of the replay on screen, told on the call on screen.
-func livesOf(s *session) *lives {
-	l := newLives(s.replay, s.call)
-	l.agent = s.agent
+func livesOf(s *session.Session) *lives {
+	l := newLives(s.Replay, s.Call)
+	l.agent = s.Agent
 	return l
 }
 

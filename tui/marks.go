@@ -52,16 +52,16 @@ func (m Model) markKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	r := msg.Runes[0]
 	if wait == settingMark {
-		c := m.s.current()
+		c := m.s.Current()
 		if c == nil {
 			m.flash = "no call on screen to mark"
 			return m, nil
 		}
-		where := fmt.Sprintf("call %d", m.s.call+1)
-		if m.s.fileNumbers() {
+		where := fmt.Sprintf("call %d", m.s.Call+1)
+		if m.s.FileNumbers() {
 			where += fmt.Sprintf(" (file call %d)", c.Call.Number)
 		}
-		if l := viewsLabel(m.s.views, -1); l != "" {
+		if l := viewsLabel(m.s.Views, -1); l != "" {
 			where += " of " + l
 		}
 		m.marks.at[r] = markedCall{fileCall: c.Call.Number, where: where}

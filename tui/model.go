@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
@@ -20,10 +22,10 @@ type Model struct {
 	cfg  Config
 	st   *theme.Styles
 	keys keys.KeyMap
-	s    *session // nil until the recording is loaded
+	s    *session.Session // nil until the recording is loaded
 	// lastKnob is the last knob moved (NoKnob before any): moved again,
 	// its policy is the one replayed ahead first (replays.go)
-	lastKnob Knob
+	lastKnob session.Knob
 	// lastInput is when the user last pressed a key or used the mouse
 	lastInput time.Time
 
@@ -45,7 +47,7 @@ type Model struct {
 
 	// sugs holds the answers of the "what would have kept it" search;
 	// sugAsked, by call, the replay generation each was asked for
-	sugs     *suggestions
+	sugs     *session.Suggestions
 	sugAsked map[int]int
 	// applyOnAnswer (when applyPending) is the call whose suggestion K asked for before
 	// the search had answered: it is applied when the answer comes
@@ -110,7 +112,7 @@ func New(cfg Config) Model {
 	m.recWin = newTextPane(keys, func(int) string { return "" })
 	m.sinceWin = newTextPane(keys, func(int) string { return "" })
 	m.adv = newAdvisorPane(st, keys)
-	m.sugs, m.sugAsked = &suggestions{}, map[int]int{}
+	m.sugs, m.sugAsked = &session.Suggestions{}, map[int]int{}
 	return m
 }
 
@@ -119,19 +121,19 @@ func (m Model) Init() tea.Cmd {
 		open := m.cfg.Open
 		return tea.Batch(func() tea.Msg { return streamOpenedMsg{open()} }, m.spin.Tick)
 	}
-	return tea.Batch(loadCmd(m.cfg.source()), m.spin.Tick)
+	return tea.Batch(session.LoadCmd(m.cfg.source()), m.spin.Tick)
 }
 
 // streamOpenedMsg is sent by Init's command once Config.Open has started
 // reading.
-type streamOpenedMsg struct{ src *Stream }
+type streamOpenedMsg struct{ src *session.Stream }
 
 // mine is the policy the user set, when they moved a knob; nil otherwise.
 func (m Model) mine() *model.Policy {
-	if m.s == nil || !m.s.moved() {
+	if m.s == nil || !m.s.Moved() {
 		return nil
 	}
-	p := m.s.policy
+	p := m.s.Policy
 	return &p
 }
 
@@ -142,7 +144,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case spinner.TickMsg:
-		if m.s != nil && !m.s.replaying {
+		if m.s != nil && !m.s.Replaying {
 			return m, nil // nothing to wait for: let the ticks stop
 		}
 		m.spin, cmd = m.spin.Update(msg)
@@ -153,85 +155,85 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.stream != nil {
 			cmd = m.stream.tick(m.cfg, m.mine())
 		}
-	case partialMsg:
+	case session.PartialMsg:
 		if m.stream == nil {
 			return m, nil // the whole recording is already on screen
 		}
-		m.stream.partialBack(msg.calls, msg.study)
-		m, cmd = m.adopt(msg.loadedMsg)
+		m.stream.partialBack(msg.Calls, msg.Study)
+		m, cmd = m.adopt(msg.LoadedMsg)
 		cmd = tea.Batch(cmd, m.stream.finalNow(m.cfg, m.mine())) // the load may have ended meanwhile
-	case loadedMsg:
-		if msg.err != nil {
-			m.err = msg.err
-			m.header.err = msg.err
+	case session.LoadedMsg:
+		if msg.Err != nil {
+			m.err = msg.Err
+			m.header.err = msg.Err
 			return m, tea.Quit
 		}
-		var src *Stream
+		var src *session.Stream
 		if m.stream != nil {
 			src = m.stream.src
 		}
 		m.stream = nil
 		m, cmd = m.adopt(msg)
 		cmd = tea.Batch(cmd, m.startWatching(src))
-	case fileLookMsg:
+	case session.FileLookMsg:
 		m, cmd = m.looked(msg)
-	case reloadedMsg:
+	case session.ReloadedMsg:
 		m, cmd = m.reloaded(msg)
 	case renderedMsg:
 		m.detail.rendered(msg)
-	case replayedMsg:
-		if m.s == nil || m.s.view != msg.view {
+	case session.ReplayedMsg:
+		if m.s == nil || m.s.View != msg.View {
 			return m, nil // another conversation is on screen
 		}
-		m.s.dirty = true
-		if msg.replay == nil {
+		m.s.Dirty = true
+		if msg.Replay == nil {
 			return m, nil // given up for a newer key's
 		}
-		if msg.gen != m.gen {
-			m.s.remember(madeReplay{policy: msg.policy, replay: msg.replay, cells: msg.cells}) // set, and left at once: held for a way back
-			return m, nil                                                                      // a later change is on its way
+		if msg.Gen != m.gen {
+			m.s.Remember(session.MadeReplay{Policy: msg.Policy, Replay: msg.Replay, Cells: msg.Cells}) // set, and left at once: held for a way back
+			return m, nil                                                                              // a later change is on its way
 		}
-		m, cmd = m.show(madeReplay{policy: msg.policy, replay: msg.replay, cells: msg.cells})
-	case diffedMsg:
+		m, cmd = m.show(session.MadeReplay{Policy: msg.Policy, Replay: msg.Replay, Cells: msg.Cells})
+	case session.DiffedMsg:
 		if m.s != nil {
-			m.s.diffed(msg.replay, msg.diff)
+			m.s.Diffed(msg.Replay, msg.Diff)
 		}
-	case aheadMsg:
+	case session.AheadMsg:
 		m, cmd = m.aheadBack(msg)
-	case idleMsg:
+	case session.IdleMsg:
 		cmd = m.idle()
-	case collectedMsg:
-	case bookMsg:
+	case session.CollectedMsg:
+	case session.BookMsg:
 		if m.s != nil {
-			m.s.booked(msg.replay, msg.book)
-			m.s.dirty = true
+			m.s.Booked(msg.Replay, msg.Book)
+			m.s.Dirty = true
 		}
-		if m.s == nil || m.s.replay != msg.replay {
+		if m.s == nil || m.s.Replay != msg.Replay {
 			return m, nil // another replay is on screen
 		}
-		m.s.book = msg.book
+		m.s.Book = msg.Book
 		m.syncDetail()
 		cmd = m.responseFollows()
-	case suggestedMsg:
+	case session.SuggestedMsg:
 		m.suggested(msg)
-		if m.applyPending && m.applyOnAnswer == msg.call && msg.gen == m.gen && m.s != nil && m.s.call == msg.call {
+		if m.applyPending && m.applyOnAnswer == msg.Call && msg.Gen == m.gen && m.s != nil && m.s.Call == msg.Call {
 			m.applyPending = false
 			m, cmd = m.applySuggestion()
 		}
-	case judgeSoonMsg:
+	case session.JudgeSoonMsg:
 		if m.s != nil {
-			m.s.judgeTick = false // the tail below starts the judge pass, if still wanted
+			m.s.JudgeTick = false // the tail below starts the judge pass, if still wanted
 		}
-	case evidenceMsg:
-		m.s.evidenced(msg)
-		if m.s != nil && m.s.book == msg.book {
-			m.s.dirty = true
+	case session.EvidenceMsg:
+		m.s.Evidenced(msg)
+		if m.s != nil && m.s.Book == msg.Book {
+			m.s.Dirty = true
 			m.syncDetail()
 			cmd = m.responseFollows()
 		}
-	case judgedMsg:
-		m.s.judged(msg)
-		m.s.dirty = true
+	case session.JudgedMsg:
+		m.s.Judged(msg)
+		m.s.Dirty = true
 		m.syncDetail() // a tool turn's strip marks the calls that used it
 	case viewMsg:
 		m = m.viewed(msg)
@@ -283,18 +285,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// the whole-run evidence pass waits for the whole run: a partial
 	// load's would be thrown away, and would compete with the decoders
 	if m.stream == nil {
-		m.s.dropJudges()
+		m.s.DropJudges()
 		if m.s != nil {
-			m.s.growing = m.watch.follow
+			m.s.Growing = m.watch.follow
 		}
-		if job := m.s.judgeJob(); job != nil {
+		if job := m.s.JudgeJob(); job != nil {
 			cmd = tea.Batch(cmd, job)
 		}
 	}
-	if m.s != nil && m.list.onResponse() && !m.s.replaying {
+	if m.s != nil && m.list.onResponse() && !m.s.Replaying {
 		cmd = tea.Batch(cmd, m.askSuggestions()) // the response row shows the suggestions
 	}
-	cmd = tea.Batch(cmd, m.s.evidenceJob())
+	cmd = tea.Batch(cmd, m.s.EvidenceJob())
 	cmd = tea.Batch(cmd, m.advisorFollows())
 	return m, tea.Batch(cmd, m.idleWork())
 }
@@ -318,32 +320,32 @@ func (m Model) keys1by1(msg tea.KeyMsg) (Model, tea.Cmd) {
 // adopt puts a freshly prepared recording on screen — the first, a larger
 // part of a stream, or the whole of it — keeping the call and the turn
 // the user was on, and the policy they set.
-func (m Model) adopt(msg loadedMsg) (Model, tea.Cmd) {
+func (m Model) adopt(msg session.LoadedMsg) (Model, tea.Cmd) {
 	old := m.s
-	s := newSession(m.cfg.Name, msg)
+	s := session.New(m.cfg.Name, msg)
 	if old == nil {
 		m.loaded(s)
 		return m, nil
 	}
 	k := m.list.selectedKey()
-	s.call = min(old.call, max(0, s.calls()-1))
-	s.lastPins = old.lastPins
-	s.refresh()
+	s.Call = min(old.Call, max(0, s.Calls()-1))
+	s.LastPins = old.LastPins
+	s.Refresh()
 	m.loaded(s)
 	m.list.reselect(k)
 	m.syncDetail()
-	if old.moved() && s.policy != old.policy {
+	if old.Moved() && s.Policy != old.Policy {
 		// the user moved a knob after this was prepared: replay theirs
-		s.policy = old.policy
+		s.Policy = old.Policy
 		return m.replan()
 	}
 	return m, nil
 }
 
 // loaded hands the session to every component.
-func (m *Model) loaded(s *session) {
+func (m *Model) loaded(s *session.Session) {
 	if m.s != nil && m.s != s {
-		m.s.giveUpAll()
+		m.s.GiveUpAll()
 	}
 	m.s = s
 	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
@@ -360,9 +362,9 @@ func (m *Model) loaded(s *session) {
 
 // withAdvice is the suggestions with the advisor's keeps-everything
 // pick for the agent on screen, when it has one.
-func withAdvice(sugs *suggestions, adv *advisorPane, s *session) suggestions {
+func withAdvice(sugs *session.Suggestions, adv *advisorPane, s *session.Session) session.Suggestions {
 	sg := *sugs
-	sg.keepsAll = adv.keepsAllFor(s)
+	sg.KeepsAll = adv.keepsAllFor(s)
 	return sg
 }
 
@@ -379,7 +381,7 @@ func (m *Model) selectValue(i int) {
 // brought up to date.
 func (m *Model) reread() {
 	k := m.list.selectedKey()
-	m.s.refresh()
+	m.s.Refresh()
 	m.list.reselect(k)
 	m.problems.refresh()
 	m.syncDetail()
@@ -397,7 +399,7 @@ func (m *Model) syncDetail() {
 	}
 	if f, ok := m.list.selectedFold(); ok {
 		m.detail.showNote(fmt.Sprintf("%d turns that left at calls %d–%d, folded so the list stays short. enter opens them; z hides every gone turn.",
-			f.n, m.s.rows.At(f.row).LeftAt+1, lastLeft(m.s.rows, f.row, f.n)+1))
+			f.n, m.s.Rows.At(f.row).LeftAt+1, lastLeft(m.s.Rows, f.row, f.n)+1))
 		return
 	}
 	m.detail.show(m.list.selected())
@@ -421,20 +423,20 @@ var spinStart = time.Second / 10
 // key gives from this one, are let go.
 func (m Model) replan() (Model, tea.Cmd) {
 	m.gen++
-	m.s.giveUp()
+	m.s.GiveUp()
 	defer m.letGoAhead() // once the one for this policy, if any, is held
-	if !m.s.changed() {
-		m.s.replay, m.s.replaying, m.s.book = m.s.recorded, false, m.s.recordedBook
+	if !m.s.Changed() {
+		m.s.Replay, m.s.Replaying, m.s.Book = m.s.Recorded, false, m.s.RecordedBook
 		m.reread()
 		return m, m.responseFollows()
 	}
-	if k := m.s.madeFor(m.s.policy); k != nil {
+	if k := m.s.MadeFor(m.s.Policy); k != nil {
 		return m.show(*k) // held since the user set it, or replayed ahead
 	}
-	m.s.replaying, m.hold = true, true
-	if m.s.aheadFor != nil && *m.s.aheadFor == m.s.policy {
+	m.s.Replaying, m.hold = true, true
+	if m.s.AheadFor != nil && *m.s.AheadFor == m.s.Policy {
 		return m, m.spinSoon() // its replay is under way ahead (aheadBack shows it)
 	}
-	m.s.quitReplay = &atomic.Bool{}
-	return m, tea.Batch(replayCmd(m.gen, m.s.view, m.s.policy, m.timeline.cells(), m.s.quitReplay), m.spinSoon())
+	m.s.QuitReplay = &atomic.Bool{}
+	return m, tea.Batch(session.ReplayCmd(m.gen, m.s.View, m.s.Policy, m.timeline.cells(), m.s.QuitReplay), m.spinSoon())
 }

@@ -38,8 +38,8 @@ func TestCursorLandsTheSameWhateverKey(t *testing.T) {
 			append([]string{"j", "j", "pgdown"}, repeat("l", c.call)...),
 		} {
 			m := press(open(t, fileConfig(s01), 120, 40), ks...)
-			if m.s.call != c.call {
-				t.Fatalf("%v: at call %d", ks, m.s.call+1)
+			if m.s.Call != c.call {
+				t.Fatalf("%v: at call %d", ks, m.s.Call+1)
 			}
 			r := m.list.selected()
 			if r == nil || r.Fate != c.fate {
@@ -94,8 +94,8 @@ func TestDetailScrollKeys(t *testing.T) {
 		if mm.detail.vp.YOffset != c.y {
 			t.Errorf("%v: at line %d, want %d", c.keys, mm.detail.vp.YOffset, c.y)
 		}
-		if mm.s.call != 2 {
-			t.Errorf("%v: the call moved to %d in the focused detail", c.keys, mm.s.call+1)
+		if mm.s.Call != 2 {
+			t.Errorf("%v: the call moved to %d in the focused detail", c.keys, mm.s.Call+1)
 		}
 		want := " · lines " + itoa(c.y+1) + "–" + itoa(min(n, c.y+h)) + " of " + itoa(n)
 		if got := mm.detail.title(); !strings.HasSuffix(got, want) {
@@ -114,12 +114,12 @@ func TestMouse(t *testing.T) {
 	// the timeline's cells start after the label; s01's 9 calls get 7
 	// columns each at 120 wide: (120 − 6 label − 1 − 42 legend) / 9
 	m = send(m, click(timelineLabel+7*7+2, m.timelineTop()+1))
-	if m.s.call != 7 {
-		t.Fatalf("a click on the 8th cell went to call %d", m.s.call+1)
+	if m.s.Call != 7 {
+		t.Fatalf("a click on the 8th cell went to call %d", m.s.Call+1)
 	}
 	// a click on the list's third line selects the third turn
 	m = send(m, click(5, m.paneTop()+3))
-	if r := m.list.selected(); r == nil || r.Key != m.s.rows.At(2).Key || !m.list.chosen {
+	if r := m.list.selected(); r == nil || r.Key != m.s.Rows.At(2).Key || !m.list.chosen {
 		t.Errorf("a click on the third row selected %+v", r)
 	}
 	// the wheel over the detail scrolls it (t01 call 3: a long turn)
@@ -177,8 +177,8 @@ func TestJumps(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := press(open(t, fileConfig(demo), 120, 40), c.keys...)
-		if m.s.call != c.call-1 || m.flash != c.flash {
-			t.Errorf("%v: at call %d saying %q, want call %d saying %q", c.keys, m.s.call+1, m.flash, c.call, c.flash)
+		if m.s.Call != c.call-1 || m.flash != c.flash {
+			t.Errorf("%v: at call %d saying %q, want call %d saying %q", c.keys, m.s.Call+1, m.flash, c.call, c.flash)
 		}
 	}
 	// c04 (README): under summarize-oldest, run 1 folds at calls 6, 8, 9
@@ -189,8 +189,8 @@ func TestJumps(t *testing.T) {
 		keys []string
 		call int
 	}{{[]string{"c"}, 6}, {[]string{"c", "c"}, 8}, {[]string{"c", "c", "c", "c", "c"}, 12}, {[]string{"G", "C"}, 17}} {
-		if m := press(open(t, fileConfig(c04), 120, 40), c.keys...); m.s.call != c.call-1 {
-			t.Errorf("c04 %v: at call %d, want %d", c.keys, m.s.call+1, c.call)
+		if m := press(open(t, fileConfig(c04), 120, 40), c.keys...); m.s.Call != c.call-1 {
+			t.Errorf("c04 %v: at call %d, want %d", c.keys, m.s.Call+1, c.call)
 		}
 	}
 	tl := newTimeline(theme.DefaultStyles(), keys.DefaultKeyMap())
@@ -206,13 +206,13 @@ func TestJumps(t *testing.T) {
 	}
 	// with pins off, s01 differs from its record (TestExportPinsOffIsS02)
 	m = press(open(t, fileConfig(s01), 120, 40), "p", "d")
-	if m.s.current().Recorded() != window.Differs {
-		t.Errorf("d went to call %d, which does not differ", m.s.call+1)
+	if m.s.Current().Recorded() != window.Differs {
+		t.Errorf("d went to call %d, which does not differ", m.s.Call+1)
 	}
-	first := m.s.call
+	first := m.s.Call
 	m = press(m, "G", "D")
-	if m.s.current().Recorded() != window.Differs || m.s.call < first {
-		t.Errorf("D from the last call went to call %d", m.s.call+1)
+	if m.s.Current().Recorded() != window.Differs || m.s.Call < first {
+		t.Errorf("D from the last call went to call %d", m.s.Call+1)
 	}
 }
 
@@ -236,7 +236,7 @@ func TestTranscript(t *testing.T) {
 		t.Errorf("→ in the transcript: call %d", m.trans.call+1)
 	}
 	m = press(m, "G")
-	if !m.trans.vp.AtBottom() || m.s.call != 5 {
+	if !m.trans.vp.AtBottom() || m.s.Call != 5 {
 		t.Errorf("G in the transcript goes to its bottom, not the last call")
 	}
 	m = press(m, "v")
@@ -334,7 +334,7 @@ func TestFoldGoneTurns(t *testing.T) {
 	}
 	m := press(open(t, fileConfig(path), 120, 40), ":", "5", "0", "enter")
 	gone := 0
-	for _, r := range m.s.rows.Rows() {
+	for _, r := range m.s.Rows.Rows() {
 		if r.Fate == window.FateGone {
 			gone++
 		}
@@ -348,8 +348,8 @@ func TestFoldGoneTurns(t *testing.T) {
 			}
 		}
 	}
-	if gone < 20 || folds != 1 || len(m.list.items) >= m.s.rows.Len() {
-		t.Fatalf("%d gone turns, %d folds, %d items for %d rows", gone, folds, len(m.list.items), m.s.rows.Len())
+	if gone < 20 || folds != 1 || len(m.list.items) >= m.s.Rows.Len() {
+		t.Fatalf("%d gone turns, %d folds, %d items for %d rows", gone, folds, len(m.list.items), m.s.Rows.Len())
 	}
 	// the cursor goes up onto the fold: the detail says what it holds
 	for i := 0; i < len(m.list.items) && m.list.items[m.list.cursor].kind != foldItem; i++ {
@@ -359,8 +359,8 @@ func TestFoldGoneTurns(t *testing.T) {
 		t.Fatalf("on the fold the detail says %q", m.detail.note)
 	}
 	m = press(m, "enter")
-	if r := m.list.selected(); r == nil || r.Fate != window.FateGone || len(m.list.rows()) != m.s.rows.Len() {
-		t.Fatalf("enter did not open the fold onto its first turn: %+v, %d of %d rows listed", r, len(m.list.rows()), m.s.rows.Len())
+	if r := m.list.selected(); r == nil || r.Fate != window.FateGone || len(m.list.rows()) != m.s.Rows.Len() {
+		t.Fatalf("enter did not open the fold onto its first turn: %+v, %d of %d rows listed", r, len(m.list.rows()), m.s.Rows.Len())
 	}
 	m = press(m, "j", "enter")
 	if _, ok := m.list.selectedFold(); !ok {
@@ -368,7 +368,7 @@ func TestFoldGoneTurns(t *testing.T) {
 	}
 	m = press(m, "z")
 	for _, it := range m.list.items {
-		if it.kind == foldItem || (it.kind == turnItem && m.s.rows.At(it.row).Fate == window.FateGone) {
+		if it.kind == foldItem || (it.kind == turnItem && m.s.Rows.At(it.row).Fate == window.FateGone) {
 			t.Fatal("z leaves gone turns or folds listed")
 		}
 	}

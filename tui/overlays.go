@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -146,42 +148,42 @@ func (p *textPane) View() string { return present.Lines(p.vp.View(), p.width, p.
 // loader could not use, what the lineage and the replay could not
 // decide — (the study's), then what the replay under the user's knobs
 // could not decide, and how the recorded policy was found.
-func problemsText(s *session, st *theme.Styles, w int) string {
-	if s == nil || s.rec == nil {
+func problemsText(s *session.Session, st *theme.Styles, w int) string {
+	if s == nil || s.Rec == nil {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", st.Title.Render(fmt.Sprintf("In the file (%d)", s.problemCount)))
-	if len(s.problems) == 0 {
+	fmt.Fprintf(&b, "%s\n", st.Title.Render(fmt.Sprintf("In the file (%d)", s.ProblemCount)))
+	if len(s.Problems) == 0 {
 		b.WriteString(st.Dim.Render("none: every line was used") + "\n")
 	}
-	for _, pr := range s.problems {
+	for _, pr := range s.Problems {
 		where := "file"
 		if pr.Line > 0 {
 			where = fmt.Sprintf("line %d", pr.Line)
-			if file := placeFile(pr.Message, pr.Line); len(s.rec.Files) > 1 && file != "" {
+			if file := placeFile(pr.Message, pr.Line); len(s.Rec.Files) > 1 && file != "" {
 				where = termtext.Line(file) + ":" + fmt.Sprint(pr.Line) // one of several files: which
 			}
 		}
 		b.WriteString(ansi.Wrap(st.Label.Render(where+": ")+termtext.Screen(withoutPlace(pr.Message, pr.Line), st.Placeholder), w, "") + "\n")
 	}
-	if s.moved() {
-		fmt.Fprintf(&b, "\n%s\n", st.Title.Render(fmt.Sprintf("In the replay under your knobs (%d)", len(s.replay.Problems))))
-		if len(s.replay.Problems) == 0 {
+	if s.Moved() {
+		fmt.Fprintf(&b, "\n%s\n", st.Title.Render(fmt.Sprintf("In the replay under your knobs (%d)", len(s.Replay.Problems))))
+		if len(s.Replay.Problems) == 0 {
 			b.WriteString(st.Dim.Render("none") + "\n")
 		}
-		for _, pr := range s.replay.Problems {
+		for _, pr := range s.Replay.Problems {
 			b.WriteString(ansi.Wrap(termtext.Screen(pr, st.Placeholder), w, "") + "\n")
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("Whose window rules, and what the log keeps"))
-	for _, t := range present.LibraryText(s.rec) {
+	for _, t := range present.LibraryText(s.Rec) {
 		b.WriteString(ansi.Wrap(termtext.Screen(t, st.Placeholder), w, "") + "\n")
 	}
-	a := s.agent
+	a := s.Agent
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("How the recorded policy was found"))
 	recorded := a.Recorded.String()
-	if s.composition() {
+	if s.Composition() {
 		recorded = "none: a composition's own calls have no window strategy, hence no knobs"
 	}
 	b.WriteString(ansi.Wrap(termtext.Screen(recorded, st.Placeholder), w, "") + "\n")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -18,7 +20,7 @@ import (
 // policyBar shows the knobs of the policy in force, marks the ones moved
 // off the recorded policy with *, and says how many turns that changed.
 type policyBar struct {
-	s     *session
+	s     *session.Session
 	st    *theme.Styles
 	keys  keys.KeyMap
 	width int
@@ -45,14 +47,14 @@ func (b *policyBar) height() int { return len(b.lines()) }
 func (b *policyBar) View() string { return strings.Join(b.lines(), "\n") }
 
 func (b *policyBar) lines() []string {
-	if b.s == nil || b.s.replay == nil {
+	if b.s == nil || b.s.Replay == nil {
 		return []string{""}
 	}
-	if b.s.composition() {
+	if b.s.Composition() {
 		return []string{present.Fit(b.st.Label.Render("policy  ")+b.st.Value.Render("none")+b.st.Dim.Render(" — a composition's own calls"), b.width),
-			present.Fit(b.st.Unknown.Render(noKnobs), b.width)}
+			present.Fit(b.st.Unknown.Render(session.NoKnobs), b.width)}
 	}
-	p, was := b.s.policy, b.s.agent.Recorded
+	p, was := b.s.Policy, b.s.Agent.Recorded
 	knob := func(name string, val any, changed bool) string {
 		s := termtext.Line(fmt.Sprintf("%s=%v", name, val))
 		if changed {
@@ -67,7 +69,7 @@ func (b *policyBar) lines() []string {
 	// pins on or off, when the log cannot tell (keepLastToolResults 0
 	// among the equally good values): the status line names the rest
 	pins := knob("pins", onOff(p.PinsOn()), p.PinsOn() != was.PinsOn())
-	if g := b.s.agent.GuessFor(p); len(g.L) > 1 && g.L[0] == 0 {
+	if g := b.s.Agent.GuessFor(p); len(g.L) > 1 && g.L[0] == 0 {
 		pins = b.st.Unknown.Render("pins " + model.Range(g.L) + " equally good")
 	}
 	segs := []string{
@@ -79,7 +81,7 @@ func (b *policyBar) lines() []string {
 		knob("anchor", onOff(!p.NoAnchor), p.NoAnchor != was.NoAnchor),
 		pins,
 	}
-	if n := b.s.agent.MeterNote(p); n != "" {
+	if n := b.s.Agent.MeterNote(p); n != "" {
 		segs = append(segs, b.st.Dim.Render(strings.TrimSpace(n))) // a composition agent's meter is not recorded (§15.6)
 	}
 	return append(present.Flow(segs, "  ", b.width), b.withRules(b.status()))
@@ -105,12 +107,12 @@ func (b *policyBar) withRules(status string) string {
 // rulesSegment is the rules and the tier, shorter at each level (0–4),
 // and the key of the panel that says them in full.
 func (b *policyBar) rulesSegment(level int) string {
-	r := b.st.Label.Render(present.RulesWords(b.s.rec.Library, level, b.callWords))
+	r := b.st.Label.Render(present.RulesWords(b.s.Rec.Library, level, b.callWords))
 	tier := 0
 	if level >= 4 {
 		tier = 2 // the tier in a word only where the rules are too
 	}
-	if t := present.TierWords(b.s.rec.Tier, tier); t != "" {
+	if t := present.TierWords(b.s.Rec.Tier, tier); t != "" {
 		r += b.st.Label.Render(" · ") + b.st.Unknown.Render(t)
 	}
 	return r + b.st.Label.Render(" (!)")
@@ -119,27 +121,27 @@ func (b *policyBar) rulesSegment(level int) string {
 // callWords names the file's call n as the screen numbers it: "call 4",
 // or "file call 4" where the screen numbers calls otherwise (":f4").
 func (b *policyBar) callWords(n int) string {
-	if b.s.fileNumbers() {
+	if b.s.FileNumbers() {
 		return "file call " + itoa(n)
 	}
 	return "call " + itoa(n)
 }
 
 func (b *policyBar) status() string {
-	g := b.s.agent.GuessFor(b.s.policy)
+	g := b.s.Agent.GuessFor(b.s.Policy)
 	switch {
-	case b.s.replaying:
+	case b.s.Replaying:
 		return b.spin + " replaying…"
-	case !b.s.changed() && g.Any():
+	case !b.s.Changed() && g.Any():
 		return b.st.Unknown.Render("a guess: the log cannot tell "+strings.Join(g.Knobs(), ", ")+" apart") +
 			b.st.Dim.Render("; change a knob to replay the run under another")
-	case !b.s.changed():
+	case !b.s.Changed():
 		return b.st.Dim.Render("the recorded policy; change a knob to replay the run under another")
 	}
-	if b.s.changes.pending {
+	if b.s.Changes.Pending {
 		return b.st.Changed.Render("≠ comparing every turn with the recorded policy…") + b.st.Dim.Render(b.sizes()+"  (r resets)")
 	}
-	n := b.s.changes.count()
+	n := b.s.Changes.Count()
 	return b.st.Changed.Render(fmt.Sprintf("≠ %d turn(s) differ at this call from the recorded policy", n)) + b.st.Dim.Render(b.sizes()+"  (r resets)")
 }
 
@@ -147,11 +149,11 @@ func (b *policyBar) status() string {
 // for both, and the provider's tokens, which exist only for the window
 // the library sent.
 func (b *policyBar) sizes() string {
-	c := b.s.current()
-	if c == nil || b.s.call >= len(b.s.recorded.Calls) {
+	c := b.s.Current()
+	if c == nil || b.s.Call >= len(b.s.Recorded.Calls) {
 		return ""
 	}
-	was := model.WindowChars(b.s.recorded.Calls[b.s.call].Window())
+	was := model.WindowChars(b.s.Recorded.Calls[b.s.Call].Window())
 	now := model.WindowChars(c.Window())
 	s := fmt.Sprintf(" · window %s → %s chars", present.Thousands(was), present.Thousands(now))
 	if c.Call.Ended {

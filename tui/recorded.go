@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -27,8 +29,8 @@ const unknownWindow = "this call's window is not in the log: a composition's own
 	"its one message, the merge prompt and its branches' answers, is not in the log, so there is no window to show, replay or compare"
 
 // recordedText is the W overlay for the call on screen, w columns wide.
-func recordedText(s *session, st *theme.Styles, w int) string {
-	c := s.current()
+func recordedText(s *session.Session, st *theme.Styles, w int) string {
+	c := s.Current()
 	if c == nil {
 		return ""
 	}
@@ -131,9 +133,9 @@ func (m Model) recordedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 func (m Model) callPaneKey(msg tea.KeyMsg, pane *textPane, refresh func(*Model)) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.PrevCall):
-		m.goTo(m.s.call - 1)
+		m.goTo(m.s.Call - 1)
 	case key.Matches(msg, m.keys.NextCall):
-		m.goTo(m.s.call + 1)
+		m.goTo(m.s.Call + 1)
 	default:
 		pane.Update(msg)
 		return m, nil

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -33,13 +35,13 @@ func (m Model) showRequest() bool {
 	case helpOverlay, problemsOverlay, pickerOverlay, advisorOverlay:
 		return false
 	}
-	return m.s != nil && m.s.calls() > 0 && m.height >= 20
+	return m.s != nil && m.s.Calls() > 0 && m.height >= 20
 }
 
 // requestLine is the line above the turns: the system prompt, the tools
 // and the messages of the call on screen, each with its characters.
-func requestLine(s *session, st *theme.Styles, w int) string {
-	c := s.current()
+func requestLine(s *session.Session, st *theme.Styles, w int) string {
+	c := s.Current()
 	if c == nil {
 		return ""
 	}
@@ -92,19 +94,19 @@ func toolChars(ts []model.Tool) int {
 
 // previousCall is the call before the one on screen in the view, nil for
 // the first.
-func previousCall(s *session) *window.CallReplay {
-	if s.call <= 0 || s.call > s.calls() {
+func previousCall(s *session.Session) *window.CallReplay {
+	if s.Call <= 0 || s.Call > s.Calls() {
 		return nil
 	}
-	return &s.replay.Calls[s.call-1]
+	return &s.Replay.Calls[s.Call-1]
 }
 
 // requestText is the detail pane's view of the request of the call on
 // screen: what changed since the previous call, the system prompt piece
 // by piece, the tools offered and the slot budgets; pieceAt is the line
 // each piece starts on.
-func requestText(s *session, st *theme.Styles, w int) (text string, pieceAt []int) {
-	c := s.current()
+func requestText(s *session.Session, st *theme.Styles, w int) (text string, pieceAt []int) {
+	c := s.Current()
 	if c == nil {
 		return "", nil
 	}
@@ -115,7 +117,7 @@ func requestText(s *session, st *theme.Styles, w int) (text string, pieceAt []in
 	add("Not part of the window: the library sends the system prompt and the tools with every call; no window strategy drops them, and the window's characters do not count them.", st.Dim)
 	if prev := previousCall(s); prev != nil {
 		changes := requestChanges(prev.Call.Request, r)
-		head := fmt.Sprintf("Since call %d: ", s.call)
+		head := fmt.Sprintf("Since call %d: ", s.Call)
 		if len(changes) == 0 {
 			add(head+"the same system prompt and tools.", st.Label)
 		} else {
@@ -138,7 +140,7 @@ func requestText(s *session, st *theme.Styles, w int) (text string, pieceAt []in
 		title += " · its one injection record"
 	case sp.Source == model.PromptAssembled:
 		title += " · " + present.Plural(len(sp.Pieces), "injection record") + ", joined by a blank line as the library joins them"
-	case s.rec.Tier == model.TierMinimal:
+	case s.Rec.Tier == model.TierMinimal:
 		title += " · not in the log: tier minimal keeps no llm_start and no context.* event"
 	default:
 		title += " · its text is not in the log"
@@ -152,7 +154,7 @@ func requestText(s *session, st *theme.Styles, w int) (text string, pieceAt []in
 		add(termtext.Screen(sp.Text, nil), st.Value)
 	case sp.Source == model.PromptAbsent && len(sp.Pieces) > 0:
 		add("its pieces, which do not make the length the library sent:", st.Unknown)
-	case len(sp.Pieces) == 0 && sp.Source == model.PromptAbsent && s.rec.Tier != model.TierMinimal:
+	case len(sp.Pieces) == 0 && sp.Source == model.PromptAbsent && s.Rec.Tier != model.TierMinimal:
 		add("the log has no system-prompt injection record for this call", st.Dim)
 	}
 	for i, p := range sp.Pieces {
@@ -309,8 +311,8 @@ func (m Model) requestFromResponse() Model {
 	m.overlay = noOverlay
 	m.detail.request = false
 	m.openRequest()
-	if c := m.s.current(); c != nil {
-		if ce := m.s.evidenceAt(m.s.call); ce != nil {
+	if c := m.s.Current(); c != nil {
+		if ce := m.s.EvidenceAt(m.s.Call); ce != nil {
 			for _, e := range ce.Values {
 				if i, ok := pieceHolding(c.Call.Request, e.Own(), e.Value); ok {
 					m.detail.reqFocus = i
@@ -352,7 +354,7 @@ func pieceName(p model.PromptPiece) string {
 func (d *detailPane) showRequest() {
 	call := -1
 	if d.s != nil {
-		call = d.s.call
+		call = d.s.Call
 	}
 	same := d.request && d.reqCall == call
 	y := d.vp.YOffset
@@ -375,5 +377,5 @@ func (d *detailPane) showRequest() {
 
 // requestTitle is the detail's title while it shows the request.
 func (d *detailPane) requestTitle() string {
-	return "request of call " + itoa(d.s.call+1) + " · not in the window (S/esc: the turn)" + d.position()
+	return "request of call " + itoa(d.s.Call+1) + " · not in the window (S/esc: the turn)" + d.position()
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -27,8 +29,8 @@ import (
 // the detail of the response row alike; sel is the selected one of the
 // values that left (▸), whose source enter goes to, or -1 in the detail,
 // where no value is selected.
-func responseText(s *session, st *theme.Styles, sugs suggestions, sel, w int) string {
-	c := s.current()
+func responseText(s *session.Session, st *theme.Styles, sugs session.Suggestions, sel, w int) string {
+	c := s.Current()
 	if c == nil {
 		return ""
 	}
@@ -38,12 +40,12 @@ func responseText(s *session, st *theme.Styles, sugs suggestions, sel, w int) st
 	rule := func(t string) {
 		line(st.Label.Render("── " + t + " " + strings.Repeat("─", max(0, w-ansi.StringWidth(t)-4))))
 	}
-	ce := s.evidenceAt(s.call)
+	ce := s.EvidenceAt(s.Call)
 	file := 0
-	if s.fileNumbers() {
+	if s.FileNumbers() {
 		file = c.Call.Number
 	}
-	for _, l := range wrapText(st.Label.Render(responseHead(c, runPosition(s.rec, c.Run), file, r)), w) {
+	for _, l := range wrapText(st.Label.Render(responseHead(c, runPosition(s.Rec, c.Run), file, r)), w) {
 		line(l)
 	}
 	if failedCall(c) {
@@ -62,7 +64,7 @@ func responseText(s *session, st *theme.Styles, sugs suggestions, sel, w int) st
 			line(l)
 		}
 	}
-	if o := s.outcomes[c.Call]; o != "" {
+	if o := s.Outcomes[c.Call]; o != "" {
 		style := st.Value
 		if o == provenance.Refused {
 			style = st.Error // nothing reached the caller: never to be read as returned
@@ -100,7 +102,7 @@ func responseText(s *session, st *theme.Styles, sugs suggestions, sel, w int) st
 // responseValues writes the values of a judged response: the library's
 // own check, then the answer's values and the arguments' apart, each
 // with its verdict, and what the keys do.
-func responseValues(b *strings.Builder, rule func(string), s *session, st *theme.Styles, sugs suggestions, sel, w int, c *window.CallReplay, ce *provenance.CallEvidence) {
+func responseValues(b *strings.Builder, rule func(string), s *session.Session, st *theme.Styles, sugs session.Suggestions, sel, w int, c *window.CallReplay, ce *provenance.CallEvidence) {
 	line := func(t string) { b.WriteString(t + "\n") }
 	if lib, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
 		t := st.Label.Render("the library's own check: ") + fmt.Sprintf("%s, %d candidates, %s — %s",
@@ -127,7 +129,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *theme
 	// the text of a call that is no answer is narration: it does not
 	// reach the caller, and its flags are counted with the arguments
 	text, textCount := "answer", t.Answer
-	narration := len(c.Call.Facts.Response.ToolCalls) > 0 && s.outcomes[c.Call] == "" && !c.Run.Composition
+	narration := len(c.Call.Facts.Response.ToolCalls) > 0 && s.Outcomes[c.Call] == "" && !c.Run.Composition
 	if narration {
 		text = "narration"
 	}
@@ -250,7 +252,7 @@ func shownValue(e provenance.Entry) string {
 // was lines up; never cut), where it was — the answer's text, or the
 // arguments of a tool call —, and what the verdict says: for a value
 // that left its sources, lifetime strip and suggestion.
-func valueLines(b *strings.Builder, s *session, st *theme.Styles, sugs suggestions, mark string, e provenance.Entry, ww, vw, w int) {
+func valueLines(b *strings.Builder, s *session.Session, st *theme.Styles, sugs session.Suggestions, mark string, e provenance.Entry, ww, vw, w int) {
 	where := "text"
 	if e.ToolCallID != nil {
 		where = "args " + termtext.Line(*e.ToolCallID)
@@ -271,13 +273,13 @@ func valueLines(b *strings.Builder, s *session, st *theme.Styles, sugs suggestio
 	if e.Read != nil {
 		say(readSentence(e), st.Dim)
 	}
-	if t := present.VerdictSentence(e, s.rec.Tier == model.TierMinimal); t != "" {
+	if t := present.VerdictSentence(e, s.Rec.Tier == model.TierMinimal); t != "" {
 		say(t, st.Dim)
 	}
 	if t := present.FlagSentence(e); t != "" {
 		say(t, st.Dim)
 	}
-	if c := s.current(); c != nil {
+	if c := s.Current(); c != nil {
 		if i, ok := pieceHolding(c.Call.Request, own, e.Value); ok {
 			say("in the system prompt: its "+pieceName(c.Call.Request.SystemPrompt.Pieces[i])+" piece (S shows it)", st.Dim)
 		}
@@ -294,13 +296,13 @@ func valueLines(b *strings.Builder, s *session, st *theme.Styles, sugs suggestio
 	if !e.Flagged() {
 		return // nothing to fix
 	}
-	switch sug, state := sugs.of(s.call, e.Value); state {
-	case sugFound:
+	switch sug, state := sugs.Of(s.Call, e.Value); state {
+	case session.SugFound:
 		say("would have kept it: "+termtext.Line(sug.Text)+" (K applies)", st.Changed)
-	case sugNone:
+	case session.SugNone:
 		t := advise.NoneText()
-		if sugs.keepsAll != "" && e.In == provenance.InAnswer { // further than the search goes, the advisor's pick keeps every answer value
-			t += "; the advisor's " + sugs.keepsAll + ", further away, keeps every answer's values in view (P)"
+		if sugs.KeepsAll != "" && e.In == provenance.InAnswer { // further than the search goes, the advisor's pick keeps every answer value
+			t += "; the advisor's " + sugs.KeepsAll + ", further away, keeps every answer's values in view (P)"
 		}
 		say(t, st.Dim)
 	default:
@@ -322,10 +324,10 @@ func readSentence(e provenance.Entry) string {
 // 2–6 · evicted at 7 (yielded)"; where the policy on screen is a guess
 // among equally good ones that give other rules, all of them
 // ("superseded or pins-off").
-func sourceText(s *session, name string, src provenance.Source) string {
-	r := s.replay
-	first, last := onScreen(r, src.SentOn[0]), onScreen(r, src.SentOn[1])
-	return fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, sentOn(r, first, last), onScreen(r, src.EvictedAt), termtext.Line(s.ruleWords(src)))
+func sourceText(s *session.Session, name string, src provenance.Source) string {
+	r := s.Replay
+	first, last := session.OnScreen(r, src.SentOn[0]), session.OnScreen(r, src.SentOn[1])
+	return fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, sentOn(r, first, last), session.OnScreen(r, src.EvictedAt), termtext.Line(s.RuleWords(src)))
 }
 
 // wrapText wraps plain text to w columns.
@@ -339,9 +341,9 @@ func wrapText(s string, w int) []string {
 // libraryAgreement marks whether inspect's verdict is the library's. Under
 // knobs the user changed, the library's (recorded under the recorded
 // policy) is shown for reference and not compared.
-func libraryAgreement(s *session, st *theme.Styles, lib provenance.Library) string {
+func libraryAgreement(s *session.Session, st *theme.Styles, lib provenance.Library) string {
 	switch {
-	case s.changed():
+	case s.Changed():
 		return st.Dim.Render("recorded under the recorded policy")
 	case lib.Agrees:
 		return st.Match.Render("inspect agrees")

@@ -38,18 +38,18 @@ func (l *turnList) toResponse() {
 func (l *turnList) responseLine(selected bool) string {
 	st := l.st
 	head := " " + cursorMark(selected, l.focused) + " " + st.Response.Render(responseWord)
-	c := l.s.current()
+	c := l.s.Current()
 	if c == nil {
 		return head
 	}
 	what := produced(c)
-	if o := l.s.outcomes[c.Call]; o != "" {
+	if o := l.s.Outcomes[c.Call]; o != "" {
 		what += " · " + present.OutcomeWord(o) // first: a refused answer reached no one
 	}
 	if c.Run.Composition {
 		what += " · the composition's result"
 	}
-	t := l.s.judgedCounts(l.s.call)
+	t := l.s.JudgedCounts(l.s.Call)
 	if t.Answer.Total() > 0 {
 		what += " · " + present.TallyWords(t.Answer, nil)
 	}
@@ -69,7 +69,7 @@ func (l *turnList) responseLine(selected bool) string {
 func (d *detailPane) showResponse() {
 	call := -1
 	if d.s != nil {
-		call = d.s.call
+		call = d.s.Call
 	}
 	same := d.response && d.respCall == call
 	y := d.vp.YOffset
@@ -89,8 +89,8 @@ func (d *detailPane) showResponse() {
 // responseTitle is the detail's title while it shows the response.
 func (d *detailPane) responseTitle() string {
 	t := "response"
-	if c := d.s.current(); c != nil {
-		t += " of call " + itoa(d.s.call+1) + " · " + produced(c)
+	if c := d.s.Current(); c != nil {
+		t += " of call " + itoa(d.s.Call+1) + " · " + produced(c)
 	}
 	return t + d.position()
 }
@@ -99,7 +99,7 @@ func (d *detailPane) responseTitle() string {
 // assistant message it is, for the pager (o) and the clipboard (y); nil
 // when the cursor is not on the response row.
 func (m Model) responseMessages() []*model.Message {
-	c := m.s.current()
+	c := m.s.Current()
 	if c == nil || !m.list.onResponse() {
 		return nil
 	}

@@ -17,7 +17,7 @@ import (
 
 func TestResponseRowIsEveryCallsLastRow(t *testing.T) {
 	m := open(t, fileConfig(evidenceDemo), 140, 40)
-	for call := range m.s.calls() {
+	for call := range m.s.Calls() {
 		it := m.list.items[len(m.list.items)-1]
 		if it.kind != responseItem {
 			t.Fatalf("call %d: the last row is not the response", call+1)
@@ -33,8 +33,8 @@ func TestResponseRowIsEveryCallsLastRow(t *testing.T) {
 
 func TestFinalAnswerKeySelectsTheResponseRow(t *testing.T) {
 	m := press(open(t, fileConfig(evidenceDemo), 180, 50), "A")
-	if m.s.call != 12 || !m.list.onResponse() || m.overlay != noOverlay {
-		t.Fatalf("A: call %d, response row %v, overlay %v; want call 13's response row, no overlay", m.s.call+1, m.list.onResponse(), m.overlay)
+	if m.s.Call != 12 || !m.list.onResponse() || m.overlay != noOverlay {
+		t.Fatalf("A: call %d, response row %v, overlay %v; want call 13's response row, no overlay", m.s.Call+1, m.list.onResponse(), m.overlay)
 	}
 	// the row says it was delivered (run 1's last answer) and counts the
 	// flagged values: 4 left (us-east-1b, 10.12.4.52, 3940, web-9d4b27)
@@ -53,8 +53,8 @@ func TestFinalAnswerKeySelectsTheResponseRow(t *testing.T) {
 	}
 	// A again from the follow-up's first call: run 2's answer is call 16
 	m = press(m, ":", "1", "4", "enter", "A")
-	if m.s.call != 15 || !m.list.onResponse() {
-		t.Errorf("A in run 2: call %d, response row %v; want call 16's", m.s.call+1, m.list.onResponse())
+	if m.s.Call != 15 || !m.list.onResponse() {
+		t.Errorf("A in run 2: call %d, response row %v; want call 16's", m.s.Call+1, m.list.onResponse())
 	}
 }
 
@@ -81,7 +81,7 @@ func TestEnterOnResponseRowOpensTheValues(t *testing.T) {
 
 // listHosts is the demo's inventory result, list_hosts call_0001.
 func listHosts(t *testing.T, m Model) *model.Message {
-	for _, r := range m.s.rows.Rows() {
+	for _, r := range m.s.Rows.Rows() {
 		for _, msg := range r.Messages {
 			if msg.ToolCallID == "call_0001" && msg.Role == model.RoleTool {
 				return msg
@@ -99,7 +99,7 @@ func TestToolTurnLifetimeStrip(t *testing.T) {
 	// 10.12.4.52, web-9d4b27) and 16 (us-west-2a, eu-west-1c).
 	m := press(open(t, fileConfig(evidenceDemo), 160, 50), ":", "1", "3", "enter")
 	inv := listHosts(t, m)
-	used, ok := m.s.usedOutOfView(inv)
+	used, ok := m.s.UsedOutOfView(inv)
 	if !ok || !slices.Equal(used, []int{6, 12, 15}) {
 		t.Errorf("used while out of view at %v (known %v), want calls 7, 13, 16", used, ok)
 	}
@@ -147,26 +147,26 @@ func TestApplyKeepMovesEveryKnobOfTheSelectedSuggestion(t *testing.T) {
 	// applies the one of the value selected in the response block, all
 	// its knobs — here a strategy and a threshold too.
 	m := press(open(t, fileConfig(evidenceDemo), 140, 50), "A", "i")
-	base := m.s.policy
+	base := m.s.Policy
 	first, second := base, base
 	first.KeepRecentTurns = 4
 	second.Strategy, second.ThresholdTokens, second.KeepRecentTurns = model.TokenBudget, 2000, 3
-	m.sugs.answers[m.s.call] = map[string]*advise.Suggestion{
+	m.sugs.Answers[m.s.Call] = map[string]*advise.Suggestion{
 		"us-east-1b": {Policy: first, Text: "first"},
 		"10.12.4.52": {Policy: second, Text: "second"},
 	}
 	m = press(m, "tab", "K")
-	if m.s.policy != second || m.s.replay.Policy != second {
-		t.Errorf("K with 10.12.4.52 selected: policy %+v, replay under %+v; want %+v", m.s.policy, m.s.replay.Policy, second)
+	if m.s.Policy != second || m.s.Replay.Policy != second {
+		t.Errorf("K with 10.12.4.52 selected: policy %+v, replay under %+v; want %+v", m.s.Policy, m.s.Replay.Policy, second)
 	}
 	if !strings.HasSuffix(m.flash, ": second") {
 		t.Errorf("flash %q", m.flash)
 	}
 	// from the screen, without the block, K applies the first found
 	m = press(m, "esc", "r", "A")
-	m.sugs.answers[m.s.call] = map[string]*advise.Suggestion{"us-east-1b": {Policy: first, Text: "first"}}
-	if m = press(m, "K"); m.s.policy != first {
-		t.Errorf("K on the response row: policy %+v, want %+v", m.s.policy, first)
+	m.sugs.Answers[m.s.Call] = map[string]*advise.Suggestion{"us-east-1b": {Policy: first, Text: "first"}}
+	if m = press(m, "K"); m.s.Policy != first {
+		t.Errorf("K on the response row: policy %+v, want %+v", m.s.Policy, first)
 	}
 }
 
@@ -174,7 +174,7 @@ func TestStripOfALargeRecordingWaitsForTheJudge(t *testing.T) {
 	// 2.5 MB of windows is not judged on the key press: the strip says it
 	// is being judged, and is drawn again when the background pass answers
 	m := open(t, recConfig("big", bigResult(bigJSON(2_500_000))), 120, 40)
-	m.s.judgements, m.s.judging = nil, nil // as before the pass answered
+	m.s.Judgements, m.s.Judging = nil, nil // as before the pass answered
 	m, _ = update(m, keyMsg("l"))
 	if r := m.list.selected(); r == nil || len(sourceMessages(r.Messages)) != 1 {
 		t.Fatalf("call 2 does not select the tool's turn: %+v", r)
@@ -182,7 +182,7 @@ func TestStripOfALargeRecordingWaitsForTheJudge(t *testing.T) {
 	if d := flat(m.detail.View()); !strings.Contains(d, "still judging which calls used it…") {
 		t.Fatalf("the strip does not say the calls are being judged:\n%s", d)
 	}
-	m = send(m, judgeCmd(m.s.book, m.s.rec, m.s.replay)())
+	m = send(m, judgeCmd(m.s.Book, m.s.Rec, m.s.Replay)())
 	if d := flat(m.detail.View()); !strings.Contains(d, "never used out of view") {
 		t.Errorf("the judge's answer did not redraw the strip:\n%s", d)
 	}

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"unicode"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -35,7 +37,7 @@ type searchHit struct {
 // included), searched in a tea.Cmd as the query is typed; n and N step
 // through the hits across calls.
 type search struct {
-	s      *session
+	s      *session.Session
 	st     *theme.Styles
 	keys   keys.KeyMap
 	width  int
@@ -60,7 +62,7 @@ func (s *search) View() string {
 	if s.s == nil {
 		return ""
 	}
-	return s.line(s.s.replay, s.s.policy)
+	return s.line(s.s.Replay, s.s.Policy)
 }
 func (s *search) ShortHelp() []key.Binding {
 	if s.typing {

@@ -31,13 +31,13 @@ func TestSearchGoneValue(t *testing.T) {
 		t.Fatalf("typing: %d hits, want 1", len(m.search.hits))
 	}
 	m = press(m, "enter")
-	if m.search.typing || m.s.call != 1 {
-		t.Fatalf("enter: prompt %v, at call %d; want the first call that sent it, 2", m.search.typing, m.s.call+1)
+	if m.search.typing || m.s.Call != 1 {
+		t.Fatalf("enter: prompt %v, at call %d; want the first call that sent it, 2", m.search.typing, m.s.Call+1)
 	}
 	// the rule the value list names for the same eviction (its pin yielded
 	// to a newer result's), not the knob
 	want := "in the list_hosts result · sent on calls 2–7 · evicted at 8 (yielded)"
-	if got := m.search.describe(m.s.replay, m.s.policy); got != want {
+	if got := m.search.describe(m.s.Replay, m.s.Policy); got != want {
 		t.Errorf("hit: %q\nwant %q", got, want)
 	}
 	if r := m.list.selected(); r == nil || !strings.Contains(turnWho(r.Messages), "list_hosts") {
@@ -56,8 +56,8 @@ func TestSearchGoneValue(t *testing.T) {
 	m = press(m, "esc")
 	m = typeSearch(m, "web-9d4b27")
 	m = press(m, "enter")
-	if m.s.call != 9 {
-		t.Errorf("at call 10 the hit moved the screen to call %d", m.s.call+1)
+	if m.s.Call != 9 {
+		t.Errorf("at call 10 the hit moved the screen to call %d", m.s.Call+1)
 	}
 	if r := m.list.selected(); r == nil || r.Fate != window.FateGone {
 		t.Errorf("at call 10 the list_hosts turn should be selected as gone: %+v", r)
@@ -82,7 +82,7 @@ func TestSearchSteps(t *testing.T) {
 	calls := []int{}
 	for range 5 {
 		seen = append(seen, m.list.selectedKey())
-		calls = append(calls, m.s.call)
+		calls = append(calls, m.s.Call)
 		m = press(m, "n")
 	}
 	if m.search.at != 0 || m.list.selectedKey() != seen[0] {

@@ -49,7 +49,7 @@ func (m Model) runSearch() tea.Cmd {
 	}
 	sr.busy = true
 	lv := livesOf(m.s)
-	return searchCmd(sr.gen, sr.query, lv, m.s.otherRuns(), sr.latest)
+	return searchCmd(sr.gen, sr.query, lv, m.s.OtherRuns(), sr.latest)
 }
 
 // searched takes a search's answer, when it is the latest.
@@ -79,7 +79,7 @@ func (m *Model) endSearch() {
 // every one is earlier.
 func (m Model) firstHitFromHere() int {
 	for i, h := range m.search.hits {
-		if h.life.left < 0 || h.life.left >= m.s.call {
+		if h.life.left < 0 || h.life.left >= m.s.Call {
 			return i
 		}
 	}
@@ -107,7 +107,7 @@ func (m *Model) goHit(i int) {
 	sr := m.search
 	sr.at = i
 	h := sr.hits[i]
-	if h.life.first > m.s.call {
+	if h.life.first > m.s.Call {
 		m.goTo(h.life.first)
 	}
 	m.list.show(h.key)

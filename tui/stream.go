@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -29,7 +31,7 @@ func streamTick(d time.Duration) tea.Cmd {
 
 // streaming is the root model's view of a Stream being read.
 type streaming struct {
-	src          *Stream
+	src          *session.Stream
 	read, total  int64
 	calls        int
 	shownCalls   int          // calls in the session on screen
@@ -45,7 +47,7 @@ type streaming struct {
 	lastCalls        int
 }
 
-func newStreaming(src *Stream) *streaming {
+func newStreaming(src *session.Stream) *streaming {
 	return &streaming{src: src, bar: theme.NewLoadBar(), began: time.Now(), now: time.Now}
 }
 
@@ -86,7 +88,7 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 			return streamTick(streamFirst)
 		}
 		s.finalStarted = true
-		return finalCmd(cfg.source(), s.src, mine)
+		return session.FinalCmd(cfg.source(), s.src, mine)
 	default:
 	}
 	next := streamTick(s.pace())
@@ -97,7 +99,7 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	quiet := s.src.Waiting != nil && s.src.Waiting()
 	if !s.partialBusy && s.calls > s.shownCalls && (quiet || s.calls >= 2*s.shownCalls && s.worthPartial()) {
 		s.partialBusy, s.partialAt = true, s.now()
-		return tea.Batch(partialCmd(cfg.source(), s.src, mine, s.studied), next)
+		return tea.Batch(session.PartialCmd(cfg.source(), s.src, mine, s.studied), next)
 	}
 	return next
 }
@@ -124,7 +126,7 @@ func (s *streaming) finalNow(cfg Config, mine *model.Policy) tea.Cmd {
 		return nil
 	}
 	s.finalStarted = true
-	return finalCmd(cfg.source(), s.src, mine)
+	return session.FinalCmd(cfg.source(), s.src, mine)
 }
 
 // line is the progress line: a bar, bytes read of total, calls so far.

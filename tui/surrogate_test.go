@@ -28,7 +28,7 @@ func TestLoneSurrogateIsShownAsItsMark(t *testing.T) {
 		t.Fatalf("did not load: %v", m.err)
 	}
 	seen := ""
-	for call := 0; call < m.s.calls(); call++ {
+	for call := 0; call < m.s.Calls(); call++ {
 		for turn := 0; turn < len(m.list.rows()); turn++ {
 			safeView(t, "call "+itoa(call+1)+" turn "+itoa(turn+1), m.View(), 120)
 			seen += m.View() + m.detail.vp.View()

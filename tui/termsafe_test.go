@@ -122,7 +122,7 @@ func walkScreens(t *testing.T, path string, w, h int, short bool, check func(whe
 	if m.s == nil {
 		t.Fatalf("%s did not load: %v", path, m.err)
 	}
-	for conv := 0; conv < max(1, len(m.s.views.convs)) && conv < 3; conv++ {
+	for conv := 0; conv < max(1, len(m.s.Views.Convs)) && conv < 3; conv++ {
 		if conv > 0 {
 			m = press(m, "esc", "esc", "w", "g")
 			for range conv {
@@ -130,7 +130,7 @@ func walkScreens(t *testing.T, path string, w, h int, short bool, check func(whe
 			}
 			m = press(m, "enter")
 		}
-		for call := 0; call < m.s.calls() && !short; call++ {
+		for call := 0; call < m.s.Calls() && !short; call++ {
 			check("conv "+itoa(conv+1)+" call "+itoa(call+1), m)
 			for range min(3, len(m.list.rows())) {
 				m = press(m, "down")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -33,11 +35,11 @@ var blocks = []rune("▁▂▃▄▅▆▇█")
 // token-budget policy the token row is scaled to thresholdTokens: a full
 // block is at or over the threshold.
 type timeline struct {
-	s     *session
+	s     *session.Session
 	st    *theme.Styles
 	keys  keys.KeyMap
 	width int
-	memo  timelineCells // the cells of one replay at one width
+	memo  session.TimelineCells // the cells of one replay at one width
 }
 
 func newTimeline(st *theme.Styles, keys keys.KeyMap) *timeline { return &timeline{st: st, keys: keys} }
@@ -52,18 +54,18 @@ func (t *timeline) FullHelp() [][]key.Binding {
 
 // cells is how many cells the calls get; 0 when there is no room.
 func (t *timeline) cells() int {
-	n := t.s.calls()
+	n := t.s.Calls()
 	return max(0, min(n, t.width-timelineLabel-1-legendRoom))
 }
 
 // bucket is the calls [from, to) that cell j shows.
-func (t *timeline) bucket(j int) (from, to int) { return bucketOf(j, t.s.calls(), t.cells()) }
+func (t *timeline) bucket(j int) (from, to int) { return session.BucketOf(j, t.s.Calls(), t.cells()) }
 
 // cellWidth is the columns each cell takes: more than one when there
 // are few calls, up to four, and on a wide terminal what is left after
 // the legend, up to maxCellWidth.
 func (t *timeline) cellWidth() int {
-	n := t.s.calls()
+	n := t.s.Calls()
 	if n == 0 {
 		return 1
 	}
@@ -108,19 +110,19 @@ func (t *timeline) View() string {
 	chars := styledRuns{styles: []lipgloss.Style{t.st.Value}}
 	toks := styledRuns{styles: []lipgloss.Style{t.st.New, t.st.Evicted}}
 	for j := range w {
-		mark, ms := m.marks[j], m.markStyleIndex[j]
-		if from, to := t.bucket(j); t.s.call >= from && t.s.call < to {
+		mark, ms := m.Marks[j], m.MarkStyleIndex[j]
+		if from, to := t.bucket(j); t.s.Call >= from && t.s.Call < to {
 			mark, ms = "▲", 4
 		}
 		ts := 0
-		if m.over[j] {
+		if m.Over[j] {
 			ts = 1
 		}
-		c, k := string(block(m.chars[j], m.maxChars)), string(block(m.toks[j], m.scaleTok))
-		if m.noWindow[j] {
+		c, k := string(block(m.Chars[j], m.MaxChars)), string(block(m.Toks[j], m.ScaleTok))
+		if m.NoWindow[j] {
 			c = "?"
 		}
-		if m.noTokens[j] {
+		if m.NoTokens[j] {
 			k = "?"
 		}
 		chars.add(0, strings.Repeat(c, cw))
@@ -167,12 +169,12 @@ func (r *styledRuns) String() string {
 
 // cellsOf is the memo of the replay on screen in w cells, made afresh
 // when either changed (a knob's replay makes it ahead: screenParts).
-func (t *timeline) cellsOf(w int) *timelineCells {
-	rp := t.s.replay
-	if m := &t.memo; m.replay == rp && m.calls == len(rp.Calls) && m.cells == w {
+func (t *timeline) cellsOf(w int) *session.TimelineCells {
+	rp := t.s.Replay
+	if m := &t.memo; m.Replay == rp && m.Calls == len(rp.Calls) && m.Cells == w {
 		return m
 	}
-	t.memo = makeTimelineCells(rp, w)
+	t.memo = session.MakeTimelineCells(rp, w)
 	return &t.memo
 }
 
@@ -180,15 +182,15 @@ func (t *timeline) cellsOf(w int) *timelineCells {
 // how many calls a cell holds.
 func (t *timeline) legend(w int) string {
 	room := max(0, t.width-timelineLabel-w-1)
-	if n, cells := t.s.calls(), t.cells(); n > cells {
+	if n, cells := t.s.Calls(), t.cells(); n > cells {
 		return present.Fit(fmt.Sprintf("%.1f calls/cell", float64(n)/float64(cells)), room)
 	}
 	s := ""
 	entries := []string{"▲ here", "× evicted", "≠ differs", "│ run"}
 	switch m := &t.memo; {
-	case m.folds && m.drops:
+	case m.Folds && m.Drops:
 		entries = []string{"▲ here", "× evicted", "Σ folded", "≠ differs", "│ run"}
-	case m.folds:
+	case m.Folds:
 		entries = []string{"▲ here", "Σ folded", "≠ differs", "│ run"}
 	}
 	for _, e := range entries {
@@ -215,20 +217,20 @@ func block(v, top int) rune {
 }
 
 // charNote says what the chars row's full block is.
-func charNote(m *timelineCells) string {
-	if m.windowless {
+func charNote(m *session.TimelineCells) string {
+	if m.Windowless {
 		return "? not in the log"
 	}
-	return "max " + present.Thousands(m.maxChars)
+	return "max " + present.Thousands(m.MaxChars)
 }
 
 // tokNote says what the token row's full block is.
-func tokNote(m *timelineCells) string {
+func tokNote(m *session.TimelineCells) string {
 	switch {
-	case !m.counted:
+	case !m.Counted:
 		return "? not in the log"
-	case m.budget:
-		return "█ = threshold " + present.Thousands(m.scaleTok)
+	case m.Budget:
+		return "█ = threshold " + present.Thousands(m.ScaleTok)
 	}
-	return "max " + present.Thousands(m.scaleTok)
+	return "max " + present.Thousands(m.ScaleTok)
 }

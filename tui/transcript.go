@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -113,8 +115,8 @@ func (t *transcript) setMark(q string) {
 }
 
 // title names the call and where in the text the view is.
-func (t *transcript) title(s *session) string {
-	c := s.current()
+func (t *transcript) title(s *session.Session) string {
+	c := s.Current()
 	if c == nil {
 		return "Transcript"
 	}

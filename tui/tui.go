@@ -16,6 +16,8 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
@@ -39,10 +41,10 @@ type Config struct {
 	// Open, when set, is used instead of Load: it starts reading in the
 	// background, and the screen shows what has loaded while the rest
 	// arrives, with a progress bar.
-	Open func() *Stream
+	Open func() *session.Stream
 	// Reopen, when set, is Open for a file followed as it is written: a
 	// last line still being written is waited for, not reported (-f, F).
-	Reopen func() *Stream
+	Reopen func() *session.Stream
 	// Path is the file on disk, "" for the demo or standard input: only
 	// a file can be followed or read again.
 	Path string
@@ -155,6 +157,6 @@ func panicError(where string, r any) error {
 
 // source is where cfg's recording comes from, as the jobs that read it
 // are given it.
-func (cfg Config) source() Source {
-	return Source{Load: cfg.Load, Open: cfg.Open, Reopen: cfg.Reopen, Path: cfg.Path, Knobs: cfg.Knobs, Library: cfg.Library, View: cfg.View}
+func (cfg Config) source() session.Source {
+	return session.Source{Load: cfg.Load, Open: cfg.Open, Reopen: cfg.Reopen, Path: cfg.Path, Knobs: cfg.Knobs, Library: cfg.Library, View: cfg.View}
 }

@@ -21,13 +21,13 @@ func (l *turnList) toggleFold() {
 	it := l.items[l.cursor]
 	switch {
 	case it.kind == foldItem:
-		k := l.s.rows.At(it.row).Key
+		k := l.s.Rows.At(it.row).Key
 		l.expanded[k] = true
 		l.reselect(k)
 	case it.fold != "" && l.expanded[it.fold]:
 		delete(l.expanded, it.fold)
 		l.build()
-		l.cursorTo(func(x listItem) bool { return x.kind == foldItem && l.s.rows.At(x.row).Key == it.fold })
+		l.cursorTo(func(x listItem) bool { return x.kind == foldItem && l.s.Rows.At(x.row).Key == it.fold })
 	}
 }
 
@@ -36,15 +36,15 @@ func (l *turnList) show(k string) bool {
 	for _, it := range l.items {
 		if it.kind == foldItem {
 			for i := it.row; i < it.row+it.n; i++ {
-				if l.s.rows.At(i).Key == k {
-					l.expanded[l.s.rows.At(it.row).Key] = true
+				if l.s.Rows.At(i).Key == k {
+					l.expanded[l.s.Rows.At(it.row).Key] = true
 				}
 			}
 		}
 	}
 	l.build()
 	l.chosen = true
-	return l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows.At(it.row).Key == k })
+	return l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.Rows.At(it.row).Key == k })
 }
 
 // build lists the session's rows as items: separators, turns, folds.
@@ -53,8 +53,8 @@ func (l *turnList) build() {
 	if l.s == nil {
 		return
 	}
-	starts := runStarts(l.s.rec)
-	rows := l.s.rows
+	starts := runStarts(l.s.Rec)
+	rows := l.s.Rows
 	breaks := runBreaks(rows, starts)
 	at := slices.Sorted(maps.Keys(breaks)) // the break rows in order: at[next] is the first past i
 	next := 0
@@ -91,7 +91,7 @@ func (l *turnList) build() {
 		}
 		i = j
 	}
-	if l.s.current() != nil {
+	if l.s.Current() != nil {
 		l.items = append(l.items, listItem{kind: responseItem})
 	}
 	l.cursor = max(0, min(l.cursor, len(l.items)-1))

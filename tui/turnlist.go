@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -44,7 +46,7 @@ type listItem struct {
 // separator opens each run after the first, and in a long list each
 // run's stretches of gone turns fold into one row that enter opens.
 type turnList struct {
-	s       *session
+	s       *session.Session
 	st      *theme.Styles
 	keys    keys.KeyMap
 	width   int // inside the frame
@@ -144,7 +146,7 @@ func (l *turnList) selected() *window.Row {
 	if l.s == nil || l.cursor < 0 || l.cursor >= len(l.items) || l.items[l.cursor].kind != turnItem {
 		return nil
 	}
-	return l.s.rows.At(l.items[l.cursor].row)
+	return l.s.Rows.At(l.items[l.cursor].row)
 }
 
 // selectedFold is the fold under the cursor, if it is one.
@@ -168,11 +170,11 @@ func (l *turnList) selectedKey() string {
 func (l *turnList) land() {
 	l.chosen = false
 	l.build()
-	if !l.cursorTo(func(it listItem) bool { return it.kind == turnItem && leaves(l.s.rows.At(it.row).Fate) }) &&
-		!l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows.At(it.row).Fate == window.FateNew }) {
+	if !l.cursorTo(func(it listItem) bool { return it.kind == turnItem && leaves(l.s.Rows.At(it.row).Fate) }) &&
+		!l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.Rows.At(it.row).Fate == window.FateNew }) {
 		l.cursor = len(l.items)
 		l.move(-1)
-		if l.onResponse() && l.s.rows.Len() > 0 {
+		if l.onResponse() && l.s.Rows.Len() > 0 {
 			l.move(-1) // the last turn, not the response row under it
 		}
 	}
@@ -189,7 +191,7 @@ func (l *turnList) reselect(k string) {
 		l.toResponse()
 		return
 	}
-	if k != "" && chosen && l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.rows.At(it.row).Key == k }) {
+	if k != "" && chosen && l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.Rows.At(it.row).Key == k }) {
 		return
 	}
 	l.land()
@@ -212,14 +214,14 @@ func (l *turnList) cursorTo(ok func(listItem) bool) bool {
 // it differs from the recorded one), and says when some are hidden.
 func (l *turnList) title() string {
 	t := "Turns"
-	if l.s == nil || l.s.rows.Len() == 0 {
+	if l.s == nil || l.s.Rows.Len() == 0 {
 		return t
 	}
-	n, sent, gone := l.s.rows.Len(), l.s.rows.Sent(), l.s.rows.Gone()
+	n, sent, gone := l.s.Rows.Len(), l.s.Rows.Sent(), l.s.Rows.Gone()
 	// the library sent these only if the replay's window is the one it
 	// recorded: where it differs, or the log does not record it (a run's
 	// last call at tier minimal), they are the replay's
-	if c := l.s.current(); c != nil && c.Recorded() != window.Match {
+	if c := l.s.Current(); c != nil && c.Recorded() != window.Match {
 		t += fmt.Sprintf(" · %d · %d replayed", n, sent)
 		if c.Recorded() == window.Unknown {
 			t += " (not in the log)"
@@ -251,7 +253,7 @@ func (l *turnList) line(it listItem, selected bool) string {
 		label := fmt.Sprintf("── run %d ", it.run)
 		return l.st.Label.Render(label + strings.Repeat("─", max(0, l.width-ansi.StringWidth(label))))
 	case foldItem:
-		first, last := l.s.rows.At(it.row).LeftAt+1, lastLeft(l.s.rows, it.row, it.n)+1
+		first, last := l.s.Rows.At(it.row).LeftAt+1, lastLeft(l.s.Rows, it.row, it.n)+1
 		at := fmt.Sprintf("%d", first)
 		if last != first {
 			at += fmt.Sprintf("–%d", last)
@@ -261,7 +263,7 @@ func (l *turnList) line(it listItem, selected bool) string {
 	case responseItem:
 		return l.responseLine(selected)
 	}
-	return l.row(*l.s.rows.At(it.row), selected)
+	return l.row(*l.s.Rows.At(it.row), selected)
 }
 
 func cursorMark(selected, focused bool) string {
@@ -280,7 +282,7 @@ func cursorMark(selected, focused bool) string {
 // its size in chars.
 func (l *turnList) row(r window.Row, selected bool) string {
 	mark := " "
-	if l.s.changes.of(r.Key) != "" {
+	if l.s.Changes.Of(r.Key) != "" {
 		mark = l.st.Changed.Render("≠")
 	}
 	fs := l.st.Fate(r.Fate)

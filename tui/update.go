@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -145,7 +147,7 @@ func (m Model) viewKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 	case key.Matches(msg, k.Transcript):
 		m.overlay = transcriptOverlay
 		m.trans.setMark(m.search.query)
-		cmd = m.trans.show(m.s.current())
+		cmd = m.trans.show(m.s.Current())
 	case key.Matches(msg, k.Mouse):
 		m, cmd = m.mouseToggle()
 	case key.Matches(msg, k.Follow):
@@ -194,13 +196,13 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case m.detail.focused && key.Matches(msg, k.Top, k.Bottom):
 		m.detail.Update(msg)
 	case key.Matches(msg, k.PrevCall):
-		m.goTo(m.s.call - 1)
+		m.goTo(m.s.Call - 1)
 	case key.Matches(msg, k.NextCall):
-		m.goTo(m.s.call + 1)
+		m.goTo(m.s.Call + 1)
 	case key.Matches(msg, k.FirstCall):
 		m.goTo(0)
 	case key.Matches(msg, k.LastCall):
-		m.goTo(m.s.calls() - 1)
+		m.goTo(m.s.Calls() - 1)
 	case key.Matches(msg, k.Focus):
 		m.list.focused = !m.list.focused
 		m.detail.focused = !m.list.focused
@@ -229,27 +231,27 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 // knobKey moves a knob of the policy on screen (or resets it) and
 // replays under it: from the main screen and from the response block.
 func (m Model) knobKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	if m.s.composition() {
-		m.flash = noKnobs
+	if m.s.Composition() {
+		m.flash = session.NoKnobs
 		return m, nil
 	}
 	kn := knobOf(m.keys, msg)
-	m.s.applyKnob(kn)
+	m.s.ApplyKnob(kn)
 	m.lastKnob = kn
 	return m.replan()
 }
 
 // goTo shows call i (0-based), clamped to the calls there are.
 func (m *Model) goTo(i int) {
-	if m.s.calls() == 0 {
+	if m.s.Calls() == 0 {
 		return
 	}
-	i = max(0, min(i, m.s.calls()-1))
-	if i == m.s.call {
+	i = max(0, min(i, m.s.Calls()-1))
+	if i == m.s.Call {
 		return
 	}
-	m.s.call = i
-	m.s.refresh()
+	m.s.Call = i
+	m.s.Refresh()
 	m.list.land()
 	m.problems.refresh()
 	m.syncDetail()
@@ -273,16 +275,16 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // and scrolls with the rest.
 func (m Model) transcriptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
-	call := m.s.call
+	call := m.s.Call
 	switch {
-	case key.Matches(msg, k.Pager) && m.s.current() != nil:
-		return m, pagerCmd(m.st, m.s.current().Window(), true)
-	case key.Matches(msg, k.Copy) && m.s.current() != nil:
-		return m, copyCmd(m.clipboard(), plainText(m.s.current().Window()), m.inTmux())
+	case key.Matches(msg, k.Pager) && m.s.Current() != nil:
+		return m, pagerCmd(m.st, m.s.Current().Window(), true)
+	case key.Matches(msg, k.Copy) && m.s.Current() != nil:
+		return m, copyCmd(m.clipboard(), plainText(m.s.Current().Window()), m.inTmux())
 	case key.Matches(msg, k.PrevCall):
-		m.goTo(m.s.call - 1)
+		m.goTo(m.s.Call - 1)
 	case key.Matches(msg, k.NextCall):
-		m.goTo(m.s.call + 1)
+		m.goTo(m.s.Call + 1)
 	default:
 		if j, ok := m.jumpKey(msg); ok {
 			m = j
@@ -290,8 +292,8 @@ func (m Model) transcriptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		m.trans.Update(msg)
 	}
-	if m.s.call != call {
-		return m, m.trans.show(m.s.current())
+	if m.s.Call != call {
+		return m, m.trans.show(m.s.Current())
 	}
 	return m, nil
 }
@@ -305,21 +307,21 @@ func (m Model) clipboard() io.Writer {
 }
 
 // knobOf is the knob msg moves under k; NoKnob for any other key.
-func knobOf(k keys.KeyMap, msg tea.KeyMsg) Knob {
+func knobOf(k keys.KeyMap, msg tea.KeyMsg) session.Knob {
 	for _, b := range []struct {
 		b  key.Binding
-		kn Knob
+		kn session.Knob
 	}{
-		{k.RecentLess, RecentLess}, {k.RecentMore, RecentMore},
-		{k.PinsLess, PinsLess}, {k.PinsMore, PinsMore},
-		{k.TogglePins, TogglePins}, {k.ToggleAnchor, ToggleAnchor},
-		{k.Strategy, CycleStrategy},
-		{k.ThresholdLess, ThresholdLess}, {k.ThresholdMore, ThresholdMore},
-		{k.Reset, ResetPolicy},
+		{k.RecentLess, session.RecentLess}, {k.RecentMore, session.RecentMore},
+		{k.PinsLess, session.PinsLess}, {k.PinsMore, session.PinsMore},
+		{k.TogglePins, session.TogglePins}, {k.ToggleAnchor, session.ToggleAnchor},
+		{k.Strategy, session.CycleStrategy},
+		{k.ThresholdLess, session.ThresholdLess}, {k.ThresholdMore, session.ThresholdMore},
+		{k.Reset, session.ResetPolicy},
 	} {
 		if key.Matches(msg, b.b) {
 			return b.kn
 		}
 	}
-	return NoKnob
+	return session.NoKnob
 }

@@ -1,4 +1,4 @@
-package tui
+package session
 
 import (
 	"slices"
@@ -93,12 +93,12 @@ func nextStrategy(cur, recorded string) string {
 	return order[0]
 }
 
-// applyKnob changes the session's policy by a knob. It reports whether
+// ApplyKnob changes the session's policy by a knob. It reports whether
 // kn is one.
-func (s *session) applyKnob(kn Knob) bool {
-	p, lastPins, ok := Step(s.policy, s.lastPins, s.agent, kn)
+func (s *Session) ApplyKnob(kn Knob) bool {
+	p, lastPins, ok := Step(s.Policy, s.LastPins, s.Agent, kn)
 	if ok {
-		s.policy, s.lastPins = p, lastPins
+		s.Policy, s.LastPins = p, lastPins
 	}
 	return ok
 }

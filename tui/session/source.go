@@ -1,4 +1,4 @@
-package tui
+package session
 
 import (
 	"github.com/afinspect/inspect/model"
@@ -49,18 +49,18 @@ type Stream struct {
 	More func() (*Stream, error)
 }
 
-// partialMsg is sent by partialCmd with what had loaded when it ran,
+// PartialMsg is sent by partialCmd with what had loaded when it ran,
 // inferred and replayed; calls is how many model calls that was.
-type partialMsg struct {
-	loadedMsg
-	calls int
+type PartialMsg struct {
+	LoadedMsg
+	Calls int
 }
 
-// partialCmd prepares what has loaded; prev, the study of the last part
+// PartialCmd prepares what has loaded; prev, the study of the last part
 // shown, is studied on where the new calls leave it as it was
 // (study.Grow): a pipe whose writer trickles has each call it writes on
 // screen at the cost of that call.
-func partialCmd(src Source, st *Stream, mine *model.Policy, prev *study.Study) tea.Cmd {
+func PartialCmd(src Source, st *Stream, mine *model.Policy, prev *study.Study) tea.Cmd {
 	return func() tea.Msg {
 		rec := st.Snapshot()
 		n := 0
@@ -68,17 +68,17 @@ func partialCmd(src Source, st *Stream, mine *model.Policy, prev *study.Study) t
 			n += len(r.Calls)
 		}
 		s, _ := study.Grow(prev, rec, src.request())
-		return partialMsg{loadedMsg: prepareView(s, src.View, mine), calls: n}
+		return PartialMsg{LoadedMsg: PrepareView(s, src.View, mine), Calls: n}
 	}
 }
 
-// finalCmd waits for the whole recording and prepares it.
-func finalCmd(src Source, st *Stream, mine *model.Policy) tea.Cmd {
+// FinalCmd waits for the whole recording and prepares it.
+func FinalCmd(src Source, st *Stream, mine *model.Policy) tea.Cmd {
 	return func() tea.Msg {
 		rec, err := st.Wait()
 		if err != nil {
-			return loadedMsg{err: err}
+			return LoadedMsg{Err: err}
 		}
-		return prepare(src, rec, mine)
+		return Prepare(src, rec, mine)
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package session
 
 import (
 	"path/filepath"
@@ -12,11 +12,11 @@ import (
 // known once per replay) says what comparing every row of the two
 // ledgers says: the count the policy bar shows and every turn's words.
 func TestFateDiffIsTheRowByRowComparison(t *testing.T) {
-	paths, _ := filepath.Glob("../testdata/*/run.jsonl")
+	paths, _ := filepath.Glob("../../testdata/*/run.jsonl")
 	if len(paths) == 0 {
-		t.Fatal("no recordings under ../testdata")
+		t.Fatal("no recordings under ../../testdata")
 	}
-	paths = append(paths, "testdata/twins-branch/run.jsonl") // a conversation that branches
+	paths = append(paths, "../testdata/twins-branch/run.jsonl") // a conversation that branches
 	compared := 0
 	for _, path := range paths {
 		rec, err := loader.StartLimited(path, 0).Wait()
@@ -32,19 +32,19 @@ func TestFateDiffIsTheRowByRowComparison(t *testing.T) {
 				continue
 			}
 			now := v.Replay(p, nil)
-			d := newFateDiff(was, now)
+			d := NewFateDiff(was, now)
 			for c := range now.Calls {
-				byRows := compareRows(was.Ledger(c), now.Ledger(c))
-				got := d.compareAt(was.LedgerAt(c), now.LedgerAt(c))
-				if got.count() != byRows.count() || got.onlyRecorded != byRows.onlyRecorded {
-					t.Fatalf("%s %+v call %d: %d differ (%d only recorded), row by row %d (%d)", path, p, c+1, got.count(), got.onlyRecorded, byRows.count(), byRows.onlyRecorded)
+				byRows := CompareRows(was.Ledger(c), now.Ledger(c))
+				got := d.CompareAt(was.LedgerAt(c), now.LedgerAt(c))
+				if got.Count() != byRows.Count() || got.OnlyRecorded != byRows.OnlyRecorded {
+					t.Fatalf("%s %+v call %d: %d differ (%d only recorded), row by row %d (%d)", path, p, c+1, got.Count(), got.OnlyRecorded, byRows.Count(), byRows.OnlyRecorded)
 				}
 				for _, r := range now.Ledger(c) {
-					if got.of(r.Key) != byRows.of(r.Key) {
-						t.Fatalf("%s %+v call %d turn %s: %q, row by row %q", path, p, c+1, r.Key, got.of(r.Key), byRows.of(r.Key))
+					if got.Of(r.Key) != byRows.Of(r.Key) {
+						t.Fatalf("%s %+v call %d turn %s: %q, row by row %q", path, p, c+1, r.Key, got.Of(r.Key), byRows.Of(r.Key))
 					}
 				}
-				compared += byRows.count()
+				compared += byRows.Count()
 			}
 		}
 	}

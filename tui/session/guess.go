@@ -1,4 +1,4 @@
-package tui
+package session
 
 import (
 	"fmt"
@@ -10,23 +10,23 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// ruleWords is a source's rule, or the rules of every policy the log
+// RuleWords is a source's rule, or the rules of every policy the log
 // cannot tell apart from the one on screen, when they differ.
-func (s *session) ruleWords(src provenance.Source) string {
-	i := onScreen(s.replay, src.EvictedAt) - 1
-	if i < 0 || i >= s.calls() || s.replay.Calls[i].Call.Number != src.EvictedAt || src.Message() == nil {
+func (s *Session) RuleWords(src provenance.Source) string {
+	i := OnScreen(s.Replay, src.EvictedAt) - 1
+	if i < 0 || i >= s.Calls() || s.Replay.Calls[i].Call.Number != src.EvictedAt || src.Message() == nil {
 		return src.Rule
 	}
-	c := &s.replay.Calls[i]
-	return advise.RuleWords(src.Rule, advise.Rules(s.agent, &c.Visit, src.Message(), s.replay.PolicyOf(c)))
+	c := &s.Replay.Calls[i]
+	return advise.RuleWords(src.Rule, advise.Rules(s.Agent, &c.Visit, src.Message(), s.Replay.PolicyOf(c)))
 }
 
-// guessNote says, after a turn's reason, when it rests on a knob the
+// GuessNote says, after a turn's reason, when it rests on a knob the
 // log cannot tell (model.Guess): a pin under keepLastToolResults 2 is no
 // pin under 0, which sends the same windows; the rule a turn that left
 // was let go by is each of the equally good policies'.
-func guessNote(row window.Row, c *window.CallReplay, s *session) string {
-	g := s.agent.GuessFor(s.policy)
+func GuessNote(row window.Row, c *window.CallReplay, s *Session) string {
+	g := s.Agent.GuessFor(s.Policy)
 	var notes []string
 	switch row.Fate {
 	case window.FatePinned:
@@ -35,7 +35,7 @@ func guessNote(row window.Row, c *window.CallReplay, s *session) string {
 		}
 	case window.FateEvicted, window.FateFolded:
 		for _, m := range row.Messages {
-			if rs := advise.Rules(s.agent, &c.Visit, m, s.policy); rs != nil {
+			if rs := advise.Rules(s.Agent, &c.Visit, m, s.Policy); rs != nil {
 				notes = append(notes, "under the equally good policies the log cannot tell apart: "+advise.RuleWords("", rs))
 				break
 			}
@@ -50,10 +50,10 @@ func guessNote(row window.Row, c *window.CallReplay, s *session) string {
 	return " — " + strings.Join(notes, "; ")
 }
 
-// onScreen is the number the screen gives the file's call number n: its
+// OnScreen is the number the screen gives the file's call number n: its
 // place in the conversation on screen, from 1 (in a file of several
 // conversations they differ). A call not on screen keeps n.
-func onScreen(r *window.Replay, n int) int {
+func OnScreen(r *window.Replay, n int) int {
 	for i := range r.Calls {
 		if r.Calls[i].Call.Number == n {
 			return i + 1

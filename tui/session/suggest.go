@@ -1,4 +1,4 @@
-package tui
+package session
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,49 +16,49 @@ import (
 
 // What the search for a value found.
 const (
-	sugPending = iota // not answered yet
-	sugFound
-	sugNone
+	SugPending = iota // not answered yet
+	SugFound
+	SugNone
 )
 
-// suggestions are the search's answers for the replay on screen: by
+// Suggestions are the search's answers for the replay on screen: by
 // call, then by value.
-type suggestions struct {
-	gen     int // the replay they were asked for (Model.gen)
-	answers map[int]map[string]*advise.Suggestion
-	search  *advise.Searcher // the last search started, given up when the replay changes
+type Suggestions struct {
+	Gen     int // the replay they were asked for (Model.gen)
+	Answers map[int]map[string]*advise.Suggestion
+	Search  *advise.Searcher // the last search started, given up when the replay changes
 	// keepsAll names the advisor's policy that keeps every value of the
 	// agent on screen in view, when the advisor has found one ("" else):
 	// a value no nearby policy keeps says that one does (it is further)
-	keepsAll string
-	costs    map[model.Policy]advise.Cost // what each policy found costs (K says it)
+	KeepsAll string
+	Costs    map[model.Policy]advise.Cost // what each policy found costs (K says it)
 }
 
-func (k suggestions) of(call int, value string) (advise.Suggestion, int) {
-	vs, ok := k.answers[call]
+func (k Suggestions) Of(call int, value string) (advise.Suggestion, int) {
+	vs, ok := k.Answers[call]
 	if !ok {
-		return advise.Suggestion{}, sugPending
+		return advise.Suggestion{}, SugPending
 	}
 	if sug := vs[value]; sug != nil {
-		return *sug, sugFound
+		return *sug, SugFound
 	}
-	return advise.Suggestion{}, sugNone
+	return advise.Suggestion{}, SugNone
 }
 
-// suggestedMsg is sent by suggestCmd with the suggestions for one call's
+// SuggestedMsg is sent by suggestCmd with the suggestions for one call's
 // values that left; gen names the replay they were worked out on.
-type suggestedMsg struct {
-	gen   int
-	call  int
-	sugs  map[string]*advise.Suggestion
-	costs map[model.Policy]advise.Cost // what each policy found costs
+type SuggestedMsg struct {
+	Gen   int
+	Call  int
+	Sugs  map[string]*advise.Suggestion
+	Costs map[model.Policy]advise.Cost // what each policy found costs
 }
 
-// suggestCmd searches nearby policies, by replay, for each value of call
+// SuggestCmd searches nearby policies, by replay, for each value of call
 // i that left the window: slow (a replay per policy tried), so off the
 // UI goroutine. It reads the searcher it is given and nothing else of
 // the session.
-func suggestCmd(gen int, search *advise.Searcher, rec *model.Recording, agent string, vals []provenance.Entry, i int) tea.Cmd {
+func SuggestCmd(gen int, search *advise.Searcher, rec *model.Recording, agent string, vals []provenance.Entry, i int) tea.Cmd {
 	return func() tea.Msg {
 		sugs := map[string]*advise.Suggestion{}
 		costs := map[model.Policy]advise.Cost{}
@@ -72,6 +72,6 @@ func suggestCmd(gen int, search *advise.Searcher, rec *model.Recording, agent st
 				}
 			}
 		}
-		return suggestedMsg{gen: gen, call: i, sugs: sugs, costs: costs}
+		return SuggestedMsg{Gen: gen, Call: i, Sugs: sugs, Costs: costs}
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package session
 
 import (
 	"fmt"
@@ -7,66 +7,66 @@ import (
 	"github.com/afinspect/inspect/window"
 )
 
-// fateChanges says, for the turns on screen, how each one's fate under
+// FateChanges says, for the turns on screen, how each one's fate under
 // the user's policy differs from the recorded policy's at the same call.
 // Only the turns the call has of its own are compared on every step
 // (with what fateDiff knows of the rest); a turn's words are made when
 // it is drawn or asked about.
-type fateChanges struct {
-	was, now *window.Ledger // the recorded policy's and the user's, at the call
+type FateChanges struct {
+	was, Now *window.Ledger // the recorded policy's and the user's, at the call
 	n        int            // turns of the user's ledger that differ
 	// onlyRecorded counts turns the recorded replay has at this call and
 	// the user's has not (a notice the user's policy never wrote).
-	onlyRecorded int
+	OnlyRecorded int
 	// byKey: the changes of every turn, when the two replays could not be
 	// compared through fateDiff (compareRows)
 	byKey map[string]fateChange
 	// pending: the replays' fateDiff is being made; each turn is compared
 	// when asked (of), and n and onlyRecorded are not known yet
-	pending bool
+	Pending bool
 }
 
 // fateChange is one turn's two fates: with was nil, the recorded
 // policy's replay does not have the turn.
 type fateChange struct {
-	was, now *window.Row
+	was, Now *window.Row
 }
 
-// count is how many turns differ, as the policy bar reports it.
-func (c fateChanges) count() int { return c.n + c.onlyRecorded }
+// Count is how many turns differ, as the policy bar reports it.
+func (c FateChanges) Count() int { return c.n + c.OnlyRecorded }
 
-// of is what changed for the turn with key k, "" when nothing did.
-func (c fateChanges) of(k string) string {
+// Of is what changed for the turn with key k, "" when nothing did.
+func (c FateChanges) Of(k string) string {
 	var ch fateChange
 	switch {
 	case c.byKey != nil:
 		ch = c.byKey[k]
-	case c.now != nil:
-		ch = fateChange{was: c.was.Row(k), now: c.now.Row(k)}
+	case c.Now != nil:
+		ch = fateChange{was: c.was.Row(k), Now: c.Now.Row(k)}
 	}
 	switch {
-	case ch.now == nil, !differs(ch.was, ch.now):
+	case ch.Now == nil, !Differs(ch.was, ch.Now):
 		return ""
 	case ch.was == nil:
 		return "not in the recorded policy's replay"
-	case ch.was.Fate != ch.now.Fate:
-		return fmt.Sprintf("was %s, now %s", ch.was.Fate, ch.now.Fate)
+	case ch.was.Fate != ch.Now.Fate:
+		return fmt.Sprintf("was %s, now %s", ch.was.Fate, ch.Now.Fate)
 	}
-	return fmt.Sprintf("left at call %d, was call %d", ch.now.LeftAt+1, ch.was.LeftAt+1)
+	return fmt.Sprintf("left at call %d, was call %d", ch.Now.LeftAt+1, ch.was.LeftAt+1)
 }
 
-// differs: a turn of the user's ledger (now) has another fate than in
+// Differs: a turn of the user's ledger (now) has another fate than in
 // the recorded one (was, nil when it has none), or left at another call.
-func differs(was, now *window.Row) bool {
+func Differs(was, now *window.Row) bool {
 	return was == nil || was.Fate != now.Fate || now.Fate == window.FateGone && was.LeftAt != now.LeftAt
 }
 
-// fateDiff is made once per pair of replays of one recording (the
+// FateDiff is made once per pair of replays of one recording (the
 // recorded policy's and the user's): a turn that has left in both, or
 // exists in one and has left there, is final — it differs at every
 // later call or at none — so a step need not look at it.
-type fateDiff struct {
-	was, now *window.Replay
+type FateDiff struct {
+	was, Now *window.Replay
 	// final: for each final turn of the user's replay that differs, the
 	// first call at which it is final (its last leaving + 1), ascending;
 	// finalWas: the same for the turns of the recorded replay alone
@@ -77,8 +77,8 @@ type fateDiff struct {
 	exact bool
 }
 
-func newFateDiff(was, now *window.Replay) *fateDiff {
-	d := &fateDiff{was: was, now: now, exact: true}
+func NewFateDiff(was, now *window.Replay) *FateDiff {
+	d := &FateDiff{was: was, Now: now, exact: true}
 	if was.Branches() || now.Branches() {
 		d.exact = false
 		return d
@@ -115,13 +115,13 @@ func newFateDiff(was, now *window.Replay) *fateDiff {
 	return d
 }
 
-// compareAt compares the two ledgers of one call: the rows either has of
+// CompareAt compares the two ledgers of one call: the rows either has of
 // its own one by one, the rest as d knows them.
-func (d *fateDiff) compareAt(was, now *window.Ledger) fateChanges {
+func (d *FateDiff) CompareAt(was, now *window.Ledger) FateChanges {
 	if !d.exact {
-		return compareRows(was.Rows(), now.Rows())
+		return CompareRows(was.Rows(), now.Rows())
 	}
-	c := fateChanges{was: was, now: now}
+	c := FateChanges{was: was, Now: now}
 	seen := map[string]bool{}
 	for _, l := range []*window.Ledger{now, was} {
 		for _, r := range l.Own() {
@@ -132,21 +132,21 @@ func (d *fateDiff) compareAt(was, now *window.Ledger) fateChanges {
 			w, n := was.Row(r.Key), now.Row(r.Key)
 			switch {
 			case n == nil:
-				c.onlyRecorded++
-			case differs(w, n):
+				c.OnlyRecorded++
+			case Differs(w, n):
 				c.n++
 			}
 		}
 	}
 	// final at this call, and different
 	c.n += sort.SearchInts(d.final, now.Call()+1)
-	c.onlyRecorded += sort.SearchInts(d.finalWas, now.Call()+1)
+	c.OnlyRecorded += sort.SearchInts(d.finalWas, now.Call()+1)
 	return c
 }
 
-// compareRows matches the two ledgers of one call by Row.Key, row by row.
-func compareRows(was, now []window.Row) fateChanges {
-	c := fateChanges{byKey: map[string]fateChange{}}
+// CompareRows matches the two ledgers of one call by Row.Key, row by row.
+func CompareRows(was, now []window.Row) FateChanges {
+	c := FateChanges{byKey: map[string]fateChange{}}
 	old := make(map[string]int, len(was))
 	for i := range was {
 		old[was[i].Key] = i
@@ -156,15 +156,15 @@ func compareRows(was, now []window.Row) fateChanges {
 		r := &now[i]
 		oi, ok := old[r.Key]
 		if !ok {
-			c.byKey[r.Key] = fateChange{now: r}
+			c.byKey[r.Key] = fateChange{Now: r}
 			continue
 		}
-		if o := &was[oi]; differs(o, r) {
-			c.byKey[r.Key] = fateChange{was: o, now: r}
+		if o := &was[oi]; Differs(o, r) {
+			c.byKey[r.Key] = fateChange{was: o, Now: r}
 		}
 		seen++
 	}
 	c.n = len(c.byKey)
-	c.onlyRecorded = len(was) - seen
+	c.OnlyRecorded = len(was) - seen
 	return c
 }
