@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -116,7 +117,7 @@ type advisorPane struct {
 	chart chartCache
 }
 
-var _ component = (*advisorPane)(nil)
+var _ common.Component = (*advisorPane)(nil)
 
 func newAdvisorPane(st *theme.Styles, keys keys.KeyMap) *advisorPane {
 	return &advisorPane{st: st, keys: keys}

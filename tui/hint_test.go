@@ -37,7 +37,7 @@ func TestHintsKeepHelpAndQuit(t *testing.T) {
 func TestTimelineUsesTheWidth(t *testing.T) {
 	for _, c := range []struct{ w, cell int }{{80, 3}, {120, 4}, {200, 9}, {400, 12}} {
 		m := open(t, fileConfig("../testdata/demo-evidence/run.jsonl"), c.w, 40)
-		if got := m.timeline.cellWidth(); got != c.cell {
+		if got := m.timeline.CellWidth(); got != c.cell {
 			t.Errorf("%d wide: cells %d columns, want %d", c.w, got, c.cell)
 		}
 		if v := m.timeline.View(); !strings.Contains(v, "▲ here × evicted ≠ differs │ run") && c.w >= 120 {

@@ -53,7 +53,7 @@ func (m *Model) idle() tea.Cmd {
 	switch {
 	case ahead != nil:
 		s.AheadFor, s.QuitAhead = ahead, &atomic.Bool{}
-		return session.AheadCmd(s.View, s.Recorded, *ahead, m.timeline.cells(), s.QuitAhead)
+		return session.AheadCmd(s.View, s.Recorded, *ahead, m.timeline.Cells(), s.QuitAhead)
 	case collect:
 		s.Dirty = false
 		return session.CollectCmd()
@@ -150,7 +150,7 @@ func (m Model) show(k session.MadeReplay) (Model, tea.Cmd) {
 		s.Diffing, diff = k.Replay, session.DiffCmd(s.Recorded, k.Replay) // the frame does not wait for it
 	}
 	if k.Cells != nil {
-		m.timeline.memo = *k.Cells // made with the replay; cellsOf makes them afresh if the width changed
+		m.timeline.Adopt(k.Cells)
 	}
 	s.ShownAt = time.Now()
 	m.reread()

@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/present"
 )
 
@@ -32,7 +34,7 @@ func (m Model) paneTop() int {
 // requestTop is the screen line of the request line (request.go).
 func (m Model) requestTop() int {
 	if m.showTimeline() {
-		return headerHeight + timelineHeight
+		return headerHeight + timeline.Height
 	}
 	return headerHeight
 }
@@ -55,7 +57,7 @@ func (m *Model) layout() {
 	m.header.SetSize(w, headerHeight)
 	m.bar.SetSize(w, 0)
 	m.help.Width = w
-	m.timeline.SetSize(w, timelineHeight)
+	m.timeline.SetSize(w, timeline.Height)
 	m.search.SetSize(w, 1)
 	paneH := m.paneHeight()
 	w -= m.convColumn() // the conversations' column takes the left, when shown
@@ -140,7 +142,7 @@ func (m Model) parts() []screenPart {
 	}
 	add(m.header.View(), headerHeight)
 	if m.showTimeline() {
-		add(m.timeline.View(), timelineHeight)
+		add(m.timeline.View(), timeline.Height)
 	}
 	if m.showRequest() {
 		add(requestLine(m.s, m.st, m.width), requestHeight)
@@ -178,33 +180,33 @@ func (m Model) panes(h int) string {
 	case m.s == nil:
 		return present.Lines("", w, h)
 	case m.overlay == helpOverlay:
-		return box(m.st, "Keys (?, q or esc closes; G the end)"+moreMark(m.keyhelp), m.keyhelp.View(), w, h, true)
+		return common.Box(m.st, "Keys (?, q or esc closes; G the end)"+moreMark(m.keyhelp), m.keyhelp.View(), w, h, true)
 	case m.overlay == problemsOverlay:
-		return box(m.st, "Problems (!, q or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
+		return common.Box(m.st, "Problems (!, q or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
 	case m.overlay == transcriptOverlay:
-		return box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
+		return common.Box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
 	case m.overlay == recordedOverlay:
-		return box(m.st, "Recorded window beside the replay (←/→ call, W, q or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
+		return common.Box(m.st, "Recorded window beside the replay (←/→ call, W, q or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
 	case m.overlay == changedOverlay:
-		return box(m.st, "What changed since the previous call (←/→ call, u, q or esc closes)"+moreMark(m.sinceWin), m.sinceWin.View(), w, h, true)
+		return common.Box(m.st, "What changed since the previous call (←/→ call, u, q or esc closes)"+moreMark(m.sinceWin), m.sinceWin.View(), w, h, true)
 	case m.overlay == pickerOverlay:
 		more := ""
 		if m.picker.more() {
 			more = " · ↓ more"
 		}
-		return box(m.st, "Agents, conversations and runs (↑/↓ g/G choose, → its runs, / filter, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
+		return common.Box(m.st, "Agents, conversations and runs (↑/↓ g/G choose, → its runs, / filter, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
 	case m.overlay == advisorOverlay:
-		return box(m.st, m.adv.title(), m.adv.View(), w, h, true)
+		return common.Box(m.st, m.adv.title(), m.adv.View(), w, h, true)
 	case m.overlay == responseOverlay:
-		return box(m.st, "Response of call "+itoa(m.s.Call+1)+" — its values and why (i, q or esc closes; knobs replay)"+moreMark(m.resp), m.resp.View(), w, h, true)
+		return common.Box(m.st, "Response of call "+itoa(m.s.Call+1)+" — its values and why (i, q or esc closes; knobs replay)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}
 	listW := m.list.width + 2
 	cw := m.convColumn()
-	left := box(m.st, m.list.title(), m.list.View(), listW, h, m.list.focused)
-	right := box(m.st, m.detail.title(), m.detail.View(), w-cw-listW, h, m.detail.focused)
+	left := common.Box(m.st, m.list.title(), m.list.View(), listW, h, m.list.focused)
+	right := common.Box(m.st, m.detail.title(), m.detail.View(), w-cw-listW, h, m.detail.focused)
 	panes := joinColumns(left, right)
 	if cw > 0 {
-		col := box(m.st, "Conversations (w)", convColumnText(m.s.Views, m.st, cw-2, h-2), cw, h, false)
+		col := common.Box(m.st, "Conversations (w)", convColumnText(m.s.Views, m.st, cw-2, h-2), cw, h, false)
 		panes = joinColumns(col, panes)
 	}
 	return panes

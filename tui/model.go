@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/afinspect/inspect/model"
@@ -16,13 +18,27 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
+var (
+	_ common.Component = (*header)(nil)
+	_ common.Component = (*turnList)(nil)
+	_ common.Component = (*detailPane)(nil)
+	_ common.Component = (*policyBar)(nil)
+	_ common.Component = (*textPane)(nil)
+	_ common.Component = (*timeline.Timeline)(nil)
+	_ common.Component = (*search)(nil)
+	_ common.Component = (*transcript)(nil)
+)
+
 // Model is the root of the program: it owns the session, routes keys to
 // the components, and lays them out.
 type Model struct {
 	cfg  Config
 	st   *theme.Styles
 	keys keys.KeyMap
-	s    *session.Session // nil until the recording is loaded
+	// c is what every component is given: the style sheet, the keys and
+	// the session, one for all (loaded changes its session)
+	c *common.Common
+	s *session.Session // nil until the recording is loaded
 	// lastKnob is the last knob moved (NoKnob before any): moved again,
 	// its policy is the one replayed ahead first (replays.go)
 	lastKnob session.Knob
@@ -30,7 +46,7 @@ type Model struct {
 	lastInput time.Time
 
 	header   *header
-	timeline *timeline
+	timeline *timeline.Timeline
 	search   *search
 	trans    *transcript // the v overlay
 	list     *turnList
@@ -89,11 +105,12 @@ func New(cfg Config) Model {
 	if cfg.Keys != nil {
 		keys = *cfg.Keys
 	}
+	c := &common.Common{Styles: st, Keys: keys}
 	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
 	m := Model{
-		cfg: cfg, st: st, keys: keys, frame: &lastFrame{},
+		cfg: cfg, st: st, keys: keys, c: c, frame: &lastFrame{},
 		header:   newHeader(st, keys, cfg.Name),
-		timeline: newTimeline(st, keys),
+		timeline: timeline.New(c),
 		search:   newSearch(st, keys),
 		trans:    newTranscript(st, keys),
 		list:     newTurnList(st, keys),
@@ -347,8 +364,8 @@ func (m *Model) loaded(s *session.Session) {
 	if m.s != nil && m.s != s {
 		m.s.GiveUpAll()
 	}
-	m.s = s
-	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
+	m.s, m.c.Session = s, s
+	m.header.s, m.list.s, m.detail.s, m.bar.s, m.search.s = s, s, s, s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
 	m.selectValue(m.respSel)
@@ -438,5 +455,5 @@ func (m Model) replan() (Model, tea.Cmd) {
 		return m, m.spinSoon() // its replay is under way ahead (aheadBack shows it)
 	}
 	m.s.QuitReplay = &atomic.Bool{}
-	return m, tea.Batch(session.ReplayCmd(m.gen, m.s.View, m.s.Policy, m.timeline.cells(), m.s.QuitReplay), m.spinSoon())
+	return m, tea.Batch(session.ReplayCmd(m.gen, m.s.View, m.s.Policy, m.timeline.Cells(), m.s.QuitReplay), m.spinSoon())
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/afinspect/inspect/tui/components/timeline"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -34,9 +35,9 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 		}
 		return m
 	}
-	if m.showTimeline() && msg.Y >= m.timelineTop() && msg.Y < m.timelineTop()+timelineHeight {
+	if m.showTimeline() && msg.Y >= m.timelineTop() && msg.Y < m.timelineTop()+timeline.Height {
 		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
-			if c, ok := m.timeline.callAt(msg.X); ok {
+			if c, ok := m.timeline.CallAt(msg.X); ok {
 				m.goTo(c)
 			}
 		}

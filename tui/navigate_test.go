@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 
@@ -113,7 +115,7 @@ func TestMouse(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
 	// the timeline's cells start after the label; s01's 9 calls get 7
 	// columns each at 120 wide: (120 − 6 label − 1 − 42 legend) / 9
-	m = send(m, click(timelineLabel+7*7+2, m.timelineTop()+1))
+	m = send(m, click(timeline.Label+7*7+2, m.timelineTop()+1))
 	if m.s.Call != 7 {
 		t.Fatalf("a click on the 8th cell went to call %d", m.s.Call+1)
 	}
@@ -137,17 +139,6 @@ func TestMouse(t *testing.T) {
 	next, cmd = next.(Model).Update(keyMsg("M"))
 	if next.(Model).mouseOff || cmd == nil {
 		t.Error("M again did not take the mouse back")
-	}
-}
-
-func TestBlock(t *testing.T) {
-	for _, c := range []struct {
-		v, top int
-		want   rune
-	}{{0, 100, '▁'}, {1, 100, '▁'}, {12, 100, '▁'}, {13, 100, '▂'}, {50, 100, '▄'}, {99, 100, '█'}, {100, 100, '█'}, {500, 100, '█'}, {5, 0, '▁'}} {
-		if got := block(c.v, c.top); got != c.want {
-			t.Errorf("block(%d, %d) = %c, want %c", c.v, c.top, got, c.want)
-		}
 	}
 }
 
@@ -193,8 +184,8 @@ func TestJumps(t *testing.T) {
 			t.Errorf("c04 %v: at call %d, want %d", c.keys, m.s.Call+1, c.call)
 		}
 	}
-	tl := newTimeline(theme.DefaultStyles(), keys.DefaultKeyMap())
-	tl.s, tl.width = open(t, fileConfig(c04), 200, 40).s, 200
+	tl := timeline.New(&common.Common{Styles: theme.DefaultStyles(), Keys: keys.DefaultKeyMap(), Session: open(t, fileConfig(c04), 200, 40).s})
+	tl.SetSize(200, timeline.Height)
 	marks, legend, _ := strings.Cut(strings.Split(ansi.Strip(tl.View()), "\n")[2], " ▲ here")
 	if strings.Count(marks, "Σ") != 6 || strings.Contains(marks, "×") || !strings.Contains(legend, "Σ folded") {
 		t.Errorf("c04's timeline marks %q (legend %q), want Σ at the 6 folds, no ×, and Σ in the legend", marks, legend)

@@ -231,15 +231,15 @@ func TestKnobTimelineCellsComeWithTheReplay(t *testing.T) {
 		if m.s.Replaying {
 			t.Fatal("the replay did not come back")
 		}
-		memo := m.timeline.memo
+		memo := m.timeline.Memo
 		if memo.Replay != m.s.Replay {
 			t.Fatalf("resized %v: no cells came with the replay", resize)
 		}
-		if fit := memo.Cells == m.timeline.cells(); fit == resize {
+		if fit := memo.Cells == m.timeline.Cells(); fit == resize {
 			t.Fatalf("resized %v: the cells made with the replay fit the screen: %v", resize, fit)
 		}
 		frame := m.View()
-		m.timeline.memo = session.TimelineCells{} // drawn again from nothing
+		m.timeline.Memo = session.TimelineCells{} // drawn again from nothing
 		if again := m.View(); again != frame {
 			t.Fatalf("resized %v: the frame drawn with the replay's cells differs from one drawn afresh", resize)
 		}

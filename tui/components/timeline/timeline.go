@@ -1,9 +1,10 @@
-package tui
+package timeline
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -11,22 +12,20 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/present"
-	"github.com/afinspect/inspect/tui/theme"
 )
 
-// timelineHeight is the timeline's lines: window chars, input tokens,
+// Height is the timeline's lines: window chars, input tokens,
 // and the marks (cursor, evictions, differing calls, runs).
-const timelineHeight = 3
+const Height = 3
 
-// timelineLabel is the width of the labels in front of the cells.
-const timelineLabel = 6
+// Label is the width of the labels in front of the cells.
+const Label = 6
 
 // blocks are the eight heights of a cell, lowest first.
 var blocks = []rune("▁▂▃▄▅▆▇█")
 
-// timeline is the whole recording at a glance: one cell per call (calls
+// Timeline is the whole recording at a glance: one cell per call (calls
 // share a cell when there are more than columns), the window's size in
 // characters and the provider's input tokens as two rows of blocks, and
 // a row of marks: ▲ the call on screen, × an eviction (Σ: the turns were
@@ -34,44 +33,45 @@ var blocks = []rune("▁▂▃▄▅▆▇█")
 // window, │ a new run. Under a
 // token-budget policy the token row is scaled to thresholdTokens: a full
 // block is at or over the threshold.
-type timeline struct {
-	s     *session.Session
-	st    *theme.Styles
-	keys  keys.KeyMap
+type Timeline struct {
+	c     *common.Common
 	width int
-	memo  session.TimelineCells // the cells of one replay at one width
+	Memo  session.TimelineCells // the cells of one replay at one width
 }
 
-func newTimeline(st *theme.Styles, keys keys.KeyMap) *timeline { return &timeline{st: st, keys: keys} }
+// New is the timeline drawn from c.
+func New(c *common.Common) *Timeline { return &Timeline{c: c} }
 
-func (t *timeline) Init() tea.Cmd                       { return nil }
-func (t *timeline) Update(tea.Msg) (tea.Model, tea.Cmd) { return t, nil }
-func (t *timeline) SetSize(w, _ int)                    { t.width = max(0, w) }
-func (t *timeline) ShortHelp() []key.Binding            { return []key.Binding{t.keys.NextEvict} }
-func (t *timeline) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{t.keys.NextEvict, t.keys.NextDiffer, t.keys.NextRun}}
+func (t *Timeline) Init() tea.Cmd                       { return nil }
+func (t *Timeline) Update(tea.Msg) (tea.Model, tea.Cmd) { return t, nil }
+func (t *Timeline) SetSize(w, _ int)                    { t.width = max(0, w) }
+func (t *Timeline) ShortHelp() []key.Binding            { return []key.Binding{t.c.Keys.NextEvict} }
+func (t *Timeline) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{t.c.Keys.NextEvict, t.c.Keys.NextDiffer, t.c.Keys.NextRun}}
 }
 
-// cells is how many cells the calls get; 0 when there is no room.
-func (t *timeline) cells() int {
-	n := t.s.Calls()
-	return max(0, min(n, t.width-timelineLabel-1-legendRoom))
+// Cells is how many cells the calls get; 0 when there is no room.
+func (t *Timeline) Cells() int {
+	n := t.c.Session.Calls()
+	return max(0, min(n, t.width-Label-1-legendRoom))
 }
 
 // bucket is the calls [from, to) that cell j shows.
-func (t *timeline) bucket(j int) (from, to int) { return session.BucketOf(j, t.s.Calls(), t.cells()) }
+func (t *Timeline) bucket(j int) (from, to int) {
+	return session.BucketOf(j, t.c.Session.Calls(), t.Cells())
+}
 
-// cellWidth is the columns each cell takes: more than one when there
+// CellWidth is the columns each cell takes: more than one when there
 // are few calls, up to four, and on a wide terminal what is left after
 // the legend, up to maxCellWidth.
-func (t *timeline) cellWidth() int {
-	n := t.s.Calls()
+func (t *Timeline) CellWidth() int {
+	n := t.c.Session.Calls()
 	if n == 0 {
 		return 1
 	}
-	w := max(1, min(4, (t.width-timelineLabel-1-legendRoom)/n))
+	w := max(1, min(4, (t.width-Label-1-legendRoom)/n))
 	// room beyond the whole legend: the cells take it
-	return max(w, min(maxCellWidth, (t.width-timelineLabel-1-legendWhole)/n))
+	return max(w, min(maxCellWidth, (t.width-Label-1-legendWhole)/n))
 }
 
 // maxCellWidth is the widest a cell gets: a few calls on a wide
@@ -86,32 +86,32 @@ const legendWhole = 42
 // legendRoom is kept free after the cells for the scale and the legend.
 const legendRoom = 16
 
-// callAt is the first call of the cell at screen column x.
-func (t *timeline) callAt(x int) (int, bool) {
-	if t.s == nil || x < timelineLabel {
+// CallAt is the first call of the cell at screen column x.
+func (t *Timeline) CallAt(x int) (int, bool) {
+	if t.c.Session == nil || x < Label {
 		return 0, false
 	}
-	j := (x - timelineLabel) / t.cellWidth()
-	if j >= t.cells() {
+	j := (x - Label) / t.CellWidth()
+	if j >= t.Cells() {
 		return 0, false
 	}
 	from, _ := t.bucket(j)
 	return from, true
 }
 
-func (t *timeline) View() string {
-	if t.s == nil || t.cells() == 0 {
-		return present.Lines("", t.width, timelineHeight)
+func (t *Timeline) View() string {
+	if t.c.Session == nil || t.Cells() == 0 {
+		return present.Lines("", t.width, Height)
 	}
-	w, cw := t.cells(), t.cellWidth()
+	w, cw := t.Cells(), t.CellWidth()
 	m := t.cellsOf(w)
 	// the marks' styles by markStyleIndex, then the call on screen's
-	marks := styledRuns{styles: []lipgloss.Style{t.st.Dim, t.st.Differs, t.st.Label, t.st.Evicted, t.st.Title}}
-	chars := styledRuns{styles: []lipgloss.Style{t.st.Value}}
-	toks := styledRuns{styles: []lipgloss.Style{t.st.New, t.st.Evicted}}
+	marks := styledRuns{styles: []lipgloss.Style{t.c.Styles.Dim, t.c.Styles.Differs, t.c.Styles.Label, t.c.Styles.Evicted, t.c.Styles.Title}}
+	chars := styledRuns{styles: []lipgloss.Style{t.c.Styles.Value}}
+	toks := styledRuns{styles: []lipgloss.Style{t.c.Styles.New, t.c.Styles.Evicted}}
 	for j := range w {
 		mark, ms := m.Marks[j], m.MarkStyleIndex[j]
-		if from, to := t.bucket(j); t.s.Call >= from && t.s.Call < to {
+		if from, to := t.bucket(j); t.c.Session.Call >= from && t.c.Session.Call < to {
 			mark, ms = "▲", 4
 		}
 		ts := 0
@@ -129,12 +129,12 @@ func (t *timeline) View() string {
 		toks.add(ts, strings.Repeat(k, cw))
 		marks.add(ms, mark+strings.Repeat(" ", cw-1))
 	}
-	l := t.st.Label.Render
+	l := t.c.Styles.Label.Render
 	return present.Lines(strings.Join([]string{
-		l(fmt.Sprintf("%-*s", timelineLabel, "chars")) + chars.String() + " " + l(charNote(m)),
-		l(fmt.Sprintf("%-*s", timelineLabel, "tok")) + toks.String() + " " + l(tokNote(m)),
-		l(fmt.Sprintf("%-*s", timelineLabel, "calls")) + marks.String() + " " + l(t.legend(w*cw)),
-	}, "\n"), t.width, timelineHeight)
+		l(fmt.Sprintf("%-*s", Label, "chars")) + chars.String() + " " + l(charNote(m)),
+		l(fmt.Sprintf("%-*s", Label, "tok")) + toks.String() + " " + l(tokNote(m)),
+		l(fmt.Sprintf("%-*s", Label, "calls")) + marks.String() + " " + l(t.legend(w*cw)),
+	}, "\n"), t.width, Height)
 }
 
 // styledRuns writes a row of cells, each in one of its styles, rendering
@@ -169,25 +169,25 @@ func (r *styledRuns) String() string {
 
 // cellsOf is the memo of the replay on screen in w cells, made afresh
 // when either changed (a knob's replay makes it ahead: screenParts).
-func (t *timeline) cellsOf(w int) *session.TimelineCells {
-	rp := t.s.Replay
-	if m := &t.memo; m.Replay == rp && m.Calls == len(rp.Calls) && m.Cells == w {
+func (t *Timeline) cellsOf(w int) *session.TimelineCells {
+	rp := t.c.Session.Replay
+	if m := &t.Memo; m.Replay == rp && m.Calls == len(rp.Calls) && m.Cells == w {
 		return m
 	}
-	t.memo = session.MakeTimelineCells(rp, w)
-	return &t.memo
+	t.Memo = session.MakeTimelineCells(rp, w)
+	return &t.Memo
 }
 
 // legend says what the marks mean (as many as fit whole, in order), and
 // how many calls a cell holds.
-func (t *timeline) legend(w int) string {
-	room := max(0, t.width-timelineLabel-w-1)
-	if n, cells := t.s.Calls(), t.cells(); n > cells {
+func (t *Timeline) legend(w int) string {
+	room := max(0, t.width-Label-w-1)
+	if n, cells := t.c.Session.Calls(), t.Cells(); n > cells {
 		return present.Fit(fmt.Sprintf("%.1f calls/cell", float64(n)/float64(cells)), room)
 	}
 	s := ""
 	entries := []string{"▲ here", "× evicted", "≠ differs", "│ run"}
-	switch m := &t.memo; {
+	switch m := &t.Memo; {
 	case m.Folds && m.Drops:
 		entries = []string{"▲ here", "× evicted", "Σ folded", "≠ differs", "│ run"}
 	case m.Folds:
@@ -234,3 +234,8 @@ func tokNote(m *session.TimelineCells) string {
 	}
 	return "max " + present.Thousands(m.ScaleTok)
 }
+
+// Adopt takes cells made with the replay now on screen (off the UI
+// goroutine, at the width asked for): cellsOf makes them afresh if the
+// width changed since.
+func (t *Timeline) Adopt(cells *session.TimelineCells) { t.Memo = *cells }

@@ -1,7 +1,13 @@
-package tui
+// Package common is what every component of the screen is given and
+// meets: the style sheet, the keys and the session in one Common; the
+// Component interface; the frame a pane is drawn in.
+package common
 
 import (
 	"strings"
+
+	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
@@ -10,25 +16,24 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// component is one area of the screen: a tea.Model that is told its size
+// Common is what every component reads: one style sheet, one key map,
+// and the session on screen (nil until the recording is loaded). The
+// root holds it and is the only one that changes it; each component is
+// given the same one, so a new session reaches them all at once.
+type Common struct {
+	Styles  *theme.Styles
+	Keys    keys.KeyMap
+	Session *session.Session
+}
+
+// Component is one area of the screen: a tea.Model that is told its size
 // and says which keys it answers.
-type component interface {
+type Component interface {
 	tea.Model
 	SetSize(width, height int)
 	ShortHelp() []key.Binding
 	FullHelp() [][]key.Binding
 }
-
-var (
-	_ component = (*header)(nil)
-	_ component = (*turnList)(nil)
-	_ component = (*detailPane)(nil)
-	_ component = (*policyBar)(nil)
-	_ component = (*textPane)(nil)
-	_ component = (*timeline)(nil)
-	_ component = (*search)(nil)
-	_ component = (*transcript)(nil)
-)
 
 // Border glyphs: a focused pane has a thick frame, so focus shows
 // without colour too.
@@ -37,9 +42,9 @@ var (
 	thickFrame = [6]string{"┏", "┓", "┗", "┛", "━", "┃"}
 )
 
-// box frames body (already at most w-2 columns wide) in a w×h border
+// Box frames body (already at most w-2 columns wide) in a w×h border
 // with title set into the top edge.
-func box(st *theme.Styles, title, body string, w, h int, focused bool) string {
+func Box(st *theme.Styles, title, body string, w, h int, focused bool) string {
 	if w < 4 || h < 2 {
 		return ""
 	}
