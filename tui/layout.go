@@ -48,7 +48,7 @@ func boolInt(b bool) int {
 
 // paneHeight is the height of the panes, frames included.
 func (m Model) paneHeight() int {
-	return max(0, m.height-m.paneTop()-m.bar.height()-1)
+	return max(0, m.height-m.paneTop()-m.bar.Height()-1)
 }
 
 // layout sizes every component for the terminal.
@@ -84,7 +84,7 @@ func (m *Model) layout() {
 	case responseOverlay:
 		m.resp.SetSize(ow, oh)
 	}
-	m.bar.spin = m.spin.View()
+	m.bar.Spin = m.spin.View()
 	m.header.loading = ""
 	if m.s == nil {
 		m.header.loading = m.spin.View()
@@ -150,7 +150,7 @@ func (m Model) parts() []screenPart {
 	h := m.paneHeight()
 	add(m.panes(h), h)
 	if m.s != nil {
-		add(m.bar.View(), m.bar.height())
+		add(m.bar.View(), m.bar.Height())
 	}
 	add(m.footer(), 1)
 	return ps

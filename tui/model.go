@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/policybar"
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/session"
 
@@ -22,7 +23,7 @@ var (
 	_ common.Component = (*header)(nil)
 	_ common.Component = (*turnList)(nil)
 	_ common.Component = (*detailPane)(nil)
-	_ common.Component = (*policyBar)(nil)
+	_ common.Component = (*policybar.PolicyBar)(nil)
 	_ common.Component = (*textPane)(nil)
 	_ common.Component = (*timeline.Timeline)(nil)
 	_ common.Component = (*search)(nil)
@@ -51,7 +52,7 @@ type Model struct {
 	trans    *transcript // the v overlay
 	list     *turnList
 	detail   *detailPane
-	bar      *policyBar
+	bar      *policybar.PolicyBar
 	problems *textPane   // the ! overlay
 	keyhelp  *textPane   // the ? overlay
 	resp     *textPane   // the i overlay: the response and its values
@@ -115,7 +116,7 @@ func New(cfg Config) Model {
 		trans:    newTranscript(st, keys),
 		list:     newTurnList(st, keys),
 		detail:   newDetailPane(st, keys),
-		bar:      newPolicyBar(st, keys),
+		bar:      policybar.New(c),
 		help:     newHelp(st),
 		spin:     sp,
 	}
@@ -365,7 +366,7 @@ func (m *Model) loaded(s *session.Session) {
 		m.s.GiveUpAll()
 	}
 	m.s, m.c.Session = s, s
-	m.header.s, m.list.s, m.detail.s, m.bar.s, m.search.s = s, s, s, s, s
+	m.header.s, m.list.s, m.detail.s, m.search.s = s, s, s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
 	m.selectValue(m.respSel)

@@ -257,7 +257,7 @@ func TestKnobFatesFollowTheFrame(t *testing.T) {
 	if m.s.Replaying || !m.s.Changes.Pending {
 		t.Fatalf("the knob's frame: replaying %v, fates pending %v; want the frame, fates pending", m.s.Replaying, m.s.Changes.Pending)
 	}
-	if status := m.bar.status(); !strings.Contains(status, "comparing") {
+	if status := m.bar.Status(); !strings.Contains(status, "comparing") {
 		t.Fatalf("the policy bar says %q while the fates are made", status)
 	}
 	for _, c := range rest {
@@ -270,7 +270,7 @@ func TestKnobFatesFollowTheFrame(t *testing.T) {
 	if got := m.s.Changes.Count(); got != want || want == 0 {
 		t.Fatalf("%d turns differ at the last call, row by row %d (want some)", got, want)
 	}
-	if status := m.bar.status(); !strings.Contains(status, fmt.Sprintf("≠ %d turn(s) differ", want)) {
+	if status := m.bar.Status(); !strings.Contains(status, fmt.Sprintf("≠ %d turn(s) differ", want)) {
 		t.Fatalf("the policy bar says %q once the fates came", status)
 	}
 }
