@@ -189,7 +189,7 @@ func (m Model) fileNote() string {
 	if m.cfg.Path == "" {
 		return ""
 	}
-	name := shortName(m.cfg.Path)
+	name := present.ShortName(m.cfg.Path)
 	bad := func(s string) string { return m.st.Error.Render(s) }
 	r, n := m.watch.read, m.watch.now
 	switch {

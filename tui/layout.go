@@ -7,6 +7,7 @@ import (
 
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/present"
 )
@@ -24,7 +25,7 @@ func (m Model) showTimeline() bool {
 }
 
 // timelineTop is the screen line the timeline starts on.
-func (m Model) timelineTop() int { return headerHeight }
+func (m Model) timelineTop() int { return header.Height }
 
 // paneTop is the screen line the panes' frames start on.
 func (m Model) paneTop() int {
@@ -34,9 +35,9 @@ func (m Model) paneTop() int {
 // requestTop is the screen line of the request line (request.go).
 func (m Model) requestTop() int {
 	if m.showTimeline() {
-		return headerHeight + timeline.Height
+		return header.Height + timeline.Height
 	}
-	return headerHeight
+	return header.Height
 }
 
 func boolInt(b bool) int {
@@ -54,7 +55,7 @@ func (m Model) paneHeight() int {
 // layout sizes every component for the terminal.
 func (m *Model) layout() {
 	w := m.width
-	m.header.SetSize(w, headerHeight)
+	m.header.SetSize(w, header.Height)
 	m.bar.SetSize(w, 0)
 	m.help.Width = w
 	m.timeline.SetSize(w, timeline.Height)
@@ -85,12 +86,14 @@ func (m *Model) layout() {
 		m.resp.SetSize(ow, oh)
 	}
 	m.bar.Spin = m.spin.View()
-	m.header.loading = ""
+	loading, stream := "", ""
 	if m.s == nil {
-		m.header.loading = m.spin.View()
+		loading = m.spin.View()
 	}
-	m.header.stream = m.stream
-	m.header.note = m.fileNote()
+	if m.stream != nil {
+		stream = m.stream.line(m.st)
+	}
+	m.header.SetStatus(loading, stream, m.fileNote())
 }
 
 func (m Model) View() string {
@@ -140,7 +143,7 @@ func (m Model) parts() []screenPart {
 			ps = append(ps, screenPart{s, n})
 		}
 	}
-	add(m.header.View(), headerHeight)
+	add(m.header.View(), header.Height)
 	if m.showTimeline() {
 		add(m.timeline.View(), timeline.Height)
 	}

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/components/header"
 )
 
 // Marks, as in vim and lnav: m and a letter marks the call on screen,
@@ -61,7 +62,7 @@ func (m Model) markKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		if m.s.FileNumbers() {
 			where += fmt.Sprintf(" (file call %d)", c.Call.Number)
 		}
-		if l := viewsLabel(m.s.Views, -1); l != "" {
+		if l := header.ViewsLabel(m.s.Views, -1); l != "" {
 			where += " of " + l
 		}
 		m.marks.at[r] = markedCall{fileCall: c.Call.Number, where: where}

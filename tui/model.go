@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/tui/components/policybar"
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/session"
@@ -20,7 +21,7 @@ import (
 )
 
 var (
-	_ common.Component = (*header)(nil)
+	_ common.Component = (*header.Header)(nil)
 	_ common.Component = (*turnList)(nil)
 	_ common.Component = (*detailPane)(nil)
 	_ common.Component = (*policybar.PolicyBar)(nil)
@@ -46,7 +47,7 @@ type Model struct {
 	// lastInput is when the user last pressed a key or used the mouse
 	lastInput time.Time
 
-	header   *header
+	header   *header.Header
 	timeline *timeline.Timeline
 	search   *search
 	trans    *transcript // the v overlay
@@ -110,7 +111,7 @@ func New(cfg Config) Model {
 	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
 	m := Model{
 		cfg: cfg, st: st, keys: keys, c: c, frame: &lastFrame{},
-		header:   newHeader(st, keys, cfg.Name),
+		header:   header.New(c, cfg.Name),
 		timeline: timeline.New(c),
 		search:   newSearch(st, keys),
 		trans:    newTranscript(st, keys),
@@ -183,7 +184,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case session.LoadedMsg:
 		if msg.Err != nil {
 			m.err = msg.Err
-			m.header.err = msg.Err
+			m.header.Failed(msg.Err)
 			return m, tea.Quit
 		}
 		var src *session.Stream
@@ -366,7 +367,7 @@ func (m *Model) loaded(s *session.Session) {
 		m.s.GiveUpAll()
 	}
 	m.s, m.c.Session = s, s
-	m.header.s, m.list.s, m.detail.s, m.search.s = s, s, s, s
+	m.list.s, m.detail.s, m.search.s = s, s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
 	m.selectValue(m.respSel)

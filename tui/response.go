@@ -45,10 +45,10 @@ func responseText(s *session.Session, st *theme.Styles, sugs session.Suggestions
 	if s.FileNumbers() {
 		file = c.Call.Number
 	}
-	for _, l := range wrapText(st.Label.Render(responseHead(c, runPosition(s.Rec, c.Run), file, r)), w) {
+	for _, l := range wrapText(st.Label.Render(responseHead(c, present.RunPosition(s.Rec, c.Run), file, r)), w) {
 		line(l)
 	}
-	if failedCall(c) {
+	if present.FailedCall(c) {
 		t := "the call failed: no reply (no llm_end); the run ended with agentfootprint.error.fatal"
 		if c.Run.FatalLine > 0 && c.Run.FatalFile != "" {
 			t += fmt.Sprintf(" (%s, line %d)", termtext.Line(c.Run.FatalFile), c.Run.FatalLine)
@@ -196,13 +196,6 @@ func responseHints(b *strings.Builder, st *theme.Styles, left, sel, w int) {
 	for _, l := range wrapText(hint, w) {
 		b.WriteString(st.Dim.Render(l) + "\n")
 	}
-}
-
-// failedCall reports whether c is the call a run failed on (§14.1): the
-// run's last, with no llm_end, in a run that has an error.fatal.
-func failedCall(c *window.CallReplay) bool {
-	calls := c.Run.Calls
-	return c.Run.Failed && !c.Call.Ended && len(calls) > 0 && calls[len(calls)-1] == c.Call
 }
 
 // responseHead names the call — its number in the conversation on

@@ -110,7 +110,7 @@ func (m Model) responseMessages() []*model.Message {
 // produced is what the call produced, in a few words (provenance.Produced),
 // or that it failed with no reply.
 func produced(c *window.CallReplay) string {
-	if failedCall(c) {
+	if present.FailedCall(c) {
 		return "no reply: the call failed"
 	}
 	return termtext.Line(provenance.Produced(c.Call))

@@ -12,6 +12,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/internal/hostile"
+	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -253,7 +254,7 @@ func TestAgentPathCannotSpoofTheHeader(t *testing.T) {
 	path := hostileCopy(t, "c02-interleaved-agents", func(b []byte) []byte { return hostile.Agent(b, "billing") })
 	m := open(t, fileConfig(path), 180, 40)
 	m = press(m, "w", "j", "enter")
-	head := strings.Split(m.screen(), "\n")[:headerHeight]
+	head := strings.Split(m.screen(), "\n")[:header.Height]
 	if !strings.Contains(head[0], "billing␊␛[1;32mSPOOFED") {
 		t.Errorf("line 1 does not show the label with its newline: %q", head[0])
 	}

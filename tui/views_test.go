@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -37,12 +38,12 @@ func TestGoldenC06bSecondStep(t *testing.T) {
 func TestKnobsActOnTheAgentOnScreen(t *testing.T) {
 	cfg := fileConfig("../testdata/c02-interleaved-agents/run.jsonl")
 	m := open(t, cfg, 120, 40)
-	if m.s.Calls() != 9 || !strings.Contains(viewsLabel(m.s.Views, -1), "oncall") {
-		t.Fatalf("opens on %q with %d calls", viewsLabel(m.s.Views, -1), m.s.Calls())
+	if m.s.Calls() != 9 || !strings.Contains(header.ViewsLabel(m.s.Views, -1), "oncall") {
+		t.Fatalf("opens on %q with %d calls", header.ViewsLabel(m.s.Views, -1), m.s.Calls())
 	}
 	m = press(m, "w", "j", "enter")
-	if m.s.Calls() != 12 || !strings.Contains(viewsLabel(m.s.Views, -1), "billing") || m.s.Policy.KeepRecentTurns != 4 {
-		t.Fatalf("after the picker: %q, %d calls, policy %v", viewsLabel(m.s.Views, -1), m.s.Calls(), m.s.Policy)
+	if m.s.Calls() != 12 || !strings.Contains(header.ViewsLabel(m.s.Views, -1), "billing") || m.s.Policy.KeepRecentTurns != 4 {
+		t.Fatalf("after the picker: %q, %d calls, policy %v", header.ViewsLabel(m.s.Views, -1), m.s.Calls(), m.s.Policy)
 	}
 	m = press(m, "[")
 	if m.s.Policy.KeepRecentTurns != 3 || !m.s.Changed() {

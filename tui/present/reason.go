@@ -184,3 +184,10 @@ func recentTurns(k int) string {
 	}
 	return fmt.Sprintf("%d recent turns", k)
 }
+
+// FailedCall reports whether c is the call a run failed on (§14.1): the
+// run's last, with no llm_end, in a run that has an error.fatal.
+func FailedCall(c *window.CallReplay) bool {
+	calls := c.Run.Calls
+	return c.Run.Failed && !c.Call.Ended && len(calls) > 0 && calls[len(calls)-1] == c.Call
+}

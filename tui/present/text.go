@@ -8,9 +8,11 @@ package present
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/afinspect/inspect/model"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -164,4 +166,24 @@ func ByteSize(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// ShortName keeps the last folder and the file name of a long path.
+func ShortName(p string) string {
+	dir := filepath.Base(filepath.Dir(p))
+	if dir == "." || dir == string(filepath.Separator) {
+		return filepath.Base(p)
+	}
+	return filepath.Join(dir, filepath.Base(p))
+}
+
+// RunPosition is the 1-based place of run among rec's runs (the runs of
+// the conversation on screen).
+func RunPosition(rec *model.Recording, run *model.Run) int {
+	for i, r := range rec.Runs {
+		if r == run {
+			return i + 1
+		}
+	}
+	return run.Index
 }
