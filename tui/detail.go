@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -109,7 +110,7 @@ func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		d.scrollPending(k)
 		return d, nil
 	}
-	return d, scroll(&d.vp, &d.keys, msg, d.focused)
+	return d, common.Scroll(&d.vp, &d.keys, msg, d.focused)
 }
 
 // scrollPending moves where the turn being rendered will be scrolled to.
@@ -225,7 +226,7 @@ func (d *detailPane) rendered(msg renderedMsg) {
 // setContent puts a rendered turn in the viewport, search hits marked.
 func (d *detailPane) setContent(text string) {
 	d.raw = text
-	d.vp.SetContent(markHits(d.st, text, d.mark))
+	d.vp.SetContent(present.MarkHits(d.st, text, d.mark))
 }
 
 // setMark marks the hits of q in the turn on screen, keeping the scroll.
@@ -235,7 +236,7 @@ func (d *detailPane) setMark(q string) {
 	}
 	d.mark = q
 	y := d.vp.YOffset
-	d.vp.SetContent(markHits(d.st, d.raw, q))
+	d.vp.SetContent(present.MarkHits(d.st, d.raw, q))
 	d.vp.SetYOffset(y)
 }
 
@@ -246,7 +247,7 @@ func (d *detailPane) toMark() {
 	if d.pending {
 		return
 	}
-	if i := firstHitLine(d.raw, d.mark); i >= 0 {
+	if i := present.FirstHitLine(d.raw, d.mark); i >= 0 {
 		d.vp.SetYOffset(max(0, i-2))
 	}
 }

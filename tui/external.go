@@ -53,7 +53,7 @@ func pagerCmd(st *theme.Styles, msgs []*model.Message, numbered bool) tea.Cmd {
 	return func() tea.Msg {
 		var text string
 		if numbered {
-			text = renderWindow(st, msgs, 100)
+			text = present.RenderWindow(st, msgs, 100)
 		} else {
 			text = present.RenderTurn(st, msgs, 100)
 		}

@@ -187,7 +187,7 @@ func (m Model) panes(h int) string {
 	case m.overlay == problemsOverlay:
 		return common.Box(m.st, "Problems (!, q or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
 	case m.overlay == transcriptOverlay:
-		return common.Box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
+		return common.Box(m.st, m.trans.Title(m.s), m.trans.View(), w, h, true)
 	case m.overlay == recordedOverlay:
 		return common.Box(m.st, "Recorded window beside the replay (←/→ call, W, q or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
 	case m.overlay == changedOverlay:

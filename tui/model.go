@@ -9,6 +9,7 @@ import (
 	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/tui/components/policybar"
 	"github.com/afinspect/inspect/tui/components/timeline"
+	"github.com/afinspect/inspect/tui/components/transcript"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/afinspect/inspect/model"
@@ -28,7 +29,7 @@ var (
 	_ common.Component = (*textPane)(nil)
 	_ common.Component = (*timeline.Timeline)(nil)
 	_ common.Component = (*search)(nil)
-	_ common.Component = (*transcript)(nil)
+	_ common.Component = (*transcript.Transcript)(nil)
 )
 
 // Model is the root of the program: it owns the session, routes keys to
@@ -50,7 +51,7 @@ type Model struct {
 	header   *header.Header
 	timeline *timeline.Timeline
 	search   *search
-	trans    *transcript // the v overlay
+	trans    *transcript.Transcript // the v overlay
 	list     *turnList
 	detail   *detailPane
 	bar      *policybar.PolicyBar
@@ -114,7 +115,7 @@ func New(cfg Config) Model {
 		header:   header.New(c, cfg.Name),
 		timeline: timeline.New(c),
 		search:   newSearch(st, keys),
-		trans:    newTranscript(st, keys),
+		trans:    transcript.New(c),
 		list:     newTurnList(st, keys),
 		detail:   newDetailPane(st, keys),
 		bar:      policybar.New(c),
@@ -265,8 +266,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.keys1by1(msg)
 	case searchedMsg:
 		m = m.searched(msg)
-	case transcriptMsg:
-		m.trans.rendered(msg)
+	case transcript.Msg:
+		m.trans.Rendered(msg)
 	case pagerFileMsg:
 		switch {
 		case msg.err != nil && msg.path != "":

@@ -210,10 +210,10 @@ func TestJumps(t *testing.T) {
 func TestTranscript(t *testing.T) {
 	// s01 call 5 (wire.json): 7 messages, the request first
 	m := press(open(t, fileConfig(s01), 120, 40), ":", "5", "enter", "v")
-	if m.overlay != transcriptOverlay || m.trans.busy || m.trans.call != 4 {
-		t.Fatalf("v: overlay %v busy %v call %d", m.overlay, m.trans.busy, m.trans.call)
+	if m.overlay != transcriptOverlay || m.trans.Busy || m.trans.Call != 4 {
+		t.Fatalf("v: overlay %v busy %v call %d", m.overlay, m.trans.Busy, m.trans.Call)
 	}
-	text := ansiFree(m.trans.raw)
+	text := ansiFree(m.trans.Raw)
 	for i := 1; i <= 7; i++ {
 		if !strings.Contains(text, "#"+itoa(i)+"\n") {
 			t.Errorf("message #%d is not in the transcript", i)
@@ -223,11 +223,11 @@ func TestTranscript(t *testing.T) {
 		t.Errorf("the transcript is not call 5's 7 messages, request first:\n%.300s", text)
 	}
 	m = press(m, "l")
-	if m.trans.call != 5 || m.overlay != transcriptOverlay {
-		t.Errorf("→ in the transcript: call %d", m.trans.call+1)
+	if m.trans.Call != 5 || m.overlay != transcriptOverlay {
+		t.Errorf("→ in the transcript: call %d", m.trans.Call+1)
 	}
 	m = press(m, "G")
-	if !m.trans.vp.AtBottom() || m.s.Call != 5 {
+	if !m.trans.Vp.AtBottom() || m.s.Call != 5 {
 		t.Errorf("G in the transcript goes to its bottom, not the last call")
 	}
 	m = press(m, "v")

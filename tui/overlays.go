@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -128,7 +129,7 @@ func (p *textPane) ShortHelp() []key.Binding {
 func (p *textPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
 func (p *textPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	return p, scroll(&p.vp, &p.keys, msg, true)
+	return p, common.Scroll(&p.vp, &p.keys, msg, true)
 }
 
 // refresh rebuilds the text (the replay's problems change with the

@@ -24,10 +24,6 @@ import (
 // recorded window is the loader's (role and content, as the log states
 // them; docs/rules/runs-and-conversations.md §10.6).
 
-// unknownWindow says why a composition's own call shows no window.
-const unknownWindow = "this call's window is not in the log: a composition's own call (a Parallel's merge) has no context.injected and no history; " +
-	"its one message, the merge prompt and its branches' answers, is not in the log, so there is no window to show, replay or compare"
-
 // recordedText is the W overlay for the call on screen, w columns wide.
 func recordedText(s *session.Session, st *theme.Styles, w int) string {
 	c := s.Current()
@@ -38,7 +34,7 @@ func recordedText(s *session.Session, st *theme.Styles, w int) string {
 	switch c.Recorded() {
 	case window.Unknown:
 		if provenance.Unjudged(c) {
-			return ansi.Wrap(st.Unknown.Render(unknownWindow), w, "")
+			return ansi.Wrap(st.Unknown.Render(present.UnknownWindow), w, "")
 		}
 		return st.Dim.Render("the log does not record the window of this call: nothing to compare")
 	case window.Match:

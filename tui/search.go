@@ -2,17 +2,12 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 	"sync/atomic"
-	"unicode"
 
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
@@ -94,7 +89,7 @@ type searchedMsg struct {
 // for a count: their turns are one w away.
 func searchCmd(gen int, q string, lv *lives, others []*model.Run, latest *atomic.Int64) tea.Cmd {
 	return func() tea.Msg {
-		m := newMatcher(q)
+		m := present.NewMatcher(q)
 		var hits []searchHit
 		i, stale := 0, false
 		lv.each(func(r *window.Row) bool {
@@ -104,7 +99,7 @@ func searchCmd(gen int, q string, lv *lives, others []*model.Run, latest *atomic
 			}
 			i++
 			for _, msg := range r.Messages {
-				if w := m.where(msg); w != "" && len(hits) < maxHits {
+				if w := m.Where(msg); w != "" && len(hits) < maxHits {
 					lf, _ := lv.of(r.Key)
 					hits = append(hits, searchHit{key: r.Key, where: w, life: lf})
 				}
@@ -119,90 +114,10 @@ func searchCmd(gen int, q string, lv *lives, others []*model.Run, latest *atomic
 			if latest != nil && latest.Load() != int64(gen) {
 				return nil
 			}
-			n += m.count(r)
+			n += m.Count(r)
 		}
 		return searchedMsg{gen: gen, query: q, hits: hits, others: n}
 	}
-}
-
-// count is how many messages of run r hold the query: its request and
-// what each of its calls added.
-func (m matcher) count(r *model.Run) int {
-	n := 0
-	if r.RequestMessage != nil && m.where(r.RequestMessage) != "" {
-		n++
-	}
-	for _, c := range r.Calls {
-		for _, msg := range c.Appended {
-			if m.where(msg) != "" {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// matcher is smart case: a query with no capital letter ignores case.
-type matcher struct {
-	q    string
-	fold bool
-}
-
-func newMatcher(q string) matcher {
-	fold := !strings.ContainsFunc(q, unicode.IsUpper)
-	if fold {
-		q = strings.ToLower(q)
-	}
-	return matcher{q: q, fold: fold}
-}
-
-func (m matcher) in(s string) bool {
-	if m.q == "" {
-		return false
-	}
-	if m.fold {
-		return containsFold(s, m.q)
-	}
-	return strings.Contains(s, m.q)
-}
-
-// containsFold is strings.Contains(strings.ToLower(s), q) without
-// lowering the whole of a large s when it is plain ASCII.
-func containsFold(s, q string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return strings.Contains(strings.ToLower(s), q)
-		}
-	}
-	for i := 0; i+len(q) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(q)], q) {
-			return true
-		}
-	}
-	return false
-}
-
-// where says in which part of msg the query is, "" when it is not.
-func (m matcher) where(msg *model.Message) string {
-	switch {
-	case msg.Role == model.RoleTool && (m.in(msg.Content) || m.in(msg.ToolName)):
-		if msg.ToolName == "" { // a result the history names only by its toolCallId
-			return "in a tool result"
-		}
-		return "in the " + msg.ToolName + " result"
-	case msg.IsNotice() && m.in(msg.Content):
-		return "in a drop notice"
-	case msg.IsCorrection() && m.in(msg.Content):
-		return "in the library's correction"
-	case m.in(msg.Content):
-		return "in " + msg.Role + " text"
-	}
-	for _, tc := range msg.ToolCalls {
-		if m.in(tc.Name) || m.in(string(tc.Args)) {
-			return "in the " + tc.Name + " call's arguments"
-		}
-	}
-	return ""
 }
 
 // describe is one hit for the footer: where the text is, and where its
@@ -247,61 +162,4 @@ func (s *search) line(r *window.Replay, p model.Policy) string {
 		out += s.st.Label.Render(" · ") + d
 	}
 	return present.Fit(out, s.width)
-}
-
-// markHits shows every place q occurs in text (rendered lines) in the
-// Hit style; a line with a hit loses its other colours.
-func markHits(st *theme.Styles, text, q string) string {
-	if q == "" {
-		return text
-	}
-	m := newMatcher(q)
-	ls := strings.Split(text, "\n")
-	for i, l := range ls {
-		plain := ansi.Strip(l)
-		if !m.in(plain) {
-			continue
-		}
-		ls[i] = m.mark(plain, st.Hit)
-	}
-	return strings.Join(ls, "\n")
-}
-
-// mark styles each occurrence of the query in plain. Without colour
-// (NO_COLOR, or a terminal without it) the hit is set between » and «,
-// so it shows without a style.
-func (m matcher) mark(plain string, hit lipgloss.Style) string {
-	render := hit.Render
-	if lipgloss.ColorProfile() == termenv.Ascii {
-		render = func(s ...string) string { return "»" + strings.Join(s, "") + "«" }
-	}
-	hay := plain
-	if m.fold {
-		hay = strings.ToLower(plain)
-		if len(hay) != len(plain) { // lowering changed the bytes: mark nothing
-			return plain
-		}
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(hay, m.q)
-		if i < 0 {
-			b.WriteString(plain)
-			return b.String()
-		}
-		b.WriteString(plain[:i])
-		b.WriteString(render(plain[i : i+len(m.q)]))
-		plain, hay = plain[i+len(m.q):], hay[i+len(m.q):]
-	}
-}
-
-// firstHitLine is the first line of text holding q, -1 when none does.
-func firstHitLine(text, q string) int {
-	m := newMatcher(q)
-	for i, l := range strings.Split(text, "\n") {
-		if m.in(ansi.Strip(l)) {
-			return i
-		}
-	}
-	return -1
 }

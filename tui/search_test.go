@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -62,7 +63,7 @@ func TestSearchGoneValue(t *testing.T) {
 	if r := m.list.selected(); r == nil || r.Fate != window.FateGone {
 		t.Errorf("at call 10 the list_hosts turn should be selected as gone: %+v", r)
 	}
-	if firstHitLine(m.detail.raw, "web-9d4b27") < m.detail.vp.YOffset {
+	if present.FirstHitLine(m.detail.raw, "web-9d4b27") < m.detail.vp.YOffset {
 		t.Error("the detail is not scrolled to the hit")
 	}
 }
@@ -127,13 +128,13 @@ func TestSearchToolNamesAndArguments(t *testing.T) {
 func TestMarkHits(t *testing.T) {
 	st := theme.DefaultStyles()
 	// the tests run without colour: a hit is set in » «
-	if got := markHits(st, "a Web-1 b web-1\nnone", "web-1"); got != "a »Web-1« b »web-1«\nnone" {
+	if got := present.MarkHits(st, "a Web-1 b web-1\nnone", "web-1"); got != "a »Web-1« b »web-1«\nnone" {
 		t.Errorf("marked %q", got)
 	}
-	if got := markHits(st, "a Web-1", "Web-1"); got != "a »Web-1«" {
+	if got := present.MarkHits(st, "a Web-1", "Web-1"); got != "a »Web-1«" {
 		t.Errorf("a capital matches case: %q", got)
 	}
-	if firstHitLine("x\ny web\nweb", "WEB") != -1 || firstHitLine("x\ny web\nweb", "web") != 1 {
+	if present.FirstHitLine("x\ny web\nweb", "WEB") != -1 || present.FirstHitLine("x\ny web\nweb", "web") != 1 {
 		t.Error("firstHitLine")
 	}
 }
@@ -171,11 +172,11 @@ func TestSearchSaysWhenOnlyOtherConversationsHoldIt(t *testing.T) {
 // TestSearchUnnamedToolResult: a tool result the history gives without a
 // toolName reads as one, not as "the  result".
 func TestSearchUnnamedToolResult(t *testing.T) {
-	m := newMatcher("restart")
-	if got := m.where(&model.Message{Role: model.RoleTool, Content: "restart queued", ToolCallID: "c1"}); got != "in a tool result" {
+	m := present.NewMatcher("restart")
+	if got := m.Where(&model.Message{Role: model.RoleTool, Content: "restart queued", ToolCallID: "c1"}); got != "in a tool result" {
 		t.Errorf("where = %q, want %q", got, "in a tool result")
 	}
-	if got := m.where(&model.Message{Role: model.RoleTool, Content: "restart queued", ToolName: "svc"}); got != "in the svc result" {
+	if got := m.Where(&model.Message{Role: model.RoleTool, Content: "restart queued", ToolName: "svc"}); got != "in the svc result" {
 		t.Errorf("where = %q, want %q", got, "in the svc result")
 	}
 }

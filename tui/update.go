@@ -146,8 +146,8 @@ func (m Model) viewKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 		m.refreshChanged()
 	case key.Matches(msg, k.Transcript):
 		m.overlay = transcriptOverlay
-		m.trans.setMark(m.search.query)
-		cmd = m.trans.show(m.s.Current())
+		m.trans.SetMark(m.search.query)
+		cmd = m.trans.Show(m.s.Current())
 	case key.Matches(msg, k.Mouse):
 		m, cmd = m.mouseToggle()
 	case key.Matches(msg, k.Follow):
@@ -293,7 +293,7 @@ func (m Model) transcriptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.trans.Update(msg)
 	}
 	if m.s.Call != call {
-		return m, m.trans.show(m.s.Current())
+		return m, m.trans.Show(m.s.Current())
 	}
 	return m, nil
 }

@@ -96,3 +96,7 @@ func frameModel(m *model.Message) string {
 	}
 	return "a model"
 }
+
+// UnknownWindow says why a composition's own call shows no window.
+const UnknownWindow = "this call's window is not in the log: a composition's own call (a Parallel's merge) has no context.injected and no history; " +
+	"its one message, the merge prompt and its branches' answers, is not in the log, so there is no window to show, replay or compare"

@@ -231,3 +231,44 @@ func correctionWho(m *model.Message) string {
 	}
 	return "the library's correction (evidence check)"
 }
+
+// MarkHits shows every place q occurs in text (rendered lines) in the
+// Hit style; a line with a hit loses its other colours.
+func MarkHits(st *theme.Styles, text, q string) string {
+	if q == "" {
+		return text
+	}
+	m := NewMatcher(q)
+	ls := strings.Split(text, "\n")
+	for i, l := range ls {
+		plain := ansi.Strip(l)
+		if !m.In(plain) {
+			continue
+		}
+		ls[i] = m.Mark(plain, st.Hit)
+	}
+	return strings.Join(ls, "\n")
+}
+
+// FirstHitLine is the first line of text holding q, -1 when none does.
+func FirstHitLine(text, q string) int {
+	m := NewMatcher(q)
+	for i, l := range strings.Split(text, "\n") {
+		if m.In(ansi.Strip(l)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// RenderWindow is every message of a window, numbered, in order.
+func RenderWindow(st *theme.Styles, w []*model.Message, width int) string {
+	if len(w) == 0 {
+		return st.Dim.Render("the window of this call is empty")
+	}
+	parts := make([]string, len(w))
+	for i, m := range w {
+		parts[i] = st.Title.Render(fmt.Sprintf("#%d", i+1)) + "\n" + RenderMessage(st, m, width)
+	}
+	return strings.Join(parts, "\n\n")
+}

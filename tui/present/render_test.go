@@ -14,7 +14,7 @@ import (
 
 func TestPrettyJSON(t *testing.T) {
 	for _, c := range []struct {
-		in   string
+		In   string
 		want bool
 	}{
 		{`{"a":1,"b":[true,null]}`, true},
@@ -25,8 +25,8 @@ func TestPrettyJSON(t *testing.T) {
 		{`read_file#1 q=read_file-2: alpha`, false},
 		{``, false},
 	} {
-		if _, ok := prettyJSON(c.in); ok != c.want {
-			t.Errorf("prettyJSON(%q) ok=%v, want %v", c.in, ok, c.want)
+		if _, ok := prettyJSON(c.In); ok != c.want {
+			t.Errorf("prettyJSON(%q) ok=%v, want %v", c.In, ok, c.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package common
 
 import (
 	"github.com/afinspect/inspect/tui/keys"
@@ -7,11 +7,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// scroll moves vp as msg says: the mouse wheel, a scroll key by a page
+// Scroll moves vp as msg says: the mouse wheel, a scroll key by a page
 // or half a page, and, when lines (the pane has the keys to itself: it
 // is focused, or an overlay), by a line or to either end. Other messages
 // move nothing.
-func scroll(vp *viewport.Model, k *keys.KeyMap, msg tea.Msg, lines bool) tea.Cmd {
+func Scroll(vp *viewport.Model, k *keys.KeyMap, msg tea.Msg, lines bool) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.MouseMsg:
 		var cmd tea.Cmd
