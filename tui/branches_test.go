@@ -39,11 +39,11 @@ func TestBranchLifelineIsItsChain(t *testing.T) {
 			t.Fatalf("at call %d, want %d", m.s.Call+1, c.call)
 		}
 		m = typeSearch(m, c.query)
-		if len(m.search.hits) != 1 {
-			t.Fatalf("call %d: %d hits for %q, want 1", c.call, len(m.search.hits), c.query)
+		if len(m.search.Hits) != 1 {
+			t.Fatalf("call %d: %d hits for %q, want 1", c.call, len(m.search.Hits), c.query)
 		}
 		m = press(m, "enter")
-		if got := m.search.describe(m.s.Replay, m.s.Policy); !strings.HasSuffix(got, c.want) {
+		if got := m.search.Describe(m.s.Replay, m.s.Policy); !strings.HasSuffix(got, c.want) {
 			t.Errorf("call %d: hit %q\nwant %q", c.call, got, c.want)
 		}
 	}

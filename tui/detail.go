@@ -156,9 +156,9 @@ func (d *detailPane) show(row *window.Row) {
 	case c.Recorded() == window.Unknown:
 		sent, st = "in the replayed window; the log does not record what this call sent", d.st.Unknown
 	}
-	if lf, ok := livesOf(d.s).of(row.Key); ok {
-		sent += "; " + lifeline(lf, d.s.Replay, d.s.Policy)
-		if g := d.s.Agent.GuessFor(d.s.Policy); lf.left >= 0 && len(g.K) > 1 {
+	if lf, ok := common.LivesOf(d.s).Of(row.Key); ok {
+		sent += "; " + present.Lifeline(lf, d.s.Replay, d.s.Policy)
+		if g := d.s.Agent.GuessFor(d.s.Policy); lf.Left >= 0 && len(g.K) > 1 {
 			sent += " (a guess: keepRecentTurns " + model.Range(g.K) + " reproduce the same windows)"
 		}
 	}

@@ -232,7 +232,7 @@ func (m Model) footer() string {
 		// an answer to a key names tools, ids and values of the recording
 		return m.st.Unknown.Render(termtext.Line(m.flash))
 	}
-	if m.search.active() {
+	if m.search.Active() {
 		return m.search.View()
 	}
 	if m.mouseOff {

@@ -8,6 +8,7 @@ import (
 	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/tui/components/policybar"
+	"github.com/afinspect/inspect/tui/components/search"
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/components/transcript"
 	"github.com/afinspect/inspect/tui/session"
@@ -28,7 +29,7 @@ var (
 	_ common.Component = (*policybar.PolicyBar)(nil)
 	_ common.Component = (*textPane)(nil)
 	_ common.Component = (*timeline.Timeline)(nil)
-	_ common.Component = (*search)(nil)
+	_ common.Component = (*search.Search)(nil)
 	_ common.Component = (*transcript.Transcript)(nil)
 )
 
@@ -50,7 +51,7 @@ type Model struct {
 
 	header   *header.Header
 	timeline *timeline.Timeline
-	search   *search
+	search   *search.Search
 	trans    *transcript.Transcript // the v overlay
 	list     *turnList
 	detail   *detailPane
@@ -114,7 +115,7 @@ func New(cfg Config) Model {
 		cfg: cfg, st: st, keys: keys, c: c, frame: &lastFrame{},
 		header:   header.New(c, cfg.Name),
 		timeline: timeline.New(c),
-		search:   newSearch(st, keys),
+		search:   search.New(c),
 		trans:    transcript.New(c),
 		list:     newTurnList(st, keys),
 		detail:   newDetailPane(st, keys),
@@ -264,7 +265,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		m.lastInput = time.Now()
 		m, cmd = m.keys1by1(msg)
-	case searchedMsg:
+	case search.Msg:
 		m = m.searched(msg)
 	case transcript.Msg:
 		m.trans.Rendered(msg)
@@ -368,7 +369,7 @@ func (m *Model) loaded(s *session.Session) {
 		m.s.GiveUpAll()
 	}
 	m.s, m.c.Session = s, s
-	m.list.s, m.detail.s, m.search.s = s, s, s
+	m.list.s, m.detail.s = s, s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
 	m.selectValue(m.respSel)

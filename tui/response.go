@@ -320,7 +320,7 @@ func readSentence(e provenance.Entry) string {
 func sourceText(s *session.Session, name string, src provenance.Source) string {
 	r := s.Replay
 	first, last := session.OnScreen(r, src.SentOn[0]), session.OnScreen(r, src.SentOn[1])
-	return fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, sentOn(r, first, last), session.OnScreen(r, src.EvictedAt), termtext.Line(s.RuleWords(src)))
+	return fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, present.SentOn(r, first, last), session.OnScreen(r, src.EvictedAt), termtext.Line(s.RuleWords(src)))
 }
 
 // wrapText wraps plain text to w columns.

@@ -21,7 +21,7 @@ import (
 // knobs, focus, and the focused component.
 func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
-	typing := m.prompt || m.search.typing || m.overlay == pickerOverlay && m.picker.typing
+	typing := m.prompt || m.search.Typing || m.overlay == pickerOverlay && m.picker.typing
 	quit := msg.String() == "ctrl+c" || (!typing && key.Matches(msg, k.Quit))
 	switch {
 	case quit && msg.String() != "ctrl+c" && m.s != nil && m.overlay != noOverlay:
@@ -34,7 +34,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, nil // still loading
 	case m.prompt:
 		return m.promptKey(msg)
-	case m.search.typing:
+	case m.search.Typing:
 		return m.searchKey(msg)
 	case m.markWait != noMarkWait:
 		return m.markKey(msg)
@@ -89,14 +89,14 @@ func (m Model) findKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 	switch {
 	case key.Matches(msg, k.Search):
 		m.endSearch()
-		m.search.typing = true
-	case m.search.query != "" && key.Matches(msg, k.NextHit):
+		m.search.Typing = true
+	case m.search.Query != "" && key.Matches(msg, k.NextHit):
 		m.stepHit(1)
-	case m.search.query != "" && key.Matches(msg, k.PrevHit):
+	case m.search.Query != "" && key.Matches(msg, k.PrevHit):
 		m.stepHit(-1)
 	case key.Matches(msg, k.NextHit, k.PrevHit):
 		m.flash = "no search to step through: / starts one"
-	case m.search.query != "" && key.Matches(msg, k.Close):
+	case m.search.Query != "" && key.Matches(msg, k.Close):
 		m.endSearch()
 	case key.Matches(msg, k.GotoCall):
 		m.prompt, m.digits = true, ""
@@ -146,7 +146,7 @@ func (m Model) viewKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 		m.refreshChanged()
 	case key.Matches(msg, k.Transcript):
 		m.overlay = transcriptOverlay
-		m.trans.SetMark(m.search.query)
+		m.trans.SetMark(m.search.Query)
 		cmd = m.trans.Show(m.s.Current())
 	case key.Matches(msg, k.Mouse):
 		m, cmd = m.mouseToggle()

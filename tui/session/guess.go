@@ -61,3 +61,9 @@ func OnScreen(r *window.Replay, n int) int {
 	}
 	return n
 }
+
+// GuessRule is rule, the one c's visit let m go by under p, in the words
+// of every policy the log cannot tell apart from p when they differ.
+func (s *Session) GuessRule(rule string, c *window.CallReplay, m *model.Message, p model.Policy) string {
+	return advise.RuleWords(rule, advise.Rules(s.Agent, &c.Visit, m, p))
+}
