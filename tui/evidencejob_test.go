@@ -41,13 +41,13 @@ func TestFarCallIsJudgedOffTheUIGoroutine(t *testing.T) {
 	}
 	// the calls just before it were judged on the way: ← is at hand
 	next, _ = m.Update(keyMsg("left"))
-	if m = next.(Model); m.s.Call != m.s.Calls()-2 || m.s.Lent != nil || m.s.Wanted != 0 || strings.Contains(m.View(), "judging…") {
+	if m = next.(Model); m.s.Call != m.s.Calls()-2 || m.s.Lent != nil || m.s.Waits || strings.Contains(m.View(), "judging…") {
 		t.Errorf("call %d, the one before the last, not at hand (lent %v, wanted %d)", m.s.Call+1, m.s.Lent != nil, m.s.Wanted)
 	}
 	// a call below evidenceAtOnce is judged at once
 	m = press(m, "esc", "g")
 	next, _ = m.Update(keyMsg("i"))
-	if m = next.(Model); m.s.Call != 0 || m.s.Lent != nil || m.s.Wanted != 0 || strings.Contains(m.View(), "judging…") {
+	if m = next.(Model); m.s.Call != 0 || m.s.Lent != nil || m.s.Waits || strings.Contains(m.View(), "judging…") {
 		t.Errorf("call %d sent to the background (lent %v, wanted %d)", m.s.Call+1, m.s.Lent != nil, m.s.Wanted)
 	}
 }

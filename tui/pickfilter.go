@@ -139,22 +139,26 @@ func (fw *filterWords) hits(pattern string) *filterHits {
 func (p *pickerPane) filterRows(pattern string) *session.RowIndex {
 	vs, fw := p.vs, p.filterWords()
 	h := fw.hits(pattern)
-	score := make([]int, len(vs.Convs)) // of each conversation's best match, +1 (0: none)
+	score := make([]int, len(vs.Convs)) // of each conversation matched, its best match's
+	matched := make([]bool, len(vs.Convs))
 	whole := make([]bool, len(vs.Convs))
 	for _, mt := range h.convs {
-		whole[mt.Index], score[mt.Index] = true, mt.Score+1<<30
+		whole[mt.Index], matched[mt.Index], score[mt.Index] = true, true, mt.Score
 	}
 	some := map[int][]int{} // conversation → its runs matched
 	for _, mt := range h.runs {
 		r := fw.runAt[mt.Index]
-		score[r.Conv] = max(score[r.Conv], mt.Score+1<<30)
+		if !matched[r.Conv] || mt.Score > score[r.Conv] {
+			score[r.Conv] = mt.Score
+		}
+		matched[r.Conv] = true
 		if !whole[r.Conv] {
 			some[r.Conv] = append(some[r.Conv], r.Run)
 		}
 	}
 	order := make([]int, 0, len(h.convs)+len(some))
-	for i, s := range score {
-		if s != 0 {
+	for i, ok := range matched {
+		if ok {
 			order = append(order, i)
 		}
 	}

@@ -16,7 +16,7 @@ func (s *Session) EvidenceAt(i int) *provenance.CallEvidence {
 		return nil
 	}
 	if i >= EvidenceAtOnce && !s.Book.Ready(i) {
-		s.Wanted = i + 1
+		s.Wanted, s.Waits = i, true
 		return nil
 	}
 	return s.Book.Call(i)
@@ -41,11 +41,11 @@ type EvidenceMsg struct {
 // screen, lent to the job until it answers; nil when nothing waits or a
 // job is under way.
 func (s *Session) EvidenceJob() tea.Cmd {
-	if s == nil || s.Wanted == 0 || s.Lent != nil || s.Book == nil {
+	if s == nil || !s.Waits || s.Lent != nil || s.Book == nil {
 		return nil
 	}
-	b, i := s.Book, s.Wanted-1
-	s.Wanted = 0
+	b, i := s.Book, s.Wanted
+	s.Waits = false
 	if i >= b.Calls() {
 		return nil // a call of a replay no longer on screen
 	}

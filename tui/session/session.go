@@ -63,9 +63,10 @@ type Session struct {
 	RecordedBook, Book *provenance.Book
 	// lent is a book an evidence job (evidenceJob) is judging a call with,
 	// off the UI goroutine: nothing here touches it until evidenceMsg;
-	// wanted is 1 + the call whose values the screen waits for
+	// wanted (when waits) is the call whose values the screen waits for
 	Lent   *provenance.Book
 	Wanted int
+	Waits  bool
 	// judgements says, for each book, which calls have a value typed,
 	// not read, and which used a source out of view (judgeCmd fills it
 	// off the UI goroutine); judging: asked for
