@@ -298,14 +298,14 @@ func TestAdvisorSaysItNeedsMoreRoom(t *testing.T) {
 // click lands on no turn of the list hidden under the view.
 func TestAdvisorTakesTheMouse(t *testing.T) {
 	m := openAdvisor(t, 120, 40)
-	at, cursor := m.adv.cursor, m.list.cursor
+	at, cursor := m.adv.cursor, m.list.Cursor
 	m = send(m, tea.MouseMsg{X: 5, Y: m.paneTop() + 3, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
 	if m.adv.cursor != at+1 {
 		t.Errorf("the wheel moved the cursor from %d to %d", at, m.adv.cursor)
 	}
 	m = send(m, tea.MouseMsg{X: 5, Y: m.paneTop() + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
-	if m.list.cursor != cursor || m.overlay != advisorOverlay {
-		t.Errorf("a click on the advisor selected turn %d (was %d) under it", m.list.cursor, cursor)
+	if m.list.Cursor != cursor || m.overlay != advisorOverlay {
+		t.Errorf("a click on the advisor selected turn %d (was %d) under it", m.list.Cursor, cursor)
 	}
 }
 

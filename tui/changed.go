@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -123,7 +124,7 @@ func changedWho(m *model.Message) string {
 
 // changedLine is one message in a line: who, its size, its first words.
 func changedLine(m *model.Message) string {
-	return termtext.Line(fmt.Sprintf("%s · %d chars · %s", changedWho(m), m.Chars(), present.OneLine(turnText([]*model.Message{m}))))
+	return termtext.Line(fmt.Sprintf("%s · %d chars · %s", changedWho(m), m.Chars(), present.OneLine(turnlist.TurnText([]*model.Message{m}))))
 }
 
 // refreshChanged points the u overlay at the call on screen.

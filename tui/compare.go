@@ -12,6 +12,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
@@ -369,13 +370,13 @@ func (m CompareModel) sideLines(s *compare.Side, c *window.CallReplay, name stri
 			}
 		}
 		fate := st.Fate(r.Fate).Render(fmt.Sprintf("%-7s", r.Fate))
-		size := fmt.Sprintf(" %6s", present.Thousands(turnChars(r.Messages)))
+		size := fmt.Sprintf(" %6s", present.Thousands(present.TurnChars(r.Messages)))
 		room := max(0, cw-2-8-len(size))
-		who := present.Fit(termtext.Line(turnWho(r.Messages)), room)
+		who := present.Fit(termtext.Line(turnlist.TurnWho(r.Messages)), room)
 		rest := room - ansi.StringWidth(who) - 1
 		text := ""
 		if rest > 2 {
-			text = " " + st.Dim.Render(present.Fit(termtext.Line(turnText(r.Messages)), rest))
+			text = " " + st.Dim.Render(present.Fit(termtext.Line(turnlist.TurnText(r.Messages)), rest))
 		}
 		lines = append(lines, mark+" "+fate+" "+present.Pad(who+text, room)+st.Dim.Render(size))
 	}

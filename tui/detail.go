@@ -279,7 +279,7 @@ func (d *detailPane) title() string {
 	if d.row == nil {
 		return "Detail"
 	}
-	t := fmt.Sprintf("%s turn · %s · %s chars", d.row.Fate, present.Plural(len(d.row.Messages), "msg"), present.Thousands(turnChars(d.row.Messages)))
+	t := fmt.Sprintf("%s turn · %s · %s chars", d.row.Fate, present.Plural(len(d.row.Messages), "msg"), present.Thousands(present.TurnChars(d.row.Messages)))
 	return t + d.position()
 }
 

@@ -20,12 +20,12 @@ func TestPlaceholderFrameIsNeverCalledSent(t *testing.T) {
 	m := open(t, cfg, 120, 40)
 	m = press(m, ":", "7", "enter")
 	for i := 0; i < m.s.Rows.Len(); i++ {
-		if r := m.list.selected(); r != nil && r.Fate == window.FateSummary {
+		if r := m.list.Selected(); r != nil && r.Fate == window.FateSummary {
 			break
 		}
 		m = press(m, "j")
 	}
-	r := m.list.selected()
+	r := m.list.Selected()
 	if r == nil || r.Fate != window.FateSummary || !r.Placeholder || r.Sent {
 		t.Fatalf("selected %+v, want the placeholder frame", r)
 	}

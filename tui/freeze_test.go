@@ -54,7 +54,7 @@ func TestLargeJSONResultIsRenderedOffTheUIPath(t *testing.T) {
 	big := bigJSON(6_700_000)
 	m := open(t, recConfig("big", bigResult(big)), 120, 40)
 	m, cmd := update(m, keyMsg("l")) // call 2: the tool's turn is new, and selected
-	if r := m.list.selected(); r == nil || len(r.Messages) != 2 || r.Messages[1].ToolName != "list_hosts" {
+	if r := m.list.Selected(); r == nil || len(r.Messages) != 2 || r.Messages[1].ToolName != "list_hosts" {
 		t.Fatalf("call 2 does not select the tool's turn: %+v", r)
 	}
 	if !strings.Contains(m.View(), "rendering 6.") {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/spinner"
@@ -128,12 +129,12 @@ func viewOf(tb testing.TB, rec *model.Recording) *study.View {
 	return st.View(0)
 }
 
-// rows are the turns listed one by one (not folded, not hidden), in order.
-func (l *turnList) rows() []window.Row {
+// listRows are the turns the list shows one by one (not folded, not hidden), in order.
+func listRows(m Model) []window.Row {
 	var out []window.Row
-	for _, it := range l.items {
-		if it.kind == turnItem {
-			out = append(out, *l.s.Rows.At(it.row))
+	for _, it := range m.list.Items {
+		if it.Kind == turnlist.TurnItem {
+			out = append(out, *m.s.Rows.At(it.Row))
 		}
 	}
 	return out

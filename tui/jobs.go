@@ -225,7 +225,7 @@ func (m *Model) suggested(msg session.SuggestedMsg) {
 	}
 	maps.Copy(m.sugs.Costs, msg.Costs)
 	m.resp.refresh()
-	if m.list.onResponse() {
+	if m.list.OnResponse() {
 		m.syncDetail()
 	}
 }

@@ -203,9 +203,9 @@ func (m Model) panes(h int) string {
 	case m.overlay == responseOverlay:
 		return common.Box(m.st, "Response of call "+itoa(m.s.Call+1)+" — its values and why (i, q or esc closes; knobs replay)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}
-	listW := m.list.width + 2
+	listW := m.list.Width + 2
 	cw := m.convColumn()
-	left := common.Box(m.st, m.list.title(), m.list.View(), listW, h, m.list.focused)
+	left := common.Box(m.st, m.list.Title(), m.list.View(), listW, h, m.list.Focused)
 	right := common.Box(m.st, m.detail.title(), m.detail.View(), w-cw-listW, h, m.detail.focused)
 	panes := joinColumns(left, right)
 	if cw > 0 {

@@ -60,7 +60,7 @@ func TestEditorGetsTheTurnReadOnly(t *testing.T) {
 	t.Setenv("VISUAL", "'"+fake+"'")
 	t.Setenv("EDITOR", "false")
 	m := open(t, fileConfig(s01), 120, 40)
-	r := m.list.selected()
+	r := m.list.Selected()
 	if r == nil {
 		t.Fatal("no turn selected")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/tui/components/search"
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/components/transcript"
+	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/afinspect/inspect/model"
@@ -24,7 +25,7 @@ import (
 
 var (
 	_ common.Component = (*header.Header)(nil)
-	_ common.Component = (*turnList)(nil)
+	_ common.Component = (*turnlist.TurnList)(nil)
 	_ common.Component = (*detailPane)(nil)
 	_ common.Component = (*policybar.PolicyBar)(nil)
 	_ common.Component = (*textPane)(nil)
@@ -53,7 +54,7 @@ type Model struct {
 	timeline *timeline.Timeline
 	search   *search.Search
 	trans    *transcript.Transcript // the v overlay
-	list     *turnList
+	list     *turnlist.TurnList
 	detail   *detailPane
 	bar      *policybar.PolicyBar
 	problems *textPane   // the ! overlay
@@ -117,7 +118,7 @@ func New(cfg Config) Model {
 		timeline: timeline.New(c),
 		search:   search.New(c),
 		trans:    transcript.New(c),
-		list:     newTurnList(st, keys),
+		list:     turnlist.New(c),
 		detail:   newDetailPane(st, keys),
 		bar:      policybar.New(c),
 		help:     newHelp(st),
@@ -314,7 +315,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmd = tea.Batch(cmd, job)
 		}
 	}
-	if m.s != nil && m.list.onResponse() && !m.s.Replaying {
+	if m.s != nil && m.list.OnResponse() && !m.s.Replaying {
 		cmd = tea.Batch(cmd, m.askSuggestions()) // the response row shows the suggestions
 	}
 	cmd = tea.Batch(cmd, m.s.EvidenceJob())
@@ -348,12 +349,12 @@ func (m Model) adopt(msg session.LoadedMsg) (Model, tea.Cmd) {
 		m.loaded(s)
 		return m, nil
 	}
-	k := m.list.selectedKey()
+	k := m.list.SelectedKey()
 	s.Call = min(old.Call, max(0, s.Calls()-1))
 	s.LastPins = old.LastPins
 	s.Refresh()
 	m.loaded(s)
-	m.list.reselect(k)
+	m.list.Reselect(k)
 	m.syncDetail()
 	if old.Moved() && s.Policy != old.Policy {
 		// the user moved a knob after this was prepared: replay theirs
@@ -369,14 +370,14 @@ func (m *Model) loaded(s *session.Session) {
 		m.s.GiveUpAll()
 	}
 	m.s, m.c.Session = s, s
-	m.list.s, m.detail.s = s, s
+	m.detail.s = s
 	st := m.st
 	m.problems.text = func(w int) string { return problemsText(s, st, w) }
 	m.selectValue(m.respSel)
 	sugs, adv := m.sugs, m.adv
 	m.detail.respText = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), -1, w) }
 	m.detail.reqText = func(w int) (string, []int) { return requestText(s, st, w) }
-	m.list.land()
+	m.list.Land()
 	m.problems.refresh()
 	m.syncDetail()
 }
@@ -401,9 +402,9 @@ func (m *Model) selectValue(i int) {
 // stays selected when it is still there; the detail and problems are
 // brought up to date.
 func (m *Model) reread() {
-	k := m.list.selectedKey()
+	k := m.list.SelectedKey()
 	m.s.Refresh()
-	m.list.reselect(k)
+	m.list.Reselect(k)
 	m.problems.refresh()
 	m.syncDetail()
 }
@@ -414,16 +415,16 @@ func (m *Model) syncDetail() {
 		m.detail.showRequest()
 		return
 	}
-	if m.list.onResponse() {
+	if m.list.OnResponse() {
 		m.detail.showResponse()
 		return
 	}
-	if f, ok := m.list.selectedFold(); ok {
+	if f, ok := m.list.SelectedFold(); ok {
 		m.detail.showNote(fmt.Sprintf("%d turns that left at calls %d–%d, folded so the list stays short. enter opens them; z hides every gone turn.",
-			f.n, m.s.Rows.At(f.row).LeftAt+1, lastLeft(m.s.Rows, f.row, f.n)+1))
+			f.N, m.s.Rows.At(f.Row).LeftAt+1, turnlist.LastLeft(m.s.Rows, f.Row, f.N)+1))
 		return
 	}
-	m.detail.show(m.list.selected())
+	m.detail.show(m.list.Selected())
 }
 
 // spinSoon starts the spinner at its second frame: the first shows with

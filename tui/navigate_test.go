@@ -11,6 +11,7 @@ import (
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/components/timeline"
+	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 
@@ -43,7 +44,7 @@ func TestCursorLandsTheSameWhateverKey(t *testing.T) {
 			if m.s.Call != c.call {
 				t.Fatalf("%v: at call %d", ks, m.s.Call+1)
 			}
-			r := m.list.selected()
+			r := m.list.Selected()
 			if r == nil || r.Fate != c.fate {
 				t.Fatalf("%v: cursor on %+v, want the first %s turn", ks, r, c.fate)
 			}
@@ -121,7 +122,7 @@ func TestMouse(t *testing.T) {
 	}
 	// a click on the list's third line selects the third turn
 	m = send(m, click(5, m.paneTop()+3))
-	if r := m.list.selected(); r == nil || r.Key != m.s.Rows.At(2).Key || !m.list.chosen {
+	if r := m.list.Selected(); r == nil || r.Key != m.s.Rows.At(2).Key || !m.list.Chosen {
 		t.Errorf("a click on the third row selected %+v", r)
 	}
 	// the wheel over the detail scrolls it (t01 call 3: a long turn)
@@ -192,7 +193,7 @@ func TestJumps(t *testing.T) {
 	}
 	// a jump lands the cursor as any other key does
 	m := press(open(t, fileConfig(demo), 120, 40), "e")
-	if r := m.list.selected(); r == nil || r.Fate != window.FateEvicted {
+	if r := m.list.Selected(); r == nil || r.Fate != window.FateEvicted {
 		t.Errorf("after e the cursor is on %+v, want the evicted turn", r)
 	}
 	// with pins off, s01 differs from its record (TestExportPinsOffIsS02)
@@ -251,7 +252,7 @@ func TestCopyOSC52(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := m.list.selected()
+	r := m.list.Selected()
 	if r == nil || string(text) != plainText(r.Messages) || !strings.Contains(string(text), `"id":"web-9d4b27"`) {
 		t.Errorf("copied %.200q", text)
 	}
@@ -331,42 +332,42 @@ func TestFoldGoneTurns(t *testing.T) {
 		}
 	}
 	folds := 0
-	for _, it := range m.list.items {
-		if it.kind == foldItem {
+	for _, it := range m.list.Items {
+		if it.Kind == turnlist.FoldItem {
 			folds++
-			if it.n < foldMin {
-				t.Errorf("a fold of %d turns", it.n)
+			if it.N < turnlist.FoldMin {
+				t.Errorf("a fold of %d turns", it.N)
 			}
 		}
 	}
-	if gone < 20 || folds != 1 || len(m.list.items) >= m.s.Rows.Len() {
-		t.Fatalf("%d gone turns, %d folds, %d items for %d rows", gone, folds, len(m.list.items), m.s.Rows.Len())
+	if gone < 20 || folds != 1 || len(m.list.Items) >= m.s.Rows.Len() {
+		t.Fatalf("%d gone turns, %d folds, %d items for %d rows", gone, folds, len(m.list.Items), m.s.Rows.Len())
 	}
 	// the cursor goes up onto the fold: the detail says what it holds
-	for i := 0; i < len(m.list.items) && m.list.items[m.list.cursor].kind != foldItem; i++ {
+	for i := 0; i < len(m.list.Items) && m.list.Items[m.list.Cursor].Kind != turnlist.FoldItem; i++ {
 		m = press(m, "k")
 	}
-	if _, ok := m.list.selectedFold(); !ok || !strings.Contains(m.detail.note, "turns that left at calls") {
+	if _, ok := m.list.SelectedFold(); !ok || !strings.Contains(m.detail.note, "turns that left at calls") {
 		t.Fatalf("on the fold the detail says %q", m.detail.note)
 	}
 	m = press(m, "enter")
-	if r := m.list.selected(); r == nil || r.Fate != window.FateGone || len(m.list.rows()) != m.s.Rows.Len() {
-		t.Fatalf("enter did not open the fold onto its first turn: %+v, %d of %d rows listed", r, len(m.list.rows()), m.s.Rows.Len())
+	if r := m.list.Selected(); r == nil || r.Fate != window.FateGone || len(listRows(m)) != m.s.Rows.Len() {
+		t.Fatalf("enter did not open the fold onto its first turn: %+v, %d of %d rows listed", r, len(listRows(m)), m.s.Rows.Len())
 	}
 	m = press(m, "j", "enter")
-	if _, ok := m.list.selectedFold(); !ok {
+	if _, ok := m.list.SelectedFold(); !ok {
 		t.Error("enter on a turn of an opened fold does not close it onto the fold")
 	}
 	m = press(m, "z")
-	for _, it := range m.list.items {
-		if it.kind == foldItem || (it.kind == turnItem && m.s.Rows.At(it.row).Fate == window.FateGone) {
+	for _, it := range m.list.Items {
+		if it.Kind == turnlist.FoldItem || (it.Kind == turnlist.TurnItem && m.s.Rows.At(it.Row).Fate == window.FateGone) {
 			t.Fatal("z leaves gone turns or folds listed")
 		}
 	}
 	// a short list does not fold
 	s := press(open(t, fileConfig(s01), 120, 40), "G")
-	for _, it := range s.list.items {
-		if it.kind == foldItem {
+	for _, it := range s.list.Items {
+		if it.Kind == turnlist.FoldItem {
 			t.Error("s01's 13 turns fit the pane, yet some are folded")
 		}
 	}
@@ -377,17 +378,17 @@ func TestRunSeparator(t *testing.T) {
 	// with a separator each, which the cursor never lands on
 	m := press(open(t, fileConfig("../testdata/s05-multi-turn/run.jsonl"), 120, 40), "G")
 	var seps []int
-	for _, it := range m.list.items {
-		if it.kind == runItem {
-			seps = append(seps, it.run)
+	for _, it := range m.list.Items {
+		if it.Kind == turnlist.RunItem {
+			seps = append(seps, it.Run)
 		}
 	}
 	if len(seps) != 2 || seps[0] != 2 || seps[1] != 3 {
 		t.Fatalf("separators for runs %v, want [2 3]", seps)
 	}
-	m = press(m, strings.Split(strings.Repeat("k", len(m.list.items)), "")...)
-	for range len(m.list.items) + 2 {
-		if m.list.items[m.list.cursor].kind == runItem {
+	m = press(m, strings.Split(strings.Repeat("k", len(m.list.Items)), "")...)
+	for range len(m.list.Items) + 2 {
+		if m.list.Items[m.list.Cursor].Kind == turnlist.RunItem {
 			t.Fatal("the cursor is on a separator")
 		}
 		m = press(m, "j")

@@ -166,9 +166,9 @@ func (p *pickerPane) moveToConv(i int) {
 func (p *pickerPane) page(n float64) {
 	step := int(n * float64(max(1, p.bodyHeight()-1)))
 	if step == 0 {
-		step = sign(int(n * 2)) // half a page of one row: still a move
+		step = present.Sign(int(n * 2)) // half a page of one row: still a move
 	}
-	p.moveTo(p.cursor+step, sign(step))
+	p.moveTo(p.cursor+step, present.Sign(step))
 }
 
 // follow scrolls the view so the cursor's row is on screen, with the

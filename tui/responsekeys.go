@@ -86,7 +86,7 @@ func (m Model) toSource() Model {
 			m.overlay = noOverlay
 			m.goTo(i)
 			for _, r := range m.s.Rows.Rows() {
-				if slices.Contains(r.Messages, src.Message()) && m.list.show(r.Key) {
+				if slices.Contains(r.Messages, src.Message()) && m.list.Show(r.Key) {
 					m.syncDetail()
 					break
 				}
@@ -104,7 +104,7 @@ func (m Model) toSource() Model {
 // its response row (selected, so closing the block shows it there).
 func (m Model) openResponse() (Model, tea.Cmd) {
 	m.overlay = responseOverlay
-	m.list.toResponse()
+	m.list.ToResponse()
 	m.syncDetail()
 	m.selectValue(0)
 	m.resp.top()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/components/turnlist"
 )
 
 // The expected values below come from testdata/demo-evidence/README.txt.
@@ -18,8 +19,8 @@ import (
 func TestResponseRowIsEveryCallsLastRow(t *testing.T) {
 	m := open(t, fileConfig(evidenceDemo), 140, 40)
 	for call := range m.s.Calls() {
-		it := m.list.items[len(m.list.items)-1]
-		if it.kind != responseItem {
+		it := m.list.Items[len(m.list.Items)-1]
+		if it.Kind != turnlist.ResponseItem {
 			t.Fatalf("call %d: the last row is not the response", call+1)
 		}
 		m = press(m, "l")
@@ -33,8 +34,8 @@ func TestResponseRowIsEveryCallsLastRow(t *testing.T) {
 
 func TestFinalAnswerKeySelectsTheResponseRow(t *testing.T) {
 	m := press(open(t, fileConfig(evidenceDemo), 180, 50), "A")
-	if m.s.Call != 12 || !m.list.onResponse() || m.overlay != noOverlay {
-		t.Fatalf("A: call %d, response row %v, overlay %v; want call 13's response row, no overlay", m.s.Call+1, m.list.onResponse(), m.overlay)
+	if m.s.Call != 12 || !m.list.OnResponse() || m.overlay != noOverlay {
+		t.Fatalf("A: call %d, response row %v, overlay %v; want call 13's response row, no overlay", m.s.Call+1, m.list.OnResponse(), m.overlay)
 	}
 	// the row says it was delivered (run 1's last answer) and counts the
 	// flagged values: 4 left (us-east-1b, 10.12.4.52, 3940, web-9d4b27)
@@ -53,8 +54,8 @@ func TestFinalAnswerKeySelectsTheResponseRow(t *testing.T) {
 	}
 	// A again from the follow-up's first call: run 2's answer is call 16
 	m = press(m, ":", "1", "4", "enter", "A")
-	if m.s.Call != 15 || !m.list.onResponse() {
-		t.Errorf("A in run 2: call %d, response row %v; want call 16's", m.s.Call+1, m.list.onResponse())
+	if m.s.Call != 15 || !m.list.OnResponse() {
+		t.Errorf("A in run 2: call %d, response row %v; want call 16's", m.s.Call+1, m.list.OnResponse())
 	}
 }
 
@@ -64,17 +65,17 @@ func TestEnterOnResponseRowOpensTheValues(t *testing.T) {
 		t.Fatalf("enter on the response row: overlay %v", m.overlay)
 	}
 	m = press(m, "i")
-	if m.overlay != noOverlay || !m.list.onResponse() {
-		t.Errorf("i closes the values onto the response row: overlay %v, row %v", m.overlay, m.list.onResponse())
+	if m.overlay != noOverlay || !m.list.OnResponse() {
+		t.Errorf("i closes the values onto the response row: overlay %v, row %v", m.overlay, m.list.OnResponse())
 	}
 	// i from a turn opens the block and selects the row under it
 	m = press(m, "k", "i", "esc")
-	if !m.list.onResponse() {
+	if !m.list.OnResponse() {
 		t.Error("after i and esc the response row is not selected")
 	}
 	// a new call lands as always, on what left or came
 	m = press(m, "l")
-	if m.list.onResponse() {
+	if m.list.OnResponse() {
 		t.Error("a new call kept the cursor on the response row")
 	}
 }
@@ -116,10 +117,10 @@ func TestToolTurnLifetimeStrip(t *testing.T) {
 		t.Errorf("the strip's words: %q", caret)
 	}
 	// the detail of the tool turn shows it, without a key
-	for !strings.Contains(ansi.Strip(m.detail.View()), "list_hosts ·") && m.list.cursor > 0 {
+	for !strings.Contains(ansi.Strip(m.detail.View()), "list_hosts ·") && m.list.Cursor > 0 {
 		m = press(m, "k")
 	}
-	if r := m.list.selected(); r == nil || !slices.Contains(r.Messages, inv) {
+	if r := m.list.Selected(); r == nil || !slices.Contains(r.Messages, inv) {
 		t.Fatalf("no turn above shows list_hosts' strip")
 	}
 	if d := flat(m.detail.View()); !strings.Contains(d, "used out of view at calls 7, 13, 16") {
@@ -176,7 +177,7 @@ func TestStripOfALargeRecordingWaitsForTheJudge(t *testing.T) {
 	m := open(t, recConfig("big", bigResult(bigJSON(2_500_000))), 120, 40)
 	m.s.Judgements, m.s.Judging = nil, nil // as before the pass answered
 	m, _ = update(m, keyMsg("l"))
-	if r := m.list.selected(); r == nil || len(sourceMessages(r.Messages)) != 1 {
+	if r := m.list.Selected(); r == nil || len(sourceMessages(r.Messages)) != 1 {
 		t.Fatalf("call 2 does not select the tool's turn: %+v", r)
 	}
 	if d := flat(m.detail.View()); !strings.Contains(d, "still judging which calls used it…") {
@@ -213,7 +214,7 @@ func TestCopyTheResponse(t *testing.T) {
 	m := open(t, cfg, 120, 40)
 	m = press(m, ":", "7", "enter")
 	m = press(m, strings.Split(strings.Repeat("j", 20), "")...)
-	if !m.list.onResponse() {
+	if !m.list.OnResponse() {
 		t.Fatal("j past the last turn is not on the response row")
 	}
 	m = press(m, "y")

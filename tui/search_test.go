@@ -10,6 +10,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/components/search"
+	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
@@ -43,7 +44,7 @@ func TestSearchGoneValue(t *testing.T) {
 	if got := m.search.Describe(m.s.Replay, m.s.Policy); got != want {
 		t.Errorf("hit: %q\nwant %q", got, want)
 	}
-	if r := m.list.selected(); r == nil || !strings.Contains(turnWho(r.Messages), "list_hosts") {
+	if r := m.list.Selected(); r == nil || !strings.Contains(turnlist.TurnWho(r.Messages), "list_hosts") {
 		t.Errorf("cursor on %+v, want the list_hosts turn", r)
 	}
 	if !strings.Contains(ansiFree(m.View()), "hit 1 of 1") {
@@ -62,7 +63,7 @@ func TestSearchGoneValue(t *testing.T) {
 	if m.s.Call != 9 {
 		t.Errorf("at call 10 the hit moved the screen to call %d", m.s.Call+1)
 	}
-	if r := m.list.selected(); r == nil || r.Fate != window.FateGone {
+	if r := m.list.Selected(); r == nil || r.Fate != window.FateGone {
 		t.Errorf("at call 10 the list_hosts turn should be selected as gone: %+v", r)
 	}
 	if present.FirstHitLine(m.detail.raw, "web-9d4b27") < m.detail.vp.YOffset {
@@ -84,11 +85,11 @@ func TestSearchSteps(t *testing.T) {
 	var seen []string
 	calls := []int{}
 	for range 5 {
-		seen = append(seen, m.list.selectedKey())
+		seen = append(seen, m.list.SelectedKey())
 		calls = append(calls, m.s.Call)
 		m = press(m, "n")
 	}
-	if m.search.At != 0 || m.list.selectedKey() != seen[0] {
+	if m.search.At != 0 || m.list.SelectedKey() != seen[0] {
 		t.Errorf("n after the last hit does not wrap to the first")
 	}
 	for i := 1; i < len(calls); i++ {
@@ -97,7 +98,7 @@ func TestSearchSteps(t *testing.T) {
 		}
 	}
 	m = press(m, "N")
-	if m.search.At != 4 || m.list.selectedKey() != seen[4] {
+	if m.search.At != 4 || m.list.SelectedKey() != seen[4] {
 		t.Errorf("N from the first hit goes to hit %d, want the last", m.search.At+1)
 	}
 	m = press(m, "esc")

@@ -112,7 +112,7 @@ func (m *Model) goHit(i int) {
 	if h.Life.First > m.s.Call {
 		m.goTo(h.Life.First)
 	}
-	m.list.show(h.Key)
+	m.list.Show(h.Key)
 	m.syncDetail()
 	m.detail.toMark()
 }

@@ -133,7 +133,7 @@ func walkScreens(t *testing.T, path string, w, h int, short bool, check func(whe
 		}
 		for call := 0; call < m.s.Calls() && !short; call++ {
 			check("conv "+itoa(conv+1)+" call "+itoa(call+1), m)
-			for range min(3, len(m.list.rows())) {
+			for range min(3, len(listRows(m))) {
 				m = press(m, "down")
 				check("conv "+itoa(conv+1)+" call "+itoa(call+1)+" turn down", m)
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -23,9 +24,9 @@ func TestFoldOfOneCallNamesItOnce(t *testing.T) {
 	}{{10, "turns left@6–9 ·"}, {13, "turns left@12 ·"}} {
 		m.goTo(c.call - 1)
 		var folds []string
-		for _, it := range m.list.items {
-			if it.kind == foldItem {
-				folds = append(folds, ansiFree(m.list.line(it, false)))
+		for _, it := range m.list.Items {
+			if it.Kind == turnlist.FoldItem {
+				folds = append(folds, ansiFree(m.list.Line(it, false)))
 			}
 		}
 		if len(folds) != 1 || !strings.Contains(folds[0], c.want) {

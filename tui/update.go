@@ -168,7 +168,7 @@ func (m Model) outKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 		return m, nil, false
 	}
 	var msgs []*model.Message
-	if r := m.list.selected(); r != nil {
+	if r := m.list.Selected(); r != nil {
 		msgs = r.Messages
 	} else {
 		msgs = m.responseMessages()
@@ -191,7 +191,7 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, k.FinalAnswer):
 		m.goTo(m.finalAnswer())
-		m.list.toResponse()
+		m.list.ToResponse()
 		m.syncDetail()
 	case m.detail.focused && key.Matches(msg, k.Top, k.Bottom):
 		m.detail.Update(msg)
@@ -204,8 +204,8 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.LastCall):
 		m.goTo(m.s.Calls() - 1)
 	case key.Matches(msg, k.Focus):
-		m.list.focused = !m.list.focused
-		m.detail.focused = !m.list.focused
+		m.list.Focused = !m.list.Focused
+		m.detail.focused = !m.list.Focused
 		m.syncDetail()
 	case key.Matches(msg, k.Knobs):
 		return m.knobKey(msg)
@@ -214,10 +214,10 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.HideGone):
 		m.list.Update(msg)
 		m.syncDetail()
-	case m.list.focused && m.list.onResponse() && key.Matches(msg, k.Expand):
+	case m.list.Focused && m.list.OnResponse() && key.Matches(msg, k.Expand):
 		return m.openResponse()
 	case key.Matches(msg, k.Up, k.Down, k.Expand):
-		if m.list.focused {
+		if m.list.Focused {
 			m.detail.request = false // the turns again
 			m.list.Update(msg)
 			m.syncDetail()
@@ -252,7 +252,7 @@ func (m *Model) goTo(i int) {
 	}
 	m.s.Call = i
 	m.s.Refresh()
-	m.list.land()
+	m.list.Land()
 	m.problems.refresh()
 	m.syncDetail()
 	m.detail.top()

@@ -72,23 +72,23 @@ func TestTurnCursorBounds(t *testing.T) {
 		t.Fatalf("%d turns at s01's last call, want 13", n)
 	}
 	m := press(last(), strings.Split(strings.Repeat("k", n+3), "")...)
-	if m.list.cursor != 0 {
-		t.Errorf("cursor %d after moving up past the top", m.list.cursor)
+	if m.list.Cursor != 0 {
+		t.Errorf("cursor %d after moving up past the top", m.list.Cursor)
 	}
 	first := m.s.Rows.At(0).Key
 	// a turn the user chose is kept across a replay of the same call
 	m = press(m, "]")
-	if r := m.list.selected(); r == nil || r.Key != first {
+	if r := m.list.Selected(); r == nil || r.Key != first {
 		t.Errorf("the chosen turn was not kept across a replay: %+v", r)
 	}
 	// below the last turn is the call's response row, and nothing after it
 	m = press(last(), strings.Split(strings.Repeat("j", n+3), "")...)
-	if m.list.cursor != n || !m.list.onResponse() {
-		t.Errorf("cursor %d after moving down past the bottom, want %d (the response row)", m.list.cursor, n)
+	if m.list.Cursor != n || !m.list.OnResponse() {
+		t.Errorf("cursor %d after moving down past the bottom, want %d (the response row)", m.list.Cursor, n)
 	}
 	// unchosen, the cursor goes to what left at each call
 	m = press(open(t, fileConfig(s01), 120, 40), ":", "5", "enter")
-	if r := m.list.selected(); r == nil || r.Fate != window.FateEvicted {
+	if r := m.list.Selected(); r == nil || r.Fate != window.FateEvicted {
 		t.Errorf("at call 5 the cursor is on %+v, want the evicted turn", r)
 	}
 }
@@ -123,7 +123,7 @@ func TestEmptyRecordings(t *testing.T) {
 	} {
 		m := open(t, recConfig(name, rec), 80, 24)
 		m = press(m, "l", "h", "G", "g", "j", "k", "tab", "pgdown", ":", "3", "enter", "[", "p", "?", "esc", "!", "esc")
-		if m.list.selected() != nil || m.detail.row != nil {
+		if m.list.Selected() != nil || m.detail.row != nil {
 			t.Errorf("%s: a turn is selected in an empty list", name)
 		}
 		v := m.View()
@@ -270,19 +270,19 @@ func TestRunesReadTogetherAreSeparateKeys(t *testing.T) {
 
 func TestHideGone(t *testing.T) {
 	m := press(open(t, fileConfig(s01), 120, 40), "G")
-	all := len(m.list.rows())
+	all := len(listRows(m))
 	m = press(m, "z")
-	for _, r := range m.list.rows() {
+	for _, r := range listRows(m) {
 		if r.Fate == window.FateGone {
 			t.Fatalf("a gone turn is listed with gone turns hidden")
 		}
 	}
-	if len(m.list.rows()) >= all || !strings.Contains(m.View(), "gone hidden") {
-		t.Errorf("hiding gone turns: %d of %d rows left", len(m.list.rows()), all)
+	if len(listRows(m)) >= all || !strings.Contains(m.View(), "gone hidden") {
+		t.Errorf("hiding gone turns: %d of %d rows left", len(listRows(m)), all)
 	}
 	m = press(m, "tab", "z", "tab")
-	if len(m.list.rows()) != all {
-		t.Errorf("z again (from the detail) lists %d rows, want %d", len(m.list.rows()), all)
+	if len(listRows(m)) != all {
+		t.Errorf("z again (from the detail) lists %d rows, want %d", len(listRows(m)), all)
 	}
 }
 

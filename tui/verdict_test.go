@@ -100,8 +100,8 @@ func TestSummaryUnsupportedOnScreen(t *testing.T) {
 // revision (call 9) was returned.
 func TestRefusedAnswerSaysNothingDelivered(t *testing.T) {
 	m := press(open(t, fileConfig(e02), 160, 40), "A")
-	if m.s.Call != 8 || !m.list.onResponse() {
-		t.Fatalf("A: call %d, response row %v; want call 9's response row", m.s.Call+1, m.list.onResponse())
+	if m.s.Call != 8 || !m.list.OnResponse() {
+		t.Fatalf("A: call %d, response row %v; want call 9's response row", m.s.Call+1, m.list.OnResponse())
 	}
 	if row := ansiFree(m.list.View()); !strings.Contains(row, "response answer 204 chars · refused · 1 never read") {
 		t.Errorf("the response row:\n%s", row)
@@ -130,8 +130,8 @@ func TestCorrectionIsLibraryWritten(t *testing.T) {
 		t.Errorf("the correction's row:\n%s", l)
 	}
 	for !strings.Contains(ansiFree(m.list.View()), "▸ recent  library:") {
-		before := m.list.cursor
-		if m = press(m, "j"); m.list.cursor == before {
+		before := m.list.Cursor
+		if m = press(m, "j"); m.list.Cursor == before {
 			t.Fatalf("no cursor on the correction:\n%s", ansiFree(m.list.View()))
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -190,4 +192,13 @@ func recentTurns(k int) string {
 func FailedCall(c *window.CallReplay) bool {
 	calls := c.Run.Calls
 	return c.Run.Failed && !c.Call.Ended && len(calls) > 0 && calls[len(calls)-1] == c.Call
+}
+
+// Produced is what the call produced, in a few words (provenance.Produced),
+// or that it failed with no reply.
+func Produced(c *window.CallReplay) string {
+	if FailedCall(c) {
+		return "no reply: the call failed"
+	}
+	return termtext.Line(provenance.Produced(c.Call))
 }

@@ -187,3 +187,14 @@ func RunPosition(rec *model.Recording, run *model.Run) int {
 	}
 	return run.Index
 }
+
+func TurnChars(msgs []*model.Message) int {
+	return model.WindowChars(msgs)
+}
+
+func Sign(n int) int {
+	if n < 0 {
+		return -1
+	}
+	return 1
+}

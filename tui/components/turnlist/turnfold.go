@@ -1,4 +1,4 @@
-package tui
+package turnlist
 
 import (
 	"maps"
@@ -14,57 +14,57 @@ import (
 
 // toggleFold opens the fold under the cursor, or closes the opened
 // stretch the cursor is in.
-func (l *turnList) toggleFold() {
-	if l.cursor >= len(l.items) {
+func (l *TurnList) toggleFold() {
+	if l.Cursor >= len(l.Items) {
 		return
 	}
-	it := l.items[l.cursor]
+	it := l.Items[l.Cursor]
 	switch {
-	case it.kind == foldItem:
-		k := l.s.Rows.At(it.row).Key
+	case it.Kind == FoldItem:
+		k := l.c.Session.Rows.At(it.Row).Key
 		l.expanded[k] = true
-		l.reselect(k)
+		l.Reselect(k)
 	case it.fold != "" && l.expanded[it.fold]:
 		delete(l.expanded, it.fold)
 		l.build()
-		l.cursorTo(func(x listItem) bool { return x.kind == foldItem && l.s.Rows.At(x.row).Key == it.fold })
+		l.cursorTo(func(x Item) bool { return x.Kind == FoldItem && l.c.Session.Rows.At(x.Row).Key == it.fold })
 	}
 }
 
-// show puts the cursor on the row with key k, opening its fold.
-func (l *turnList) show(k string) bool {
-	for _, it := range l.items {
-		if it.kind == foldItem {
-			for i := it.row; i < it.row+it.n; i++ {
-				if l.s.Rows.At(i).Key == k {
-					l.expanded[l.s.Rows.At(it.row).Key] = true
+// Show puts the cursor on the row with key k, opening its fold.
+func (l *TurnList) Show(k string) bool {
+	for _, it := range l.Items {
+		if it.Kind == FoldItem {
+			for i := it.Row; i < it.Row+it.N; i++ {
+				if l.c.Session.Rows.At(i).Key == k {
+					l.expanded[l.c.Session.Rows.At(it.Row).Key] = true
 				}
 			}
 		}
 	}
 	l.build()
-	l.chosen = true
-	return l.cursorTo(func(it listItem) bool { return it.kind == turnItem && l.s.Rows.At(it.row).Key == k })
+	l.Chosen = true
+	return l.cursorTo(func(it Item) bool { return it.Kind == TurnItem && l.c.Session.Rows.At(it.Row).Key == k })
 }
 
 // build lists the session's rows as items: separators, turns, folds.
-func (l *turnList) build() {
-	l.items = l.items[:0]
-	if l.s == nil {
+func (l *TurnList) build() {
+	l.Items = l.Items[:0]
+	if l.c.Session == nil {
 		return
 	}
-	starts := runStarts(l.s.Rec)
-	rows := l.s.Rows
+	starts := runStarts(l.c.Session.Rec)
+	rows := l.c.Session.Rows
 	breaks := runBreaks(rows, starts)
 	at := slices.Sorted(maps.Keys(breaks)) // the break rows in order: at[next] is the first past i
 	next := 0
 	fold := rows.Len() > l.height
 	for i := 0; i < rows.Len(); {
 		if run, ok := breaks[i]; ok {
-			l.items = append(l.items, listItem{kind: runItem, run: run})
+			l.Items = append(l.Items, Item{Kind: RunItem, Run: run})
 		}
 		if rows.At(i).Fate != window.FateGone {
-			l.items = append(l.items, listItem{kind: turnItem, row: i})
+			l.Items = append(l.Items, Item{Kind: TurnItem, Row: i})
 			i++
 			continue
 		}
@@ -78,23 +78,23 @@ func (l *turnList) build() {
 		k := rows.At(i).Key
 		switch {
 		case l.hideGone:
-		case fold && j-i >= foldMin && !l.expanded[k]:
-			l.items = append(l.items, listItem{kind: foldItem, row: i, n: j - i})
+		case fold && j-i >= FoldMin && !l.expanded[k]:
+			l.Items = append(l.Items, Item{Kind: FoldItem, Row: i, N: j - i})
 		default:
 			for x := i; x < j; x++ {
-				it := listItem{kind: turnItem, row: x}
-				if j-i >= foldMin {
+				it := Item{Kind: TurnItem, Row: x}
+				if j-i >= FoldMin {
 					it.fold = k
 				}
-				l.items = append(l.items, it)
+				l.Items = append(l.Items, it)
 			}
 		}
 		i = j
 	}
-	if l.s.Current() != nil {
-		l.items = append(l.items, listItem{kind: responseItem})
+	if l.c.Session.Current() != nil {
+		l.Items = append(l.Items, Item{Kind: ResponseItem})
 	}
-	l.cursor = max(0, min(l.cursor, len(l.items)-1))
+	l.Cursor = max(0, min(l.Cursor, len(l.Items)-1))
 }
 
 // runStarts maps each later run's request message to the run's index.
@@ -122,5 +122,5 @@ func runBreaks(rows *window.Ledger, starts map[*model.Message]int) map[int]int {
 	return out
 }
 
-// lastLeft is the latest call at which rows i..i+n-1 left.
-func lastLeft(rows *window.Ledger, i, n int) int { return max(0, rows.LastLeft(i, i+n)) }
+// LastLeft is the latest call at which rows i..i+n-1 left.
+func LastLeft(rows *window.Ledger, i, n int) int { return max(0, rows.LastLeft(i, i+n)) }
