@@ -130,8 +130,8 @@ func changedLine(m *model.Message) string {
 // refreshChanged points the u overlay at the call on screen.
 func (m *Model) refreshChanged() {
 	s, st := m.s, m.st
-	m.sinceWin.text = func(w int) string { return changedText(s, st, w) }
-	m.sinceWin.refresh()
+	m.sinceWin.Text = func(w int) string { return changedText(s, st, w) }
+	m.sinceWin.Refresh()
 }
 
 // changedKey: the u overlay follows the call keys and scrolls (u or esc

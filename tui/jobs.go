@@ -224,7 +224,7 @@ func (m *Model) suggested(msg session.SuggestedMsg) {
 		m.sugs.Costs = map[model.Policy]advise.Cost{}
 	}
 	maps.Copy(m.sugs.Costs, msg.Costs)
-	m.resp.refresh()
+	m.resp.Refresh()
 	if m.list.OnResponse() {
 		m.syncDetail()
 	}

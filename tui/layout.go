@@ -8,6 +8,7 @@ import (
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/components/header"
+	"github.com/afinspect/inspect/tui/components/textpane"
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/present"
 )
@@ -215,8 +216,8 @@ func (m Model) panes(h int) string {
 	return panes
 }
 
-func moreMark(p *textPane) string {
-	if p.more() {
+func moreMark(p *textpane.TextPane) string {
+	if p.More() {
 		return " · ↓ more"
 	}
 	return ""

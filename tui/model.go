@@ -9,6 +9,7 @@ import (
 	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/tui/components/policybar"
 	"github.com/afinspect/inspect/tui/components/search"
+	"github.com/afinspect/inspect/tui/components/textpane"
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/components/transcript"
 	"github.com/afinspect/inspect/tui/components/turnlist"
@@ -28,7 +29,7 @@ var (
 	_ common.Component = (*turnlist.TurnList)(nil)
 	_ common.Component = (*detailPane)(nil)
 	_ common.Component = (*policybar.PolicyBar)(nil)
-	_ common.Component = (*textPane)(nil)
+	_ common.Component = (*textpane.TextPane)(nil)
 	_ common.Component = (*timeline.Timeline)(nil)
 	_ common.Component = (*search.Search)(nil)
 	_ common.Component = (*transcript.Transcript)(nil)
@@ -57,12 +58,12 @@ type Model struct {
 	list     *turnlist.TurnList
 	detail   *detailPane
 	bar      *policybar.PolicyBar
-	problems *textPane   // the ! overlay
-	keyhelp  *textPane   // the ? overlay
-	resp     *textPane   // the i overlay: the response and its values
-	picker   *pickerPane // the w overlay: agents, conversations, runs
-	recWin   *textPane   // the W overlay: the recorded window beside the replay
-	sinceWin *textPane   // the u overlay: what changed since the previous call
+	problems *textpane.TextPane // the ! overlay
+	keyhelp  *textpane.TextPane // the ? overlay
+	resp     *textpane.TextPane // the i overlay: the response and its values
+	picker   *pickerPane        // the w overlay: agents, conversations, runs
+	recWin   *textpane.TextPane // the W overlay: the recorded window beside the replay
+	sinceWin *textpane.TextPane // the u overlay: what changed since the previous call
 
 	adv *advisorPane // the P overlay: the policy advisor
 
@@ -127,12 +128,12 @@ func New(cfg Config) Model {
 	m.watch.follow = cfg.Follow
 	m.marks = &marks{at: map[rune]markedCall{}}
 	mk := m.marks
-	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w, mk) })
-	m.problems = newTextPane(keys, func(int) string { return "" })
-	m.resp = newTextPane(keys, func(int) string { return "" })
+	m.keyhelp = textpane.New(c, func(w int) string { return helpText(m.help, st, keys, w, mk) })
+	m.problems = textpane.New(c, func(int) string { return "" })
+	m.resp = textpane.New(c, func(int) string { return "" })
 	m.picker = &pickerPane{st: st}
-	m.recWin = newTextPane(keys, func(int) string { return "" })
-	m.sinceWin = newTextPane(keys, func(int) string { return "" })
+	m.recWin = textpane.New(c, func(int) string { return "" })
+	m.sinceWin = textpane.New(c, func(int) string { return "" })
 	m.adv = newAdvisorPane(st, keys)
 	m.sugs, m.sugAsked = &session.Suggestions{}, map[int]int{}
 	return m
@@ -372,13 +373,13 @@ func (m *Model) loaded(s *session.Session) {
 	m.s, m.c.Session = s, s
 	m.detail.s = s
 	st := m.st
-	m.problems.text = func(w int) string { return problemsText(s, st, w) }
+	m.problems.Text = func(w int) string { return problemsText(s, st, w) }
 	m.selectValue(m.respSel)
 	sugs, adv := m.sugs, m.adv
 	m.detail.respText = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), -1, w) }
 	m.detail.reqText = func(w int) (string, []int) { return requestText(s, st, w) }
 	m.list.Land()
-	m.problems.refresh()
+	m.problems.Refresh()
 	m.syncDetail()
 }
 
@@ -395,7 +396,7 @@ func withAdvice(sugs *session.Suggestions, adv *advisorPane, s *session.Session)
 func (m *Model) selectValue(i int) {
 	m.respSel = i
 	s, st, sugs, adv := m.s, m.st, m.sugs, m.adv
-	m.resp.text = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), i, w) }
+	m.resp.Text = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), i, w) }
 }
 
 // reread follows a new replay of the same call: the turn the user chose
@@ -405,7 +406,7 @@ func (m *Model) reread() {
 	k := m.list.SelectedKey()
 	m.s.Refresh()
 	m.list.Reselect(k)
-	m.problems.refresh()
+	m.problems.Refresh()
 	m.syncDetail()
 }
 

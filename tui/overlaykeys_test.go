@@ -91,13 +91,13 @@ func TestHeaderKeepsEvidenceCountAt80x24(t *testing.T) {
 func TestHelpScrollsToEnd(t *testing.T) {
 	for _, keys := range [][]string{{"G"}, {"end"}, {"pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown"}} {
 		m := press(open(t, fileConfig(evidenceDemo), 80, 24), "?")
-		if !m.keyhelp.more() {
+		if !m.keyhelp.More() {
 			t.Fatal("the help fits at 80×24: nothing to scroll")
 		}
 		m = press(m, keys...)
 		v := strings.Join(strings.Fields(ansiFree(m.View())), " ")
-		if m.keyhelp.more() || !strings.Contains(v, ":f11 goes there.") || m.overlay != helpOverlay {
-			t.Errorf("%v: more %v, overlay %v\n%s", keys, m.keyhelp.more(), m.overlay, ansiFree(m.View()))
+		if m.keyhelp.More() || !strings.Contains(v, ":f11 goes there.") || m.overlay != helpOverlay {
+			t.Errorf("%v: more %v, overlay %v\n%s", keys, m.keyhelp.More(), m.overlay, ansiFree(m.View()))
 		}
 	}
 }

@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -96,54 +93,6 @@ func helpText(h help.Model, st *theme.Styles, keys keys.KeyMap, w int, mk *marks
 	}
 	return strings.Join(rows, "\n\n") + "\n\n" + st.Dim.Render(ansi.Wrap(legend, max(1, w), "")) + "\n\n" + st.Dim.Render(ansi.Wrap(verdicts, max(1, w), ""))
 }
-
-// textPane is an overlay's body: text in a viewport that scrolls with
-// the arrows, the pages and the mouse wheel.
-type textPane struct {
-	keys          keys.KeyMap
-	width, height int
-	vp            viewport.Model
-	text          func(w int) string // the content at width w
-}
-
-func newTextPane(keys keys.KeyMap, text func(w int) string) *textPane {
-	vp := viewport.New(0, 0)
-	vp.MouseWheelEnabled = true
-	return &textPane{keys: keys, vp: vp, text: text}
-}
-
-func (p *textPane) Init() tea.Cmd { return nil }
-
-func (p *textPane) SetSize(w, h int) {
-	if w == p.width && h == p.height {
-		return
-	}
-	p.width, p.height = max(0, w), max(0, h)
-	p.vp.Width, p.vp.Height = p.width, p.height
-	p.refresh()
-}
-
-func (p *textPane) ShortHelp() []key.Binding {
-	return []key.Binding{p.keys.Turns, p.keys.PageDown, p.keys.Close}
-}
-func (p *textPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
-
-func (p *textPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	return p, common.Scroll(&p.vp, &p.keys, msg, true)
-}
-
-// refresh rebuilds the text (the replay's problems change with the
-// policy) and keeps the scroll position where it can.
-func (p *textPane) refresh() {
-	y := p.vp.YOffset
-	p.vp.SetContent(p.text(max(1, p.width)))
-	p.vp.SetYOffset(y)
-}
-
-// more says whether the text runs past the bottom of the pane.
-func (p *textPane) more() bool { return !p.vp.AtBottom() }
-
-func (p *textPane) View() string { return present.Lines(p.vp.View(), p.width, p.height) }
 
 // problemsText lists the problems report and export list — what the
 // loader could not use, what the lineage and the replay could not

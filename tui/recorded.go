@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/components/textpane"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -113,8 +114,8 @@ func align(a, b []*model.Message) [][2]int {
 // refreshRecorded points the W overlay at the call on screen.
 func (m *Model) refreshRecorded() {
 	s, st := m.s, m.st
-	m.recWin.text = func(w int) string { return recordedText(s, st, w) }
-	m.recWin.refresh()
+	m.recWin.Text = func(w int) string { return recordedText(s, st, w) }
+	m.recWin.Refresh()
 }
 
 // recordedKey: the W overlay follows the call keys and scrolls (W or esc,
@@ -126,7 +127,7 @@ func (m Model) recordedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 // callPaneKey is the keys of an overlay about the call on screen: the
 // call keys move to another call (refresh points the overlay at it),
 // the others scroll it.
-func (m Model) callPaneKey(msg tea.KeyMsg, pane *textPane, refresh func(*Model)) (Model, tea.Cmd) {
+func (m Model) callPaneKey(msg tea.KeyMsg, pane *textpane.TextPane, refresh func(*Model)) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.PrevCall):
 		m.goTo(m.s.Call - 1)

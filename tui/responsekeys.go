@@ -31,7 +31,7 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Focus):
 		if n := len(m.leftValues()); n > 0 {
 			m.selectValue((m.respSel + 1) % n)
-			m.resp.refresh()
+			m.resp.Refresh()
 		}
 		return m, nil
 	case key.Matches(msg, k.Confirm):
@@ -55,7 +55,7 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 	}
 	m.selectValue(0)
-	m.resp.top()
+	m.resp.Top()
 	return m, m.askSuggestions()
 }
 
@@ -107,7 +107,7 @@ func (m Model) openResponse() (Model, tea.Cmd) {
 	m.list.ToResponse()
 	m.syncDetail()
 	m.selectValue(0)
-	m.resp.top()
+	m.resp.Top()
 	return m, m.askSuggestions()
 }
 
@@ -140,12 +140,6 @@ func (m *Model) responseFollows() tea.Cmd {
 	if m.overlay != responseOverlay {
 		return nil
 	}
-	m.resp.refresh()
+	m.resp.Refresh()
 	return m.askSuggestions()
-}
-
-// top shows the start of the pane's text, rebuilt.
-func (p *textPane) top() {
-	p.refresh()
-	p.vp.GotoTop()
 }

@@ -133,7 +133,7 @@ func (m Model) viewKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 		}
 	case key.Matches(msg, k.Help):
 		m.overlay = helpOverlay
-		m.keyhelp.refresh() // the marks set since it was last drawn
+		m.keyhelp.Refresh() // the marks set since it was last drawn
 	case key.Matches(msg, k.Problems):
 		m.overlay = problemsOverlay
 	case key.Matches(msg, k.Picker):
@@ -253,7 +253,7 @@ func (m *Model) goTo(i int) {
 	m.s.Call = i
 	m.s.Refresh()
 	m.list.Land()
-	m.problems.refresh()
+	m.problems.Refresh()
 	m.syncDetail()
 	m.detail.top()
 }
