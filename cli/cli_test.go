@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/afinspect/inspect/tui"
+	tuikeys "github.com/afinspect/inspect/tui/keys"
 )
 
 const (
@@ -391,7 +391,7 @@ func TestHelpNamesEveryKey(t *testing.T) {
 	par := out[i:j]
 	split := strings.NewReplacer("(", " ", ")", " ", "·", " ", ",", " ", "/", " ")
 	tokens := strings.Fields(split.Replace(par))
-	for _, col := range tui.DefaultKeyMap().FullHelp() {
+	for _, col := range tuikeys.DefaultKeyMap().FullHelp() {
 		for _, b := range col {
 			k := b.Help().Key
 			if k == "/" {

@@ -6,13 +6,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/afinspect/inspect/tui"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // compareCmd is `inspect compare A B`: the comparison diff prints, in
 // the terminal UI. (`inspect A B` is not this: it refuses two files.)
 func (a *app) compareCmd() *cobra.Command {
 	var p pairOptions
-	var theme string
+	var themeName string
 	c := &cobra.Command{
 		Use:   "compare [flags] A B",
 		Short: "two runs side by side in the terminal UI, pair by pair",
@@ -25,7 +26,7 @@ n/N to the next or previous pair that is not the same, d shows the messages
 that differ (their texts as a line diff). The policy flags apply to both
 sides, with a- or b- before their names to one.`,
 		RunE: func(cmd *cobra.Command, files []string) error {
-			if err := tui.ApplyTheme(theme, os.Getenv("COLORFGBG")); err != nil {
+			if err := theme.ApplyTheme(themeName, os.Getenv("COLORFGBG")); err != nil {
 				return a.fail(exitUsage, err)
 			}
 			sa, sb, err := a.openPair(cmd, &p, files)
@@ -45,6 +46,6 @@ sides, with a- or b- before their names to one.`,
 	}
 	fs := c.Flags()
 	p.register(fs)
-	fs.StringVar(&theme, "theme", "auto", "auto | dark | light: colours for a dark or a light background")
+	fs.StringVar(&themeName, "theme", "auto", "auto | dark | light: colours for a dark or a light background")
 	return c
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/afinspect/inspect/tui"
+	tuikeys "github.com/afinspect/inspect/tui/keys"
 )
 
 // The config file: $XDG_CONFIG_HOME/inspect/config.toml (else the
@@ -232,7 +232,7 @@ func loadConfig(path string) (*config, error) {
 	if f.Theme != nil {
 		c.theme = &setting{value: f.Theme.s, line: lines["theme"]}
 	}
-	names := tui.KeyNames()
+	names := tuikeys.KeyNames()
 	for name, k := range f.Keys {
 		if !slices.Contains(names, name) {
 			return nil, &configError{path: path, line: lines["keys."+name], key: "keys." + name, msg: "no such key binding; the names are " + strings.Join(names, ", ")}
@@ -291,11 +291,11 @@ func keyLines(s string) map[string]int {
 
 // keyMap is the UI's keys with the file's bindings (nil: the defaults).
 // A nil config is none: every method reads it as a file with nothing.
-func (c *config) keyMap() *tui.KeyMap {
+func (c *config) keyMap() *tuikeys.KeyMap {
 	if c == nil || len(c.keys) == 0 {
 		return nil
 	}
-	k := tui.DefaultKeyMap()
+	k := tuikeys.DefaultKeyMap()
 	for name, s := range c.keys {
 		k.Bind(name, s.keys)
 	}
@@ -417,8 +417,8 @@ func (a *app) writeConfig(w io.Writer, root *cobra.Command) {
 		theme = c.theme.value
 	}
 	fmt.Fprintf(w, "theme = %s  # %s\n\n[keys]\n", tomlString(theme), from(c.theme))
-	def := tui.DefaultKeyMap()
-	for _, name := range tui.KeyNames() {
+	def := tuikeys.DefaultKeyMap()
+	for _, name := range tuikeys.KeyNames() {
 		keys, _ := def.KeysOf(name)
 		s := c.keys[name]
 		if s != nil {

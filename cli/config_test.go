@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/afinspect/inspect/tui"
+	tuikeys "github.com/afinspect/inspect/tui/keys"
 )
 
 // withConfig runs the command line with content as its config file.
@@ -45,7 +45,7 @@ func TestConfigPath(t *testing.T) {
 func TestConfigEveryKey(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("[keys]\n")
-	names := tui.KeyNames()
+	names := tuikeys.KeyNames()
 	for i, n := range names {
 		fmt.Fprintf(&b, "%s = [\"f%d\", \"ctrl+%c\"]\n", n, i+1, 'a'+rune(i%26))
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/toolbytes"
-	"github.com/afinspect/inspect/tui"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -204,7 +204,7 @@ func shareFacts(s *study.Study, doc evidenceDoc) []string {
 
 // shareValue is a flagged value with its verdict in words.
 func shareValue(doc evidenceDoc, v export.Value, minimal bool) share.Value {
-	expl := tui.VerdictSentence(v.Entry, minimal)
+	expl := present.VerdictSentence(v.Entry, minimal)
 	if v.Own() == evidence.Left || expl == "" {
 		src, _ := sourceCells(doc.replay, doc.places, v)
 		expl = "left the window: read in " + src
@@ -262,7 +262,7 @@ func shareCall(r *window.Replay, outcomes map[*model.Call]string, i int, p model
 	l := r.LedgerAt(i)
 	out.Gone = l.Gone()
 	for _, row := range l.Own() {
-		t := share.Turn{Fate: string(row.Fate), Reason: termtext.Text(tui.TurnReason(*row, c, p))}
+		t := share.Turn{Fate: string(row.Fate), Reason: termtext.Text(present.TurnReason(*row, c, p))}
 		for _, m := range row.Messages {
 			t.Messages = append(t.Messages, shareMessage(m, c.Call.Number, full))
 		}
@@ -274,7 +274,7 @@ func shareCall(r *window.Replay, outcomes map[*model.Call]string, i int, p model
 		out.Response.Usage = fmt.Sprintf("%d tokens in, %d out", ec.Usage.Input, ec.Usage.Output)
 	}
 	if resp.Outcome != nil {
-		out.Response.Outcome = tui.OutcomeSentence(*resp.Outcome)
+		out.Response.Outcome = present.OutcomeSentence(*resp.Outcome)
 	}
 	return out
 }

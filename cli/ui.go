@@ -10,6 +10,8 @@ import (
 
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/tui"
+	"github.com/afinspect/inspect/tui/session"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // uiCmd is `inspect [FILE]`: the terminal UI, on FILE or the embedded
@@ -80,7 +82,7 @@ func (a *app) runUI(paths []string, o options) error {
 	if err := dumbTerminal(os.Getenv); err != nil {
 		return a.fail(exitUsage, err)
 	}
-	if err := tui.ApplyTheme(o.theme, os.Getenv("COLORFGBG")); err != nil {
+	if err := theme.ApplyTheme(o.theme, os.Getenv("COLORFGBG")); err != nil {
 		return a.fail(exitUsage, err)
 	}
 	err := tui.Run(a.uiConfig(name, paths, o))
@@ -102,8 +104,8 @@ func (a *app) uiConfig(name string, paths []string, o options) tui.Config {
 	}
 	return tui.Config{
 		Name:    name,
-		Open:    func() *tui.Stream { return stream(a.start(paths, o.maxLine(), o.follow)) },
-		Reopen:  func() *tui.Stream { return stream(a.start(paths, o.maxLine(), len(paths) == 1)) },
+		Open:    func() *session.Stream { return stream(a.start(paths, o.maxLine(), o.follow)) },
+		Reopen:  func() *session.Stream { return stream(a.start(paths, o.maxLine(), len(paths) == 1)) },
 		Knobs:   o.knobs(),
 		Library: o.library,
 		Path:    filePath(path),
@@ -149,8 +151,8 @@ func filePath(path string) string {
 }
 
 // stream shows a load in progress to the terminal UI.
-func stream(l *loader.Loading) *tui.Stream {
-	return &tui.Stream{
+func stream(l *loader.Loading) *session.Stream {
+	return &session.Stream{
 		Progress: func() (int64, int64, int) {
 			p := l.Progress()
 			return p.Bytes, p.Total, p.Calls
@@ -159,7 +161,7 @@ func stream(l *loader.Loading) *tui.Stream {
 		Done:     l.Done(),
 		Wait:     l.Wait,
 		Waiting:  func() bool { return l.Progress().Waiting },
-		More: func() (*tui.Stream, error) {
+		More: func() (*session.Stream, error) {
 			next, err := l.Continue()
 			if err != nil {
 				return nil, err

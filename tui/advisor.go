@@ -6,6 +6,9 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -13,6 +16,8 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // The policy advisor (P): which window policy the agent on screen should
@@ -89,8 +94,8 @@ func (j *adviseJob) wait() tea.Cmd {
 // advisorPane is the advisor's view: the sweep's state, then its answer
 // — the chart and the frontier's table, the cursor on one of its rows.
 type advisorPane struct {
-	st            *Styles
-	keys          KeyMap
+	st            *theme.Styles
+	keys          keys.KeyMap
 	width, height int
 
 	study *study.Study // the file the advice is of, nil before the first open
@@ -112,9 +117,9 @@ type advisorPane struct {
 	chart chartCache
 }
 
-var _ component = (*advisorPane)(nil)
+var _ common.Component = (*advisorPane)(nil)
 
-func newAdvisorPane(st *Styles, keys KeyMap) *advisorPane {
+func newAdvisorPane(st *theme.Styles, keys keys.KeyMap) *advisorPane {
 	return &advisorPane{st: st, keys: keys}
 }
 
@@ -129,14 +134,14 @@ func (a *advisorPane) FullHelp() [][]key.Binding { return [][]key.Binding{a.Shor
 
 // isFor reports whether the advice shown (or being made) is of the agent
 // on screen, in the study on screen.
-func (a *advisorPane) isFor(s *session) bool {
-	return a.study == s.study && a.agent == agentKey(s) && (a.job != nil || a.advice != nil || a.none != "" || a.failed != nil)
+func (a *advisorPane) isFor(s *session.Session) bool {
+	return a.study == s.Study && a.agent == agentKey(s) && (a.job != nil || a.advice != nil || a.none != "" || a.failed != nil)
 }
 
 // keepsAllFor names the advisor's keeps-everything policy for the agent
 // on screen, with its cost: "K6 L4 (≈+31.0% tok)"; "" when the advisor
 // has not found one for it.
-func (a *advisorPane) keepsAllFor(s *session) string {
+func (a *advisorPane) keepsAllFor(s *session.Session) string {
 	if a == nil || s == nil || !a.isFor(s) || a.advice == nil || a.advice.KeepsEverything == nil {
 		return ""
 	}
@@ -147,32 +152,32 @@ func (a *advisorPane) keepsAllFor(s *session) string {
 
 // agentKey is the key of the agent on screen ("" when the file names
 // none).
-func agentKey(s *session) string {
-	if s.agent == nil || s.agent.Agent == nil {
+func agentKey(s *session.Session) string {
+	if s.Agent == nil || s.Agent.Agent == nil {
 		return ""
 	}
-	return s.agent.Agent.Key
+	return s.Agent.Agent.Key
 }
 
 // start gives up any sweep under way and starts the one for the agent on
 // screen; nil when there is nothing to sweep.
-func (a *advisorPane) start(s *session) tea.Cmd {
+func (a *advisorPane) start(s *session.Session) tea.Cmd {
 	a.giveUp()
 	*a = advisorPane{st: a.st, keys: a.keys, width: a.width, height: a.height, gen: a.gen + 1,
-		study: s.study, agent: agentKey(s)}
+		study: s.Study, agent: agentKey(s)}
 	switch {
-	case s.agent == nil || s.agent.Agent == nil:
+	case s.Agent == nil || s.Agent.Agent == nil:
 		a.none = "the file names no agent whose calls a policy decides"
 		return nil
-	case s.agent.Agent.Composition:
+	case s.Agent.Agent.Composition:
 		a.none = "these are a composition's own model calls (a Parallel's merge): the log holds no window of theirs, so there is no policy to advise on"
 		return nil
-	case s.calls() == 0:
+	case s.Calls() == 0:
 		a.none = "agent " + termtext.Line(a.agent) + " made no model call: there is nothing to advise on"
 		return nil
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	a.job, a.stop = startAdvise(ctx, a.gen, s.study, a.agent), stop
+	a.job, a.stop = startAdvise(ctx, a.gen, s.Study, a.agent), stop
 	return a.job.wait()
 }
 
@@ -284,9 +289,9 @@ func (m Model) applyAdvice() (Model, tea.Cmd) {
 	p := ad.Rows[i].Policy
 	m.overlay = noOverlay
 	m.applyPending = false
-	m.s.policy = p
+	m.s.Policy = p
 	if p.KeepLastToolResults > 0 {
-		m.s.lastPins = p.KeepLastToolResults
+		m.s.LastPins = p.KeepLastToolResults
 	}
 	m.flash = "applied" + onAgent(m.s) + " from the advisor: " + policyName(p, false) + rowRole(ad, i) + " (" + rowCost(ad, i) + ")"
 	return m.replan()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
 )
 
@@ -124,11 +125,11 @@ func TestAdvisorFollowsTheConversation(t *testing.T) {
 	next, _ := m.Update(keyMsg("P"))
 	m = next.(Model)
 	first, cancelled := <-b.started, <-b.cancelled
-	other := m.s.views.convs[1]
+	other := m.s.Views.Convs[1]
 	if other.Agent.Key == first {
 		t.Fatalf("c02's second conversation is agent %q's too", first)
 	}
-	next, _ = m.Update(viewCmd(m.gen, m.s.study, other.Number)())
+	next, _ = m.Update(viewCmd(m.gen, m.s.Study, other.Number)())
 	m = next.(Model)
 	gone(t, cancelled, "another conversation on screen")
 	if agent := <-b.started; agent != other.Agent.Key {
@@ -203,8 +204,8 @@ func TestAdvisorArrowsMoveAlongTheFrontier(t *testing.T) {
 // and the one never read stays.
 func TestAdvisorEnterAppliesThePolicy(t *testing.T) {
 	m := openAdvisor(t, 120, 40)
-	before := tallyOf(m.s.evidenceAt(m.s.call)).answer
-	if before.left != 4 || before.never != 1 {
+	before := provenance.TallyOf(m.s.EvidenceAt(m.s.Call)).Answer
+	if before.Left != 4 || before.Never != 1 {
 		t.Fatalf("call 13 under the recorded policy: %+v, want 4 left and 1 never read", before)
 	}
 	ad := m.adv.advice
@@ -218,15 +219,15 @@ func TestAdvisorEnterAppliesThePolicy(t *testing.T) {
 		t.Errorf("the advisor is still open")
 	}
 	want := model.Policy{Strategy: model.TokenBudget, KeepRecentTurns: 3, KeepLastToolResults: 2, ThresholdTokens: 2149}
-	if pick != want || m.s.policy != want || m.s.replay.Policy != want {
-		t.Fatalf("the pick %+v; the knobs %+v; the replay's %+v; want %+v", pick, m.s.policy, m.s.replay.Policy, want)
+	if pick != want || m.s.Policy != want || m.s.Replay.Policy != want {
+		t.Fatalf("the pick %+v; the knobs %+v; the replay's %+v; want %+v", pick, m.s.Policy, m.s.Replay.Policy, want)
 	}
-	mine := m.s.view.Replay(want, nil)
-	if got, own := len(m.s.current().Window()), len(mine.Calls[m.s.call].Window()); got != own {
+	mine := m.s.View.Replay(want, nil)
+	if got, own := len(m.s.Current().Window()), len(mine.Calls[m.s.Call].Window()); got != own {
 		t.Errorf("call 13's window on screen has %d messages, its replay under the pick %d", got, own)
 	}
-	after := tallyOf(m.s.evidenceAt(m.s.call)).answer
-	if after.left != 0 || after.never != 1 {
+	after := provenance.TallyOf(m.s.EvidenceAt(m.s.Call)).Answer
+	if after.Left != 0 || after.Never != 1 {
 		t.Errorf("call 13 under the pick: %+v, want 0 left and 1 never read", after)
 	}
 	screen := m.View()
@@ -273,8 +274,8 @@ func TestAdvisorOnACompositionSaysNothingToAdvise(t *testing.T) {
 		return nil, nil
 	})
 	m := open(t, recConfig("own", own), 120, 40)
-	if !m.s.agent.Agent.Composition {
-		t.Fatalf("the agent on screen is %+v", m.s.agent.Agent)
+	if !m.s.Agent.Agent.Composition {
+		t.Fatalf("the agent on screen is %+v", m.s.Agent.Agent)
 	}
 	m = press(m, "P", "down", "enter", "G")
 	if !strings.Contains(m.View(), "nothing to advise") || m.overlay != advisorOverlay {
@@ -297,14 +298,14 @@ func TestAdvisorSaysItNeedsMoreRoom(t *testing.T) {
 // click lands on no turn of the list hidden under the view.
 func TestAdvisorTakesTheMouse(t *testing.T) {
 	m := openAdvisor(t, 120, 40)
-	at, cursor := m.adv.cursor, m.list.cursor
+	at, cursor := m.adv.cursor, m.list.Cursor
 	m = send(m, tea.MouseMsg{X: 5, Y: m.paneTop() + 3, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
 	if m.adv.cursor != at+1 {
 		t.Errorf("the wheel moved the cursor from %d to %d", at, m.adv.cursor)
 	}
 	m = send(m, tea.MouseMsg{X: 5, Y: m.paneTop() + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
-	if m.list.cursor != cursor || m.overlay != advisorOverlay {
-		t.Errorf("a click on the advisor selected turn %d (was %d) under it", m.list.cursor, cursor)
+	if m.list.Cursor != cursor || m.overlay != advisorOverlay {
+		t.Errorf("a click on the advisor selected turn %d (was %d) under it", m.list.Cursor, cursor)
 	}
 }
 
@@ -318,7 +319,7 @@ func TestAdvisorMarksThePolicyOnScreen(t *testing.T) {
 		t.Fatalf("a row is marked on screen under the recorded policy:\n%s", m.View())
 	}
 	m = press(m, "G", "enter")
-	if m.overlay != noOverlay || !m.s.moved() {
+	if m.overlay != noOverlay || !m.s.Moved() {
 		t.Fatalf("enter did not apply the pick (overlay %v)", m.overlay)
 	}
 	m = press(m, "P")

@@ -8,6 +8,7 @@ import (
 	"github.com/NimbleMarkets/ntcharts/linechart"
 
 	"github.com/afinspect/inspect/advise"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // The advisor's chart: every policy tried as a point, ≈tokens (x)
@@ -49,7 +50,7 @@ func (a *advisorPane) chartView(sel, w, h int) string {
 }
 
 // drawChart draws the advice at w×h (labels and axes included).
-func drawChart(st *Styles, ad *advise.Advice, sel, w, h int) string {
+func drawChart(st *theme.Styles, ad *advise.Advice, sel, w, h int) string {
 	minX, maxX := math.Inf(1), math.Inf(-1)
 	maxY := 1.0
 	for _, r := range ad.Rows {

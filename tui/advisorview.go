@@ -9,6 +9,8 @@ import (
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // What the advisor's view draws: while the sweep runs, how far it has
@@ -34,7 +36,7 @@ func (a *advisorPane) title() string {
 
 func (a *advisorPane) View() string {
 	w, h := a.width, a.height
-	say := func(s string) string { return lines(ansi.Wrap(s, max(1, w), ""), w, h) }
+	say := func(s string) string { return present.Lines(ansi.Wrap(s, max(1, w), ""), w, h) }
 	switch {
 	case a.none != "":
 		return say(a.st.Dim.Render("nothing to advise: " + a.none))
@@ -44,7 +46,7 @@ func (a *advisorPane) View() string {
 		return say(a.progressText(w))
 	}
 	if s, ok := a.answerView(w, h); ok {
-		return lines(s, w, h)
+		return present.Lines(s, w, h)
 	}
 	return say(a.st.Unknown.Render(fmt.Sprintf("the advisor needs more room than %d×%d inside its frame: make the terminal larger (80×24 will do)", w, h)))
 }
@@ -55,7 +57,7 @@ func (a *advisorPane) progressText(w int) string {
 	doing, count := advise.Progress(termtext.Line(a.agent), a.done, a.total)
 	b.WriteString(doing + "\n\n")
 	if a.total > 0 {
-		bar := newLoadBar()
+		bar := theme.NewLoadBar()
 		bar.Width = max(10, min(40, w-30))
 		fmt.Fprintf(&b, "%s  %s\n", bar.ViewAs(float64(a.done)/float64(a.total)), count)
 	} else {
@@ -77,7 +79,7 @@ func (a *advisorPane) answerView(w, h int) (string, bool) {
 	if short {
 		legend = chartLegendShort
 	}
-	picks := append(a.pickLines(short, w), a.st.Dim.Render(fit(legend, w)))
+	picks := append(a.pickLines(short, w), a.st.Dim.Render(present.Fit(legend, w)))
 	honest := wrapped(a.st.Title.Render(honestWords), w)
 	dim := func(s string) []string { return wrapped(a.st.Dim.Render(s), w) }
 	opt := [][]string{wrapped(a.cursorLine(), w), dim(a.columnsWords()), dim(fitWords(ad.Fit)), dim(a.neverWords())}
@@ -92,7 +94,7 @@ func (a *advisorPane) answerView(w, h int) (string, bool) {
 	}
 	var top []string
 	if body > need {
-		top, body = []string{fit(a.summaryLine(), w)}, body-1
+		top, body = []string{present.Fit(a.summaryLine(), w)}, body-1
 	}
 	var more []string
 	for _, ls := range opt {
@@ -110,7 +112,7 @@ func (a *advisorPane) answerView(w, h int) (string, bool) {
 		return "", false
 	}
 	chart := a.chartView(a.selected(), cw, body)
-	out := append(top, joinColumns(lines(chart, cw+2, body), lines(strings.Join(table, "\n"), tw, body)))
+	out := append(top, joinColumns(present.Lines(chart, cw+2, body), present.Lines(strings.Join(table, "\n"), tw, body)))
 	out = append(out, picks...)
 	out = append(out, more...)
 	return strings.Join(append(out, honest...), "\n"), true
@@ -128,7 +130,7 @@ func (a *advisorPane) summaryLine() string {
 		files = "; the files disagree"
 	}
 	return a.st.Label.Render("agent ") + a.st.Value.Render(termtext.Line(ad.Agent)) +
-		a.st.Label.Render(fmt.Sprintf(" · %s in the file · recorded ", plural(ad.Calls, "call"))) +
+		a.st.Label.Render(fmt.Sprintf(" · %s in the file · recorded ", present.Plural(ad.Calls, "call"))) +
 		a.st.Value.Render(policyName(ad.Recorded, false)) + a.st.Label.Render(fmt.Sprintf(" (%s%s) · %d policies tried", how, files, len(ad.Rows)))
 }
 
@@ -157,7 +159,7 @@ func (a *advisorPane) tableLines(short bool, n int) []string {
 		if a.onScreen(i) {
 			mark += string(glyphOnScreen)
 		}
-		cells = append(cells, []string{mark, policyName(r.Policy, short), thousands(r.Tokens), against(r.Tokens, rec.Tokens),
+		cells = append(cells, []string{mark, policyName(r.Policy, short), present.Thousands(r.Tokens), against(r.Tokens, rec.Tokens),
 			itoa(r.OutOfView.Answers), itoa(r.OutOfView.Arguments), itoa(r.DropNotices), itoa(r.Differs)})
 	}
 	width := make([]int, len(head))
@@ -203,9 +205,9 @@ func (a *advisorPane) pickLines(short bool, w int) []string {
 	ad := a.advice
 	line := func(name string, p *advise.Pick, none string) string {
 		if p == nil {
-			return fit(a.st.Label.Render(name+": ")+none, w)
+			return present.Fit(a.st.Label.Render(name+": ")+none, w)
 		}
-		return fit(a.st.Label.Render(name+": ")+a.st.Value.Render(policyName(ad.Rows[p.Row].Policy, short))+", "+saving(p, short), w)
+		return present.Fit(a.st.Label.Render(name+": ")+a.st.Value.Render(policyName(ad.Rows[p.Row].Policy, short))+", "+saving(p, short), w)
 	}
 	return []string{
 		line("keeps everything", ad.KeepsEverything, "no policy tried keeps in view every value the recorded answers used"),
@@ -219,13 +221,13 @@ func saving(p *advise.Pick, short bool) string {
 	case p.Delta == 0:
 		return "as many ≈tokens as the recorded policy"
 	case p.Delta < 0 && short:
-		return fmt.Sprintf("saves ≈%s tokens (%.1f%%)", thousands(-p.Delta), -p.Percent)
+		return fmt.Sprintf("saves ≈%s tokens (%.1f%%)", present.Thousands(-p.Delta), -p.Percent)
 	case p.Delta < 0:
-		return fmt.Sprintf("saves ≈%s tokens (%.1f%%) against the recorded policy", thousands(-p.Delta), -p.Percent)
+		return fmt.Sprintf("saves ≈%s tokens (%.1f%%) against the recorded policy", present.Thousands(-p.Delta), -p.Percent)
 	case short:
-		return fmt.Sprintf("costs ≈%s tokens more (+%.1f%%)", thousands(p.Delta), p.Percent)
+		return fmt.Sprintf("costs ≈%s tokens more (+%.1f%%)", present.Thousands(p.Delta), p.Percent)
 	}
-	return fmt.Sprintf("costs ≈%s tokens more (+%.1f%%) than the recorded policy", thousands(p.Delta), p.Percent)
+	return fmt.Sprintf("costs ≈%s tokens more (+%.1f%%) than the recorded policy", present.Thousands(p.Delta), p.Percent)
 }
 
 // cursorLine says the row under the cursor in full.
@@ -234,9 +236,9 @@ func (a *advisorPane) cursorLine() string {
 	i := a.selected()
 	r := ad.Rows[i]
 	return fmt.Sprintf("▸ %s%s: ≈%s tokens, the largest window ≈%s; out of view: %s, %s; %s; %s not as recorded. enter applies it",
-		policyName(r.Policy, false), rowRole(ad, i)+a.onScreenWords(i), thousands(r.Tokens), thousands(r.PeakTokens),
-		plural(r.OutOfView.Answers, "answer value"), plural(r.OutOfView.Arguments, "argument value"),
-		plural(r.DropNotices, "drop notice"), plural(r.Differs, "call"))
+		policyName(r.Policy, false), rowRole(ad, i)+a.onScreenWords(i), present.Thousands(r.Tokens), present.Thousands(r.PeakTokens),
+		present.Plural(r.OutOfView.Answers, "answer value"), present.Plural(r.OutOfView.Arguments, "argument value"),
+		present.Plural(r.DropNotices, "drop notice"), present.Plural(r.Differs, "call"))
 }
 
 // columnsWords says what the table's columns count.
@@ -248,7 +250,7 @@ func (a *advisorPane) columnsWords() string {
 func (a *advisorPane) neverWords() string {
 	n := a.advice.NeverRead
 	return fmt.Sprintf("never read under any policy (in no message of the conversation), not counted above: %s, %s",
-		plural(n.Answers, "answer value"), plural(n.Arguments, "argument value"))
+		present.Plural(n.Answers, "answer value"), present.Plural(n.Arguments, "argument value"))
 }
 
 // wrapped is s wrapped at w, a line each.
@@ -260,9 +262,9 @@ func fitWords(f advise.Fit) string {
 	case f.Calls == 0:
 		return "≈tokens: " + fitChars(f) + "s / 4 (the log records no usage.input to fit them on)"
 	case f.Base == 0:
-		return fmt.Sprintf("≈tokens: %.3f a "+fitChars(f)+", the recorded calls' usage.input over their characters (%s)", f.PerChar, plural(f.Calls, "call"))
+		return fmt.Sprintf("≈tokens: %.3f a "+fitChars(f)+", the recorded calls' usage.input over their characters (%s)", f.PerChar, present.Plural(f.Calls, "call"))
 	}
-	return fmt.Sprintf("≈tokens: %.0f + %.3f a "+fitChars(f)+" per call, fitted on %s' usage.input (R² %.2f)", f.Base, f.PerChar, plural(f.Calls, "recorded call"), f.R2)
+	return fmt.Sprintf("≈tokens: %.0f + %.3f a "+fitChars(f)+" per call, fitted on %s' usage.input (R² %.2f)", f.Base, f.PerChar, present.Plural(f.Calls, "recorded call"), f.R2)
 }
 
 // onScreen reports whether row i is the policy on screen, the knobs

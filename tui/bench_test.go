@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -43,7 +45,7 @@ func knobChanges(b *testing.B, m Model) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m = showKnob(m, knobs[i%2])
-		if m.s.replaying {
+		if m.s.Replaying {
 			b.Fatal("the replay did not come back")
 		}
 		_ = m.View()
@@ -56,7 +58,7 @@ func knobChanges(b *testing.B, m Model) {
 // what the user waits for.
 func showKnob(m Model, k string) Model {
 	next, cmd := m.Update(keyMsg(k))
-	return runCmds(next.(Model), cmd, nil, func(m Model) bool { return !m.s.replaying })
+	return runCmds(next.(Model), cmd, nil, func(m Model) bool { return !m.s.Replaying })
 }
 
 // BenchmarkCallStep is one step to the next (or previous) call on s08
@@ -128,7 +130,7 @@ func benchFirstFrame(b *testing.B, calls int) {
 	for i := 0; i < b.N; i++ {
 		began := time.Now()
 		l := loader.StartLimited(path, 0)
-		cfg := Config{Name: path, Open: func() *Stream { return streamOf(l) }}
+		cfg := Config{Name: path, Open: func() *session.Stream { return streamOf(l) }}
 		m := New(cfg)
 		m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 		cmd := m.Init()
@@ -159,7 +161,7 @@ func BenchmarkWholeRun1GB(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		began := time.Now()
 		l := loader.StartLimited(path, 0)
-		cfg := Config{Name: path, Open: func() *Stream { return streamOf(l) }}
+		cfg := Config{Name: path, Open: func() *session.Stream { return streamOf(l) }}
 		m := New(cfg)
 		m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 		cmd := m.Init()
@@ -185,8 +187,8 @@ func BenchmarkWholeRun1GB(b *testing.B) {
 }
 
 // streamOf is cli's adapter, for the benchmark.
-func streamOf(l *loader.Loading) *Stream {
-	return &Stream{
+func streamOf(l *loader.Loading) *session.Stream {
+	return &session.Stream{
 		Progress: func() (int64, int64, int) { p := l.Progress(); return p.Bytes, p.Total, p.Calls },
 		Snapshot: l.Snapshot, Done: l.Done(), Wait: l.Wait,
 		Waiting: func() bool { return l.Progress().Waiting },
@@ -237,8 +239,8 @@ func openGenerated(b *testing.B, calls int) Model {
 		b.Fatal(err)
 	}
 	m := open(b, fileConfig(path), 120, 40)
-	if m = press(m, "G"); m.s.call != calls-1 {
-		b.Fatalf("at call %d of %d after End", m.s.call+1, calls)
+	if m = press(m, "G"); m.s.Call != calls-1 {
+		b.Fatalf("at call %d of %d after End", m.s.Call+1, calls)
 	}
 	return m
 }
@@ -257,7 +259,7 @@ func BenchmarkStepAtEnd(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				m := openGenerated(b, calls)
 				if knob {
-					if m = press(m, "]"); m.s.replaying || !m.s.changed() {
+					if m = press(m, "]"); m.s.Replaying || !m.s.Changed() {
 						b.Fatal("the knob change did not come back")
 					}
 				}
@@ -296,9 +298,9 @@ func BenchmarkKnobAtEnd(b *testing.B) {
 // coldKnobs keeps no replay and makes none ahead until the function it
 // returns is called.
 func coldKnobs() func() {
-	was := recentReplays
-	recentReplays = 0
-	return func() { recentReplays = was }
+	was := session.RecentReplays
+	session.RecentReplays = 0
+	return func() { session.RecentReplays = was }
 }
 
 // BenchmarkKnobAtEndSettled is a knob key at the last call of a
@@ -332,7 +334,7 @@ func BenchmarkKnobAtEndSettled(b *testing.B) {
 				next, cmd := m.Update(keyMsg(keys[i%len(keys)]))
 				var rest []tea.Cmd
 				m, rest = untilShown(next.(Model), cmd)
-				if m.s.replaying {
+				if m.s.Replaying {
 					b.Fatal("the replay did not come back")
 				}
 				_ = m.View()
@@ -355,7 +357,7 @@ func BenchmarkKnobAtEndSettled(b *testing.B) {
 // replay is awaited, and returns the commands not run yet.
 func untilShown(m Model, cmd tea.Cmd) (Model, []tea.Cmd) {
 	pending := []tea.Cmd{cmd}
-	for len(pending) > 0 && m.s.replaying {
+	for len(pending) > 0 && m.s.Replaying {
 		c := pending[0]
 		pending = pending[1:]
 		if c == nil {

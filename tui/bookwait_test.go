@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -22,8 +24,8 @@ func TestResponseSaysJudgingUntilTheBookComes(t *testing.T) {
 	m = next.(Model)
 	var books []tea.Msg
 	m = settleBut(m, cmd, &books)
-	if m.s.replaying || !m.s.changed() || len(books) != 1 {
-		t.Fatalf("replaying %v, changed %v, %d books made", m.s.replaying, m.s.changed(), len(books))
+	if m.s.Replaying || !m.s.Changed() || len(books) != 1 {
+		t.Fatalf("replaying %v, changed %v, %d books made", m.s.Replaying, m.s.Changed(), len(books))
 	}
 	for _, keys := range [][]string{nil, {"i"}, {"i", "tab", "enter"}, {"esc", "x"}, {"K"}} {
 		m = press(m, keys...) // none may read the missing book
@@ -44,7 +46,7 @@ func TestResponseSaysJudgingUntilTheBookComes(t *testing.T) {
 // settleBut is settle, keeping the book each command makes for later.
 func settleBut(m Model, cmd tea.Cmd, books *[]tea.Msg) Model {
 	return runCmds(m, cmd, func(msg tea.Msg) bool {
-		if _, ok := msg.(bookMsg); ok {
+		if _, ok := msg.(session.BookMsg); ok {
 			*books = append(*books, msg)
 			return true
 		}
@@ -65,7 +67,7 @@ func runCmds(m Model, cmd tea.Cmd, held func(tea.Msg) bool, until func(Model) bo
 			continue
 		}
 		switch msg := c().(type) {
-		case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileLookMsg:
+		case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, session.FileLookMsg:
 		case tea.BatchMsg:
 			pending = append(pending, msg...)
 		default:

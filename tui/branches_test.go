@@ -35,29 +35,29 @@ func TestBranchLifelineIsItsChain(t *testing.T) {
 	} {
 		m := open(t, fileConfig(log), 120, 40)
 		m = press(m, ":", string(rune('0'+c.call)), "enter")
-		if m.s.call != c.call-1 {
-			t.Fatalf("at call %d, want %d", m.s.call+1, c.call)
+		if m.s.Call != c.call-1 {
+			t.Fatalf("at call %d, want %d", m.s.Call+1, c.call)
 		}
 		m = typeSearch(m, c.query)
-		if len(m.search.hits) != 1 {
-			t.Fatalf("call %d: %d hits for %q, want 1", c.call, len(m.search.hits), c.query)
+		if len(m.search.Hits) != 1 {
+			t.Fatalf("call %d: %d hits for %q, want 1", c.call, len(m.search.Hits), c.query)
 		}
 		m = press(m, "enter")
-		if got := m.search.describe(m.s.replay, m.s.policy); !strings.HasSuffix(got, c.want) {
+		if got := m.search.Describe(m.s.Replay, m.s.Policy); !strings.HasSuffix(got, c.want) {
 			t.Errorf("call %d: hit %q\nwant %q", c.call, got, c.want)
 		}
 	}
 	m := press(open(t, fileConfig(log), 120, 40), ":", "6", "enter")
 	want := []string{"Find the host that is down.", "", "It is web-42.", "Restart it once more.", ""}
 	var got []string
-	m.s.rows.Each(func(r *window.Row) bool {
+	m.s.Rows.Each(func(r *window.Row) bool {
 		got = append(got, r.Messages[0].Content)
 		return true
 	})
 	if !slices.Equal(got, want) {
 		t.Errorf("the ledger at call 6 lists the turns %q, want r3's chain %q", got, want)
 	}
-	if m.s.rows.Gone() != 0 {
-		t.Errorf("the ledger at call 6 lists %d turns gone, want none (three leave at it)", m.s.rows.Gone())
+	if m.s.Rows.Gone() != 0 {
+		t.Errorf("the ledger at call 6 lists %d turns gone, want none (three leave at it)", m.s.Rows.Gone())
 	}
 }

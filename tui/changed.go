@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/components/turnlist"
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/aymanbagabas/go-udiff"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -11,6 +14,8 @@ import (
 	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -23,23 +28,23 @@ import (
 // results it asked for are what enter on an ordinary call.
 
 // changedText is the u overlay for the call on screen, w columns wide.
-func changedText(s *session, st *Styles, w int) string {
-	c := s.current()
+func changedText(s *session.Session, st *theme.Styles, w int) string {
+	c := s.Current()
 	if c == nil {
 		return ""
 	}
-	if s.call == 0 {
+	if s.Call == 0 {
 		return st.Dim.Render(ansi.Wrap("the first call of the conversation: no call before it to compare with", w, ""))
 	}
-	prev := &s.replay.Calls[s.call-1]
+	prev := &s.Replay.Calls[s.Call-1]
 	return windowChange(st, prev, c, w)
 }
 
 // windowChange says what changed from call a's window to call b's.
-func windowChange(st *Styles, a, b *window.CallReplay, w int) string {
+func windowChange(st *theme.Styles, a, b *window.CallReplay, w int) string {
 	left, entered, edited := compare.WindowDiff(a.Window(), b.Window())
 	head := ansi.Wrap(fmt.Sprintf("call %d against call %d: %s entered, %s left, %s with other text · %d → %d chars",
-		b.Call.Number, a.Call.Number, plural(len(entered), "message"), plural(len(left), "message"), plural(len(edited), "message"),
+		b.Call.Number, a.Call.Number, present.Plural(len(entered), "message"), present.Plural(len(left), "message"), present.Plural(len(edited), "message"),
 		a.WindowChars(), b.WindowChars()), w, "")
 	return head + "\n\n" + messagesDiff(st, diffSides{
 		gone: "left", come: "entered", a: fmt.Sprintf("call %d", a.Call.Number), b: fmt.Sprintf("call %d", b.Call.Number),
@@ -53,7 +58,7 @@ type diffSides struct{ gone, come, a, b string }
 
 // messagesDiff lists the messages only one window has, then each one
 // the two have with other text as a line diff (go-udiff) of its texts.
-func messagesDiff(st *Styles, n diffSides, aOnly, bOnly []*model.Message, edited [][2]*model.Message, w int) string {
+func messagesDiff(st *theme.Styles, n diffSides, aOnly, bOnly []*model.Message, edited [][2]*model.Message, w int) string {
 	var out strings.Builder
 	line := func(mark string, style func(...string) string, m *model.Message) {
 		out.WriteString(ansi.Truncate(style(mark)+" "+changedLine(m), w, "…") + "\n")
@@ -119,14 +124,14 @@ func changedWho(m *model.Message) string {
 
 // changedLine is one message in a line: who, its size, its first words.
 func changedLine(m *model.Message) string {
-	return termtext.Line(fmt.Sprintf("%s · %d chars · %s", changedWho(m), m.Chars(), oneLine(turnText([]*model.Message{m}))))
+	return termtext.Line(fmt.Sprintf("%s · %d chars · %s", changedWho(m), m.Chars(), present.OneLine(turnlist.TurnText([]*model.Message{m}))))
 }
 
 // refreshChanged points the u overlay at the call on screen.
 func (m *Model) refreshChanged() {
 	s, st := m.s, m.st
-	m.sinceWin.text = func(w int) string { return changedText(s, st, w) }
-	m.sinceWin.refresh()
+	m.sinceWin.Text = func(w int) string { return changedText(s, st, w) }
+	m.sinceWin.Refresh()
 }
 
 // changedKey: the u overlay follows the call keys and scrolls (u or esc

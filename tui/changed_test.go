@@ -14,7 +14,7 @@ import (
 // a line diff.
 func TestGoldenChangedSincePreviousCall(t *testing.T) {
 	out := screen(t, fileConfig("../testdata/s10-summarize/run.jsonl"), goldenW, goldenH, "call 1/9",
-		keys(":", "6", "enter"), step{keys: []string{"u"}, wait: "What changed"})
+		pressing(":", "6", "enter"), step{keys: []string{"u"}, wait: "What changed"})
 	for _, want := range []string{"call 6 against call 5", "compaction frame", "-[compacted history — 4 earlier", "+[compacted history — 3 earlier"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("no %q in\n%s", want, out)
@@ -33,7 +33,7 @@ func TestHostileChanged(t *testing.T) {
 			t.Fatal(m.err)
 		}
 		m = press(m, "u")
-		for call := 0; call < m.s.calls(); call++ {
+		for call := 0; call < m.s.Calls(); call++ {
 			safeView(t, "call "+itoa(call+1), m.View(), size[0])
 			safeView(t, "call "+itoa(call+1)+" text", changedText(m.s, m.st, size[0]), size[0])
 			m = press(m, "right")

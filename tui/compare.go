@@ -12,6 +12,9 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/components/turnlist"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -57,7 +60,7 @@ type CompareConfig struct {
 type CompareModel struct {
 	c      *compare.Comparison
 	names  [2]string
-	st     *Styles
+	st     *theme.Styles
 	keys   CompareKeys
 	w, h   int
 	pair   int
@@ -74,7 +77,7 @@ type CompareModel struct {
 // NewCompare is compare mode on the pair where the runs part, else the
 // first pair.
 func NewCompare(cfg CompareConfig) CompareModel {
-	m := CompareModel{c: cfg.Comparison, names: [2]string{cfg.NameA, cfg.NameB}, st: DefaultStyles(), keys: DefaultCompareKeys(), back: -1, w: 80, h: 24}
+	m := CompareModel{c: cfg.Comparison, names: [2]string{cfg.NameA, cfg.NameB}, st: theme.DefaultStyles(), keys: DefaultCompareKeys(), back: -1, w: 80, h: 24}
 	m.jumpTo = m.c.Parted
 	if m.jumpTo < 0 {
 		m.jumpTo = m.c.FirstChanged
@@ -158,13 +161,13 @@ func (m CompareModel) View() string {
 		if rules == "" {
 			rules = "9.57"
 		}
-		top = append(top, fit(m.st.Title.Render("AB"[k:k+1]+" ")+termtext.Line(m.names[k])+m.st.Dim.Render(" · "+termtext.Line(lead.Policy.String())+" · rules "+rules), w))
+		top = append(top, present.Fit(m.st.Title.Render("AB"[k:k+1]+" ")+termtext.Line(m.names[k])+m.st.Dim.Render(" · "+termtext.Line(lead.Policy.String())+" · rules "+rules), w))
 	}
 	if len(m.c.Pairs) == 0 {
 		return strings.Join(append(top, "", "neither recording has a model call: nothing to line up"), "\n")
 	}
 	p := &m.c.Pairs[m.pair]
-	top = append(top, fit(m.status(p), w))
+	top = append(top, present.Fit(m.status(p), w))
 	top = append(top, m.strip(w)...)
 	foot := m.footer(p, w)
 	body := h - len(top) - len(foot)
@@ -254,7 +257,7 @@ func (m CompareModel) strip(w int) []string {
 				b.WriteRune(stripBlocks[1+v*(len(stripBlocks)-2)/top])
 			}
 		}
-		out = append(out, fit(m.st.Label.Render("AB"[side:side+1]+" chars ")+b.String(), w))
+		out = append(out, present.Fit(m.st.Label.Render("AB"[side:side+1]+" chars ")+b.String(), w))
 	}
 	marks := []rune(strings.Repeat(" ", cols))
 	if m.jumpTo >= 0 {
@@ -265,7 +268,7 @@ func (m CompareModel) strip(w int) []string {
 	if m.c.Parted < 0 {
 		legend = "  ▲ here ◆ the first change"
 	}
-	out = append(out, fit(strings.Repeat(" ", 8)+string(marks)+m.st.Dim.Render(legend), w))
+	out = append(out, present.Fit(strings.Repeat(" ", 8)+string(marks)+m.st.Dim.Render(legend), w))
 	return out
 }
 
@@ -289,7 +292,7 @@ func (m CompareModel) columns(p *compare.Pair, w, body int) []string {
 		if k < len(b) {
 			r = b[k]
 		}
-		out = append(out, fit(pad(l, cw)+m.st.Dim.Render(" │ ")+fit(r, cw), w))
+		out = append(out, present.Fit(present.Pad(l, cw)+m.st.Dim.Render(" │ ")+present.Fit(r, cw), w))
 	}
 	return out
 }
@@ -300,9 +303,9 @@ func (m CompareModel) differing(p *compare.Pair, w, body int) []string {
 	st := m.st
 	x, y := m.c.CallA(p), m.c.CallB(p)
 	if x == nil || y == nil {
-		return strings.Split(lines(st.Dim.Render("one side made this call alone: no window to compare it with (d: the turns)"), w, body), "\n")
+		return strings.Split(present.Lines(st.Dim.Render("one side made this call alone: no window to compare it with (d: the turns)"), w, body), "\n")
 	}
-	head := fit(st.Title.Render(fmt.Sprintf("the windows of A's call %d and B's call %d", x.Call.Number, y.Call.Number))+
+	head := present.Fit(st.Title.Render(fmt.Sprintf("the windows of A's call %d and B's call %d", x.Call.Number, y.Call.Number))+
 		st.Dim.Render(fmt.Sprintf(" · %d A only, %d B only, %d with other text (d: the turns)", len(p.AOnly), len(p.BOnly), len(p.Edited))), w)
 	text := strings.Split(messagesDiff(st, diffSides{gone: "A only", come: "B only", a: fmt.Sprintf("A call %d", x.Call.Number), b: fmt.Sprintf("B call %d", y.Call.Number)},
 		p.AOnly, p.BOnly, p.Edited, w), "\n")
@@ -314,7 +317,7 @@ func (m CompareModel) differing(p *compare.Pair, w, body int) []string {
 		if i < len(text) {
 			l = text[i]
 		}
-		out = append(out, pad(l, w))
+		out = append(out, present.Pad(l, w))
 	}
 	return out
 }
@@ -323,7 +326,7 @@ func (m CompareModel) differing(p *compare.Pair, w, body int) []string {
 func (m CompareModel) sideLines(s *compare.Side, c *window.CallReplay, name string, p *compare.Pair, isA bool, cw int) []string {
 	st := m.st
 	if c == nil {
-		return []string{st.Title.Render(name) + st.Dim.Render(" · no call here"), st.Dim.Render(fit("the other side made this call alone", cw))}
+		return []string{st.Title.Render(name) + st.Dim.Render(" · no call here"), st.Dim.Render(present.Fit("the other side made this call alone", cw))}
 	}
 	out := 0
 	if isA {
@@ -333,13 +336,13 @@ func (m CompareModel) sideLines(s *compare.Side, c *window.CallReplay, name stri
 	}
 	tok := "-"
 	if c.Call.Ended && c.Recorded() != window.Differs {
-		tok = thousands(c.Call.Usage.Input)
+		tok = present.Thousands(c.Call.Usage.Input)
 	}
 	head := st.Title.Render(fmt.Sprintf("%s · call %d", name, c.Call.Number)) +
-		st.Dim.Render(fmt.Sprintf(" · %s, %s chars, %s tok · %d out", plural(len(c.Window()), "msg"), thousands(c.WindowChars()), tok, out))
-	lines := []string{fit(head, cw)}
+		st.Dim.Render(fmt.Sprintf(" · %s, %s chars, %s tok · %d out", present.Plural(len(c.Window()), "msg"), present.Thousands(c.WindowChars()), tok, out))
+	lines := []string{present.Fit(head, cw)}
 	if provenance.Unjudged(c) {
-		return append(lines, st.Unknown.Render(fit("a composition's own call: its window is not in the log", cw)))
+		return append(lines, st.Unknown.Render(present.Fit("a composition's own call: its window is not in the log", cw)))
 	}
 	only, edited := map[*model.Message]bool{}, map[*model.Message]bool{}
 	mine := p.BOnly
@@ -367,15 +370,15 @@ func (m CompareModel) sideLines(s *compare.Side, c *window.CallReplay, name stri
 			}
 		}
 		fate := st.Fate(r.Fate).Render(fmt.Sprintf("%-7s", r.Fate))
-		size := fmt.Sprintf(" %6s", thousands(turnChars(r.Messages)))
+		size := fmt.Sprintf(" %6s", present.Thousands(present.TurnChars(r.Messages)))
 		room := max(0, cw-2-8-len(size))
-		who := fit(termtext.Line(turnWho(r.Messages)), room)
+		who := present.Fit(termtext.Line(turnlist.TurnWho(r.Messages)), room)
 		rest := room - ansi.StringWidth(who) - 1
 		text := ""
 		if rest > 2 {
-			text = " " + st.Dim.Render(fit(termtext.Line(turnText(r.Messages)), rest))
+			text = " " + st.Dim.Render(present.Fit(termtext.Line(turnlist.TurnText(r.Messages)), rest))
 		}
-		lines = append(lines, mark+" "+fate+" "+pad(who+text, room)+st.Dim.Render(size))
+		lines = append(lines, mark+" "+fate+" "+present.Pad(who+text, room)+st.Dim.Render(size))
 	}
 	return lines
 }
@@ -395,17 +398,17 @@ func (m CompareModel) footer(p *compare.Pair, w int) []string {
 	if len(vs) > 0 {
 		line += " · " + strings.Join(vs, ", ")
 	}
-	out = append(out, fit(line, w))
+	out = append(out, present.Fit(line, w))
 	k := m.keys
 	var help []string
 	for _, b := range []key.Binding{k.Prev, k.Parted, k.NextChanged, k.Messages, k.First, k.Quit} {
 		help = append(help, st.HelpKey.Render(b.Help().Key)+" "+st.HelpDesc.Render(b.Help().Desc))
 	}
-	out = append(out, fit(strings.Join(help, st.HelpSep.Render(" • ")), w))
+	out = append(out, present.Fit(strings.Join(help, st.HelpSep.Render(" • ")), w))
 	return out
 }
 
-func verdictWord(st *Styles, v string) string {
+func verdictWord(st *theme.Styles, v string) string {
 	if v == "" {
 		return st.Dim.Render("-")
 	}

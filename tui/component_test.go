@@ -3,6 +3,8 @@ package tui
 import (
 	"testing"
 
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -19,7 +21,7 @@ func TestStatusCutBetweenWordsNotInsideANumber(t *testing.T) {
 		{80, "≠ 13 turn(s) differ at this call · window 2,793 → 13,598 chars (recorded: …"},
 		{3, "≠ …"},
 	} {
-		got := cutBetweenWords(DefaultStyles().Changed.Render(status), c.w)
+		got := present.CutBetweenWords(theme.DefaultStyles().Changed.Render(status), c.w)
 		if ansi.Strip(got) != c.want || ansi.StringWidth(got) > c.w {
 			t.Errorf("%d columns: %q (%d wide), want %q", c.w, ansi.Strip(got), ansi.StringWidth(got), c.want)
 		}

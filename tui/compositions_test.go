@@ -79,8 +79,8 @@ func TestCompositionCallsReachable(t *testing.T) {
 		t.Fatalf("the picker does not list the composition's calls:\n%s", s)
 	}
 	m = press(m, "G", "enter")
-	if !m.s.composition() || m.s.calls() != 2 || m.s.replay.Calls[0].Call.Number != 12 || m.s.replay.Calls[1].Call.Number != 21 {
-		t.Fatalf("enter opened %d calls, not the composition's own (file calls 12 and 21)", m.s.calls())
+	if !m.s.Composition() || m.s.Calls() != 2 || m.s.Replay.Calls[0].Call.Number != 12 || m.s.Replay.Calls[1].Call.Number != 21 {
+		t.Fatalf("enter opened %d calls, not the composition's own (file calls 12 and 21)", m.s.Calls())
 	}
 	lies := regexp.MustCompile(`\bsent\b|never read|never-read|undelivered|delivered|window 0 msgs|is empty|0 msgs`)
 	for i := range 2 {
@@ -104,10 +104,10 @@ func TestCompositionCallsReachable(t *testing.T) {
 		}
 		m = press(m, "right")
 	}
-	before := m.s.policy
+	before := m.s.Policy
 	m = press(m, "]", "s")
-	if m.s.replaying || m.s.policy != before || !strings.Contains(m.View(), "no knob replays a composition's own calls") {
-		t.Errorf("a knob moved on the composition's calls (policy %v, replaying %v):\n%s", m.s.policy, m.s.replaying, m.View())
+	if m.s.Replaying || m.s.Policy != before || !strings.Contains(m.View(), "no knob replays a composition's own calls") {
+		t.Errorf("a knob moved on the composition's calls (policy %v, replaying %v):\n%s", m.s.Policy, m.s.Replaying, m.View())
 	}
 	if s := m.View(); strings.Contains(s, "change a knob") || !strings.Contains(s, "policy  none") {
 		t.Errorf("the policy bar offers knobs on the composition's calls:\n%s", s)
@@ -115,7 +115,7 @@ func TestCompositionCallsReachable(t *testing.T) {
 	// :f12 from a conversation lands there
 	m = open(t, fileConfig(n06), 200, 40)
 	m = press(m, ":", "f", "1", "2", "enter")
-	if !m.s.composition() || m.s.current().Call.Number != 12 {
+	if !m.s.Composition() || m.s.Current().Call.Number != 12 {
 		t.Errorf(":f12 did not open the composition's call 12: %q", m.flash)
 	}
 }
@@ -206,8 +206,8 @@ func TestCompositionMeterNoteOnScreen(t *testing.T) {
 		t.Fatalf("a note on the meter under sliding-window:\n%s", lastLines(m, 2))
 	}
 	m = press(m, "s")
-	if m.s.policy.Strategy != "token-budget" {
-		t.Fatalf("s gave %s", m.s.policy.Strategy)
+	if m.s.Policy.Strategy != "token-budget" {
+		t.Fatalf("s gave %s", m.s.Policy.Strategy)
 	}
 	if s := lastLines(m, 4); !strings.Contains(s, "whether an agent in a Loop has a meter is not recorded: replayed with one, as a plain agent") {
 		t.Errorf("the policy bar does not say how the Loop agent's meter is replayed:\n%s", s)
@@ -223,8 +223,8 @@ func TestUnknownWindowsStayHonest(t *testing.T) {
 	m := open(t, fileConfig(n09), 200, 40)
 	for _, call := range []string{"13", "16"} {
 		m = press(m, ":", call[:1], call[1:], "enter")
-		if m.s.current().Recorded() != "unknown" {
-			t.Fatalf("call %s: recorded %s", call, m.s.current().Recorded())
+		if m.s.Current().Recorded() != "unknown" {
+			t.Fatalf("call %s: recorded %s", call, m.s.Current().Recorded())
 		}
 		s := m.screen()
 		if strings.Contains(s, " sent ━") || strings.Contains(s, "sent to the model on this call") {
@@ -270,5 +270,5 @@ func TestGoldenN06CompositionCall(t *testing.T) {
 	// result, its value web-6a8afa not judged, and no knob replays it.
 	cfg := fileConfig(n06)
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/6",
-		keys("w", "G", "enter"), step{wait: "window not in the log"}))
+		pressing("w", "G", "enter"), step{wait: "window not in the log"}))
 }

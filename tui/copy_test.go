@@ -45,9 +45,9 @@ func TestCopyHoldsWhatTheScreenShows(t *testing.T) {
 	cfg.Clipboard = &clip
 	m := open(t, cfg, 120, 40)
 	found := false
-	for call := 0; call < m.s.calls() && !found; call++ {
-		for range m.list.rows() {
-			if r := m.list.selected(); r != nil && strings.Contains(plainText(r.Messages), "\x1b[201~") {
+	for call := 0; call < m.s.Calls() && !found; call++ {
+		for range listRows(m) {
+			if r := m.list.Selected(); r != nil && strings.Contains(plainText(r.Messages), "\x1b[201~") {
 				found = true
 				break
 			}
@@ -92,13 +92,13 @@ func TestCopyTooLargeForTheTerminalSaysSo(t *testing.T) {
 	cfg.Clipboard = &clip
 	m := open(t, cfg, 120, 40)
 	m = press(m, "right")
-	for range m.list.rows() {
-		if r := m.list.selected(); r != nil && len(plainText(r.Messages)) > 6_000_000 {
+	for range listRows(m) {
+		if r := m.list.Selected(); r != nil && len(plainText(r.Messages)) > 6_000_000 {
 			break
 		}
 		m = press(m, "down")
 	}
-	if r := m.list.selected(); r == nil || len(plainText(r.Messages)) < 6_000_000 {
+	if r := m.list.Selected(); r == nil || len(plainText(r.Messages)) < 6_000_000 {
 		t.Fatal("the big result is not selected")
 	}
 	m = press(m, "y")

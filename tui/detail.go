@@ -5,14 +5,18 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -24,9 +28,9 @@ const stripLegendRoom = 29
 // detailPane is the selected turn in full: why it has its fate at this
 // call (kept in view), then every message in a scrollable viewport.
 type detailPane struct {
-	s       *session
-	st      *Styles
-	keys    KeyMap
+	s       *session.Session
+	st      *theme.Styles
+	keys    keys.KeyMap
 	width   int // inside the frame
 	height  int
 	focused bool
@@ -63,7 +67,7 @@ type detailPane struct {
 	reqFocus int // the piece to scroll to once, -1 for none
 }
 
-func newDetailPane(st *Styles, keys KeyMap) *detailPane {
+func newDetailPane(st *theme.Styles, keys keys.KeyMap) *detailPane {
 	vp := viewport.New(0, 0)
 	vp.MouseWheelEnabled = true
 	return &detailPane{st: st, keys: keys, vp: vp, latest: new(atomic.Int64), reqFocus: -1}
@@ -106,7 +110,7 @@ func (d *detailPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		d.scrollPending(k)
 		return d, nil
 	}
-	return d, scroll(&d.vp, &d.keys, msg, d.focused)
+	return d, common.Scroll(&d.vp, &d.keys, msg, d.focused)
 }
 
 // scrollPending moves where the turn being rendered will be scrolled to.
@@ -129,16 +133,16 @@ func (d *detailPane) scrollPending(msg tea.KeyMsg) {
 func (d *detailPane) show(row *window.Row) {
 	d.row, d.note, d.response, d.request = row, "", false, false
 	d.head = nil
-	if row == nil || d.s == nil || d.s.current() == nil {
+	if row == nil || d.s == nil || d.s.Current() == nil {
 		d.setContent("")
 		d.bodyFor = renderKey{}
 		d.resize()
 		return
 	}
 	w := max(1, d.width)
-	c := d.s.current()
+	c := d.s.Current()
 	fs := d.st.Fate(row.Fate)
-	d.head = wrapLines(termtext.Line(reason(*row, c, d.s.policy)+guessNote(*row, c, d.s)), fs, w)
+	d.head = present.WrapLines(termtext.Line(present.TurnReason(*row, c, d.s.Policy)+session.GuessNote(*row, c, d.s)), fs, w)
 	sent := "sent to the model on this call"
 	st := d.st.Dim
 	switch {
@@ -152,19 +156,19 @@ func (d *detailPane) show(row *window.Row) {
 	case c.Recorded() == window.Unknown:
 		sent, st = "in the replayed window; the log does not record what this call sent", d.st.Unknown
 	}
-	if lf, ok := d.s.livesOf().of(row.Key); ok {
-		sent += "; " + lifeline(lf, d.s.replay, d.s.policy)
-		if g := d.s.agent.GuessFor(d.s.policy); lf.left >= 0 && len(g.K) > 1 {
+	if lf, ok := common.LivesOf(d.s).Of(row.Key); ok {
+		sent += "; " + present.Lifeline(lf, d.s.Replay, d.s.Policy)
+		if g := d.s.Agent.GuessFor(d.s.Policy); lf.Left >= 0 && len(g.K) > 1 {
 			sent += " (a guess: keepRecentTurns " + model.Range(g.K) + " reproduce the same windows)"
 		}
 	}
-	d.head = append(d.head, wrapLines(sent, st, w)...)
+	d.head = append(d.head, present.WrapLines(sent, st, w)...)
 	if row.Messages[0].IsCorrection() && row.First > 0 {
 		// the library's words, sent as a user message: not the person's
-		d.head = append(d.head, wrapLines(fmt.Sprintf("written by the library, not the user: it sends call %d's answer back and asks for a revision (EVIDENCE §9.4)", row.First), d.st.Notice, w)...)
+		d.head = append(d.head, present.WrapLines(fmt.Sprintf("written by the library, not the user: it sends call %d's answer back and asks for a revision (EVIDENCE §9.4)", row.First), d.st.Notice, w)...)
 	}
-	if ch := d.s.changes.of(row.Key); ch != "" {
-		d.head = append(d.head, wrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
+	if ch := d.s.Changes.Of(row.Key); ch != "" {
+		d.head = append(d.head, present.WrapLines("≠ differs from the recorded policy: "+termtext.Line(ch), d.st.Changed, w)...)
 	}
 	d.head = append(d.head, toolStrips(d.s, d.st, row.Messages, w, d.height >= stripLegendRoom)...)
 	if len(d.head) > d.height/2 {
@@ -186,7 +190,7 @@ func (d *detailPane) body(row *window.Row, resized bool) {
 	k := d.bodyFor
 	text, ok := d.cache.get(k)
 	if !ok && quick(row.Messages) {
-		text, ok = renderTurn(d.st, row.Messages, k.width), true
+		text, ok = present.RenderTurn(d.st, row.Messages, k.width), true
 		d.cache.put(k, text)
 	}
 	d.pending, d.want = !ok, 0
@@ -198,7 +202,7 @@ func (d *detailPane) body(row *window.Row, resized bool) {
 			d.want = d.vp.YOffset
 			return
 		}
-		text = d.st.Dim.Render("rendering " + byteSize(int64(turnBytes(row.Messages))) + "…")
+		text = d.st.Dim.Render("rendering " + present.ByteSize(int64(turnBytes(row.Messages))) + "…")
 	}
 	d.setContent(text)
 	d.vp.GotoTop()
@@ -222,7 +226,7 @@ func (d *detailPane) rendered(msg renderedMsg) {
 // setContent puts a rendered turn in the viewport, search hits marked.
 func (d *detailPane) setContent(text string) {
 	d.raw = text
-	d.vp.SetContent(markHits(d.st, text, d.mark))
+	d.vp.SetContent(present.MarkHits(d.st, text, d.mark))
 }
 
 // setMark marks the hits of q in the turn on screen, keeping the scroll.
@@ -232,7 +236,7 @@ func (d *detailPane) setMark(q string) {
 	}
 	d.mark = q
 	y := d.vp.YOffset
-	d.vp.SetContent(markHits(d.st, d.raw, q))
+	d.vp.SetContent(present.MarkHits(d.st, d.raw, q))
 	d.vp.SetYOffset(y)
 }
 
@@ -243,7 +247,7 @@ func (d *detailPane) toMark() {
 	if d.pending {
 		return
 	}
-	if i := firstHitLine(d.raw, d.mark); i >= 0 {
+	if i := present.FirstHitLine(d.raw, d.mark); i >= 0 {
 		d.vp.SetYOffset(max(0, i-2))
 	}
 }
@@ -275,7 +279,7 @@ func (d *detailPane) title() string {
 	if d.row == nil {
 		return "Detail"
 	}
-	t := fmt.Sprintf("%s turn · %s · %s chars", d.row.Fate, plural(len(d.row.Messages), "msg"), thousands(turnChars(d.row.Messages)))
+	t := fmt.Sprintf("%s turn · %s · %s chars", d.row.Fate, present.Plural(len(d.row.Messages), "msg"), present.Thousands(present.TurnChars(d.row.Messages)))
 	return t + d.position()
 }
 
@@ -297,27 +301,17 @@ func (d *detailPane) showNote(text string) {
 
 func (d *detailPane) View() string {
 	if d.response || d.request {
-		return lines(d.vp.View(), d.width, d.height)
+		return present.Lines(d.vp.View(), d.width, d.height)
 	}
 	if d.row == nil && d.note != "" {
-		return lines(strings.Join(wrapLines(d.note, d.st.Gone, max(1, d.width)), "\n"), d.width, d.height)
+		return present.Lines(strings.Join(present.WrapLines(d.note, d.st.Gone, max(1, d.width)), "\n"), d.width, d.height)
 	}
 	if d.row == nil {
-		return lines(d.st.Dim.Render("no turn selected"), d.width, d.height)
+		return present.Lines(d.st.Dim.Render("no turn selected"), d.width, d.height)
 	}
 	if len(d.head) == 0 {
-		return lines(d.vp.View(), d.width, d.height)
+		return present.Lines(d.vp.View(), d.width, d.height)
 	}
 	sep := d.st.Border.Render(strings.Repeat("┄", d.width))
-	return lines(strings.Join(d.head, "\n")+"\n"+sep+"\n"+d.vp.View(), d.width, d.height)
-}
-
-// wrapLines wraps plain s to w columns and styles each line on its own,
-// so no style runs on past a line's end into the frame.
-func wrapLines(s string, st lipgloss.Style, w int) []string {
-	ls := strings.Split(ansi.Wrap(s, max(1, w), ""), "\n")
-	for i, l := range ls {
-		ls[i] = st.Render(l)
-	}
-	return ls
+	return present.Lines(strings.Join(d.head, "\n")+"\n"+sep+"\n"+d.vp.View(), d.width, d.height)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/afinspect/inspect/internal/rungen"
 )
 
@@ -18,19 +20,19 @@ func TestFarCallIsJudgedOffTheUIGoroutine(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := press(open(t, fileConfig(path), 160, 50), "G")
-	if m.s.call != m.s.calls()-1 || m.s.call < evidenceAtOnce {
-		t.Fatalf("on call %d of %d", m.s.call+1, m.s.calls())
+	if m.s.Call != m.s.Calls()-1 || m.s.Call < session.EvidenceAtOnce {
+		t.Fatalf("on call %d of %d", m.s.Call+1, m.s.Calls())
 	}
 	next, cmd := m.Update(keyMsg("i"))
 	m = next.(Model)
-	if m.overlay != responseOverlay || m.s.lent != m.s.book || m.s.book == nil {
-		t.Fatalf("overlay %v, book lent %v", m.overlay, m.s.lent != nil)
+	if m.overlay != responseOverlay || m.s.Lent != m.s.Book || m.s.Book == nil {
+		t.Fatalf("overlay %v, book lent %v", m.overlay, m.s.Lent != nil)
 	}
 	if v := m.View(); !strings.Contains(v, "judging…") {
 		t.Errorf("the response while its values are judged:\n%s", v)
 	}
 	m = settle(m, cmd)
-	if m.s.lent != nil {
+	if m.s.Lent != nil {
 		t.Error("the book is still lent after the job answered")
 	}
 	v := m.View()
@@ -39,13 +41,13 @@ func TestFarCallIsJudgedOffTheUIGoroutine(t *testing.T) {
 	}
 	// the calls just before it were judged on the way: ← is at hand
 	next, _ = m.Update(keyMsg("left"))
-	if m = next.(Model); m.s.call != m.s.calls()-2 || m.s.lent != nil || m.s.wanted != 0 || strings.Contains(m.View(), "judging…") {
-		t.Errorf("call %d, the one before the last, not at hand (lent %v, wanted %d)", m.s.call+1, m.s.lent != nil, m.s.wanted)
+	if m = next.(Model); m.s.Call != m.s.Calls()-2 || m.s.Lent != nil || m.s.Waits || strings.Contains(m.View(), "judging…") {
+		t.Errorf("call %d, the one before the last, not at hand (lent %v, wanted %d)", m.s.Call+1, m.s.Lent != nil, m.s.Wanted)
 	}
 	// a call below evidenceAtOnce is judged at once
 	m = press(m, "esc", "g")
 	next, _ = m.Update(keyMsg("i"))
-	if m = next.(Model); m.s.call != 0 || m.s.lent != nil || m.s.wanted != 0 || strings.Contains(m.View(), "judging…") {
-		t.Errorf("call %d sent to the background (lent %v, wanted %d)", m.s.call+1, m.s.lent != nil, m.s.wanted)
+	if m = next.(Model); m.s.Call != 0 || m.s.Lent != nil || m.s.Waits || strings.Contains(m.View(), "judging…") {
+		t.Errorf("call %d sent to the background (lent %v, wanted %d)", m.s.Call+1, m.s.Lent != nil, m.s.Wanted)
 	}
 }

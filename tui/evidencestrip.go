@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 
-	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -25,82 +26,9 @@ import (
 // stripLegend names the cells.
 const stripLegend = "▮ in view  ▣ pinned  ╳ evicted  · out of view  ▲ used while out of view  ^ this call"
 
-// judgement is what judging every call of a replay found: which calls
-// have a flagged value, and for each source message the calls
-// that used a value of it while it was out of view.
-type judgement struct {
-	flags []bool // the call's answer holds a flagged value (x, X)
-	args  []bool // its tool calls' arguments do (x, X with arguments)
-	used  map[*model.Message][]int
-	// counts is each call's flagged values, the answer's and the
-	// arguments' apart: what the header and the response row show, so
-	// that a frame never judges a call itself (a 6.7 MB result in the
-	// window takes seconds)
-	counts []callTally
-}
-
-// judgeAll judges calls 0..n-1 of a book.
-func judgeAll(b *provenance.Book, n int) judgement {
-	j, _ := judgeUntil(b, n, nil)
-	return j
-}
-
-// judgeUntil is judgeAll, which gives up (false) as soon as stop says so.
-func judgeUntil(b *provenance.Book, n int, stop *atomic.Bool) (judgement, bool) {
-	j := judgement{flags: make([]bool, n), args: make([]bool, n), used: map[*model.Message][]int{}, counts: make([]callTally, n)}
-	if !judgeInto(&j, b, 0, n, stop) {
-		return judgement{}, false
-	}
-	return j, true
-}
-
-// judgeInto judges calls from..n-1 of b into j; false when stop said
-// to give up first.
-func judgeInto(j *judgement, b *provenance.Book, from, n int, stop *atomic.Bool) bool {
-	for i := from; i < n; i++ {
-		if stop != nil && stop.Load() {
-			return false
-		}
-		ce := b.Call(i)
-		t := tallyOf(ce)
-		j.flags[i], j.args[i], j.counts[i] = t.answer.total() > 0, t.args.total() > 0, t
-		if ce == nil {
-			continue
-		}
-		for _, e := range ce.Values {
-			if e.Own() != evidence.Left {
-				continue
-			}
-			for _, src := range ownSources(e) {
-				m := src.Message()
-				if us := j.used[m]; len(us) == 0 || us[len(us)-1] != i {
-					j.used[m] = append(us, i)
-				}
-			}
-		}
-	}
-	return true
-}
-
-// usedOutOfView is the calls that used a value of m while m was out of
-// view; false while the replay on screen is still being judged (a small
-// recording is judged at once; a larger one's strip is drawn again when
-// judgeCmd answers).
-func (s *session) usedOutOfView(m *model.Message) ([]int, bool) {
-	if s == nil || s.book == nil {
-		return nil, false
-	}
-	j, ok := s.judgements[s.book]
-	if !ok && s.smallToJudge() && s.lent != s.book {
-		s.file(s.book, judgeAll(s.book, s.calls()))
-		j, ok = s.judgements[s.book], true
-	}
-	return j.used[m], ok
-}
-
 // stripCell is m's cell at call i: used while out of view wins over
 // evicted (the call that evicted it can be the one that used it).
-func stripCell(st *Styles, c *window.CallReplay, m *model.Message, used bool) string {
+func stripCell(st *theme.Styles, c *window.CallReplay, m *model.Message, used bool) string {
 	switch {
 	case used:
 		return st.Evicted.Render("▲")
@@ -128,16 +56,16 @@ func stripSpan(n, cur, room int) (from, to int) {
 // lifetimeLines is m's strip, label before the cells, then the caret
 // under the call on screen followed by what the strip says in words, at
 // most w columns.
-func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int) []string {
+func lifetimeLines(s *session.Session, st *theme.Styles, m *model.Message, label string, w int) []string {
 	label = termtext.Line(label)
 	lw := min(termtext.Width(label), max(0, w/3))
-	label = pad(fit(label, lw), lw) + " "
-	used, known := s.usedOutOfView(m)
-	n, room, shift := s.calls(), w-lw-1, 0
+	label = present.Pad(present.Fit(label, lw), lw) + " "
+	used, known := s.UsedOutOfView(m)
+	n, room, shift := s.Calls(), w-lw-1, 0
 	if n > room { // a stretch around the call on screen, … where calls are left out
 		room, shift = room-2, 1
 	}
-	from, to := stripSpan(n, s.call, room)
+	from, to := stripSpan(n, s.Call, room)
 	edge := func(cut bool) string {
 		if cut {
 			return st.Dim.Render("…")
@@ -149,7 +77,7 @@ func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int
 		cells.WriteString(edge(from > 0))
 	}
 	for i := from; i < to; i++ {
-		c := &s.replay.Calls[i]
+		c := &s.Replay.Calls[i]
 		cells.WriteString(stripCell(st, c, m, slices.Contains(used, i)))
 	}
 	if shift > 0 {
@@ -164,11 +92,11 @@ func lifetimeLines(s *session, st *Styles, m *model.Message, label string, w int
 		words = "used out of view at " + callList(used)
 	}
 	out := []string{st.Label.Render(label) + cells.String()}
-	caret := strings.Repeat(" ", lw+1+shift+s.call-from) + fmt.Sprintf("^ call %d", s.call+1)
+	caret := strings.Repeat(" ", lw+1+shift+s.Call-from) + fmt.Sprintf("^ call %d", s.Call+1)
 	if line := caret + " · " + words; termtext.Width(line) <= w {
 		return append(out, st.Dim.Render(line))
 	}
-	return append(append(out, st.Dim.Render(fit(caret, w))), wrapLines(words, st.Dim, w)...)
+	return append(append(out, st.Dim.Render(present.Fit(caret, w))), present.WrapLines(words, st.Dim, w)...)
 }
 
 // callList is 1-based call numbers, "call 7" or "calls 7, 8, 13".
@@ -198,10 +126,10 @@ func sourceMessages(msgs []*model.Message) []*model.Message {
 // toolStrips is the lifetime strip of each tool result of a turn (at
 // most maxStrips), with the legend once when legend is set (the pane
 // has the room).
-func toolStrips(s *session, st *Styles, msgs []*model.Message, w int, legend bool) []string {
+func toolStrips(s *session.Session, st *theme.Styles, msgs []*model.Message, w int, legend bool) []string {
 	const maxStrips = 3
 	srcs := sourceMessages(msgs)
-	if len(srcs) == 0 || s.calls() == 0 {
+	if len(srcs) == 0 || s.Calls() == 0 {
 		return nil
 	}
 	var out []string
@@ -217,7 +145,7 @@ func toolStrips(s *session, st *Styles, msgs []*model.Message, w int, legend boo
 		out = append(out, lifetimeLines(s, st, m, label, w)...)
 	}
 	if legend {
-		out = append(out, wrapLines(stripLegend, st.Dim, w)...)
+		out = append(out, present.WrapLines(stripLegend, st.Dim, w)...)
 	}
 	return out
 }
@@ -236,26 +164,6 @@ func pinnedAt(c *window.CallReplay, m *model.Message) bool {
 		}
 	}
 	return false
-}
-
-// judgeLimit is how many characters of windows are judged at once on the
-// UI goroutine when the background pass has not answered yet (a few
-// milliseconds' work: the tokenizer reads some 100 M chars a second).
-const judgeLimit = 2_000_000
-
-// smallToJudge reports whether every call of the replay on screen can be
-// judged at once: few calls, and windows small enough in all.
-func (s *session) smallToJudge() bool {
-	if s.calls() > smallJudge {
-		return false
-	}
-	n := 0
-	for i := range s.replay.Calls {
-		if n += model.WindowChars(s.replay.Calls[i].Window()); n > judgeLimit {
-			return false
-		}
-	}
-	return true
 }
 
 // sameTool reports whether another of srcs is a result of m's tool, so

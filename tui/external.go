@@ -12,6 +12,8 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // What leaves the program: o hands text to $PAGER, y to the terminal's
@@ -44,16 +46,16 @@ type copiedMsg struct {
 
 // pagerCmd renders msgs plainly, as wide as a pager reads well, into a
 // temporary file.
-func pagerCmd(st *Styles, msgs []*model.Message, numbered bool) tea.Cmd {
+func pagerCmd(st *theme.Styles, msgs []*model.Message, numbered bool) tea.Cmd {
 	for _, m := range msgs {
 		m.Chars()
 	}
 	return func() tea.Msg {
 		var text string
 		if numbered {
-			text = renderWindow(st, msgs, 100)
+			text = present.RenderWindow(st, msgs, 100)
 		} else {
-			text = renderTurn(st, msgs, 100)
+			text = present.RenderTurn(st, msgs, 100)
 		}
 		f, err := os.CreateTemp("", "inspect-*.txt")
 		if err != nil {
@@ -70,7 +72,7 @@ func pagerCmd(st *Styles, msgs []*model.Message, numbered bool) tea.Cmd {
 
 // editorCmd writes msgs as pagerCmd does, for $EDITOR: the file is made
 // read-only, since an edit would change nothing of the recording.
-func editorCmd(st *Styles, msgs []*model.Message) tea.Cmd {
+func editorCmd(st *theme.Styles, msgs []*model.Message) tea.Cmd {
 	write := pagerCmd(st, msgs, false)
 	return func() tea.Msg {
 		msg := write().(pagerFileMsg)
@@ -158,13 +160,13 @@ func copiedText(msg copiedMsg) string {
 	case msg.err != nil:
 		return "could not copy: " + msg.err.Error()
 	case msg.big:
-		return "sent " + thousands(msg.chars) + " chars by OSC 52, more than terminals take (tmux drops over 1 MiB of base64): the clipboard likely did not change; o opens it in $PAGER"
+		return "sent " + present.Thousands(msg.chars) + " chars by OSC 52, more than terminals take (tmux drops over 1 MiB of base64): the clipboard likely did not change; o opens it in $PAGER"
 	case msg.tmux:
-		return "copied " + thousands(msg.chars) + " chars to tmux's paste buffer (and on to the clipboard where tmux passes it)"
+		return "copied " + present.Thousands(msg.chars) + " chars to tmux's paste buffer (and on to the clipboard where tmux passes it)"
 	case msg.tmuxE != nil:
-		return "sent " + thousands(msg.chars) + " chars by OSC 52: tmux load-buffer failed (" + termtext.Line(msg.tmuxE.Error()) + ")" + tmuxAdvice
+		return "sent " + present.Thousands(msg.chars) + " chars by OSC 52: tmux load-buffer failed (" + termtext.Line(msg.tmuxE.Error()) + ")" + tmuxAdvice
 	}
-	return "copied " + thousands(msg.chars) + " chars to the clipboard (OSC 52)"
+	return "copied " + present.Thousands(msg.chars) + " chars to the clipboard (OSC 52)"
 }
 
 // plainText is messages' own words, as the library sent them: the

@@ -7,12 +7,11 @@ import (
 	"os"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/provenance"
-	"github.com/afinspect/inspect/study"
-	"github.com/afinspect/inspect/window"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // A log still being written: with -f (or F) the file is looked at every
@@ -45,7 +44,7 @@ type watch struct {
 	gone    bool        // the last look found no file
 	// more reads on what was appended since the recording on screen was
 	// read (Stream.More); nil when it cannot, and a read starts anew
-	more func() (*Stream, error)
+	more func() (*session.Stream, error)
 	// reloading: a read is under way, since reloadAt
 	reloading bool
 	reloadAt  time.Time
@@ -54,166 +53,11 @@ type watch struct {
 	failed string
 }
 
-// fileLookMsg is sent by lookCmd with what the file is now.
-type fileLookMsg struct {
-	info os.FileInfo
-	err  error
-}
-
-// reloadedMsg is sent by reloadCmd and growCmd with the file read
-// again; read is the file as it was when the read began (what a writer
-// adds during the read is read at the next look), more what reads on
-// from there.
-type reloadedMsg struct {
-	loadedMsg
-	read os.FileInfo
-	more func() (*Stream, error)
-	// grew: it read on from the last read; when that could not be (the
-	// file is not the one read), the file is read from the start
-	grew bool
-}
-
-// lookCmd looks at the file after d.
-func lookCmd(path string, d time.Duration) tea.Cmd {
-	return tea.Tick(d, func(time.Time) tea.Msg {
-		info, err := os.Stat(path)
-		return fileLookMsg{info: info, err: err}
-	})
-}
-
-// reloadCmd reads the whole file again and prepares it, under the policy
-// the user set (mine) if any; following, a last line still being written
-// is waited for.
-func reloadCmd(cfg Config, following bool, mine *model.Policy) tea.Cmd {
-	return func() tea.Msg {
-		info, _ := os.Stat(cfg.Path)
-		open := cfg.Open
-		if following && cfg.Reopen != nil {
-			open = cfg.Reopen
-		}
-		src := open()
-		rec, err := src.Wait()
-		if err != nil {
-			return reloadedMsg{loadedMsg: loadedMsg{err: err}, read: info}
-		}
-		return reloadedMsg{loadedMsg: prepare(cfg, rec, mine), read: info, more: src.More}
-	}
-}
-
-// growCmd reads on what was appended to the file since the recording on
-// screen was read (more), and studies it on from prev, its study.
-func growCmd(cfg Config, more func() (*Stream, error), prev *study.Study, mine *model.Policy, was grownFrom) tea.Cmd {
-	return func() tea.Msg {
-		info, _ := os.Stat(cfg.Path)
-		src, err := more()
-		if err != nil {
-			return reloadedMsg{loadedMsg: loadedMsg{err: err}, read: info, grew: true}
-		}
-		rec, err := src.Wait()
-		if err != nil {
-			return reloadedMsg{loadedMsg: loadedMsg{err: err}, read: info, grew: true}
-		}
-		st, _ := study.Grow(prev, rec, study.Request{Knobs: cfg.Knobs, Recorded: true, Library: cfg.Library})
-		return reloadedMsg{loadedMsg: prepareFrom(st, cfg.View, mine, was), read: info, more: src.More, grew: true}
-	}
-}
-
-// grownFrom is what the screen had of the last part of a file followed
-// as it grows: the recorded replay's book, and its judgement with the
-// book that made it when every call was judged.
-type grownFrom struct {
-	from   *provenance.Book
-	judged *judgement
-	walker *provenance.Book
-	// the replay on screen under the policy the user set, and its book
-	// (nil when the screen shows the recorded one)
-	start     *window.Replay
-	startFrom *provenance.Book
-}
-
-// grownFromScreen is what s has to grow from. Its walker is handed on:
-// s never asks it again.
-func grownFromScreen(s *session) grownFrom {
-	if s == nil || s.recordedBook == nil || s.lent == s.recordedBook {
-		return grownFrom{} // a book lent to an evidence job is not read here: the grown file's is made anew
-	}
-	g := grownFrom{from: s.recordedBook}
-	if j, ok := s.judgements[s.recordedBook]; ok && s.walker != nil {
-		g.judged, g.walker = &j, s.walker
-		s.walker = nil
-	}
-	if s.replay != s.recorded && !s.replaying && s.lent != s.book {
-		g.start, g.startFrom = s.replay, s.book
-	}
-	return g
-}
-
-// replay is conversation v replayed under p: the replay on screen of the
-// last part grown on, where it was under p, else made anew.
-func (g grownFrom) replay(v *study.View, p model.Policy) *window.Replay {
-	if g.start != nil && g.start.Policy == p && p != v.Agent.Recorded {
-		if r := v.GrowReplay(g.start); r != nil {
-			return r
-		}
-	}
-	return v.Replay(p, nil)
-}
-
-// startBook is the book of start, the replay under the user's policy:
-// grown from the last part's where start grew from its replay.
-func (g grownFrom) startBook(rec *model.Recording, start *window.Replay) *provenance.Book {
-	if b := provenance.Grow(g.startFrom, rec, start); b != nil {
-		return b
-	}
-	return provenance.New(rec, start)
-}
-
-// book is the book of r, a replay of rec: grown from the last part's
-// where r grew from its replay, else made anew.
-func (g grownFrom) book(rec *model.Recording, r *window.Replay) *provenance.Book {
-	if b := provenance.Grow(g.from, rec, r); b != nil {
-		return b
-	}
-	return provenance.New(rec, r)
-}
-
-// judge is every call of r judged, when the last part's were and r grew
-// from its replay: the calls they share keep their judgement (a call's
-// values are judged against the windows up to it), the others are
-// judged by the walker grown on (provenance.GrowOn), which is returned
-// to judge the next part; nil otherwise.
-func (g grownFrom) judge(rec *model.Recording, r *window.Replay) (*judgement, *provenance.Book) {
-	if g.judged == nil || g.walker == nil {
-		return nil, nil
-	}
-	w := provenance.GrowOn(g.walker, rec, r)
-	from, ok := w.GrownFrom(g.walker)
-	if w == nil || !ok || from > len(g.judged.flags) {
-		return nil, nil
-	}
-	n := len(r.Calls)
-	j := judgement{flags: make([]bool, n), args: make([]bool, n), counts: make([]callTally, n), used: make(map[*model.Message][]int, len(g.judged.used))}
-	copy(j.flags, g.judged.flags[:from])
-	copy(j.args, g.judged.args[:from])
-	copy(j.counts, g.judged.counts[:from])
-	for m, calls := range g.judged.used {
-		k := 0
-		for k < len(calls) && calls[k] < from {
-			k++
-		}
-		if k > 0 {
-			j.used[m] = calls[:k:k]
-		}
-	}
-	judgeInto(&j, w, from, n, nil)
-	return &j, w
-}
-
 // startWatching starts the looks at the file, once, when the first load
 // is done; src is the load, to read on from. The file's state then is
 // taken as what was read: what a writer adds during that first read is
 // read at the next look.
-func (m *Model) startWatching(src *Stream) tea.Cmd {
+func (m *Model) startWatching(src *session.Stream) tea.Cmd {
 	if m.watch.started || m.cfg.Path == "" || m.cfg.Open == nil {
 		return nil
 	}
@@ -224,7 +68,7 @@ func (m *Model) startWatching(src *Stream) tea.Cmd {
 	if info, err := os.Stat(m.cfg.Path); err == nil {
 		m.watch.read, m.watch.now = info, info
 	}
-	return lookCmd(m.cfg.Path, m.lookEvery())
+	return session.LookCmd(m.cfg.Path, m.lookEvery())
 }
 
 func (m Model) lookEvery() time.Duration {
@@ -236,10 +80,10 @@ func (m Model) lookEvery() time.Duration {
 
 // looked takes what the file is now: following, a file that grew is
 // read on, one that is not what was read is read from the start.
-func (m Model) looked(msg fileLookMsg) (Model, tea.Cmd) {
+func (m Model) looked(msg session.FileLookMsg) (Model, tea.Cmd) {
 	note := m.fileNote()
-	m.watch.now, m.watch.gone = msg.info, msg.err != nil && errors.Is(msg.err, fs.ErrNotExist)
-	next := lookCmd(m.cfg.Path, m.lookEvery())
+	m.watch.now, m.watch.gone = msg.Info, msg.Err != nil && errors.Is(msg.Err, fs.ErrNotExist)
+	next := session.LookCmd(m.cfg.Path, m.lookEvery())
 	if !m.watch.follow || m.watch.reloading || m.stream != nil || !m.changed() {
 		m.hold = m.fileNote() == note // nothing new: the frame before stands
 		return m, next
@@ -254,9 +98,9 @@ func (m *Model) readAgain() tea.Cmd {
 	if m.watch.more != nil && m.grewOnly() && m.s != nil {
 		more := m.watch.more
 		m.watch.more = nil // a read goes on once
-		return growCmd(m.cfg, more, m.s.study, m.mine(), grownFromScreen(m.s))
+		return session.GrowCmd(m.cfg.source(), more, m.s.Study, m.mine(), session.GrownFromScreen(m.s))
 	}
-	return reloadCmd(m.cfg, m.watch.follow, m.mine())
+	return session.ReloadCmd(m.cfg.source(), m.watch.follow, m.mine())
 }
 
 // changed: the file is not as it was when it was read (gone files are
@@ -275,25 +119,25 @@ func (m Model) grewOnly() bool {
 // reloaded puts the file read again on screen; following, the last
 // call stays in view when it was on screen. A read that failed leaves
 // what is on screen, and says why in the header until a read succeeds.
-func (m Model) reloaded(msg reloadedMsg) (Model, tea.Cmd) {
+func (m Model) reloaded(msg session.ReloadedMsg) (Model, tea.Cmd) {
 	m.watch.reloading = false
-	if msg.err != nil && msg.grew {
+	if msg.Err != nil && msg.Grew {
 		// not the file that was read, or it lost what was read: from the start
 		m.watch.reloading, m.watch.reloadAt = true, time.Now()
-		return m, reloadCmd(m.cfg, m.watch.follow, m.mine())
+		return m, session.ReloadCmd(m.cfg.source(), m.watch.follow, m.mine())
 	}
-	m.watch.read = msg.read
-	if msg.err != nil {
-		m.watch.failed = msg.err.Error()
+	m.watch.read = msg.Read
+	if msg.Err != nil {
+		m.watch.failed = msg.Err.Error()
 		m.watch.more = nil
 		return m, nil
 	}
 	m.watch.failed = ""
-	m.watch.more = msg.more
-	atEnd := m.s != nil && m.s.call == m.s.calls()-1
-	m, cmd := m.adopt(msg.loadedMsg)
-	if m.watch.follow && atEnd && m.s.call != m.s.calls()-1 {
-		m.goTo(m.s.calls() - 1)
+	m.watch.more = msg.More
+	atEnd := m.s != nil && m.s.Call == m.s.Calls()-1
+	m, cmd := m.adopt(msg.LoadedMsg)
+	if m.watch.follow && atEnd && m.s.Call != m.s.Calls()-1 {
+		m.goTo(m.s.Calls() - 1)
 	}
 	return m, cmd
 }
@@ -345,7 +189,7 @@ func (m Model) fileNote() string {
 	if m.cfg.Path == "" {
 		return ""
 	}
-	name := shortName(m.cfg.Path)
+	name := present.ShortName(m.cfg.Path)
 	bad := func(s string) string { return m.st.Error.Render(s) }
 	r, n := m.watch.read, m.watch.now
 	switch {
@@ -356,13 +200,13 @@ func (m Model) fileNote() string {
 	case r != nil && n != nil && !os.SameFile(r, n) && !m.watch.follow:
 		return bad(fmt.Sprintf("%s was replaced since it was read: R reads the new one", name))
 	case r != nil && n != nil && n.Size() < r.Size() && !m.watch.follow:
-		return bad(fmt.Sprintf("%s lost what was read (%s now): the screen shows what it held; R reads it again", name, byteSize(n.Size())))
+		return bad(fmt.Sprintf("%s lost what was read (%s now): the screen shows what it held; R reads it again", name, present.ByteSize(n.Size())))
 	case m.watch.reloading && time.Since(m.watch.reloadAt) > slowRead:
 		return m.st.Unknown.Render(m.stillReading())
 	case m.watch.follow:
 		return m.st.New.Render("following")
 	case m.changed():
-		return m.st.Unknown.Render(fmt.Sprintf("the file changed since it was read (%s now): R reads it again, F follows it", byteSize(max(0, n.Size()))))
+		return m.st.Unknown.Render(fmt.Sprintf("the file changed since it was read (%s now): R reads it again, F follows it", present.ByteSize(max(0, n.Size()))))
 	}
 	return ""
 }

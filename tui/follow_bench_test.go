@@ -42,7 +42,7 @@ func BenchmarkFollowAppend1GB(b *testing.B) {
 	m = next.(Model)
 	next, _ = m.Update(judgedOf(m)) // the judge pass that follows the first read
 	m = next.(Model)
-	calls := m.s.calls()
+	calls := m.s.Calls()
 	if prof := os.Getenv("FOLLOW_PROF"); prof != "" {
 		f, _ := os.Create(prof)
 		pprof.StartCPUProfile(f)
@@ -61,10 +61,10 @@ func BenchmarkFollowAppend1GB(b *testing.B) {
 		_ = m.View()
 		wall += time.Since(began)
 		cpu += cpuTime() - cpu0
-		if m.s.calls() != calls+i+1 || m.s.call != m.s.calls()-1 {
-			b.Fatalf("append %d: %d calls on screen, on call %d; want %d, the last", i+1, m.s.calls(), m.s.call+1, calls+i+1)
+		if m.s.Calls() != calls+i+1 || m.s.Call != m.s.Calls()-1 {
+			b.Fatalf("append %d: %d calls on screen, on call %d; want %d, the last", i+1, m.s.Calls(), m.s.Call+1, calls+i+1)
 		}
-		if j, ok := m.s.judgements[m.s.book]; !ok || len(j.flags) != m.s.calls() {
+		if j, ok := m.s.Judgements[m.s.Book]; !ok || len(j.Flags) != m.s.Calls() {
 			b.Fatalf("append %d: the calls are not judged", i+1)
 		}
 	}

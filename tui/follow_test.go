@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 )
@@ -37,11 +39,11 @@ func growingConfig(path string, follow bool) Config {
 
 func countedConfig(path string, follow bool) (Config, *int) {
 	opens := new(int)
-	var stream func(l *loader.Loading) *Stream
-	stream = func(l *loader.Loading) *Stream {
-		return &Stream{Snapshot: l.Snapshot, Done: l.Done(), Wait: l.Wait,
+	var stream func(l *loader.Loading) *session.Stream
+	stream = func(l *loader.Loading) *session.Stream {
+		return &session.Stream{Snapshot: l.Snapshot, Done: l.Done(), Wait: l.Wait,
 			Progress: func() (int64, int64, int) { p := l.Progress(); return p.Bytes, p.Total, p.Calls },
-			More: func() (*Stream, error) {
+			More: func() (*session.Stream, error) {
 				next, err := l.Continue()
 				if err != nil {
 					return nil, err
@@ -49,7 +51,7 @@ func countedConfig(path string, follow bool) (Config, *int) {
 				return stream(next), nil
 			}}
 	}
-	start := func(following bool) *Stream {
+	start := func(following bool) *session.Stream {
 		*opens++
 		if following {
 			return stream(loader.StartFollowing(path, 0))
@@ -59,15 +61,15 @@ func countedConfig(path string, follow bool) (Config, *int) {
 	return Config{
 		Name: path, Path: path, Follow: follow,
 		Load:   func() (*model.Recording, error) { return loader.StartLimited(path, 0).Wait() },
-		Open:   func() *Stream { return start(follow) },
-		Reopen: func() *Stream { return start(true) },
+		Open:   func() *session.Stream { return start(follow) },
+		Reopen: func() *session.Stream { return start(true) },
 	}, opens
 }
 
 // look is what the program's look at the file at path finds.
-func look(path string) fileLookMsg {
+func look(path string) session.FileLookMsg {
 	info, err := os.Stat(path)
-	return fileLookMsg{info: info, err: err}
+	return session.FileLookMsg{Info: info, Err: err}
 }
 
 func appendLines(t *testing.T, path string, ls []string) int64 {
@@ -90,15 +92,15 @@ func TestFollowGrowingLog(t *testing.T) {
 	// lines 1–96: calls 1–4 (call 5's llm_start is line 97), no turn_end
 	appendLines(t, path, ls[:96])
 	m := open(t, growingConfig(path, true), 120, 40)
-	if m.s.calls() != 4 || !strings.Contains(m.View(), "unfinished") {
-		t.Fatalf("the cut log: %d calls, unfinished shown: %v", m.s.calls(), strings.Contains(m.View(), "unfinished"))
+	if m.s.Calls() != 4 || !strings.Contains(m.View(), "unfinished") {
+		t.Fatalf("the cut log: %d calls, unfinished shown: %v", m.s.Calls(), strings.Contains(m.View(), "unfinished"))
 	}
 	m = press(m, "G")
 	// the writer adds calls 5–7
 	appendLines(t, path, ls[96:173])
 	m = send(m, look(path))
-	if m.s.calls() != 7 || m.s.call != 6 {
-		t.Fatalf("after growth: %d calls, on call %d; want 7, following the last", m.s.calls(), m.s.call+1)
+	if m.s.Calls() != 7 || m.s.Call != 6 {
+		t.Fatalf("after growth: %d calls, on call %d; want 7, following the last", m.s.Calls(), m.s.Call+1)
 	}
 	if !strings.Contains(m.View(), "following") || !strings.Contains(m.View(), "unfinished") {
 		t.Errorf("the header should say following and unfinished:\n%s", m.View())
@@ -106,8 +108,8 @@ func TestFollowGrowingLog(t *testing.T) {
 	// then the rest, turn_end included: the mark goes
 	appendLines(t, path, ls[173:])
 	m = send(m, look(path))
-	if m.s.calls() != 9 || m.s.call != 8 || strings.Contains(m.View(), "unfinished") {
-		t.Errorf("at turn_end: %d calls, on call %d, unfinished still shown: %v", m.s.calls(), m.s.call+1, strings.Contains(m.View(), "unfinished"))
+	if m.s.Calls() != 9 || m.s.Call != 8 || strings.Contains(m.View(), "unfinished") {
+		t.Errorf("at turn_end: %d calls, on call %d, unfinished still shown: %v", m.s.Calls(), m.s.Call+1, strings.Contains(m.View(), "unfinished"))
 	}
 	// a file that stops growing is not read again
 	m = send(m, look(path))
@@ -123,12 +125,12 @@ func TestGrownFileOffersReload(t *testing.T) {
 	m := press(open(t, growingConfig(path, false), 120, 40), "l")
 	appendLines(t, path, ls[96:])
 	m = send(m, look(path))
-	if m.s.calls() != 4 || !strings.Contains(m.View(), "R reads it again") {
-		t.Fatalf("without -f: %d calls; the header should offer R:\n%s", m.s.calls(), m.View())
+	if m.s.Calls() != 4 || !strings.Contains(m.View(), "R reads it again") {
+		t.Fatalf("without -f: %d calls; the header should offer R:\n%s", m.s.Calls(), m.View())
 	}
 	m = press(m, "R")
-	if m.s.calls() != 9 || m.s.call != 1 || strings.Contains(m.View(), "R reads it again") {
-		t.Errorf("after R: %d calls, on call %d", m.s.calls(), m.s.call+1)
+	if m.s.Calls() != 9 || m.s.Call != 1 || strings.Contains(m.View(), "R reads it again") {
+		t.Errorf("after R: %d calls, on call %d", m.s.Calls(), m.s.Call+1)
 	}
 	// F follows from then on
 	m = press(m, "F")

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/provenance"
@@ -19,7 +21,7 @@ func following(t *testing.T, path string, lines int) Model {
 	t.Helper()
 	appendLines(t, path, s01Lines(t)[:lines])
 	m := press(open(t, growingConfig(path, true), 160, 40), "G")
-	if m.s == nil || m.s.calls() == 0 {
+	if m.s == nil || m.s.Calls() == 0 {
 		t.Fatal("nothing on screen")
 	}
 	return m
@@ -43,8 +45,8 @@ func TestFollowSaysTheFileWasDeleted(t *testing.T) {
 		t.Fatalf("a deleted file: the header should say so:\n%s", h)
 	}
 	appendLines(t, path, s01Lines(t))
-	if m = send(m, look(path)); m.s.calls() != 9 || strings.Contains(m.View(), "was deleted") {
-		t.Errorf("the file back: %d calls, still said deleted: %v", m.s.calls(), strings.Contains(m.View(), "was deleted"))
+	if m = send(m, look(path)); m.s.Calls() != 9 || strings.Contains(m.View(), "was deleted") {
+		t.Errorf("the file back: %d calls, still said deleted: %v", m.s.Calls(), strings.Contains(m.View(), "was deleted"))
 	}
 }
 
@@ -62,7 +64,7 @@ func TestFollowNoticesASameSizeReplacement(t *testing.T) {
 			m := open(t, growingConfig(path, follow), 120, 40)
 			// the same log with another request, of the same size
 			data, _ := os.ReadFile(path)
-			changed := strings.ReplaceAll(string(data), m.s.rec.Runs[0].Request, strings.ToUpper(m.s.rec.Runs[0].Request))
+			changed := strings.ReplaceAll(string(data), m.s.Rec.Runs[0].Request, strings.ToUpper(m.s.Rec.Runs[0].Request))
 			if len(changed) != len(data) || changed == string(data) {
 				t.Fatal("no same-size change")
 			}
@@ -79,7 +81,7 @@ func TestFollowNoticesASameSizeReplacement(t *testing.T) {
 				}
 				m = press(m, "R")
 			}
-			if got := m.s.rec.Runs[0].Request; got != strings.ToUpper(ls0Request(t)) {
+			if got := m.s.Rec.Runs[0].Request; got != strings.ToUpper(ls0Request(t)) {
 				t.Errorf("the new file is not on screen: request %.40q", got)
 			}
 			if strings.Contains(m.View(), "was replaced") {
@@ -90,7 +92,7 @@ func TestFollowNoticesASameSizeReplacement(t *testing.T) {
 }
 
 func ls0Request(t *testing.T) string {
-	rec := open(t, fileConfig(s01), 80, 20).s.rec
+	rec := open(t, fileConfig(s01), 80, 20).s.Rec
 	return rec.Runs[0].Request
 }
 
@@ -115,8 +117,8 @@ func TestTruncatedFileIsNotShownAsCurrent(t *testing.T) {
 			if !follow {
 				m = press(m, "R")
 			}
-			if m.s.calls() != 4 || strings.Contains(m.View(), "what it held") || strings.Contains(m.View(), "failed") {
-				t.Errorf("written again: %d calls, want 4, and no word of the emptied file:\n%s", m.s.calls(), headerOf(m))
+			if m.s.Calls() != 4 || strings.Contains(m.View(), "what it held") || strings.Contains(m.View(), "failed") {
+				t.Errorf("written again: %d calls, want 4, and no word of the emptied file:\n%s", m.s.Calls(), headerOf(m))
 			}
 		})
 	}
@@ -188,12 +190,12 @@ func TestHalfWrittenLineIsWaitedFor(t *testing.T) {
 	m := following(t, path, 96)
 	appendLines(t, path, []string{half})
 	m = send(m, look(path))
-	if n := m.s.rec.ProblemCount(); n != 0 {
-		t.Fatalf("a line being written counts as %d problems: %v", n, m.s.rec.Problems)
+	if n := m.s.Rec.ProblemCount(); n != 0 {
+		t.Fatalf("a line being written counts as %d problems: %v", n, m.s.Rec.Problems)
 	}
 	appendLines(t, path, append([]string{ls[96][len(half):]}, ls[97:173]...))
-	if m = send(m, look(path)); m.s.calls() != 7 || m.s.rec.ProblemCount() != 0 {
-		t.Errorf("its end written: %d calls, want 7; problems %v", m.s.calls(), m.s.rec.Problems)
+	if m = send(m, look(path)); m.s.Calls() != 7 || m.s.Rec.ProblemCount() != 0 {
+		t.Errorf("its end written: %d calls, want 7; problems %v", m.s.Calls(), m.s.Rec.Problems)
 	}
 }
 
@@ -209,8 +211,8 @@ func TestFollowReadsOnWhatWasAppended(t *testing.T) {
 		appendLines(t, path, ls[:to][len(ls[:to])-(to-map[int]int{120: 96, 173: 120, len(ls): 173}[to]):])
 		m = send(m, look(path))
 	}
-	if m.s.calls() != 9 || *opens != 1 {
-		t.Errorf("%d calls, the file read %d times from the start; want 9 calls, read once", m.s.calls(), *opens)
+	if m.s.Calls() != 9 || *opens != 1 {
+		t.Errorf("%d calls, the file read %d times from the start; want 9 calls, read once", m.s.Calls(), *opens)
 	}
 }
 
@@ -232,21 +234,21 @@ func TestGrownJudgementIsTheWholeOne(t *testing.T) {
 	for _, cut := range [][2]int{{96, 120}, {120, 173}, {173, len(ls)}} {
 		appendLines(t, path, ls[cut[0]:cut[1]])
 		read()
-		got, ok := m.s.judgements[m.s.book]
-		if !ok || m.s.walker == nil {
+		got, ok := m.s.Judgements[m.s.Book]
+		if !ok || m.s.Walker == nil {
 			t.Fatalf("after line %d: the calls are not judged as the file grew (judged %v)", cut[1], ok)
 		}
-		want := judgeAll(provenance.New(m.s.rec, m.s.replay), m.s.calls())
-		if fmt.Sprint(got.flags, got.counts) != fmt.Sprint(want.flags, want.counts) || len(got.used) != len(want.used) {
-			t.Errorf("after line %d: judged %v %v, a whole pass %v %v", cut[1], got.flags, got.counts, want.flags, want.counts)
+		want := session.JudgeAll(provenance.New(m.s.Rec, m.s.Replay), m.s.Calls())
+		if fmt.Sprint(got.Flags, got.Counts) != fmt.Sprint(want.Flags, want.Counts) || len(got.Used) != len(want.Used) {
+			t.Errorf("after line %d: judged %v %v, a whole pass %v %v", cut[1], got.Flags, got.Counts, want.Flags, want.Counts)
 		}
 	}
 }
 
 // judgedOf is the judge pass of the replay on screen of a followed file,
 // done.
-func judgedOf(m Model) judgedMsg {
-	return judgeCmdUntil(m.s.book, m.s.rec, m.s.replay, nil, true)().(judgedMsg)
+func judgedOf(m Model) session.JudgedMsg {
+	return session.JudgeCmdUntil(m.s.Book, m.s.Rec, m.s.Replay, nil, true)().(session.JudgedMsg)
 }
 
 // TestGrowingWhileTheScreenReads: the file read on and studied on in the
@@ -273,16 +275,16 @@ func TestGrowingWhileTheScreenReads(t *testing.T) {
 			case msg = <-done:
 			default:
 				_ = m.View()
-				for i := range m.s.calls() {
-					m.s.replay.LedgerAt(i)
+				for i := range m.s.Calls() {
+					m.s.Replay.LedgerAt(i)
 				}
-				m.s.recordedBook.Call(m.s.calls() - 1)
+				m.s.RecordedBook.Call(m.s.Calls() - 1)
 			}
 		}
 		next, _ := m.Update(msg)
 		m = next.(Model)
 	}
-	if m.s.calls() != 9 {
-		t.Errorf("%d calls, want 9", m.s.calls())
+	if m.s.Calls() != 9 {
+		t.Errorf("%d calls, want 9", m.s.Calls())
 	}
 }

@@ -19,13 +19,13 @@ func TestPlaceholderFrameIsNeverCalledSent(t *testing.T) {
 	cfg.Knobs = model.Knobs{KeepRecentTurns: study.Int(3)}
 	m := open(t, cfg, 120, 40)
 	m = press(m, ":", "7", "enter")
-	for i := 0; i < m.s.rows.Len(); i++ {
-		if r := m.list.selected(); r != nil && r.Fate == window.FateSummary {
+	for i := 0; i < m.s.Rows.Len(); i++ {
+		if r := m.list.Selected(); r != nil && r.Fate == window.FateSummary {
 			break
 		}
 		m = press(m, "j")
 	}
-	r := m.list.selected()
+	r := m.list.Selected()
 	if r == nil || r.Fate != window.FateSummary || !r.Placeholder || r.Sent {
 		t.Fatalf("selected %+v, want the placeholder frame", r)
 	}
@@ -39,7 +39,7 @@ func TestPlaceholderFrameIsNeverCalledSent(t *testing.T) {
 		t.Errorf("a placeholder frame is called sent:\n%s", screen)
 	}
 	folded := 0
-	for _, r := range m.s.rows.Rows() {
+	for _, r := range m.s.Rows.Rows() {
 		if r.Fate == window.FateFolded {
 			folded++
 		}

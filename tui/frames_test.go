@@ -19,7 +19,7 @@ func TestKnobKeyKeepsTheFrameBefore(t *testing.T) {
 	}
 	next, cmd := m.Update(keyMsg("]"))
 	m = next.(Model)
-	if !m.s.replaying {
+	if !m.s.Replaying {
 		t.Fatal("] did not start a replay")
 	}
 	if got := m.View(); got != before {
@@ -38,12 +38,12 @@ func TestKnobKeyKeepsTheFrameBefore(t *testing.T) {
 		t.Errorf("the frame at another size is the one held:\n%s", f)
 	}
 
-	m = runCmds(m, cmd, nil, func(m Model) bool { return !m.s.replaying })
+	m = runCmds(m, cmd, nil, func(m Model) bool { return !m.s.Replaying })
 	after := m.View()
-	if m.s.replaying || after == before || strings.Contains(after, "replaying…") {
-		t.Errorf("the replay's frame: replaying %v, same as before %v:\n%s", m.s.replaying, after == before, after)
+	if m.s.Replaying || after == before || strings.Contains(after, "replaying…") {
+		t.Errorf("the replay's frame: replaying %v, same as before %v:\n%s", m.s.Replaying, after == before, after)
 	}
-	if !strings.Contains(after, "keepRecentTurns="+itoa(m.s.policy.KeepRecentTurns)+"*") {
-		t.Errorf("the replay's frame does not name its policy (K=%d):\n%s", m.s.policy.KeepRecentTurns, after)
+	if !strings.Contains(after, "keepRecentTurns="+itoa(m.s.Policy.KeepRecentTurns)+"*") {
+		t.Errorf("the replay's frame does not name its policy (K=%d):\n%s", m.s.Policy.KeepRecentTurns, after)
 	}
 }

@@ -54,7 +54,7 @@ func TestLargeJSONResultIsRenderedOffTheUIPath(t *testing.T) {
 	big := bigJSON(6_700_000)
 	m := open(t, recConfig("big", bigResult(big)), 120, 40)
 	m, cmd := update(m, keyMsg("l")) // call 2: the tool's turn is new, and selected
-	if r := m.list.selected(); r == nil || len(r.Messages) != 2 || r.Messages[1].ToolName != "list_hosts" {
+	if r := m.list.Selected(); r == nil || len(r.Messages) != 2 || r.Messages[1].ToolName != "list_hosts" {
 		t.Fatalf("call 2 does not select the tool's turn: %+v", r)
 	}
 	if !strings.Contains(m.View(), "rendering 6.") {
@@ -97,7 +97,7 @@ func TestHeaderEvidenceComesFromTheBackgroundJudge(t *testing.T) {
 	if !strings.Contains(m.header.View(), "answers: 4 left · 1 never read") {
 		t.Fatalf("header after A: %s", m.header.View())
 	}
-	m.s.judgements = nil // as before judgeCmd has answered
+	m.s.Judgements = nil // as before judgeCmd has answered
 	if strings.Contains(m.header.View(), "answers:") {
 		t.Error("the header judged the call itself")
 	}

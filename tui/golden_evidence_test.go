@@ -54,7 +54,7 @@ func TestGoldenEvidenceNextFlaggedArgs(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		keys("I", "x"), step{keys: []string{"i"}, wait: "would have kept it:"}))
+		pressing("I", "x"), step{keys: []string{"i"}, wait: "would have kept it:"}))
 }
 
 func TestGoldenEvidenceSuggestionApplied(t *testing.T) {

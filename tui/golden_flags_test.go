@@ -17,14 +17,14 @@ func TestGoldenFlagsRefuted80x24(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, 80, 24, "call 1/16",
-		keys(":", "1", "6", "enter"), step{keys: []string{"i"}, wait: "no window policy within"}))
+		pressing(":", "1", "6", "enter"), step{keys: []string{"i"}, wait: "no window policy within"}))
 }
 
 func TestGoldenFlagsRefuted120x40(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, 120, 40, "call 1/16",
-		keys(":", "1", "6", "enter"), step{keys: []string{"i"}, wait: "no window policy within"},
+		pressing(":", "1", "6", "enter"), step{keys: []string{"i"}, wait: "no window policy within"},
 		step{keys: []string{"G"}, wait: "not flagged (refuted)"}))
 }
 
@@ -35,7 +35,7 @@ func TestGoldenFlagsTimeWindows80x24(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, 80, 24, "call 1/16",
-		keys(":", "2", "enter"), step{keys: []string{"i"}, wait: "time-in-argument"}))
+		pressing(":", "2", "enter"), step{keys: []string{"i"}, wait: "time-in-argument"}))
 }
 
 func TestGoldenFlagsNarration120x40(t *testing.T) {
@@ -46,5 +46,5 @@ func TestGoldenFlagsNarration120x40(t *testing.T) {
 	cfg := fileConfig(v956)
 	cfg.Name = "v9.56.0"
 	teatest.RequireEqualOutput(t, screen(t, cfg, 120, 40, "call 1/16",
-		keys(":", "7", "enter"), step{keys: []string{"i"}, wait: "would have kept it:"}))
+		pressing(":", "7", "enter"), step{keys: []string{"i"}, wait: "would have kept it:"}))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 func typed(s string) []string { return strings.Split(s, "") }
@@ -21,7 +22,7 @@ func TestGoldenSearchHitInView(t *testing.T) {
 	cfg := fileConfig(demoLog)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		keys(":", "1", "0", "enter"),
+		pressing(":", "1", "0", "enter"),
 		step{keys: append(append([]string{"/"}, typed("web-1c94d2")...), "enter"), wait: "hit 4 of 5"}))
 }
 
@@ -31,7 +32,7 @@ func TestGoldenSearchHitGone(t *testing.T) {
 	cfg := fileConfig(demoLog)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		keys(":", "1", "0", "enter"),
+		pressing(":", "1", "0", "enter"),
 		step{keys: append(append([]string{"/"}, typed("web-1c94d2")...), "enter"), wait: "hit 4 of 5"},
 		// the list_hosts turn is rendered in the background: wait for it
 		// (a wait consumes the output it read, so this is the only one)
@@ -42,7 +43,7 @@ func TestGoldenSearchHitGone(t *testing.T) {
 // every colour from the light side of the style sheet.
 func TestGoldenLightTheme(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.ANSI256)
-	if err := ApplyTheme(ThemeLight, ""); err != nil {
+	if err := theme.ApplyTheme(theme.ThemeLight, ""); err != nil {
 		t.Fatal(err)
 	}
 	defer func() {
@@ -51,7 +52,7 @@ func TestGoldenLightTheme(t *testing.T) {
 	}()
 	// the colours split "call 1/9"; the iteration is one styled piece
 	teatest.RequireEqualOutput(t, screen(t, fileConfig(s01), goldenW, goldenH, "(iteration 1)",
-		keys("l", "l", "l", "l")))
+		pressing("l", "l", "l", "l")))
 }
 
 // longRun writes a 200-call run shaped like s08-long-run (rungen: results
@@ -72,19 +73,19 @@ func TestGoldenLongRunFolded(t *testing.T) {
 	cfg := fileConfig(longRun(t))
 	cfg.Name = "long-run (rungen, 200 calls)"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/200",
-		keys(":", "1", "5", "0", "enter")))
+		pressing(":", "1", "5", "0", "enter")))
 }
 
 // s09 runs token-budget: the token row is scaled to its threshold (a
 // full block is at or over it, as the label says), and the calls whose
 // previous input went over it are where turns were evicted (×).
 func TestGoldenTimelineTokenBudget(t *testing.T) {
-	teatest.RequireEqualOutput(t, screen(t, fileConfig("../testdata/s09-token-budget/run.jsonl"), goldenW, goldenH, "call 1/", keys("G")))
+	teatest.RequireEqualOutput(t, screen(t, fileConfig("../testdata/s09-token-budget/run.jsonl"), goldenW, goldenH, "call 1/", pressing("G")))
 }
 
 // The transcript of s01's call 5: wire.json's seven messages in order,
 // the request first, the width of the screen.
 func TestGoldenTranscript(t *testing.T) {
 	teatest.RequireEqualOutput(t, screen(t, fileConfig(s01), goldenW, goldenH, "call 1/9",
-		keys(":", "5", "enter"), step{keys: []string{"v"}, wait: "┃#3 "})) // rendered in a tea.Cmd: wait for the text
+		pressing(":", "5", "enter"), step{keys: []string{"v"}, wait: "┃#3 "})) // rendered in a tea.Cmd: wait for the text
 }

@@ -42,7 +42,7 @@ type step struct {
 	wait string
 }
 
-func keys(ks ...string) step { return step{keys: ks} }
+func pressing(ks ...string) step { return step{keys: ks} }
 
 func waitText(t *testing.T, tm *teatest.TestModel, text string) {
 	t.Helper()
@@ -66,7 +66,7 @@ func TestGoldenS01Call5(t *testing.T) {
 	// the front). The cursor goes to it.
 	cfg := fileConfig("../testdata/s01-basic-loop/run.jsonl")
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
-		keys("l", "l", "l", "l")))
+		pressing("l", "l", "l", "l")))
 }
 
 func TestGoldenS01Call6PinEndsSpan(t *testing.T) {
@@ -75,7 +75,7 @@ func TestGoldenS01Call6PinEndsSpan(t *testing.T) {
 	// The cursor is moved onto the pinned turn.
 	cfg := fileConfig("../testdata/s01-basic-loop/run.jsonl")
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
-		keys("l", "l", "l", "l", "l", "j", "j", "j")))
+		pressing("l", "l", "l", "l", "l", "j", "j", "j")))
 }
 
 func TestGoldenS05Run2FirstCall(t *testing.T) {
@@ -84,7 +84,7 @@ func TestGoldenS05Run2FirstCall(t *testing.T) {
 	// moved). The cursor is moved onto the notice.
 	cfg := fileConfig("../testdata/s05-multi-turn/run.jsonl")
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/14",
-		keys(":", "6", "enter", "j", "j", "j", "j", "j")))
+		pressing(":", "6", "enter", "j", "j", "j", "j", "j")))
 }
 
 func TestGoldenT01ToolBytesAndNote(t *testing.T) {
@@ -94,7 +94,7 @@ func TestGoldenT01ToolBytesAndNote(t *testing.T) {
 	// the other begins.
 	cfg := fileConfig("../testdata/t01-toolchars/run.jsonl")
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
-		keys("l", "l", "pgdown")))
+		pressing("l", "l", "pgdown")))
 }
 
 func TestGoldenS01PinsOff(t *testing.T) {
@@ -102,20 +102,20 @@ func TestGoldenS01PinsOff(t *testing.T) {
 	// leaves (behind a notice), and both are marked as differing.
 	cfg := fileConfig("../testdata/s01-basic-loop/run.jsonl")
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9",
-		keys("l", "l", "l"),
+		pressing("l", "l", "l"),
 		step{keys: []string{"p"}, wait: "differ at this call"}))
 }
 
 func TestGoldenHelp(t *testing.T) {
 	cfg := fileConfig("../testdata/s01-basic-loop/run.jsonl")
-	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9", keys("?")))
+	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/9", pressing("?")))
 }
 
 func TestGoldenDemoSmall(t *testing.T) {
 	// The smallest supported terminal, 80×24, on the demo's call 4.
 	cfg := fileConfig("../testdata/demo-incident/run.jsonl")
 	cfg.Name = "demo"
-	teatest.RequireEqualOutput(t, screen(t, cfg, 80, 24, "call 1/16", keys("l", "l", "l")))
+	teatest.RequireEqualOutput(t, screen(t, cfg, 80, 24, "call 1/16", pressing("l", "l", "l")))
 }
 
 func TestGoldenC04FoldFrameSelected(t *testing.T) {
@@ -127,5 +127,5 @@ func TestGoldenC04FoldFrameSelected(t *testing.T) {
 	// summary written by cheap-summarizer-1, its text in the detail.
 	cfg := fileConfig("../testdata/c04-summarize-multi/run.jsonl")
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/21",
-		keys(":", "6", "enter"), step{wait: "call 6/21"}, keys("j")))
+		pressing(":", "6", "enter"), step{wait: "call 6/21"}, pressing("j")))
 }

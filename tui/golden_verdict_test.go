@@ -30,7 +30,7 @@ func TestGoldenInsideTokenSentence(t *testing.T) {
 	cfg := fileConfig(evidenceDemo)
 	cfg.Name = "demo"
 	teatest.RequireEqualOutput(t, screen(t, cfg, goldenW, goldenH, "call 1/16",
-		keys(":", "1", "2", "enter"), step{keys: []string{"i"}, wait: "of restart_service call_0011"}))
+		pressing(":", "1", "2", "enter"), step{keys: []string{"i"}, wait: "of restart_service call_0011"}))
 }
 
 func TestGoldenSummaryUnsupported(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -53,17 +55,17 @@ func (m Model) promptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 
 // promptText is the prompt and what it takes.
 func (m Model) promptText() string {
-	t := "go to call (1–" + itoa(m.s.calls())
-	if m.s.fileNumbers() && m.s.views.all != nil {
+	t := "go to call (1–" + itoa(m.s.Calls())
+	if m.s.FileNumbers() && m.s.Views.All != nil {
 		t += fmt.Sprintf("; f1–f%d: the file's numbering", fileCalls(m.s))
 	}
 	return t + "): "
 }
 
 // fileCalls is the number of model calls in the whole file.
-func fileCalls(s *session) int {
+func fileCalls(s *session.Session) int {
 	n := 0
-	for _, r := range s.views.all.Runs {
+	for _, r := range s.Views.All.Runs {
 		n += len(r.Calls)
 	}
 	return n
@@ -72,18 +74,18 @@ func fileCalls(s *session) int {
 // goToFileCall goes to the call the file numbers n: on screen, or in the
 // conversation that holds it, opened for it (viewed lands there).
 func (m Model) goToFileCall(n int) (Model, tea.Cmd) {
-	for i := range m.s.replay.Calls {
-		if m.s.replay.Calls[i].Call.Number == n {
+	for i := range m.s.Replay.Calls {
+		if m.s.Replay.Calls[i].Call.Number == n {
 			m.goTo(i)
 			m.flash = m.fileCallWords(n, i)
 			return m, nil
 		}
 	}
-	if m.s.views == nil {
+	if m.s.Views == nil {
 		m.flash = fmt.Sprintf("no file call %d", n)
 		return m, nil
 	}
-	for _, cv := range m.s.views.convs {
+	for _, cv := range m.s.Views.Convs {
 		for _, r := range cv.Runs {
 			for _, c := range r.Run.Calls {
 				if c.Number != n {
@@ -91,8 +93,8 @@ func (m Model) goToFileCall(n int) (Model, tea.Cmd) {
 				}
 				m.gen++
 				m.cfg.View, m.pendingFileCall = cv.Number, n
-				m.s.replaying = true
-				return m, tea.Batch(viewCmd(m.gen, m.s.study, cv.Number), m.spin.Tick)
+				m.s.Replaying = true
+				return m, tea.Batch(viewCmd(m.gen, m.s.Study, cv.Number), m.spin.Tick)
 			}
 		}
 	}
@@ -103,12 +105,12 @@ func (m Model) goToFileCall(n int) (Model, tea.Cmd) {
 // fileCallWords says which call of the conversation on screen the file's
 // call n is: "file call 20 = call 10 of billing's conversation 2".
 func (m Model) fileCallWords(n, i int) string {
-	if !m.s.fileNumbers() {
+	if !m.s.FileNumbers() {
 		return ""
 	}
 	who := "of this conversation"
-	if vs := m.s.views; vs != nil && vs.shown < len(vs.convs) {
-		cv := vs.convs[vs.shown]
+	if vs := m.s.Views; vs != nil && vs.Shown < len(vs.Convs) {
+		cv := vs.Convs[vs.Shown]
 		who = fmt.Sprintf("of %s's conversation %d", termtext.Line(cv.Agent.Key), cv.Number)
 		if cv.Composition {
 			who = fmt.Sprintf("of %s's own calls", termtext.Line(cv.Agent.Key))
@@ -122,8 +124,8 @@ func (m Model) fileCallWords(n, i int) string {
 func (m *Model) landOnFileCall() {
 	n := m.pendingFileCall
 	m.pendingFileCall = 0
-	for i := range m.s.replay.Calls {
-		if m.s.replay.Calls[i].Call.Number == n {
+	for i := range m.s.Replay.Calls {
+		if m.s.Replay.Calls[i].Call.Number == n {
 			m.goTo(i)
 			m.flash = m.fileCallWords(n, i)
 			return

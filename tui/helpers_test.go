@@ -4,6 +4,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/afinspect/inspect/tui/components/turnlist"
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -38,7 +41,7 @@ func open(tb testing.TB, cfg Config, w, h int) Model {
 	tb.Helper()
 	m := New(cfg)
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	return settle(m, loadCmd(cfg))
+	return settle(m, session.LoadCmd(cfg.source()))
 }
 
 func send(m Model, msg tea.Msg) Model {
@@ -55,7 +58,7 @@ func settle(m Model, cmd tea.Cmd) Model {
 		return m
 	}
 	switch msg := cmd().(type) {
-	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, fileLookMsg:
+	case nil, spinner.TickMsg, tea.QuitMsg, streamTickMsg, session.FileLookMsg:
 	case tea.BatchMsg:
 		for _, c := range msg {
 			m = settle(m, c)
@@ -113,7 +116,7 @@ func keyMsg(k string) tea.KeyMsg {
 // judgeCmd judges every call with a book of its own (a Book is not shared
 // between goroutines): a whole-recording pass, off the UI goroutine.
 func judgeCmd(key *provenance.Book, rec *model.Recording, r *window.Replay) tea.Cmd {
-	return judgeCmdUntil(key, rec, r, nil, false)
+	return session.JudgeCmdUntil(key, rec, r, nil, false)
 }
 
 // viewOf is rec opened as the screen opens it: its first conversation.
@@ -126,12 +129,12 @@ func viewOf(tb testing.TB, rec *model.Recording) *study.View {
 	return st.View(0)
 }
 
-// rows are the turns listed one by one (not folded, not hidden), in order.
-func (l *turnList) rows() []window.Row {
+// listRows are the turns the list shows one by one (not folded, not hidden), in order.
+func listRows(m Model) []window.Row {
 	var out []window.Row
-	for _, it := range l.items {
-		if it.kind == turnItem {
-			out = append(out, *l.s.rows.At(it.row))
+	for _, it := range m.list.Items {
+		if it.Kind == turnlist.TurnItem {
+			out = append(out, *m.s.Rows.At(it.Row))
 		}
 	}
 	return out

@@ -7,6 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // A turn's messages are rendered (pretty-printed, highlighted, wrapped)
@@ -18,10 +20,6 @@ const (
 	// the demo's largest result, 5.9 KB, stays in the frame).
 	syncJSONBytes = 8 << 10
 	syncBytes     = 64 << 10
-	// highlightBytes: a message larger than this is shown as plain
-	// wrapped text with a note, not highlighted (chroma would need about
-	// a second for it, a 6.7 MB result half a minute).
-	highlightBytes = 256 << 10
 	// cachedRenders is how many rendered turns are kept, so revisiting
 	// one (or the width it had before a resize) costs nothing.
 	cachedRenders = 8
@@ -71,7 +69,7 @@ func (c *renderCache) put(k renderKey, s string) {
 // renderCmd renders msgs at width w in the background. It does nothing
 // when a later render was asked for before it started (a resize drag
 // asks for one per step; only the last is worth the work).
-func renderCmd(st *Styles, k renderKey, msgs []*model.Message, gen int64, latest *atomic.Int64) tea.Cmd {
+func renderCmd(st *theme.Styles, k renderKey, msgs []*model.Message, gen int64, latest *atomic.Int64) tea.Cmd {
 	for _, m := range msgs {
 		m.Chars() // measured here, on the UI's goroutine, and cached
 	}
@@ -79,7 +77,7 @@ func renderCmd(st *Styles, k renderKey, msgs []*model.Message, gen int64, latest
 		if latest.Load() != gen {
 			return nil
 		}
-		return renderedMsg{key: k, text: renderTurn(st, msgs, k.width)}
+		return renderedMsg{key: k, text: present.RenderTurn(st, msgs, k.width)}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/afinspect/inspect/tui/keys"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -11,7 +12,7 @@ import (
 // Whatever the width, the hint line says "? help" and "q quit" when they
 // fit at all; where the whole line reaches them it is left as it was.
 func TestHintsKeepHelpAndQuit(t *testing.T) {
-	k := DefaultKeyMap()
+	k := keys.DefaultKeyMap()
 	for _, w := range []int{24, 40, 60, 80, 100, 120, 200} {
 		h := help.New()
 		h.Width = w
@@ -36,7 +37,7 @@ func TestHintsKeepHelpAndQuit(t *testing.T) {
 func TestTimelineUsesTheWidth(t *testing.T) {
 	for _, c := range []struct{ w, cell int }{{80, 3}, {120, 4}, {200, 9}, {400, 12}} {
 		m := open(t, fileConfig("../testdata/demo-evidence/run.jsonl"), c.w, 40)
-		if got := m.timeline.cellWidth(); got != c.cell {
+		if got := m.timeline.CellWidth(); got != c.cell {
 			t.Errorf("%d wide: cells %d columns, want %d", c.w, got, c.cell)
 		}
 		if v := m.timeline.View(); !strings.Contains(v, "▲ here × evicted ≠ differs │ run") && c.w >= 120 {

@@ -70,14 +70,14 @@ func TestHostileContentNeverReachesTheTerminal(t *testing.T) {
 		check := func(where string) {
 			safeView(t, where+" root", m.View(), w)
 			safeView(t, where+" header", m.header.View(), w)
-			safeView(t, where+" turns", m.list.View(), m.list.width)
+			safeView(t, where+" turns", m.list.View(), m.list.Width)
 			safeView(t, where+" detail", m.detail.View(), m.detail.width)
 			safeView(t, where+" detail title", m.detail.title(), 1<<20)
 			safeView(t, where+" policy bar", m.bar.View(), w)
 			seen += m.View() + m.detail.vp.View()
 		}
-		for call := 0; call < m.s.calls(); call++ {
-			for turn := 0; turn < len(m.list.rows()); turn++ {
+		for call := 0; call < m.s.Calls(); call++ {
+			for turn := 0; turn < len(listRows(m)); turn++ {
 				check("call " + itoa(call+1) + " turn " + itoa(turn+1))
 				m = press(m, "down")
 			}

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
@@ -30,14 +32,14 @@ func TestJudgePassWalksAsTheBookDoes(t *testing.T) {
 		p := v.Agent.Recorded
 		p.KeepRecentTurns = 1
 		for _, r := range []*window.Replay{v.Recorded(), v.Replay(p, nil)} {
-			want, _ := judgeUntil(provenance.New(rec, r), len(r.Calls), nil)
+			want, _ := session.JudgeUntil(provenance.New(rec, r), len(r.Calls), nil)
 			w := provenance.Walk(rec, r)
-			got, _ := judgeUntil(w, len(r.Calls), nil)
+			got, _ := session.JudgeUntil(w, len(r.Calls), nil)
 			w.Stop()
-			if !reflect.DeepEqual(got.flags, want.flags) || !reflect.DeepEqual(got.counts, want.counts) || !sameUsed(got.used, want.used) {
+			if !reflect.DeepEqual(got.Flags, want.Flags) || !reflect.DeepEqual(got.Counts, want.Counts) || !sameUsed(got.Used, want.Used) {
 				t.Errorf("%s under %s: the walk's judgement differs from the book's", path, r.Policy)
 			}
-			for _, f := range want.flags {
+			for _, f := range want.Flags {
 				if f {
 					flagged++
 				}

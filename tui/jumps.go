@@ -32,7 +32,7 @@ func (m Model) jumps() []jump {
 			return v.Notice != nil || v.Frame != nil
 		}},
 		{k.NextFlagged, k.PrevFlagged, m.flaggedWhat(), func(_ *window.Replay, i int) bool {
-			return m.s.flagged(i, m.xArgs)
+			return m.s.Flagged(i, m.xArgs)
 		}},
 	}
 }
@@ -40,7 +40,7 @@ func (m Model) jumps() []jump {
 // jumpKey goes to the call a jump key asks for; ok is false when msg is
 // no jump key.
 func (m Model) jumpKey(msg tea.KeyMsg) (Model, bool) {
-	rp := m.s.replay
+	rp := m.s.Replay
 	for _, j := range m.jumps() {
 		d := 0
 		switch {
@@ -51,7 +51,7 @@ func (m Model) jumpKey(msg tea.KeyMsg) (Model, bool) {
 		default:
 			continue
 		}
-		for i := m.s.call + d; i >= 0 && i < len(rp.Calls); i += d {
+		for i := m.s.Call + d; i >= 0 && i < len(rp.Calls); i += d {
 			if j.is(rp, i) {
 				m.goTo(i)
 				return m, true

@@ -6,6 +6,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/header"
+	"github.com/afinspect/inspect/tui/components/textpane"
+	"github.com/afinspect/inspect/tui/components/timeline"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // The root model's layout: where each component goes on the screen,
@@ -17,11 +22,11 @@ func (m Model) showTimeline() bool {
 	if m.overlay == advisorOverlay && m.height < 32 {
 		return false // a small terminal gives its lines to the advisor's chart and table
 	}
-	return m.s != nil && m.s.calls() > 0 && m.height >= 20
+	return m.s != nil && m.s.Calls() > 0 && m.height >= 20
 }
 
 // timelineTop is the screen line the timeline starts on.
-func (m Model) timelineTop() int { return headerHeight }
+func (m Model) timelineTop() int { return header.Height }
 
 // paneTop is the screen line the panes' frames start on.
 func (m Model) paneTop() int {
@@ -31,9 +36,9 @@ func (m Model) paneTop() int {
 // requestTop is the screen line of the request line (request.go).
 func (m Model) requestTop() int {
 	if m.showTimeline() {
-		return headerHeight + timelineHeight
+		return header.Height + timeline.Height
 	}
-	return headerHeight
+	return header.Height
 }
 
 func boolInt(b bool) int {
@@ -45,16 +50,16 @@ func boolInt(b bool) int {
 
 // paneHeight is the height of the panes, frames included.
 func (m Model) paneHeight() int {
-	return max(0, m.height-m.paneTop()-m.bar.height()-1)
+	return max(0, m.height-m.paneTop()-m.bar.Height()-1)
 }
 
 // layout sizes every component for the terminal.
 func (m *Model) layout() {
 	w := m.width
-	m.header.SetSize(w, headerHeight)
+	m.header.SetSize(w, header.Height)
 	m.bar.SetSize(w, 0)
 	m.help.Width = w
-	m.timeline.SetSize(w, timelineHeight)
+	m.timeline.SetSize(w, timeline.Height)
 	m.search.SetSize(w, 1)
 	paneH := m.paneHeight()
 	w -= m.convColumn() // the conversations' column takes the left, when shown
@@ -81,13 +86,15 @@ func (m *Model) layout() {
 	case responseOverlay:
 		m.resp.SetSize(ow, oh)
 	}
-	m.bar.spin = m.spin.View()
-	m.header.loading = ""
+	m.bar.Spin = m.spin.View()
+	loading, stream := "", ""
 	if m.s == nil {
-		m.header.loading = m.spin.View()
+		loading = m.spin.View()
 	}
-	m.header.stream = m.stream
-	m.header.note = m.fileNote()
+	if m.stream != nil {
+		stream = m.stream.line(m.st)
+	}
+	m.header.SetStatus(loading, stream, m.fileNote())
 }
 
 func (m Model) View() string {
@@ -106,8 +113,8 @@ func (m Model) View() string {
 	// screen it had to change is cut to the terminal again (a
 	// placeholder is wider than the character it stands for).
 	s := m.screen()
-	if f := m.st.palette().Frame(s); f != s {
-		s = lines(f, m.width, m.height)
+	if f := m.st.Palette().Frame(s); f != s {
+		s = present.Lines(f, m.width, m.height)
 	}
 	return m.drawn(s)
 }
@@ -120,7 +127,7 @@ func (m Model) screen() string {
 	for i, p := range ps {
 		out[i] = part(p.text, p.lines)
 	}
-	return lines(strings.Join(out, "\n"), m.width, m.height)
+	return present.Lines(strings.Join(out, "\n"), m.width, m.height)
 }
 
 // screenPart is what one component drew and the lines it is given.
@@ -137,9 +144,9 @@ func (m Model) parts() []screenPart {
 			ps = append(ps, screenPart{s, n})
 		}
 	}
-	add(m.header.View(), headerHeight)
+	add(m.header.View(), header.Height)
 	if m.showTimeline() {
-		add(m.timeline.View(), timelineHeight)
+		add(m.timeline.View(), timeline.Height)
 	}
 	if m.showRequest() {
 		add(requestLine(m.s, m.st, m.width), requestHeight)
@@ -147,7 +154,7 @@ func (m Model) parts() []screenPart {
 	h := m.paneHeight()
 	add(m.panes(h), h)
 	if m.s != nil {
-		add(m.bar.View(), m.bar.height())
+		add(m.bar.View(), m.bar.Height())
 	}
 	add(m.footer(), 1)
 	return ps
@@ -175,42 +182,42 @@ func (m Model) panes(h int) string {
 	w := m.width
 	switch {
 	case m.s == nil:
-		return lines("", w, h)
+		return present.Lines("", w, h)
 	case m.overlay == helpOverlay:
-		return box(m.st, "Keys (?, q or esc closes; G the end)"+moreMark(m.keyhelp), m.keyhelp.View(), w, h, true)
+		return common.Box(m.st, "Keys (?, q or esc closes; G the end)"+moreMark(m.keyhelp), m.keyhelp.View(), w, h, true)
 	case m.overlay == problemsOverlay:
-		return box(m.st, "Problems (!, q or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
+		return common.Box(m.st, "Problems (!, q or esc closes)"+moreMark(m.problems), m.problems.View(), w, h, true)
 	case m.overlay == transcriptOverlay:
-		return box(m.st, m.trans.title(m.s), m.trans.View(), w, h, true)
+		return common.Box(m.st, m.trans.Title(m.s), m.trans.View(), w, h, true)
 	case m.overlay == recordedOverlay:
-		return box(m.st, "Recorded window beside the replay (←/→ call, W, q or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
+		return common.Box(m.st, "Recorded window beside the replay (←/→ call, W, q or esc closes)"+moreMark(m.recWin), m.recWin.View(), w, h, true)
 	case m.overlay == changedOverlay:
-		return box(m.st, "What changed since the previous call (←/→ call, u, q or esc closes)"+moreMark(m.sinceWin), m.sinceWin.View(), w, h, true)
+		return common.Box(m.st, "What changed since the previous call (←/→ call, u, q or esc closes)"+moreMark(m.sinceWin), m.sinceWin.View(), w, h, true)
 	case m.overlay == pickerOverlay:
 		more := ""
 		if m.picker.more() {
 			more = " · ↓ more"
 		}
-		return box(m.st, "Agents, conversations and runs (↑/↓ g/G choose, → its runs, / filter, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
+		return common.Box(m.st, "Agents, conversations and runs (↑/↓ g/G choose, → its runs, / filter, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
 	case m.overlay == advisorOverlay:
-		return box(m.st, m.adv.title(), m.adv.View(), w, h, true)
+		return common.Box(m.st, m.adv.title(), m.adv.View(), w, h, true)
 	case m.overlay == responseOverlay:
-		return box(m.st, "Response of call "+itoa(m.s.call+1)+" — its values and why (i, q or esc closes; knobs replay)"+moreMark(m.resp), m.resp.View(), w, h, true)
+		return common.Box(m.st, "Response of call "+itoa(m.s.Call+1)+" — its values and why (i, q or esc closes; knobs replay)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}
-	listW := m.list.width + 2
+	listW := m.list.Width + 2
 	cw := m.convColumn()
-	left := box(m.st, m.list.title(), m.list.View(), listW, h, m.list.focused)
-	right := box(m.st, m.detail.title(), m.detail.View(), w-cw-listW, h, m.detail.focused)
+	left := common.Box(m.st, m.list.Title(), m.list.View(), listW, h, m.list.Focused)
+	right := common.Box(m.st, m.detail.title(), m.detail.View(), w-cw-listW, h, m.detail.focused)
 	panes := joinColumns(left, right)
 	if cw > 0 {
-		col := box(m.st, "Conversations (w)", convColumnText(m.s.views, m.st, cw-2, h-2), cw, h, false)
+		col := common.Box(m.st, "Conversations (w)", convColumnText(m.s.Views, m.st, cw-2, h-2), cw, h, false)
 		panes = joinColumns(col, panes)
 	}
 	return panes
 }
 
-func moreMark(p *textPane) string {
-	if p.more() {
+func moreMark(p *textpane.TextPane) string {
+	if p.More() {
 		return " · ↓ more"
 	}
 	return ""
@@ -220,13 +227,13 @@ func moreMark(p *textPane) string {
 func (m Model) footer() string {
 	if m.prompt {
 		p := m.st.Title.Render(m.promptText()) + m.digits + "▏  "
-		return p + m.help.ShortHelpView(m.keys.promptHelp())
+		return p + m.help.ShortHelpView(m.keys.PromptHelp())
 	}
 	if m.flash != "" {
 		// an answer to a key names tools, ids and values of the recording
 		return m.st.Unknown.Render(termtext.Line(m.flash))
 	}
-	if m.search.active() {
+	if m.search.Active() {
 		return m.search.View()
 	}
 	if m.mouseOff {

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/components/header"
 )
 
 // Marks, as in vim and lnav: m and a letter marks the call on screen,
@@ -52,16 +53,16 @@ func (m Model) markKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	r := msg.Runes[0]
 	if wait == settingMark {
-		c := m.s.current()
+		c := m.s.Current()
 		if c == nil {
 			m.flash = "no call on screen to mark"
 			return m, nil
 		}
-		where := fmt.Sprintf("call %d", m.s.call+1)
-		if m.s.fileNumbers() {
+		where := fmt.Sprintf("call %d", m.s.Call+1)
+		if m.s.FileNumbers() {
 			where += fmt.Sprintf(" (file call %d)", c.Call.Number)
 		}
-		if l := m.s.views.label(-1); l != "" {
+		if l := header.ViewsLabel(m.s.Views, -1); l != "" {
 			where += " of " + l
 		}
 		m.marks.at[r] = markedCall{fileCall: c.Call.Number, where: where}

@@ -19,16 +19,16 @@ func TestMarksGoBack(t *testing.T) {
 		t.Fatalf("after mb: %q", m.flash)
 	}
 	m = press(m, "g", "'", "b")
-	if m.s.call != 5 {
-		t.Errorf("'b from call 1 went to call %d, want 6", m.s.call+1)
+	if m.s.Call != 5 {
+		t.Errorf("'b from call 1 went to call %d, want 6", m.s.Call+1)
 	}
 	m = press(m, "w", "k", "enter")
-	if m.s.view.Number == 2 {
+	if m.s.View.Number == 2 {
 		t.Fatal("still on conversation 2")
 	}
 	m = press(m, "'", "b")
-	if m.s.view.Number != 2 || m.s.call != 5 {
-		t.Errorf("'b from conversation %d went to conversation %d call %d, want 2, 6", 1, m.s.view.Number, m.s.call+1)
+	if m.s.View.Number != 2 || m.s.Call != 5 {
+		t.Errorf("'b from conversation %d went to conversation %d call %d, want 2, 6", 1, m.s.View.Number, m.s.Call+1)
 	}
 	m = press(m, "?")
 	if !strings.Contains(m.screen(), "'b  call 6 (file call 11) of billing") {
@@ -40,7 +40,7 @@ func TestMarksGoBack(t *testing.T) {
 	}
 	// a key that names no mark is not taken as a command
 	m = press(m, "m", "]")
-	if m.s.moved() {
+	if m.s.Moved() {
 		t.Error("] after m moved a knob")
 	}
 }
@@ -60,7 +60,7 @@ func TestEditorGetsTheTurnReadOnly(t *testing.T) {
 	t.Setenv("VISUAL", "'"+fake+"'")
 	t.Setenv("EDITOR", "false")
 	m := open(t, fileConfig(s01), 120, 40)
-	r := m.list.selected()
+	r := m.list.Selected()
 	if r == nil {
 		t.Fatal("no turn selected")
 	}

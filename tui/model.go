@@ -5,45 +5,71 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/header"
+	"github.com/afinspect/inspect/tui/components/policybar"
+	"github.com/afinspect/inspect/tui/components/search"
+	"github.com/afinspect/inspect/tui/components/textpane"
+	"github.com/afinspect/inspect/tui/components/timeline"
+	"github.com/afinspect/inspect/tui/components/transcript"
+	"github.com/afinspect/inspect/tui/components/turnlist"
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/theme"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
+var (
+	_ common.Component = (*header.Header)(nil)
+	_ common.Component = (*turnlist.TurnList)(nil)
+	_ common.Component = (*detailPane)(nil)
+	_ common.Component = (*policybar.PolicyBar)(nil)
+	_ common.Component = (*textpane.TextPane)(nil)
+	_ common.Component = (*timeline.Timeline)(nil)
+	_ common.Component = (*search.Search)(nil)
+	_ common.Component = (*transcript.Transcript)(nil)
+)
+
 // Model is the root of the program: it owns the session, routes keys to
 // the components, and lays them out.
 type Model struct {
 	cfg  Config
-	st   *Styles
-	keys KeyMap
-	s    *session // nil until the recording is loaded
+	st   *theme.Styles
+	keys keys.KeyMap
+	// c is what every component is given: the style sheet, the keys and
+	// the session, one for all (loaded changes its session)
+	c *common.Common
+	s *session.Session // nil until the recording is loaded
 	// lastKnob is the last knob moved (NoKnob before any): moved again,
 	// its policy is the one replayed ahead first (replays.go)
-	lastKnob Knob
+	lastKnob session.Knob
 	// lastInput is when the user last pressed a key or used the mouse
 	lastInput time.Time
 
-	header   *header
-	timeline *timeline
-	search   *search
-	trans    *transcript // the v overlay
-	list     *turnList
+	header   *header.Header
+	timeline *timeline.Timeline
+	search   *search.Search
+	trans    *transcript.Transcript // the v overlay
+	list     *turnlist.TurnList
 	detail   *detailPane
-	bar      *policyBar
-	problems *textPane   // the ! overlay
-	keyhelp  *textPane   // the ? overlay
-	resp     *textPane   // the i overlay: the response and its values
-	picker   *pickerPane // the w overlay: agents, conversations, runs
-	recWin   *textPane   // the W overlay: the recorded window beside the replay
-	sinceWin *textPane   // the u overlay: what changed since the previous call
+	bar      *policybar.PolicyBar
+	problems *textpane.TextPane // the ! overlay
+	keyhelp  *textpane.TextPane // the ? overlay
+	resp     *textpane.TextPane // the i overlay: the response and its values
+	picker   *pickerPane        // the w overlay: agents, conversations, runs
+	recWin   *textpane.TextPane // the W overlay: the recorded window beside the replay
+	sinceWin *textpane.TextPane // the u overlay: what changed since the previous call
 
 	adv *advisorPane // the P overlay: the policy advisor
 
 	// sugs holds the answers of the "what would have kept it" search;
 	// sugAsked, by call, the replay generation each was asked for
-	sugs     *suggestions
+	sugs     *session.Suggestions
 	sugAsked map[int]int
 	// applyOnAnswer (when applyPending) is the call whose suggestion K asked for before
 	// the search had answered: it is applied when the answer comes
@@ -81,34 +107,35 @@ type Model struct {
 // New is the root model for cfg; nothing is loaded until Init's command
 // runs.
 func New(cfg Config) Model {
-	st, keys := DefaultStyles(), DefaultKeyMap()
+	st, keys := theme.DefaultStyles(), keys.DefaultKeyMap()
 	if cfg.Keys != nil {
 		keys = *cfg.Keys
 	}
+	c := &common.Common{Styles: st, Keys: keys}
 	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
 	m := Model{
-		cfg: cfg, st: st, keys: keys, frame: &lastFrame{},
-		header:   newHeader(st, keys, cfg.Name),
-		timeline: newTimeline(st, keys),
-		search:   newSearch(st, keys),
-		trans:    newTranscript(st, keys),
-		list:     newTurnList(st, keys),
+		cfg: cfg, st: st, keys: keys, c: c, frame: &lastFrame{},
+		header:   header.New(c, cfg.Name),
+		timeline: timeline.New(c),
+		search:   search.New(c),
+		trans:    transcript.New(c),
+		list:     turnlist.New(c),
 		detail:   newDetailPane(st, keys),
-		bar:      newPolicyBar(st, keys),
+		bar:      policybar.New(c),
 		help:     newHelp(st),
 		spin:     sp,
 	}
 	m.watch.follow = cfg.Follow
 	m.marks = &marks{at: map[rune]markedCall{}}
 	mk := m.marks
-	m.keyhelp = newTextPane(keys, func(w int) string { return helpText(m.help, st, keys, w, mk) })
-	m.problems = newTextPane(keys, func(int) string { return "" })
-	m.resp = newTextPane(keys, func(int) string { return "" })
+	m.keyhelp = textpane.New(c, func(w int) string { return helpText(m.help, st, keys, w, mk) })
+	m.problems = textpane.New(c, func(int) string { return "" })
+	m.resp = textpane.New(c, func(int) string { return "" })
 	m.picker = &pickerPane{st: st}
-	m.recWin = newTextPane(keys, func(int) string { return "" })
-	m.sinceWin = newTextPane(keys, func(int) string { return "" })
+	m.recWin = textpane.New(c, func(int) string { return "" })
+	m.sinceWin = textpane.New(c, func(int) string { return "" })
 	m.adv = newAdvisorPane(st, keys)
-	m.sugs, m.sugAsked = &suggestions{}, map[int]int{}
+	m.sugs, m.sugAsked = &session.Suggestions{}, map[int]int{}
 	return m
 }
 
@@ -117,19 +144,19 @@ func (m Model) Init() tea.Cmd {
 		open := m.cfg.Open
 		return tea.Batch(func() tea.Msg { return streamOpenedMsg{open()} }, m.spin.Tick)
 	}
-	return tea.Batch(loadCmd(m.cfg), m.spin.Tick)
+	return tea.Batch(session.LoadCmd(m.cfg.source()), m.spin.Tick)
 }
 
 // streamOpenedMsg is sent by Init's command once Config.Open has started
 // reading.
-type streamOpenedMsg struct{ src *Stream }
+type streamOpenedMsg struct{ src *session.Stream }
 
 // mine is the policy the user set, when they moved a knob; nil otherwise.
 func (m Model) mine() *model.Policy {
-	if m.s == nil || !m.s.moved() {
+	if m.s == nil || !m.s.Moved() {
 		return nil
 	}
-	p := m.s.policy
+	p := m.s.Policy
 	return &p
 }
 
@@ -140,7 +167,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case spinner.TickMsg:
-		if m.s != nil && !m.s.replaying {
+		if m.s != nil && !m.s.Replaying {
 			return m, nil // nothing to wait for: let the ticks stop
 		}
 		m.spin, cmd = m.spin.Update(msg)
@@ -151,85 +178,85 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.stream != nil {
 			cmd = m.stream.tick(m.cfg, m.mine())
 		}
-	case partialMsg:
+	case session.PartialMsg:
 		if m.stream == nil {
 			return m, nil // the whole recording is already on screen
 		}
-		m.stream.partialBack(msg.calls, msg.study)
-		m, cmd = m.adopt(msg.loadedMsg)
+		m.stream.partialBack(msg.Calls, msg.Study)
+		m, cmd = m.adopt(msg.LoadedMsg)
 		cmd = tea.Batch(cmd, m.stream.finalNow(m.cfg, m.mine())) // the load may have ended meanwhile
-	case loadedMsg:
-		if msg.err != nil {
-			m.err = msg.err
-			m.header.err = msg.err
+	case session.LoadedMsg:
+		if msg.Err != nil {
+			m.err = msg.Err
+			m.header.Failed(msg.Err)
 			return m, tea.Quit
 		}
-		var src *Stream
+		var src *session.Stream
 		if m.stream != nil {
 			src = m.stream.src
 		}
 		m.stream = nil
 		m, cmd = m.adopt(msg)
 		cmd = tea.Batch(cmd, m.startWatching(src))
-	case fileLookMsg:
+	case session.FileLookMsg:
 		m, cmd = m.looked(msg)
-	case reloadedMsg:
+	case session.ReloadedMsg:
 		m, cmd = m.reloaded(msg)
 	case renderedMsg:
 		m.detail.rendered(msg)
-	case replayedMsg:
-		if m.s == nil || m.s.view != msg.view {
+	case session.ReplayedMsg:
+		if m.s == nil || m.s.View != msg.View {
 			return m, nil // another conversation is on screen
 		}
-		m.s.dirty = true
-		if msg.replay == nil {
+		m.s.Dirty = true
+		if msg.Replay == nil {
 			return m, nil // given up for a newer key's
 		}
-		if msg.gen != m.gen {
-			m.s.remember(madeReplay{policy: msg.policy, replay: msg.replay, cells: msg.cells}) // set, and left at once: held for a way back
-			return m, nil                                                                      // a later change is on its way
+		if msg.Gen != m.gen {
+			m.s.Remember(session.MadeReplay{Policy: msg.Policy, Replay: msg.Replay, Cells: msg.Cells}) // set, and left at once: held for a way back
+			return m, nil                                                                              // a later change is on its way
 		}
-		m, cmd = m.show(madeReplay{policy: msg.policy, replay: msg.replay, cells: msg.cells})
-	case diffedMsg:
+		m, cmd = m.show(session.MadeReplay{Policy: msg.Policy, Replay: msg.Replay, Cells: msg.Cells})
+	case session.DiffedMsg:
 		if m.s != nil {
-			m.s.diffed(msg.replay, msg.diff)
+			m.s.Diffed(msg.Replay, msg.Diff)
 		}
-	case aheadMsg:
+	case session.AheadMsg:
 		m, cmd = m.aheadBack(msg)
-	case idleMsg:
+	case session.IdleMsg:
 		cmd = m.idle()
-	case collectedMsg:
-	case bookMsg:
+	case session.CollectedMsg:
+	case session.BookMsg:
 		if m.s != nil {
-			m.s.booked(msg.replay, msg.book)
-			m.s.dirty = true
+			m.s.Booked(msg.Replay, msg.Book)
+			m.s.Dirty = true
 		}
-		if m.s == nil || m.s.replay != msg.replay {
+		if m.s == nil || m.s.Replay != msg.Replay {
 			return m, nil // another replay is on screen
 		}
-		m.s.book = msg.book
+		m.s.Book = msg.Book
 		m.syncDetail()
 		cmd = m.responseFollows()
-	case suggestedMsg:
+	case session.SuggestedMsg:
 		m.suggested(msg)
-		if m.applyPending && m.applyOnAnswer == msg.call && msg.gen == m.gen && m.s != nil && m.s.call == msg.call {
+		if m.applyPending && m.applyOnAnswer == msg.Call && msg.Gen == m.gen && m.s != nil && m.s.Call == msg.Call {
 			m.applyPending = false
 			m, cmd = m.applySuggestion()
 		}
-	case judgeSoonMsg:
+	case session.JudgeSoonMsg:
 		if m.s != nil {
-			m.s.judgeTick = false // the tail below starts the judge pass, if still wanted
+			m.s.JudgeTick = false // the tail below starts the judge pass, if still wanted
 		}
-	case evidenceMsg:
-		m.s.evidenced(msg)
-		if m.s != nil && m.s.book == msg.book {
-			m.s.dirty = true
+	case session.EvidenceMsg:
+		m.s.Evidenced(msg)
+		if m.s != nil && m.s.Book == msg.Book {
+			m.s.Dirty = true
 			m.syncDetail()
 			cmd = m.responseFollows()
 		}
-	case judgedMsg:
-		m.s.judged(msg)
-		m.s.dirty = true
+	case session.JudgedMsg:
+		m.s.Judged(msg)
+		m.s.Dirty = true
 		m.syncDetail() // a tool turn's strip marks the calls that used it
 	case viewMsg:
 		m = m.viewed(msg)
@@ -240,10 +267,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		m.lastInput = time.Now()
 		m, cmd = m.keys1by1(msg)
-	case searchedMsg:
+	case search.Msg:
 		m = m.searched(msg)
-	case transcriptMsg:
-		m.trans.rendered(msg)
+	case transcript.Msg:
+		m.trans.Rendered(msg)
 	case pagerFileMsg:
 		switch {
 		case msg.err != nil && msg.path != "":
@@ -281,18 +308,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// the whole-run evidence pass waits for the whole run: a partial
 	// load's would be thrown away, and would compete with the decoders
 	if m.stream == nil {
-		m.s.dropJudges()
+		m.s.DropJudges()
 		if m.s != nil {
-			m.s.growing = m.watch.follow
+			m.s.Growing = m.watch.follow
 		}
-		if job := m.s.judgeJob(); job != nil {
+		if job := m.s.JudgeJob(); job != nil {
 			cmd = tea.Batch(cmd, job)
 		}
 	}
-	if m.s != nil && m.list.onResponse() && !m.s.replaying {
+	if m.s != nil && m.list.OnResponse() && !m.s.Replaying {
 		cmd = tea.Batch(cmd, m.askSuggestions()) // the response row shows the suggestions
 	}
-	cmd = tea.Batch(cmd, m.s.evidenceJob())
+	cmd = tea.Batch(cmd, m.s.EvidenceJob())
 	cmd = tea.Batch(cmd, m.advisorFollows())
 	return m, tea.Batch(cmd, m.idleWork())
 }
@@ -316,51 +343,51 @@ func (m Model) keys1by1(msg tea.KeyMsg) (Model, tea.Cmd) {
 // adopt puts a freshly prepared recording on screen — the first, a larger
 // part of a stream, or the whole of it — keeping the call and the turn
 // the user was on, and the policy they set.
-func (m Model) adopt(msg loadedMsg) (Model, tea.Cmd) {
+func (m Model) adopt(msg session.LoadedMsg) (Model, tea.Cmd) {
 	old := m.s
-	s := newSession(m.cfg.Name, msg)
+	s := session.New(m.cfg.Name, msg)
 	if old == nil {
 		m.loaded(s)
 		return m, nil
 	}
-	k := m.list.selectedKey()
-	s.call = min(old.call, max(0, s.calls()-1))
-	s.lastPins = old.lastPins
-	s.refresh()
+	k := m.list.SelectedKey()
+	s.Call = min(old.Call, max(0, s.Calls()-1))
+	s.LastPins = old.LastPins
+	s.Refresh()
 	m.loaded(s)
-	m.list.reselect(k)
+	m.list.Reselect(k)
 	m.syncDetail()
-	if old.moved() && s.policy != old.policy {
+	if old.Moved() && s.Policy != old.Policy {
 		// the user moved a knob after this was prepared: replay theirs
-		s.policy = old.policy
+		s.Policy = old.Policy
 		return m.replan()
 	}
 	return m, nil
 }
 
 // loaded hands the session to every component.
-func (m *Model) loaded(s *session) {
+func (m *Model) loaded(s *session.Session) {
 	if m.s != nil && m.s != s {
-		m.s.giveUpAll()
+		m.s.GiveUpAll()
 	}
-	m.s = s
-	m.header.s, m.list.s, m.detail.s, m.bar.s, m.timeline.s, m.search.s = s, s, s, s, s, s
+	m.s, m.c.Session = s, s
+	m.detail.s = s
 	st := m.st
-	m.problems.text = func(w int) string { return problemsText(s, st, w) }
+	m.problems.Text = func(w int) string { return problemsText(s, st, w) }
 	m.selectValue(m.respSel)
 	sugs, adv := m.sugs, m.adv
 	m.detail.respText = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), -1, w) }
 	m.detail.reqText = func(w int) (string, []int) { return requestText(s, st, w) }
-	m.list.land()
-	m.problems.refresh()
+	m.list.Land()
+	m.problems.Refresh()
 	m.syncDetail()
 }
 
 // withAdvice is the suggestions with the advisor's keeps-everything
 // pick for the agent on screen, when it has one.
-func withAdvice(sugs *suggestions, adv *advisorPane, s *session) suggestions {
+func withAdvice(sugs *session.Suggestions, adv *advisorPane, s *session.Session) session.Suggestions {
 	sg := *sugs
-	sg.keepsAll = adv.keepsAllFor(s)
+	sg.KeepsAll = adv.keepsAllFor(s)
 	return sg
 }
 
@@ -369,17 +396,17 @@ func withAdvice(sugs *suggestions, adv *advisorPane, s *session) suggestions {
 func (m *Model) selectValue(i int) {
 	m.respSel = i
 	s, st, sugs, adv := m.s, m.st, m.sugs, m.adv
-	m.resp.text = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), i, w) }
+	m.resp.Text = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), i, w) }
 }
 
 // reread follows a new replay of the same call: the turn the user chose
 // stays selected when it is still there; the detail and problems are
 // brought up to date.
 func (m *Model) reread() {
-	k := m.list.selectedKey()
-	m.s.refresh()
-	m.list.reselect(k)
-	m.problems.refresh()
+	k := m.list.SelectedKey()
+	m.s.Refresh()
+	m.list.Reselect(k)
+	m.problems.Refresh()
 	m.syncDetail()
 }
 
@@ -389,16 +416,16 @@ func (m *Model) syncDetail() {
 		m.detail.showRequest()
 		return
 	}
-	if m.list.onResponse() {
+	if m.list.OnResponse() {
 		m.detail.showResponse()
 		return
 	}
-	if f, ok := m.list.selectedFold(); ok {
+	if f, ok := m.list.SelectedFold(); ok {
 		m.detail.showNote(fmt.Sprintf("%d turns that left at calls %d–%d, folded so the list stays short. enter opens them; z hides every gone turn.",
-			f.n, m.s.rows.At(f.row).LeftAt+1, lastLeft(m.s.rows, f.row, f.n)+1))
+			f.N, m.s.Rows.At(f.Row).LeftAt+1, turnlist.LastLeft(m.s.Rows, f.Row, f.N)+1))
 		return
 	}
-	m.detail.show(m.list.selected())
+	m.detail.show(m.list.Selected())
 }
 
 // spinSoon starts the spinner at its second frame: the first shows with
@@ -419,20 +446,20 @@ var spinStart = time.Second / 10
 // key gives from this one, are let go.
 func (m Model) replan() (Model, tea.Cmd) {
 	m.gen++
-	m.s.giveUp()
+	m.s.GiveUp()
 	defer m.letGoAhead() // once the one for this policy, if any, is held
-	if !m.s.changed() {
-		m.s.replay, m.s.replaying, m.s.book = m.s.recorded, false, m.s.recordedBook
+	if !m.s.Changed() {
+		m.s.Replay, m.s.Replaying, m.s.Book = m.s.Recorded, false, m.s.RecordedBook
 		m.reread()
 		return m, m.responseFollows()
 	}
-	if k := m.s.madeFor(m.s.policy); k != nil {
+	if k := m.s.MadeFor(m.s.Policy); k != nil {
 		return m.show(*k) // held since the user set it, or replayed ahead
 	}
-	m.s.replaying, m.hold = true, true
-	if m.s.aheadFor != nil && *m.s.aheadFor == m.s.policy {
+	m.s.Replaying, m.hold = true, true
+	if m.s.AheadFor != nil && *m.s.AheadFor == m.s.Policy {
 		return m, m.spinSoon() // its replay is under way ahead (aheadBack shows it)
 	}
-	m.s.quitReplay = &atomic.Bool{}
-	return m, tea.Batch(replayCmd(m.gen, m.s.view, m.s.policy, m.timeline.cells(), m.s.quitReplay), m.spinSoon())
+	m.s.QuitReplay = &atomic.Bool{}
+	return m, tea.Batch(session.ReplayCmd(m.gen, m.s.View, m.s.Policy, m.timeline.Cells(), m.s.QuitReplay), m.spinSoon())
 }

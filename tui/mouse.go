@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/afinspect/inspect/tui/components/timeline"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -34,9 +35,9 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 		}
 		return m
 	}
-	if m.showTimeline() && msg.Y >= m.timelineTop() && msg.Y < m.timelineTop()+timelineHeight {
+	if m.showTimeline() && msg.Y >= m.timelineTop() && msg.Y < m.timelineTop()+timeline.Height {
 		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
-			if c, ok := m.timeline.callAt(msg.X); ok {
+			if c, ok := m.timeline.CallAt(msg.X); ok {
 				m.goTo(c)
 			}
 		}
@@ -46,7 +47,7 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 	if x < 0 {
 		return m
 	}
-	inList := x < m.list.width+2 && msg.Y > top
+	inList := x < m.list.Width+2 && msg.Y > top
 	wheel := msg.Button == tea.MouseButtonWheelUp || msg.Button == tea.MouseButtonWheelDown
 	switch {
 	case inList && wheel:
@@ -54,10 +55,10 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 		if msg.Button == tea.MouseButtonWheelUp {
 			d = -3
 		}
-		m.list.scrollBy(d)
+		m.list.ScrollBy(d)
 	case inList && msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft:
-		if m.list.clickAt(msg.Y - top - 1) {
-			m.list.focused, m.detail.focused = true, false
+		if m.list.ClickAt(msg.Y - top - 1) {
+			m.list.Focused, m.detail.focused = true, false
 			m.syncDetail()
 		}
 	case !inList:
@@ -74,20 +75,4 @@ func (m Model) mouseToggle() (Model, tea.Cmd) {
 		return m, tea.DisableMouse
 	}
 	return m, tea.EnableMouseCellMotion
-}
-
-// scrollBy moves the list's view by d lines, the cursor staying where it is.
-func (l *turnList) scrollBy(d int) {
-	l.offset = max(0, min(l.offset+d, len(l.items)-l.height))
-}
-
-// clickAt selects the item on line y of the list's view; false when
-// there is none, or it is a run separator.
-func (l *turnList) clickAt(y int) bool {
-	i := l.offset + y
-	if y < 0 || y >= l.height || i >= len(l.items) || l.items[i].kind == runItem {
-		return false
-	}
-	l.cursor, l.chosen = i, true
-	return true
 }

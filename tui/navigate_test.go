@@ -9,6 +9,11 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/internal/rungen"
+	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/timeline"
+	"github.com/afinspect/inspect/tui/components/turnlist"
+	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/theme"
 
 	"github.com/charmbracelet/bubbles/key"
 
@@ -36,10 +41,10 @@ func TestCursorLandsTheSameWhateverKey(t *testing.T) {
 			append([]string{"j", "j", "pgdown"}, repeat("l", c.call)...),
 		} {
 			m := press(open(t, fileConfig(s01), 120, 40), ks...)
-			if m.s.call != c.call {
-				t.Fatalf("%v: at call %d", ks, m.s.call+1)
+			if m.s.Call != c.call {
+				t.Fatalf("%v: at call %d", ks, m.s.Call+1)
 			}
-			r := m.list.selected()
+			r := m.list.Selected()
 			if r == nil || r.Fate != c.fate {
 				t.Fatalf("%v: cursor on %+v, want the first %s turn", ks, r, c.fate)
 			}
@@ -92,8 +97,8 @@ func TestDetailScrollKeys(t *testing.T) {
 		if mm.detail.vp.YOffset != c.y {
 			t.Errorf("%v: at line %d, want %d", c.keys, mm.detail.vp.YOffset, c.y)
 		}
-		if mm.s.call != 2 {
-			t.Errorf("%v: the call moved to %d in the focused detail", c.keys, mm.s.call+1)
+		if mm.s.Call != 2 {
+			t.Errorf("%v: the call moved to %d in the focused detail", c.keys, mm.s.Call+1)
 		}
 		want := " · lines " + itoa(c.y+1) + "–" + itoa(min(n, c.y+h)) + " of " + itoa(n)
 		if got := mm.detail.title(); !strings.HasSuffix(got, want) {
@@ -111,13 +116,13 @@ func TestMouse(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
 	// the timeline's cells start after the label; s01's 9 calls get 7
 	// columns each at 120 wide: (120 − 6 label − 1 − 42 legend) / 9
-	m = send(m, click(timelineLabel+7*7+2, m.timelineTop()+1))
-	if m.s.call != 7 {
-		t.Fatalf("a click on the 8th cell went to call %d", m.s.call+1)
+	m = send(m, click(timeline.Label+7*7+2, m.timelineTop()+1))
+	if m.s.Call != 7 {
+		t.Fatalf("a click on the 8th cell went to call %d", m.s.Call+1)
 	}
 	// a click on the list's third line selects the third turn
 	m = send(m, click(5, m.paneTop()+3))
-	if r := m.list.selected(); r == nil || r.Key != m.s.rows.At(2).Key || !m.list.chosen {
+	if r := m.list.Selected(); r == nil || r.Key != m.s.Rows.At(2).Key || !m.list.Chosen {
 		t.Errorf("a click on the third row selected %+v", r)
 	}
 	// the wheel over the detail scrolls it (t01 call 3: a long turn)
@@ -135,17 +140,6 @@ func TestMouse(t *testing.T) {
 	next, cmd = next.(Model).Update(keyMsg("M"))
 	if next.(Model).mouseOff || cmd == nil {
 		t.Error("M again did not take the mouse back")
-	}
-}
-
-func TestBlock(t *testing.T) {
-	for _, c := range []struct {
-		v, top int
-		want   rune
-	}{{0, 100, '▁'}, {1, 100, '▁'}, {12, 100, '▁'}, {13, 100, '▂'}, {50, 100, '▄'}, {99, 100, '█'}, {100, 100, '█'}, {500, 100, '█'}, {5, 0, '▁'}} {
-		if got := block(c.v, c.top); got != c.want {
-			t.Errorf("block(%d, %d) = %c, want %c", c.v, c.top, got, c.want)
-		}
 	}
 }
 
@@ -175,8 +169,8 @@ func TestJumps(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := press(open(t, fileConfig(demo), 120, 40), c.keys...)
-		if m.s.call != c.call-1 || m.flash != c.flash {
-			t.Errorf("%v: at call %d saying %q, want call %d saying %q", c.keys, m.s.call+1, m.flash, c.call, c.flash)
+		if m.s.Call != c.call-1 || m.flash != c.flash {
+			t.Errorf("%v: at call %d saying %q, want call %d saying %q", c.keys, m.s.Call+1, m.flash, c.call, c.flash)
 		}
 	}
 	// c04 (README): under summarize-oldest, run 1 folds at calls 6, 8, 9
@@ -187,57 +181,40 @@ func TestJumps(t *testing.T) {
 		keys []string
 		call int
 	}{{[]string{"c"}, 6}, {[]string{"c", "c"}, 8}, {[]string{"c", "c", "c", "c", "c"}, 12}, {[]string{"G", "C"}, 17}} {
-		if m := press(open(t, fileConfig(c04), 120, 40), c.keys...); m.s.call != c.call-1 {
-			t.Errorf("c04 %v: at call %d, want %d", c.keys, m.s.call+1, c.call)
+		if m := press(open(t, fileConfig(c04), 120, 40), c.keys...); m.s.Call != c.call-1 {
+			t.Errorf("c04 %v: at call %d, want %d", c.keys, m.s.Call+1, c.call)
 		}
 	}
-	tl := newTimeline(DefaultStyles(), DefaultKeyMap())
-	tl.s, tl.width = open(t, fileConfig(c04), 200, 40).s, 200
+	tl := timeline.New(&common.Common{Styles: theme.DefaultStyles(), Keys: keys.DefaultKeyMap(), Session: open(t, fileConfig(c04), 200, 40).s})
+	tl.SetSize(200, timeline.Height)
 	marks, legend, _ := strings.Cut(strings.Split(ansi.Strip(tl.View()), "\n")[2], " ▲ here")
 	if strings.Count(marks, "Σ") != 6 || strings.Contains(marks, "×") || !strings.Contains(legend, "Σ folded") {
 		t.Errorf("c04's timeline marks %q (legend %q), want Σ at the 6 folds, no ×, and Σ in the legend", marks, legend)
 	}
 	// a jump lands the cursor as any other key does
 	m := press(open(t, fileConfig(demo), 120, 40), "e")
-	if r := m.list.selected(); r == nil || r.Fate != window.FateEvicted {
+	if r := m.list.Selected(); r == nil || r.Fate != window.FateEvicted {
 		t.Errorf("after e the cursor is on %+v, want the evicted turn", r)
 	}
 	// with pins off, s01 differs from its record (TestExportPinsOffIsS02)
 	m = press(open(t, fileConfig(s01), 120, 40), "p", "d")
-	if m.s.current().Recorded() != window.Differs {
-		t.Errorf("d went to call %d, which does not differ", m.s.call+1)
+	if m.s.Current().Recorded() != window.Differs {
+		t.Errorf("d went to call %d, which does not differ", m.s.Call+1)
 	}
-	first := m.s.call
+	first := m.s.Call
 	m = press(m, "G", "D")
-	if m.s.current().Recorded() != window.Differs || m.s.call < first {
-		t.Errorf("D from the last call went to call %d", m.s.call+1)
-	}
-}
-
-func TestCOLORFGBG(t *testing.T) {
-	for _, c := range []struct {
-		v        string
-		dark, ok bool
-	}{
-		{"15;0", true, true}, {"0;15", false, true}, {"0;default;15", false, true},
-		{"7;8", true, true}, {"0;7", false, true}, {"", false, false}, {"15;default", false, false}, {"1;99", false, false},
-	} {
-		if dark, ok := darkFromCOLORFGBG(c.v); dark != c.dark || ok != c.ok {
-			t.Errorf("COLORFGBG=%q: dark %v ok %v, want %v %v", c.v, dark, ok, c.dark, c.ok)
-		}
-	}
-	if ApplyTheme("sepia", "") == nil {
-		t.Error("an unknown theme is accepted")
+	if m.s.Current().Recorded() != window.Differs || m.s.Call < first {
+		t.Errorf("D from the last call went to call %d", m.s.Call+1)
 	}
 }
 
 func TestTranscript(t *testing.T) {
 	// s01 call 5 (wire.json): 7 messages, the request first
 	m := press(open(t, fileConfig(s01), 120, 40), ":", "5", "enter", "v")
-	if m.overlay != transcriptOverlay || m.trans.busy || m.trans.call != 4 {
-		t.Fatalf("v: overlay %v busy %v call %d", m.overlay, m.trans.busy, m.trans.call)
+	if m.overlay != transcriptOverlay || m.trans.Busy || m.trans.Call != 4 {
+		t.Fatalf("v: overlay %v busy %v call %d", m.overlay, m.trans.Busy, m.trans.Call)
 	}
-	text := ansiFree(m.trans.raw)
+	text := ansiFree(m.trans.Raw)
 	for i := 1; i <= 7; i++ {
 		if !strings.Contains(text, "#"+itoa(i)+"\n") {
 			t.Errorf("message #%d is not in the transcript", i)
@@ -247,11 +224,11 @@ func TestTranscript(t *testing.T) {
 		t.Errorf("the transcript is not call 5's 7 messages, request first:\n%.300s", text)
 	}
 	m = press(m, "l")
-	if m.trans.call != 5 || m.overlay != transcriptOverlay {
-		t.Errorf("→ in the transcript: call %d", m.trans.call+1)
+	if m.trans.Call != 5 || m.overlay != transcriptOverlay {
+		t.Errorf("→ in the transcript: call %d", m.trans.Call+1)
 	}
 	m = press(m, "G")
-	if !m.trans.vp.AtBottom() || m.s.call != 5 {
+	if !m.trans.Vp.AtBottom() || m.s.Call != 5 {
 		t.Errorf("G in the transcript goes to its bottom, not the last call")
 	}
 	m = press(m, "v")
@@ -275,7 +252,7 @@ func TestCopyOSC52(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := m.list.selected()
+	r := m.list.Selected()
 	if r == nil || string(text) != plainText(r.Messages) || !strings.Contains(string(text), `"id":"web-9d4b27"`) {
 		t.Errorf("copied %.200q", text)
 	}
@@ -308,9 +285,9 @@ func TestPagerFile(t *testing.T) {
 	}
 }
 
-// Every key the KeyMap binds is in the full help, so none is secret.
+// Every key the keys.KeyMap binds is in the full help, so none is secret.
 func TestEveryKeyIsInTheHelp(t *testing.T) {
-	k := DefaultKeyMap()
+	k := keys.DefaultKeyMap()
 	inHelp := map[string]bool{}
 	for _, g := range k.FullHelp() {
 		for _, b := range g {
@@ -349,48 +326,48 @@ func TestFoldGoneTurns(t *testing.T) {
 	}
 	m := press(open(t, fileConfig(path), 120, 40), ":", "5", "0", "enter")
 	gone := 0
-	for _, r := range m.s.rows.Rows() {
+	for _, r := range m.s.Rows.Rows() {
 		if r.Fate == window.FateGone {
 			gone++
 		}
 	}
 	folds := 0
-	for _, it := range m.list.items {
-		if it.kind == foldItem {
+	for _, it := range m.list.Items {
+		if it.Kind == turnlist.FoldItem {
 			folds++
-			if it.n < foldMin {
-				t.Errorf("a fold of %d turns", it.n)
+			if it.N < turnlist.FoldMin {
+				t.Errorf("a fold of %d turns", it.N)
 			}
 		}
 	}
-	if gone < 20 || folds != 1 || len(m.list.items) >= m.s.rows.Len() {
-		t.Fatalf("%d gone turns, %d folds, %d items for %d rows", gone, folds, len(m.list.items), m.s.rows.Len())
+	if gone < 20 || folds != 1 || len(m.list.Items) >= m.s.Rows.Len() {
+		t.Fatalf("%d gone turns, %d folds, %d items for %d rows", gone, folds, len(m.list.Items), m.s.Rows.Len())
 	}
 	// the cursor goes up onto the fold: the detail says what it holds
-	for i := 0; i < len(m.list.items) && m.list.items[m.list.cursor].kind != foldItem; i++ {
+	for i := 0; i < len(m.list.Items) && m.list.Items[m.list.Cursor].Kind != turnlist.FoldItem; i++ {
 		m = press(m, "k")
 	}
-	if _, ok := m.list.selectedFold(); !ok || !strings.Contains(m.detail.note, "turns that left at calls") {
+	if _, ok := m.list.SelectedFold(); !ok || !strings.Contains(m.detail.note, "turns that left at calls") {
 		t.Fatalf("on the fold the detail says %q", m.detail.note)
 	}
 	m = press(m, "enter")
-	if r := m.list.selected(); r == nil || r.Fate != window.FateGone || len(m.list.rows()) != m.s.rows.Len() {
-		t.Fatalf("enter did not open the fold onto its first turn: %+v, %d of %d rows listed", r, len(m.list.rows()), m.s.rows.Len())
+	if r := m.list.Selected(); r == nil || r.Fate != window.FateGone || len(listRows(m)) != m.s.Rows.Len() {
+		t.Fatalf("enter did not open the fold onto its first turn: %+v, %d of %d rows listed", r, len(listRows(m)), m.s.Rows.Len())
 	}
 	m = press(m, "j", "enter")
-	if _, ok := m.list.selectedFold(); !ok {
+	if _, ok := m.list.SelectedFold(); !ok {
 		t.Error("enter on a turn of an opened fold does not close it onto the fold")
 	}
 	m = press(m, "z")
-	for _, it := range m.list.items {
-		if it.kind == foldItem || (it.kind == turnItem && m.s.rows.At(it.row).Fate == window.FateGone) {
+	for _, it := range m.list.Items {
+		if it.Kind == turnlist.FoldItem || (it.Kind == turnlist.TurnItem && m.s.Rows.At(it.Row).Fate == window.FateGone) {
 			t.Fatal("z leaves gone turns or folds listed")
 		}
 	}
 	// a short list does not fold
 	s := press(open(t, fileConfig(s01), 120, 40), "G")
-	for _, it := range s.list.items {
-		if it.kind == foldItem {
+	for _, it := range s.list.Items {
+		if it.Kind == turnlist.FoldItem {
 			t.Error("s01's 13 turns fit the pane, yet some are folded")
 		}
 	}
@@ -401,17 +378,17 @@ func TestRunSeparator(t *testing.T) {
 	// with a separator each, which the cursor never lands on
 	m := press(open(t, fileConfig("../testdata/s05-multi-turn/run.jsonl"), 120, 40), "G")
 	var seps []int
-	for _, it := range m.list.items {
-		if it.kind == runItem {
-			seps = append(seps, it.run)
+	for _, it := range m.list.Items {
+		if it.Kind == turnlist.RunItem {
+			seps = append(seps, it.Run)
 		}
 	}
 	if len(seps) != 2 || seps[0] != 2 || seps[1] != 3 {
 		t.Fatalf("separators for runs %v, want [2 3]", seps)
 	}
-	m = press(m, strings.Split(strings.Repeat("k", len(m.list.items)), "")...)
-	for range len(m.list.items) + 2 {
-		if m.list.items[m.list.cursor].kind == runItem {
+	m = press(m, strings.Split(strings.Repeat("k", len(m.list.Items)), "")...)
+	for range len(m.list.Items) + 2 {
+		if m.list.Items[m.list.Cursor].Kind == turnlist.RunItem {
 			t.Fatal("the cursor is on a separator")
 		}
 		m = press(m, "j")

@@ -56,15 +56,15 @@ func isQuit(cmd tea.Cmd) bool {
 // us-east-1b is in view at call 13 (its README) — and r goes back.
 func TestKnobsWorkFromResponseView(t *testing.T) {
 	m := press(open(t, fileConfig(evidenceDemo), 120, 40), "A", "i", "]", "}")
-	if m.overlay != responseOverlay || m.s.policy.KeepRecentTurns != 3 || m.s.policy.KeepLastToolResults != 3 {
-		t.Fatalf("] } in the block: overlay %v, policy %s", m.overlay, m.s.policy)
+	if m.overlay != responseOverlay || m.s.Policy.KeepRecentTurns != 3 || m.s.Policy.KeepLastToolResults != 3 {
+		t.Fatalf("] } in the block: overlay %v, policy %s", m.overlay, m.s.Policy)
 	}
 	if row := valueRow(respText(m), "us-east-1b"); row != "in-view us-east-1b text" {
 		t.Errorf("under K 3, L 3: %q", row)
 	}
 	m = press(m, "r")
-	if m.overlay != responseOverlay || m.s.changed() || valueRow(respText(m), "us-east-1b") != "left us-east-1b text" {
-		t.Errorf("r in the block: overlay %v, changed %v", m.overlay, m.s.changed())
+	if m.overlay != responseOverlay || m.s.Changed() || valueRow(respText(m), "us-east-1b") != "left us-east-1b text" {
+		t.Errorf("r in the block: overlay %v, changed %v", m.overlay, m.s.Changed())
 	}
 }
 
@@ -91,13 +91,13 @@ func TestHeaderKeepsEvidenceCountAt80x24(t *testing.T) {
 func TestHelpScrollsToEnd(t *testing.T) {
 	for _, keys := range [][]string{{"G"}, {"end"}, {"pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown", "pgdown"}} {
 		m := press(open(t, fileConfig(evidenceDemo), 80, 24), "?")
-		if !m.keyhelp.more() {
+		if !m.keyhelp.More() {
 			t.Fatal("the help fits at 80×24: nothing to scroll")
 		}
 		m = press(m, keys...)
 		v := strings.Join(strings.Fields(ansiFree(m.View())), " ")
-		if m.keyhelp.more() || !strings.Contains(v, ":f11 goes there.") || m.overlay != helpOverlay {
-			t.Errorf("%v: more %v, overlay %v\n%s", keys, m.keyhelp.more(), m.overlay, ansiFree(m.View()))
+		if m.keyhelp.More() || !strings.Contains(v, ":f11 goes there.") || m.overlay != helpOverlay {
+			t.Errorf("%v: more %v, overlay %v\n%s", keys, m.keyhelp.More(), m.overlay, ansiFree(m.View()))
 		}
 	}
 }

@@ -4,14 +4,17 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // overlay is what covers the two panes, if anything.
@@ -30,7 +33,7 @@ const (
 )
 
 // opener is the key that opened o, which closes it again, as esc does.
-func (k KeyMap) opener(o overlay) key.Binding {
+func opener(k keys.KeyMap, o overlay) key.Binding {
 	return [...]key.Binding{
 		helpOverlay:       k.Help,
 		problemsOverlay:   k.Problems,
@@ -44,7 +47,7 @@ func (k KeyMap) opener(o overlay) key.Binding {
 }
 
 // newHelp is the bubbles help model dressed in the style sheet.
-func newHelp(st *Styles) help.Model {
+func newHelp(st *theme.Styles) help.Model {
 	h := help.New()
 	h.Styles.ShortKey, h.Styles.FullKey = st.HelpKey, st.HelpKey
 	h.Styles.ShortDesc, h.Styles.FullDesc = st.HelpDesc, st.HelpDesc
@@ -53,13 +56,13 @@ func newHelp(st *Styles) help.Model {
 	return h
 }
 
-// helpText is the full help: one titled column per KeyMap group,
+// helpText is the full help: one titled column per keys.KeyMap group,
 // placed side by side while they fit in w, then on the next row.
-func helpText(h help.Model, st *Styles, keys KeyMap, w int, mk *marks) string {
+func helpText(h help.Model, st *theme.Styles, keys keys.KeyMap, w int, mk *marks) string {
 	var blocks []string
 	for i, g := range keys.FullHelp() {
 		body := h.FullHelpView([][]key.Binding{g})
-		blocks = append(blocks, st.Title.Render(helpGroups[i])+"\n"+body)
+		blocks = append(blocks, st.Title.Render(keys.HelpGroups()[i])+"\n"+body)
 	}
 	var rows []string
 	var row []string
@@ -91,94 +94,46 @@ func helpText(h help.Model, st *Styles, keys KeyMap, w int, mk *marks) string {
 	return strings.Join(rows, "\n\n") + "\n\n" + st.Dim.Render(ansi.Wrap(legend, max(1, w), "")) + "\n\n" + st.Dim.Render(ansi.Wrap(verdicts, max(1, w), ""))
 }
 
-// textPane is an overlay's body: text in a viewport that scrolls with
-// the arrows, the pages and the mouse wheel.
-type textPane struct {
-	keys          KeyMap
-	width, height int
-	vp            viewport.Model
-	text          func(w int) string // the content at width w
-}
-
-func newTextPane(keys KeyMap, text func(w int) string) *textPane {
-	vp := viewport.New(0, 0)
-	vp.MouseWheelEnabled = true
-	return &textPane{keys: keys, vp: vp, text: text}
-}
-
-func (p *textPane) Init() tea.Cmd { return nil }
-
-func (p *textPane) SetSize(w, h int) {
-	if w == p.width && h == p.height {
-		return
-	}
-	p.width, p.height = max(0, w), max(0, h)
-	p.vp.Width, p.vp.Height = p.width, p.height
-	p.refresh()
-}
-
-func (p *textPane) ShortHelp() []key.Binding {
-	return []key.Binding{p.keys.Turns, p.keys.PageDown, p.keys.Close}
-}
-func (p *textPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
-
-func (p *textPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	return p, scroll(&p.vp, &p.keys, msg, true)
-}
-
-// refresh rebuilds the text (the replay's problems change with the
-// policy) and keeps the scroll position where it can.
-func (p *textPane) refresh() {
-	y := p.vp.YOffset
-	p.vp.SetContent(p.text(max(1, p.width)))
-	p.vp.SetYOffset(y)
-}
-
-// more says whether the text runs past the bottom of the pane.
-func (p *textPane) more() bool { return !p.vp.AtBottom() }
-
-func (p *textPane) View() string { return lines(p.vp.View(), p.width, p.height) }
-
 // problemsText lists the problems report and export list — what the
 // loader could not use, what the lineage and the replay could not
 // decide — (the study's), then what the replay under the user's knobs
 // could not decide, and how the recorded policy was found.
-func problemsText(s *session, st *Styles, w int) string {
-	if s == nil || s.rec == nil {
+func problemsText(s *session.Session, st *theme.Styles, w int) string {
+	if s == nil || s.Rec == nil {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", st.Title.Render(fmt.Sprintf("In the file (%d)", s.problemCount)))
-	if len(s.problems) == 0 {
+	fmt.Fprintf(&b, "%s\n", st.Title.Render(fmt.Sprintf("In the file (%d)", s.ProblemCount)))
+	if len(s.Problems) == 0 {
 		b.WriteString(st.Dim.Render("none: every line was used") + "\n")
 	}
-	for _, pr := range s.problems {
+	for _, pr := range s.Problems {
 		where := "file"
 		if pr.Line > 0 {
 			where = fmt.Sprintf("line %d", pr.Line)
-			if file := placeFile(pr.Message, pr.Line); len(s.rec.Files) > 1 && file != "" {
+			if file := placeFile(pr.Message, pr.Line); len(s.Rec.Files) > 1 && file != "" {
 				where = termtext.Line(file) + ":" + fmt.Sprint(pr.Line) // one of several files: which
 			}
 		}
 		b.WriteString(ansi.Wrap(st.Label.Render(where+": ")+termtext.Screen(withoutPlace(pr.Message, pr.Line), st.Placeholder), w, "") + "\n")
 	}
-	if s.moved() {
-		fmt.Fprintf(&b, "\n%s\n", st.Title.Render(fmt.Sprintf("In the replay under your knobs (%d)", len(s.replay.Problems))))
-		if len(s.replay.Problems) == 0 {
+	if s.Moved() {
+		fmt.Fprintf(&b, "\n%s\n", st.Title.Render(fmt.Sprintf("In the replay under your knobs (%d)", len(s.Replay.Problems))))
+		if len(s.Replay.Problems) == 0 {
 			b.WriteString(st.Dim.Render("none") + "\n")
 		}
-		for _, pr := range s.replay.Problems {
+		for _, pr := range s.Replay.Problems {
 			b.WriteString(ansi.Wrap(termtext.Screen(pr, st.Placeholder), w, "") + "\n")
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("Whose window rules, and what the log keeps"))
-	for _, t := range libraryText(s.rec) {
+	for _, t := range present.LibraryText(s.Rec) {
 		b.WriteString(ansi.Wrap(termtext.Screen(t, st.Placeholder), w, "") + "\n")
 	}
-	a := s.agent
+	a := s.Agent
 	fmt.Fprintf(&b, "\n%s\n", st.Title.Render("How the recorded policy was found"))
 	recorded := a.Recorded.String()
-	if s.composition() {
+	if s.Composition() {
 		recorded = "none: a composition's own calls have no window strategy, hence no knobs"
 	}
 	b.WriteString(ansi.Wrap(termtext.Screen(recorded, st.Placeholder), w, "") + "\n")

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
@@ -42,7 +44,7 @@ func BenchmarkScreenParts(b *testing.B) {
 				replaying += time.Since(began)
 				cpu1 := cpuTime()
 				b.StartTimer()
-				if d, tc := screenParts(r, was, 98); d == nil || tc == nil {
+				if d, tc := session.ScreenParts(r, was, 98); d == nil || tc == nil {
 					b.Fatal("no fate diff")
 				}
 				cpu2 := cpuTime()

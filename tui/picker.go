@@ -5,11 +5,17 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/keys"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // The picker overlay (w): the file's agents, their conversations and
@@ -23,13 +29,13 @@ import (
 // viewMsg is sent by viewCmd: the conversation asked for, prepared.
 type viewMsg struct {
 	gen int
-	loadedMsg
+	session.LoadedMsg
 }
 
 // viewCmd prepares conversation number of the study on screen: its
 // agent's policy was settled with the rest of the file's.
 func viewCmd(gen int, st *study.Study, number int) tea.Cmd {
-	return func() tea.Msg { return viewMsg{gen: gen, loadedMsg: prepareView(st, number, nil)} }
+	return func() tea.Msg { return viewMsg{gen: gen, LoadedMsg: session.PrepareView(st, number, nil)} }
 }
 
 // pickerPane is the picker's body: the rows of the file's
@@ -37,8 +43,8 @@ func viewCmd(gen int, st *study.Study, number int) tea.Cmd {
 // matches), the cursor on a conversation's row or a run's, the rows from
 // top on screen.
 type pickerPane struct {
-	st            *Styles
-	vs            *views
+	st            *theme.Styles
+	vs            *session.Views
 	cursor        int // the row the cursor is on, in rows()
 	top           int // the first row on screen
 	width, height int
@@ -49,7 +55,12 @@ type pickerPane struct {
 	// the rows it matches (nil: no filter)
 	filter string
 	typing bool
-	shown  *rowIndex
+	shown  *session.RowIndex
+	// words is what the filter matches in words, of the file wordsOf
+	// (made on the first filter; a conversation of the same file picked
+	// keeps them)
+	words   *filterWords
+	wordsOf *model.Recording
 	// inRuns: → took the cursor into the runs of conversation runsOf,
 	// where ↑/↓ step them and enter opens the conversation at the run;
 	// ← takes it back out
@@ -63,11 +74,11 @@ func (p *pickerPane) SetSize(w, h int) {
 }
 
 // rows are the rows listed: the filter's, or every one.
-func (p *pickerPane) rows() *rowIndex {
+func (p *pickerPane) rows() *session.RowIndex {
 	if p.shown != nil {
 		return p.shown
 	}
-	return p.vs.pickRows()
+	return p.vs.PickRows()
 }
 
 // bodyHeight is the rows' share of the pane: the filter takes a line.
@@ -80,11 +91,11 @@ func (p *pickerPane) bodyHeight() int {
 
 // selectable says whether the cursor may stand on row r: a
 // conversation's, or inside a conversation's runs one of those.
-func (p *pickerPane) selectable(r pickRow) bool {
+func (p *pickerPane) selectable(r session.PickRow) bool {
 	if p.inRuns {
-		return r.kind == runRow && r.conv == p.runsOf
+		return r.Kind == session.RunRow && r.Conv == p.runsOf
 	}
-	return r.kind == convRow
+	return r.Kind == session.ConvRow
 }
 
 // intoRuns takes the cursor into the runs of the conversation it is on
@@ -94,10 +105,10 @@ func (p *pickerPane) intoRuns(in bool) {
 	if !ok || in == p.inRuns {
 		return
 	}
-	if in && len(p.vs.convs[r.conv].Runs) == 0 {
+	if in && len(p.vs.Convs[r.Conv].Runs) == 0 {
 		return
 	}
-	p.inRuns, p.runsOf = in, r.conv
+	p.inRuns, p.runsOf = in, r.Conv
 	p.moveTo(p.cursor, 1)
 	if !in {
 		p.moveTo(p.cursor, -1) // the conversation's row is above its runs
@@ -112,7 +123,7 @@ func (p *pickerPane) moveTo(i, dir int) {
 		p.cursor = 0
 		return
 	}
-	rows := p.rows().rows
+	rows := p.rows().Rows
 	if len(rows) == 0 {
 		p.cursor, p.top = 0, 0
 		return
@@ -142,22 +153,22 @@ func (p *pickerPane) moveToConv(i int) {
 	x := p.rows()
 	k := i // every conversation is listed, in order
 	if p.shown != nil {
-		k = slices.Index(x.order, i)
+		k = slices.Index(x.Order, i)
 	}
-	if k < 0 || k >= len(x.conv) {
+	if k < 0 || k >= len(x.Conv) {
 		p.moveTo(0, 1)
 		return
 	}
-	p.moveTo(x.conv[k], 1)
+	p.moveTo(x.Conv[k], 1)
 }
 
 // page moves the cursor by about n screens of rows.
 func (p *pickerPane) page(n float64) {
 	step := int(n * float64(max(1, p.bodyHeight()-1)))
 	if step == 0 {
-		step = sign(int(n * 2)) // half a page of one row: still a move
+		step = present.Sign(int(n * 2)) // half a page of one row: still a move
 	}
-	p.moveTo(p.cursor+step, sign(step))
+	p.moveTo(p.cursor+step, present.Sign(step))
 }
 
 // follow scrolls the view so the cursor's row is on screen, with the
@@ -168,14 +179,14 @@ func (p *pickerPane) follow() {
 		p.top = 0
 		return
 	}
-	rows := p.rows().rows
+	rows := p.rows().Rows
 	if len(rows) == 0 {
 		p.top = 0
 		return
 	}
 	p.cursor = max(0, min(p.cursor, len(rows)-1))
 	first := p.cursor
-	if first > 0 && rows[first-1].kind == agentRow {
+	if first > 0 && rows[first-1].Kind == session.AgentRow {
 		first--
 	}
 	switch {
@@ -188,36 +199,36 @@ func (p *pickerPane) follow() {
 }
 
 // at is the row under the cursor; ok is false when none is listed.
-func (p *pickerPane) at() (pickRow, bool) {
+func (p *pickerPane) at() (session.PickRow, bool) {
 	if p.vs == nil {
-		return pickRow{}, false
+		return session.PickRow{}, false
 	}
-	rows := p.rows().rows
+	rows := p.rows().Rows
 	if p.cursor < 0 || p.cursor >= len(rows) || !p.selectable(rows[p.cursor]) {
-		return pickRow{}, false
+		return session.PickRow{}, false
 	}
 	return rows[p.cursor], true
 }
 
 // more says whether rows run past the bottom of the pane.
 func (p *pickerPane) more() bool {
-	return p.vs != nil && p.top+p.bodyHeight() < len(p.rows().rows)
+	return p.vs != nil && p.top+p.bodyHeight() < len(p.rows().Rows)
 }
 
 func (p *pickerPane) View() string {
-	if p.vs == nil || len(p.vs.convs) == 0 {
-		return lines(p.st.Dim.Render("no conversation in this file: it holds no model call"), p.width, p.height)
+	if p.vs == nil || len(p.vs.Convs) == 0 {
+		return present.Lines(p.st.Dim.Render("no conversation in this file: it holds no model call"), p.width, p.height)
 	}
 	out := make([]string, 0, p.height)
 	if p.typing || p.filter != "" {
 		out = append(out, p.filterLine())
 	}
-	rows := p.rows().rows
+	rows := p.rows().Rows
 	_, ok := p.at()
 	for i := p.top; i < len(rows) && len(out) < p.height; i++ {
-		out = append(out, p.vs.pickerLine(p.st, rows[i], ok && i == p.cursor, p.mine, p.width))
+		out = append(out, pickerLine(p.vs, p.st, rows[i], ok && i == p.cursor, p.mine, p.width))
 	}
-	return lines(joinLines(out), p.width, p.height)
+	return present.Lines(joinLines(out), p.width, p.height)
 }
 
 // filterLine is the filter as typed and how much of the file it lists.
@@ -226,35 +237,35 @@ func (p *pickerPane) filterLine() string {
 	if p.typing {
 		caret = "▏"
 	}
-	n := len(p.rows().order)
-	count := fmt.Sprintf("  %s of %s match", thousands(n), plural(p.vs.conversationsAndOwn(), "conversation"))
+	n := len(p.rows().Order)
+	count := fmt.Sprintf("  %s of %s match", present.Thousands(n), present.Plural(p.vs.ConversationsAndOwn(), "conversation"))
 	if p.typing {
 		count += " · enter keeps it, esc clears it"
 	} else {
 		count += " · / edits it, esc clears it"
 	}
-	return fit(p.st.Title.Render("filter: ")+termtext.Line(p.filter)+caret+p.st.Dim.Render(count), p.width)
+	return present.Fit(p.st.Title.Render("filter: ")+termtext.Line(p.filter)+caret+p.st.Dim.Render(count), p.width)
 }
 
 // openPicker shows the picker with the cursor on the conversation on
 // screen.
 func (m Model) openPicker() Model {
-	if m.s == nil || m.s.views == nil {
+	if m.s == nil || m.s.Views == nil {
 		return m
 	}
 	m.overlay = pickerOverlay
-	keep := m.picker.vs != nil && m.picker.vs.all == m.s.views.all // the same file: its filter stays
-	m.picker.vs, m.picker.mine, m.picker.typing, m.picker.inRuns = m.s.views, "", false, false
+	keep := m.picker.vs != nil && m.picker.vs.All == m.s.Views.All // the same file: its filter stays
+	m.picker.vs, m.picker.mine, m.picker.typing, m.picker.inRuns = m.s.Views, "", false, false
 	if keep {
 		m.picker.setFilter(m.picker.filter) // on this views' rows
 	} else {
 		m.picker.setFilter("")
 	}
-	if m.s.changed() {
+	if m.s.Changed() {
 		// the counts are under the recorded policies; say what the knobs make of the one on screen
-		m.picker.mine = "; under your knobs: " + matchText(m.s.replay.Score())
+		m.picker.mine = "; under your knobs: " + present.MatchText(m.s.Replay.Score())
 	}
-	m.picker.moveToConv(m.s.views.shown)
+	m.picker.moveToConv(m.s.Views.Shown)
 	return m
 }
 
@@ -265,7 +276,7 @@ func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if p.typing {
 		return m, p.filterKey(k, msg)
 	}
-	rows := p.rows().rows
+	rows := p.rows().Rows
 	switch {
 	case key.Matches(msg, k.Search):
 		p.typing = true
@@ -302,25 +313,25 @@ func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		if !ok {
 			return m, nil // no conversation to open
 		}
-		if r.kind == runRow {
-			if calls := m.s.views.convs[r.conv].Runs[r.run].Run.Calls; len(calls) > 0 {
+		if r.Kind == session.RunRow {
+			if calls := m.s.Views.Convs[r.Conv].Runs[r.Run].Run.Calls; len(calls) > 0 {
 				return m.goToFileCall(calls[0].Number) // opens its conversation when another is on screen
 			}
 		}
-		if r.conv == m.s.views.shown {
+		if r.Conv == m.s.Views.Shown {
 			return m, nil // on screen already
 		}
 		m.gen++
-		m.cfg.View = m.s.views.convs[r.conv].Number
-		m.s.replaying = true
-		return m, tea.Batch(viewCmd(m.gen, m.s.study, m.cfg.View), m.spin.Tick)
+		m.cfg.View = m.s.Views.Convs[r.Conv].Number
+		m.s.Replaying = true
+		return m, tea.Batch(viewCmd(m.gen, m.s.Study, m.cfg.View), m.spin.Tick)
 	}
 	return m, nil
 }
 
 // filterKey edits the filter as it is typed: each key lists what it
 // matches at once.
-func (p *pickerPane) filterKey(k KeyMap, msg tea.KeyMsg) tea.Cmd {
+func (p *pickerPane) filterKey(k keys.KeyMap, msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Close):
 		p.typing = false
@@ -348,7 +359,7 @@ func (p *pickerPane) filterKey(k KeyMap, msg tea.KeyMsg) tea.Cmd {
 func (p *pickerPane) setFilter(f string) {
 	p.filter, p.shown, p.inRuns = f, nil, false
 	if strings.TrimSpace(f) != "" {
-		p.shown = p.vs.filterRows(strings.TrimSpace(f))
+		p.shown = p.filterRows(strings.TrimSpace(f))
 	}
 	p.top = 0
 	p.moveTo(0, 1)
@@ -368,17 +379,126 @@ func (m Model) pickerWheel(msg tea.MouseMsg) Model {
 // viewed puts a newly chosen conversation on screen, from its first call
 // and under its agent's recorded policy.
 func (m Model) viewed(msg viewMsg) Model {
-	if m.s == nil || msg.gen != m.gen || msg.err != nil {
+	if m.s == nil || msg.gen != m.gen || msg.Err != nil {
 		return m
 	}
-	if old := m.s.views; old != nil && msg.views != nil && old.all == msg.views.all {
+	if old := m.s.Views; old != nil && msg.Views != nil && old.All == msg.Views.All {
 		// the same file's conversations: their rows are the same
-		msg.views.rows, msg.views.column, msg.views.filter = old.rows, old.column, old.filter
+		msg.Views.Rows, msg.Views.Column = old.Rows, old.Column
 	}
 	m.s = nil
-	m.loaded(newSession(m.cfg.Name, msg.loadedMsg))
+	m.loaded(session.New(m.cfg.Name, msg.LoadedMsg))
 	if m.pendingFileCall > 0 {
 		m.landOnFileCall()
 	}
 	return m
+}
+
+// pickerLine draws one row of the picker, w columns at most: cursor
+// says the cursor is on it, mine what the knobs the user moved make of
+// the conversation on screen.
+func pickerLine(vs *session.Views, st *theme.Styles, r session.PickRow, cursor bool, mine string, w int) string {
+	cv := &vs.Convs[r.Conv]
+	switch r.Kind {
+	case session.AgentRow:
+		if cv.Composition {
+			return present.Fit(st.Title.Render("composition "+termtext.Line(cv.Agent.Key))+st.Dim.Render(" (its own model calls: no window strategy, in no conversation)"), w)
+		}
+		return present.Fit(st.Title.Render("agent "+termtext.Line(cv.Agent.Key))+st.Dim.Render(present.AgentNote(cv.Agent)), w)
+	case session.ConvRow:
+		mark := "  "
+		if cursor {
+			mark = "▸ "
+		}
+		line := fmt.Sprintf("%sconversation %d%s · %s · %s · %s", mark, cv.Number, vs.PassOf(*cv), present.Plural(len(cv.Runs), "run"), present.Plural(cv.Calls, "call"), present.MatchText(cv.Matched, cv.Compared))
+		if cv.Composition {
+			line = fmt.Sprintf("%s%s %s · its own calls: %d · %s", mark, termtext.Line(cv.Agent.Key), present.CompositionWords(cv.Agent), cv.Calls, present.CompositionMatch(cv.Matched, cv.Compared))
+		}
+		if r.Conv == vs.Shown {
+			line += "  (on screen" + mine + ")"
+		}
+		if cursor {
+			return st.Value.Render(present.Fit(line, w))
+		}
+		return present.Fit(line, w)
+	case session.RunRow:
+		run := cv.Runs[r.Run]
+		step := ""
+		if run.Run.Step != "" {
+			step = " · " + present.StepWords(run.Run.Agent, run.Run.Step)
+		}
+		match := present.MatchText(run.Matched, run.Compared)
+		if cv.Composition {
+			match = present.CompositionMatch(run.Matched, run.Compared)
+		}
+		line := fmt.Sprintf("    run %s%s%s · %s · %s", termtext.Line(run.Run.RunID), step, vs.Pass(run.Run), present.Plural(len(run.Run.Calls), "call"), match)
+		if cursor {
+			return st.Value.Render(present.Fit("  ▸ "+line[4:], w))
+		}
+		return st.Dim.Render(present.Fit("  "+line, w))
+	}
+	return ""
+}
+
+func joinLines(ls []string) string { return strings.Join(ls, "\n") }
+
+// convColumnText lists the conversations compactly, h lines of w
+// columns, the one on screen marked and in view: its agent, its number,
+// its calls and whether they match. Only the lines shown are drawn.
+func convColumnText(vs *session.Views, st *theme.Styles, w, h int) string {
+	if h <= 0 {
+		return "" // a terminal a line or two high has no room for the column's rows
+	}
+	rows := vs.ColumnRows()
+	at := 0
+	for i, r := range rows {
+		if r.Kind == session.ConvRow && r.Conv == vs.Shown {
+			at = i
+			break
+		}
+	}
+	top := max(0, min(at-h/3, len(rows)-h))
+	out := make([]string, 0, h)
+	for _, r := range rows[top:min(len(rows), top+h)] {
+		out = append(out, columnLine(vs, st, r, w))
+	}
+	return joinLines(out)
+}
+
+// columnLine draws one row of the conversations' column.
+func columnLine(vs *session.Views, st *theme.Styles, r session.PickRow, w int) string {
+	cv := &vs.Convs[r.Conv]
+	if r.Kind == session.AgentRow && cv.Composition {
+		return st.Title.Render(present.Fit(termtext.Line(cv.Agent.Key)+" "+present.CompositionWords(cv.Agent), w))
+	}
+	if r.Kind == session.AgentRow {
+		return st.Title.Render(present.Fit(termtext.Line(cv.Agent.Key), w))
+	}
+	mark := "  "
+	if r.Conv == vs.Shown {
+		mark = "▸ "
+	}
+	ok := "…"
+	switch {
+	case cv.Compared == 0:
+		ok = "—"
+	case cv.Compared > 0 && cv.Matched == cv.Compared:
+		ok = "match"
+	case cv.Compared > 0:
+		ok = "differs"
+	}
+	line := present.Fit(fmt.Sprintf("%sconv %d · %s · %s", mark, cv.Number, present.Plural(cv.Calls, "call"), ok), w)
+	if cv.Composition {
+		if cv.Compared == 0 {
+			ok = "no window"
+		}
+		line = present.Fit(fmt.Sprintf("%sits own calls: %d · %s", mark, cv.Calls, ok), w)
+	}
+	switch {
+	case r.Conv == vs.Shown:
+		return st.Value.Render(line)
+	case ok == "differs":
+		return st.Differs.Render(line)
+	}
+	return line
 }

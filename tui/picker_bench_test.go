@@ -20,7 +20,7 @@ func manyConversations(b *testing.B, runs, agents int) Model {
 	}
 	start := time.Now()
 	m := open(b, fileConfig(path), 160, 50)
-	if m.s == nil || len(m.s.views.convs) != runs {
+	if m.s == nil || len(m.s.Views.Convs) != runs {
 		b.Fatalf("opened %v", m.err)
 	}
 	b.Logf("%d conversations of %d agents open in %s", runs, agents, time.Since(start))
@@ -54,10 +54,10 @@ func BenchmarkPickerOpen(b *testing.B) {
 	m := manyConversations(b, 20000, 2000)
 	b.ResetTimer()
 	for range b.N {
-		was := m.s.view.Number
+		was := m.s.View.Number
 		m = press(m, "w", "j", "enter")
 		_ = m.View()
-		if m.s.view.Number == was {
+		if m.s.View.Number == was {
 			b.Fatalf("still on conversation %d", was)
 		}
 	}

@@ -66,7 +66,7 @@ func TestPickerCursorStaysOnScreen(t *testing.T) {
 	f.Close()
 	m := open(t, fileConfig(p), 120, 24)
 	m = press(m, "w")
-	convs := m.s.views.convs
+	convs := m.s.Views.Convs
 	first, last := convs[0].Number, convs[len(convs)-1].Number
 	at := func(what string, want int) {
 		t.Helper()
@@ -108,7 +108,7 @@ func TestPickerCursorStaysOnScreen(t *testing.T) {
 		t.Errorf("pgup: the cursor is on the %dth conversation, was on the %dth", index(), prev)
 	}
 	m = press(m, "G", "enter")
-	if m.s.view.Number != last {
-		t.Errorf("enter opened conversation %d, want %d", m.s.view.Number, last)
+	if m.s.View.Number != last {
+		t.Errorf("enter opened conversation %d, want %d", m.s.View.Number, last)
 	}
 }

@@ -5,9 +5,12 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/sahilm/fuzzy"
 
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // The picker's filter (/ inside w): what is typed is matched fuzzily, as
@@ -31,7 +34,7 @@ import (
 type filterWords struct {
 	convs []string
 	runs  []string
-	runAt []pickRow
+	runAt []session.PickRow
 	kept  map[string]*filterHits
 }
 
@@ -75,28 +78,29 @@ func (s subset) find(pattern string) []fuzzy.Match {
 	return ms
 }
 
-// words makes (once) the texts the filter matches.
-func (vs *views) words() *filterWords {
-	if vs.filter != nil {
-		return vs.filter
+// filterWords makes (once per views) the texts the filter matches.
+func (p *pickerPane) filterWords() *filterWords {
+	vs := p.vs
+	if p.wordsOf == vs.All && p.words != nil {
+		return p.words
 	}
-	fw := &filterWords{convs: make([]string, len(vs.convs)), kept: map[string]*filterHits{}}
-	for i, cv := range vs.convs {
+	fw := &filterWords{convs: make([]string, len(vs.Convs)), kept: map[string]*filterHits{}}
+	for i, cv := range vs.Convs {
 		what := fmt.Sprintf("conversation %d", cv.Number)
 		if cv.Composition {
-			what = compositionWords(cv.Agent) + " its own calls"
+			what = present.CompositionWords(cv.Agent) + " its own calls"
 		}
-		fw.convs[i] = termtext.Line(cv.Agent.Key) + " " + what + vs.passOf(cv)
+		fw.convs[i] = termtext.Line(cv.Agent.Key) + " " + what + vs.PassOf(cv)
 		for r, run := range cv.Runs {
 			w := "run " + termtext.Line(run.Run.RunID)
 			if run.Run.Step != "" {
-				w += " " + stepWords(run.Run.Agent, run.Run.Step)
+				w += " " + present.StepWords(run.Run.Agent, run.Run.Step)
 			}
 			fw.runs = append(fw.runs, w)
-			fw.runAt = append(fw.runAt, pickRow{kind: runRow, conv: i, run: r})
+			fw.runAt = append(fw.runAt, session.PickRow{Kind: session.RunRow, Conv: i, Run: r})
 		}
 	}
-	vs.filter = fw
+	p.words, p.wordsOf = fw, vs.All
 	return fw
 }
 
@@ -132,38 +136,42 @@ func (fw *filterWords) hits(pattern string) *filterHits {
 }
 
 // filterRows are the rows pattern matches, the best first.
-func (vs *views) filterRows(pattern string) *rowIndex {
-	fw := vs.words()
+func (p *pickerPane) filterRows(pattern string) *session.RowIndex {
+	vs, fw := p.vs, p.filterWords()
 	h := fw.hits(pattern)
-	score := make([]int, len(vs.convs)) // of each conversation's best match, +1 (0: none)
-	whole := make([]bool, len(vs.convs))
+	score := make([]int, len(vs.Convs)) // of each conversation matched, its best match's
+	matched := make([]bool, len(vs.Convs))
+	whole := make([]bool, len(vs.Convs))
 	for _, mt := range h.convs {
-		whole[mt.Index], score[mt.Index] = true, mt.Score+1<<30
+		whole[mt.Index], matched[mt.Index], score[mt.Index] = true, true, mt.Score
 	}
 	some := map[int][]int{} // conversation → its runs matched
 	for _, mt := range h.runs {
 		r := fw.runAt[mt.Index]
-		score[r.conv] = max(score[r.conv], mt.Score+1<<30)
-		if !whole[r.conv] {
-			some[r.conv] = append(some[r.conv], r.run)
+		if !matched[r.Conv] || mt.Score > score[r.Conv] {
+			score[r.Conv] = mt.Score
+		}
+		matched[r.Conv] = true
+		if !whole[r.Conv] {
+			some[r.Conv] = append(some[r.Conv], r.Run)
 		}
 	}
 	order := make([]int, 0, len(h.convs)+len(some))
-	for i, s := range score {
-		if s != 0 {
+	for i, ok := range matched {
+		if ok {
 			order = append(order, i)
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return score[b] - score[a] })
-	x := &rowIndex{rows: make([]pickRow, 0, 3*len(order)+len(h.runs)), order: make([]int, 0, len(order)), conv: make([]int, 0, len(order))}
+	x := &session.RowIndex{Rows: make([]session.PickRow, 0, 3*len(order)+len(h.runs)), Order: make([]int, 0, len(order)), Conv: make([]int, 0, len(order))}
 	for _, i := range order {
 		if runs := some[i]; !whole[i] {
 			slices.Sort(runs)
-			x.add(vs, i, slices.Values(runs))
+			x.Add(vs, i, slices.Values(runs))
 			continue
 		}
-		x.add(vs, i, func(yield func(int) bool) {
-			for r := range vs.convs[i].Runs {
+		x.Add(vs, i, func(yield func(int) bool) {
+			for r := range vs.Convs[i].Runs {
 				if !yield(r) {
 					return
 				}
@@ -172,7 +180,3 @@ func (vs *views) filterRows(pattern string) *rowIndex {
 	}
 	return x
 }
-
-// conversationsAndOwn is how many entries the picker lists unfiltered:
-// the conversations and the compositions' own calls.
-func (vs *views) conversationsAndOwn() int { return len(vs.convs) }

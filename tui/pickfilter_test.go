@@ -75,8 +75,8 @@ func TestPickerFilterAsYouType(t *testing.T) {
 	}
 	m = press(m, "backspace", "backspace", "enter") // keep agent-2, then move and open
 	m = press(m, "down", "enter")
-	if m.overlay != noOverlay || m.s.view.Number != 5 {
-		t.Fatalf("enter on the second of agent-2's conversations opened %d (overlay %v), want 5", m.s.view.Number, m.overlay)
+	if m.overlay != noOverlay || m.s.View.Number != 5 {
+		t.Fatalf("enter on the second of agent-2's conversations opened %d (overlay %v), want 5", m.s.View.Number, m.overlay)
 	}
 	m = press(m, "w")
 	if !strings.Contains(m.screen(), "filter: agent-2") {
@@ -95,7 +95,7 @@ func TestPickerFilterAsYouType(t *testing.T) {
 // conversation of three runs), and enter opens the conversation at it.
 func TestPickerFilterFindsARun(t *testing.T) {
 	m := open(t, fileConfig("../testdata/s05-multi-turn/run.jsonl"), 120, 40)
-	runs := m.s.views.convs[0].Runs
+	runs := m.s.Views.Convs[0].Runs
 	if len(runs) != 3 {
 		t.Fatalf("s05 has %d runs in its conversation", len(runs))
 	}
@@ -105,8 +105,8 @@ func TestPickerFilterFindsARun(t *testing.T) {
 		m = press(m, string(r))
 	}
 	m = press(m, "enter", "right", "enter")
-	if m.s.call != 9 {
-		t.Errorf("the third run opened at call %d, want 10 (s05: runs of 5, 4 and 5 calls)", m.s.call+1)
+	if m.s.Call != 9 {
+		t.Errorf("the third run opened at call %d, want 10 (s05: runs of 5, 4 and 5 calls)", m.s.Call+1)
 	}
 }
 
@@ -118,12 +118,12 @@ func TestPickerRunsAreSelectable(t *testing.T) {
 	s05 := "../testdata/s05-multi-turn/run.jsonl"
 	m := open(t, fileConfig(s05), 120, 40)
 	m = press(m, "G", "w", "right", "down", "enter")
-	if m.overlay != noOverlay || m.s.call != 5 {
-		t.Fatalf("run 2 opened at call %d (overlay %v), want 6", m.s.call+1, m.overlay)
+	if m.overlay != noOverlay || m.s.Call != 5 {
+		t.Fatalf("run 2 opened at call %d (overlay %v), want 6", m.s.Call+1, m.overlay)
 	}
 	m = press(m, "w", "right", "G", "enter")
-	if m.s.call != 9 {
-		t.Errorf("run 3 opened at call %d, want 10", m.s.call+1)
+	if m.s.Call != 9 {
+		t.Errorf("run 3 opened at call %d, want 10", m.s.Call+1)
 	}
 	m = press(m, "w", "right")
 	if !strings.Contains(m.screen(), "▸ run ") {
@@ -154,7 +154,7 @@ func BenchmarkPickerFilterKey(b *testing.B) {
 			b.StopTimer()
 			m.picker.setFilter("")
 			m.picker.typing = true
-			clear(m.s.views.words().kept)
+			clear(m.picker.filterWords().kept)
 			b.StartTimer()
 			continue
 		}

@@ -44,7 +44,7 @@ func TestProblemsPanelListsTheOrphanRun(t *testing.T) {
 		t.Fatalf("export lists %v, want the orphan at line 1", want)
 	}
 	m := press(open(t, fileConfig(path), 160, 40), "!")
-	panel := strings.Join(strings.Fields(m.problems.text(150)), " ")
+	panel := strings.Join(strings.Fields(m.problems.Text(150)), " ")
 	if !strings.Contains(panel, "In the file (1)") {
 		t.Errorf("the panel does not count 1 problem:\n%s", panel)
 	}

@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -37,9 +38,9 @@ func TestReasons(t *testing.T) {
 		m := open(t, fileConfig("../testdata/"+c.file+"/run.jsonl"), 120, 40)
 		m.goTo(c.call - 1)
 		var got []string
-		for _, r := range m.s.rows.Rows() {
+		for _, r := range m.s.Rows.Rows() {
 			if r.Fate == c.fate {
-				got = append(got, reason(r, m.s.current(), m.s.policy))
+				got = append(got, present.TurnReason(r, m.s.Current(), m.s.Policy))
 			}
 		}
 		if !strings.Contains(strings.Join(got, "\n"), c.want) {

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/components/textpane"
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -11,6 +14,8 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -20,13 +25,9 @@ import (
 // recorded window is the loader's (role and content, as the log states
 // them; docs/rules/runs-and-conversations.md §10.6).
 
-// unknownWindow says why a composition's own call shows no window.
-const unknownWindow = "this call's window is not in the log: a composition's own call (a Parallel's merge) has no context.injected and no history; " +
-	"its one message, the merge prompt and its branches' answers, is not in the log, so there is no window to show, replay or compare"
-
 // recordedText is the W overlay for the call on screen, w columns wide.
-func recordedText(s *session, st *Styles, w int) string {
-	c := s.current()
+func recordedText(s *session.Session, st *theme.Styles, w int) string {
+	c := s.Current()
 	if c == nil {
 		return ""
 	}
@@ -34,7 +35,7 @@ func recordedText(s *session, st *Styles, w int) string {
 	switch c.Recorded() {
 	case window.Unknown:
 		if provenance.Unjudged(c) {
-			return ansi.Wrap(st.Unknown.Render(unknownWindow), w, "")
+			return ansi.Wrap(st.Unknown.Render(present.UnknownWindow), w, "")
 		}
 		return st.Dim.Render("the log does not record the window of this call: nothing to compare")
 	case window.Match:
@@ -44,8 +45,8 @@ func recordedText(s *session, st *Styles, w int) string {
 	}
 	replay, rec := c.Window(), c.Call.Recorded
 	col := max(10, (w-5)/2)
-	fmt.Fprintf(&b, "%s │ %s\n", pad(st.Title.Render(fmt.Sprintf("replay · %s", plural(len(replay), "msg"))), col),
-		st.Title.Render(fmt.Sprintf("recorded · %s", plural(len(rec), "msg"))))
+	fmt.Fprintf(&b, "%s │ %s\n", present.Pad(st.Title.Render(fmt.Sprintf("replay · %s", present.Plural(len(replay), "msg"))), col),
+		st.Title.Render(fmt.Sprintf("recorded · %s", present.Plural(len(rec), "msg"))))
 	for _, p := range align(replay, rec) {
 		left, right := "", ""
 		if p[0] >= 0 {
@@ -58,7 +59,7 @@ func recordedText(s *session, st *Styles, w int) string {
 		if p[0] < 0 || p[1] < 0 {
 			mark, style = "≠", st.Differs
 		}
-		fmt.Fprintf(&b, "%s %s %s\n", pad(style.Render(left), col), mark, style.Render(ansi.Truncate(right, col, "…")))
+		fmt.Fprintf(&b, "%s %s %s\n", present.Pad(style.Render(left), col), mark, style.Render(ansi.Truncate(right, col, "…")))
 	}
 	return b.String()
 }
@@ -71,7 +72,7 @@ func recordedLine(i int, m *model.Message, calls bool) string {
 	for k := len(m.ToolCalls) - 1; calls && k >= 0; k-- {
 		text = "→" + termtext.Line(m.ToolCalls[k].Name) + " " + text
 	}
-	return fmt.Sprintf("%2d %s (%s) %s", i, m.Role, thousands(m.Chars()), text)
+	return fmt.Sprintf("%2d %s (%s) %s", i, m.Role, present.Thousands(m.Chars()), text)
 }
 
 // align pairs the messages of two windows by their longest common
@@ -113,8 +114,8 @@ func align(a, b []*model.Message) [][2]int {
 // refreshRecorded points the W overlay at the call on screen.
 func (m *Model) refreshRecorded() {
 	s, st := m.s, m.st
-	m.recWin.text = func(w int) string { return recordedText(s, st, w) }
-	m.recWin.refresh()
+	m.recWin.Text = func(w int) string { return recordedText(s, st, w) }
+	m.recWin.Refresh()
 }
 
 // recordedKey: the W overlay follows the call keys and scrolls (W or esc,
@@ -126,12 +127,12 @@ func (m Model) recordedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 // callPaneKey is the keys of an overlay about the call on screen: the
 // call keys move to another call (refresh points the overlay at it),
 // the others scroll it.
-func (m Model) callPaneKey(msg tea.KeyMsg, pane *textPane, refresh func(*Model)) (Model, tea.Cmd) {
+func (m Model) callPaneKey(msg tea.KeyMsg, pane *textpane.TextPane, refresh func(*Model)) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.PrevCall):
-		m.goTo(m.s.call - 1)
+		m.goTo(m.s.Call - 1)
 	case key.Matches(msg, m.keys.NextCall):
-		m.goTo(m.s.call + 1)
+		m.goTo(m.s.Call + 1)
 	default:
 		pane.Update(msg)
 		return m, nil

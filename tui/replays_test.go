@@ -8,6 +8,8 @@ import (
 	"testing"
 	"weak"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
@@ -42,19 +44,19 @@ func sameWindows(t *testing.T, what string, rec *model.Recording, r *window.Repl
 // (With replays made ahead meanwhile, as on a long run: they must not
 // push out the ones the user set.)
 func TestKnobBackToAKeptReplay(t *testing.T) {
-	defer func(was int) { aheadMin = was }(aheadMin)
-	aheadMin = 0
+	defer func(was int) { session.AheadMin = was }(session.AheadMin)
+	session.AheadMin = 0
 	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
-	first := m.s.replay
-	k := m.s.policy
+	first := m.s.Replay
+	k := m.s.Policy
 	m = press(m, "]") // K+2: another replay
 	next, _ := m.Update(keyMsg("["))
 	m = next.(Model)
-	if m.s.replaying || m.s.replay != first || m.s.policy != k {
-		t.Fatalf("back to %v: replaying %v, the replay shown is the first one: %v", k, m.s.replaying, m.s.replay == first)
+	if m.s.Replaying || m.s.Replay != first || m.s.Policy != k {
+		t.Fatalf("back to %v: replaying %v, the replay shown is the first one: %v", k, m.s.Replaying, m.s.Replay == first)
 	}
-	sameWindows(t, "the kept replay", m.s.rec, m.s.replay, k)
-	if m.s.diff == nil || m.s.diff.now != first {
+	sameWindows(t, "the kept replay", m.s.Rec, m.s.Replay, k)
+	if m.s.Diff == nil || m.s.Diff.Now != first {
 		t.Error("the kept replay came back without its fate diff")
 	}
 }
@@ -64,21 +66,21 @@ func TestKnobBackToAKeptReplay(t *testing.T) {
 // A key pressed while that replay is still under way waits for it, and
 // no second replay of the same policy starts.
 func TestKnobReplayedAhead(t *testing.T) {
-	defer func(was int) { aheadMin = was }(aheadMin)
-	aheadMin = 0 // the demo is short: make ahead what a long run would
+	defer func(was int) { session.AheadMin = was }(session.AheadMin)
+	session.AheadMin = 0 // the demo is short: make ahead what a long run would
 
 	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
-	want := m.s.policy
+	want := m.s.Policy
 	want.KeepRecentTurns++
-	if m.s.madeFor(want) == nil {
+	if m.s.MadeFor(want) == nil {
 		t.Fatalf("after ] and a settled screen, %v was not replayed ahead", want)
 	}
 	next, _ := m.Update(keyMsg("]"))
 	m = next.(Model)
-	if m.s.replaying || m.s.policy != want {
-		t.Fatalf("] again: replaying %v under %v, want %v at once", m.s.replaying, m.s.policy, want)
+	if m.s.Replaying || m.s.Policy != want {
+		t.Fatalf("] again: replaying %v under %v, want %v at once", m.s.Replaying, m.s.Policy, want)
 	}
-	sameWindows(t, "the replay made ahead", m.s.rec, m.s.replay, want)
+	sameWindows(t, "the replay made ahead", m.s.Rec, m.s.Replay, want)
 
 	// hold back the replay ahead, press its key meanwhile, then let it in
 	m = open(t, fileConfig(demoLog), 120, 40)
@@ -86,37 +88,37 @@ func TestKnobReplayedAhead(t *testing.T) {
 	next, cmd := m.Update(keyMsg("}"))
 	var held []tea.Msg
 	m = runCmds(next.(Model), cmd, func(msg tea.Msg) bool {
-		if _, ok := msg.(aheadMsg); ok {
+		if _, ok := msg.(session.AheadMsg); ok {
 			held = append(held, msg)
 			return true
 		}
 		return false
 	}, nil)
-	if len(held) != 1 || m.s.aheadFor == nil {
-		t.Fatalf("after } and a settled screen: %d replays ahead sent, one under way: %v", len(held), m.s.aheadFor != nil)
+	if len(held) != 1 || m.s.AheadFor == nil {
+		t.Fatalf("after } and a settled screen: %d replays ahead sent, one under way: %v", len(held), m.s.AheadFor != nil)
 	}
-	ahead := *m.s.aheadFor
+	ahead := *m.s.AheadFor
 	next, cmd = m.Update(keyMsg("}"))
 	m = next.(Model)
-	if !m.s.replaying || m.s.policy != ahead {
-		t.Fatalf("} while its replay is under way ahead: replaying %v under %v", m.s.replaying, m.s.policy)
+	if !m.s.Replaying || m.s.Policy != ahead {
+		t.Fatalf("} while its replay is under way ahead: replaying %v under %v", m.s.Replaying, m.s.Policy)
 	}
 	replays := 0
 	m = runCmds(m, cmd, func(msg tea.Msg) bool {
-		if _, ok := msg.(replayedMsg); ok {
+		if _, ok := msg.(session.ReplayedMsg); ok {
 			replays++
 		}
 		return false
-	}, func(m Model) bool { return !m.s.replaying })
-	if replays != 0 || !m.s.replaying {
+	}, func(m Model) bool { return !m.s.Replaying })
+	if replays != 0 || !m.s.Replaying {
 		t.Fatalf("a second replay of the policy made ahead ran (%d), or the screen stopped waiting for it", replays)
 	}
 	next, _ = m.Update(held[0])
 	m = next.(Model)
-	if m.s.replaying || m.s.policy != ahead {
-		t.Fatalf("the replay ahead came back: replaying %v", m.s.replaying)
+	if m.s.Replaying || m.s.Policy != ahead {
+		t.Fatalf("the replay ahead came back: replaying %v", m.s.Replaying)
 	}
-	sameWindows(t, "the replay waited for", m.s.rec, m.s.replay, ahead)
+	sameWindows(t, "the replay waited for", m.s.Rec, m.s.Replay, ahead)
 }
 
 // Once the screen has settled, what ] [ } { p would give from it is
@@ -124,11 +126,11 @@ func TestKnobReplayedAhead(t *testing.T) {
 // them the recorded policy, which is reused): any of those keys shows its
 // replay at once, and the replays ahead of the policy before are let go.
 func TestKnobNeighboursReplayedAhead(t *testing.T) {
-	defer func(was int) { aheadMin = was }(aheadMin)
-	aheadMin = 0 // the demo is short: make ahead what a long run would
+	defer func(was int) { session.AheadMin = was }(session.AheadMin)
+	session.AheadMin = 0 // the demo is short: make ahead what a long run would
 
 	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
-	p := m.s.policy
+	p := m.s.Policy
 	moved := func(k, l int) model.Policy {
 		q := p
 		q.KeepRecentTurns, q.KeepLastToolResults = q.KeepRecentTurns+k, q.KeepLastToolResults+l
@@ -141,30 +143,30 @@ func TestKnobNeighboursReplayedAhead(t *testing.T) {
 		t.Fatalf("from %v, replayed ahead: %v, want %v", p, got, want)
 	}
 	for _, q := range want {
-		if m.s.madeFor(q) == nil {
+		if m.s.MadeFor(q) == nil {
 			t.Errorf("after ] and a settled screen, %v was not replayed ahead", q)
 		}
 	}
 	next, cmd := m.Update(keyMsg("}"))
 	m = next.(Model)
-	if m.s.replaying || m.s.policy != want[1] {
-		t.Fatalf("}: replaying %v under %v, want %v at once", m.s.replaying, m.s.policy, want[1])
+	if m.s.Replaying || m.s.Policy != want[1] {
+		t.Fatalf("}: replaying %v under %v, want %v at once", m.s.Replaying, m.s.Policy, want[1])
 	}
-	sameWindows(t, "the replay made ahead for }", m.s.rec, m.s.replay, want[1])
+	sameWindows(t, "the replay made ahead for }", m.s.Rec, m.s.Replay, want[1])
 	for _, q := range []model.Policy{want[0], want[2], want[3]} { // the key itself lets them go
-		if m.s.madeFor(q) != nil && !slices.Contains(m.aheadPolicies(), q) {
+		if m.s.MadeFor(q) != nil && !slices.Contains(m.aheadPolicies(), q) {
 			t.Errorf("%v, ahead from the policy before }, is still held", q)
 		}
 	}
 
 	m = settle(m, cmd) // the screen under } settles: its own neighbours are made
 	for _, q := range m.aheadPolicies() {
-		if m.s.madeFor(q) == nil {
+		if m.s.MadeFor(q) == nil {
 			t.Errorf("under }, %v was not replayed ahead", q)
 		}
 	}
-	if len(m.s.ahead) > aheadMax {
-		t.Errorf("%d replays ahead held, at most %d", len(m.s.ahead), aheadMax)
+	if len(m.s.Ahead) > session.AheadMax {
+		t.Errorf("%d replays ahead held, at most %d", len(m.s.Ahead), session.AheadMax)
 	}
 }
 
@@ -173,8 +175,8 @@ func TestKnobColdKeepsNothing(t *testing.T) {
 	defer coldKnobs()()
 	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]", "]")
 	next, _ := m.Update(keyMsg("["))
-	if m = next.(Model); !m.s.replaying || len(m.s.recent) != 0 {
-		t.Fatalf("cold: back to a policy set before, replaying %v with %d kept", m.s.replaying, len(m.s.recent))
+	if m = next.(Model); !m.s.Replaying || len(m.s.Recent) != 0 {
+		t.Fatalf("cold: back to a policy set before, replaying %v with %d kept", m.s.Replaying, len(m.s.Recent))
 	}
 }
 
@@ -186,17 +188,17 @@ func TestKnobColdKeepsNothing(t *testing.T) {
 func TestKnobGivesUpTheReplayItMadeMoot(t *testing.T) {
 	defer coldKnobs()()
 	m := press(open(t, fileConfig(demoLog), 120, 40), "G")
-	k := m.s.policy.KeepRecentTurns
+	k := m.s.Policy.KeepRecentTurns
 	next, first := m.Update(keyMsg("]"))
-	told := next.(Model).s.quitReplay
+	told := next.(Model).s.QuitReplay
 	next, second := next.(Model).Update(keyMsg("]"))
 	m = next.(Model)
 	if told == nil || !told.Load() {
 		t.Fatal("the second key did not tell the first key's replay to give up")
 	}
-	var given []replayedMsg
+	var given []session.ReplayedMsg
 	m = runCmds(m, first, func(msg tea.Msg) bool {
-		if r, ok := msg.(replayedMsg); ok {
+		if r, ok := msg.(session.ReplayedMsg); ok {
 			given = append(given, r)
 		}
 		return false
@@ -204,12 +206,12 @@ func TestKnobGivesUpTheReplayItMadeMoot(t *testing.T) {
 	if len(given) != 1 {
 		t.Fatalf("the replay made moot came back %d times", len(given))
 	}
-	if g := given[0]; g.replay != nil && g.replay.Policy.KeepRecentTurns != k+1 {
-		t.Fatalf("the replay made moot came back under keepRecentTurns %d, want %d", g.replay.Policy.KeepRecentTurns, k+1)
+	if g := given[0]; g.Replay != nil && g.Replay.Policy.KeepRecentTurns != k+1 {
+		t.Fatalf("the replay made moot came back under keepRecentTurns %d, want %d", g.Replay.Policy.KeepRecentTurns, k+1)
 	}
-	m = runCmds(m, second, nil, func(m Model) bool { return !m.s.replaying })
-	if m.s.replaying || m.s.replay.Policy.KeepRecentTurns != k+2 {
-		t.Fatalf("the newer key's replay is not on screen: replaying %v, keepRecentTurns %d", m.s.replaying, m.s.replay.Policy.KeepRecentTurns)
+	m = runCmds(m, second, nil, func(m Model) bool { return !m.s.Replaying })
+	if m.s.Replaying || m.s.Replay.Policy.KeepRecentTurns != k+2 {
+		t.Fatalf("the newer key's replay is not on screen: replaying %v, keepRecentTurns %d", m.s.Replaying, m.s.Replay.Policy.KeepRecentTurns)
 	}
 }
 
@@ -226,18 +228,18 @@ func TestKnobTimelineCellsComeWithTheReplay(t *testing.T) {
 			m = send(m, tea.WindowSizeMsg{Width: 30, Height: 40})
 		}
 		m, _ = untilShown(m, cmd)
-		if m.s.replaying {
+		if m.s.Replaying {
 			t.Fatal("the replay did not come back")
 		}
-		memo := m.timeline.memo
-		if memo.replay != m.s.replay {
+		memo := m.timeline.Memo
+		if memo.Replay != m.s.Replay {
 			t.Fatalf("resized %v: no cells came with the replay", resize)
 		}
-		if fit := memo.cells == m.timeline.cells(); fit == resize {
+		if fit := memo.Cells == m.timeline.Cells(); fit == resize {
 			t.Fatalf("resized %v: the cells made with the replay fit the screen: %v", resize, fit)
 		}
 		frame := m.View()
-		m.timeline.memo = timelineCells{} // drawn again from nothing
+		m.timeline.Memo = session.TimelineCells{} // drawn again from nothing
 		if again := m.View(); again != frame {
 			t.Fatalf("resized %v: the frame drawn with the replay's cells differs from one drawn afresh", resize)
 		}
@@ -252,23 +254,23 @@ func TestKnobFatesFollowTheFrame(t *testing.T) {
 	m := press(open(t, fileConfig(demoLog), 120, 40), "G")
 	next, cmd := m.Update(keyMsg("]"))
 	m, rest := untilShown(next.(Model), cmd)
-	if m.s.replaying || !m.s.changes.pending {
-		t.Fatalf("the knob's frame: replaying %v, fates pending %v; want the frame, fates pending", m.s.replaying, m.s.changes.pending)
+	if m.s.Replaying || !m.s.Changes.Pending {
+		t.Fatalf("the knob's frame: replaying %v, fates pending %v; want the frame, fates pending", m.s.Replaying, m.s.Changes.Pending)
 	}
-	if status := m.bar.status(); !strings.Contains(status, "comparing") {
+	if status := m.bar.Status(); !strings.Contains(status, "comparing") {
 		t.Fatalf("the policy bar says %q while the fates are made", status)
 	}
 	for _, c := range rest {
 		m = settle(m, c)
 	}
-	if m.s.changes.pending || m.s.diff == nil || m.s.diff.now != m.s.replay {
+	if m.s.Changes.Pending || m.s.Diff == nil || m.s.Diff.Now != m.s.Replay {
 		t.Fatal("the fates never came")
 	}
-	want := compareRows(m.s.recorded.Ledger(m.s.call), m.s.replay.Ledger(m.s.call)).count()
-	if got := m.s.changes.count(); got != want || want == 0 {
+	want := session.CompareRows(m.s.Recorded.Ledger(m.s.Call), m.s.Replay.Ledger(m.s.Call)).Count()
+	if got := m.s.Changes.Count(); got != want || want == 0 {
 		t.Fatalf("%d turns differ at the last call, row by row %d (want some)", got, want)
 	}
-	if status := m.bar.status(); !strings.Contains(status, fmt.Sprintf("≠ %d turn(s) differ", want)) {
+	if status := m.bar.Status(); !strings.Contains(status, fmt.Sprintf("≠ %d turn(s) differ", want)) {
 		t.Fatalf("the policy bar says %q once the fates came", status)
 	}
 }
@@ -278,29 +280,29 @@ func TestKnobFatesFollowTheFrame(t *testing.T) {
 // evidence judgement made of them (at call 50,000 each replay and book
 // is some 80 MB; every one kept made the heap grow by that much a key).
 func TestKnobKeysLetOldReplaysGo(t *testing.T) {
-	defer func(was int) { aheadMin = was }(aheadMin)
-	aheadMin = 0 // replays made ahead too, as on a long run
+	defer func(was int) { session.AheadMin = was }(session.AheadMin)
+	session.AheadMin = 0 // replays made ahead too, as on a long run
 	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
-	if m.s.book == nil || len(m.s.judgements) == 0 {
+	if m.s.Book == nil || len(m.s.Judgements) == 0 {
 		t.Fatal("after ] and a settled screen, the replay has no book or no judgement")
 	}
-	replay, book := weak.Make(m.s.replay), weak.Make(m.s.book)
-	for range recentReplays + 2 {
+	replay, book := weak.Make(m.s.Replay), weak.Make(m.s.Book)
+	for range session.RecentReplays + 2 {
 		m = press(m, "]")
 	}
 	runtime.GC()
 	if replay.Value() != nil || book.Value() != nil {
 		t.Errorf("%d knob keys later, the first replay is still held: replay %v, book %v",
-			recentReplays+2, replay.Value() != nil, book.Value() != nil)
+			session.RecentReplays+2, replay.Value() != nil, book.Value() != nil)
 	}
 	// what stays is still judged: the screen's, the recorded, the kept
-	for _, b := range []*provenance.Book{m.s.book, m.s.recordedBook} {
-		if _, ok := m.s.judgements[b]; !ok {
+	for _, b := range []*provenance.Book{m.s.Book, m.s.RecordedBook} {
+		if _, ok := m.s.Judgements[b]; !ok {
 			t.Error("a book still on screen or recorded lost its judgement")
 		}
 	}
-	if n := len(m.s.judgements); n > recentReplays+2 {
-		t.Errorf("%d judgements held, want at most %d (kept, ahead, recorded)", n, recentReplays+2)
+	if n := len(m.s.Judgements); n > session.RecentReplays+2 {
+		t.Errorf("%d judgements held, want at most %d (kept, ahead, recorded)", n, session.RecentReplays+2)
 	}
 }
 
@@ -311,21 +313,21 @@ func TestKnobKeysLetOldReplaysGo(t *testing.T) {
 // calls: median 82 ms, slowest 324; collected so, 51 and 73). Not while
 // the pass runs: it would only slow it.
 func TestIdleCollectsBeforeTheEvidencePass(t *testing.T) {
-	defer func(was int) { aheadMin = was }(aheadMin)
-	aheadMin = 0
+	defer func(was int) { session.AheadMin = was }(session.AheadMin)
+	session.AheadMin = 0
 	defer coldKnobs()() // nothing to replay ahead: only the collection is left to do
 	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "]")
-	if m.s.book == nil {
+	if m.s.Book == nil {
 		t.Fatal("after ] and a settled screen, the replay has no book")
 	}
 	// as a long run's screen is before its evidence pass: book made, not judged
-	delete(m.s.judgements, m.s.book)
-	delete(m.s.judging, m.s.book)
-	m.s.dirty = true
+	delete(m.s.Judgements, m.s.Book)
+	delete(m.s.Judging, m.s.Book)
+	m.s.Dirty = true
 	if ahead, collect := m.idleTask(); ahead != nil || !collect {
 		t.Fatalf("before the evidence pass: ahead %v, collect %v; want the heap collected", ahead, collect)
 	}
-	m.s.judging[m.s.book] = true // the pass under way
+	m.s.Judging[m.s.Book] = true // the pass under way
 	if _, collect := m.idleTask(); collect {
 		t.Error("the heap is collected while the evidence pass runs")
 	}

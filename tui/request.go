@@ -5,12 +5,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -31,20 +35,20 @@ func (m Model) showRequest() bool {
 	case helpOverlay, problemsOverlay, pickerOverlay, advisorOverlay:
 		return false
 	}
-	return m.s != nil && m.s.calls() > 0 && m.height >= 20
+	return m.s != nil && m.s.Calls() > 0 && m.height >= 20
 }
 
 // requestLine is the line above the turns: the system prompt, the tools
 // and the messages of the call on screen, each with its characters.
-func requestLine(s *session, st *Styles, w int) string {
-	c := s.current()
+func requestLine(s *session.Session, st *theme.Styles, w int) string {
+	c := s.Current()
 	if c == nil {
 		return ""
 	}
 	r := c.Call.Request
 	parts := []string{st.Title.Render("request") + " " + promptWords(r.SystemPrompt, st), toolWords(r, st)}
 	if win := c.Window(); win != nil || !c.Run.Composition {
-		parts = append(parts, st.Value.Render(plural(len(win), "message"))+" "+thousands(model.WindowChars(win))+" chars")
+		parts = append(parts, st.Value.Render(present.Plural(len(win), "message"))+" "+present.Thousands(model.WindowChars(win))+" chars")
 	} else {
 		parts = append(parts, st.Unknown.Render("messages not in the log"))
 	}
@@ -53,30 +57,30 @@ func requestLine(s *session, st *Styles, w int) string {
 }
 
 // promptWords is "system prompt 735 chars (recorded, 5 pieces)".
-func promptWords(sp model.SystemPrompt, st *Styles) string {
+func promptWords(sp model.SystemPrompt, st *theme.Styles) string {
 	n, ok := sp.Length()
 	if !ok {
 		return st.Unknown.Render("system prompt not in the log")
 	}
-	words := st.Value.Render("system prompt") + " " + thousands(n) + " chars"
+	words := st.Value.Render("system prompt") + " " + present.Thousands(n) + " chars"
 	switch sp.Source {
 	case model.PromptRecorded:
-		return words + st.Dim.Render(" (recorded, "+plural(len(sp.Pieces), "piece")+")")
+		return words + st.Dim.Render(" (recorded, "+present.Plural(len(sp.Pieces), "piece")+")")
 	case model.PromptAssembled:
 		if len(sp.Pieces) == 0 {
 			return words
 		}
-		return words + st.Dim.Render(" ("+plural(len(sp.Pieces), "piece")+")")
+		return words + st.Dim.Render(" ("+present.Plural(len(sp.Pieces), "piece")+")")
 	}
 	return words + st.Unknown.Render(" (its text is not in the log)")
 }
 
 // toolWords is "4 tools 1,010 chars".
-func toolWords(r model.Request, st *Styles) string {
+func toolWords(r model.Request, st *theme.Styles) string {
 	if !r.ToolsKnown {
 		return st.Unknown.Render("tools not in the log")
 	}
-	return st.Value.Render(plural(len(r.Tools), "tool")) + " " + thousands(toolChars(r.Tools)) + " chars"
+	return st.Value.Render(present.Plural(len(r.Tools), "tool")) + " " + present.Thousands(toolChars(r.Tools)) + " chars"
 }
 
 // toolChars is the characters of the tools' names and descriptions.
@@ -88,52 +92,32 @@ func toolChars(ts []model.Tool) int {
 	return n
 }
 
-// Source is the style of a system-prompt piece's source; the source word
-// is always written beside it.
-func (s *Styles) Source(src string) lipgloss.Style {
-	switch src {
-	case "base":
-		return s.Kept
-	case "steering":
-		return s.Notice
-	case "instructions", "instruction":
-		return s.Pinned
-	case "skill":
-		return s.New
-	case "rag":
-		return s.InText
-	case "memory":
-		return s.Summary
-	}
-	return s.Value
-}
-
 // previousCall is the call before the one on screen in the view, nil for
 // the first.
-func previousCall(s *session) *window.CallReplay {
-	if s.call <= 0 || s.call > s.calls() {
+func previousCall(s *session.Session) *window.CallReplay {
+	if s.Call <= 0 || s.Call > s.Calls() {
 		return nil
 	}
-	return &s.replay.Calls[s.call-1]
+	return &s.Replay.Calls[s.Call-1]
 }
 
 // requestText is the detail pane's view of the request of the call on
 // screen: what changed since the previous call, the system prompt piece
 // by piece, the tools offered and the slot budgets; pieceAt is the line
 // each piece starts on.
-func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
-	c := s.current()
+func requestText(s *session.Session, st *theme.Styles, w int) (text string, pieceAt []int) {
+	c := s.Current()
 	if c == nil {
 		return "", nil
 	}
 	w = max(1, w)
 	r := c.Call.Request
 	var out []string
-	add := func(text string, style lipgloss.Style) { out = append(out, wrapLines(text, style, w)...) }
+	add := func(text string, style lipgloss.Style) { out = append(out, present.WrapLines(text, style, w)...) }
 	add("Not part of the window: the library sends the system prompt and the tools with every call; no window strategy drops them, and the window's characters do not count them.", st.Dim)
 	if prev := previousCall(s); prev != nil {
 		changes := requestChanges(prev.Call.Request, r)
-		head := fmt.Sprintf("Since call %d: ", s.call)
+		head := fmt.Sprintf("Since call %d: ", s.Call)
 		if len(changes) == 0 {
 			add(head+"the same system prompt and tools.", st.Label)
 		} else {
@@ -145,7 +129,7 @@ func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
 	n, known := sp.Length()
 	title := "System prompt"
 	if known {
-		title += " · " + thousands(n) + " chars"
+		title += " · " + present.Thousands(n) + " chars"
 	}
 	switch {
 	case sp.Source == model.PromptRecorded:
@@ -155,8 +139,8 @@ func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
 	case sp.Source == model.PromptAssembled && len(sp.Pieces) == 1:
 		title += " · its one injection record"
 	case sp.Source == model.PromptAssembled:
-		title += " · " + plural(len(sp.Pieces), "injection record") + ", joined by a blank line as the library joins them"
-	case s.rec.Tier == model.TierMinimal:
+		title += " · " + present.Plural(len(sp.Pieces), "injection record") + ", joined by a blank line as the library joins them"
+	case s.Rec.Tier == model.TierMinimal:
 		title += " · not in the log: tier minimal keeps no llm_start and no context.* event"
 	default:
 		title += " · its text is not in the log"
@@ -170,7 +154,7 @@ func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
 		add(termtext.Screen(sp.Text, nil), st.Value)
 	case sp.Source == model.PromptAbsent && len(sp.Pieces) > 0:
 		add("its pieces, which do not make the length the library sent:", st.Unknown)
-	case len(sp.Pieces) == 0 && sp.Source == model.PromptAbsent && s.rec.Tier != model.TierMinimal:
+	case len(sp.Pieces) == 0 && sp.Source == model.PromptAbsent && s.Rec.Tier != model.TierMinimal:
 		add("the log has no system-prompt injection record for this call", st.Dim)
 	}
 	for i, p := range sp.Pieces {
@@ -187,7 +171,7 @@ func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
 	case len(r.Tools) == 0:
 		add("Tools offered · none", st.Title)
 	default:
-		add("Tools offered · "+plural(len(r.Tools), "tool")+" · "+thousands(toolChars(r.Tools))+" chars of names and descriptions (their schemas are not in the log)", st.Title)
+		add("Tools offered · "+present.Plural(len(r.Tools), "tool")+" · "+present.Thousands(toolChars(r.Tools))+" chars of names and descriptions (their schemas are not in the log)", st.Title)
 		for _, t := range r.Tools {
 			name := termtext.Line(t.Name)
 			text := ansi.Wrap(name+"  "+termtext.Screen(t.Description, nil), max(1, w-2), "")
@@ -204,7 +188,7 @@ func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
 		out = append(out, "")
 		add("Slot budgets (context.slot_composed, characters)", st.Title)
 		for _, sl := range r.Slots {
-			line := fmt.Sprintf("%-13s used %s of %s, %s headroom", termtext.Line(sl.Slot), thousands(sl.Used), thousands(sl.Cap), thousands(sl.Headroom))
+			line := fmt.Sprintf("%-13s used %s of %s, %s headroom", termtext.Line(sl.Slot), present.Thousands(sl.Used), present.Thousands(sl.Cap), present.Thousands(sl.Headroom))
 			if sl.DroppedCount > 0 {
 				line += fmt.Sprintf(" · %d dropped", sl.DroppedCount)
 			}
@@ -219,13 +203,13 @@ func requestText(s *session, st *Styles, w int) (text string, pieceAt []int) {
 
 // pieceLines is one piece: a coloured bar, its source and reason, then
 // its text in the source's colour.
-func pieceLines(p model.PromptPiece, st *Styles, w int) []string {
+func pieceLines(p model.PromptPiece, st *theme.Styles, w int) []string {
 	ps := st.Source(p.Source)
 	head := termtext.Line(p.Source)
 	if p.SourceID != "" {
 		head += " " + termtext.Line(p.SourceID)
 	}
-	head += " · " + thousands(model.Len(p.Text)) + " chars"
+	head += " · " + present.Thousands(model.Len(p.Text)) + " chars"
 	if p.Reason != "" {
 		head += " · " + termtext.Line(p.Reason)
 	}
@@ -327,8 +311,8 @@ func (m Model) requestFromResponse() Model {
 	m.overlay = noOverlay
 	m.detail.request = false
 	m.openRequest()
-	if c := m.s.current(); c != nil {
-		if ce := m.s.evidenceAt(m.s.call); ce != nil {
+	if c := m.s.Current(); c != nil {
+		if ce := m.s.EvidenceAt(m.s.Call); ce != nil {
 			for _, e := range ce.Values {
 				if i, ok := pieceHolding(c.Call.Request, e.Own(), e.Value); ok {
 					m.detail.reqFocus = i
@@ -370,7 +354,7 @@ func pieceName(p model.PromptPiece) string {
 func (d *detailPane) showRequest() {
 	call := -1
 	if d.s != nil {
-		call = d.s.call
+		call = d.s.Call
 	}
 	same := d.request && d.reqCall == call
 	y := d.vp.YOffset
@@ -393,5 +377,5 @@ func (d *detailPane) showRequest() {
 
 // requestTitle is the detail's title while it shows the request.
 func (d *detailPane) requestTitle() string {
-	return "request of call " + itoa(d.s.call+1) + " · not in the window (S/esc: the turn)" + d.position()
+	return "request of call " + itoa(d.s.Call+1) + " · not in the window (S/esc: the turn)" + d.position()
 }

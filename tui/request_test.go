@@ -139,7 +139,7 @@ func TestHostileRequest(t *testing.T) {
 			t.Fatalf("did not load: %v", m.err)
 		}
 		m = press(m, "S")
-		for call := range m.s.calls() {
+		for call := range m.s.Calls() {
 			strictScreen(t, "call "+itoa(call+1), ansi.Strip(m.View()), size[0], size[1])
 			m = press(m, "pgdown")
 			strictScreen(t, "call "+itoa(call+1)+" pgdown", ansi.Strip(m.View()), size[0], size[1])

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -22,83 +25,12 @@ import (
 // what would have kept it. The verdicts come from package provenance; this
 // file only draws them.
 
-// evidenceAt is call i's judged values; nil before the book is made, and
-// while a far call of a long conversation is judged off the UI goroutine
-// (evidenceJob): the first look at call 30,000 of a conversation indexes
-// every message gone before it, a second of work.
-func (s *session) evidenceAt(i int) *provenance.CallEvidence {
-	if s == nil || s.book == nil || i < 0 || i >= s.calls() || s.lent == s.book {
-		return nil
-	}
-	if i >= evidenceAtOnce && !s.book.Ready(i) {
-		s.wanted = i + 1
-		return nil
-	}
-	return s.book.Call(i)
-}
-
-// evidenceAtOnce is the first call whose values, when not at hand, are
-// judged in the background: below it a call's messages gone are few
-// enough to list and index within a frame.
-const evidenceAtOnce = 2000
-
-// evidenceBack is how many calls an evidence job judges on the way to
-// the one asked for: a reader who went far tends to step back from there.
-const evidenceBack = 64
-
-// evidenceMsg says an evidence job has judged call of book.
-type evidenceMsg struct {
-	book *provenance.Book
-	call int
-}
-
-// evidenceJob judges the call the screen waits for with the book on
-// screen, lent to the job until it answers; nil when nothing waits or a
-// job is under way.
-func (s *session) evidenceJob() tea.Cmd {
-	if s == nil || s.wanted == 0 || s.lent != nil || s.book == nil {
-		return nil
-	}
-	b, i := s.book, s.wanted-1
-	s.wanted = 0
-	if i >= b.Calls() {
-		return nil // a call of a replay no longer on screen
-	}
-	s.lent = b
-	return func() tea.Msg {
-		b.JudgeTo(i, evidenceBack) // the calls just before are at hand for ←
-		return evidenceMsg{book: b, call: i}
-	}
-}
-
-// evidenced takes back the book an evidence job was lent.
-func (s *session) evidenced(msg evidenceMsg) {
-	if s != nil && s.lent == msg.book {
-		s.lent = nil
-	}
-}
-
-// judgedCounts is call i's flagged values, the answer's and the
-// arguments' apart, as the background judge (judgeCmd) found them; zero
-// until it answers. What is drawn every frame reads this, never the book
-// itself.
-func (s *session) judgedCounts(i int) callTally {
-	if s == nil || s.book == nil {
-		return callTally{}
-	}
-	c := s.judgements[s.book].counts
-	if i < 0 || i >= len(c) {
-		return callTally{}
-	}
-	return c[i]
-}
-
 // responseText is the response at width w, for the overlay (i) and for
 // the detail of the response row alike; sel is the selected one of the
 // values that left (▸), whose source enter goes to, or -1 in the detail,
 // where no value is selected.
-func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
-	c := s.current()
+func responseText(s *session.Session, st *theme.Styles, sugs session.Suggestions, sel, w int) string {
+	c := s.Current()
 	if c == nil {
 		return ""
 	}
@@ -108,15 +40,15 @@ func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
 	rule := func(t string) {
 		line(st.Label.Render("── " + t + " " + strings.Repeat("─", max(0, w-ansi.StringWidth(t)-4))))
 	}
-	ce := s.evidenceAt(s.call)
+	ce := s.EvidenceAt(s.Call)
 	file := 0
-	if s.fileNumbers() {
+	if s.FileNumbers() {
 		file = c.Call.Number
 	}
-	for _, l := range wrapText(st.Label.Render(responseHead(c, runPosition(s.rec, c.Run), file, r)), w) {
+	for _, l := range wrapText(st.Label.Render(responseHead(c, present.RunPosition(s.Rec, c.Run), file, r)), w) {
 		line(l)
 	}
-	if failedCall(c) {
+	if present.FailedCall(c) {
 		t := "the call failed: no reply (no llm_end); the run ended with agentfootprint.error.fatal"
 		if c.Run.FatalLine > 0 && c.Run.FatalFile != "" {
 			t += fmt.Sprintf(" (%s, line %d)", termtext.Line(c.Run.FatalFile), c.Run.FatalLine)
@@ -128,16 +60,16 @@ func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
 		}
 	}
 	if c.Run.Composition {
-		for _, l := range wrapText(st.Label.Render("outcome: ")+st.Value.Render(compositionOutcome), w) {
+		for _, l := range wrapText(st.Label.Render("outcome: ")+st.Value.Render(present.CompositionOutcome), w) {
 			line(l)
 		}
 	}
-	if o := s.outcomes[c.Call]; o != "" {
+	if o := s.Outcomes[c.Call]; o != "" {
 		style := st.Value
 		if o == provenance.Refused {
 			style = st.Error // nothing reached the caller: never to be read as returned
 		}
-		for _, l := range wrapText(st.Label.Render("outcome: ")+style.Render(outcomeSentence(o)), w) {
+		for _, l := range wrapText(st.Label.Render("outcome: ")+style.Render(present.OutcomeSentence(o)), w) {
 			line(l)
 		}
 	}
@@ -152,7 +84,7 @@ func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
 	} else {
 		responseValues(&b, rule, s, st, sugs, sel, w, c, ce)
 	}
-	rule(fmt.Sprintf("text · %s chars", thousands(model.Len(r.Content))))
+	rule(fmt.Sprintf("text · %s chars", present.Thousands(model.Len(r.Content))))
 	if r.Content == "" {
 		line(st.Dim.Render("(no text)"))
 	}
@@ -170,7 +102,7 @@ func responseText(s *session, st *Styles, sugs suggestions, sel, w int) string {
 // responseValues writes the values of a judged response: the library's
 // own check, then the answer's values and the arguments' apart, each
 // with its verdict, and what the keys do.
-func responseValues(b *strings.Builder, rule func(string), s *session, st *Styles, sugs suggestions, sel, w int, c *window.CallReplay, ce *provenance.CallEvidence) {
+func responseValues(b *strings.Builder, rule func(string), s *session.Session, st *theme.Styles, sugs session.Suggestions, sel, w int, c *window.CallReplay, ce *provenance.CallEvidence) {
 	line := func(t string) { b.WriteString(t + "\n") }
 	if lib, ok := provenance.LibraryVerdict(c.Call.Facts.EvidenceChecked, ce); ok {
 		t := st.Label.Render("the library's own check: ") + fmt.Sprintf("%s, %d candidates, %s — %s",
@@ -181,7 +113,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *Style
 	}
 	if provenance.Unjudged(c) {
 		rule("values")
-		for _, l := range wrapText(verdictSentence(provenance.Entry{Verdict: evidence.Unknown}, false)+"; nothing is flagged or counted", w) {
+		for _, l := range wrapText(present.VerdictSentence(provenance.Entry{Verdict: evidence.Unknown}, false)+"; nothing is flagged or counted", w) {
 			line(st.Unknown.Render(l))
 		}
 		return
@@ -192,19 +124,19 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *Style
 		ww = max(ww, len(e.Own())) // the verdicts' words are ASCII
 	}
 	vw = min(vw, max(1, w/3)) // a long value does not push the others' places off screen
-	t := tallyOf(ce)
+	t := provenance.TallyOf(ce)
 	left := 0
 	// the text of a call that is no answer is narration: it does not
 	// reach the caller, and its flags are counted with the arguments
-	text, textCount := "answer", t.answer
-	narration := len(c.Call.Facts.Response.ToolCalls) > 0 && s.outcomes[c.Call] == "" && !c.Run.Composition
+	text, textCount := "answer", t.Answer
+	narration := len(c.Call.Facts.Response.ToolCalls) > 0 && s.Outcomes[c.Call] == "" && !c.Run.Composition
 	if narration {
 		text = "narration"
 	}
 	for _, side := range []struct {
 		in, name string
-		count    tally
-	}{{provenance.InAnswer, text, textCount}, {provenance.InToolCall, "arguments", t.args}} {
+		count    provenance.Tally
+	}{{provenance.InAnswer, text, textCount}, {provenance.InToolCall, "arguments", t.Args}} {
 		n := 0
 		for _, e := range ce.Values {
 			if e.In == side.in {
@@ -215,16 +147,16 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *Style
 			continue
 		}
 		if narration && side.in == provenance.InAnswer {
-			side.count = tally{}
+			side.count = provenance.Tally{}
 			for _, e := range ce.Values {
 				if e.In == side.in && e.Flagged() {
-					side.count.add(e.Own())
+					side.count.Add(e.Own())
 				}
 			}
 		}
-		head := fmt.Sprintf("%s · %s", side.name, plural(n, "value"))
-		if side.count.total() > 0 {
-			head += " · " + side.count.words(nil)
+		head := fmt.Sprintf("%s · %s", side.name, present.Plural(n, "value"))
+		if side.count.Total() > 0 {
+			head += " · " + present.TallyWords(side.count, nil)
 		}
 		rule(head)
 		if n == 0 {
@@ -248,7 +180,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session, st *Style
 }
 
 // responseHints are the legend of the strips and what the keys do.
-func responseHints(b *strings.Builder, st *Styles, left, sel, w int) {
+func responseHints(b *strings.Builder, st *theme.Styles, left, sel, w int) {
 	hint := ""
 	if left > 0 {
 		for _, l := range wrapText(stripLegend, w) {
@@ -266,13 +198,6 @@ func responseHints(b *strings.Builder, st *Styles, left, sel, w int) {
 	}
 }
 
-// failedCall reports whether c is the call a run failed on (§14.1): the
-// run's last, with no llm_end, in a run that has an error.fatal.
-func failedCall(c *window.CallReplay) bool {
-	calls := c.Run.Calls
-	return c.Run.Failed && !c.Call.Ended && len(calls) > 0 && calls[len(calls)-1] == c.Call
-}
-
 // responseHead names the call — its number in the conversation on
 // screen and, when that is not the file's (file is not 0), in the file —,
 // its run as the header numbers it, and the response's stop reason and
@@ -286,7 +211,7 @@ func responseHead(c *window.CallReplay, run, file int, r model.Response) string 
 		h += " · stop reason " + termtext.Line(*r.StopReason)
 	}
 	if r.Usage != nil {
-		h += fmt.Sprintf(" · %s in / %s out tokens", thousands(r.Usage.Input), thousands(r.Usage.Output))
+		h += fmt.Sprintf(" · %s in / %s out tokens", present.Thousands(r.Usage.Input), present.Thousands(r.Usage.Output))
 	}
 	return h
 }
@@ -320,16 +245,16 @@ func shownValue(e provenance.Entry) string {
 // was lines up; never cut), where it was — the answer's text, or the
 // arguments of a tool call —, and what the verdict says: for a value
 // that left its sources, lifetime strip and suggestion.
-func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, mark string, e provenance.Entry, ww, vw, w int) {
+func valueLines(b *strings.Builder, s *session.Session, st *theme.Styles, sugs session.Suggestions, mark string, e provenance.Entry, ww, vw, w int) {
 	where := "text"
 	if e.ToolCallID != nil {
 		where = "args " + termtext.Line(*e.ToolCallID)
 	}
 	own := e.Own()
-	word := st.Verdict(own).Render(fmt.Sprintf("%-*s", ww, pick(own == "", "no value", own)))
+	word := st.Verdict(own).Render(fmt.Sprintf("%-*s", ww, present.Pick(own == "", "no value", own)))
 	v := st.Value.Render(termtext.Line(shownValue(e))) // whole: a longer one pushes its place right
 	v += strings.Repeat(" ", max(0, vw-ansi.StringWidth(v)))
-	b.WriteString(fit(mark+word+" "+v+"  "+st.Dim.Render(where), w) + "\n")
+	b.WriteString(present.Fit(mark+word+" "+v+"  "+st.Dim.Render(where), w) + "\n")
 	indent := strings.Repeat(" ", ww+2)
 	// every sentence here quotes the recording (tool names, ids, tokens):
 	// made safe whole, before it is wrapped and measured
@@ -341,13 +266,13 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 	if e.Read != nil {
 		say(readSentence(e), st.Dim)
 	}
-	if t := verdictSentence(e, s.rec.Tier == model.TierMinimal); t != "" {
+	if t := present.VerdictSentence(e, s.Rec.Tier == model.TierMinimal); t != "" {
 		say(t, st.Dim)
 	}
-	if t := flagSentence(e); t != "" {
+	if t := present.FlagSentence(e); t != "" {
 		say(t, st.Dim)
 	}
-	if c := s.current(); c != nil {
+	if c := s.Current(); c != nil {
 		if i, ok := pieceHolding(c.Call.Request, own, e.Value); ok {
 			say("in the system prompt: its "+pieceName(c.Call.Request.SystemPrompt.Pieces[i])+" piece (S shows it)", st.Dim)
 		}
@@ -355,8 +280,8 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 	if own != evidence.Left {
 		return
 	}
-	for _, src := range ownSources(e) {
-		say(sourceText(s, sourceWho(src), src), lipgloss.NewStyle())
+	for _, src := range e.OwnSources() {
+		say(sourceText(s, present.SourceWho(src), src), lipgloss.NewStyle())
 		for _, l := range lifetimeLines(s, st, src.Message(), "", w-len(indent)) {
 			b.WriteString(indent + l + "\n")
 		}
@@ -364,13 +289,13 @@ func valueLines(b *strings.Builder, s *session, st *Styles, sugs suggestions, ma
 	if !e.Flagged() {
 		return // nothing to fix
 	}
-	switch sug, state := sugs.of(s.call, e.Value); state {
-	case sugFound:
+	switch sug, state := sugs.Of(s.Call, e.Value); state {
+	case session.SugFound:
 		say("would have kept it: "+termtext.Line(sug.Text)+" (K applies)", st.Changed)
-	case sugNone:
+	case session.SugNone:
 		t := advise.NoneText()
-		if sugs.keepsAll != "" && e.In == provenance.InAnswer { // further than the search goes, the advisor's pick keeps every answer value
-			t += "; the advisor's " + sugs.keepsAll + ", further away, keeps every answer's values in view (P)"
+		if sugs.KeepsAll != "" && e.In == provenance.InAnswer { // further than the search goes, the advisor's pick keeps every answer value
+			t += "; the advisor's " + sugs.KeepsAll + ", further away, keeps every answer's values in view (P)"
 		}
 		say(t, st.Dim)
 	default:
@@ -392,21 +317,10 @@ func readSentence(e provenance.Entry) string {
 // 2–6 · evicted at 7 (yielded)"; where the policy on screen is a guess
 // among equally good ones that give other rules, all of them
 // ("superseded or pins-off").
-func sourceText(s *session, name string, src provenance.Source) string {
-	r := s.replay
-	first, last := onScreen(r, src.SentOn[0]), onScreen(r, src.SentOn[1])
-	return fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, sentOn(r, first, last), onScreen(r, src.EvictedAt), termtext.Line(s.ruleWords(src)))
-}
-
-// ruleWords is a source's rule, or the rules of every policy the log
-// cannot tell apart from the one on screen, when they differ.
-func (s *session) ruleWords(src provenance.Source) string {
-	i := onScreen(s.replay, src.EvictedAt) - 1
-	if i < 0 || i >= s.calls() || s.replay.Calls[i].Call.Number != src.EvictedAt || src.Message() == nil {
-		return src.Rule
-	}
-	c := &s.replay.Calls[i]
-	return advise.RuleWords(src.Rule, advise.Rules(s.agent, &c.Visit, src.Message(), s.replay.PolicyOf(c)))
+func sourceText(s *session.Session, name string, src provenance.Source) string {
+	r := s.Replay
+	first, last := session.OnScreen(r, src.SentOn[0]), session.OnScreen(r, src.SentOn[1])
+	return fmt.Sprintf("in %s · %s · evicted at %d (%s)", name, present.SentOn(r, first, last), session.OnScreen(r, src.EvictedAt), termtext.Line(s.RuleWords(src)))
 }
 
 // wrapText wraps plain text to w columns.
@@ -420,9 +334,9 @@ func wrapText(s string, w int) []string {
 // libraryAgreement marks whether inspect's verdict is the library's. Under
 // knobs the user changed, the library's (recorded under the recorded
 // policy) is shown for reference and not compared.
-func libraryAgreement(s *session, st *Styles, lib provenance.Library) string {
+func libraryAgreement(s *session.Session, st *theme.Styles, lib provenance.Library) string {
 	switch {
-	case s.changed():
+	case s.Changed():
 		return st.Dim.Render("recorded under the recorded policy")
 	case lib.Agrees:
 		return st.Match.Render("inspect agrees")

@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // The response block (i): the response of the call on screen and its
@@ -28,7 +31,7 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Focus):
 		if n := len(m.leftValues()); n > 0 {
 			m.selectValue((m.respSel + 1) % n)
-			m.resp.refresh()
+			m.resp.Refresh()
 		}
 		return m, nil
 	case key.Matches(msg, k.Confirm):
@@ -38,9 +41,9 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.FinalAnswer):
 		m.goTo(m.finalAnswer())
 	case key.Matches(msg, k.PrevCall):
-		m.goTo(m.s.call - 1)
+		m.goTo(m.s.Call - 1)
 	case key.Matches(msg, k.NextCall):
-		m.goTo(m.s.call + 1)
+		m.goTo(m.s.Call + 1)
 	case m.judgingKey(msg):
 		return m, nil
 	default:
@@ -52,14 +55,14 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 	}
 	m.selectValue(0)
-	m.resp.top()
+	m.resp.Top()
 	return m, m.askSuggestions()
 }
 
 // leftValues are the call's values that left the window, in order.
 func (m Model) leftValues() []provenance.Entry {
 	var out []provenance.Entry
-	if ce := m.s.evidenceAt(m.s.call); ce != nil {
+	if ce := m.s.EvidenceAt(m.s.Call); ce != nil {
 		for _, e := range ce.Values {
 			if e.Own() == evidence.Left {
 				out = append(out, e)
@@ -77,20 +80,20 @@ func (m Model) toSource() Model {
 		return m
 	}
 	e := left[min(m.respSel, len(left)-1)]
-	src := ownSources(e)[0]
-	for i := range m.s.replay.Calls {
-		if m.s.replay.Calls[i].Call.Number == src.SentOn[1] {
+	src := e.OwnSources()[0]
+	for i := range m.s.Replay.Calls {
+		if m.s.Replay.Calls[i].Call.Number == src.SentOn[1] {
 			m.overlay = noOverlay
 			m.goTo(i)
-			for _, r := range m.s.rows.Rows() {
-				if slices.Contains(r.Messages, src.Message()) && m.list.show(r.Key) {
+			for _, r := range m.s.Rows.Rows() {
+				if slices.Contains(r.Messages, src.Message()) && m.list.Show(r.Key) {
 					m.syncDetail()
 					break
 				}
 			}
-			name := sourceWho(src)
+			name := present.SourceWho(src)
 			m.flash = fmt.Sprintf("call %d: the last call %s (which held %s) was in view; it left at %d (%s)",
-				i+1, name, e.Value, onScreen(m.s.replay, src.EvictedAt), m.s.ruleWords(src))
+				i+1, name, e.Value, session.OnScreen(m.s.Replay, src.EvictedAt), m.s.RuleWords(src))
 			break
 		}
 	}
@@ -101,10 +104,10 @@ func (m Model) toSource() Model {
 // its response row (selected, so closing the block shows it there).
 func (m Model) openResponse() (Model, tea.Cmd) {
 	m.overlay = responseOverlay
-	m.list.toResponse()
+	m.list.ToResponse()
 	m.syncDetail()
 	m.selectValue(0)
-	m.resp.top()
+	m.resp.Top()
 	return m, m.askSuggestions()
 }
 
@@ -112,14 +115,14 @@ func (m Model) openResponse() (Model, tea.Cmd) {
 // never a draft the answer check sent back: docs/rules/evidence.md §9.4.3),
 // else the run's last call.
 func (m Model) finalAnswer() int {
-	run := m.s.current().Run
+	run := m.s.Current().Run
 	var want *model.Call
 	if k := provenance.FinalAnswer(run); k >= 0 {
 		want = run.Calls[k]
 	}
-	last := m.s.call
-	for i := range m.s.calls() {
-		c := &m.s.replay.Calls[i]
+	last := m.s.Call
+	for i := range m.s.Calls() {
+		c := &m.s.Replay.Calls[i]
 		if c.Run != run {
 			continue
 		}
@@ -137,12 +140,6 @@ func (m *Model) responseFollows() tea.Cmd {
 	if m.overlay != responseOverlay {
 		return nil
 	}
-	m.resp.refresh()
+	m.resp.Refresh()
 	return m.askSuggestions()
-}
-
-// top shows the start of the pane's text, rebuilt.
-func (p *textPane) top() {
-	p.refresh()
-	p.vp.GotoTop()
 }

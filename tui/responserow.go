@@ -1,12 +1,8 @@
 package tui
 
 import (
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/provenance"
-	"github.com/afinspect/inspect/termtext"
-	"github.com/afinspect/inspect/window"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // The response row — the model's output, on the call that produced it,
@@ -17,58 +13,12 @@ import (
 // every value with its verdict, drawn by responseText as the i overlay
 // draws it.
 
-// responseWord is the response row's word in the fate column.
-const responseWord = "response"
-
-// onResponse reports whether the cursor is on the response row.
-func (l *turnList) onResponse() bool {
-	return l.cursor >= 0 && l.cursor < len(l.items) && l.items[l.cursor].kind == responseItem
-}
-
-// toResponse puts the cursor on the response row.
-func (l *turnList) toResponse() {
-	l.chosen = true
-	l.cursorTo(func(it listItem) bool { return it.kind == responseItem })
-}
-
-// responseLine draws the response row: the word, what the call produced,
-// what became of it when it is an answer, and its flagged values,
-// counted: the answer's, then the arguments'.
-func (l *turnList) responseLine(selected bool) string {
-	st := l.st
-	head := " " + cursorMark(selected, l.focused) + " " + st.Response.Render(responseWord)
-	c := l.s.current()
-	if c == nil {
-		return head
-	}
-	what := produced(c)
-	if o := l.s.outcomes[c.Call]; o != "" {
-		what += " · " + outcomeWord(o) // first: a refused answer reached no one
-	}
-	if c.Run.Composition {
-		what += " · the composition's result"
-	}
-	t := l.s.judgedCounts(l.s.call)
-	if t.answer.total() > 0 {
-		what += " · " + t.answer.words(nil)
-	}
-	if t.args.total() > 0 {
-		what += " · args: " + t.args.words(nil)
-	}
-	room := max(0, l.width-ansi.StringWidth(head)-1)
-	body := fit(what, room)
-	if selected {
-		body = st.Title.Render(body)
-	}
-	return head + " " + body
-}
-
 // showResponse puts the response of the call on screen in the detail;
 // at the same call it keeps the scroll (the suggestions arrive later).
 func (d *detailPane) showResponse() {
 	call := -1
 	if d.s != nil {
-		call = d.s.call
+		call = d.s.Call
 	}
 	same := d.response && d.respCall == call
 	y := d.vp.YOffset
@@ -88,8 +38,8 @@ func (d *detailPane) showResponse() {
 // responseTitle is the detail's title while it shows the response.
 func (d *detailPane) responseTitle() string {
 	t := "response"
-	if c := d.s.current(); c != nil {
-		t += " of call " + itoa(d.s.call+1) + " · " + produced(c)
+	if c := d.s.Current(); c != nil {
+		t += " of call " + itoa(d.s.Call+1) + " · " + present.Produced(c)
 	}
 	return t + d.position()
 }
@@ -98,19 +48,10 @@ func (d *detailPane) responseTitle() string {
 // assistant message it is, for the pager (o) and the clipboard (y); nil
 // when the cursor is not on the response row.
 func (m Model) responseMessages() []*model.Message {
-	c := m.s.current()
-	if c == nil || !m.list.onResponse() {
+	c := m.s.Current()
+	if c == nil || !m.list.OnResponse() {
 		return nil
 	}
 	r := c.Call.Facts.Response
 	return []*model.Message{{Role: model.RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls}}
-}
-
-// produced is what the call produced, in a few words (provenance.Produced),
-// or that it failed with no reply.
-func produced(c *window.CallReplay) string {
-	if failedCall(c) {
-		return "no reply: the call failed"
-	}
-	return termtext.Line(provenance.Produced(c.Call))
 }

@@ -11,15 +11,16 @@ import (
 
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/components/turnlist"
 )
 
 // The expected values below come from testdata/demo-evidence/README.txt.
 
 func TestResponseRowIsEveryCallsLastRow(t *testing.T) {
 	m := open(t, fileConfig(evidenceDemo), 140, 40)
-	for call := range m.s.calls() {
-		it := m.list.items[len(m.list.items)-1]
-		if it.kind != responseItem {
+	for call := range m.s.Calls() {
+		it := m.list.Items[len(m.list.Items)-1]
+		if it.Kind != turnlist.ResponseItem {
 			t.Fatalf("call %d: the last row is not the response", call+1)
 		}
 		m = press(m, "l")
@@ -33,8 +34,8 @@ func TestResponseRowIsEveryCallsLastRow(t *testing.T) {
 
 func TestFinalAnswerKeySelectsTheResponseRow(t *testing.T) {
 	m := press(open(t, fileConfig(evidenceDemo), 180, 50), "A")
-	if m.s.call != 12 || !m.list.onResponse() || m.overlay != noOverlay {
-		t.Fatalf("A: call %d, response row %v, overlay %v; want call 13's response row, no overlay", m.s.call+1, m.list.onResponse(), m.overlay)
+	if m.s.Call != 12 || !m.list.OnResponse() || m.overlay != noOverlay {
+		t.Fatalf("A: call %d, response row %v, overlay %v; want call 13's response row, no overlay", m.s.Call+1, m.list.OnResponse(), m.overlay)
 	}
 	// the row says it was delivered (run 1's last answer) and counts the
 	// flagged values: 4 left (us-east-1b, 10.12.4.52, 3940, web-9d4b27)
@@ -53,8 +54,8 @@ func TestFinalAnswerKeySelectsTheResponseRow(t *testing.T) {
 	}
 	// A again from the follow-up's first call: run 2's answer is call 16
 	m = press(m, ":", "1", "4", "enter", "A")
-	if m.s.call != 15 || !m.list.onResponse() {
-		t.Errorf("A in run 2: call %d, response row %v; want call 16's", m.s.call+1, m.list.onResponse())
+	if m.s.Call != 15 || !m.list.OnResponse() {
+		t.Errorf("A in run 2: call %d, response row %v; want call 16's", m.s.Call+1, m.list.OnResponse())
 	}
 }
 
@@ -64,24 +65,24 @@ func TestEnterOnResponseRowOpensTheValues(t *testing.T) {
 		t.Fatalf("enter on the response row: overlay %v", m.overlay)
 	}
 	m = press(m, "i")
-	if m.overlay != noOverlay || !m.list.onResponse() {
-		t.Errorf("i closes the values onto the response row: overlay %v, row %v", m.overlay, m.list.onResponse())
+	if m.overlay != noOverlay || !m.list.OnResponse() {
+		t.Errorf("i closes the values onto the response row: overlay %v, row %v", m.overlay, m.list.OnResponse())
 	}
 	// i from a turn opens the block and selects the row under it
 	m = press(m, "k", "i", "esc")
-	if !m.list.onResponse() {
+	if !m.list.OnResponse() {
 		t.Error("after i and esc the response row is not selected")
 	}
 	// a new call lands as always, on what left or came
 	m = press(m, "l")
-	if m.list.onResponse() {
+	if m.list.OnResponse() {
 		t.Error("a new call kept the cursor on the response row")
 	}
 }
 
 // listHosts is the demo's inventory result, list_hosts call_0001.
 func listHosts(t *testing.T, m Model) *model.Message {
-	for _, r := range m.s.rows.Rows() {
+	for _, r := range m.s.Rows.Rows() {
 		for _, msg := range r.Messages {
 			if msg.ToolCallID == "call_0001" && msg.Role == model.RoleTool {
 				return msg
@@ -99,7 +100,7 @@ func TestToolTurnLifetimeStrip(t *testing.T) {
 	// 10.12.4.52, web-9d4b27) and 16 (us-west-2a, eu-west-1c).
 	m := press(open(t, fileConfig(evidenceDemo), 160, 50), ":", "1", "3", "enter")
 	inv := listHosts(t, m)
-	used, ok := m.s.usedOutOfView(inv)
+	used, ok := m.s.UsedOutOfView(inv)
 	if !ok || !slices.Equal(used, []int{6, 12, 15}) {
 		t.Errorf("used while out of view at %v (known %v), want calls 7, 13, 16", used, ok)
 	}
@@ -116,10 +117,10 @@ func TestToolTurnLifetimeStrip(t *testing.T) {
 		t.Errorf("the strip's words: %q", caret)
 	}
 	// the detail of the tool turn shows it, without a key
-	for !strings.Contains(ansi.Strip(m.detail.View()), "list_hosts ·") && m.list.cursor > 0 {
+	for !strings.Contains(ansi.Strip(m.detail.View()), "list_hosts ·") && m.list.Cursor > 0 {
 		m = press(m, "k")
 	}
-	if r := m.list.selected(); r == nil || !slices.Contains(r.Messages, inv) {
+	if r := m.list.Selected(); r == nil || !slices.Contains(r.Messages, inv) {
 		t.Fatalf("no turn above shows list_hosts' strip")
 	}
 	if d := flat(m.detail.View()); !strings.Contains(d, "used out of view at calls 7, 13, 16") {
@@ -147,26 +148,26 @@ func TestApplyKeepMovesEveryKnobOfTheSelectedSuggestion(t *testing.T) {
 	// applies the one of the value selected in the response block, all
 	// its knobs — here a strategy and a threshold too.
 	m := press(open(t, fileConfig(evidenceDemo), 140, 50), "A", "i")
-	base := m.s.policy
+	base := m.s.Policy
 	first, second := base, base
 	first.KeepRecentTurns = 4
 	second.Strategy, second.ThresholdTokens, second.KeepRecentTurns = model.TokenBudget, 2000, 3
-	m.sugs.answers[m.s.call] = map[string]*advise.Suggestion{
+	m.sugs.Answers[m.s.Call] = map[string]*advise.Suggestion{
 		"us-east-1b": {Policy: first, Text: "first"},
 		"10.12.4.52": {Policy: second, Text: "second"},
 	}
 	m = press(m, "tab", "K")
-	if m.s.policy != second || m.s.replay.Policy != second {
-		t.Errorf("K with 10.12.4.52 selected: policy %+v, replay under %+v; want %+v", m.s.policy, m.s.replay.Policy, second)
+	if m.s.Policy != second || m.s.Replay.Policy != second {
+		t.Errorf("K with 10.12.4.52 selected: policy %+v, replay under %+v; want %+v", m.s.Policy, m.s.Replay.Policy, second)
 	}
 	if !strings.HasSuffix(m.flash, ": second") {
 		t.Errorf("flash %q", m.flash)
 	}
 	// from the screen, without the block, K applies the first found
 	m = press(m, "esc", "r", "A")
-	m.sugs.answers[m.s.call] = map[string]*advise.Suggestion{"us-east-1b": {Policy: first, Text: "first"}}
-	if m = press(m, "K"); m.s.policy != first {
-		t.Errorf("K on the response row: policy %+v, want %+v", m.s.policy, first)
+	m.sugs.Answers[m.s.Call] = map[string]*advise.Suggestion{"us-east-1b": {Policy: first, Text: "first"}}
+	if m = press(m, "K"); m.s.Policy != first {
+		t.Errorf("K on the response row: policy %+v, want %+v", m.s.Policy, first)
 	}
 }
 
@@ -174,15 +175,15 @@ func TestStripOfALargeRecordingWaitsForTheJudge(t *testing.T) {
 	// 2.5 MB of windows is not judged on the key press: the strip says it
 	// is being judged, and is drawn again when the background pass answers
 	m := open(t, recConfig("big", bigResult(bigJSON(2_500_000))), 120, 40)
-	m.s.judgements, m.s.judging = nil, nil // as before the pass answered
+	m.s.Judgements, m.s.Judging = nil, nil // as before the pass answered
 	m, _ = update(m, keyMsg("l"))
-	if r := m.list.selected(); r == nil || len(sourceMessages(r.Messages)) != 1 {
+	if r := m.list.Selected(); r == nil || len(sourceMessages(r.Messages)) != 1 {
 		t.Fatalf("call 2 does not select the tool's turn: %+v", r)
 	}
 	if d := flat(m.detail.View()); !strings.Contains(d, "still judging which calls used it…") {
 		t.Fatalf("the strip does not say the calls are being judged:\n%s", d)
 	}
-	m = send(m, judgeCmd(m.s.book, m.s.rec, m.s.replay)())
+	m = send(m, judgeCmd(m.s.Book, m.s.Rec, m.s.Replay)())
 	if d := flat(m.detail.View()); !strings.Contains(d, "never used out of view") {
 		t.Errorf("the judge's answer did not redraw the strip:\n%s", d)
 	}
@@ -213,7 +214,7 @@ func TestCopyTheResponse(t *testing.T) {
 	m := open(t, cfg, 120, 40)
 	m = press(m, ":", "7", "enter")
 	m = press(m, strings.Split(strings.Repeat("j", 20), "")...)
-	if !m.list.onResponse() {
+	if !m.list.OnResponse() {
 		t.Fatal("j past the last turn is not on the response row")
 	}
 	m = press(m, "y")

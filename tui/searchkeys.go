@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/search"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -15,21 +17,21 @@ func (m Model) searchKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.endSearch()
 		return m, nil
 	case key.Matches(msg, k.Confirm):
-		sr.typing = false
-		if sr.query == "" {
+		sr.Typing = false
+		if sr.Query == "" {
 			m.endSearch()
-		} else if !sr.busy && len(sr.hits) > 0 {
+		} else if !sr.Busy && len(sr.Hits) > 0 {
 			m.goHit(m.firstHitFromHere())
 		}
 		return m, nil
 	case key.Matches(msg, k.Erase):
-		if sr.query == "" {
+		if sr.Query == "" {
 			return m, nil
 		}
-		r := []rune(sr.query)
-		sr.query = string(r[:len(r)-1])
+		r := []rune(sr.Query)
+		sr.Query = string(r[:len(r)-1])
 	case msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace:
-		sr.query += string(msg.Runes)
+		sr.Query += string(msg.Runes)
 	default:
 		return m, nil
 	}
@@ -39,27 +41,27 @@ func (m Model) searchKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 // runSearch starts a search for the query as it is now.
 func (m Model) runSearch() tea.Cmd {
 	sr := m.search
-	sr.gen++
-	sr.latest.Store(int64(sr.gen))
-	sr.hits, sr.at = nil, -1
-	m.detail.setMark(sr.query)
-	if sr.query == "" {
-		sr.busy = false
+	sr.Gen++
+	sr.Latest.Store(int64(sr.Gen))
+	sr.Hits, sr.At = nil, -1
+	m.detail.setMark(sr.Query)
+	if sr.Query == "" {
+		sr.Busy = false
 		return nil
 	}
-	sr.busy = true
-	lv := m.s.livesOf()
-	return searchCmd(sr.gen, sr.query, lv, m.s.otherRuns(), sr.latest)
+	sr.Busy = true
+	lv := common.LivesOf(m.s)
+	return search.Cmd(sr.Gen, sr.Query, lv, m.s.OtherRuns(), sr.Latest)
 }
 
 // searched takes a search's answer, when it is the latest.
-func (m Model) searched(msg searchedMsg) Model {
+func (m Model) searched(msg search.Msg) Model {
 	sr := m.search
-	if msg.gen != sr.gen {
+	if msg.Gen != sr.Gen {
 		return m
 	}
-	sr.busy, sr.hits, sr.at, sr.others = false, msg.hits, -1, msg.others
-	if !sr.typing && len(sr.hits) > 0 {
+	sr.Busy, sr.Hits, sr.At, sr.Others = false, msg.Hits, -1, msg.Others
+	if !sr.Typing && len(sr.Hits) > 0 {
 		m.goHit(m.firstHitFromHere()) // enter was pressed before the answer came
 	}
 	return m
@@ -68,9 +70,9 @@ func (m Model) searched(msg searchedMsg) Model {
 // endSearch closes the prompt and forgets the query and its marks.
 func (m *Model) endSearch() {
 	sr := m.search
-	sr.typing, sr.query, sr.hits, sr.at, sr.busy, sr.others = false, "", nil, -1, false, 0
-	sr.gen++
-	sr.latest.Store(int64(sr.gen))
+	sr.Typing, sr.Query, sr.Hits, sr.At, sr.Busy, sr.Others = false, "", nil, -1, false, 0
+	sr.Gen++
+	sr.Latest.Store(int64(sr.Gen))
 	m.detail.setMark("")
 }
 
@@ -78,8 +80,8 @@ func (m *Model) endSearch() {
 // conversation at the call on screen or after it; the first hit when
 // every one is earlier.
 func (m Model) firstHitFromHere() int {
-	for i, h := range m.search.hits {
-		if h.life.left < 0 || h.life.left >= m.s.call {
+	for i, h := range m.search.Hits {
+		if h.Life.Left < 0 || h.Life.Left >= m.s.Call {
 			return i
 		}
 	}
@@ -89,12 +91,12 @@ func (m Model) firstHitFromHere() int {
 // stepHit goes d hits on (n: 1, N: -1), round the end.
 func (m *Model) stepHit(d int) {
 	sr := m.search
-	n := len(sr.hits)
+	n := len(sr.Hits)
 	if n == 0 {
 		return
 	}
-	i := sr.at + d
-	if sr.at < 0 && d < 0 {
+	i := sr.At + d
+	if sr.At < 0 && d < 0 {
 		i = n - 1
 	}
 	m.goHit((i%n + n) % n)
@@ -105,12 +107,12 @@ func (m *Model) stepHit(d int) {
 // it; the cursor on the turn, the detail scrolled to the text.
 func (m *Model) goHit(i int) {
 	sr := m.search
-	sr.at = i
-	h := sr.hits[i]
-	if h.life.first > m.s.call {
-		m.goTo(h.life.first)
+	sr.At = i
+	h := sr.Hits[i]
+	if h.Life.First > m.s.Call {
+		m.goTo(h.Life.First)
 	}
-	m.list.show(h.key)
+	m.list.Show(h.Key)
 	m.syncDetail()
 	m.detail.toMark()
 }

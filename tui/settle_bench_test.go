@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/internal/rungen"
@@ -41,15 +43,15 @@ func benchSettle(b *testing.B, c rungen.Conversations) {
 		m := New(cfg)
 		next, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 		m = next.(Model)
-		next, _ = m.Update(loadCmd(cfg)())
+		next, _ = m.Update(session.LoadCmd(cfg.source())())
 		m = next.(Model)
-		next, _ = m.Update(judgeCmd(m.s.book, m.s.rec, m.s.replay)())
+		next, _ = m.Update(judgeCmd(m.s.Book, m.s.Rec, m.s.Replay)())
 		m = next.(Model)
 		_ = m.View()
 		m = press(m, "w")
 		_ = m.View()
 		total += time.Since(began)
-		if _, ok := m.s.judgements[m.s.book]; !ok || m.s.calls() == 0 {
+		if _, ok := m.s.Judgements[m.s.Book]; !ok || m.s.Calls() == 0 {
 			b.Fatal("not settled")
 		}
 	}
@@ -71,7 +73,7 @@ func BenchmarkFollowUpsLastCall(b *testing.B) {
 			cfg := fileConfig(path)
 			next, _ := New(cfg).Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 			m := next.(Model)
-			next, _ = m.Update(loadCmd(cfg)())
+			next, _ = m.Update(session.LoadCmd(cfg.source())())
 			m = next.(Model)
 			var took time.Duration
 			for b.Loop() {
@@ -79,8 +81,8 @@ func BenchmarkFollowUpsLastCall(b *testing.B) {
 				m = press(m, "G")
 				_ = m.View()
 				took += time.Since(began)
-				if m.s.call != m.s.calls()-1 {
-					b.Fatalf("call %d of %d", m.s.call+1, m.s.calls())
+				if m.s.Call != m.s.Calls()-1 {
+					b.Fatalf("call %d of %d", m.s.Call+1, m.s.Calls())
 				}
 				m = press(m, "g")
 			}

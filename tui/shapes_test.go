@@ -14,7 +14,7 @@ import (
 // header says the count is not there, never that the call has no reply.
 func TestTierMinimalHeaderSaysNoTokenCount(t *testing.T) {
 	m := open(t, fileConfig("../testdata/n09-tier-minimal/run.jsonl"), 200, 40)
-	calls := len(m.s.replay.Calls)
+	calls := len(m.s.Replay.Calls)
 	if calls < 2 {
 		t.Fatalf("%d calls on screen", calls)
 	}
@@ -57,10 +57,10 @@ func compositionsOwnRuns(t *testing.T) *model.Recording {
 func TestCompositionCallHasNoWindow(t *testing.T) {
 	own := compositionsOwnRuns(t)
 	m := open(t, recConfig("own", own), 200, 40)
-	if len(m.s.replay.Calls) != 2 { // the two merges
-		t.Fatalf("%d calls on screen", len(m.s.replay.Calls))
+	if len(m.s.Replay.Calls) != 2 { // the two merges
+		t.Fatalf("%d calls on screen", len(m.s.Replay.Calls))
 	}
-	for i := range m.s.replay.Calls {
+	for i := range m.s.Replay.Calls {
 		head := m.View()[:strings.Index(m.View(), "\n")]
 		if !strings.Contains(head, "its window not in the log") || strings.Contains(head, "window 0 msgs") {
 			t.Fatalf("call %d: %q", i+1, head)
@@ -74,7 +74,7 @@ func TestCompositionCallHasNoWindow(t *testing.T) {
 // and call 9's revision was delivered, so from call 1 A lands on 9.
 func TestFinalAnswerIsTheLastAnswer(t *testing.T) {
 	m := press(open(t, fileConfig("../testdata/e01-guard/run.jsonl"), 200, 40), "A")
-	if got := m.s.current().Call.Number; got != 9 {
+	if got := m.s.Current().Call.Number; got != 9 {
 		t.Errorf("A went to call %d, want 9", got)
 	}
 }

@@ -4,37 +4,16 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/theme"
 )
-
-// Stream is a recording being read in the background, so that what has
-// loaded can be shown and stepped through while the rest arrives. cli
-// builds one from the loader.
-type Stream struct {
-	// Progress says how far reading is: bytes read of total (0 when the
-	// size is not known) and model calls so far. Cheap; any goroutine.
-	Progress func() (read, total int64, calls int)
-	// Snapshot is what has loaded so far, safe to replay while reading
-	// goes on.
-	Snapshot func() *model.Recording
-	Done     <-chan struct{} // closed when reading has finished
-	Wait     func() (*model.Recording, error)
-	// Waiting, when set, says the input has nothing more for now (a pipe
-	// whose writer is quiet): what has loaded is shown at once, however
-	// few calls it adds.
-	Waiting func() bool
-	// More, when set, reads on, once reading has finished, what was
-	// appended to the file since: a Stream of the whole file as far as
-	// it is written, read in the time the new lines take. It fails when
-	// the file is not the one read, lost what was read, or is gone;
-	// then the file is read from the start.
-	More func() (*Stream, error)
-}
 
 // How often a stream's progress is read: often until the first calls are
 // on screen (the first frame should not wait), then calmly.
@@ -50,43 +29,9 @@ func streamTick(d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return streamTickMsg{} })
 }
 
-// partialMsg is sent by partialCmd with what had loaded when it ran,
-// inferred and replayed; calls is how many model calls that was.
-type partialMsg struct {
-	loadedMsg
-	calls int
-}
-
-// partialCmd prepares what has loaded; prev, the study of the last part
-// shown, is studied on where the new calls leave it as it was
-// (study.Grow): a pipe whose writer trickles has each call it writes on
-// screen at the cost of that call.
-func partialCmd(cfg Config, st *Stream, mine *model.Policy, prev *study.Study) tea.Cmd {
-	return func() tea.Msg {
-		rec := st.Snapshot()
-		n := 0
-		for _, r := range rec.Runs {
-			n += len(r.Calls)
-		}
-		s, _ := study.Grow(prev, rec, study.Request{Knobs: cfg.Knobs, Recorded: true, Library: cfg.Library})
-		return partialMsg{loadedMsg: prepareView(s, cfg.View, mine), calls: n}
-	}
-}
-
-// finalCmd waits for the whole recording and prepares it.
-func finalCmd(cfg Config, st *Stream, mine *model.Policy) tea.Cmd {
-	return func() tea.Msg {
-		rec, err := st.Wait()
-		if err != nil {
-			return loadedMsg{err: err}
-		}
-		return prepare(cfg, rec, mine)
-	}
-}
-
 // streaming is the root model's view of a Stream being read.
 type streaming struct {
-	src          *Stream
+	src          *session.Stream
 	read, total  int64
 	calls        int
 	shownCalls   int          // calls in the session on screen
@@ -102,8 +47,8 @@ type streaming struct {
 	lastCalls        int
 }
 
-func newStreaming(src *Stream) *streaming {
-	return &streaming{src: src, bar: newLoadBar(), began: time.Now(), now: time.Now}
+func newStreaming(src *session.Stream) *streaming {
+	return &streaming{src: src, bar: theme.NewLoadBar(), began: time.Now(), now: time.Now}
 }
 
 // partialBack notes that the partial in flight came back, with calls
@@ -143,7 +88,7 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 			return streamTick(streamFirst)
 		}
 		s.finalStarted = true
-		return finalCmd(cfg, s.src, mine)
+		return session.FinalCmd(cfg.source(), s.src, mine)
 	default:
 	}
 	next := streamTick(s.pace())
@@ -154,7 +99,7 @@ func (s *streaming) tick(cfg Config, mine *model.Policy) tea.Cmd {
 	quiet := s.src.Waiting != nil && s.src.Waiting()
 	if !s.partialBusy && s.calls > s.shownCalls && (quiet || s.calls >= 2*s.shownCalls && s.worthPartial()) {
 		s.partialBusy, s.partialAt = true, s.now()
-		return tea.Batch(partialCmd(cfg, s.src, mine, s.studied), next)
+		return tea.Batch(session.PartialCmd(cfg.source(), s.src, mine, s.studied), next)
 	}
 	return next
 }
@@ -181,16 +126,16 @@ func (s *streaming) finalNow(cfg Config, mine *model.Policy) tea.Cmd {
 		return nil
 	}
 	s.finalStarted = true
-	return finalCmd(cfg, s.src, mine)
+	return session.FinalCmd(cfg.source(), s.src, mine)
 }
 
 // line is the progress line: a bar, bytes read of total, calls so far.
 // An input of no known size (a pipe) has no bar and no percentage: what
 // it has read, and whether its writer has fallen quiet.
-func (s *streaming) line(st *Styles) string {
+func (s *streaming) line(st *theme.Styles) string {
 	if s.total <= 0 {
-		out := st.Label.Render("reading · ") + st.Value.Render(byteSize(s.read)) + st.Label.Render(" · ") +
-			st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
+		out := st.Label.Render("reading · ") + st.Value.Render(present.ByteSize(s.read)) + st.Label.Render(" · ") +
+			st.Value.Render(present.Thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
 		if s.src.Waiting != nil && s.src.Waiting() {
 			out += st.Label.Render(" · ") + st.Unknown.Render("the writer is quiet: waiting for more")
 		}
@@ -200,30 +145,11 @@ func (s *streaming) line(st *Styles) string {
 	if s.total > 0 {
 		frac = float64(s.read) / float64(s.total)
 	}
-	size := byteSize(s.read)
+	size := present.ByteSize(s.read)
 	if s.total > 0 {
-		size += " of " + byteSize(s.total)
+		size += " of " + present.ByteSize(s.total)
 	}
 	return st.Label.Render("loading ") + s.bar.ViewAs(min(frac, 1)) + " " +
 		st.Value.Render(fmt.Sprintf("%d%%", int(frac*100))) + st.Label.Render(" · "+size+" · ") +
-		st.Value.Render(thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
-}
-
-// newLoadBar is the header's progress bar while a file loads, in the
-// colours the style sheet is drawn in (none under NO_COLOR).
-func newLoadBar() progress.Model {
-	return progress.New(progress.WithoutPercentage(), progress.WithWidth(24), progress.WithColorProfile(lipgloss.ColorProfile()))
-}
-
-// byteSize is n bytes for a person: 512 B, 3.1 MB, 1.0 GB.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+		st.Value.Render(present.Thousands(s.calls)) + st.Label.Render(" calls so far; step through what has loaded")
 }

@@ -9,12 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // fakeStream hands out s01 a few calls at a time, as a loader reading a
@@ -36,8 +39,8 @@ func (f *fakeStream) advance(n int, finished bool) {
 	}
 }
 
-func (f *fakeStream) stream() *Stream {
-	return &Stream{
+func (f *fakeStream) stream() *session.Stream {
+	return &session.Stream{
 		Progress: func() (int64, int64, int) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -70,7 +73,7 @@ func TestStreamShowsWhatHasLoaded(t *testing.T) {
 	}
 	f.advance(4, false)
 	m = send(m, streamTickMsg{})
-	if m.s == nil || m.s.calls() != 4 {
+	if m.s == nil || m.s.Calls() != 4 {
 		t.Fatalf("after 4 calls loaded, the screen has %v", m.s)
 	}
 	view := m.View()
@@ -78,16 +81,16 @@ func TestStreamShowsWhatHasLoaded(t *testing.T) {
 		t.Errorf("the header should show the progress (4 of 9 KB, 4 calls):\n%s", view)
 	}
 	m = press(m, "G")
-	if m.s.call != 3 {
-		t.Fatalf("G goes to the last loaded call (4), on %d", m.s.call+1)
+	if m.s.Call != 3 {
+		t.Fatalf("G goes to the last loaded call (4), on %d", m.s.Call+1)
 	}
 	f.advance(9, true)
 	m = send(m, streamTickMsg{})
-	if m.stream != nil || m.s.calls() != 9 {
-		t.Fatalf("reading done: want all 9 calls and no progress line, got %d calls, stream %v", m.s.calls(), m.stream != nil)
+	if m.stream != nil || m.s.Calls() != 9 {
+		t.Fatalf("reading done: want all 9 calls and no progress line, got %d calls, stream %v", m.s.Calls(), m.stream != nil)
 	}
-	if m.s.call != 3 {
-		t.Errorf("the whole recording arrived; the user should stay on call 4, is on %d", m.s.call+1)
+	if m.s.Call != 3 {
+		t.Errorf("the whole recording arrived; the user should stay on call 4, is on %d", m.s.Call+1)
 	}
 	if strings.Contains(m.View(), "calls so far") {
 		t.Error("the progress line should be gone once reading is done")
@@ -203,11 +206,11 @@ func TestStreamInfersOnceThenGoesOn(t *testing.T) {
 		f.advance(calls, calls == 80)
 		m.stream.began = m.stream.now().Add(-time.Second) // reading is far from done
 		m = send(m, streamTickMsg{})
-		inf := m.s.agent
+		inf := m.s.Agent
 		whole := viewOf(t, f.stream().Snapshot()).Agent
-		if m.s.calls() != calls || inf.Policy != want || inf.Matched != calls || inf.Evidence != whole.Evidence {
+		if m.s.Calls() != calls || inf.Policy != want || inf.Matched != calls || inf.Evidence != whole.Evidence {
 			t.Fatalf("after %d calls: %d on screen, %v reproducing %d, evidence %q; a search of the part: %q",
-				calls, m.s.calls(), inf.Policy, inf.Matched, inf.Evidence, whole.Evidence)
+				calls, m.s.Calls(), inf.Policy, inf.Matched, inf.Evidence, whole.Evidence)
 		}
 	}
 }
@@ -230,14 +233,14 @@ func TestQuietPipeHasItsCallsOnScreen(t *testing.T) {
 	defer pw.Close()
 	l := loader.StartReaderLimited(pr, "stdin", 0, 0)
 	go pw.Write(data[:seventh]) // six calls settled, then quiet
-	m := New(Config{Name: "stdin", Open: func() *Stream { return streamOf(l) }})
+	m := New(Config{Name: "stdin", Open: func() *session.Stream { return streamOf(l) }})
 	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	cmd := m.Init()
 	until := func(calls int) {
 		t.Helper()
-		for deadline := time.Now().Add(20 * time.Second); m.s == nil || m.s.calls() < calls; {
+		for deadline := time.Now().Add(20 * time.Second); m.s == nil || m.s.Calls() < calls; {
 			if cmd == nil || time.Now().After(deadline) {
-				t.Fatalf("the %d calls sent are not on screen while the writer is quiet: %d", calls, m.s.calls())
+				t.Fatalf("the %d calls sent are not on screen while the writer is quiet: %d", calls, m.s.Calls())
 			}
 			m, cmd = runOne(m, cmd)
 		}
@@ -254,8 +257,8 @@ func TestQuietPipeHasItsCallsOnScreen(t *testing.T) {
 // it does not know, and says when the writer has fallen quiet.
 func TestPipeProgressClaimsNoPercentage(t *testing.T) {
 	quiet := false
-	s := &streaming{src: &Stream{Waiting: func() bool { return quiet }}, read: 208179, calls: 9}
-	st := DefaultStyles()
+	s := &streaming{src: &session.Stream{Waiting: func() bool { return quiet }}, read: 208179, calls: 9}
+	st := theme.DefaultStyles()
 	line := ansi.Strip(s.line(st))
 	if strings.Contains(line, "%") || strings.Contains(line, "░") || !strings.Contains(line, "9 calls") {
 		t.Errorf("a pipe's progress: %q", line)

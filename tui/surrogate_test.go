@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/components/turnlist"
 )
 
 // A lone surrogate in the prompt and in a tool result (what JavaScript's
@@ -28,8 +29,8 @@ func TestLoneSurrogateIsShownAsItsMark(t *testing.T) {
 		t.Fatalf("did not load: %v", m.err)
 	}
 	seen := ""
-	for call := 0; call < m.s.calls(); call++ {
-		for turn := 0; turn < len(m.list.rows()); turn++ {
+	for call := 0; call < m.s.Calls(); call++ {
+		for turn := 0; turn < len(listRows(m)); turn++ {
 			safeView(t, "call "+itoa(call+1)+" turn "+itoa(turn+1), m.View(), 120)
 			seen += m.View() + m.detail.vp.View()
 			m = press(m, "down")
@@ -53,7 +54,7 @@ func TestLoneSurrogateStaysInATurnPreview(t *testing.T) {
 		{strings.Repeat("a", 399) + sur + long, strings.Repeat("a", 399)},
 		{strings.Repeat("a", 397) + sur + long, strings.Repeat("a", 397) + sur},
 	} {
-		got := turnText([]*model.Message{{Role: model.RoleTool, Content: c.in}})
+		got := turnlist.TurnText([]*model.Message{{Role: model.RoleTool, Content: c.in}})
 		if !strings.HasPrefix(got, c.want) || len(got) > 400 || strings.Count(got, "\xed") != strings.Count(c.want, "\xed") {
 			t.Errorf("turnText = %.40q…, want it to start %.40q and keep the surrogate whole", got, c.want)
 		}

@@ -12,6 +12,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/afinspect/inspect/internal/hostile"
+	"github.com/afinspect/inspect/tui/components/header"
+	"github.com/afinspect/inspect/tui/theme"
 )
 
 // hostileCopy writes the repo's recording dir/run.jsonl as attack makes
@@ -121,7 +123,7 @@ func walkScreens(t *testing.T, path string, w, h int, short bool, check func(whe
 	if m.s == nil {
 		t.Fatalf("%s did not load: %v", path, m.err)
 	}
-	for conv := 0; conv < max(1, len(m.s.views.convs)) && conv < 3; conv++ {
+	for conv := 0; conv < max(1, len(m.s.Views.Convs)) && conv < 3; conv++ {
 		if conv > 0 {
 			m = press(m, "esc", "esc", "w", "g")
 			for range conv {
@@ -129,9 +131,9 @@ func walkScreens(t *testing.T, path string, w, h int, short bool, check func(whe
 			}
 			m = press(m, "enter")
 		}
-		for call := 0; call < m.s.calls() && !short; call++ {
+		for call := 0; call < m.s.Calls() && !short; call++ {
 			check("conv "+itoa(conv+1)+" call "+itoa(call+1), m)
-			for range min(3, len(m.list.rows())) {
+			for range min(3, len(listRows(m))) {
 				m = press(m, "down")
 				check("conv "+itoa(conv+1)+" call "+itoa(call+1)+" turn down", m)
 			}
@@ -181,7 +183,7 @@ func TestHostileNamesReachNoView(t *testing.T) {
 				}
 				s := m.screen()
 				strictScreen(t, where, s, w, h)
-				if f := m.st.palette().Frame(s); f != s {
+				if f := m.st.Palette().Frame(s); f != s {
 					t.Errorf("%s: the last guard had work to do", where)
 				}
 			})
@@ -200,7 +202,7 @@ func TestHostileNamesAddNoColour(t *testing.T) {
 		for _, dark := range []bool{true, false} {
 			lipgloss.SetColorProfile(profile)
 			lipgloss.SetHasDarkBackground(dark)
-			own := DefaultStyles().palette()
+			own := theme.DefaultStyles().Palette()
 			for _, bad := range []string{"\x1b[8m", "\x1b[1;32m"} {
 				if own[bad] {
 					t.Fatalf("profile %d: the style sheet writes %q itself: the test cannot tell", profile, bad)
@@ -236,7 +238,7 @@ func TestLoadBarColoursAreTheProgramsOwn(t *testing.T) {
 	defer lipgloss.SetColorProfile(termenv.Ascii)
 	for _, profile := range []termenv.Profile{termenv.TrueColor, termenv.ANSI256, termenv.ANSI} {
 		lipgloss.SetColorProfile(profile)
-		own, bar := DefaultStyles().palette(), newLoadBar()
+		own, bar := theme.DefaultStyles().Palette(), theme.NewLoadBar()
 		for f := 0.0; f <= 1; f += 0.01 {
 			if s := bar.ViewAs(f); own.Frame(s) != s {
 				t.Fatalf("profile %d: the bar at %.2f: %q", profile, f, own.Frame(s))
@@ -252,7 +254,7 @@ func TestAgentPathCannotSpoofTheHeader(t *testing.T) {
 	path := hostileCopy(t, "c02-interleaved-agents", func(b []byte) []byte { return hostile.Agent(b, "billing") })
 	m := open(t, fileConfig(path), 180, 40)
 	m = press(m, "w", "j", "enter")
-	head := strings.Split(m.screen(), "\n")[:headerHeight]
+	head := strings.Split(m.screen(), "\n")[:header.Height]
 	if !strings.Contains(head[0], "billing␊␛[1;32mSPOOFED") {
 		t.Errorf("line 1 does not show the label with its newline: %q", head[0])
 	}

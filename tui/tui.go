@@ -16,10 +16,15 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/keys"
 )
+
+//go:generate go run ./keydoc -o ../docs/keys.md
 
 // Config is what the program opens.
 type Config struct {
@@ -36,10 +41,10 @@ type Config struct {
 	// Open, when set, is used instead of Load: it starts reading in the
 	// background, and the screen shows what has loaded while the rest
 	// arrives, with a progress bar.
-	Open func() *Stream
+	Open func() *session.Stream
 	// Reopen, when set, is Open for a file followed as it is written: a
 	// last line still being written is waited for, not reported (-f, F).
-	Reopen func() *Stream
+	Reopen func() *session.Stream
 	// Path is the file on disk, "" for the demo or standard input: only
 	// a file can be followed or read again.
 	Path string
@@ -53,7 +58,7 @@ type Config struct {
 	Clipboard io.Writer
 	// Keys, when set, are the keys the screen answers (a config file's);
 	// nil is DefaultKeyMap.
-	Keys *KeyMap
+	Keys *keys.KeyMap
 }
 
 // Run runs the inspector full screen with the mouse on, until the user
@@ -149,4 +154,10 @@ var errPanic = errors.New("inspect: internal error")
 
 func panicError(where string, r any) error {
 	return fmt.Errorf("%w: panic in %s: %v\n%s", errPanic, where, r, debug.Stack())
+}
+
+// source is where cfg's recording comes from, as the jobs that read it
+// are given it.
+func (cfg Config) source() session.Source {
+	return session.Source{Load: cfg.Load, Open: cfg.Open, Reopen: cfg.Reopen, Path: cfg.Path, Knobs: cfg.Knobs, Library: cfg.Library, View: cfg.View}
 }

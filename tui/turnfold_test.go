@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -23,9 +24,9 @@ func TestFoldOfOneCallNamesItOnce(t *testing.T) {
 	}{{10, "turns left@6–9 ·"}, {13, "turns left@12 ·"}} {
 		m.goTo(c.call - 1)
 		var folds []string
-		for _, it := range m.list.items {
-			if it.kind == foldItem {
-				folds = append(folds, ansiFree(m.list.line(it, false)))
+		for _, it := range m.list.Items {
+			if it.Kind == turnlist.FoldItem {
+				folds = append(folds, ansiFree(m.list.Line(it, false)))
 			}
 		}
 		if len(folds) != 1 || !strings.Contains(folds[0], c.want) {
@@ -54,11 +55,11 @@ func TestHelpNamesEveryFate(t *testing.T) {
 // recorded, 2226 (the llm_end on line 201).
 func TestStrategyCycleComesBackToTheRecordedPolicy(t *testing.T) {
 	m := open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 120, 40)
-	if m = press(m, "s"); m.s.policy.Strategy != model.TokenBudget || m.s.policy.ThresholdTokens != 2226 || !m.s.changed() {
-		t.Fatalf("s: %+v, want token-budget at thresholdTokens 2226", m.s.policy)
+	if m = press(m, "s"); m.s.Policy.Strategy != model.TokenBudget || m.s.Policy.ThresholdTokens != 2226 || !m.s.Changed() {
+		t.Fatalf("s: %+v, want token-budget at thresholdTokens 2226", m.s.Policy)
 	}
-	if m = press(m, "s", "s"); m.s.changed() || m.s.replay != m.s.recorded {
-		t.Errorf("after a whole cycle: %+v, recorded %+v", m.s.policy, m.s.agent.Recorded)
+	if m = press(m, "s", "s"); m.s.Changed() || m.s.Replay != m.s.Recorded {
+		t.Errorf("after a whole cycle: %+v, recorded %+v", m.s.Policy, m.s.Agent.Recorded)
 	}
 }
 
@@ -76,8 +77,8 @@ func TestResponseValuesAreWhole(t *testing.T) {
 // n and N with no search say so, rather than nothing at all.
 func TestNextHitWithoutASearchSaysSo(t *testing.T) {
 	m := press(open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 120, 40), "n")
-	if m.flash != "no search to step through: / starts one" || m.s.call != 0 {
-		t.Errorf("n: %q at call %d", m.flash, m.s.call+1)
+	if m.flash != "no search to step through: / starts one" || m.s.Call != 0 {
+		t.Errorf("n: %q at call %d", m.flash, m.s.Call+1)
 	}
 }
 
@@ -91,7 +92,7 @@ func TestNextHitWithoutASearchSaysSo(t *testing.T) {
 // TestCostOfASuggestion checks the estimate against that recording's).
 func TestApplyKeepSearchesFirst(t *testing.T) {
 	m := press(open(t, fileConfig("../testdata/demo-evidence/run.jsonl"), 120, 40), ":", "1", "3", "enter", "K")
-	if p := m.s.policy; p.KeepRecentTurns != 3 || p.KeepLastToolResults != 3 || !strings.HasPrefix(m.flash, "applied (≈") ||
+	if p := m.s.Policy; p.KeepRecentTurns != 3 || p.KeepLastToolResults != 3 || !strings.HasPrefix(m.flash, "applied (≈") ||
 		!strings.Contains(m.flash, " tok vs 26,036 recorded, +") || !strings.Contains(m.flash, "; 6 values still out of view, 4 in answers): keepRecentTurns 2→3 and keepLastToolResults 2→3") {
 		t.Errorf("K at call 13: policy %v, %q", p, m.flash)
 	}

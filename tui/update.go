@@ -5,10 +5,13 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/keys"
 )
 
 // key routes one key press: ctrl+c always quits, q from the main screen
@@ -18,7 +21,7 @@ import (
 // knobs, focus, and the focused component.
 func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
-	typing := m.prompt || m.search.typing || m.overlay == pickerOverlay && m.picker.typing
+	typing := m.prompt || m.search.Typing || m.overlay == pickerOverlay && m.picker.typing
 	quit := msg.String() == "ctrl+c" || (!typing && key.Matches(msg, k.Quit))
 	switch {
 	case quit && msg.String() != "ctrl+c" && m.s != nil && m.overlay != noOverlay:
@@ -31,7 +34,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, nil // still loading
 	case m.prompt:
 		return m.promptKey(msg)
-	case m.search.typing:
+	case m.search.Typing:
 		return m.searchKey(msg)
 	case m.markWait != noMarkWait:
 		return m.markKey(msg)
@@ -59,7 +62,7 @@ func (m Model) overlayRoute(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch {
 	case m.overlay == pickerOverlay && (m.picker.typing || (m.picker.filter != "" || m.picker.inRuns) && key.Matches(msg, k.Close)):
 		return m.pickerKey(msg) // a filter takes every key; esc leaves the runs, then clears the filter, before it closes the picker
-	case key.Matches(msg, k.Close, k.opener(m.overlay)):
+	case key.Matches(msg, k.Close, opener(k, m.overlay)):
 		// an advisor's sweep under way is given up (advisorFollows)
 		m.overlay = noOverlay
 		return m, nil
@@ -86,14 +89,14 @@ func (m Model) findKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 	switch {
 	case key.Matches(msg, k.Search):
 		m.endSearch()
-		m.search.typing = true
-	case m.search.query != "" && key.Matches(msg, k.NextHit):
+		m.search.Typing = true
+	case m.search.Query != "" && key.Matches(msg, k.NextHit):
 		m.stepHit(1)
-	case m.search.query != "" && key.Matches(msg, k.PrevHit):
+	case m.search.Query != "" && key.Matches(msg, k.PrevHit):
 		m.stepHit(-1)
 	case key.Matches(msg, k.NextHit, k.PrevHit):
 		m.flash = "no search to step through: / starts one"
-	case m.search.query != "" && key.Matches(msg, k.Close):
+	case m.search.Query != "" && key.Matches(msg, k.Close):
 		m.endSearch()
 	case key.Matches(msg, k.GotoCall):
 		m.prompt, m.digits = true, ""
@@ -130,7 +133,7 @@ func (m Model) viewKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 		}
 	case key.Matches(msg, k.Help):
 		m.overlay = helpOverlay
-		m.keyhelp.refresh() // the marks set since it was last drawn
+		m.keyhelp.Refresh() // the marks set since it was last drawn
 	case key.Matches(msg, k.Problems):
 		m.overlay = problemsOverlay
 	case key.Matches(msg, k.Picker):
@@ -143,8 +146,8 @@ func (m Model) viewKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 		m.refreshChanged()
 	case key.Matches(msg, k.Transcript):
 		m.overlay = transcriptOverlay
-		m.trans.setMark(m.search.query)
-		cmd = m.trans.show(m.s.current())
+		m.trans.SetMark(m.search.Query)
+		cmd = m.trans.Show(m.s.Current())
 	case key.Matches(msg, k.Mouse):
 		m, cmd = m.mouseToggle()
 	case key.Matches(msg, k.Follow):
@@ -165,7 +168,7 @@ func (m Model) outKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 		return m, nil, false
 	}
 	var msgs []*model.Message
-	if r := m.list.selected(); r != nil {
+	if r := m.list.Selected(); r != nil {
 		msgs = r.Messages
 	} else {
 		msgs = m.responseMessages()
@@ -188,21 +191,21 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, k.FinalAnswer):
 		m.goTo(m.finalAnswer())
-		m.list.toResponse()
+		m.list.ToResponse()
 		m.syncDetail()
 	case m.detail.focused && key.Matches(msg, k.Top, k.Bottom):
 		m.detail.Update(msg)
 	case key.Matches(msg, k.PrevCall):
-		m.goTo(m.s.call - 1)
+		m.goTo(m.s.Call - 1)
 	case key.Matches(msg, k.NextCall):
-		m.goTo(m.s.call + 1)
+		m.goTo(m.s.Call + 1)
 	case key.Matches(msg, k.FirstCall):
 		m.goTo(0)
 	case key.Matches(msg, k.LastCall):
-		m.goTo(m.s.calls() - 1)
+		m.goTo(m.s.Calls() - 1)
 	case key.Matches(msg, k.Focus):
-		m.list.focused = !m.list.focused
-		m.detail.focused = !m.list.focused
+		m.list.Focused = !m.list.Focused
+		m.detail.focused = !m.list.Focused
 		m.syncDetail()
 	case key.Matches(msg, k.Knobs):
 		return m.knobKey(msg)
@@ -211,10 +214,10 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.HideGone):
 		m.list.Update(msg)
 		m.syncDetail()
-	case m.list.focused && m.list.onResponse() && key.Matches(msg, k.Expand):
+	case m.list.Focused && m.list.OnResponse() && key.Matches(msg, k.Expand):
 		return m.openResponse()
 	case key.Matches(msg, k.Up, k.Down, k.Expand):
-		if m.list.focused {
+		if m.list.Focused {
 			m.detail.request = false // the turns again
 			m.list.Update(msg)
 			m.syncDetail()
@@ -228,29 +231,29 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 // knobKey moves a knob of the policy on screen (or resets it) and
 // replays under it: from the main screen and from the response block.
 func (m Model) knobKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	if m.s.composition() {
-		m.flash = noKnobs
+	if m.s.Composition() {
+		m.flash = session.NoKnobs
 		return m, nil
 	}
-	kn := m.keys.knobOf(msg)
-	m.s.applyKnob(kn)
+	kn := knobOf(m.keys, msg)
+	m.s.ApplyKnob(kn)
 	m.lastKnob = kn
 	return m.replan()
 }
 
 // goTo shows call i (0-based), clamped to the calls there are.
 func (m *Model) goTo(i int) {
-	if m.s.calls() == 0 {
+	if m.s.Calls() == 0 {
 		return
 	}
-	i = max(0, min(i, m.s.calls()-1))
-	if i == m.s.call {
+	i = max(0, min(i, m.s.Calls()-1))
+	if i == m.s.Call {
 		return
 	}
-	m.s.call = i
-	m.s.refresh()
-	m.list.land()
-	m.problems.refresh()
+	m.s.Call = i
+	m.s.Refresh()
+	m.list.Land()
+	m.problems.Refresh()
 	m.syncDetail()
 	m.detail.top()
 }
@@ -272,16 +275,16 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // and scrolls with the rest.
 func (m Model) transcriptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
-	call := m.s.call
+	call := m.s.Call
 	switch {
-	case key.Matches(msg, k.Pager) && m.s.current() != nil:
-		return m, pagerCmd(m.st, m.s.current().Window(), true)
-	case key.Matches(msg, k.Copy) && m.s.current() != nil:
-		return m, copyCmd(m.clipboard(), plainText(m.s.current().Window()), m.inTmux())
+	case key.Matches(msg, k.Pager) && m.s.Current() != nil:
+		return m, pagerCmd(m.st, m.s.Current().Window(), true)
+	case key.Matches(msg, k.Copy) && m.s.Current() != nil:
+		return m, copyCmd(m.clipboard(), plainText(m.s.Current().Window()), m.inTmux())
 	case key.Matches(msg, k.PrevCall):
-		m.goTo(m.s.call - 1)
+		m.goTo(m.s.Call - 1)
 	case key.Matches(msg, k.NextCall):
-		m.goTo(m.s.call + 1)
+		m.goTo(m.s.Call + 1)
 	default:
 		if j, ok := m.jumpKey(msg); ok {
 			m = j
@@ -289,8 +292,8 @@ func (m Model) transcriptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		m.trans.Update(msg)
 	}
-	if m.s.call != call {
-		return m, m.trans.show(m.s.current())
+	if m.s.Call != call {
+		return m, m.trans.Show(m.s.Current())
 	}
 	return m, nil
 }
@@ -301,4 +304,24 @@ func (m Model) clipboard() io.Writer {
 		return m.cfg.Clipboard
 	}
 	return os.Stdout
+}
+
+// knobOf is the knob msg moves under k; NoKnob for any other key.
+func knobOf(k keys.KeyMap, msg tea.KeyMsg) session.Knob {
+	for _, b := range []struct {
+		b  key.Binding
+		kn session.Knob
+	}{
+		{k.RecentLess, session.RecentLess}, {k.RecentMore, session.RecentMore},
+		{k.PinsLess, session.PinsLess}, {k.PinsMore, session.PinsMore},
+		{k.TogglePins, session.TogglePins}, {k.ToggleAnchor, session.ToggleAnchor},
+		{k.Strategy, session.CycleStrategy},
+		{k.ThresholdLess, session.ThresholdLess}, {k.ThresholdMore, session.ThresholdMore},
+		{k.Reset, session.ResetPolicy},
+	} {
+		if key.Matches(msg, b.b) {
+			return b.kn
+		}
+	}
+	return session.NoKnob
 }

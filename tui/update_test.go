@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/afinspect/inspect/tui/session"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -54,8 +56,8 @@ func TestCallBounds(t *testing.T) {
 	}
 	for _, c := range cases {
 		got := press(open(t, fileConfig(s01), 120, 40), c.keys...)
-		if got.s.call != c.want {
-			t.Errorf("%v: at call %d, want %d", c.keys, got.s.call, c.want)
+		if got.s.Call != c.want {
+			t.Errorf("%v: at call %d, want %d", c.keys, got.s.Call, c.want)
 		}
 		if got.prompt {
 			t.Errorf("%v: prompt still open", c.keys)
@@ -65,28 +67,28 @@ func TestCallBounds(t *testing.T) {
 
 func TestTurnCursorBounds(t *testing.T) {
 	last := func() Model { return press(open(t, fileConfig(s01), 120, 40), "G") }
-	n := last().s.rows.Len() // call 9: 13 turns
+	n := last().s.Rows.Len() // call 9: 13 turns
 	if n != 13 {
 		t.Fatalf("%d turns at s01's last call, want 13", n)
 	}
 	m := press(last(), strings.Split(strings.Repeat("k", n+3), "")...)
-	if m.list.cursor != 0 {
-		t.Errorf("cursor %d after moving up past the top", m.list.cursor)
+	if m.list.Cursor != 0 {
+		t.Errorf("cursor %d after moving up past the top", m.list.Cursor)
 	}
-	first := m.s.rows.At(0).Key
+	first := m.s.Rows.At(0).Key
 	// a turn the user chose is kept across a replay of the same call
 	m = press(m, "]")
-	if r := m.list.selected(); r == nil || r.Key != first {
+	if r := m.list.Selected(); r == nil || r.Key != first {
 		t.Errorf("the chosen turn was not kept across a replay: %+v", r)
 	}
 	// below the last turn is the call's response row, and nothing after it
 	m = press(last(), strings.Split(strings.Repeat("j", n+3), "")...)
-	if m.list.cursor != n || !m.list.onResponse() {
-		t.Errorf("cursor %d after moving down past the bottom, want %d (the response row)", m.list.cursor, n)
+	if m.list.Cursor != n || !m.list.OnResponse() {
+		t.Errorf("cursor %d after moving down past the bottom, want %d (the response row)", m.list.Cursor, n)
 	}
 	// unchosen, the cursor goes to what left at each call
 	m = press(open(t, fileConfig(s01), 120, 40), ":", "5", "enter")
-	if r := m.list.selected(); r == nil || r.Fate != window.FateEvicted {
+	if r := m.list.Selected(); r == nil || r.Fate != window.FateEvicted {
 		t.Errorf("at call 5 the cursor is on %+v, want the evicted turn", r)
 	}
 }
@@ -95,16 +97,16 @@ func TestOneCall(t *testing.T) {
 	m := open(t, recConfig("one", oneCall()), 80, 24)
 	for _, k := range []string{"h", "l", "g", "G", "home", "end", "j", "k", "pgdown", "tab", "j"} {
 		m = press(m, k)
-		if m.s.call != 0 {
-			t.Fatalf("after %q: call %d of a one-call recording", k, m.s.call)
+		if m.s.Call != 0 {
+			t.Fatalf("after %q: call %d of a one-call recording", k, m.s.Call)
 		}
 	}
-	if m.s.rows.Len() != 1 || m.s.rows.At(0).Fate != window.FateAnchor {
-		t.Fatalf("rows = %+v, want the request alone, as the anchor", m.s.rows.Rows())
+	if m.s.Rows.Len() != 1 || m.s.Rows.At(0).Fate != window.FateAnchor {
+		t.Fatalf("rows = %+v, want the request alone, as the anchor", m.s.Rows.Rows())
 	}
 	m = press(m, "]", "p", "a")
-	if !m.s.changed() || m.s.replaying {
-		t.Fatalf("knobs on one call: changed=%v replaying=%v", m.s.changed(), m.s.replaying)
+	if !m.s.Changed() || m.s.Replaying {
+		t.Fatalf("knobs on one call: changed=%v replaying=%v", m.s.Changed(), m.s.Replaying)
 	}
 	checkFrame(t, m.View(), 80, 24)
 	if v := m.View(); !strings.Contains(v, "call 1/1") {
@@ -121,7 +123,7 @@ func TestEmptyRecordings(t *testing.T) {
 	} {
 		m := open(t, recConfig(name, rec), 80, 24)
 		m = press(m, "l", "h", "G", "g", "j", "k", "tab", "pgdown", ":", "3", "enter", "[", "p", "?", "esc", "!", "esc")
-		if m.list.selected() != nil || m.detail.row != nil {
+		if m.list.Selected() != nil || m.detail.row != nil {
 			t.Errorf("%s: a turn is selected in an empty list", name)
 		}
 		v := m.View()
@@ -138,7 +140,7 @@ func TestSizes(t *testing.T) {
 		t.Errorf("view before the first WindowSizeMsg = %q", v)
 	}
 	m = press(m, "l", "?", "p") // keys while loading are harmless
-	m = settle(m, loadCmd(m.cfg))
+	m = settle(m, session.LoadCmd(m.cfg.source()))
 	m = press(m, "G", "j")
 	for _, sz := range [][2]int{{200, 50}, {120, 40}, {80, 24}, {60, 15}, {20, 6}, {3, 2}, {1, 1}} {
 		m = send(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
@@ -169,29 +171,29 @@ func checkFrame(t *testing.T, v string, w, h int) {
 func TestKnobsAndReset(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
 	m = press(m, ":", "4", "enter")
-	rec := m.s.agent.Recorded
+	rec := m.s.Agent.Recorded
 	m = press(m, "}", "p")
-	if m.s.policy.KeepLastToolResults != 0 {
-		t.Fatalf("pins off: keepLastToolResults=%d", m.s.policy.KeepLastToolResults)
+	if m.s.Policy.KeepLastToolResults != 0 {
+		t.Fatalf("pins off: keepLastToolResults=%d", m.s.Policy.KeepLastToolResults)
 	}
 	m = press(m, "p")
-	if got := m.s.policy.KeepLastToolResults; got != rec.KeepLastToolResults+1 {
+	if got := m.s.Policy.KeepLastToolResults; got != rec.KeepLastToolResults+1 {
 		t.Errorf("pins back on: keepLastToolResults=%d, want the value before, %d", got, rec.KeepLastToolResults+1)
 	}
 	m = press(m, "[", "[", "[", "[", "{", "{", "{", "{", "{", "t", "t")
-	if p := m.s.policy; p.KeepRecentTurns != 0 || p.KeepLastToolResults != 0 || p.ThresholdTokens != 0 {
+	if p := m.s.Policy; p.KeepRecentTurns != 0 || p.KeepLastToolResults != 0 || p.ThresholdTokens != 0 {
 		t.Errorf("knobs went below zero: %+v", p)
 	}
 	m = press(m, "s", "a")
-	if p := m.s.policy; p.Strategy != model.TokenBudget || p.ThresholdTokens == 0 || !p.NoAnchor {
+	if p := m.s.Policy; p.Strategy != model.TokenBudget || p.ThresholdTokens == 0 || !p.NoAnchor {
 		t.Errorf("strategy/anchor: %+v", p)
 	}
-	if m.s.call != 3 {
-		t.Errorf("a knob change moved the call to %d", m.s.call)
+	if m.s.Call != 3 {
+		t.Errorf("a knob change moved the call to %d", m.s.Call)
 	}
 	m = press(m, "r")
-	if m.s.changed() || m.s.replay != m.s.recorded || m.s.changes.count() != 0 {
-		t.Errorf("reset: policy %+v, recorded %+v", m.s.policy, rec)
+	if m.s.Changed() || m.s.Replay != m.s.Recorded || m.s.Changes.Count() != 0 {
+		t.Errorf("reset: policy %+v, recorded %+v", m.s.Policy, rec)
 	}
 }
 
@@ -199,12 +201,12 @@ func TestStaleReplayIsIgnored(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
 	next, cmd := m.Update(keyMsg("p")) // pins off: a replay starts
 	m = next.(Model)
-	if !m.s.replaying || cmd == nil {
+	if !m.s.Replaying || cmd == nil {
 		t.Fatal("a knob did not start a replay")
 	}
 	m = press(m, "p") // back on: the recorded replay, at once
 	m = settle(m, cmd)
-	if m.s.replay != m.s.recorded || m.s.replaying {
+	if m.s.Replay != m.s.Recorded || m.s.Replaying {
 		t.Errorf("the stale pins-off replay replaced the recorded one")
 	}
 }
@@ -213,13 +215,13 @@ func TestPinsOffMarksChanges(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
 	m = press(m, ":", "4", "enter", "p")
 	var found bool
-	for _, r := range m.s.rows.Rows() {
-		if r.Fate == window.FateEvicted && m.s.changes.of(r.Key) == "was pinned, now evicted" {
+	for _, r := range m.s.Rows.Rows() {
+		if r.Fate == window.FateEvicted && m.s.Changes.Of(r.Key) == "was pinned, now evicted" {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("no turn marked 'was pinned, now evicted' at call 4 with pins off: %+v", m.s.changes)
+		t.Errorf("no turn marked 'was pinned, now evicted' at call 4 with pins off: %+v", m.s.Changes)
 	}
 }
 
@@ -248,7 +250,7 @@ func (panicky) View() string                        { panic("boom") }
 func TestLoadErrorQuits(t *testing.T) {
 	m := New(fileConfig("../testdata/no-such-file.jsonl"))
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	next, cmd := m.Update(loadCmd(m.cfg)())
+	next, cmd := m.Update(session.LoadCmd(m.cfg.source())())
 	m = next.(Model)
 	if m.err == nil || cmd == nil {
 		t.Fatal("a load error neither kept nor quit")
@@ -261,26 +263,26 @@ func TestLoadErrorQuits(t *testing.T) {
 func TestRunesReadTogetherAreSeparateKeys(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
 	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lll")})
-	if m.s.call != 3 {
-		t.Errorf(`"lll" in one read moved to call %d, want 3`, m.s.call)
+	if m.s.Call != 3 {
+		t.Errorf(`"lll" in one read moved to call %d, want 3`, m.s.Call)
 	}
 }
 
 func TestHideGone(t *testing.T) {
 	m := press(open(t, fileConfig(s01), 120, 40), "G")
-	all := len(m.list.rows())
+	all := len(listRows(m))
 	m = press(m, "z")
-	for _, r := range m.list.rows() {
+	for _, r := range listRows(m) {
 		if r.Fate == window.FateGone {
 			t.Fatalf("a gone turn is listed with gone turns hidden")
 		}
 	}
-	if len(m.list.rows()) >= all || !strings.Contains(m.View(), "gone hidden") {
-		t.Errorf("hiding gone turns: %d of %d rows left", len(m.list.rows()), all)
+	if len(listRows(m)) >= all || !strings.Contains(m.View(), "gone hidden") {
+		t.Errorf("hiding gone turns: %d of %d rows left", len(listRows(m)), all)
 	}
 	m = press(m, "tab", "z", "tab")
-	if len(m.list.rows()) != all {
-		t.Errorf("z again (from the detail) lists %d rows, want %d", len(m.list.rows()), all)
+	if len(listRows(m)) != all {
+		t.Errorf("z again (from the detail) lists %d rows, want %d", len(listRows(m)), all)
 	}
 }
 
@@ -288,17 +290,17 @@ func TestConfigKnobsOpenUnderFlagsAgainstTheRecordedPolicy(t *testing.T) {
 	cfg := fileConfig(s01)
 	cfg.Knobs = model.Knobs{KeepLastToolResults: study.Int(0)} // --keep-last-tool-results 0
 	m := open(t, cfg, 120, 40)
-	if m.s.policy.KeepLastToolResults != 0 || m.s.agent.Recorded.KeepLastToolResults != 2 || !m.s.changed() {
-		t.Fatalf("opened under %+v (recorded %+v), changed=%v", m.s.policy, m.s.agent.Recorded, m.s.changed())
+	if m.s.Policy.KeepLastToolResults != 0 || m.s.Agent.Recorded.KeepLastToolResults != 2 || !m.s.Changed() {
+		t.Fatalf("opened under %+v (recorded %+v), changed=%v", m.s.Policy, m.s.Agent.Recorded, m.s.Changed())
 	}
 	// s01 under pins off is s02: its last wire window has 6 messages
 	m = press(m, "G")
-	if got := len(m.s.current().Window()); got != 6 {
+	if got := len(m.s.Current().Window()); got != 6 {
 		t.Errorf("last call sends %d messages with pins off, s02-pins-off's wire has 6", got)
 	}
 	m = press(m, "r")
-	if m.s.policy.KeepLastToolResults != 2 || m.s.changed() {
-		t.Errorf("r went to %+v, not the recorded policy", m.s.policy)
+	if m.s.Policy.KeepLastToolResults != 2 || m.s.Changed() {
+		t.Errorf("r went to %+v, not the recorded policy", m.s.Policy)
 	}
 }
 
@@ -308,39 +310,39 @@ func TestConfigKnobsOpenUnderFlagsAgainstTheRecordedPolicy(t *testing.T) {
 func TestJudgeDroppedWithItsReplay(t *testing.T) {
 	m := open(t, fileConfig("../testdata/demo-incident/run.jsonl"), 120, 40)
 	s := m.s
-	old := s.book
-	delete(s.judgements, old)
-	s.judging = nil
-	job := s.judgeJob()
+	old := s.Book
+	delete(s.Judgements, old)
+	s.Judging = nil
+	job := s.JudgeJob()
 	if job == nil {
 		t.Fatal("no judge job for the replay on screen")
 	}
-	s.book = nil // another replay on screen, its book not made yet
-	s.dropJudges()
-	msg, ok := job().(judgedMsg)
-	if !ok || !msg.gaveUp {
+	s.Book = nil // another replay on screen, its book not made yet
+	s.DropJudges()
+	msg, ok := job().(session.JudgedMsg)
+	if !ok || !msg.GaveUp {
 		t.Fatalf("the dropped job answered %+v, want it to give up", msg)
 	}
-	s.judged(msg)
-	if _, filed := s.judgements[old]; filed {
+	s.Judged(msg)
+	if _, filed := s.Judgements[old]; filed {
 		t.Error("a job that gave up filed a judgement")
 	}
-	s.book = old
-	if s.judgeJob() == nil {
+	s.Book = old
+	if s.JudgeJob() == nil {
 		t.Error("the replay came back and is not judged again")
 	}
-	if msg, ok := judgeCmd(old, s.rec, s.replay)().(judgedMsg); !ok || msg.gaveUp || len(msg.flags) != s.calls() {
+	if msg, ok := judgeCmd(old, s.Rec, s.Replay)().(session.JudgedMsg); !ok || msg.GaveUp || len(msg.Flags) != s.Calls() {
 		t.Errorf("a job left alone answered %+v", msg)
 	}
 	// a knob pressed: the replay on screen is about to leave it
-	s.judging = nil
-	job = s.judgeJob()
-	s.replaying = true
-	s.dropJudges()
-	if msg, ok := job().(judgedMsg); !ok || !msg.gaveUp {
+	s.Judging = nil
+	job = s.JudgeJob()
+	s.Replaying = true
+	s.DropJudges()
+	if msg, ok := job().(session.JudgedMsg); !ok || !msg.GaveUp {
 		t.Errorf("the job of the replay a knob replaces answered %+v, want it to give up", msg)
 	}
-	if s.judgeJob() != nil {
+	if s.JudgeJob() != nil {
 		t.Error("a judge job started for a replay a knob is replacing")
 	}
 }
@@ -356,7 +358,7 @@ func TestHeaderSaysReplayingUnderWay(t *testing.T) {
 	}
 	next, _ := m.Update(keyMsg("]")) // the replay's command is not run
 	m = next.(Model)
-	if !m.s.replaying {
+	if !m.s.Replaying {
 		t.Fatal("] did not start a replay")
 	}
 	next, _ = m.Update(tea.FocusMsg{}) // a message while it runs draws the screen as it is
@@ -370,20 +372,20 @@ func TestHeaderSaysReplayingUnderWay(t *testing.T) {
 // screen a while (judgeWait): one tick is asked for, then the pass
 // starts; a small run's starts at once.
 func TestJudgeWaitsOnALongRun(t *testing.T) {
-	long := &window.Replay{Calls: make([]window.CallReplay, judgeWaitCalls)}
-	s := &session{replay: long, book: &provenance.Book{}, shownAt: time.Now()}
-	if s.judgeJob() == nil || s.judging[s.book] {
+	long := &window.Replay{Calls: make([]window.CallReplay, session.JudgeWaitCalls)}
+	s := &session.Session{Replay: long, Book: &provenance.Book{}, ShownAt: time.Now()}
+	if s.JudgeJob() == nil || s.Judging[s.Book] {
 		t.Fatal("a replay just shown: want a tick asked for, and no judge pass yet")
 	}
-	if s.judgeJob() != nil {
+	if s.JudgeJob() != nil {
 		t.Error("a second tick asked for while one is on its way")
 	}
-	s.judgeTick, s.shownAt = false, time.Now().Add(-judgeWait) // the tick came
-	if s.judgeJob() == nil || !s.judging[s.book] {
+	s.JudgeTick, s.ShownAt = false, time.Now().Add(-session.JudgeWait) // the tick came
+	if s.JudgeJob() == nil || !s.Judging[s.Book] {
 		t.Error("the replay has been on screen a while: the judge pass should start")
 	}
-	small := &session{replay: &window.Replay{Calls: make([]window.CallReplay, 10)}, book: &provenance.Book{}, shownAt: time.Now()}
-	if small.judgeJob() == nil || !small.judging[small.book] {
+	small := &session.Session{Replay: &window.Replay{Calls: make([]window.CallReplay, 10)}, Book: &provenance.Book{}, ShownAt: time.Now()}
+	if small.JudgeJob() == nil || !small.Judging[small.Book] {
 		t.Error("a small run's judge pass should start at once")
 	}
 }

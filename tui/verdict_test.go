@@ -7,6 +7,7 @@ import (
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // What the screen says of flagged values (docs/rules/evidence.md §9): the
@@ -73,8 +74,8 @@ func TestInsideTokenSentence(t *testing.T) {
 func TestSummaryUnsupportedOnScreen(t *testing.T) {
 	m := open(t, fileConfig(e05b), 120, 40)
 	m = press(m, "x")
-	if m.s.call != 6 {
-		t.Fatalf("x from call 1 went to call %d, want 7 (the answer)", m.s.call+1)
+	if m.s.Call != 6 {
+		t.Fatalf("x from call 1 went to call %d, want 7 (the answer)", m.s.Call+1)
 	}
 	if line2 := strings.Split(ansiFree(m.View()), "\n")[1]; !strings.Contains(line2, "answers: 1 only in a summary") {
 		t.Errorf("header line 2: %q", line2)
@@ -99,8 +100,8 @@ func TestSummaryUnsupportedOnScreen(t *testing.T) {
 // revision (call 9) was returned.
 func TestRefusedAnswerSaysNothingDelivered(t *testing.T) {
 	m := press(open(t, fileConfig(e02), 160, 40), "A")
-	if m.s.call != 8 || !m.list.onResponse() {
-		t.Fatalf("A: call %d, response row %v; want call 9's response row", m.s.call+1, m.list.onResponse())
+	if m.s.Call != 8 || !m.list.OnResponse() {
+		t.Fatalf("A: call %d, response row %v; want call 9's response row", m.s.Call+1, m.list.OnResponse())
 	}
 	if row := ansiFree(m.list.View()); !strings.Contains(row, "response answer 204 chars · refused · 1 never read") {
 		t.Errorf("the response row:\n%s", row)
@@ -114,8 +115,8 @@ func TestRefusedAnswerSaysNothingDelivered(t *testing.T) {
 		t.Errorf("call 7's block:\n%s", v)
 	}
 	m = press(open(t, fileConfig(e01), 120, 40), "A")
-	if v := respText(m); m.s.call != 8 || !strings.Contains(v, "outcome: delivered: run() returned it to the caller") {
-		t.Errorf("e01's A: call %d\n%s", m.s.call+1, v)
+	if v := respText(m); m.s.Call != 8 || !strings.Contains(v, "outcome: delivered: run() returned it to the caller") {
+		t.Errorf("e01's A: call %d\n%s", m.s.Call+1, v)
 	}
 }
 
@@ -129,8 +130,8 @@ func TestCorrectionIsLibraryWritten(t *testing.T) {
 		t.Errorf("the correction's row:\n%s", l)
 	}
 	for !strings.Contains(ansiFree(m.list.View()), "▸ recent  library:") {
-		before := m.list.cursor
-		if m = press(m, "j"); m.list.cursor == before {
+		before := m.list.Cursor
+		if m = press(m, "j"); m.list.Cursor == before {
 			t.Fatalf("no cursor on the correction:\n%s", ansiFree(m.list.View()))
 		}
 	}
@@ -167,8 +168,8 @@ func TestPinsRangeOnPolicyBar(t *testing.T) {
 func TestGoToFileWideCallNumber(t *testing.T) {
 	m := open(t, fileConfig(c02), 200, 40)
 	m = press(m, ":", "f", "2", "0", "enter")
-	if m.s.views.convs[m.s.views.shown].Agent.Key != "billing" || m.s.call != 10 {
-		t.Fatalf(":f20: %s's call %d; want billing's call 11", m.s.views.convs[m.s.views.shown].Agent.Key, m.s.call+1)
+	if m.s.Views.Convs[m.s.Views.Shown].Agent.Key != "billing" || m.s.Call != 10 {
+		t.Fatalf(":f20: %s's call %d; want billing's call 11", m.s.Views.Convs[m.s.Views.Shown].Agent.Key, m.s.Call+1)
 	}
 	if m.flash != "file call 20 = call 11 of billing's conversation 2" {
 		t.Errorf("flash %q", m.flash)
@@ -177,12 +178,12 @@ func TestGoToFileWideCallNumber(t *testing.T) {
 		t.Errorf("header %q", h)
 	}
 	m = press(m, ":", "6", "enter")
-	if m.s.call != 5 || m.s.current().Call.Number != 11 {
-		t.Errorf(":6: call %d (file %d), want 6 (file 11)", m.s.call+1, m.s.current().Call.Number)
+	if m.s.Call != 5 || m.s.Current().Call.Number != 11 {
+		t.Errorf(":6: call %d (file %d), want 6 (file 11)", m.s.Call+1, m.s.Current().Call.Number)
 	}
 	m = press(m, ":", "f", "1", "9", "enter") // oncall's answer
-	if m.s.views.convs[m.s.views.shown].Agent.Key != "oncall" || m.s.call != 8 {
-		t.Errorf(":f19: call %d of %s, want oncall's 9", m.s.call+1, m.s.views.convs[m.s.views.shown].Agent.Key)
+	if m.s.Views.Convs[m.s.Views.Shown].Agent.Key != "oncall" || m.s.Call != 8 {
+		t.Errorf(":f19: call %d of %s, want oncall's 9", m.s.Call+1, m.s.Views.Convs[m.s.Views.Shown].Agent.Key)
 	}
 	if p := ansiFree(press(m, ":").footer()); !strings.Contains(p, "go to call (1–9; f1–f21: the file's numbering)") {
 		t.Errorf("prompt %q", p)
@@ -198,12 +199,12 @@ func TestGoToFileWideCallNumber(t *testing.T) {
 // values are still listed, each with the rule that did not flag it.
 func TestXStopsOnAnswersUnlessAsked(t *testing.T) {
 	m := press(open(t, fileConfig(evidenceDemo), 120, 40), "x")
-	if m.s.call != 12 {
-		t.Errorf("x: call %d, want 13", m.s.call+1)
+	if m.s.Call != 12 {
+		t.Errorf("x: call %d, want 13", m.s.Call+1)
 	}
 	m = press(m, "g", "I", "x")
-	if m.s.call != 6 || !m.xArgs {
-		t.Errorf("I, x: call %d, want 7", m.s.call+1)
+	if m.s.Call != 6 || !m.xArgs {
+		t.Errorf("I, x: call %d, want 7", m.s.Call+1)
 	}
 	if line2 := strings.Split(ansiFree(m.View()), "\n")[1]; !strings.Contains(line2, "args: 1 left") || strings.Contains(line2, "answers:") {
 		t.Errorf("call 7's header: %q", line2)
@@ -272,11 +273,11 @@ func TestNeverReadAtTierMinimal(t *testing.T) {
 // read", and counts nothing.
 func TestUnknownValueIsNotTypedNotRead(t *testing.T) {
 	e := provenance.Entry{Value: "web-6a8afa", Verdict: evidence.Unknown}
-	s := verdictSentence(e, false)
+	s := present.VerdictSentence(e, false)
 	if strings.Contains(s, "typed, not read") || !strings.Contains(s, "does not hold this call's window") {
 		t.Errorf("%q", s)
 	}
-	if c := tallyOf(&provenance.CallEvidence{Values: []provenance.Entry{e}}); c.answer.total()+c.args.total() > 0 {
+	if c := provenance.TallyOf(&provenance.CallEvidence{Values: []provenance.Entry{e}}); c.Answer.Total()+c.Args.Total() > 0 {
 		t.Error("an unknown value counted as flagged")
 	}
 }

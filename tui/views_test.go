@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -37,28 +38,28 @@ func TestGoldenC06bSecondStep(t *testing.T) {
 func TestKnobsActOnTheAgentOnScreen(t *testing.T) {
 	cfg := fileConfig("../testdata/c02-interleaved-agents/run.jsonl")
 	m := open(t, cfg, 120, 40)
-	if m.s.calls() != 9 || !strings.Contains(m.s.views.label(-1), "oncall") {
-		t.Fatalf("opens on %q with %d calls", m.s.views.label(-1), m.s.calls())
+	if m.s.Calls() != 9 || !strings.Contains(header.ViewsLabel(m.s.Views, -1), "oncall") {
+		t.Fatalf("opens on %q with %d calls", header.ViewsLabel(m.s.Views, -1), m.s.Calls())
 	}
 	m = press(m, "w", "j", "enter")
-	if m.s.calls() != 12 || !strings.Contains(m.s.views.label(-1), "billing") || m.s.policy.KeepRecentTurns != 4 {
-		t.Fatalf("after the picker: %q, %d calls, policy %v", m.s.views.label(-1), m.s.calls(), m.s.policy)
+	if m.s.Calls() != 12 || !strings.Contains(header.ViewsLabel(m.s.Views, -1), "billing") || m.s.Policy.KeepRecentTurns != 4 {
+		t.Fatalf("after the picker: %q, %d calls, policy %v", header.ViewsLabel(m.s.Views, -1), m.s.Calls(), m.s.Policy)
 	}
 	m = press(m, "[")
-	if m.s.policy.KeepRecentTurns != 3 || !m.s.changed() {
-		t.Fatalf("[ gave %v", m.s.policy)
+	if m.s.Policy.KeepRecentTurns != 3 || !m.s.Changed() {
+		t.Fatalf("[ gave %v", m.s.Policy)
 	}
-	for i := range m.s.replay.Calls {
-		if a := m.s.replay.Calls[i].Run.Agent.Key; a != "billing" {
+	for i := range m.s.Replay.Calls {
+		if a := m.s.Replay.Calls[i].Run.Agent.Key; a != "billing" {
 			t.Fatalf("call %d of the replay is %s's", i+1, a)
 		}
 	}
 	m = press(m, "w", "k", "enter")
-	if m.s.calls() != 9 || m.s.changed() || m.s.policy.KeepRecentTurns != 2 {
-		t.Fatalf("back on oncall: %d calls, policy %v (changed %v)", m.s.calls(), m.s.policy, m.s.changed())
+	if m.s.Calls() != 9 || m.s.Changed() || m.s.Policy.KeepRecentTurns != 2 {
+		t.Fatalf("back on oncall: %d calls, policy %v (changed %v)", m.s.Calls(), m.s.Policy, m.s.Changed())
 	}
-	for i := range m.s.replay.Calls {
-		if r := m.s.replay.Calls[i].Recorded(); r != window.Match {
+	for i := range m.s.Replay.Calls {
+		if r := m.s.Replay.Calls[i].Recorded(); r != window.Match {
 			t.Errorf("oncall call %d: %s after billing's knob moved", i+1, r)
 		}
 	}
@@ -106,7 +107,7 @@ func TestPickerCountsAFileOfOneConversation(t *testing.T) {
 func TestNothingSentOnADifferingCall(t *testing.T) {
 	m := open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 120, 40)
 	m = press(m, "]", "right", "right", "right", "right")
-	if c := m.s.current(); c == nil || c.Index != 4 || c.Recorded() != window.Differs {
+	if c := m.s.Current(); c == nil || c.Index != 4 || c.Recorded() != window.Differs {
 		t.Fatalf("not on a differing call 5: %+v", c)
 	}
 	v := ansiFree(m.View())
@@ -141,7 +142,7 @@ func TestEvidenceSourcesNotSentWhereTheReplayDiffers(t *testing.T) {
 		a, _ := strconv.Atoi(g[1])
 		b, _ := strconv.Atoi(g[2])
 		for i := a; i <= b; i++ {
-			if m.s.replay.Calls[i-1].Recorded() == window.Differs {
+			if m.s.Replay.Calls[i-1].Recorded() == window.Differs {
 				t.Errorf("%q, but call %d differs from its record", g[0], i)
 			}
 		}
@@ -169,8 +170,8 @@ func TestEvidenceSourcesInTheScreensCallNumbers(t *testing.T) {
 		}
 	}
 	m = press(m, "enter")
-	if want := "call 7: the last call the user's text (which held acme-412) was in view; it left at 8 (not-pinnable)"; m.s.call != 6 || m.flash != want {
-		t.Errorf("enter: at call %d, %q; want call 7, %q", m.s.call+1, m.flash, want)
+	if want := "call 7: the last call the user's text (which held acme-412) was in view; it left at 8 (not-pinnable)"; m.s.Call != 6 || m.flash != want {
+		t.Errorf("enter: at call %d, %q; want call 7, %q", m.s.Call+1, m.flash, want)
 	}
 }
 
@@ -192,8 +193,8 @@ func TestHeaderCountsFlaggedValuesAt80Columns(t *testing.T) {
 // one of its conversations counts none either.
 func TestSeveralConversationsAreNotAProblem(t *testing.T) {
 	m := open(t, fileConfig("../testdata/c02-interleaved-agents/run.jsonl"), 200, 40)
-	if n := m.s.rec.ProblemCount(); n != 0 {
-		t.Errorf("%d problems: %v", n, m.s.rec.Problems)
+	if n := m.s.Rec.ProblemCount(); n != 0 {
+		t.Errorf("%d problems: %v", n, m.s.Rec.Problems)
 	}
 }
 

@@ -13,13 +13,13 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
-	"github.com/afinspect/inspect/tui"
+	"github.com/afinspect/inspect/tui/keys"
 )
 
 func main() {
 	out := flag.String("o", "", "write the page to this file (default: standard output)")
 	flag.Parse()
-	page := render(tui.DefaultKeyMap())
+	page := render(keys.DefaultKeyMap())
 	if *out == "" {
 		fmt.Print(page)
 		return
@@ -32,9 +32,9 @@ func main() {
 
 // render is the key reference of k: one table per column of the full
 // help, in its order, then the keys of a prompt.
-func render(k tui.KeyMap) string {
+func render(k keys.KeyMap) string {
 	var b strings.Builder
-	b.WriteString("<!-- Written by tui/keydoc from tui.DefaultKeyMap: edit the key map, then `go generate ./tui`. -->\n\n")
+	b.WriteString("<!-- Written by tui/keydoc from tui/keys.DefaultKeyMap: edit the key map, then `go generate ./tui`. -->\n\n")
 	b.WriteString("# Keys of the terminal UI\n\n")
 	b.WriteString("Every key `inspect` answers in the terminal UI, grouped as its `?` screen\n")
 	b.WriteString("groups them, as the screen writes them (`e/E`: `e` next, `E` previous).\n")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/afinspect/inspect/tui"
+	"github.com/afinspect/inspect/tui/keys"
 )
 
 // The key reference in docs/keys.md is what the key map writes: a key
@@ -15,12 +15,12 @@ func TestKeysPageIsTheKeyMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := render(tui.DefaultKeyMap())
+	want := render(keys.DefaultKeyMap())
 	if string(page) != want {
 		t.Errorf("docs/keys.md is not the key map's reference; run `go generate ./tui`.\nfirst difference at byte %d", firstDiff(string(page), want))
 	}
 	// every key of the full help is on the page, with its words
-	for _, col := range tui.DefaultKeyMap().FullHelp() {
+	for _, col := range keys.DefaultKeyMap().FullHelp() {
 		for _, b := range col {
 			if row := "| `" + b.Help().Key + "` | " + b.Help().Desc + " |"; !strings.Contains(want, row) {
 				t.Errorf("the reference has no row %q", row)
