@@ -87,8 +87,14 @@ func VerdictSentence(e provenance.Entry, minimal bool) string {
 				inside, termtext.Line(SourceWho(l.Source)), l.Source.SentOn[0], l.Source.SentOn[1], l.Source.EvictedAt, termtext.Line(l.Source.Rule))
 		}
 		s := "in no message this conversation sent: typed, not read"
-		if minimal {
+		switch {
+		case e.EarlierPass != nil: // a Loop's earlier pass held it: this pass was never sent it
+			s = termtext.Line(e.EarlierPass.Words())
+		case minimal:
 			s = "in no message of the log this conversation sent: typed, not read — unless the system prompt held it (tier minimal: the log does not keep it)"
+		}
+		if l := e.LookedFor; l != nil {
+			s += " — " + termtext.Line(l.Words())
 		}
 		if n := e.Nearest; n != nil {
 			view := "out of view"
