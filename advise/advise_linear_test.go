@@ -3,13 +3,12 @@ package advise
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
-	"regexp"
 	"runtime"
 	"testing"
 	"unsafe"
 
+	"github.com/afinspect/inspect/internal/rungen"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/study"
 )
@@ -21,15 +20,7 @@ func agentsLog(t testing.TB, n int) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runID := regexp.MustCompile(`"runId":"([^"]*)"`)
-	var b bytes.Buffer
-	for i := range n {
-		c := bytes.ReplaceAll(src, []byte(`"Agent:agent"`), fmt.Appendf(nil, `"Agent:agent%d"`, i))
-		c = bytes.ReplaceAll(c, []byte(`"agentId":"agent"`), fmt.Appendf(nil, `"agentId":"agent%d"`, i))
-		c = runID.ReplaceAll(c, fmt.Appendf(nil, `"runId":"${1}-a%d"`, i))
-		b.Write(c)
-	}
-	return b.Bytes()
+	return rungen.Copies(src, n)
 }
 
 // adviseBytes is how many bytes advising every agent of the n-agent log

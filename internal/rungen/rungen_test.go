@@ -64,3 +64,14 @@ func replayed(t *testing.T, rec *model.Recording, k int) *window.Replay {
 	}
 	return s.Replay()
 }
+
+// Copies renames the agent and suffixes each runId per copy, and leaves
+// everything else as it was (the expected bytes written by hand).
+func TestCopiesRenameTheAgentAndTheRuns(t *testing.T) {
+	src := []byte(`{"runId":"r1","agentId":"agent","source":"Agent:agent","x":"agent"}` + "\n")
+	want := `{"runId":"r1-a0","agentId":"agent0","source":"Agent:agent0","x":"agent"}` + "\n" +
+		`{"runId":"r1-a1","agentId":"agent1","source":"Agent:agent1","x":"agent"}` + "\n"
+	if got := string(Copies(src, 2)); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}

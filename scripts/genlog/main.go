@@ -8,12 +8,10 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/afinspect/inspect/internal/rungen"
 )
@@ -56,8 +54,8 @@ func main() {
 
 // writeCopies writes n copies of the recording at of, copy i with agent
 // "agent" renamed agenti and each runId suffixed -ai: n agents of one
-// file's calls each (advise's TestAdviseIsLinearInAgents builds the same
-// in memory).
+// file's calls each (rungen.Copies, as advise's TestAdviseIsLinearInAgents
+// builds them in memory).
 func writeCopies(of string, n int, out string) (string, int64, error) {
 	src, err := os.ReadFile(of)
 	if err != nil {
@@ -66,16 +64,9 @@ func writeCopies(of string, n int, out string) (string, int64, error) {
 	if out == "" {
 		out = filepath.Join(os.TempDir(), fmt.Sprintf("inspect-copies-%d-%s", n, filepath.Base(of)))
 	}
-	runID := regexp.MustCompile(`"runId":"([^"]*)"`)
-	var b bytes.Buffer
-	for i := range n {
-		c := bytes.ReplaceAll(src, []byte(`"Agent:agent"`), fmt.Appendf(nil, `"Agent:agent%d"`, i))
-		c = bytes.ReplaceAll(c, []byte(`"agentId":"agent"`), fmt.Appendf(nil, `"agentId":"agent%d"`, i))
-		c = runID.ReplaceAll(c, fmt.Appendf(nil, `"runId":"${1}-a%d"`, i))
-		b.Write(c)
-	}
-	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+	data := rungen.Copies(src, n)
+	if err := os.WriteFile(out, data, 0o644); err != nil {
 		return "", 0, err
 	}
-	return out, int64(b.Len()), nil
+	return out, int64(len(data)), nil
 }
