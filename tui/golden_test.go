@@ -20,7 +20,7 @@ const goldenW, goldenH = 120, 40
 // and returns the last frame.
 func screen(t *testing.T, cfg Config, w, h int, ready string, steps ...step) []byte {
 	t.Helper()
-	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(w, h))
+	tm := teatest.NewTestModel(t, probed{New(cfg)}, teatest.WithInitialTermSize(w, h))
 	waitText(t, tm, ready)
 	for _, s := range steps {
 		for _, k := range s.keys {
@@ -30,10 +30,53 @@ func screen(t *testing.T, cfg Config, w, h int, ready string, steps ...step) []b
 			waitText(t, tm, s.wait)
 		}
 	}
+	waitSettled(t, tm)
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // q would close an overlay, not quit
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second)).(Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second)).(probed).Model
 	final.quitting = false // the screen as it was when ctrl+c was pressed
 	return []byte(final.View())
+}
+
+// probed is the program's model with one more message it answers: a
+// settledQuery, asked between frames on the program's own goroutine, so
+// that a golden is taken once the background judging its screen shows
+// has come back (the state the keys caused), never after a while.
+type probed struct{ Model }
+
+// settledQuery asks whether the screen waits for no background answer.
+type settledQuery struct{ reply chan bool }
+
+func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if q, ok := msg.(settledQuery); ok {
+		s := p.s
+		q.reply <- s == nil || s.Calls() == 0 || !s.Replaying && s.Book != nil && s.JudgedBook()
+		return p, nil
+	}
+	m, cmd := p.Model.Update(msg)
+	return probed{m.(Model)}, cmd
+}
+
+// waitSettled asks the program until its screen waits for nothing (the
+// replay on screen shown and judged); it fails after a minute.
+func waitSettled(t *testing.T, tm *teatest.TestModel) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		q := settledQuery{reply: make(chan bool, 1)}
+		tm.Send(q)
+		select {
+		case ok := <-q.reply:
+			if ok {
+				return
+			}
+		case <-time.After(time.Until(deadline)):
+			t.Fatal("the screen never settled: its replay or its judging did not come back in a minute")
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the screen never settled: its replay or its judging did not come back in a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // step is keys to press, then text to wait for ("" for none).
