@@ -23,9 +23,9 @@ func agentsLog(t testing.TB, n int) []byte {
 	return rungen.Copies(src, n)
 }
 
-// adviseBytes is how many bytes advising every agent of the n-agent log
-// allocates.
-func adviseBytes(t *testing.T, n int) uint64 {
+// openAgents opens the n-agent log as the command line does.
+func openAgents(t *testing.T, n int) *study.Study {
+	t.Helper()
 	data := agentsLog(t, n)
 	rec, err := loader.StartReader(bytes.NewReader(data), "agents.jsonl", int64(len(data))).Wait()
 	if err != nil {
@@ -35,6 +35,13 @@ func adviseBytes(t *testing.T, n int) uint64 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// adviseBytes is how many bytes advising every agent of the n-agent log
+// allocates.
+func adviseBytes(t *testing.T, n int) uint64 {
+	s := openAgents(t, n)
 	if len(s.Agents) != n {
 		t.Fatalf("%d agents, want %d", len(s.Agents), n)
 	}
@@ -66,15 +73,7 @@ func TestAdviseIsLinearInAgents(t *testing.T) {
 // heldMidway is how much more the live heap holds halfway through
 // advising every agent of the n-agent log than before the advice began.
 func heldMidway(t *testing.T, n int) int64 {
-	data := agentsLog(t, n)
-	rec, err := loader.StartReader(bytes.NewReader(data), "agents.jsonl", int64(len(data))).Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := study.Open(rec, study.Request{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openAgents(t, n)
 	s.Replay().Preds() // the file's own replay, which every agent's sweep reads, made and kept by the study
 	live := func() int64 {
 		var m runtime.MemStats
@@ -83,7 +82,7 @@ func heldMidway(t *testing.T, n int) int64 {
 		return int64(m.HeapAlloc)
 	}
 	before, midway := live(), int64(0)
-	_, err = Files(context.Background(), []*study.Study{s}, "", func(done, total int) {
+	_, err := Files(context.Background(), []*study.Study{s}, "", func(done, total int) {
 		if done == total/2 {
 			midway = live()
 		}
