@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/internal/hostile"
+	"github.com/afinspect/inspect/tui/external"
 )
 
 // copied is the text of the OSC 52 sequence y wrote to clip.
@@ -47,7 +48,7 @@ func TestCopyHoldsWhatTheScreenShows(t *testing.T) {
 	found := false
 	for call := 0; call < m.s.Calls() && !found; call++ {
 		for range listRows(m) {
-			if r := m.list.Selected(); r != nil && strings.Contains(plainText(r.Messages), "\x1b[201~") {
+			if r := m.list.Selected(); r != nil && strings.Contains(external.PlainText(r.Messages), "\x1b[201~") {
 				found = true
 				break
 			}
@@ -93,12 +94,12 @@ func TestCopyTooLargeForTheTerminalSaysSo(t *testing.T) {
 	m := open(t, cfg, 120, 40)
 	m = press(m, "right")
 	for range listRows(m) {
-		if r := m.list.Selected(); r != nil && len(plainText(r.Messages)) > 6_000_000 {
+		if r := m.list.Selected(); r != nil && len(external.PlainText(r.Messages)) > 6_000_000 {
 			break
 		}
 		m = press(m, "down")
 	}
-	if r := m.list.Selected(); r == nil || len(plainText(r.Messages)) < 6_000_000 {
+	if r := m.list.Selected(); r == nil || len(external.PlainText(r.Messages)) < 6_000_000 {
 		t.Fatal("the big result is not selected")
 	}
 	m = press(m, "y")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/afinspect/inspect/tui/external"
 	"github.com/afinspect/inspect/tui/session"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -155,12 +156,12 @@ func TestStuckReloadSaysSo(t *testing.T) {
 func TestMouseComesBackAfterThePager(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
 	on := fmt.Sprintf("%T", tea.EnableMouseCellMotion())
-	_, cmd := m.Update(pagerDoneMsg{path: filepath.Join(t.TempDir(), "none")})
+	_, cmd := m.Update(external.PagerDoneMsg{Path: filepath.Join(t.TempDir(), "none")})
 	if cmd == nil || !batchHas(cmd, on) {
 		t.Error("back from the pager with the mouse on: the mouse is not asked for again")
 	}
 	m = press(m, "M")
-	if _, cmd = m.Update(pagerDoneMsg{path: filepath.Join(t.TempDir(), "none")}); cmd != nil && batchHas(cmd, on) {
+	if _, cmd = m.Update(external.PagerDoneMsg{Path: filepath.Join(t.TempDir(), "none")}); cmd != nil && batchHas(cmd, on) {
 		t.Error("back from the pager with the mouse given away: it is taken back")
 	}
 }

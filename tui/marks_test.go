@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/afinspect/inspect/tui/external"
 )
 
 // m and a letter marks the call on screen; ' and the letter comes back
@@ -64,11 +66,11 @@ func TestEditorGetsTheTurnReadOnly(t *testing.T) {
 	if r == nil {
 		t.Fatal("no turn selected")
 	}
-	msg := editorCmd(m.st, r.Messages)().(pagerFileMsg)
-	if msg.err != nil || !msg.editor {
+	msg := external.EditorCmd(m.st, r.Messages)().(external.PagerFileMsg)
+	if msg.Err != nil || !msg.Editor {
 		t.Fatalf("editorCmd: %+v", msg)
 	}
-	if err := editorCommand(msg.path).Run(); err != nil {
+	if err := external.EditorCommand(msg.Path).Run(); err != nil {
 		t.Fatalf("the editor: %v", err)
 	}
 	b, err := os.ReadFile(seen)
@@ -82,8 +84,8 @@ func TestEditorGetsTheTurnReadOnly(t *testing.T) {
 	if want := r.Messages[0].Content; len(want) > 20 && !strings.Contains(text, want[:20]) {
 		t.Errorf("the editor's file does not hold the turn %q:\n%s", want[:20], text)
 	}
-	m = send(m, pagerDoneMsg{path: msg.path})
-	if _, err := os.Stat(msg.path); !os.IsNotExist(err) {
+	m = send(m, external.PagerDoneMsg{Path: msg.Path})
+	if _, err := os.Stat(msg.Path); !os.IsNotExist(err) {
 		t.Errorf("the file is still there after the editor exited: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/components/transcript"
 	"github.com/afinspect/inspect/tui/components/turnlist"
+	"github.com/afinspect/inspect/tui/external"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/afinspect/inspect/model"
@@ -271,32 +272,32 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.searched(msg)
 	case transcript.Msg:
 		m.trans.Rendered(msg)
-	case pagerFileMsg:
+	case external.PagerFileMsg:
 		switch {
-		case msg.err != nil && msg.path != "":
-			temps.remove(msg.path)
+		case msg.Err != nil && msg.Path != "":
+			external.Temps.Remove(msg.Path)
 			fallthrough
-		case msg.err != nil:
-			m.flash = "could not open the file: " + msg.err.Error()
-		case msg.editor:
-			cmd = openEditor(msg.path)
+		case msg.Err != nil:
+			m.flash = "could not open the file: " + msg.Err.Error()
+		case msg.Editor:
+			cmd = external.OpenEditor(msg.Path)
 		default:
-			cmd = openPager(msg.path)
+			cmd = external.OpenPager(msg.Path)
 		}
 	case tea.ResumeMsg: // fg after Ctrl-Z: the terminal comes back without the mouse
 		if !m.mouseOff {
 			cmd = tea.EnableMouseCellMotion
 		}
-	case pagerDoneMsg:
-		temps.remove(msg.path)
-		if msg.err != nil {
-			m.flash = "the pager: " + msg.err.Error()
+	case external.PagerDoneMsg:
+		external.Temps.Remove(msg.Path)
+		if msg.Err != nil {
+			m.flash = "the pager: " + msg.Err.Error()
 		}
 		if !m.mouseOff {
 			cmd = tea.EnableMouseCellMotion // the terminal comes back from the pager without it
 		}
-	case copiedMsg:
-		m.flash = copiedText(msg)
+	case external.CopiedMsg:
+		m.flash = external.CopiedText(msg)
 	case tea.MouseMsg:
 		m.lastInput = time.Now()
 		m = m.mouse(msg)

@@ -12,6 +12,7 @@ import (
 	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/components/turnlist"
+	"github.com/afinspect/inspect/tui/external"
 	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
 
@@ -253,7 +254,7 @@ func TestCopyOSC52(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := m.list.Selected()
-	if r == nil || string(text) != plainText(r.Messages) || !strings.Contains(string(text), `"id":"web-9d4b27"`) {
+	if r == nil || string(text) != external.PlainText(r.Messages) || !strings.Contains(string(text), `"id":"web-9d4b27"`) {
 		t.Errorf("copied %.200q", text)
 	}
 	if !strings.Contains(m.footer(), "copied") {
@@ -267,12 +268,12 @@ func TestPagerFile(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("o started nothing")
 	}
-	msg, ok := cmd().(pagerFileMsg)
-	if !ok || msg.err != nil {
+	msg, ok := cmd().(external.PagerFileMsg)
+	if !ok || msg.Err != nil {
 		t.Fatalf("o: %#v", msg)
 	}
-	defer os.Remove(msg.path)
-	b, err := os.ReadFile(msg.path)
+	defer os.Remove(msg.Path)
+	b, err := os.ReadFile(msg.Path)
 	if err != nil {
 		t.Fatal(err)
 	}

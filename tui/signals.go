@@ -3,12 +3,12 @@ package tui
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"sync"
 	"sync/atomic"
 	"syscall"
 
+	"github.com/afinspect/inspect/tui/external"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -41,7 +41,7 @@ func endOnSignals(p *tea.Program) func() *SignalError {
 		select {
 		case s := <-ch:
 			got = &SignalError{Signal: s.(syscall.Signal)}
-			temps.end(s)
+			external.Temps.End(s)
 			p.Kill()
 		case <-done:
 		}
@@ -52,7 +52,7 @@ func endOnSignals(p *tea.Program) func() *SignalError {
 		close(done)
 		wg.Wait()
 		stopSuspends()
-		temps.removeAll()
+		external.Temps.RemoveAll()
 		return got
 	}
 }
@@ -88,57 +88,4 @@ func suspendOnTSTP(p *tea.Program, done <-chan struct{}, wg *sync.WaitGroup) (st
 		}
 	})
 	return func() { signal.Stop(tstp) }
-}
-
-// temps are the pager's temporary files not yet removed, and the pager
-// running, if any: removed and ended on every way out.
-var temps tempFiles
-
-type tempFiles struct {
-	mu    sync.Mutex
-	paths map[string]bool
-	pager *exec.Cmd
-}
-
-func (t *tempFiles) add(path string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.paths == nil {
-		t.paths = map[string]bool{}
-	}
-	t.paths[path] = true
-}
-
-func (t *tempFiles) remove(path string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	os.Remove(path)
-	delete(t.paths, path)
-}
-
-func (t *tempFiles) removeAll() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for p := range t.paths {
-		os.Remove(p)
-	}
-	t.paths = nil
-}
-
-func (t *tempFiles) running(c *exec.Cmd) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.pager = c
-}
-
-// end passes s on to a pager still running (the program waits for it
-// before it can restore the terminal) and removes the files.
-func (t *tempFiles) end(s os.Signal) {
-	t.mu.Lock()
-	c := t.pager
-	t.mu.Unlock()
-	if c != nil && c.Process != nil {
-		_ = c.Process.Signal(s)
-	}
-	t.removeAll()
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/afinspect/inspect/tui/external"
 )
 
 // Inside tmux, y hands the text to tmux (load-buffer), placeholders and
@@ -12,9 +14,9 @@ import (
 func TestCopyInsideTmux(t *testing.T) {
 	t.Setenv("TMUX", "/tmp/tmux-0/default,1,0")
 	var loaded []string
-	was := tmuxLoad
-	tmuxLoad = func(s string) error { loaded = append(loaded, s); return nil }
-	defer func() { tmuxLoad = was }()
+	was := external.TmuxLoad
+	external.TmuxLoad = func(s string) error { loaded = append(loaded, s); return nil }
+	defer func() { external.TmuxLoad = was }()
 	m := open(t, fileConfig("../testdata/s01-basic-loop/run.jsonl"), 120, 40)
 	m = press(m, "right", "y")
 	if len(loaded) != 1 || !strings.HasPrefix(loaded[0], "search_docs {\"q\":\"search_docs-1\",\"n\":1}\n\nsearch_docs#1 q=search_docs-1: alpha bravo") {
@@ -23,8 +25,8 @@ func TestCopyInsideTmux(t *testing.T) {
 	if f := m.footer(); !strings.Contains(f, "to tmux's paste buffer") {
 		t.Errorf("footer %q", f)
 	}
-	msg := copiedMsg{chars: 12, tmuxE: errors.New("tmux load-buffer -: exit status 1 no server running")}
-	if s := copiedText(msg); !strings.Contains(s, "tmux load-buffer failed") || !strings.Contains(s, "set -g set-clipboard on") {
+	msg := external.CopiedMsg{Chars: 12, TmuxE: errors.New("tmux load-buffer -: exit status 1 no server running")}
+	if s := external.CopiedText(msg); !strings.Contains(s, "tmux load-buffer failed") || !strings.Contains(s, "set -g set-clipboard on") {
 		t.Errorf("failure: %q", s)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/afinspect/inspect/tui/external"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -177,11 +178,11 @@ func (m Model) outKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 	case msgs == nil:
 		return m, nil, true
 	case key.Matches(msg, k.Pager):
-		return m, pagerCmd(m.st, msgs, false), true
+		return m, external.PagerCmd(m.st, msgs, false), true
 	case key.Matches(msg, k.Editor):
-		return m, editorCmd(m.st, msgs), true
+		return m, external.EditorCmd(m.st, msgs), true
 	}
-	return m, copyCmd(m.clipboard(), plainText(msgs), m.inTmux()), true
+	return m, external.CopyCmd(m.clipboard(), external.PlainText(msgs), m.inTmux()), true
 }
 
 // moveKey moves between calls and turns, scrolls the detail, and moves
@@ -278,9 +279,9 @@ func (m Model) transcriptKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	call := m.s.Call
 	switch {
 	case key.Matches(msg, k.Pager) && m.s.Current() != nil:
-		return m, pagerCmd(m.st, m.s.Current().Window(), true)
+		return m, external.PagerCmd(m.st, m.s.Current().Window(), true)
 	case key.Matches(msg, k.Copy) && m.s.Current() != nil:
-		return m, copyCmd(m.clipboard(), plainText(m.s.Current().Window()), m.inTmux())
+		return m, external.CopyCmd(m.clipboard(), external.PlainText(m.s.Current().Window()), m.inTmux())
 	case key.Matches(msg, k.PrevCall):
 		m.goTo(m.s.Call - 1)
 	case key.Matches(msg, k.NextCall):
@@ -325,3 +326,7 @@ func knobOf(k keys.KeyMap, msg tea.KeyMsg) session.Knob {
 	}
 	return session.NoKnob
 }
+
+// inTmux reports whether the program runs in a tmux pane and y should go
+// through tmux: when the clipboard is the terminal.
+func (m Model) inTmux() bool { return m.cfg.Clipboard == nil && os.Getenv("TMUX") != "" }

@@ -1,4 +1,6 @@
-package tui
+// Package external is what leaves the program: the pager, the editor,
+// the clipboard, and the temporary files they are given.
+package external
 
 import (
 	"encoding/base64"
@@ -20,33 +22,33 @@ import (
 // clipboard by OSC 52 (which works over ssh and inside tmux); both as
 // the screen shows it, placeholders and all.
 
-// pagerFileMsg is sent by pagerCmd once the text is in a file for the
+// PagerFileMsg is sent by pagerCmd once the text is in a file for the
 // pager to read.
-type pagerFileMsg struct {
-	path   string
-	err    error
-	editor bool // for $EDITOR, not $PAGER
+type PagerFileMsg struct {
+	Path   string
+	Err    error
+	Editor bool // for $EDITOR, not $PAGER
 }
 
-// pagerDoneMsg is sent when the pager has exited and the screen is back.
-type pagerDoneMsg struct {
-	path string
-	err  error
+// PagerDoneMsg is sent when the pager has exited and the screen is back.
+type PagerDoneMsg struct {
+	Path string
+	Err  error
 }
 
-// copiedMsg is sent by copyCmd once the OSC 52 sequence is written;
+// CopiedMsg is sent by copyCmd once the OSC 52 sequence is written;
 // big says it is longer than terminals accept (osc52Max).
-type copiedMsg struct {
-	chars int
-	big   bool
-	err   error
-	tmux  bool  // tmux's paste buffer holds the text (tmuxclip.go)
-	tmuxE error // tmux would not take it: OSC 52 was written instead
+type CopiedMsg struct {
+	Chars int
+	Big   bool
+	Err   error
+	Tmux  bool  // tmux's paste buffer holds the text (tmuxclip.go)
+	TmuxE error // tmux would not take it: OSC 52 was written instead
 }
 
-// pagerCmd renders msgs plainly, as wide as a pager reads well, into a
+// PagerCmd renders msgs plainly, as wide as a pager reads well, into a
 // temporary file.
-func pagerCmd(st *theme.Styles, msgs []*model.Message, numbered bool) tea.Cmd {
+func PagerCmd(st *theme.Styles, msgs []*model.Message, numbered bool) tea.Cmd {
 	for _, m := range msgs {
 		m.Chars()
 	}
@@ -59,42 +61,42 @@ func pagerCmd(st *theme.Styles, msgs []*model.Message, numbered bool) tea.Cmd {
 		}
 		f, err := os.CreateTemp("", "inspect-*.txt")
 		if err != nil {
-			return pagerFileMsg{err: err}
+			return PagerFileMsg{Err: err}
 		}
-		temps.add(f.Name())
+		Temps.Add(f.Name())
 		_, err = io.WriteString(f, ansi.Strip(text)+"\n")
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		return pagerFileMsg{path: f.Name(), err: err}
+		return PagerFileMsg{Path: f.Name(), Err: err}
 	}
 }
 
-// editorCmd writes msgs as pagerCmd does, for $EDITOR: the file is made
+// EditorCmd writes msgs as pagerCmd does, for $EDITOR: the file is made
 // read-only, since an edit would change nothing of the recording.
-func editorCmd(st *theme.Styles, msgs []*model.Message) tea.Cmd {
-	write := pagerCmd(st, msgs, false)
+func EditorCmd(st *theme.Styles, msgs []*model.Message) tea.Cmd {
+	write := PagerCmd(st, msgs, false)
 	return func() tea.Msg {
-		msg := write().(pagerFileMsg)
-		msg.editor = true
-		if msg.err == nil {
-			msg.err = os.Chmod(msg.path, 0o400)
+		msg := write().(PagerFileMsg)
+		msg.Editor = true
+		if msg.Err == nil {
+			msg.Err = os.Chmod(msg.Path, 0o400)
 		}
 		return msg
 	}
 }
 
-// openEditor runs $VISUAL, else $EDITOR (vi when neither is set) on the
+// OpenEditor runs $VISUAL, else $EDITOR (vi when neither is set) on the
 // file, giving it the terminal until it exits; the file is removed
 // after, as the pager's is.
-func openEditor(path string) tea.Cmd {
-	return tea.ExecProcess(editorCommand(path), func(err error) tea.Msg { return pagerDoneMsg{path: path, err: err} })
+func OpenEditor(path string) tea.Cmd {
+	return tea.ExecProcess(EditorCommand(path), func(err error) tea.Msg { return PagerDoneMsg{Path: path, Err: err} })
 }
 
-// editorCommand runs the user's editor on path. The variable is a shell
+// EditorCommand runs the user's editor on path. The variable is a shell
 // word list, as git and less read it ("code --wait"); the path is passed
 // as an argument, never spliced into the command.
-func editorCommand(path string) *exec.Cmd {
+func EditorCommand(path string) *exec.Cmd {
 	editor := os.Getenv("VISUAL")
 	if strings.TrimSpace(editor) == "" {
 		editor = os.Getenv("EDITOR")
@@ -105,18 +107,18 @@ func editorCommand(path string) *exec.Cmd {
 	return exec.Command("sh", "-c", editor+` "$1"`, "sh", path)
 }
 
-// openPager runs $PAGER (less when unset) on the file, giving it the
+// OpenPager runs $PAGER (less when unset) on the file, giving it the
 // terminal until it exits.
-func openPager(path string) tea.Cmd {
+func OpenPager(path string) tea.Cmd {
 	pager := os.Getenv("PAGER")
 	if strings.TrimSpace(pager) == "" {
 		pager = "less"
 	}
 	c := exec.Command("sh", "-c", pager+` "$1"`, "sh", path)
-	temps.running(c)
+	Temps.Running(c)
 	return tea.ExecProcess(c, func(err error) tea.Msg {
-		temps.running(nil)
-		return pagerDoneMsg{path: path, err: err}
+		Temps.Running(nil)
+		return PagerDoneMsg{Path: path, Err: err}
 	})
 }
 
@@ -133,45 +135,45 @@ func osc52(text string) string {
 // higher.
 const osc52Max = 1 << 20
 
-// copyCmd writes what the screen shows of text to the terminal as OSC
+// CopyCmd writes what the screen shows of text to the terminal as OSC
 // 52: with placeholders for what the terminal would act on, as the
 // screen draws them (termtext.Screen), so a paste can never hold an
 // escape — a bracketed-paste end marker in a tool result would end the
 // paste early and run the rest as typed commands —, a C1 control, a
 // carriage return or a bidi control.
-func copyCmd(w io.Writer, text string, tmux bool) tea.Cmd {
+func CopyCmd(w io.Writer, text string, tmux bool) tea.Cmd {
 	return func() tea.Msg {
 		text := termtext.Screen(text, nil) // a 6.7 MB result: off the UI goroutine
 		var tmuxErr error
 		if tmux {
-			if tmuxErr = tmuxLoad(text); tmuxErr == nil {
-				return copiedMsg{chars: model.Len(text), tmux: true}
+			if tmuxErr = TmuxLoad(text); tmuxErr == nil {
+				return CopiedMsg{Chars: model.Len(text), Tmux: true}
 			}
 		}
 		seq := osc52(text)
 		_, err := io.WriteString(w, seq)
-		return copiedMsg{chars: model.Len(text), big: len(seq)-len("\x1b]\x07") > osc52Max, err: err, tmuxE: tmuxErr}
+		return CopiedMsg{Chars: model.Len(text), Big: len(seq)-len("\x1b]\x07") > osc52Max, Err: err, TmuxE: tmuxErr}
 	}
 }
 
-// copiedText is the footer's answer to y.
-func copiedText(msg copiedMsg) string {
+// CopiedText is the footer's answer to y.
+func CopiedText(msg CopiedMsg) string {
 	switch {
-	case msg.err != nil:
-		return "could not copy: " + msg.err.Error()
-	case msg.big:
-		return "sent " + present.Thousands(msg.chars) + " chars by OSC 52, more than terminals take (tmux drops over 1 MiB of base64): the clipboard likely did not change; o opens it in $PAGER"
-	case msg.tmux:
-		return "copied " + present.Thousands(msg.chars) + " chars to tmux's paste buffer (and on to the clipboard where tmux passes it)"
-	case msg.tmuxE != nil:
-		return "sent " + present.Thousands(msg.chars) + " chars by OSC 52: tmux load-buffer failed (" + termtext.Line(msg.tmuxE.Error()) + ")" + tmuxAdvice
+	case msg.Err != nil:
+		return "could not copy: " + msg.Err.Error()
+	case msg.Big:
+		return "sent " + present.Thousands(msg.Chars) + " chars by OSC 52, more than terminals take (tmux drops over 1 MiB of base64): the clipboard likely did not change; o opens it in $PAGER"
+	case msg.Tmux:
+		return "copied " + present.Thousands(msg.Chars) + " chars to tmux's paste buffer (and on to the clipboard where tmux passes it)"
+	case msg.TmuxE != nil:
+		return "sent " + present.Thousands(msg.Chars) + " chars by OSC 52: tmux load-buffer failed (" + termtext.Line(msg.TmuxE.Error()) + ")" + TmuxAdvice
 	}
-	return "copied " + present.Thousands(msg.chars) + " chars to the clipboard (OSC 52)"
+	return "copied " + present.Thousands(msg.Chars) + " chars to the clipboard (OSC 52)"
 }
 
-// plainText is messages' own words, as the library sent them: the
+// PlainText is messages' own words, as the library sent them: the
 // content, and each tool call as its name and arguments.
-func plainText(msgs []*model.Message) string {
+func PlainText(msgs []*model.Message) string {
 	var parts []string
 	for _, m := range msgs {
 		p := m.Content

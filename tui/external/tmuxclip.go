@@ -1,8 +1,7 @@
-package tui
+package external
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 )
@@ -12,13 +11,9 @@ import (
 // `tmux load-buffer -w -` (-w: and on to the outer terminal's clipboard,
 // as tmux's own copy does).
 
-// inTmux reports whether the program runs in a tmux pane and y should go
-// through tmux: when the clipboard is the terminal.
-func (m Model) inTmux() bool { return m.cfg.Clipboard == nil && os.Getenv("TMUX") != "" }
-
-// tmuxLoad puts text in a new tmux paste buffer; a variable so that a
+// TmuxLoad puts text in a new tmux paste buffer; a variable so that a
 // test can stand in for tmux.
-var tmuxLoad = func(text string) error {
+var TmuxLoad = func(text string) error {
 	run := func(args ...string) error {
 		c := exec.Command("tmux", args...)
 		c.Stdin = strings.NewReader(text)
@@ -34,6 +29,6 @@ var tmuxLoad = func(text string) error {
 	return nil
 }
 
-// tmuxAdvice is what to set when tmux could not be given the text: OSC 52
+// TmuxAdvice is what to set when tmux could not be given the text: OSC 52
 // was written instead, which tmux takes only with set-clipboard on.
-const tmuxAdvice = "; for OSC 52 to reach tmux, add `set -g set-clipboard on` to ~/.tmux.conf"
+const TmuxAdvice = "; for OSC 52 to reach tmux, add `set -g set-clipboard on` to ~/.tmux.conf"
