@@ -67,7 +67,7 @@ func TestLargeJSONResultIsRenderedOffTheUIPath(t *testing.T) {
 		t.Error("q does not quit while the big turn renders")
 	}
 	m = send(m, cmd())
-	if v := m.detail.vp.View(); !strings.Contains(v, "not highlighted: 6.") || !strings.Contains(v, `"id": "web-000000"`) {
+	if v := m.detail.VP.View(); !strings.Contains(v, "not highlighted: 6.") || !strings.Contains(v, `"id": "web-000000"`) {
 		t.Errorf("the big result is not shown plain with its note:\n%s", v)
 	}
 	m, cmd = update(m, tea.WindowSizeMsg{Width: 100, Height: 40})
@@ -83,7 +83,7 @@ func TestLargeJSONResultIsRenderedOffTheUIPath(t *testing.T) {
 
 func TestSmallTurnsRenderInTheFrame(t *testing.T) {
 	m := open(t, fileConfig(s01), 120, 40)
-	if m.detail.pending || m.detail.job != nil {
+	if m.detail.Busy() {
 		t.Error("a small turn was sent to the background")
 	}
 }

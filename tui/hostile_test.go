@@ -71,10 +71,10 @@ func TestHostileContentNeverReachesTheTerminal(t *testing.T) {
 			safeView(t, where+" root", m.View(), w)
 			safeView(t, where+" header", m.header.View(), w)
 			safeView(t, where+" turns", m.list.View(), m.list.Width)
-			safeView(t, where+" detail", m.detail.View(), m.detail.width)
-			safeView(t, where+" detail title", m.detail.title(), 1<<20)
+			safeView(t, where+" detail", m.detail.View(), m.detail.Width())
+			safeView(t, where+" detail title", m.detail.Title(), 1<<20)
 			safeView(t, where+" policy bar", m.bar.View(), w)
-			seen += m.View() + m.detail.vp.View()
+			seen += m.View() + m.detail.VP.View()
 		}
 		for call := 0; call < m.s.Calls(); call++ {
 			for turn := 0; turn < len(listRows(m)); turn++ {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/detail"
 	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/tui/components/textpane"
 	"github.com/afinspect/inspect/tui/components/timeline"
@@ -149,7 +150,7 @@ func (m Model) parts() []screenPart {
 		add(m.timeline.View(), timeline.Height)
 	}
 	if m.showRequest() {
-		add(requestLine(m.s, m.st, m.width), requestHeight)
+		add(detail.RequestLine(m.s, m.st, m.width), requestHeight)
 	}
 	h := m.paneHeight()
 	add(m.panes(h), h)
@@ -207,7 +208,7 @@ func (m Model) panes(h int) string {
 	listW := m.list.Width + 2
 	cw := m.convColumn()
 	left := common.Box(m.st, m.list.Title(), m.list.View(), listW, h, m.list.Focused)
-	right := common.Box(m.st, m.detail.title(), m.detail.View(), w-cw-listW, h, m.detail.focused)
+	right := common.Box(m.st, m.detail.Title(), m.detail.View(), w-cw-listW, h, m.detail.Focused)
 	panes := joinColumns(left, right)
 	if cw > 0 {
 		col := common.Box(m.st, "Conversations (w)", convColumnText(m.s.Views, m.st, cw-2, h-2), cw, h, false)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/detail"
 	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/tui/components/policybar"
 	"github.com/afinspect/inspect/tui/components/search"
@@ -14,6 +15,7 @@ import (
 	"github.com/afinspect/inspect/tui/components/transcript"
 	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/external"
+	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/afinspect/inspect/model"
@@ -28,7 +30,7 @@ import (
 var (
 	_ common.Component = (*header.Header)(nil)
 	_ common.Component = (*turnlist.TurnList)(nil)
-	_ common.Component = (*detailPane)(nil)
+	_ common.Component = (*detail.Pane)(nil)
 	_ common.Component = (*policybar.PolicyBar)(nil)
 	_ common.Component = (*textpane.TextPane)(nil)
 	_ common.Component = (*timeline.Timeline)(nil)
@@ -57,7 +59,7 @@ type Model struct {
 	search   *search.Search
 	trans    *transcript.Transcript // the v overlay
 	list     *turnlist.TurnList
-	detail   *detailPane
+	detail   *detail.Pane
 	bar      *policybar.PolicyBar
 	problems *textpane.TextPane // the ! overlay
 	keyhelp  *textpane.TextPane // the ? overlay
@@ -121,7 +123,7 @@ func New(cfg Config) Model {
 		search:   search.New(c),
 		trans:    transcript.New(c),
 		list:     turnlist.New(c),
-		detail:   newDetailPane(st, keys),
+		detail:   detail.New(c),
 		bar:      policybar.New(c),
 		help:     newHelp(st),
 		spin:     sp,
@@ -203,8 +205,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.looked(msg)
 	case session.ReloadedMsg:
 		m, cmd = m.reloaded(msg)
-	case renderedMsg:
-		m.detail.rendered(msg)
+	case detail.RenderedMsg:
+		m.detail.Rendered(msg)
 	case session.ReplayedMsg:
 		if m.s == nil || m.s.View != msg.View {
 			return m, nil // another conversation is on screen
@@ -303,7 +305,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m = m.mouse(msg)
 	}
 	m.layout()
-	if job := m.detail.takeJob(); job != nil {
+	if job := m.detail.TakeJob(); job != nil {
 		cmd = tea.Batch(cmd, job)
 	}
 	// the whole-run evidence pass waits for the whole run: a partial
@@ -372,13 +374,11 @@ func (m *Model) loaded(s *session.Session) {
 		m.s.GiveUpAll()
 	}
 	m.s, m.c.Session = s, s
-	m.detail.s = s
 	st := m.st
 	m.problems.Text = func(w int) string { return problemsText(s, st, w) }
 	m.selectValue(m.respSel)
 	sugs, adv := m.sugs, m.adv
-	m.detail.respText = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), -1, w) }
-	m.detail.reqText = func(w int) (string, []int) { return requestText(s, st, w) }
+	m.detail.RespText = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), -1, w) }
 	m.list.Land()
 	m.problems.Refresh()
 	m.syncDetail()
@@ -413,20 +413,20 @@ func (m *Model) reread() {
 
 // syncDetail shows in the detail what the list's cursor is on.
 func (m *Model) syncDetail() {
-	if m.detail.request {
-		m.detail.showRequest()
+	if m.detail.Request {
+		m.detail.ShowRequest()
 		return
 	}
 	if m.list.OnResponse() {
-		m.detail.showResponse()
+		m.detail.ShowResponse()
 		return
 	}
 	if f, ok := m.list.SelectedFold(); ok {
-		m.detail.showNote(fmt.Sprintf("%d turns that left at calls %d–%d, folded so the list stays short. enter opens them; z hides every gone turn.",
+		m.detail.ShowNote(fmt.Sprintf("%d turns that left at calls %d–%d, folded so the list stays short. enter opens them; z hides every gone turn.",
 			f.N, m.s.Rows.At(f.Row).LeftAt+1, turnlist.LastLeft(m.s.Rows, f.Row, f.N)+1))
 		return
 	}
-	m.detail.show(m.list.Selected())
+	m.detail.Show(m.list.Selected())
 }
 
 // spinSoon starts the spinner at its second frame: the first shows with
@@ -463,4 +463,52 @@ func (m Model) replan() (Model, tea.Cmd) {
 	}
 	m.s.QuitReplay = &atomic.Bool{}
 	return m, tea.Batch(session.ReplayCmd(m.gen, m.s.View, m.s.Policy, m.timeline.Cells(), m.s.QuitReplay), m.spinSoon())
+}
+
+// requestHeight is the request line's height, when shown.
+const requestHeight = 1
+
+// showRequest: the request line is on screen, between the timeline and
+// the panes, while the recording is, the terminal has room, and what
+// covers the panes is the call's (not the help, the problems, the picker
+// or the advisor, which keep their lines).
+func (m Model) showRequest() bool {
+	switch m.overlay {
+	case helpOverlay, problemsOverlay, pickerOverlay, advisorOverlay:
+		return false
+	}
+	return m.s != nil && m.s.Calls() > 0 && m.height >= 20
+}
+
+// openRequest shows the request of the call on screen in the detail, or
+// the turn again when it is shown.
+func (m *Model) openRequest() {
+	m.detail.Request = !m.detail.Request
+	m.detail.ReqFocus = -1
+	m.syncDetail()
+	if m.detail.Request {
+		m.detail.Top()
+	}
+}
+
+// requestFromResponse is S over the response block: the block closes and
+// the request opens at the system-prompt piece that holds the first
+// user-supplied value of the call's response (docs/rules/evidence.md §5: the
+// system prompt is user-supplied text), or at its top when none does.
+func (m Model) requestFromResponse() Model {
+	m.overlay = noOverlay
+	m.detail.Request = false
+	m.openRequest()
+	if c := m.s.Current(); c != nil {
+		if ce := m.s.EvidenceAt(m.s.Call); ce != nil {
+			for _, e := range ce.Values {
+				if i, ok := present.PieceHolding(c.Call.Request, e.Own(), e.Value); ok {
+					m.detail.ReqFocus = i
+					m.detail.ShowRequest()
+					break
+				}
+			}
+		}
+	}
+	return m
 }

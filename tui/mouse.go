@@ -58,7 +58,7 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 		m.list.ScrollBy(d)
 	case inList && msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft:
 		if m.list.ClickAt(msg.Y - top - 1) {
-			m.list.Focused, m.detail.focused = true, false
+			m.list.Focused, m.detail.Focused = true, false
 			m.syncDetail()
 		}
 	case !inList:

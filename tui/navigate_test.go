@@ -55,8 +55,8 @@ func TestCursorLandsTheSameWhateverKey(t *testing.T) {
 			if r.Key != want {
 				t.Errorf("%v: cursor on %s, another key put it on %s", ks, r.Key, want)
 			}
-			if m.detail.vp.YOffset != 0 {
-				t.Errorf("%v: the detail is scrolled to line %d on a new call", ks, m.detail.vp.YOffset)
+			if m.detail.VP.YOffset != 0 {
+				t.Errorf("%v: the detail is scrolled to line %d on a new call", ks, m.detail.VP.YOffset)
 			}
 		}
 	}
@@ -76,7 +76,7 @@ const t01 = "../testdata/t01-toolchars/run.jsonl"
 // text (the less habit) and the title says which lines are in view.
 func TestDetailScrollKeys(t *testing.T) {
 	m := press(open(t, fileConfig(t01), 120, 40), "l", "l", "tab")
-	h, n := m.detail.vp.Height, m.detail.vp.TotalLineCount()
+	h, n := m.detail.VP.Height, m.detail.VP.TotalLineCount()
 	if n <= h {
 		t.Fatalf("t01 call 3's turn should be longer than the pane: %d lines in %d", n, h)
 	}
@@ -95,14 +95,14 @@ func TestDetailScrollKeys(t *testing.T) {
 		{[]string{"j", "j", "k"}, 1},
 	} {
 		mm := press(m, c.keys...)
-		if mm.detail.vp.YOffset != c.y {
-			t.Errorf("%v: at line %d, want %d", c.keys, mm.detail.vp.YOffset, c.y)
+		if mm.detail.VP.YOffset != c.y {
+			t.Errorf("%v: at line %d, want %d", c.keys, mm.detail.VP.YOffset, c.y)
 		}
 		if mm.s.Call != 2 {
 			t.Errorf("%v: the call moved to %d in the focused detail", c.keys, mm.s.Call+1)
 		}
 		want := " · lines " + itoa(c.y+1) + "–" + itoa(min(n, c.y+h)) + " of " + itoa(n)
-		if got := mm.detail.title(); !strings.HasSuffix(got, want) {
+		if got := mm.detail.Title(); !strings.HasSuffix(got, want) {
 			t.Errorf("%v: title %q, want it to end %q", c.keys, got, want)
 		}
 		m = press(mm, "g")
@@ -128,9 +128,9 @@ func TestMouse(t *testing.T) {
 	}
 	// the wheel over the detail scrolls it (t01 call 3: a long turn)
 	m = press(open(t, fileConfig(t01), 120, 40), "l", "l")
-	y := m.detail.vp.YOffset
+	y := m.detail.VP.YOffset
 	m = send(m, tea.MouseMsg{X: 100, Y: m.paneTop() + 10, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
-	if m.detail.vp.YOffset <= y {
+	if m.detail.VP.YOffset <= y {
 		t.Errorf("the wheel over the detail did not scroll it")
 	}
 	// M gives the mouse to the terminal and takes it back
@@ -348,8 +348,8 @@ func TestFoldGoneTurns(t *testing.T) {
 	for i := 0; i < len(m.list.Items) && m.list.Items[m.list.Cursor].Kind != turnlist.FoldItem; i++ {
 		m = press(m, "k")
 	}
-	if _, ok := m.list.SelectedFold(); !ok || !strings.Contains(m.detail.note, "turns that left at calls") {
-		t.Fatalf("on the fold the detail says %q", m.detail.note)
+	if _, ok := m.list.SelectedFold(); !ok || !strings.Contains(m.detail.Note(), "turns that left at calls") {
+		t.Fatalf("on the fold the detail says %q", m.detail.Note())
 	}
 	m = press(m, "enter")
 	if r := m.list.Selected(); r == nil || r.Fate != window.FateGone || len(listRows(m)) != m.s.Rows.Len() {

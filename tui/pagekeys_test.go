@@ -14,7 +14,7 @@ func TestCtrlFAndCtrlBPage(t *testing.T) {
 		for _, k := range keys {
 			m = send(m, k)
 		}
-		return m.detail.vp.YOffset
+		return m.detail.VP.YOffset
 	}
 	pg := at(tea.KeyMsg{Type: tea.KeyPgDown})
 	if pg == 0 {

@@ -52,9 +52,9 @@ func TestReasons(t *testing.T) {
 func TestMouseWheelScrollsDetail(t *testing.T) {
 	m := open(t, fileConfig("../testdata/demo-incident/run.jsonl"), 120, 40)
 	m = press(m, ":", "3", "enter", "k") // the list_hosts turn: 5,946 chars of JSON
-	before := m.detail.vp.YOffset
+	before := m.detail.VP.YOffset
 	m = send(m, tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
-	if m.detail.vp.YOffset <= before {
-		t.Errorf("the wheel did not scroll the detail: offset %d → %d", before, m.detail.vp.YOffset)
+	if m.detail.VP.YOffset <= before {
+		t.Errorf("the wheel did not scroll the detail: offset %d → %d", before, m.detail.VP.YOffset)
 	}
 }

@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/internal/hostile"
-	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/components/detail"
 )
 
 const e01Log = "../testdata/request/e01-archive-system-prompt-recorded/run.jsonl"
@@ -22,7 +21,7 @@ const e01Log = "../testdata/request/e01-archive-system-prompt-recorded/run.jsonl
 // (wire.json messageCount 1, the 136-char request).
 func TestRequestLineDemo(t *testing.T) {
 	m := open(t, fileConfig("../testdata/demo-incident/run.jsonl"), 200, 40)
-	line := ansi.Strip(requestLine(m.s, m.st, 200))
+	line := ansi.Strip(detail.RequestLine(m.s, m.st, 200))
 	want := "request system prompt 244 chars (1 piece) · 5 tools 396 chars · 1 message 136 chars · not in the window (S)"
 	if line != want {
 		t.Errorf("request line\n%q\nwant\n%q", line, want)
@@ -38,11 +37,11 @@ func TestRequestLineDemo(t *testing.T) {
 func TestRequestViewE01(t *testing.T) {
 	m := open(t, fileConfig(e01Log), 120, 60)
 	m = press(m, "S")
-	flat := func() string { return strings.Join(strings.Fields(ansi.Strip(m.detail.raw)), " ") }
-	if !m.detail.request || !strings.Contains(m.detail.title(), "request of call 1") {
-		t.Fatalf("S did not open the request: %q", m.detail.title())
+	flat := func() string { return strings.Join(strings.Fields(ansi.Strip(m.detail.Raw())), " ") }
+	if !m.detail.Request || !strings.Contains(m.detail.Title(), "request of call 1") {
+		t.Fatalf("S did not open the request: %q", m.detail.Title())
 	}
-	text := ansi.Strip(m.detail.raw)
+	text := ansi.Strip(m.detail.Raw())
 	for _, want := range []string{"recorded verbatim", "▌ base · 64 chars · Agent.system()", "▌ steering tone", "get_item  Catalogue record of an archive item.",
 		"system-prompt used 544 of 4,000, 3,456 headroom"} {
 		if !strings.Contains(text, want) {
@@ -51,7 +50,7 @@ func TestRequestViewE01(t *testing.T) {
 	}
 	m = press(m, "l")
 	text = flat()
-	if !m.detail.request || !strings.Contains(text, "Since call 1: + skill conservation-handling arrived in the system prompt.") {
+	if !m.detail.Request || !strings.Contains(text, "Since call 1: + skill conservation-handling arrived in the system prompt.") {
 		t.Errorf("call 2:\n%s", text)
 	}
 	m = press(m, "l")
@@ -59,17 +58,17 @@ func TestRequestViewE01(t *testing.T) {
 		t.Errorf("call 3:\n%s", text)
 	}
 	m = press(m, "esc")
-	if m.detail.request {
+	if m.detail.Request {
 		t.Errorf("esc left the request open")
 	}
 	m = press(m, "S", "j")
-	if m.detail.request {
+	if m.detail.Request {
 		t.Errorf("a turn chosen, the request stays")
 	}
 	// the second conversation: run 2
 	m = press(m, "w", "j", "enter")
 	m = press(m, "S")
-	text = ansi.Strip(m.detail.raw)
+	text = ansi.Strip(m.detail.Raw())
 	for _, want := range []string{"▌ instructions", "▌ memory", "courier clause CC-3308"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("run 2: no %q in\n%s", want, text)
@@ -77,38 +76,6 @@ func TestRequestViewE01(t *testing.T) {
 	}
 	if strings.Contains(text, "▌ skill") {
 		t.Errorf("run 2 has no skill piece:\n%s", text)
-	}
-}
-
-// requestChanges names what arrived, left and changed, by source and id,
-// and the tools offered or withdrawn.
-func TestRequestChanges(t *testing.T) {
-	base := model.PromptPiece{Source: "base", Text: "You are x."}
-	skill := model.PromptPiece{Source: "skill", SourceID: "triage", Text: "Step 1."}
-	rag := model.PromptPiece{Source: "rag", SourceID: "doc#1", Text: "passage"}
-	tools := func(ns ...string) []model.Tool {
-		var ts []model.Tool
-		for _, n := range ns {
-			ts = append(ts, model.Tool{Name: n})
-		}
-		return ts
-	}
-	before := model.Request{SystemPrompt: model.SystemPrompt{Source: model.PromptAssembled, Text: "You are x.\n\npassage",
-		Pieces: []model.PromptPiece{base, rag}}, Tools: tools("a", "b"), ToolsKnown: true}
-	rag2 := rag
-	rag2.Text = "another passage"
-	now := model.Request{SystemPrompt: model.SystemPrompt{Source: model.PromptAssembled, Text: "…",
-		Pieces: []model.PromptPiece{base, skill, rag2}}, Tools: tools("b", "c"), ToolsKnown: true}
-	got := requestChanges(before, now)
-	want := []string{"+ skill triage arrived in the system prompt", "≠ rag doc#1 changed", "+ tool c offered", "− tool a no longer offered"}
-	if !slices.Equal(got, want) {
-		t.Errorf("changes %q\nwant %q", got, want)
-	}
-	if got := requestChanges(now, before); !slices.Contains(got, "− skill triage left the system prompt") {
-		t.Errorf("back: %q", got)
-	}
-	if got := requestChanges(before, before); len(got) != 0 {
-		t.Errorf("no change: %q", got)
 	}
 }
 
@@ -145,7 +112,7 @@ func TestHostileRequest(t *testing.T) {
 			strictScreen(t, "call "+itoa(call+1)+" pgdown", ansi.Strip(m.View()), size[0], size[1])
 			m = press(m, "g", "l")
 		}
-		if !strings.Contains(ansi.Strip(m.detail.raw), "␛]0;PWNED") {
+		if !strings.Contains(ansi.Strip(m.detail.Raw()), "␛]0;PWNED") {
 			t.Errorf("the hostile text is not shown as placeholders")
 		}
 	}
@@ -161,10 +128,10 @@ func TestRequestFromResponse(t *testing.T) {
 		t.Fatalf("the response block does not name the piece:\n%s", ansi.Strip(m.resp.View()))
 	}
 	m = press(m, "S")
-	if m.overlay != noOverlay || !m.detail.request {
+	if m.overlay != noOverlay || !m.detail.Request {
 		t.Fatalf("S did not open the request")
 	}
-	first := strings.Split(ansi.Strip(m.detail.vp.View()), "\n")[0]
+	first := strings.Split(ansi.Strip(m.detail.VP.View()), "\n")[0]
 	if !strings.HasPrefix(first, "▌ skill conservation-handling · 183 chars") {
 		t.Errorf("the request opens at %q", first)
 	}

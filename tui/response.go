@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/lipgloss"
@@ -183,7 +184,7 @@ func responseValues(b *strings.Builder, rule func(string), s *session.Session, s
 func responseHints(b *strings.Builder, st *theme.Styles, left, sel, w int) {
 	hint := ""
 	if left > 0 {
-		for _, l := range wrapText(stripLegend, w) {
+		for _, l := range wrapText(present.StripLegend, w) {
 			b.WriteString(st.Dim.Render(l) + "\n")
 		}
 	}
@@ -273,8 +274,8 @@ func valueLines(b *strings.Builder, s *session.Session, st *theme.Styles, sugs s
 		say(t, st.Dim)
 	}
 	if c := s.Current(); c != nil {
-		if i, ok := pieceHolding(c.Call.Request, own, e.Value); ok {
-			say("in the system prompt: its "+pieceName(c.Call.Request.SystemPrompt.Pieces[i])+" piece (S shows it)", st.Dim)
+		if i, ok := present.PieceHolding(c.Call.Request, own, e.Value); ok {
+			say("in the system prompt: its "+present.PieceName(c.Call.Request.SystemPrompt.Pieces[i])+" piece (S shows it)", st.Dim)
 		}
 	}
 	if own != evidence.Left {
@@ -282,7 +283,7 @@ func valueLines(b *strings.Builder, s *session.Session, st *theme.Styles, sugs s
 	}
 	for _, src := range e.OwnSources() {
 		say(sourceText(s, present.SourceWho(src), src), lipgloss.NewStyle())
-		for _, l := range lifetimeLines(s, st, src.Message(), "", w-len(indent)) {
+		for _, l := range present.LifetimeLines(common.StripOf(s), st, src.Message(), "", w-len(indent)) {
 			b.WriteString(indent + l + "\n")
 		}
 	}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/components/turnlist"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // The expected values below come from testdata/demo-evidence/README.txt.
@@ -43,13 +45,13 @@ func TestFinalAnswerKeySelectsTheResponseRow(t *testing.T) {
 	if v := ansi.Strip(m.list.View()); !strings.Contains(v, "response answer 1075 chars · delivered · 4 left · 1 never read") {
 		t.Errorf("the response row does not count the flagged values:\n%s", v)
 	}
-	d := ansi.Strip(m.detail.raw) // all of it, scrolled or not
+	d := ansi.Strip(m.detail.Raw()) // all of it, scrolled or not
 	for _, want := range []string{"web-3e6f14", "never-read", "us-east-1b", "10.12.4.52", "list_hosts call_0001", "INC-20931", "user-supplied", "stop reason", "tokens"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("the response detail lacks %q:\n%s", want, d)
 		}
 	}
-	if title := m.detail.title(); !strings.HasPrefix(title, "response of call 13 · answer") {
+	if title := m.detail.Title(); !strings.HasPrefix(title, "response of call 13 · answer") {
 		t.Errorf("detail title %q", title)
 	}
 	// A again from the follow-up's first call: run 2's answer is call 16
@@ -104,7 +106,7 @@ func TestToolTurnLifetimeStrip(t *testing.T) {
 	if !ok || !slices.Equal(used, []int{6, 12, 15}) {
 		t.Errorf("used while out of view at %v (known %v), want calls 7, 13, 16", used, ok)
 	}
-	lines := lifetimeLines(m.s, m.st, inv, "list_hosts call_0001", 120)
+	lines := present.LifetimeLines(common.StripOf(m.s), m.st, inv, "list_hosts call_0001", 120)
 	cells := []rune(strings.TrimPrefix(ansi.Strip(lines[0]), "list_hosts call_0001 "))
 	if want := "·▮▮▮▮▮▲·····▲··▲"; !samePlace(cells, []rune(want)) {
 		t.Errorf("strip %q, want %q (▮ or ▣ where in view)", string(cells), want)
@@ -177,7 +179,7 @@ func TestStripOfALargeRecordingWaitsForTheJudge(t *testing.T) {
 	m := open(t, recConfig("big", bigResult(bigJSON(2_500_000))), 120, 40)
 	m.s.Judgements, m.s.Judging = nil, nil // as before the pass answered
 	m, _ = update(m, keyMsg("l"))
-	if r := m.list.Selected(); r == nil || len(sourceMessages(r.Messages)) != 1 {
+	if r := m.list.Selected(); r == nil || len(present.SourceMessages(r.Messages)) != 1 {
 		t.Fatalf("call 2 does not select the tool's turn: %+v", r)
 	}
 	if d := flat(m.detail.View()); !strings.Contains(d, "still judging which calls used it…") {
@@ -233,7 +235,7 @@ func TestNarrowStripShowsTheCallsAroundThisOne(t *testing.T) {
 	// calls are left out; list_hosts was used out of view at 13 and 16
 	m := press(open(t, fileConfig(evidenceDemo), 160, 50), ":", "1", "3", "enter")
 	inv := listHosts(t, m)
-	lines := lifetimeLines(m.s, m.st, inv, "x", 12)
+	lines := present.LifetimeLines(common.StripOf(m.s), m.st, inv, "x", 12)
 	if got := ansi.Strip(lines[0]); got != "x …····▲··▲ " {
 		t.Errorf("narrow strip %q", got)
 	}

@@ -66,7 +66,7 @@ func TestSearchGoneValue(t *testing.T) {
 	if r := m.list.Selected(); r == nil || r.Fate != window.FateGone {
 		t.Errorf("at call 10 the list_hosts turn should be selected as gone: %+v", r)
 	}
-	if present.FirstHitLine(m.detail.raw, "web-9d4b27") < m.detail.vp.YOffset {
+	if present.FirstHitLine(m.detail.Raw(), "web-9d4b27") < m.detail.VP.YOffset {
 		t.Error("the detail is not scrolled to the hit")
 	}
 }
@@ -102,7 +102,7 @@ func TestSearchSteps(t *testing.T) {
 		t.Errorf("N from the first hit goes to hit %d, want the last", m.search.At+1)
 	}
 	m = press(m, "esc")
-	if m.search.Active() || m.detail.mark != "" {
+	if m.search.Active() || m.detail.Mark() != "" {
 		t.Error("esc does not end the search")
 	}
 	m = press(m, "n")

@@ -44,7 +44,7 @@ func (m Model) runSearch() tea.Cmd {
 	sr.Gen++
 	sr.Latest.Store(int64(sr.Gen))
 	sr.Hits, sr.At = nil, -1
-	m.detail.setMark(sr.Query)
+	m.detail.SetMark(sr.Query)
 	if sr.Query == "" {
 		sr.Busy = false
 		return nil
@@ -73,7 +73,7 @@ func (m *Model) endSearch() {
 	sr.Typing, sr.Query, sr.Hits, sr.At, sr.Busy, sr.Others = false, "", nil, -1, false, 0
 	sr.Gen++
 	sr.Latest.Store(int64(sr.Gen))
-	m.detail.setMark("")
+	m.detail.SetMark("")
 }
 
 // firstHitFromHere is the first hit in a turn still in the
@@ -114,5 +114,5 @@ func (m *Model) goHit(i int) {
 	}
 	m.list.Show(h.Key)
 	m.syncDetail()
-	m.detail.toMark()
+	m.detail.ToMark()
 }

@@ -32,7 +32,7 @@ func TestLoneSurrogateIsShownAsItsMark(t *testing.T) {
 	for call := 0; call < m.s.Calls(); call++ {
 		for turn := 0; turn < len(listRows(m)); turn++ {
 			safeView(t, "call "+itoa(call+1)+" turn "+itoa(turn+1), m.View(), 120)
-			seen += m.View() + m.detail.vp.View()
+			seen += m.View() + m.detail.VP.View()
 			m = press(m, "down")
 		}
 		m = press(m, "right")

@@ -117,7 +117,7 @@ func (m Model) viewKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 	k := m.keys
 	var cmd tea.Cmd
 	switch {
-	case key.Matches(msg, k.Request), m.detail.request && key.Matches(msg, k.Close):
+	case key.Matches(msg, k.Request), m.detail.Request && key.Matches(msg, k.Close):
 		m.openRequest()
 	case key.Matches(msg, k.Response):
 		m, cmd = m.openResponse()
@@ -194,7 +194,7 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.goTo(m.finalAnswer())
 		m.list.ToResponse()
 		m.syncDetail()
-	case m.detail.focused && key.Matches(msg, k.Top, k.Bottom):
+	case m.detail.Focused && key.Matches(msg, k.Top, k.Bottom):
 		m.detail.Update(msg)
 	case key.Matches(msg, k.PrevCall):
 		m.goTo(m.s.Call - 1)
@@ -206,7 +206,7 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.goTo(m.s.Calls() - 1)
 	case key.Matches(msg, k.Focus):
 		m.list.Focused = !m.list.Focused
-		m.detail.focused = !m.list.Focused
+		m.detail.Focused = !m.list.Focused
 		m.syncDetail()
 	case key.Matches(msg, k.Knobs):
 		return m.knobKey(msg)
@@ -219,7 +219,7 @@ func (m Model) moveKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openResponse()
 	case key.Matches(msg, k.Up, k.Down, k.Expand):
 		if m.list.Focused {
-			m.detail.request = false // the turns again
+			m.detail.Request = false // the turns again
 			m.list.Update(msg)
 			m.syncDetail()
 		} else {
@@ -256,7 +256,7 @@ func (m *Model) goTo(i int) {
 	m.list.Land()
 	m.problems.Refresh()
 	m.syncDetail()
-	m.detail.top()
+	m.detail.Top()
 }
 
 // overlayKey: the problems list and the help scroll.

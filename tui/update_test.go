@@ -123,7 +123,7 @@ func TestEmptyRecordings(t *testing.T) {
 	} {
 		m := open(t, recConfig(name, rec), 80, 24)
 		m = press(m, "l", "h", "G", "g", "j", "k", "tab", "pgdown", ":", "3", "enter", "[", "p", "?", "esc", "!", "esc")
-		if m.list.Selected() != nil || m.detail.row != nil {
+		if m.list.Selected() != nil || m.detail.Row() != nil {
 			t.Errorf("%s: a turn is selected in an empty list", name)
 		}
 		v := m.View()

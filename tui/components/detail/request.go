@@ -1,8 +1,9 @@
-package tui
+package detail
 
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/afinspect/inspect/tui/session"
@@ -10,7 +11,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/present"
@@ -22,39 +22,6 @@ import (
 // and the tools. It is not part of the window — no strategy drops it and
 // the window's characters do not count it — so it has its own line above
 // the turns and its own view in the detail pane (S), never a turn.
-
-// requestHeight is the request line's height, when shown.
-const requestHeight = 1
-
-// showRequest: the request line is on screen, between the timeline and
-// the panes, while the recording is, the terminal has room, and what
-// covers the panes is the call's (not the help, the problems, the picker
-// or the advisor, which keep their lines).
-func (m Model) showRequest() bool {
-	switch m.overlay {
-	case helpOverlay, problemsOverlay, pickerOverlay, advisorOverlay:
-		return false
-	}
-	return m.s != nil && m.s.Calls() > 0 && m.height >= 20
-}
-
-// requestLine is the line above the turns: the system prompt, the tools
-// and the messages of the call on screen, each with its characters.
-func requestLine(s *session.Session, st *theme.Styles, w int) string {
-	c := s.Current()
-	if c == nil {
-		return ""
-	}
-	r := c.Call.Request
-	parts := []string{st.Title.Render("request") + " " + promptWords(r.SystemPrompt, st), toolWords(r, st)}
-	if win := c.Window(); win != nil || !c.Run.Composition {
-		parts = append(parts, st.Value.Render(present.Plural(len(win), "message"))+" "+present.Thousands(model.WindowChars(win))+" chars")
-	} else {
-		parts = append(parts, st.Unknown.Render("messages not in the log"))
-	}
-	line := strings.Join(parts, st.Dim.Render(" · ")) + st.Dim.Render(" · not in the window (S)")
-	return ansi.Truncate(line, w, "…")
-}
 
 // promptWords is "system prompt 735 chars (recorded, 5 pieces)".
 func promptWords(sp model.SystemPrompt, st *theme.Styles) string {
@@ -292,90 +259,51 @@ func requestChanges(before, now model.Request) []string {
 	return out
 }
 
-// openRequest shows the request of the call on screen in the detail, or
-// the turn again when it is shown.
-func (m *Model) openRequest() {
-	m.detail.request = !m.detail.request
-	m.detail.reqFocus = -1
-	m.syncDetail()
-	if m.detail.request {
-		m.detail.top()
-	}
-}
-
-// requestFromResponse is S over the response block: the block closes and
-// the request opens at the system-prompt piece that holds the first
-// user-supplied value of the call's response (docs/rules/evidence.md §5: the
-// system prompt is user-supplied text), or at its top when none does.
-func (m Model) requestFromResponse() Model {
-	m.overlay = noOverlay
-	m.detail.request = false
-	m.openRequest()
-	if c := m.s.Current(); c != nil {
-		if ce := m.s.EvidenceAt(m.s.Call); ce != nil {
-			for _, e := range ce.Values {
-				if i, ok := pieceHolding(c.Call.Request, e.Own(), e.Value); ok {
-					m.detail.reqFocus = i
-					m.detail.showRequest()
-					break
-				}
-			}
-		}
-	}
-	return m
-}
-
-// pieceHolding is the first system-prompt piece whose text holds value,
-// for a value the system prompt grounds (user-supplied); the value is
-// normalized lower case (docs/rules/evidence.md §1), so the text is too.
-func pieceHolding(r model.Request, verdict, value string) (int, bool) {
-	if verdict != evidence.UserSupplied || value == "" {
-		return 0, false
-	}
-	for i, p := range r.SystemPrompt.Pieces {
-		if strings.Contains(strings.ToLower(p.Text), value) {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// pieceName is how a piece is named in a sentence: "skill
-// conservation-handling".
-func pieceName(p model.PromptPiece) string {
-	if p.SourceID != "" {
-		return p.Source + " " + p.SourceID
-	}
-	return p.Source
-}
-
-// showRequest puts the request of the call on screen in the pane,
+// ShowRequest puts the request of the call on screen in the pane,
 // keeping the scroll while it is the same call's.
-func (d *detailPane) showRequest() {
+func (d *Pane) ShowRequest() {
 	call := -1
-	if d.s != nil {
-		call = d.s.Call
+	if d.c.Session != nil {
+		call = d.c.Session.Call
 	}
-	same := d.request && d.reqCall == call
-	y := d.vp.YOffset
-	d.show(nil)
-	d.request, d.reqCall = true, call
+	same := d.Request && d.reqCall == call
+	y := d.VP.YOffset
+	d.Show(nil)
+	d.Request, d.reqCall = true, call
 	text, pieceAt := "", []int(nil)
-	if d.reqText != nil && call >= 0 {
-		text, pieceAt = d.reqText(max(1, d.width))
+	if d.c.Session != nil && call >= 0 {
+		text, pieceAt = requestText(d.c.Session, d.c.Styles, max(1, d.width))
 	}
 	d.setContent(text)
 	d.resize()
 	switch {
-	case d.reqFocus >= 0 && d.reqFocus < len(pieceAt):
-		d.vp.SetYOffset(pieceAt[d.reqFocus])
-		d.reqFocus = -1 // once: then it scrolls as the user does
+	case d.ReqFocus >= 0 && d.ReqFocus < len(pieceAt):
+		d.VP.SetYOffset(pieceAt[d.ReqFocus])
+		d.ReqFocus = -1 // once: then it scrolls as the user does
 	case same:
-		d.vp.SetYOffset(y)
+		d.VP.SetYOffset(y)
 	}
 }
 
 // requestTitle is the detail's title while it shows the request.
-func (d *detailPane) requestTitle() string {
-	return "request of call " + itoa(d.s.Call+1) + " · not in the window (S/esc: the turn)" + d.position()
+func (d *Pane) requestTitle() string {
+	return "request of call " + strconv.Itoa(d.c.Session.Call+1) + " · not in the window (S/esc: the turn)" + d.position()
+}
+
+// RequestLine is the line above the turns: the system prompt, the tools
+// and the messages of the call on screen, each with its characters.
+func RequestLine(s *session.Session, st *theme.Styles, w int) string {
+	c := s.Current()
+	if c == nil {
+		return ""
+	}
+	r := c.Call.Request
+	parts := []string{st.Title.Render("request") + " " + promptWords(r.SystemPrompt, st), toolWords(r, st)}
+	if win := c.Window(); win != nil || !c.Run.Composition {
+		parts = append(parts, st.Value.Render(present.Plural(len(win), "message"))+" "+present.Thousands(model.WindowChars(win))+" chars")
+	} else {
+		parts = append(parts, st.Unknown.Render("messages not in the log"))
+	}
+	line := strings.Join(parts, st.Dim.Render(" · ")) + st.Dim.Render(" · not in the window (S)")
+	return ansi.Truncate(line, w, "…")
 }

@@ -1,4 +1,4 @@
-package tui
+package detail
 
 import (
 	"strings"
@@ -32,10 +32,10 @@ type renderKey struct {
 	width int
 }
 
-// renderedMsg is sent by renderCmd when a turn's messages have been
+// RenderedMsg is sent by renderCmd when a turn's messages have been
 // rendered in the background; the detail pane shows it if the turn and
 // width on screen are still the ones it was asked for.
-type renderedMsg struct {
+type RenderedMsg struct {
 	key  renderKey
 	text string
 }
@@ -77,7 +77,7 @@ func renderCmd(st *theme.Styles, k renderKey, msgs []*model.Message, gen int64, 
 		if latest.Load() != gen {
 			return nil
 		}
-		return renderedMsg{key: k, text: present.RenderTurn(st, msgs, k.width)}
+		return RenderedMsg{key: k, text: present.RenderTurn(st, msgs, k.width)}
 	}
 }
 

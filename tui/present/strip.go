@@ -1,15 +1,13 @@
-package tui
+package present
 
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
-
-	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
-	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -24,7 +22,7 @@ import (
 // judgement of every call (judgeCmd); the cells from the replay.
 
 // stripLegend names the cells.
-const stripLegend = "▮ in view  ▣ pinned  ╳ evicted  · out of view  ▲ used while out of view  ^ this call"
+const StripLegend = "▮ in view  ▣ pinned  ╳ evicted  · out of view  ▲ used while out of view  ^ this call"
 
 // stripCell is m's cell at call i: used while out of view wins over
 // evicted (the call that evicted it can be the one that used it).
@@ -53,19 +51,28 @@ func stripSpan(n, cur, room int) (from, to int) {
 	return from, from + room
 }
 
-// lifetimeLines is m's strip, label before the cells, then the caret
+// Strip is what a lifetime strip is drawn from: the replay's calls, the
+// call on screen, and which calls used a message while it was out of
+// view (Used; known false while that is still being judged).
+type Strip struct {
+	Calls []window.CallReplay
+	Call  int
+	Used  func(*model.Message) (calls []int, known bool)
+}
+
+// LifetimeLines is m's strip, label before the cells, then the caret
 // under the call on screen followed by what the strip says in words, at
 // most w columns.
-func lifetimeLines(s *session.Session, st *theme.Styles, m *model.Message, label string, w int) []string {
+func LifetimeLines(sp Strip, st *theme.Styles, m *model.Message, label string, w int) []string {
 	label = termtext.Line(label)
 	lw := min(termtext.Width(label), max(0, w/3))
-	label = present.Pad(present.Fit(label, lw), lw) + " "
-	used, known := s.UsedOutOfView(m)
-	n, room, shift := s.Calls(), w-lw-1, 0
+	label = Pad(Fit(label, lw), lw) + " "
+	used, known := sp.Used(m)
+	n, room, shift := len(sp.Calls), w-lw-1, 0
 	if n > room { // a stretch around the call on screen, … where calls are left out
 		room, shift = room-2, 1
 	}
-	from, to := stripSpan(n, s.Call, room)
+	from, to := stripSpan(n, sp.Call, room)
 	edge := func(cut bool) string {
 		if cut {
 			return st.Dim.Render("…")
@@ -77,7 +84,7 @@ func lifetimeLines(s *session.Session, st *theme.Styles, m *model.Message, label
 		cells.WriteString(edge(from > 0))
 	}
 	for i := from; i < to; i++ {
-		c := &s.Replay.Calls[i]
+		c := &sp.Calls[i]
 		cells.WriteString(stripCell(st, c, m, slices.Contains(used, i)))
 	}
 	if shift > 0 {
@@ -92,18 +99,18 @@ func lifetimeLines(s *session.Session, st *theme.Styles, m *model.Message, label
 		words = "used out of view at " + callList(used)
 	}
 	out := []string{st.Label.Render(label) + cells.String()}
-	caret := strings.Repeat(" ", lw+1+shift+s.Call-from) + fmt.Sprintf("^ call %d", s.Call+1)
+	caret := strings.Repeat(" ", lw+1+shift+sp.Call-from) + fmt.Sprintf("^ call %d", sp.Call+1)
 	if line := caret + " · " + words; termtext.Width(line) <= w {
 		return append(out, st.Dim.Render(line))
 	}
-	return append(append(out, st.Dim.Render(present.Fit(caret, w))), present.WrapLines(words, st.Dim, w)...)
+	return append(append(out, st.Dim.Render(Fit(caret, w))), WrapLines(words, st.Dim, w)...)
 }
 
 // callList is 1-based call numbers, "call 7" or "calls 7, 8, 13".
 func callList(calls []int) string {
 	ns := make([]string, len(calls))
 	for i, c := range calls {
-		ns[i] = itoa(c + 1)
+		ns[i] = strconv.Itoa(c + 1)
 	}
 	if len(ns) == 1 {
 		return "call " + ns[0]
@@ -111,9 +118,9 @@ func callList(calls []int) string {
 	return "calls " + strings.Join(ns, ", ")
 }
 
-// sourceMessages are the messages of a turn whose text can ground a
+// SourceMessages are the messages of a turn whose text can ground a
 // value and have a strip: its tool results.
-func sourceMessages(msgs []*model.Message) []*model.Message {
+func SourceMessages(msgs []*model.Message) []*model.Message {
 	var out []*model.Message
 	for _, m := range msgs {
 		if m.Role == "tool" {
@@ -123,13 +130,13 @@ func sourceMessages(msgs []*model.Message) []*model.Message {
 	return out
 }
 
-// toolStrips is the lifetime strip of each tool result of a turn (at
+// ToolStrips is the lifetime strip of each tool result of a turn (at
 // most maxStrips), with the legend once when legend is set (the pane
 // has the room).
-func toolStrips(s *session.Session, st *theme.Styles, msgs []*model.Message, w int, legend bool) []string {
+func ToolStrips(sp Strip, st *theme.Styles, msgs []*model.Message, w int, legend bool) []string {
 	const maxStrips = 3
-	srcs := sourceMessages(msgs)
-	if len(srcs) == 0 || s.Calls() == 0 {
+	srcs := SourceMessages(msgs)
+	if len(srcs) == 0 || len(sp.Calls) == 0 {
 		return nil
 	}
 	var out []string
@@ -142,10 +149,10 @@ func toolStrips(s *session.Session, st *theme.Styles, msgs []*model.Message, w i
 		if sameTool(srcs, m) {
 			label += " " + m.ToolCallID
 		}
-		out = append(out, lifetimeLines(s, st, m, label, w)...)
+		out = append(out, LifetimeLines(sp, st, m, label, w)...)
 	}
 	if legend {
-		out = append(out, present.WrapLines(stripLegend, st.Dim, w)...)
+		out = append(out, WrapLines(StripLegend, st.Dim, w)...)
 	}
 	return out
 }
