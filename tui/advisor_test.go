@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/tui/components/response"
 )
 
 const demoEvidence = "../testdata/demo-evidence/run.jsonl"
@@ -351,7 +352,7 @@ func TestAdvisorMarksThePolicyOnScreen(t *testing.T) {
 func TestNoNearbyPolicyNamesTheAdvisorsPick(t *testing.T) {
 	line := func(m Model) string {
 		t.Helper()
-		for _, l := range strings.Split(responseText(m.s, m.st, withAdvice(m.sugs, m.adv, m.s), -1, 200), "\n") {
+		for _, l := range strings.Split(response.Text(m.s, m.st, withAdvice(m.sugs, m.adv, m.s), -1, 200), "\n") {
 			if strings.Contains(l, "no window policy within") {
 				return l
 			}

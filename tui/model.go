@@ -9,6 +9,7 @@ import (
 	"github.com/afinspect/inspect/tui/components/detail"
 	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/tui/components/policybar"
+	"github.com/afinspect/inspect/tui/components/response"
 	"github.com/afinspect/inspect/tui/components/search"
 	"github.com/afinspect/inspect/tui/components/textpane"
 	"github.com/afinspect/inspect/tui/components/timeline"
@@ -378,7 +379,7 @@ func (m *Model) loaded(s *session.Session) {
 	m.problems.Text = func(w int) string { return problemsText(s, st, w) }
 	m.selectValue(m.respSel)
 	sugs, adv := m.sugs, m.adv
-	m.detail.RespText = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), -1, w) }
+	m.detail.RespText = func(w int) string { return response.Text(s, st, withAdvice(sugs, adv, s), -1, w) }
 	m.list.Land()
 	m.problems.Refresh()
 	m.syncDetail()
@@ -397,7 +398,7 @@ func withAdvice(sugs *session.Suggestions, adv *advisorPane, s *session.Session)
 func (m *Model) selectValue(i int) {
 	m.respSel = i
 	s, st, sugs, adv := m.s, m.st, m.sugs, m.adv
-	m.resp.Text = func(w int) string { return responseText(s, st, withAdvice(sugs, adv, s), i, w) }
+	m.resp.Text = func(w int) string { return response.Text(s, st, withAdvice(sugs, adv, s), i, w) }
 }
 
 // reread follows a new replay of the same call: the turn the user chose

@@ -9,7 +9,7 @@ import (
 // call. Its line says it in a few words (provenance.Produced) with the
 // call's flagged values; selected, the detail shows the response in full
 // — text, tool calls with their arguments, usage, stop reason — and
-// every value with its verdict, drawn by responseText as the i overlay
+// every value with its verdict, drawn by response.Text as the i overlay
 // draws it.
 
 // responseMessages is the response of the call on screen as the one

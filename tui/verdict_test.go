@@ -7,6 +7,7 @@ import (
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/provenance"
+	"github.com/afinspect/inspect/tui/components/response"
 	"github.com/afinspect/inspect/tui/present"
 )
 
@@ -24,7 +25,7 @@ const (
 )
 
 // respText is the response block of the call on screen, whole.
-func respText(m Model) string { return ansiFree(responseText(m.s, m.st, *m.sugs, -1, 200)) }
+func respText(m Model) string { return ansiFree(response.Text(m.s, m.st, *m.sugs, -1, 200)) }
 
 // valueRow is the block's line of a value, its words single-spaced
 // ("left 3940 text"); "" when it lists no such value.

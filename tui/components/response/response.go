@@ -1,4 +1,7 @@
-package tui
+// Package response draws a call's response in full: its text, tool calls,
+// usage, and every value the model typed with its verdict, why, and what
+// would have kept it (the i overlay and the detail's response row).
+package response
 
 import (
 	"fmt"
@@ -26,11 +29,11 @@ import (
 // what would have kept it. The verdicts come from package provenance; this
 // file only draws them.
 
-// responseText is the response at width w, for the overlay (i) and for
+// Text is the response at width w, for the overlay (i) and for
 // the detail of the response row alike; sel is the selected one of the
 // values that left (▸), whose source enter goes to, or -1 in the detail,
 // where no value is selected.
-func responseText(s *session.Session, st *theme.Styles, sugs session.Suggestions, sel, w int) string {
+func Text(s *session.Session, st *theme.Styles, sugs session.Suggestions, sel, w int) string {
 	c := s.Current()
 	if c == nil {
 		return ""
