@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/afinspect/inspect/tui/components/changed"
 	"github.com/charmbracelet/x/exp/teatest"
 )
 
@@ -35,7 +36,7 @@ func TestHostileChanged(t *testing.T) {
 		m = press(m, "u")
 		for call := 0; call < m.s.Calls(); call++ {
 			safeView(t, "call "+itoa(call+1), m.View(), size[0])
-			safeView(t, "call "+itoa(call+1)+" text", changedText(m.s, m.st, size[0]), size[0])
+			safeView(t, "call "+itoa(call+1)+" text", changed.Text(m.s, m.st, size[0]), size[0])
 			m = press(m, "right")
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
+	"github.com/afinspect/inspect/tui/components/changed"
 	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
@@ -307,7 +308,7 @@ func (m CompareModel) differing(p *compare.Pair, w, body int) []string {
 	}
 	head := present.Fit(st.Title.Render(fmt.Sprintf("the windows of A's call %d and B's call %d", x.Call.Number, y.Call.Number))+
 		st.Dim.Render(fmt.Sprintf(" · %d A only, %d B only, %d with other text (d: the turns)", len(p.AOnly), len(p.BOnly), len(p.Edited))), w)
-	text := strings.Split(messagesDiff(st, diffSides{gone: "A only", come: "B only", a: fmt.Sprintf("A call %d", x.Call.Number), b: fmt.Sprintf("B call %d", y.Call.Number)},
+	text := strings.Split(changed.MessagesDiff(st, changed.DiffSides{Gone: "A only", Come: "B only", A: fmt.Sprintf("A call %d", x.Call.Number), B: fmt.Sprintf("B call %d", y.Call.Number)},
 		p.AOnly, p.BOnly, p.Edited, w), "\n")
 	from := min(m.scroll, max(0, len(text)-(body-1)))
 	text = text[from:]
@@ -376,7 +377,7 @@ func (m CompareModel) sideLines(s *compare.Side, c *window.CallReplay, name stri
 		rest := room - ansi.StringWidth(who) - 1
 		text := ""
 		if rest > 2 {
-			text = " " + st.Dim.Render(present.Fit(termtext.Line(turnlist.TurnText(r.Messages)), rest))
+			text = " " + st.Dim.Render(present.Fit(termtext.Line(present.TurnText(r.Messages)), rest))
 		}
 		lines = append(lines, mark+" "+fate+" "+present.Pad(who+text, room)+st.Dim.Render(size))
 	}

@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/components/changed"
+	"github.com/afinspect/inspect/tui/components/recorded"
+	"github.com/afinspect/inspect/tui/components/textpane"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -159,4 +163,47 @@ func withoutPlace(msg string, line int) string {
 		return msg[i+len(tag):]
 	}
 	return msg
+}
+
+// refreshRecorded points the W overlay at the call on screen.
+func (m *Model) refreshRecorded() {
+	s, st := m.s, m.st
+	m.recWin.Text = func(w int) string { return recorded.Text(s, st, w) }
+	m.recWin.Refresh()
+}
+
+// recordedKey: the W overlay follows the call keys and scrolls (W or esc,
+// the overlay's opener, closes it in key).
+func (m Model) recordedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	return m.callPaneKey(msg, m.recWin, (*Model).refreshRecorded)
+}
+
+// callPaneKey is the keys of an overlay about the call on screen: the
+// call keys move to another call (refresh points the overlay at it),
+// the others scroll it.
+func (m Model) callPaneKey(msg tea.KeyMsg, pane *textpane.TextPane, refresh func(*Model)) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, m.keys.PrevCall):
+		m.goTo(m.s.Call - 1)
+	case key.Matches(msg, m.keys.NextCall):
+		m.goTo(m.s.Call + 1)
+	default:
+		pane.Update(msg)
+		return m, nil
+	}
+	refresh(&m)
+	return m, nil
+}
+
+// refreshChanged points the u overlay at the call on screen.
+func (m *Model) refreshChanged() {
+	s, st := m.s, m.st
+	m.sinceWin.Text = func(w int) string { return changed.Text(s, st, w) }
+	m.sinceWin.Refresh()
+}
+
+// changedKey: the u overlay follows the call keys and scrolls (u or esc
+// closes it).
+func (m Model) changedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	return m.callPaneKey(msg, m.sinceWin, (*Model).refreshChanged)
 }

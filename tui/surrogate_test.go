@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/tui/components/turnlist"
+	"github.com/afinspect/inspect/tui/present"
 )
 
 // A lone surrogate in the prompt and in a tool result (what JavaScript's
@@ -54,7 +54,7 @@ func TestLoneSurrogateStaysInATurnPreview(t *testing.T) {
 		{strings.Repeat("a", 399) + sur + long, strings.Repeat("a", 399)},
 		{strings.Repeat("a", 397) + sur + long, strings.Repeat("a", 397) + sur},
 	} {
-		got := turnlist.TurnText([]*model.Message{{Role: model.RoleTool, Content: c.in}})
+		got := present.TurnText([]*model.Message{{Role: model.RoleTool, Content: c.in}})
 		if !strings.HasPrefix(got, c.want) || len(got) > 400 || strings.Count(got, "\xed") != strings.Count(c.want, "\xed") {
 			t.Errorf("turnText = %.40q…, want it to start %.40q and keep the surrogate whole", got, c.want)
 		}

@@ -198,3 +198,21 @@ func Sign(n int) int {
 	}
 	return 1
 }
+
+// TurnText is the first words of the first message that has any.
+func TurnText(msgs []*model.Message) string {
+	for _, m := range msgs {
+		c := m.Content
+		if len(c) > 400 { // a preview never needs more; keeps frames cheap
+			cut := 400 // at a character's start, a lone surrogate kept whole
+			for cut > 0 && c[cut]&0xC0 == 0x80 {
+				cut--
+			}
+			c = c[:cut]
+		}
+		if c = OneLine(c); c != "" {
+			return c
+		}
+	}
+	return ""
+}

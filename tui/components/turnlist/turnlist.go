@@ -292,7 +292,7 @@ func (l *TurnList) Row(r window.Row, selected bool) string {
 	who = present.Fit(who, max(0, room))
 	body := " " + who
 	if rest := room - ansi.StringWidth(who) - 1; rest > 2 {
-		body += " " + l.c.Styles.Dim.Render(present.Fit(termtext.Line(TurnText(r.Messages)), rest))
+		body += " " + l.c.Styles.Dim.Render(present.Fit(termtext.Line(present.TurnText(r.Messages)), rest))
 	}
 	switch {
 	case r.Fate == window.FateGone:
@@ -339,24 +339,6 @@ func TurnWho(msgs []*model.Message) string {
 		return "library:" // its correction, sent as a user message
 	}
 	return msgs[0].Role + ":"
-}
-
-// TurnText is the first words of the first message that has any.
-func TurnText(msgs []*model.Message) string {
-	for _, m := range msgs {
-		c := m.Content
-		if len(c) > 400 { // a preview never needs more; keeps frames cheap
-			cut := 400 // at a character's start, a lone surrogate kept whole
-			for cut > 0 && c[cut]&0xC0 == 0x80 {
-				cut--
-			}
-			c = c[:cut]
-		}
-		if c = present.OneLine(c); c != "" {
-			return c
-		}
-	}
-	return ""
 }
 
 func abs(n int) int {

@@ -1,14 +1,15 @@
-package tui
+// Package changed draws what changed in the window since the previous
+// call (u), and the line diff of two messages' texts that compare mode
+// shares.
+package changed
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/aymanbagabas/go-udiff"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/compare"
@@ -27,8 +28,8 @@ import (
 // compares windows (compare.WindowDiff): the agent's own answer and the
 // results it asked for are what enter on an ordinary call.
 
-// changedText is the u overlay for the call on screen, w columns wide.
-func changedText(s *session.Session, st *theme.Styles, w int) string {
+// Text is the u overlay for the call on screen, w columns wide.
+func Text(s *session.Session, st *theme.Styles, w int) string {
 	c := s.Current()
 	if c == nil {
 		return ""
@@ -46,32 +47,32 @@ func windowChange(st *theme.Styles, a, b *window.CallReplay, w int) string {
 	head := ansi.Wrap(fmt.Sprintf("call %d against call %d: %s entered, %s left, %s with other text · %d → %d chars",
 		b.Call.Number, a.Call.Number, present.Plural(len(entered), "message"), present.Plural(len(left), "message"), present.Plural(len(edited), "message"),
 		a.WindowChars(), b.WindowChars()), w, "")
-	return head + "\n\n" + messagesDiff(st, diffSides{
-		gone: "left", come: "entered", a: fmt.Sprintf("call %d", a.Call.Number), b: fmt.Sprintf("call %d", b.Call.Number),
+	return head + "\n\n" + MessagesDiff(st, DiffSides{
+		Gone: "left", Come: "entered", A: fmt.Sprintf("call %d", a.Call.Number), B: fmt.Sprintf("call %d", b.Call.Number),
 	}, left, entered, edited, w)
 }
 
-// diffSides name the two windows a messagesDiff compares: the heading of
+// DiffSides name the two windows a MessagesDiff compares: the heading of
 // the messages only the first has (gone) and only the second (come), and
 // each window's label in a text diff.
-type diffSides struct{ gone, come, a, b string }
+type DiffSides struct{ Gone, Come, A, B string }
 
-// messagesDiff lists the messages only one window has, then each one
+// MessagesDiff lists the messages only one window has, then each one
 // the two have with other text as a line diff (go-udiff) of its texts.
-func messagesDiff(st *theme.Styles, n diffSides, aOnly, bOnly []*model.Message, edited [][2]*model.Message, w int) string {
+func MessagesDiff(st *theme.Styles, n DiffSides, aOnly, bOnly []*model.Message, edited [][2]*model.Message, w int) string {
 	var out strings.Builder
 	line := func(mark string, style func(...string) string, m *model.Message) {
 		out.WriteString(ansi.Truncate(style(mark)+" "+changedLine(m), w, "…") + "\n")
 	}
 	if len(bOnly) > 0 {
-		out.WriteString(st.Title.Render(n.come) + "\n")
+		out.WriteString(st.Title.Render(n.Come) + "\n")
 		for _, m := range bOnly {
 			line("+", st.New.Render, m)
 		}
 		out.WriteString("\n")
 	}
 	if len(aOnly) > 0 {
-		out.WriteString(st.Title.Render(n.gone) + "\n")
+		out.WriteString(st.Title.Render(n.Gone) + "\n")
 		for _, m := range aOnly {
 			line("-", st.Evicted.Render, m)
 		}
@@ -79,7 +80,7 @@ func messagesDiff(st *theme.Styles, n diffSides, aOnly, bOnly []*model.Message, 
 	}
 	for _, e := range edited {
 		out.WriteString(st.Title.Render("other text: "+termtext.Line(changedWho(e[1]))) + "\n")
-		d := udiff.Unified(n.a, n.b, e[0].Content+"\n", e[1].Content+"\n")
+		d := udiff.Unified(n.A, n.B, e[0].Content+"\n", e[1].Content+"\n")
 		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
 			s := termtext.Line(l)
 			switch {
@@ -124,18 +125,5 @@ func changedWho(m *model.Message) string {
 
 // changedLine is one message in a line: who, its size, its first words.
 func changedLine(m *model.Message) string {
-	return termtext.Line(fmt.Sprintf("%s · %d chars · %s", changedWho(m), m.Chars(), present.OneLine(turnlist.TurnText([]*model.Message{m}))))
-}
-
-// refreshChanged points the u overlay at the call on screen.
-func (m *Model) refreshChanged() {
-	s, st := m.s, m.st
-	m.sinceWin.Text = func(w int) string { return changedText(s, st, w) }
-	m.sinceWin.Refresh()
-}
-
-// changedKey: the u overlay follows the call keys and scrolls (u or esc
-// closes it).
-func (m Model) changedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	return m.callPaneKey(msg, m.sinceWin, (*Model).refreshChanged)
+	return termtext.Line(fmt.Sprintf("%s · %d chars · %s", changedWho(m), m.Chars(), present.OneLine(present.TurnText([]*model.Message{m}))))
 }

@@ -1,14 +1,12 @@
-package tui
+// Package recorded draws the recorded window beside the replay (W).
+package recorded
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/afinspect/inspect/tui/components/textpane"
 	"github.com/afinspect/inspect/tui/session"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/model"
@@ -25,8 +23,8 @@ import (
 // recorded window is the loader's (role and content, as the log states
 // them; docs/rules/runs-and-conversations.md §10.6).
 
-// recordedText is the W overlay for the call on screen, w columns wide.
-func recordedText(s *session.Session, st *theme.Styles, w int) string {
+// Text is the W overlay for the call on screen, w columns wide.
+func Text(s *session.Session, st *theme.Styles, w int) string {
 	c := s.Current()
 	if c == nil {
 		return ""
@@ -109,34 +107,4 @@ func align(a, b []*model.Message) [][2]int {
 		}
 	}
 	return out
-}
-
-// refreshRecorded points the W overlay at the call on screen.
-func (m *Model) refreshRecorded() {
-	s, st := m.s, m.st
-	m.recWin.Text = func(w int) string { return recordedText(s, st, w) }
-	m.recWin.Refresh()
-}
-
-// recordedKey: the W overlay follows the call keys and scrolls (W or esc,
-// the overlay's opener, closes it in key).
-func (m Model) recordedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	return m.callPaneKey(msg, m.recWin, (*Model).refreshRecorded)
-}
-
-// callPaneKey is the keys of an overlay about the call on screen: the
-// call keys move to another call (refresh points the overlay at it),
-// the others scroll it.
-func (m Model) callPaneKey(msg tea.KeyMsg, pane *textpane.TextPane, refresh func(*Model)) (Model, tea.Cmd) {
-	switch {
-	case key.Matches(msg, m.keys.PrevCall):
-		m.goTo(m.s.Call - 1)
-	case key.Matches(msg, m.keys.NextCall):
-		m.goTo(m.s.Call + 1)
-	default:
-		pane.Update(msg)
-		return m, nil
-	}
-	refresh(&m)
-	return m, nil
 }
