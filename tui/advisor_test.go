@@ -14,6 +14,7 @@ import (
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/tui/components/response"
+	"github.com/afinspect/inspect/tui/session"
 )
 
 const demoEvidence = "../testdata/demo-evidence/run.jsonl"
@@ -130,7 +131,7 @@ func TestAdvisorFollowsTheConversation(t *testing.T) {
 	if other.Agent.Key == first {
 		t.Fatalf("c02's second conversation is agent %q's too", first)
 	}
-	next, _ = m.Update(viewCmd(m.gen, m.s.Study, other.Number)())
+	next, _ = m.Update(session.ViewCmd(m.gen, m.s, other.Number)())
 	m = next.(Model)
 	gone(t, cancelled, "another conversation on screen")
 	if agent := <-b.started; agent != other.Agent.Key {

@@ -94,7 +94,7 @@ func (m Model) goToFileCall(n int) (Model, tea.Cmd) {
 				m.gen++
 				m.cfg.View, m.pendingFileCall = cv.Number, n
 				m.s.Replaying = true
-				return m, tea.Batch(viewCmd(m.gen, m.s.Study, cv.Number), m.spin.Tick)
+				return m, tea.Batch(session.ViewCmd(m.gen, m.s, cv.Number), m.spin.Tick)
 			}
 		}
 	}

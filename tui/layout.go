@@ -9,6 +9,7 @@ import (
 	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/components/detail"
 	"github.com/afinspect/inspect/tui/components/header"
+	"github.com/afinspect/inspect/tui/components/picker"
 	"github.com/afinspect/inspect/tui/components/textpane"
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/present"
@@ -196,7 +197,7 @@ func (m Model) panes(h int) string {
 		return common.Box(m.st, "What changed since the previous call (←/→ call, u, q or esc closes)"+moreMark(m.sinceWin), m.sinceWin.View(), w, h, true)
 	case m.overlay == pickerOverlay:
 		more := ""
-		if m.picker.more() {
+		if m.picker.More() {
 			more = " · ↓ more"
 		}
 		return common.Box(m.st, "Agents, conversations and runs (↑/↓ g/G choose, → its runs, / filter, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
@@ -211,7 +212,7 @@ func (m Model) panes(h int) string {
 	right := common.Box(m.st, m.detail.Title(), m.detail.View(), w-cw-listW, h, m.detail.Focused)
 	panes := joinColumns(left, right)
 	if cw > 0 {
-		col := common.Box(m.st, "Conversations (w)", convColumnText(m.s.Views, m.st, cw-2, h-2), cw, h, false)
+		col := common.Box(m.st, "Conversations (w)", picker.ColumnText(m.s.Views, m.st, cw-2, h-2), cw, h, false)
 		panes = joinColumns(col, panes)
 	}
 	return panes

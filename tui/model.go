@@ -8,6 +8,7 @@ import (
 	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/components/detail"
 	"github.com/afinspect/inspect/tui/components/header"
+	"github.com/afinspect/inspect/tui/components/picker"
 	"github.com/afinspect/inspect/tui/components/policybar"
 	"github.com/afinspect/inspect/tui/components/response"
 	"github.com/afinspect/inspect/tui/components/search"
@@ -65,7 +66,7 @@ type Model struct {
 	problems *textpane.TextPane // the ! overlay
 	keyhelp  *textpane.TextPane // the ? overlay
 	resp     *textpane.TextPane // the i overlay: the response and its values
-	picker   *pickerPane        // the w overlay: agents, conversations, runs
+	picker   *picker.Picker     // the w overlay: agents, conversations, runs
 	recWin   *textpane.TextPane // the W overlay: the recorded window beside the replay
 	sinceWin *textpane.TextPane // the u overlay: what changed since the previous call
 
@@ -135,7 +136,7 @@ func New(cfg Config) Model {
 	m.keyhelp = textpane.New(c, func(w int) string { return helpText(m.help, st, keys, w, mk) })
 	m.problems = textpane.New(c, func(int) string { return "" })
 	m.resp = textpane.New(c, func(int) string { return "" })
-	m.picker = &pickerPane{st: st}
+	m.picker = picker.New(c)
 	m.recWin = textpane.New(c, func(int) string { return "" })
 	m.sinceWin = textpane.New(c, func(int) string { return "" })
 	m.adv = newAdvisorPane(st, keys)
@@ -262,7 +263,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.s.Judged(msg)
 		m.s.Dirty = true
 		m.syncDetail() // a tool turn's strip marks the calls that used it
-	case viewMsg:
+	case session.ViewMsg:
 		m = m.viewed(msg)
 	case adviseProgressMsg:
 		cmd = m.adv.progressed(msg)

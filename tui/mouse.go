@@ -20,7 +20,8 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 		m.trans.Update(msg)
 		return m
 	case pickerOverlay:
-		return m.pickerWheel(msg)
+		m.picker.Wheel(msg)
+		return m
 	case advisorOverlay:
 		m.adv.wheel(msg)
 		return m

@@ -207,3 +207,57 @@ func (m *Model) refreshChanged() {
 func (m Model) changedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return m.callPaneKey(msg, m.sinceWin, (*Model).refreshChanged)
 }
+
+// openPicker shows the picker with the cursor on the conversation on
+// screen.
+func (m Model) openPicker() Model {
+	if m.s == nil || m.s.Views == nil {
+		return m
+	}
+	m.overlay = pickerOverlay
+	m.picker.Open(m.s)
+	return m
+}
+
+// pickerKey gives the key to the picker; what it picked is opened: a
+// run at its first call, a conversation when it is not the one on screen.
+func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	r, picked, closed := m.picker.Key(m.keys, msg)
+	if !closed {
+		return m, nil
+	}
+	m.overlay = noOverlay
+	if !picked {
+		return m, nil // no conversation to open
+	}
+	if r.Kind == session.RunRow {
+		if calls := m.s.Views.Convs[r.Conv].Runs[r.Run].Run.Calls; len(calls) > 0 {
+			return m.goToFileCall(calls[0].Number) // opens its conversation when another is on screen
+		}
+	}
+	if r.Conv == m.s.Views.Shown {
+		return m, nil // on screen already
+	}
+	m.gen++
+	m.cfg.View = m.s.Views.Convs[r.Conv].Number
+	m.s.Replaying = true
+	return m, tea.Batch(session.ViewCmd(m.gen, m.s, m.cfg.View), m.spin.Tick)
+}
+
+// viewed puts a newly chosen conversation on screen, from its first call
+// and under its agent's recorded policy.
+func (m Model) viewed(msg session.ViewMsg) Model {
+	if m.s == nil || msg.Gen != m.gen || msg.Err != nil {
+		return m
+	}
+	if old := m.s.Views; old != nil && msg.Views != nil && old.All == msg.Views.All {
+		// the same file's conversations: their rows are the same
+		msg.Views.Rows, msg.Views.Column = old.Rows, old.Column
+	}
+	m.s = nil
+	m.loaded(session.New(m.cfg.Name, msg.LoadedMsg))
+	if m.pendingFileCall > 0 {
+		m.landOnFileCall()
+	}
+	return m
+}

@@ -152,9 +152,8 @@ func BenchmarkPickerFilterKey(b *testing.B) {
 		k := i % (len(typed) + 1)
 		if k == 0 {
 			b.StopTimer()
-			m.picker.setFilter("")
-			m.picker.typing = true
-			clear(m.picker.filterWords().kept)
+			m = press(m, "esc", "/") // the filter cleared, typed again
+			m.picker.ForgetPatterns()
 			b.StartTimer()
 			continue
 		}

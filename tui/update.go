@@ -22,7 +22,7 @@ import (
 // knobs, focus, and the focused component.
 func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
-	typing := m.prompt || m.search.Typing || m.overlay == pickerOverlay && m.picker.typing
+	typing := m.prompt || m.search.Typing || m.overlay == pickerOverlay && m.picker.Typing()
 	quit := msg.String() == "ctrl+c" || (!typing && key.Matches(msg, k.Quit))
 	switch {
 	case quit && msg.String() != "ctrl+c" && m.s != nil && m.overlay != noOverlay:
@@ -61,7 +61,7 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 func (m Model) overlayRoute(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keys
 	switch {
-	case m.overlay == pickerOverlay && (m.picker.typing || (m.picker.filter != "" || m.picker.inRuns) && key.Matches(msg, k.Close)):
+	case m.overlay == pickerOverlay && (m.picker.Typing() || m.picker.Escapable() && key.Matches(msg, k.Close)):
 		return m.pickerKey(msg) // a filter takes every key; esc leaves the runs, then clears the filter, before it closes the picker
 	case key.Matches(msg, k.Close, opener(k, m.overlay)):
 		// an advisor's sweep under way is given up (advisorFollows)

@@ -1,4 +1,4 @@
-package tui
+package picker
 
 import (
 	"fmt"
@@ -79,7 +79,7 @@ func (s subset) find(pattern string) []fuzzy.Match {
 }
 
 // filterWords makes (once per views) the texts the filter matches.
-func (p *pickerPane) filterWords() *filterWords {
+func (p *Picker) filterWords() *filterWords {
 	vs := p.vs
 	if p.wordsOf == vs.All && p.words != nil {
 		return p.words
@@ -136,7 +136,7 @@ func (fw *filterWords) hits(pattern string) *filterHits {
 }
 
 // filterRows are the rows pattern matches, the best first.
-func (p *pickerPane) filterRows(pattern string) *session.RowIndex {
+func (p *Picker) filterRows(pattern string) *session.RowIndex {
 	vs, fw := p.vs, p.filterWords()
 	h := fw.hits(pattern)
 	score := make([]int, len(vs.Convs)) // of each conversation matched, its best match's

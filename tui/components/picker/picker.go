@@ -1,48 +1,35 @@
-package tui
+// Package picker is the picker overlay (w): the file's agents, their
+// conversations and runs; enter opens the conversation under the cursor. Opening one is a
+// tea.Cmd with a generation, like a replay: the replay of that
+// conversation runs off the UI goroutine.
+//
+// A file can hold tens of thousands of conversations: the picker draws
+// the rows on screen only, and the view follows the cursor.
+package picker
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
-// The picker overlay (w): the file's agents, their conversations and
-// runs; enter opens the conversation under the cursor. Opening one is a
-// tea.Cmd with a generation, like a replay: the replay of that
-// conversation runs off the UI goroutine.
-//
-// A file can hold tens of thousands of conversations: the picker draws
-// the rows on screen only, and the view follows the cursor.
-
-// viewMsg is sent by viewCmd: the conversation asked for, prepared.
-type viewMsg struct {
-	gen int
-	session.LoadedMsg
-}
-
-// viewCmd prepares conversation number of the study on screen: its
-// agent's policy was settled with the rest of the file's.
-func viewCmd(gen int, st *study.Study, number int) tea.Cmd {
-	return func() tea.Msg { return viewMsg{gen: gen, LoadedMsg: session.PrepareView(st, number, nil)} }
-}
-
-// pickerPane is the picker's body: the rows of the file's
+// Picker is the picker's body: the rows of the file's
 // conversations and their runs (all of them, or those the filter
 // matches), the cursor on a conversation's row or a run's, the rows from
 // top on screen.
-type pickerPane struct {
+type Picker struct {
 	st            *theme.Styles
 	vs            *session.Views
 	cursor        int // the row the cursor is on, in rows()
@@ -68,213 +55,40 @@ type pickerPane struct {
 	runsOf int
 }
 
-func (p *pickerPane) SetSize(w, h int) {
-	p.width, p.height = max(0, w), max(0, h)
-	p.follow()
-}
+// New is the picker drawn with c's styles.
+func New(c *common.Common) *Picker { return &Picker{st: c.Styles} }
 
-// rows are the rows listed: the filter's, or every one.
-func (p *pickerPane) rows() *session.RowIndex {
-	if p.shown != nil {
-		return p.shown
-	}
-	return p.vs.PickRows()
-}
+// Typing reports whether the filter is being typed: every key is a letter of it.
+func (p *Picker) Typing() bool { return p.typing }
 
-// bodyHeight is the rows' share of the pane: the filter takes a line.
-func (p *pickerPane) bodyHeight() int {
-	if p.typing || p.filter != "" {
-		return max(0, p.height-1)
-	}
-	return p.height
-}
+// Escapable reports whether esc has something to undo inside the
+// picker (a filter to clear, the runs to step out of) before it closes it.
+func (p *Picker) Escapable() bool { return p.filter != "" || p.inRuns }
 
-// selectable says whether the cursor may stand on row r: a
-// conversation's, or inside a conversation's runs one of those.
-func (p *pickerPane) selectable(r session.PickRow) bool {
-	if p.inRuns {
-		return r.Kind == session.RunRow && r.Conv == p.runsOf
-	}
-	return r.Kind == session.ConvRow
-}
-
-// intoRuns takes the cursor into the runs of the conversation it is on
-// (→), or out of them onto the conversation (←).
-func (p *pickerPane) intoRuns(in bool) {
-	r, ok := p.at()
-	if !ok || in == p.inRuns {
-		return
-	}
-	if in && len(p.vs.Convs[r.Conv].Runs) == 0 {
-		return
-	}
-	p.inRuns, p.runsOf = in, r.Conv
-	p.moveTo(p.cursor, 1)
-	if !in {
-		p.moveTo(p.cursor, -1) // the conversation's row is above its runs
-	}
-}
-
-// moveTo puts the cursor on row i or, when i is no conversation's or
-// run's, the nearest such row in direction dir (or the other way at an
-// end), and the view on the cursor.
-func (p *pickerPane) moveTo(i, dir int) {
-	if p.vs == nil {
-		p.cursor = 0
-		return
-	}
-	rows := p.rows().Rows
-	if len(rows) == 0 {
-		p.cursor, p.top = 0, 0
-		return
-	}
-	i = max(0, min(i, len(rows)-1))
-	if dir == 0 {
-		dir = 1
-	}
-	for j := i; j >= 0 && j < len(rows); j += dir {
-		if p.selectable(rows[j]) {
-			p.cursor = j
-			p.follow()
-			return
-		}
-	}
-	for j := i; j >= 0 && j < len(rows); j -= dir {
-		if p.selectable(rows[j]) {
-			p.cursor = j
-			p.follow()
-			return
-		}
-	}
-}
-
-// moveToConv puts the cursor on conversation i's row, when it is listed.
-func (p *pickerPane) moveToConv(i int) {
-	x := p.rows()
-	k := i // every conversation is listed, in order
-	if p.shown != nil {
-		k = slices.Index(x.Order, i)
-	}
-	if k < 0 || k >= len(x.Conv) {
-		p.moveTo(0, 1)
-		return
-	}
-	p.moveTo(x.Conv[k], 1)
-}
-
-// page moves the cursor by about n screens of rows.
-func (p *pickerPane) page(n float64) {
-	step := int(n * float64(max(1, p.bodyHeight()-1)))
-	if step == 0 {
-		step = present.Sign(int(n * 2)) // half a page of one row: still a move
-	}
-	p.moveTo(p.cursor+step, present.Sign(step))
-}
-
-// follow scrolls the view so the cursor's row is on screen, with the
-// agent's title above a conversation that is the agent's first.
-func (p *pickerPane) follow() {
-	h := p.bodyHeight()
-	if p.vs == nil || h <= 0 {
-		p.top = 0
-		return
-	}
-	rows := p.rows().Rows
-	if len(rows) == 0 {
-		p.top = 0
-		return
-	}
-	p.cursor = max(0, min(p.cursor, len(rows)-1))
-	first := p.cursor
-	if first > 0 && rows[first-1].Kind == session.AgentRow {
-		first--
-	}
-	switch {
-	case first < p.top:
-		p.top = first
-	case p.cursor >= p.top+h:
-		p.top = p.cursor - h + 1
-	}
-	p.top = max(0, min(p.top, len(rows)-h))
-}
-
-// at is the row under the cursor; ok is false when none is listed.
-func (p *pickerPane) at() (session.PickRow, bool) {
-	if p.vs == nil {
-		return session.PickRow{}, false
-	}
-	rows := p.rows().Rows
-	if p.cursor < 0 || p.cursor >= len(rows) || !p.selectable(rows[p.cursor]) {
-		return session.PickRow{}, false
-	}
-	return rows[p.cursor], true
-}
-
-// more says whether rows run past the bottom of the pane.
-func (p *pickerPane) more() bool {
-	return p.vs != nil && p.top+p.bodyHeight() < len(p.rows().Rows)
-}
-
-func (p *pickerPane) View() string {
-	if p.vs == nil || len(p.vs.Convs) == 0 {
-		return present.Lines(p.st.Dim.Render("no conversation in this file: it holds no model call"), p.width, p.height)
-	}
-	out := make([]string, 0, p.height)
-	if p.typing || p.filter != "" {
-		out = append(out, p.filterLine())
-	}
-	rows := p.rows().Rows
-	_, ok := p.at()
-	for i := p.top; i < len(rows) && len(out) < p.height; i++ {
-		out = append(out, pickerLine(p.vs, p.st, rows[i], ok && i == p.cursor, p.mine, p.width))
-	}
-	return present.Lines(joinLines(out), p.width, p.height)
-}
-
-// filterLine is the filter as typed and how much of the file it lists.
-func (p *pickerPane) filterLine() string {
-	caret := ""
-	if p.typing {
-		caret = "▏"
-	}
-	n := len(p.rows().Order)
-	count := fmt.Sprintf("  %s of %s match", present.Thousands(n), present.Plural(p.vs.ConversationsAndOwn(), "conversation"))
-	if p.typing {
-		count += " · enter keeps it, esc clears it"
-	} else {
-		count += " · / edits it, esc clears it"
-	}
-	return present.Fit(p.st.Title.Render("filter: ")+termtext.Line(p.filter)+caret+p.st.Dim.Render(count), p.width)
-}
-
-// openPicker shows the picker with the cursor on the conversation on
-// screen.
-func (m Model) openPicker() Model {
-	if m.s == nil || m.s.Views == nil {
-		return m
-	}
-	m.overlay = pickerOverlay
-	keep := m.picker.vs != nil && m.picker.vs.All == m.s.Views.All // the same file: its filter stays
-	m.picker.vs, m.picker.mine, m.picker.typing, m.picker.inRuns = m.s.Views, "", false, false
+// Open points the picker at the session's conversations, the cursor on
+// the one on screen; a filter typed on the same file stays.
+func (p *Picker) Open(s *session.Session) {
+	keep := p.vs != nil && p.vs.All == s.Views.All
+	p.vs, p.mine, p.typing, p.inRuns = s.Views, "", false, false
 	if keep {
-		m.picker.setFilter(m.picker.filter) // on this views' rows
+		p.setFilter(p.filter) // on this views' rows
 	} else {
-		m.picker.setFilter("")
+		p.setFilter("")
 	}
-	if m.s.Changed() {
+	if s.Changed() {
 		// the counts are under the recorded policies; say what the knobs make of the one on screen
-		m.picker.mine = "; under your knobs: " + present.MatchText(m.s.Replay.Score())
+		p.mine = "; under your knobs: " + present.MatchText(s.Replay.Score())
 	}
-	m.picker.moveToConv(m.s.Views.Shown)
-	return m
+	p.moveToConv(s.Views.Shown)
 }
 
-// pickerKey moves the cursor over the conversations and their runs,
-// filters them (/), or opens one.
-func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	k, p := m.keys, m.picker
+// Key moves the cursor over the conversations and their runs or filters
+// them (/). closed says the picker is done: picked, with the row chosen,
+// or closed with nothing to open.
+func (p *Picker) Key(k keys.KeyMap, msg tea.KeyMsg) (row session.PickRow, picked, closed bool) {
 	if p.typing {
-		return m, p.filterKey(k, msg)
+		p.filterKey(k, msg)
+		return row, false, false
 	}
 	rows := p.rows().Rows
 	switch {
@@ -307,31 +121,213 @@ func (m Model) pickerKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Confirm):
 		r, ok := p.at()
 		if !ok && p.filter != "" {
-			return m, nil // the filter lists nothing: it stays, to be changed
+			return row, false, false // the filter lists nothing: it stays, to be changed
 		}
-		m.overlay = noOverlay
-		if !ok {
-			return m, nil // no conversation to open
-		}
-		if r.Kind == session.RunRow {
-			if calls := m.s.Views.Convs[r.Conv].Runs[r.Run].Run.Calls; len(calls) > 0 {
-				return m.goToFileCall(calls[0].Number) // opens its conversation when another is on screen
-			}
-		}
-		if r.Conv == m.s.Views.Shown {
-			return m, nil // on screen already
-		}
-		m.gen++
-		m.cfg.View = m.s.Views.Convs[r.Conv].Number
-		m.s.Replaying = true
-		return m, tea.Batch(viewCmd(m.gen, m.s.Study, m.cfg.View), m.spin.Tick)
+		return r, ok, true
 	}
-	return m, nil
+	return row, false, false
+}
+
+// Wheel moves the cursor with the mouse wheel.
+func (p *Picker) Wheel(msg tea.MouseMsg) {
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		p.moveTo(p.cursor-3, -1)
+	case tea.MouseButtonWheelDown:
+		p.moveTo(p.cursor+3, 1)
+	}
+}
+
+// ForgetPatterns drops the filter's kept matches, so that the next letter
+// searches every conversation's words again (what a first filter costs).
+func (p *Picker) ForgetPatterns() {
+	if p.words != nil {
+		clear(p.words.kept)
+	}
+}
+
+func (p *Picker) SetSize(w, h int) {
+	p.width, p.height = max(0, w), max(0, h)
+	p.follow()
+}
+
+// rows are the rows listed: the filter's, or every one.
+func (p *Picker) rows() *session.RowIndex {
+	if p.shown != nil {
+		return p.shown
+	}
+	return p.vs.PickRows()
+}
+
+// bodyHeight is the rows' share of the pane: the filter takes a line.
+func (p *Picker) bodyHeight() int {
+	if p.typing || p.filter != "" {
+		return max(0, p.height-1)
+	}
+	return p.height
+}
+
+// selectable says whether the cursor may stand on row r: a
+// conversation's, or inside a conversation's runs one of those.
+func (p *Picker) selectable(r session.PickRow) bool {
+	if p.inRuns {
+		return r.Kind == session.RunRow && r.Conv == p.runsOf
+	}
+	return r.Kind == session.ConvRow
+}
+
+// intoRuns takes the cursor into the runs of the conversation it is on
+// (→), or out of them onto the conversation (←).
+func (p *Picker) intoRuns(in bool) {
+	r, ok := p.at()
+	if !ok || in == p.inRuns {
+		return
+	}
+	if in && len(p.vs.Convs[r.Conv].Runs) == 0 {
+		return
+	}
+	p.inRuns, p.runsOf = in, r.Conv
+	p.moveTo(p.cursor, 1)
+	if !in {
+		p.moveTo(p.cursor, -1) // the conversation's row is above its runs
+	}
+}
+
+// moveTo puts the cursor on row i or, when i is no conversation's or
+// run's, the nearest such row in direction dir (or the other way at an
+// end), and the view on the cursor.
+func (p *Picker) moveTo(i, dir int) {
+	if p.vs == nil {
+		p.cursor = 0
+		return
+	}
+	rows := p.rows().Rows
+	if len(rows) == 0 {
+		p.cursor, p.top = 0, 0
+		return
+	}
+	i = max(0, min(i, len(rows)-1))
+	if dir == 0 {
+		dir = 1
+	}
+	for j := i; j >= 0 && j < len(rows); j += dir {
+		if p.selectable(rows[j]) {
+			p.cursor = j
+			p.follow()
+			return
+		}
+	}
+	for j := i; j >= 0 && j < len(rows); j -= dir {
+		if p.selectable(rows[j]) {
+			p.cursor = j
+			p.follow()
+			return
+		}
+	}
+}
+
+// moveToConv puts the cursor on conversation i's row, when it is listed.
+func (p *Picker) moveToConv(i int) {
+	x := p.rows()
+	k := i // every conversation is listed, in order
+	if p.shown != nil {
+		k = slices.Index(x.Order, i)
+	}
+	if k < 0 || k >= len(x.Conv) {
+		p.moveTo(0, 1)
+		return
+	}
+	p.moveTo(x.Conv[k], 1)
+}
+
+// page moves the cursor by about n screens of rows.
+func (p *Picker) page(n float64) {
+	step := int(n * float64(max(1, p.bodyHeight()-1)))
+	if step == 0 {
+		step = present.Sign(int(n * 2)) // half a page of one row: still a move
+	}
+	p.moveTo(p.cursor+step, present.Sign(step))
+}
+
+// follow scrolls the view so the cursor's row is on screen, with the
+// agent's title above a conversation that is the agent's first.
+func (p *Picker) follow() {
+	h := p.bodyHeight()
+	if p.vs == nil || h <= 0 {
+		p.top = 0
+		return
+	}
+	rows := p.rows().Rows
+	if len(rows) == 0 {
+		p.top = 0
+		return
+	}
+	p.cursor = max(0, min(p.cursor, len(rows)-1))
+	first := p.cursor
+	if first > 0 && rows[first-1].Kind == session.AgentRow {
+		first--
+	}
+	switch {
+	case first < p.top:
+		p.top = first
+	case p.cursor >= p.top+h:
+		p.top = p.cursor - h + 1
+	}
+	p.top = max(0, min(p.top, len(rows)-h))
+}
+
+// at is the row under the cursor; ok is false when none is listed.
+func (p *Picker) at() (session.PickRow, bool) {
+	if p.vs == nil {
+		return session.PickRow{}, false
+	}
+	rows := p.rows().Rows
+	if p.cursor < 0 || p.cursor >= len(rows) || !p.selectable(rows[p.cursor]) {
+		return session.PickRow{}, false
+	}
+	return rows[p.cursor], true
+}
+
+// More says whether rows run past the bottom of the pane.
+func (p *Picker) More() bool {
+	return p.vs != nil && p.top+p.bodyHeight() < len(p.rows().Rows)
+}
+
+func (p *Picker) View() string {
+	if p.vs == nil || len(p.vs.Convs) == 0 {
+		return present.Lines(p.st.Dim.Render("no conversation in this file: it holds no model call"), p.width, p.height)
+	}
+	out := make([]string, 0, p.height)
+	if p.typing || p.filter != "" {
+		out = append(out, p.filterLine())
+	}
+	rows := p.rows().Rows
+	_, ok := p.at()
+	for i := p.top; i < len(rows) && len(out) < p.height; i++ {
+		out = append(out, pickerLine(p.vs, p.st, rows[i], ok && i == p.cursor, p.mine, p.width))
+	}
+	return present.Lines(joinLines(out), p.width, p.height)
+}
+
+// filterLine is the filter as typed and how much of the file it lists.
+func (p *Picker) filterLine() string {
+	caret := ""
+	if p.typing {
+		caret = "▏"
+	}
+	n := len(p.rows().Order)
+	count := fmt.Sprintf("  %s of %s match", present.Thousands(n), present.Plural(p.vs.ConversationsAndOwn(), "conversation"))
+	if p.typing {
+		count += " · enter keeps it, esc clears it"
+	} else {
+		count += " · / edits it, esc clears it"
+	}
+	return present.Fit(p.st.Title.Render("filter: ")+termtext.Line(p.filter)+caret+p.st.Dim.Render(count), p.width)
 }
 
 // filterKey edits the filter as it is typed: each key lists what it
 // matches at once.
-func (p *pickerPane) filterKey(k keys.KeyMap, msg tea.KeyMsg) tea.Cmd {
+func (p *Picker) filterKey(k keys.KeyMap, msg tea.KeyMsg) {
 	switch {
 	case key.Matches(msg, k.Close):
 		p.typing = false
@@ -352,46 +348,16 @@ func (p *pickerPane) filterKey(k keys.KeyMap, msg tea.KeyMsg) tea.Cmd {
 			p.setFilter(p.filter + string(msg.Runes))
 		}
 	}
-	return nil
 }
 
 // setFilter lists the rows f matches, the cursor on the first.
-func (p *pickerPane) setFilter(f string) {
+func (p *Picker) setFilter(f string) {
 	p.filter, p.shown, p.inRuns = f, nil, false
 	if strings.TrimSpace(f) != "" {
 		p.shown = p.filterRows(strings.TrimSpace(f))
 	}
 	p.top = 0
 	p.moveTo(0, 1)
-}
-
-// pickerWheel moves the picker's cursor with the mouse wheel.
-func (m Model) pickerWheel(msg tea.MouseMsg) Model {
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		m.picker.moveTo(m.picker.cursor-3, -1)
-	case tea.MouseButtonWheelDown:
-		m.picker.moveTo(m.picker.cursor+3, 1)
-	}
-	return m
-}
-
-// viewed puts a newly chosen conversation on screen, from its first call
-// and under its agent's recorded policy.
-func (m Model) viewed(msg viewMsg) Model {
-	if m.s == nil || msg.gen != m.gen || msg.Err != nil {
-		return m
-	}
-	if old := m.s.Views; old != nil && msg.Views != nil && old.All == msg.Views.All {
-		// the same file's conversations: their rows are the same
-		msg.Views.Rows, msg.Views.Column = old.Rows, old.Column
-	}
-	m.s = nil
-	m.loaded(session.New(m.cfg.Name, msg.LoadedMsg))
-	if m.pendingFileCall > 0 {
-		m.landOnFileCall()
-	}
-	return m
 }
 
 // pickerLine draws one row of the picker, w columns at most: cursor
@@ -442,10 +408,10 @@ func pickerLine(vs *session.Views, st *theme.Styles, r session.PickRow, cursor b
 
 func joinLines(ls []string) string { return strings.Join(ls, "\n") }
 
-// convColumnText lists the conversations compactly, h lines of w
+// ColumnText lists the conversations compactly, h lines of w
 // columns, the one on screen marked and in view: its agent, its number,
 // its calls and whether they match. Only the lines shown are drawn.
-func convColumnText(vs *session.Views, st *theme.Styles, w, h int) string {
+func ColumnText(vs *session.Views, st *theme.Styles, w, h int) string {
 	if h <= 0 {
 		return "" // a terminal a line or two high has no room for the column's rows
 	}
