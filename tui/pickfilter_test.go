@@ -152,8 +152,14 @@ func BenchmarkPickerFilterKey(b *testing.B) {
 		k := i % (len(typed) + 1)
 		if k == 0 {
 			b.StopTimer()
-			m = press(m, "esc", "/") // the filter cleared, typed again
+			if m.picker.Typing() {
+				m = press(m, "esc") // the filter cleared
+			}
+			m = press(m, "/") // and typed again
 			m.picker.ForgetPatterns()
+			if m.overlay != pickerOverlay || !m.picker.Typing() {
+				b.Fatalf("not typing a filter: overlay %v", m.overlay)
+			}
 			b.StartTimer()
 			continue
 		}
