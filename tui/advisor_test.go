@@ -13,6 +13,7 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/tui/components/advisor"
 	"github.com/afinspect/inspect/tui/components/response"
 	"github.com/afinspect/inspect/tui/session"
 )
@@ -22,9 +23,9 @@ const demoEvidence = "../testdata/demo-evidence/run.jsonl"
 // withSweep puts engine in sweepAdvice for the test.
 func withSweep(t *testing.T, engine func(ctx context.Context, st *study.Study, agent string, progress func(done, total int)) (*advise.Advice, error)) {
 	t.Helper()
-	was := sweepAdvice
-	sweepAdvice = engine
-	t.Cleanup(func() { sweepAdvice = was })
+	was := session.SweepAdvice
+	session.SweepAdvice = engine
+	t.Cleanup(func() { session.SweepAdvice = was })
 }
 
 // blockingSweep is an engine that says it replayed 3 policies of 80,
@@ -104,7 +105,7 @@ func findMsg(t *testing.T, cmd tea.Cmd) tea.Msg {
 			for _, c := range msg {
 				go run(c)
 			}
-		case adviseProgressMsg, advisedMsg:
+		case session.AdviseProgressMsg, session.AdvisedMsg:
 			msgs <- msg
 		}
 	}
@@ -146,7 +147,7 @@ func TestAdvisorFollowsTheConversation(t *testing.T) {
 func openAdvisor(t *testing.T, w, h int) Model {
 	t.Helper()
 	m := press(open(t, fileConfig(demoEvidence), w, h), "A", "P")
-	if m.adv.advice == nil {
+	if m.adv.Advice() == nil {
 		t.Fatalf("no advice:\n%s", m.View())
 	}
 	return m
@@ -191,7 +192,7 @@ func TestAdvisorArrowsMoveAlongTheFrontier(t *testing.T) {
 		if !strings.Contains(row, want[at]+" ") {
 			t.Errorf("after %q the cursor is on %q, want %s", k, row, want[at])
 		}
-		if got := policyName(m.adv.advice.Rows[m.adv.selected()].Policy, false); got != want[at] {
+		if got := advisor.PolicyName(m.adv.Advice().Rows[m.adv.Selected()].Policy, false); got != want[at] {
 			t.Errorf("after %q the selected row is %s, want %s", k, got, want[at])
 		}
 	}
@@ -210,11 +211,11 @@ func TestAdvisorEnterAppliesThePolicy(t *testing.T) {
 	if before.Left != 4 || before.Never != 1 {
 		t.Fatalf("call 13 under the recorded policy: %+v, want 4 left and 1 never read", before)
 	}
-	ad := m.adv.advice
+	ad := m.adv.Advice()
 	pick := ad.Rows[ad.KeepsEverything.Row].Policy
 	m = press(m, "G") // the last row of the frontier: the most tokens, the fewest values out of view
-	if m.adv.selected() != ad.KeepsEverything.Row {
-		t.Fatalf("the last row is %d, the pick %d", m.adv.selected(), ad.KeepsEverything.Row)
+	if m.adv.Selected() != ad.KeepsEverything.Row {
+		t.Fatalf("the last row is %d, the pick %d", m.adv.Selected(), ad.KeepsEverything.Row)
 	}
 	m = press(m, "enter")
 	if m.overlay != noOverlay {
@@ -300,10 +301,10 @@ func TestAdvisorSaysItNeedsMoreRoom(t *testing.T) {
 // click lands on no turn of the list hidden under the view.
 func TestAdvisorTakesTheMouse(t *testing.T) {
 	m := openAdvisor(t, 120, 40)
-	at, cursor := m.adv.cursor, m.list.Cursor
+	at, cursor := m.adv.Cursor(), m.list.Cursor
 	m = send(m, tea.MouseMsg{X: 5, Y: m.paneTop() + 3, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
-	if m.adv.cursor != at+1 {
-		t.Errorf("the wheel moved the cursor from %d to %d", at, m.adv.cursor)
+	if m.adv.Cursor() != at+1 {
+		t.Errorf("the wheel moved the cursor from %d to %d", at, m.adv.Cursor())
 	}
 	m = send(m, tea.MouseMsg{X: 5, Y: m.paneTop() + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 	if m.list.Cursor != cursor || m.overlay != advisorOverlay {
@@ -317,7 +318,7 @@ func TestAdvisorTakesTheMouse(t *testing.T) {
 // again marks that row ● and the cursor line on it says "on screen".
 func TestAdvisorMarksThePolicyOnScreen(t *testing.T) {
 	m := openAdvisor(t, 120, 40)
-	if strings.Contains(m.View(), string(glyphOnScreen)) {
+	if strings.Contains(m.View(), "●") {
 		t.Fatalf("a row is marked on screen under the recorded policy:\n%s", m.View())
 	}
 	m = press(m, "G", "enter")
@@ -325,17 +326,17 @@ func TestAdvisorMarksThePolicyOnScreen(t *testing.T) {
 		t.Fatalf("enter did not apply the pick (overlay %v)", m.overlay)
 	}
 	m = press(m, "P")
-	if m.adv.advice == nil {
+	if m.adv.Advice() == nil {
 		t.Fatalf("no advice:\n%s", m.View())
 	}
 	marked := ""
 	for _, l := range strings.Split(m.View(), "\n") {
-		if strings.Contains(l, string(glyphOnScreen)) && strings.Contains(l, "K3 L2") {
+		if strings.Contains(l, "●") && strings.Contains(l, "K3 L2") {
 			marked = l
 		}
 	}
 	if !strings.Contains(marked, "token-budget T2149 K3 L2") {
-		t.Errorf("no row of token-budget T2149 K3 L2 marked %c:\n%s", glyphOnScreen, m.View())
+		t.Errorf("no row of token-budget T2149 K3 L2 marked ●:\n%s", m.View())
 	}
 	m = press(m, "G")
 	if !strings.Contains(m.View(), "(● on screen)") {
@@ -366,7 +367,7 @@ func TestNoNearbyPolicyNamesTheAdvisorsPick(t *testing.T) {
 		t.Fatalf("before the advisor: %q", before)
 	}
 	m = press(m, "esc", "P")
-	if m.adv.advice == nil {
+	if m.adv.Advice() == nil {
 		t.Fatal("no advice")
 	}
 	m = press(m, "esc", "i")

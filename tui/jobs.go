@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"sync/atomic"
 	"time"
 
+	"github.com/afinspect/inspect/tui/components/advisor"
 	"github.com/afinspect/inspect/tui/session"
 
 	"github.com/afinspect/inspect/advise"
@@ -14,7 +14,6 @@ import (
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
-	"github.com/afinspect/inspect/tui/present"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -210,7 +209,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 	if m.sugs.Search == nil {
 		m.sugs.Search = advise.ViewSearcher(m.s.View, m.s.Replay) // one sweep for every call of this replay
 	}
-	return session.SuggestCmd(m.gen, m.sugs.Search, m.s.Rec, agentKey(m.s), left, m.s.Call)
+	return session.SuggestCmd(m.gen, m.sugs.Search, m.s.Rec, session.AgentKey(m.s), left, m.s.Call)
 }
 
 // suggested files an answer of suggestCmd, if it is for the replay on
@@ -253,7 +252,7 @@ func (m Model) applySuggestion() (Model, tea.Cmd) {
 			}
 			m.flash = "applied" + onAgent(m.s) + ": " + sug.Text
 			if c, ok := m.sugs.Costs[sug.Policy]; ok { // the cost first: a long sentence is cut
-				m.flash = "applied" + onAgent(m.s) + " (" + costWords(c) + "): " + sug.Text
+				m.flash = "applied" + onAgent(m.s) + " (" + advisor.CostWords(c) + "): " + sug.Text
 			}
 			return m.replan()
 		}
@@ -267,17 +266,6 @@ func (m Model) applySuggestion() (Model, tea.Cmd) {
 	}
 	m.flash = "no suggestion to apply on this call"
 	return m, nil
-}
-
-// costWords says what a policy costs: "≈41,038 tok vs 34,790 recorded,
-// +18.0%; 2 values still out of view, 1 in answers".
-func costWords(c advise.Cost) string {
-	s := fmt.Sprintf("≈%s tok vs %s recorded, %s", present.Thousands(c.Tokens), present.Thousands(c.Recorded), against(c.Tokens, c.Recorded))
-	n := c.OutOfView.Answers + c.OutOfView.Arguments
-	if n == 0 {
-		return s + "; no value out of view"
-	}
-	return s + fmt.Sprintf("; %d %s still out of view, %d in answers", n, present.Pick(n == 1, "value", "values"), c.OutOfView.Answers)
 }
 
 // onAgent names the agent whose policy the knobs move, when the file

@@ -202,7 +202,7 @@ func (m Model) panes(h int) string {
 		}
 		return common.Box(m.st, "Agents, conversations and runs (↑/↓ g/G choose, → its runs, / filter, enter opens, w, q or esc closes)"+more, m.picker.View(), w, h, true)
 	case m.overlay == advisorOverlay:
-		return common.Box(m.st, m.adv.title(), m.adv.View(), w, h, true)
+		return common.Box(m.st, m.adv.Title(), m.adv.View(), w, h, true)
 	case m.overlay == responseOverlay:
 		return common.Box(m.st, "Response of call "+itoa(m.s.Call+1)+" — its values and why (i, q or esc closes; knobs replay)"+moreMark(m.resp), m.resp.View(), w, h, true)
 	}
@@ -210,10 +210,10 @@ func (m Model) panes(h int) string {
 	cw := m.convColumn()
 	left := common.Box(m.st, m.list.Title(), m.list.View(), listW, h, m.list.Focused)
 	right := common.Box(m.st, m.detail.Title(), m.detail.View(), w-cw-listW, h, m.detail.Focused)
-	panes := joinColumns(left, right)
+	panes := present.JoinColumns(left, right)
 	if cw > 0 {
 		col := common.Box(m.st, "Conversations (w)", picker.ColumnText(m.s.Views, m.st, cw-2, h-2), cw, h, false)
-		panes = joinColumns(col, panes)
+		panes = present.JoinColumns(col, panes)
 	}
 	return panes
 }
@@ -245,19 +245,4 @@ func (m Model) footer() string {
 		return note + h.ShortHelpView(hints(h, m.keys.ShortHelp(), m.keys.Help, m.keys.Quit, h.Width))
 	}
 	return m.help.ShortHelpView(hints(m.help, m.keys.ShortHelp(), m.keys.Help, m.keys.Quit, m.help.Width))
-}
-
-// joinColumns puts two blocks of equal height side by side.
-func joinColumns(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	out := make([]string, max(len(al), len(bl)))
-	for i := range out {
-		if i < len(al) {
-			out[i] = al[i]
-		}
-		if i < len(bl) {
-			out[i] += bl[i]
-		}
-	}
-	return strings.Join(out, "\n")
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/afinspect/inspect/tui/common"
+	"github.com/afinspect/inspect/tui/components/advisor"
 	"github.com/afinspect/inspect/tui/components/detail"
 	"github.com/afinspect/inspect/tui/components/header"
 	"github.com/afinspect/inspect/tui/components/picker"
@@ -70,7 +71,7 @@ type Model struct {
 	recWin   *textpane.TextPane // the W overlay: the recorded window beside the replay
 	sinceWin *textpane.TextPane // the u overlay: what changed since the previous call
 
-	adv *advisorPane // the P overlay: the policy advisor
+	adv *advisor.Pane // the P overlay: the policy advisor
 
 	// sugs holds the answers of the "what would have kept it" search;
 	// sugAsked, by call, the replay generation each was asked for
@@ -139,7 +140,7 @@ func New(cfg Config) Model {
 	m.picker = picker.New(c)
 	m.recWin = textpane.New(c, func(int) string { return "" })
 	m.sinceWin = textpane.New(c, func(int) string { return "" })
-	m.adv = newAdvisorPane(st, keys)
+	m.adv = advisor.New(c)
 	m.sugs, m.sugAsked = &session.Suggestions{}, map[int]int{}
 	return m
 }
@@ -265,10 +266,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.syncDetail() // a tool turn's strip marks the calls that used it
 	case session.ViewMsg:
 		m = m.viewed(msg)
-	case adviseProgressMsg:
-		cmd = m.adv.progressed(msg)
-	case advisedMsg:
-		m.adv.answered(msg)
+	case session.AdviseProgressMsg:
+		cmd = m.adv.Progressed(msg)
+	case session.AdvisedMsg:
+		m.adv.Answered(msg)
 	case tea.KeyMsg:
 		m.lastInput = time.Now()
 		m, cmd = m.keys1by1(msg)
@@ -388,9 +389,9 @@ func (m *Model) loaded(s *session.Session) {
 
 // withAdvice is the suggestions with the advisor's keeps-everything
 // pick for the agent on screen, when it has one.
-func withAdvice(sugs *session.Suggestions, adv *advisorPane, s *session.Session) session.Suggestions {
+func withAdvice(sugs *session.Suggestions, adv *advisor.Pane, s *session.Session) session.Suggestions {
 	sg := *sugs
-	sg.KeepsAll = adv.keepsAllFor(s)
+	sg.KeepsAll = adv.KeepsAllFor(s)
 	return sg
 }
 

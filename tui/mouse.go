@@ -23,7 +23,7 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 		m.picker.Wheel(msg)
 		return m
 	case advisorOverlay:
-		m.adv.wheel(msg)
+		m.adv.Wheel(msg)
 		return m
 	}
 	if m.s == nil {

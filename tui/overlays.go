@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/afinspect/inspect/tui/components/advisor"
 	"github.com/afinspect/inspect/tui/components/changed"
 	"github.com/afinspect/inspect/tui/components/recorded"
 	"github.com/afinspect/inspect/tui/components/textpane"
@@ -260,4 +261,50 @@ func (m Model) viewed(msg session.ViewMsg) Model {
 		m.landOnFileCall()
 	}
 	return m
+}
+
+// advisorKey: the arrows move along the frontier, enter applies the
+// policy under the cursor (esc, q and P close the view in key).
+func (m Model) advisorKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if m.adv.Key(m.keys, msg) {
+		return m.applyAdvice()
+	}
+	return m, nil
+}
+
+// applyAdvice replays the conversation on screen under the policy under
+// the advisor's cursor, for the agent on screen (the one advised), as K
+// applies a suggestion: every knob moves, and the screen shows that
+// replay.
+func (m Model) applyAdvice() (Model, tea.Cmd) {
+	i := m.adv.Selected()
+	if i < 0 || !m.adv.IsFor(m.s) {
+		return m, nil
+	}
+	ad := m.adv.Advice()
+	p := ad.Rows[i].Policy
+	m.overlay = noOverlay
+	m.applyPending = false
+	m.s.Policy = p
+	if p.KeepLastToolResults > 0 {
+		m.s.LastPins = p.KeepLastToolResults
+	}
+	m.flash = "applied" + onAgent(m.s) + " from the advisor: " + advisor.PolicyName(p, false) + advisor.RowRole(ad, i) + " (" + advisor.RowCost(ad, i) + ")"
+	return m.replan()
+}
+
+// advisorFollows keeps the sweep in step with the screen: it is given up
+// when the view is closed, and started (again) when the view is open on
+// an agent or a study it was not made for — opened, or the conversation
+// or the file on screen changed under it.
+func (m *Model) advisorFollows() tea.Cmd {
+	a := m.adv
+	if m.overlay != advisorOverlay || m.s == nil {
+		a.GiveUp()
+		return nil
+	}
+	if a.IsFor(m.s) {
+		return nil
+	}
+	return a.Start(m.s)
 }

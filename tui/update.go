@@ -125,7 +125,7 @@ func (m Model) viewKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 		m, cmd = m.applySuggestion()
 	case key.Matches(msg, k.Advisor):
 		m.overlay = advisorOverlay // the sweep starts with the frame (advisorFollows)
-		m.adv.shown = m.mine()
+		m.adv.Shown = m.mine()
 	case key.Matches(msg, k.FlaggedArgs):
 		m.xArgs = !m.xArgs
 		m.flash = "x and X stop on calls whose answer holds a flagged value; the arguments' values are counted apart"

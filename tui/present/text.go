@@ -216,3 +216,18 @@ func TurnText(msgs []*model.Message) string {
 	}
 	return ""
 }
+
+// JoinColumns puts two blocks of equal height side by side.
+func JoinColumns(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	out := make([]string, max(len(al), len(bl)))
+	for i := range out {
+		if i < len(al) {
+			out[i] = al[i]
+		}
+		if i < len(bl) {
+			out[i] += bl[i]
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,7 +1,8 @@
-package tui
+package advisor
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -29,12 +30,12 @@ const (
 // honestWords is what every row is, and what it is not.
 const honestWords = "The RECORDED responses judged against each policy's windows: what the model would then have typed is unknown."
 
-// title is the view's frame title.
-func (a *advisorPane) title() string {
+// Title is the view's frame Title.
+func (a *Pane) Title() string {
 	return "Policy advisor · agent " + termtext.Line(a.agent) + " (↑/↓ frontier, enter applies, q closes)"
 }
 
-func (a *advisorPane) View() string {
+func (a *Pane) View() string {
 	w, h := a.width, a.height
 	say := func(s string) string { return present.Lines(ansi.Wrap(s, max(1, w), ""), w, h) }
 	switch {
@@ -52,7 +53,7 @@ func (a *advisorPane) View() string {
 }
 
 // progressText is the sweep's progress.
-func (a *advisorPane) progressText(w int) string {
+func (a *Pane) progressText(w int) string {
 	var b strings.Builder
 	doing, count := advise.Progress(termtext.Line(a.agent), a.done, a.total)
 	b.WriteString(doing + "\n\n")
@@ -72,7 +73,7 @@ func (a *advisorPane) progressText(w int) string {
 // the legend and the honest sentence always; the row under the cursor,
 // what the columns count, how tokens are estimated, the values never
 // read, while room is left. Not ok when the least room is not there.
-func (a *advisorPane) answerView(w, h int) (string, bool) {
+func (a *Pane) answerView(w, h int) (string, bool) {
 	ad := a.advice
 	short := w < 110
 	legend := chartLegend
@@ -111,15 +112,15 @@ func (a *advisorPane) answerView(w, h int) (string, bool) {
 	if cw < advisorMinChart {
 		return "", false
 	}
-	chart := a.chartView(a.selected(), cw, body)
-	out := append(top, joinColumns(present.Lines(chart, cw+2, body), present.Lines(strings.Join(table, "\n"), tw, body)))
+	chart := a.chartView(a.Selected(), cw, body)
+	out := append(top, present.JoinColumns(present.Lines(chart, cw+2, body), present.Lines(strings.Join(table, "\n"), tw, body)))
 	out = append(out, picks...)
 	out = append(out, more...)
 	return strings.Join(append(out, honest...), "\n"), true
 }
 
 // summaryLine names the agent, its calls and its recorded policy.
-func (a *advisorPane) summaryLine() string {
+func (a *Pane) summaryLine() string {
 	ad := a.advice
 	how := "stated by the log"
 	if ad.Inferred {
@@ -131,12 +132,12 @@ func (a *advisorPane) summaryLine() string {
 	}
 	return a.st.Label.Render("agent ") + a.st.Value.Render(termtext.Line(ad.Agent)) +
 		a.st.Label.Render(fmt.Sprintf(" · %s in the file · recorded ", present.Plural(ad.Calls, "call"))) +
-		a.st.Value.Render(policyName(ad.Recorded, false)) + a.st.Label.Render(fmt.Sprintf(" (%s%s) · %d policies tried", how, files, len(ad.Rows)))
+		a.st.Value.Render(PolicyName(ad.Recorded, false)) + a.st.Label.Render(fmt.Sprintf(" (%s%s) · %d policies tried", how, files, len(ad.Rows)))
 }
 
 // tableLines are the table's header and as many of its rows as fit in
 // n lines, the cursor's among them.
-func (a *advisorPane) tableLines(short bool, n int) []string {
+func (a *Pane) tableLines(short bool, n int) []string {
 	ad := a.advice
 	head := []string{"", "POLICY", "≈TOKENS", "VS REC", "ANS OUT", "ARG OUT", "NOTICES", "DIFFERS"}
 	gap := 2
@@ -159,8 +160,8 @@ func (a *advisorPane) tableLines(short bool, n int) []string {
 		if a.onScreen(i) {
 			mark += string(glyphOnScreen)
 		}
-		cells = append(cells, []string{mark, policyName(r.Policy, short), present.Thousands(r.Tokens), against(r.Tokens, rec.Tokens),
-			itoa(r.OutOfView.Answers), itoa(r.OutOfView.Arguments), itoa(r.DropNotices), itoa(r.Differs)})
+		cells = append(cells, []string{mark, PolicyName(r.Policy, short), present.Thousands(r.Tokens), against(r.Tokens, rec.Tokens),
+			strconv.Itoa(r.OutOfView.Answers), strconv.Itoa(r.OutOfView.Arguments), strconv.Itoa(r.DropNotices), strconv.Itoa(r.Differs)})
 	}
 	width := make([]int, len(head))
 	for _, row := range cells {
@@ -201,13 +202,13 @@ func (a *advisorPane) tableLines(short bool, n int) []string {
 
 // pickLines name the two picks, each with its saving or cost against
 // the recorded policy.
-func (a *advisorPane) pickLines(short bool, w int) []string {
+func (a *Pane) pickLines(short bool, w int) []string {
 	ad := a.advice
 	line := func(name string, p *advise.Pick, none string) string {
 		if p == nil {
 			return present.Fit(a.st.Label.Render(name+": ")+none, w)
 		}
-		return present.Fit(a.st.Label.Render(name+": ")+a.st.Value.Render(policyName(ad.Rows[p.Row].Policy, short))+", "+saving(p, short), w)
+		return present.Fit(a.st.Label.Render(name+": ")+a.st.Value.Render(PolicyName(ad.Rows[p.Row].Policy, short))+", "+saving(p, short), w)
 	}
 	return []string{
 		line("keeps everything", ad.KeepsEverything, "no policy tried keeps in view every value the recorded answers used"),
@@ -231,23 +232,23 @@ func saving(p *advise.Pick, short bool) string {
 }
 
 // cursorLine says the row under the cursor in full.
-func (a *advisorPane) cursorLine() string {
+func (a *Pane) cursorLine() string {
 	ad := a.advice
-	i := a.selected()
+	i := a.Selected()
 	r := ad.Rows[i]
 	return fmt.Sprintf("▸ %s%s: ≈%s tokens, the largest window ≈%s; out of view: %s, %s; %s; %s not as recorded. enter applies it",
-		policyName(r.Policy, false), rowRole(ad, i)+a.onScreenWords(i), present.Thousands(r.Tokens), present.Thousands(r.PeakTokens),
+		PolicyName(r.Policy, false), RowRole(ad, i)+a.onScreenWords(i), present.Thousands(r.Tokens), present.Thousands(r.PeakTokens),
 		present.Plural(r.OutOfView.Answers, "answer value"), present.Plural(r.OutOfView.Arguments, "argument value"),
 		present.Plural(r.DropNotices, "drop notice"), present.Plural(r.Differs, "call"))
 }
 
 // columnsWords says what the table's columns count.
-func (a *advisorPane) columnsWords() string {
+func (a *Pane) columnsWords() string {
 	return "ANS OUT, ARG OUT: values typed in the answers, in tool-call arguments, whose source was out of view · NOTICES: drop notices written · DIFFERS: calls whose window is not the recorded one"
 }
 
 // neverWords counts the values no policy changes.
-func (a *advisorPane) neverWords() string {
+func (a *Pane) neverWords() string {
 	n := a.advice.NeverRead
 	return fmt.Sprintf("never read under any policy (in no message of the conversation), not counted above: %s, %s",
 		present.Plural(n.Answers, "answer value"), present.Plural(n.Arguments, "argument value"))
@@ -269,21 +270,21 @@ func fitWords(f advise.Fit) string {
 
 // onScreen reports whether row i is the policy on screen, the knobs
 // having moved it off the recorded one.
-func (a *advisorPane) onScreen(i int) bool {
-	return a.shown != nil && a.advice != nil && a.advice.Rows[i].Policy == *a.shown
+func (a *Pane) onScreen(i int) bool {
+	return a.Shown != nil && a.advice != nil && a.advice.Rows[i].Policy == *a.Shown
 }
 
 // onScreenWords is " (on screen)" for the row of the policy on screen.
-func (a *advisorPane) onScreenWords(i int) string {
+func (a *Pane) onScreenWords(i int) string {
 	if a.onScreen(i) {
 		return " (" + string(glyphOnScreen) + " on screen)"
 	}
 	return ""
 }
 
-// rowRole names what row i of the advice is besides a point of the
+// RowRole names what row i of the advice is besides a point of the
 // frontier: the recorded policy, a pick.
-func rowRole(ad *advise.Advice, i int) string {
+func RowRole(ad *advise.Advice, i int) string {
 	var out []string
 	if i == ad.RecordedRow {
 		out = append(out, "recorded")
@@ -300,12 +301,12 @@ func rowRole(ad *advise.Advice, i int) string {
 	return " (" + strings.Join(out, ", ") + ")"
 }
 
-// rowCost is what applying row i costs, in the advisor's own figures:
+// RowCost is what applying row i costs, in the advisor's own figures:
 // "≈41,230 tok vs 38,100 recorded (+8.2%); 2 values still out of view
 // (1 in answers)".
-func rowCost(ad *advise.Advice, i int) string {
+func RowCost(ad *advise.Advice, i int) string {
 	row, rec := ad.Rows[i], ad.Rows[ad.RecordedRow]
-	return costWords(advise.Cost{Tokens: row.Tokens, Recorded: rec.Tokens, OutOfView: row.OutOfView})
+	return CostWords(advise.Cost{Tokens: row.Tokens, Recorded: rec.Tokens, OutOfView: row.OutOfView})
 }
 
 // against is tokens against the recorded policy's, in %.
@@ -316,10 +317,10 @@ func against(tokens, recorded int) string {
 	return fmt.Sprintf("%+.1f%%", 100*float64(tokens-recorded)/float64(recorded))
 }
 
-// policyName is a policy in a few words: K keepRecentTurns, L
+// PolicyName is a policy in a few words: K keepRecentTurns, L
 // keepLastToolResults, T thresholdTokens; short, the strategy in one
 // word.
-func policyName(p model.Policy, short bool) string {
+func PolicyName(p model.Policy, short bool) string {
 	name := termtext.Line(p.Strategy)
 	if short {
 		switch p.Strategy {
@@ -348,4 +349,15 @@ func fitChars(f advise.Fit) string {
 		return "window or system-prompt character"
 	}
 	return "window character"
+}
+
+// CostWords says what a policy costs: "≈41,038 tok vs 34,790 recorded,
+// +18.0%; 2 values still out of view, 1 in answers".
+func CostWords(c advise.Cost) string {
+	s := fmt.Sprintf("≈%s tok vs %s recorded, %s", present.Thousands(c.Tokens), present.Thousands(c.Recorded), against(c.Tokens, c.Recorded))
+	n := c.OutOfView.Answers + c.OutOfView.Arguments
+	if n == 0 {
+		return s + "; no value out of view"
+	}
+	return s + fmt.Sprintf("; %d %s still out of view, %d in answers", n, present.Pick(n == 1, "value", "values"), c.OutOfView.Answers)
 }

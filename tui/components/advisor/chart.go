@@ -1,4 +1,4 @@
-package tui
+package advisor
 
 import (
 	"fmt"
@@ -41,7 +41,7 @@ type chartCache struct {
 }
 
 // chart is the advice's chart at w×h, the row sel under the cursor.
-func (a *advisorPane) chartView(sel, w, h int) string {
+func (a *Pane) chartView(sel, w, h int) string {
 	c := &a.chart
 	if c.advice != a.advice || c.sel != sel || c.w != w || c.h != h {
 		*c = chartCache{advice: a.advice, sel: sel, w: w, h: h, text: drawChart(a.st, a.advice, sel, w, h)}
