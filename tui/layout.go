@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/afinspect/inspect/termtext"
@@ -245,4 +247,89 @@ func (m Model) footer() string {
 		return note + h.ShortHelpView(hints(h, m.keys.ShortHelp(), m.keys.Help, m.keys.Quit, h.Width))
 	}
 	return m.help.ShortHelpView(hints(m.help, m.keys.ShortHelp(), m.keys.Help, m.keys.Quit, m.help.Width))
+}
+
+// hints are the short help's keys for a line w wide: all of them when
+// the line reaches "? help" and "q quit" (the help model cuts what comes
+// after), else without the keys just before them, the nearest first,
+// until it does: on a narrow terminal the line still says how to ask
+// for the rest.
+func hints(h help.Model, all []key.Binding, helpKey, quit key.Binding, w int) []key.Binding {
+	last := -1
+	for i, b := range all {
+		if same(b, helpKey) || same(b, quit) {
+			last = i
+		}
+	}
+	if last < 0 || w <= 0 {
+		return all
+	}
+	h.Width = 0 // measured whole
+	width := func(bs []key.Binding) int { return ansi.StringWidth(h.ShortHelpView(bs)) }
+	head := append([]key.Binding{}, all[:last+1]...)
+	for width(head) > w {
+		drop := -1
+		for i := len(head) - 1; i >= 0; i-- {
+			if !same(head[i], helpKey) && !same(head[i], quit) {
+				drop = i
+				break
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		head = append(head[:drop], head[drop+1:]...)
+	}
+	if len(head) == last+1 {
+		return all
+	}
+	return append(head, all[last+1:]...)
+}
+
+// same reports whether two bindings are one entry (the same keys).
+func same(a, b key.Binding) bool {
+	ak, bk := a.Keys(), b.Keys()
+	if len(ak) != len(bk) {
+		return false
+	}
+	for i := range ak {
+		if ak[i] != bk[i] {
+			return false
+		}
+	}
+	return a.Help() == b.Help()
+}
+
+// A knob key on a long run starts a replay that takes tens of ms at
+// call 50,000. The frame of the key itself would say
+// "replaying…" over the screen before it, and drawing it (a millisecond
+// or more at 200×50) took a core from the replay's two goroutines just
+// as they started. So that frame is the one before, unchanged: the
+// policy bar still names the policy the screen shows, and nothing on it
+// is new. The replay's own frame follows it; if the replay takes longer
+// than spinStart, the spinner's first tick draws "replaying…" (any other
+// message draws its own frame too).
+
+// lastFrame is the last frame View drew, at its size.
+type lastFrame struct {
+	s             string
+	width, height int
+}
+
+// heldFrame is the frame before, when this update only started a replay
+// and the terminal has the size it was drawn at.
+func (m Model) heldFrame() (string, bool) {
+	f := m.frame
+	if !m.hold || f == nil || f.s == "" || f.width != m.width || f.height != m.height {
+		return "", false
+	}
+	return f.s, true
+}
+
+// drawn notes s as the last frame drawn, and returns it.
+func (m Model) drawn(s string) string {
+	if m.frame != nil {
+		m.frame.s, m.frame.width, m.frame.height = s, m.width, m.height
+	}
+	return s
 }

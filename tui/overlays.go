@@ -2,8 +2,12 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/afinspect/inspect/evidence"
+	"github.com/afinspect/inspect/model"
+	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/tui/components/advisor"
 	"github.com/afinspect/inspect/tui/components/changed"
 	"github.com/afinspect/inspect/tui/components/recorded"
@@ -307,4 +311,153 @@ func (m *Model) advisorFollows() tea.Cmd {
 		return nil
 	}
 	return a.Start(m.s)
+}
+
+// The response block (i): the response of the call on screen and its
+// values; its keys, and the jumps from a value to where its source was.
+
+// responseKey handles keys while the response block is open: it scrolls,
+// follows the call keys and the flagged jumps, and K applies the
+// suggestion.
+func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.ApplySuggestion):
+		return m.applySuggestion()
+	case key.Matches(msg, k.Knobs):
+		return m.knobKey(msg) // the block follows the replay (responseFollows)
+	case key.Matches(msg, k.Focus):
+		if n := len(m.leftValues()); n > 0 {
+			m.selectValue((m.respSel + 1) % n)
+			m.resp.Refresh()
+		}
+		return m, nil
+	case key.Matches(msg, k.Confirm):
+		return m.toSource(), nil
+	case key.Matches(msg, k.Request):
+		return m.requestFromResponse(), nil
+	case key.Matches(msg, k.FinalAnswer):
+		m.goTo(m.finalAnswer())
+	case key.Matches(msg, k.PrevCall):
+		m.goTo(m.s.Call - 1)
+	case key.Matches(msg, k.NextCall):
+		m.goTo(m.s.Call + 1)
+	case m.judgingKey(msg):
+		return m, nil
+	default:
+		if j, ok := m.jumpKey(msg); ok {
+			m = j
+		} else {
+			m.resp.Update(msg)
+			return m, nil
+		}
+	}
+	m.selectValue(0)
+	m.resp.Top()
+	return m, m.askSuggestions()
+}
+
+// leftValues are the call's values that left the window, in order.
+func (m Model) leftValues() []provenance.Entry {
+	var out []provenance.Entry
+	if ce := m.s.EvidenceAt(m.s.Call); ce != nil {
+		for _, e := range ce.Values {
+			if e.Own() == evidence.Left {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// toSource closes the response block and goes to the last call whose
+// window held the selected value's first source.
+func (m Model) toSource() Model {
+	left := m.leftValues()
+	if len(left) == 0 {
+		return m
+	}
+	e := left[min(m.respSel, len(left)-1)]
+	src := e.OwnSources()[0]
+	for i := range m.s.Replay.Calls {
+		if m.s.Replay.Calls[i].Call.Number == src.SentOn[1] {
+			m.overlay = noOverlay
+			m.goTo(i)
+			for _, r := range m.s.Rows.Rows() {
+				if slices.Contains(r.Messages, src.Message()) && m.list.Show(r.Key) {
+					m.syncDetail()
+					break
+				}
+			}
+			name := present.SourceWho(src)
+			m.flash = fmt.Sprintf("call %d: the last call %s (which held %s) was in view; it left at %d (%s)",
+				i+1, name, e.Value, session.OnScreen(m.s.Replay, src.EvictedAt), m.s.RuleWords(src))
+			break
+		}
+	}
+	return m
+}
+
+// openResponse shows the response block of the call on screen, over
+// its response row (selected, so closing the block shows it there).
+func (m Model) openResponse() (Model, tea.Cmd) {
+	m.overlay = responseOverlay
+	m.list.ToResponse()
+	m.syncDetail()
+	m.selectValue(0)
+	m.resp.Top()
+	return m, m.askSuggestions()
+}
+
+// finalAnswer is the call of the run's final answer (its last answer,
+// never a draft the answer check sent back: docs/rules/evidence.md §9.4.3),
+// else the run's last call.
+func (m Model) finalAnswer() int {
+	run := m.s.Current().Run
+	var want *model.Call
+	if k := provenance.FinalAnswer(run); k >= 0 {
+		want = run.Calls[k]
+	}
+	last := m.s.Call
+	for i := range m.s.Calls() {
+		c := &m.s.Replay.Calls[i]
+		if c.Run != run {
+			continue
+		}
+		if c.Call == want {
+			return i
+		}
+		last = i
+	}
+	return last
+}
+
+// responseFollows brings the open response block up to the replay on
+// screen and asks for its suggestions.
+func (m *Model) responseFollows() tea.Cmd {
+	if m.overlay != responseOverlay {
+		return nil
+	}
+	m.resp.Refresh()
+	return m.askSuggestions()
+}
+
+// The response row — the model's output, on the call that produced it,
+// not only in the next call's window: the last row of every call's turn list is what the model answered on that
+// call. Its line says it in a few words (provenance.Produced) with the
+// call's flagged values; selected, the detail shows the response in full
+// — text, tool calls with their arguments, usage, stop reason — and
+// every value with its verdict, drawn by response.Text as the i overlay
+// draws it.
+
+// responseMessages is the response of the call on screen as the one
+// assistant message it is, for the pager (o) and the clipboard (y); nil
+// when the cursor is not on the response row.
+func (m Model) responseMessages() []*model.Message {
+	c := m.s.Current()
+	if c == nil || !m.list.OnResponse() {
+		return nil
+	}
+	r := c.Call.Facts.Response
+	return []*model.Message{{Role: model.RoleAssistant, Content: r.Content, ToolCalls: r.ToolCalls}}
 }
