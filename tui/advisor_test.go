@@ -12,7 +12,6 @@ import (
 	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/tui/components/advisor"
 	"github.com/afinspect/inspect/tui/components/response"
 	"github.com/afinspect/inspect/tui/session"
@@ -21,7 +20,7 @@ import (
 const demoEvidence = "../testdata/demo-evidence/run.jsonl"
 
 // withSweep puts engine in sweepAdvice for the test.
-func withSweep(t *testing.T, engine func(ctx context.Context, st *study.Study, agent string, progress func(done, total int)) (*advise.Advice, error)) {
+func withSweep(t *testing.T, engine func(ctx context.Context, st *session.Study, agent string, progress func(done, total int)) (*session.Advice, error)) {
 	t.Helper()
 	was := session.SweepAdvice
 	session.SweepAdvice = engine
@@ -38,7 +37,7 @@ type blockingSweep struct {
 
 func newBlockingSweep(t *testing.T) *blockingSweep {
 	b := &blockingSweep{started: make(chan string, 8), cancelled: make(chan chan struct{}, 8)}
-	withSweep(t, func(ctx context.Context, _ *study.Study, agent string, progress func(done, total int)) (*advise.Advice, error) {
+	withSweep(t, func(ctx context.Context, _ *session.Study, agent string, progress func(done, total int)) (*session.Advice, error) {
 		gone := make(chan struct{})
 		b.cancelled <- gone
 		b.started <- agent
@@ -247,7 +246,7 @@ func TestAdvisorEnterAppliesThePolicy(t *testing.T) {
 // Opened again, the advisor shows its answer at once: no second sweep.
 func TestAdvisorSecondOpenUsesTheAnswerKept(t *testing.T) {
 	var sweeps atomic.Int32
-	withSweep(t, func(ctx context.Context, st *study.Study, agent string, progress func(done, total int)) (*advise.Advice, error) {
+	withSweep(t, func(ctx context.Context, st *session.Study, agent string, progress func(done, total int)) (*session.Advice, error) {
 		sweeps.Add(1)
 		return advise.Advise(ctx, st, agent, progress)
 	})
@@ -272,7 +271,7 @@ func TestAdvisorSecondOpenUsesTheAnswerKept(t *testing.T) {
 // its keys without failing.
 func TestAdvisorOnACompositionSaysNothingToAdvise(t *testing.T) {
 	own := compositionsOwnRuns(t)
-	withSweep(t, func(context.Context, *study.Study, string, func(int, int)) (*advise.Advice, error) {
+	withSweep(t, func(context.Context, *session.Study, string, func(int, int)) (*session.Advice, error) {
 		t.Error("a sweep of a composition's own calls")
 		return nil, nil
 	})

@@ -8,13 +8,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/components/changed"
 	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/session"
 	"github.com/afinspect/inspect/tui/theme"
 	"github.com/afinspect/inspect/window"
 )
@@ -53,13 +53,13 @@ func DefaultCompareKeys() CompareKeys {
 
 // CompareConfig is what compare mode opens.
 type CompareConfig struct {
-	Comparison   *compare.Comparison
+	Comparison   *session.Comparison
 	NameA, NameB string
 }
 
 // CompareModel is compare mode.
 type CompareModel struct {
-	c      *compare.Comparison
+	c      *session.Comparison
 	names  [2]string
 	st     *theme.Styles
 	keys   CompareKeys
@@ -145,7 +145,7 @@ func (m CompareModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // Same, or the pair on screen when there is none.
 func (m CompareModel) changedFrom(i, d int) int {
 	for ; i >= 0 && i < len(m.c.Pairs); i += d {
-		if m.c.Pairs[i].State != compare.Same {
+		if m.c.Pairs[i].State != session.PairSame {
 			return i
 		}
 	}
@@ -155,7 +155,7 @@ func (m CompareModel) changedFrom(i, d int) int {
 func (m CompareModel) View() string {
 	w, h := max(1, m.w), max(1, m.h)
 	var top []string
-	for k, s := range []*compare.Side{m.c.A, m.c.B} {
+	for k, s := range []*session.Side{m.c.A, m.c.B} {
 		lead := s.Study.Lead()
 		lib := s.Study.Rec.Library
 		rules := lib.Rules
@@ -183,10 +183,10 @@ func (m CompareModel) View() string {
 }
 
 // status is the pair on screen, its state, and where the runs part.
-func (m CompareModel) status(p *compare.Pair) string {
+func (m CompareModel) status(p *session.Pair) string {
 	st := m.st
 	state := st.Match.Render(p.State)
-	if p.State != compare.Same {
+	if p.State != session.PairSame {
 		state = st.Differs.Render(p.State)
 	}
 	s := fmt.Sprintf("pair %d/%d · %s · A %s · B %s", m.pair+1, len(m.c.Pairs), state, callWord(m.c.CallA(p)), callWord(m.c.CallB(p)))
@@ -274,7 +274,7 @@ func (m CompareModel) strip(w int) []string {
 }
 
 // columns are the two sides' turn lists, side by side, body lines high.
-func (m CompareModel) columns(p *compare.Pair, w, body int) []string {
+func (m CompareModel) columns(p *session.Pair, w, body int) []string {
 	cw := max(1, (w-3)/2)
 	a := m.sideLines(m.c.A, m.c.CallA(p), "A", p, true, cw)
 	b := m.sideLines(m.c.B, m.c.CallB(p), "B", p, false, cw)
@@ -300,7 +300,7 @@ func (m CompareModel) columns(p *compare.Pair, w, body int) []string {
 
 // differing is the pair's messages one side only and those with other
 // text (their texts as a line diff), body lines high, scrolled.
-func (m CompareModel) differing(p *compare.Pair, w, body int) []string {
+func (m CompareModel) differing(p *session.Pair, w, body int) []string {
 	st := m.st
 	x, y := m.c.CallA(p), m.c.CallB(p)
 	if x == nil || y == nil {
@@ -324,7 +324,7 @@ func (m CompareModel) differing(p *compare.Pair, w, body int) []string {
 }
 
 // sideLines are one side's heading and turns at its call of pair p.
-func (m CompareModel) sideLines(s *compare.Side, c *window.CallReplay, name string, p *compare.Pair, isA bool, cw int) []string {
+func (m CompareModel) sideLines(s *session.Side, c *window.CallReplay, name string, p *session.Pair, isA bool, cw int) []string {
 	st := m.st
 	if c == nil {
 		return []string{st.Title.Render(name) + st.Dim.Render(" · no call here"), st.Dim.Render(present.Fit("the other side made this call alone", cw))}
@@ -385,7 +385,7 @@ func (m CompareModel) sideLines(s *compare.Side, c *window.CallReplay, name stri
 }
 
 // footer is the values whose verdict differs at p, and the keys.
-func (m CompareModel) footer(p *compare.Pair, w int) []string {
+func (m CompareModel) footer(p *session.Pair, w int) []string {
 	st := m.st
 	var vs []string
 	for _, v := range p.Values {

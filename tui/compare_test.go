@@ -11,12 +11,13 @@ import (
 	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/loader"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/tui/session"
 )
 
 // comparison lines up two recordings of testdata, every knob inferred.
-func comparison(t *testing.T, a, b string) *compare.Comparison {
+func comparison(t *testing.T, a, b string) *session.Comparison {
 	t.Helper()
-	open := func(name string) *study.Study {
+	open := func(name string) *session.Study {
 		rec, err := loader.StartLimited("../testdata/"+name+"/run.jsonl", 0).Wait()
 		if err != nil {
 			t.Fatal(err)
@@ -128,7 +129,7 @@ func TestCompareDifferentTasksFits(t *testing.T) {
 // attack as placeholders.
 func TestHostileCompare(t *testing.T) {
 	path := hostileFile(t, true)
-	open := func(p string) *study.Study {
+	open := func(p string) *session.Study {
 		rec, err := loader.StartLimited(p, 0).Wait()
 		if err != nil {
 			t.Fatal(err)

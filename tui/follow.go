@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/tui/session"
 	"github.com/afinspect/inspect/tui/theme"
 
@@ -234,9 +233,9 @@ type streaming struct {
 	src          *session.Stream
 	read, total  int64
 	calls        int
-	shownCalls   int          // calls in the session on screen
-	partialBusy  bool         // a partialCmd is running
-	studied      *study.Study // the last partial's, whose inference the next one checks
+	shownCalls   int            // calls in the session on screen
+	partialBusy  bool           // a partialCmd is running
+	studied      *session.Study // the last partial's, whose inference the next one checks
 	finalStarted bool
 	bar          progress.Model
 	// when reading began; when the partial in flight started; how long
@@ -253,7 +252,7 @@ func newStreaming(src *session.Stream) *streaming {
 
 // partialBack notes that the partial in flight came back, with calls
 // and its study.
-func (s *streaming) partialBack(calls int, st *study.Study) {
+func (s *streaming) partialBack(calls int, st *session.Study) {
 	s.partialBusy, s.shownCalls, s.studied = false, calls, st
 	s.lastPrepare, s.lastCalls = s.now().Sub(s.partialAt), calls
 }

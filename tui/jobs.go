@@ -9,7 +9,6 @@ import (
 	"github.com/afinspect/inspect/tui/components/advisor"
 	"github.com/afinspect/inspect/tui/session"
 
-	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
@@ -187,7 +186,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 		if m.sugs.Search != nil {
 			m.sugs.Search.GiveUp()
 		}
-		*m.sugs = session.Suggestions{Gen: m.gen, Answers: map[int]map[string]*advise.Suggestion{}}
+		*m.sugs = session.Suggestions{Gen: m.gen, Answers: map[int]map[string]*session.Suggestion{}}
 	}
 	ce := m.s.EvidenceAt(m.s.Call)
 	if g, asked := m.sugAsked[m.s.Call]; ce == nil || asked && g == m.gen {
@@ -207,7 +206,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 	}
 	m.sugAsked[m.s.Call] = m.gen
 	if m.sugs.Search == nil {
-		m.sugs.Search = advise.ViewSearcher(m.s.View, m.s.Replay) // one sweep for every call of this replay
+		m.sugs.Search = m.s.NewSearcher() // one sweep for every call of this replay
 	}
 	return session.SuggestCmd(m.gen, m.sugs.Search, m.s.Rec, session.AgentKey(m.s), left, m.s.Call)
 }
@@ -220,7 +219,7 @@ func (m *Model) suggested(msg session.SuggestedMsg) {
 	}
 	m.sugs.Answers[msg.Call] = msg.Sugs
 	if m.sugs.Costs == nil {
-		m.sugs.Costs = map[model.Policy]advise.Cost{}
+		m.sugs.Costs = map[model.Policy]session.Cost{}
 	}
 	maps.Copy(m.sugs.Costs, msg.Costs)
 	m.resp.Refresh()

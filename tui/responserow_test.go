@@ -9,11 +9,11 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/tui/common"
 	"github.com/afinspect/inspect/tui/components/turnlist"
 	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/session"
 )
 
 // The expected values below come from testdata/demo-evidence/README.txt.
@@ -154,7 +154,7 @@ func TestApplyKeepMovesEveryKnobOfTheSelectedSuggestion(t *testing.T) {
 	first, second := base, base
 	first.KeepRecentTurns = 4
 	second.Strategy, second.ThresholdTokens, second.KeepRecentTurns = model.TokenBudget, 2000, 3
-	m.sugs.Answers[m.s.Call] = map[string]*advise.Suggestion{
+	m.sugs.Answers[m.s.Call] = map[string]*session.Suggestion{
 		"us-east-1b": {Policy: first, Text: "first"},
 		"10.12.4.52": {Policy: second, Text: "second"},
 	}
@@ -167,7 +167,7 @@ func TestApplyKeepMovesEveryKnobOfTheSelectedSuggestion(t *testing.T) {
 	}
 	// from the screen, without the block, K applies the first found
 	m = press(m, "esc", "r", "A")
-	m.sugs.Answers[m.s.Call] = map[string]*advise.Suggestion{"us-east-1b": {Policy: first, Text: "first"}}
+	m.sugs.Answers[m.s.Call] = map[string]*session.Suggestion{"us-east-1b": {Policy: first, Text: "first"}}
 	if m = press(m, "K"); m.s.Policy != first {
 		t.Errorf("K on the response row: policy %+v, want %+v", m.s.Policy, first)
 	}

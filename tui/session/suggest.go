@@ -75,3 +75,7 @@ func SuggestCmd(gen int, search *advise.Searcher, rec *model.Recording, agent st
 		return SuggestedMsg{Gen: gen, Call: i, Sugs: sugs, Costs: costs}
 	}
 }
+
+// NewSearcher is the "what would have kept it" search over the replay on
+// screen: one sweep serves every call of it.
+func (s *Session) NewSearcher() *advise.Searcher { return advise.ViewSearcher(s.View, s.Replay) }

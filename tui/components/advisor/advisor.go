@@ -14,9 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
-	"github.com/afinspect/inspect/study"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/keys"
 	"github.com/afinspect/inspect/tui/theme"
@@ -29,7 +27,7 @@ type Pane struct {
 	keys          keys.KeyMap
 	width, height int
 
-	study *study.Study       // the file the advice is of, nil before the first open
+	study *session.Study     // the file the advice is of, nil before the first open
 	agent string             // the agent's key
 	gen   int                // counts sweeps started and given up: an older one's messages are ignored
 	job   *session.AdviseJob // the sweep under way, nil when none runs
@@ -37,7 +35,7 @@ type Pane struct {
 	done  int // policies replayed so far, of total
 	total int
 
-	advice *advise.Advice
+	advice *session.Advice
 	none   string // why there is nothing to advise ("" when there is, or it is not known yet)
 	failed error  // what stopped the sweep, other than being given up
 	rows   []int  // the table's rows (Advice.Rows indexes): the frontier, the recorded policy in its place
@@ -147,7 +145,7 @@ func (a *Pane) Answered(msg session.AdvisedMsg) {
 
 // tableRows are the frontier's rows, fewest tokens first, with the
 // recorded policy's in its place when it is not on the frontier.
-func tableRows(ad *advise.Advice) []int {
+func tableRows(ad *session.Advice) []int {
 	rows := slices.Clone(ad.Frontier)
 	if rec := ad.Rows[ad.RecordedRow]; !rec.Frontier {
 		at, _ := slices.BinarySearchFunc(rows, rec.Tokens, func(i, t int) int { return ad.Rows[i].Tokens - t })
@@ -181,7 +179,7 @@ func (a *Pane) Selected() int {
 }
 
 // Advice is the sweep's answer, nil until it is in.
-func (a *Pane) Advice() *advise.Advice { return a.advice }
+func (a *Pane) Advice() *session.Advice { return a.advice }
 
 // Cursor is the table row the cursor is on.
 func (a *Pane) Cursor() int { return a.cursor }

@@ -7,7 +7,7 @@ import (
 	"github.com/NimbleMarkets/ntcharts/canvas"
 	"github.com/NimbleMarkets/ntcharts/linechart"
 
-	"github.com/afinspect/inspect/advise"
+	"github.com/afinspect/inspect/tui/session"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -34,7 +34,7 @@ const (
 // chartCache keeps the last chart drawn: a frame redraws it only when
 // the cursor, the size or the advice changed.
 type chartCache struct {
-	advice *advise.Advice
+	advice *session.Advice
 	sel    int
 	w, h   int
 	text   string
@@ -50,7 +50,7 @@ func (a *Pane) chartView(sel, w, h int) string {
 }
 
 // drawChart draws the advice at w×h (labels and axes included).
-func drawChart(st *theme.Styles, ad *advise.Advice, sel, w, h int) string {
+func drawChart(st *theme.Styles, ad *session.Advice, sel, w, h int) string {
 	minX, maxX := math.Inf(1), math.Inf(-1)
 	maxY := 1.0
 	for _, r := range ad.Rows {

@@ -7,10 +7,10 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/present"
+	"github.com/afinspect/inspect/tui/session"
 	"github.com/afinspect/inspect/tui/theme"
 )
 
@@ -55,7 +55,7 @@ func (a *Pane) View() string {
 // progressText is the sweep's progress.
 func (a *Pane) progressText(w int) string {
 	var b strings.Builder
-	doing, count := advise.Progress(termtext.Line(a.agent), a.done, a.total)
+	doing, count := session.AdviseProgress(termtext.Line(a.agent), a.done, a.total)
 	b.WriteString(doing + "\n\n")
 	if a.total > 0 {
 		bar := theme.NewLoadBar()
@@ -86,7 +86,7 @@ func (a *Pane) answerView(w, h int) (string, bool) {
 	opt := [][]string{wrapped(a.cursorLine(), w), dim(a.columnsWords()), dim(fitWords(ad.Fit)), dim(a.neverWords())}
 	if n := len(ad.Unbounded); n > 0 {
 		opt = append(opt, dim(fmt.Sprintf("left out, %d token-threshold policies: their windows grew past %d times the recorded ones (a threshold a replay seldom engages keeps whole histories), so their replay was given up",
-			n, advise.AdviseGrowth)))
+			n, session.AdviseGrowth)))
 	}
 	need := max(1+len(a.rows), 2*advisorMinBody) // the table whole, or a usable chart
 	body := h - len(picks) - len(honest)
@@ -204,7 +204,7 @@ func (a *Pane) tableLines(short bool, n int) []string {
 // the recorded policy.
 func (a *Pane) pickLines(short bool, w int) []string {
 	ad := a.advice
-	line := func(name string, p *advise.Pick, none string) string {
+	line := func(name string, p *session.Pick, none string) string {
 		if p == nil {
 			return present.Fit(a.st.Label.Render(name+": ")+none, w)
 		}
@@ -217,7 +217,7 @@ func (a *Pane) pickLines(short bool, w int) []string {
 }
 
 // saving is a pick's tokens against the recorded policy's.
-func saving(p *advise.Pick, short bool) string {
+func saving(p *session.Pick, short bool) string {
 	switch {
 	case p.Delta == 0:
 		return "as many ≈tokens as the recorded policy"
@@ -258,7 +258,7 @@ func (a *Pane) neverWords() string {
 func wrapped(s string, w int) []string { return strings.Split(ansi.Wrap(s, max(1, w), ""), "\n") }
 
 // fitWords says how tokens are estimated from characters.
-func fitWords(f advise.Fit) string {
+func fitWords(f session.Fit) string {
 	switch {
 	case f.Calls == 0:
 		return "≈tokens: " + fitChars(f) + "s / 4 (the log records no usage.input to fit them on)"
@@ -284,7 +284,7 @@ func (a *Pane) onScreenWords(i int) string {
 
 // RowRole names what row i of the advice is besides a point of the
 // frontier: the recorded policy, a pick.
-func RowRole(ad *advise.Advice, i int) string {
+func RowRole(ad *session.Advice, i int) string {
 	var out []string
 	if i == ad.RecordedRow {
 		out = append(out, "recorded")
@@ -304,9 +304,9 @@ func RowRole(ad *advise.Advice, i int) string {
 // RowCost is what applying row i costs, in the advisor's own figures:
 // "≈41,230 tok vs 38,100 recorded (+8.2%); 2 values still out of view
 // (1 in answers)".
-func RowCost(ad *advise.Advice, i int) string {
+func RowCost(ad *session.Advice, i int) string {
 	row, rec := ad.Rows[i], ad.Rows[ad.RecordedRow]
-	return CostWords(advise.Cost{Tokens: row.Tokens, Recorded: rec.Tokens, OutOfView: row.OutOfView})
+	return CostWords(session.Cost{Tokens: row.Tokens, Recorded: rec.Tokens, OutOfView: row.OutOfView})
 }
 
 // against is tokens against the recorded policy's, in %.
@@ -344,7 +344,7 @@ func PolicyName(p model.Policy, short bool) string {
 
 // fitChars names the characters the fit counts: the window's, and the
 // system prompt's where the log holds its length.
-func fitChars(f advise.Fit) string {
+func fitChars(f session.Fit) string {
 	if f.Prompt {
 		return "window or system-prompt character"
 	}
@@ -353,7 +353,7 @@ func fitChars(f advise.Fit) string {
 
 // CostWords says what a policy costs: "≈41,038 tok vs 34,790 recorded,
 // +18.0%; 2 values still out of view, 1 in answers".
-func CostWords(c advise.Cost) string {
+func CostWords(c session.Cost) string {
 	s := fmt.Sprintf("≈%s tok vs %s recorded, %s", present.Thousands(c.Tokens), present.Thousands(c.Recorded), against(c.Tokens, c.Recorded))
 	n := c.OutOfView.Answers + c.OutOfView.Arguments
 	if n == 0 {

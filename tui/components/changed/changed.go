@@ -12,7 +12,6 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/afinspect/inspect/compare"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/tui/present"
@@ -43,7 +42,7 @@ func Text(s *session.Session, st *theme.Styles, w int) string {
 
 // windowChange says what changed from call a's window to call b's.
 func windowChange(st *theme.Styles, a, b *window.CallReplay, w int) string {
-	left, entered, edited := compare.WindowDiff(a.Window(), b.Window())
+	left, entered, edited := session.WindowDiff(a.Window(), b.Window())
 	head := ansi.Wrap(fmt.Sprintf("call %d against call %d: %s entered, %s left, %s with other text · %d → %d chars",
 		b.Call.Number, a.Call.Number, present.Plural(len(entered), "message"), present.Plural(len(left), "message"), present.Plural(len(edited), "message"),
 		a.WindowChars(), b.WindowChars()), w, "")

@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/afinspect/inspect/advise"
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/provenance"
@@ -297,7 +296,7 @@ func valueLines(b *strings.Builder, s *session.Session, st *theme.Styles, sugs s
 	case session.SugFound:
 		say("would have kept it: "+termtext.Line(sug.Text)+" (K applies)", st.Changed)
 	case session.SugNone:
-		t := advise.NoneText()
+		t := session.NoPolicyKeeps()
 		if sugs.KeepsAll != "" && e.In == provenance.InAnswer { // further than the search goes, the advisor's pick keeps every answer value
 			t += "; the advisor's " + sugs.KeepsAll + ", further away, keeps every answer's values in view (P)"
 		}
