@@ -8,6 +8,7 @@ import (
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/window"
 )
 
 // Advice is the policy advisor's answer for one agent: every policy of
@@ -242,10 +243,20 @@ func sweepAll(ctx context.Context, all []*subject, grids map[string]*keyGrid, pr
 // row) and tallies it; under its own recorded policy it also counts the
 // values never read.
 func (sub *subject) tally(b *adviseBase, w *walker, p model.Policy, row int) {
-	r, whole := sub.s.ReplayFor(sub.agent.Agent, p, b.budget(), b.others, w.room)
+	// given up once the windows of the calls held pass the budget
+	held, budget, over := 0, b.budget(), false
+	var stop func(*window.CallReplay) bool
+	if budget > 0 {
+		stop = func(c *window.CallReplay) bool {
+			held += len(c.Window())
+			over = held > budget
+			return over
+		}
+	}
+	r := sub.s.ReplayFor(sub.agent.Agent, p, b.others, stop, w.room)
 	// the replay is let go once tallied: the next is written over it
 	defer func() { w.room = r.Calls[:0] }()
-	if !whole {
+	if over {
 		sub.rows[row] = sweepTally{over: true}
 		return
 	}

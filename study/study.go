@@ -261,11 +261,10 @@ func (s *Study) ReplayWith(agent string, p model.Policy, stop func(*window.CallR
 // ReplayFor is ReplayWith holding only the calls of a and of the runs
 // in need (the other agents' runs that a's chains continue): what the
 // advisor reads of a replay, in time linear in the file, not in every
-// agent's calls for every agent. It is given up once the windows of the
-// calls held pass budget characters (none when budget is 0); whole is
-// false then. room is where the calls are written when it has room for
-// them (window.MergeFor): a replay the caller let go's, or nil.
-func (s *Study) ReplayFor(a *model.Agent, p model.Policy, budget int, need map[*model.Run]bool, room []window.CallReplay) (_ *window.Replay, whole bool) {
+// agent's calls for every agent. room is where the calls are written
+// when it has room for them (window.MergeFor): a replay the caller let
+// go's, or nil.
+func (s *Study) ReplayFor(a *model.Agent, p model.Policy, need map[*model.Run]bool, stop func(*window.CallReplay) bool, room []window.CallReplay) *window.Replay {
 	// the policies of the agents the replay holds: a copy of every
 	// agent's for each of a sweep's replays was agents × agents
 	policies := map[string]model.Policy{a.Key: p}
@@ -282,17 +281,7 @@ func (s *Study) ReplayFor(a *model.Agent, p model.Policy, budget int, need map[*
 			policies[r.Agent.Key] = q
 		}
 	}
-	held, over := 0, false
-	var stop func(*window.CallReplay) bool
-	if budget > 0 {
-		stop = func(c *window.CallReplay) bool {
-			held += len(c.Window())
-			over = held > budget
-			return over
-		}
-	}
-	r := window.MergeFor(s.sub, s.Lineage, s.infs, policies, a, need, stop, room)
-	return r, !over
+	return window.MergeFor(s.sub, s.Lineage, s.infs, policies, a, need, stop, room)
 }
 
 // Remember keeps v under key for the study's life: an answer made from
