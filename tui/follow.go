@@ -60,9 +60,9 @@ type watch struct {
 // is done; src is the load, to read on from. The file's state then is
 // taken as what was read: what a writer adds during that first read is
 // read at the next look.
-func (m *Model) startWatching(src *session.Stream) tea.Cmd {
+func (m Model) startWatching(src *session.Stream) (Model, tea.Cmd) {
 	if m.watch.started || m.cfg.Path == "" || m.cfg.Open == nil {
-		return nil
+		return m, nil
 	}
 	m.watch.started = true
 	if src != nil {
@@ -71,7 +71,7 @@ func (m *Model) startWatching(src *session.Stream) tea.Cmd {
 	if info, err := os.Stat(m.cfg.Path); err == nil {
 		m.watch.read, m.watch.now = info, info
 	}
-	return session.LookCmd(m.cfg.Path, m.lookEvery())
+	return m, session.LookCmd(m.cfg.Path, m.lookEvery())
 }
 
 func (m Model) lookEvery() time.Duration {
@@ -91,19 +91,20 @@ func (m Model) looked(msg session.FileLookMsg) (Model, tea.Cmd) {
 		m.hold = m.fileNote() == note // nothing new: the frame before stands
 		return m, next
 	}
-	return m, tea.Batch(next, m.readAgain())
+	m, again := m.readAgain()
+	return m, tea.Batch(next, again)
 }
 
 // readAgain starts reading the file again: on from the last read when
 // the file grew and the last read can go on, else from the start.
-func (m *Model) readAgain() tea.Cmd {
+func (m Model) readAgain() (Model, tea.Cmd) {
 	m.watch.reloading, m.watch.reloadAt = true, time.Now()
 	if m.watch.more != nil && m.grewOnly() && m.s != nil {
 		more := m.watch.more
 		m.watch.more = nil // a read goes on once
-		return session.GrowCmd(m.cfg.source(), more, m.s.Study, m.mine(), session.GrownFromScreen(m.s))
+		return m, session.GrowCmd(m.cfg.source(), more, m.s.Study, m.mine(), session.GrownFromScreen(m.s))
 	}
-	return session.ReloadCmd(m.cfg.source(), m.watch.follow, m.mine())
+	return m, session.ReloadCmd(m.cfg.source(), m.watch.follow, m.mine())
 }
 
 // changed: the file is not as it was when it was read (gone files are
@@ -158,7 +159,7 @@ func (m Model) followKey() (Model, tea.Cmd) {
 	case m.watch.follow && m.watch.reloading:
 		m.flash = "following; " + m.stillReading()
 	case m.watch.follow && m.changed():
-		return m, m.readAgain()
+		return m.readAgain()
 	}
 	return m, nil
 }
@@ -173,7 +174,7 @@ func (m Model) reloadKey() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.watch.more = nil // R reads from the start
-	return m, m.readAgain()
+	return m.readAgain()
 }
 
 // stillReading says that a read of the file is under way, and for how

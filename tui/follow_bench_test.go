@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/afinspect/inspect/internal/rungen"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // BenchmarkFollowAppend1GB is a one-call append to a followed ~1 GB log
@@ -38,7 +39,8 @@ func BenchmarkFollowAppend1GB(b *testing.B) {
 	// the first read on comes from a load whose reading can go on
 	m.watch.more = nil
 	m.watch.now, _ = os.Stat(path)
-	next, _ := m.Update(m.readAgain()())
+	m, again := m.readAgain()
+	next, _ := m.Update(again())
 	m = next.(Model)
 	next, _ = m.Update(judgedOf(m)) // the judge pass that follows the first read
 	m = next.(Model)
@@ -55,7 +57,8 @@ func BenchmarkFollowAppend1GB(b *testing.B) {
 		appendRange(b, in, path, ends[i], ends[i+1])
 		began, cpu0 := time.Now(), cpuTime()
 		m.watch.now, _ = os.Stat(path)
-		cmd := m.readAgain()
+		var cmd tea.Cmd
+		m, cmd = m.readAgain()
 		next, _ := m.Update(cmd())
 		m = next.(Model)
 		_ = m.View()

@@ -227,7 +227,9 @@ func TestGrownJudgementIsTheWholeOne(t *testing.T) {
 	m := following(t, path, 96)
 	read := func() {
 		m.watch.now, _ = os.Stat(path)
-		next, _ := m.Update(m.readAgain()()) // no judge pass after it is run
+		var again tea.Cmd
+		m, again = m.readAgain()
+		next, _ := m.Update(again()) // no judge pass after it is run
 		m = next.(Model)
 	}
 	read() // a load that can be read on
@@ -261,13 +263,15 @@ func TestGrowingWhileTheScreenReads(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "live.jsonl")
 	m := following(t, path, 96)
 	m.watch.now, _ = os.Stat(path)
-	next, _ := m.Update(m.readAgain()()) // a load that reads on
+	m, again := m.readAgain()
+	next, _ := m.Update(again()) // a load that reads on
 	m = next.(Model)
 	m = send(m, judgedOf(m))
 	for _, cut := range [][2]int{{96, 120}, {120, 173}, {173, len(ls)}} {
 		appendLines(t, path, ls[cut[0]:cut[1]])
 		m.watch.now, _ = os.Stat(path)
-		cmd := m.readAgain()
+		var cmd tea.Cmd
+		m, cmd = m.readAgain()
 		done := make(chan tea.Msg)
 		go func() { done <- cmd() }()
 		var msg tea.Msg

@@ -124,16 +124,17 @@ func (m Model) fileCallWords(n, i int) string {
 
 // landOnFileCall goes to the file call a go-to asked for once its
 // conversation is on screen.
-func (m *Model) landOnFileCall() {
+func (m Model) landOnFileCall() Model {
 	n := m.pendingFileCall
 	m.pendingFileCall = 0
 	for i := range m.s.Replay.Calls {
 		if m.s.Replay.Calls[i].Call.Number == n {
 			m.goTo(i)
 			m.flash = m.fileCallWords(n, i)
-			return
+			break
 		}
 	}
+	return m
 }
 
 // jump is a key that goes to the next or previous call where something

@@ -24,7 +24,7 @@ import (
 // idleWork asks for an idleMsg when there is work to do while the user
 // reads a settled screen (idleTask); nil when there is none or one is on
 // its way.
-func (m *Model) idleWork() tea.Cmd {
+func (m Model) idleWork() tea.Cmd {
 	if m.s == nil || m.s.IdleTick {
 		return nil
 	}
@@ -38,7 +38,7 @@ func (m *Model) idleWork() tea.Cmd {
 
 // idle starts the work idleWork asked for, unless a key came since (then
 // it asks again).
-func (m *Model) idle() tea.Cmd {
+func (m Model) idle() tea.Cmd {
 	s := m.s
 	if s == nil {
 		return nil
@@ -68,7 +68,7 @@ func (m *Model) idle() tea.Cmd {
 // finish. Before that pass the heap is collected too, unless it is
 // under way: without it the garbage of their replays was collected half
 // way through every other replay, doubling its wait.
-func (m *Model) idleTask() (ahead *model.Policy, collect bool) {
+func (m Model) idleTask() (ahead *model.Policy, collect bool) {
 	s := m.s
 	if s == nil || m.stream != nil || s.Replaying || s.AheadFor != nil || s.Calls() < session.AheadMin || s.Book == nil {
 		return nil, false
@@ -105,7 +105,7 @@ func (m Model) letGoAhead() {
 // once, none on screen or recorded (the recorded replay is shown at
 // once), at most aheadMax. (a s t T change the anchor, the strategy
 // and its threshold: rarer, and a summary's replay is not split.)
-func (m *Model) aheadPolicies() []model.Policy {
+func (m Model) aheadPolicies() []model.Policy {
 	s := m.s
 	var out []model.Policy
 	for _, kn := range []session.Knob{m.lastKnob, session.RecentMore, session.RecentLess, session.PinsMore, session.PinsLess, session.TogglePins} {
@@ -159,10 +159,10 @@ func (m Model) show(k session.MadeReplay) (Model, tea.Cmd) {
 	return m, session.AfterFrame(tea.Batch(cmd, diff))
 }
 
-// judgingKey answers x/X while the calls are still being judged: a small
-// recording is judged at once; a large one (many calls, or large windows)
-// says so rather than "no later call".
-func (m *Model) judgingKey(msg tea.KeyMsg) bool {
+// stillJudging reports whether x/X must wait for the calls to be judged:
+// a small recording is judged at once; for a large one (many calls, or
+// large windows) the footer says so rather than "no later call".
+func (m Model) stillJudging(msg tea.KeyMsg) bool {
 	s := m.s
 	if !key.Matches(msg, m.keys.NextFlagged, m.keys.PrevFlagged) || s.Book == nil {
 		return false
@@ -174,14 +174,17 @@ func (m *Model) judgingKey(msg tea.KeyMsg) bool {
 		s.File(s.Book, session.JudgeAll(s.Book, s.Calls()))
 		return false
 	}
-	m.flash = "still judging every call's values…"
 	return true
 }
+
+// judgingWords is the footer's answer to x or X while the calls are
+// still being judged.
+const judgingWords = "still judging every call's values…"
 
 // askSuggestions starts the search for the call on screen unless it is
 // answered or under way; a search for a replay no longer on screen is
 // given up.
-func (m *Model) askSuggestions() tea.Cmd {
+func (m Model) askSuggestions() tea.Cmd {
 	if m.sugs.Gen != m.gen || m.sugs.Answers == nil {
 		if m.sugs.Search != nil {
 			m.sugs.Search.GiveUp()
@@ -201,10 +204,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 	if len(left) == 0 {
 		return nil
 	}
-	if m.sugAsked == nil {
-		m.sugAsked = map[int]int{}
-	}
-	m.sugAsked[m.s.Call] = m.gen
+	m.sugAsked[m.s.Call] = m.gen // a map New made: shared by the model's copies
 	if m.sugs.Search == nil {
 		m.sugs.Search = m.s.NewSearcher() // one sweep for every call of this replay
 	}
@@ -213,7 +213,7 @@ func (m *Model) askSuggestions() tea.Cmd {
 
 // suggested files an answer of suggestCmd, if it is for the replay on
 // screen.
-func (m *Model) suggested(msg session.SuggestedMsg) {
+func (m Model) suggested(msg session.SuggestedMsg) {
 	if msg.Gen != m.sugs.Gen || m.sugs.Answers == nil {
 		return
 	}

@@ -58,7 +58,7 @@ func (m Model) paneHeight() int {
 }
 
 // layout sizes every component for the terminal.
-func (m *Model) layout() {
+func (m Model) layout() Model {
 	w := m.width
 	m.header.SetSize(w, header.Height)
 	m.bar.SetSize(w, 0)
@@ -99,6 +99,7 @@ func (m *Model) layout() {
 		stream = m.stream.line(m.st)
 	}
 	m.header.SetStatus(loading, stream, m.fileNote())
+	return m
 }
 
 func (m Model) View() string {

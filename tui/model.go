@@ -203,7 +203,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.stream = nil
 		m, cmd = m.adopt(msg)
-		cmd = tea.Batch(cmd, m.startWatching(src))
+		var watch tea.Cmd
+		m, watch = m.startWatching(src)
+		cmd = tea.Batch(cmd, watch)
 	case session.FileLookMsg:
 		m, cmd = m.looked(msg)
 	case session.ReloadedMsg:
@@ -307,7 +309,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.lastInput = time.Now()
 		m = m.mouse(msg)
 	}
-	m.layout()
+	m = m.layout()
 	if job := m.detail.TakeJob(); job != nil {
 		cmd = tea.Batch(cmd, job)
 	}
@@ -353,14 +355,14 @@ func (m Model) adopt(msg session.LoadedMsg) (Model, tea.Cmd) {
 	old := m.s
 	s := session.New(m.cfg.Name, msg)
 	if old == nil {
-		m.loaded(s)
+		m = m.loaded(s)
 		return m, nil
 	}
 	k := m.list.SelectedKey()
 	s.Call = min(old.Call, max(0, s.Calls()-1))
 	s.LastPins = old.LastPins
 	s.Refresh()
-	m.loaded(s)
+	m = m.loaded(s)
 	m.list.Reselect(k)
 	m.syncDetail()
 	if old.Moved() && s.Policy != old.Policy {
@@ -372,19 +374,20 @@ func (m Model) adopt(msg session.LoadedMsg) (Model, tea.Cmd) {
 }
 
 // loaded hands the session to every component.
-func (m *Model) loaded(s *session.Session) {
+func (m Model) loaded(s *session.Session) Model {
 	if m.s != nil && m.s != s {
 		m.s.GiveUpAll()
 	}
 	m.s, m.c.Session = s, s
 	st := m.st
 	m.problems.Text = func(w int) string { return problemsText(s, st, w) }
-	m.selectValue(m.respSel)
+	m = m.selectValue(m.respSel)
 	sugs, adv := m.sugs, m.adv
 	m.detail.RespText = func(w int) string { return response.Text(s, st, withAdvice(sugs, adv, s), -1, w) }
 	m.list.Land()
 	m.problems.Refresh()
 	m.syncDetail()
+	return m
 }
 
 // withAdvice is the suggestions with the advisor's keeps-everything
@@ -397,16 +400,17 @@ func withAdvice(sugs *session.Suggestions, adv *advisor.Pane, s *session.Session
 
 // selectValue selects the i-th value that left in the response block:
 // its text is drawn with that selection from now on.
-func (m *Model) selectValue(i int) {
+func (m Model) selectValue(i int) Model {
 	m.respSel = i
 	s, st, sugs, adv := m.s, m.st, m.sugs, m.adv
 	m.resp.Text = func(w int) string { return response.Text(s, st, withAdvice(sugs, adv, s), i, w) }
+	return m
 }
 
 // reread follows a new replay of the same call: the turn the user chose
 // stays selected when it is still there; the detail and problems are
 // brought up to date.
-func (m *Model) reread() {
+func (m Model) reread() {
 	k := m.list.SelectedKey()
 	m.s.Refresh()
 	m.list.Reselect(k)
@@ -415,7 +419,7 @@ func (m *Model) reread() {
 }
 
 // syncDetail shows in the detail what the list's cursor is on.
-func (m *Model) syncDetail() {
+func (m Model) syncDetail() {
 	if m.detail.Request {
 		m.detail.ShowRequest()
 		return
@@ -485,7 +489,7 @@ func (m Model) showRequest() bool {
 
 // openRequest shows the request of the call on screen in the detail, or
 // the turn again when it is shown.
-func (m *Model) openRequest() {
+func (m Model) openRequest() {
 	m.detail.Request = !m.detail.Request
 	m.detail.ReqFocus = -1
 	m.syncDetail()

@@ -171,7 +171,7 @@ func withoutPlace(msg string, line int) string {
 }
 
 // refreshRecorded points the W overlay at the call on screen.
-func (m *Model) refreshRecorded() {
+func (m Model) refreshRecorded() {
 	s, st := m.s, m.st
 	m.recWin.Text = func(w int) string { return recorded.Text(s, st, w) }
 	m.recWin.Refresh()
@@ -180,13 +180,13 @@ func (m *Model) refreshRecorded() {
 // recordedKey: the W overlay follows the call keys and scrolls (W or esc,
 // the overlay's opener, closes it in key).
 func (m Model) recordedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	return m.callPaneKey(msg, m.recWin, (*Model).refreshRecorded)
+	return m.callPaneKey(msg, m.recWin, Model.refreshRecorded)
 }
 
 // callPaneKey is the keys of an overlay about the call on screen: the
 // call keys move to another call (refresh points the overlay at it),
 // the others scroll it.
-func (m Model) callPaneKey(msg tea.KeyMsg, pane *textpane.TextPane, refresh func(*Model)) (Model, tea.Cmd) {
+func (m Model) callPaneKey(msg tea.KeyMsg, pane *textpane.TextPane, refresh func(Model)) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.PrevCall):
 		m.goTo(m.s.Call - 1)
@@ -196,12 +196,12 @@ func (m Model) callPaneKey(msg tea.KeyMsg, pane *textpane.TextPane, refresh func
 		pane.Update(msg)
 		return m, nil
 	}
-	refresh(&m)
+	refresh(m)
 	return m, nil
 }
 
 // refreshChanged points the u overlay at the call on screen.
-func (m *Model) refreshChanged() {
+func (m Model) refreshChanged() {
 	s, st := m.s, m.st
 	m.sinceWin.Text = func(w int) string { return changed.Text(s, st, w) }
 	m.sinceWin.Refresh()
@@ -210,7 +210,7 @@ func (m *Model) refreshChanged() {
 // changedKey: the u overlay follows the call keys and scrolls (u or esc
 // closes it).
 func (m Model) changedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	return m.callPaneKey(msg, m.sinceWin, (*Model).refreshChanged)
+	return m.callPaneKey(msg, m.sinceWin, Model.refreshChanged)
 }
 
 // openPicker shows the picker with the cursor on the conversation on
@@ -260,9 +260,9 @@ func (m Model) viewed(msg session.ViewMsg) Model {
 		msg.Views.Rows, msg.Views.Column = old.Rows, old.Column
 	}
 	m.s = nil
-	m.loaded(session.New(m.cfg.Name, msg.LoadedMsg))
+	m = m.loaded(session.New(m.cfg.Name, msg.LoadedMsg))
 	if m.pendingFileCall > 0 {
-		m.landOnFileCall()
+		m = m.landOnFileCall()
 	}
 	return m
 }
@@ -301,7 +301,7 @@ func (m Model) applyAdvice() (Model, tea.Cmd) {
 // when the view is closed, and started (again) when the view is open on
 // an agent or a study it was not made for — opened, or the conversation
 // or the file on screen changed under it.
-func (m *Model) advisorFollows() tea.Cmd {
+func (m Model) advisorFollows() tea.Cmd {
 	a := m.adv
 	if m.overlay != advisorOverlay || m.s == nil {
 		a.GiveUp()
@@ -328,7 +328,7 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.knobKey(msg) // the block follows the replay (responseFollows)
 	case key.Matches(msg, k.Focus):
 		if n := len(m.leftValues()); n > 0 {
-			m.selectValue((m.respSel + 1) % n)
+			m = m.selectValue((m.respSel + 1) % n)
 			m.resp.Refresh()
 		}
 		return m, nil
@@ -342,7 +342,8 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.goTo(m.s.Call - 1)
 	case key.Matches(msg, k.NextCall):
 		m.goTo(m.s.Call + 1)
-	case m.judgingKey(msg):
+	case m.stillJudging(msg):
+		m.flash = judgingWords
 		return m, nil
 	default:
 		if j, ok := m.jumpKey(msg); ok {
@@ -352,7 +353,7 @@ func (m Model) responseKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	m.selectValue(0)
+	m = m.selectValue(0)
 	m.resp.Top()
 	return m, m.askSuggestions()
 }
@@ -404,7 +405,7 @@ func (m Model) openResponse() (Model, tea.Cmd) {
 	m.overlay = responseOverlay
 	m.list.ToResponse()
 	m.syncDetail()
-	m.selectValue(0)
+	m = m.selectValue(0)
 	m.resp.Top()
 	return m, m.askSuggestions()
 }
@@ -434,7 +435,7 @@ func (m Model) finalAnswer() int {
 
 // responseFollows brings the open response block up to the replay on
 // screen and asks for its suggestions.
-func (m *Model) responseFollows() tea.Cmd {
+func (m Model) responseFollows() tea.Cmd {
 	if m.overlay != responseOverlay {
 		return nil
 	}

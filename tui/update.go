@@ -45,7 +45,8 @@ func (m Model) key(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.overlayRoute(msg)
 	}
 	m.flash = ""
-	if m.judgingKey(msg) {
+	if m.stillJudging(msg) {
+		m.flash = judgingWords
 		return m, nil
 	}
 	if j, ok := m.jumpKey(msg); ok {
@@ -245,7 +246,7 @@ func (m Model) knobKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 }
 
 // goTo shows call i (0-based), clamped to the calls there are.
-func (m *Model) goTo(i int) {
+func (m Model) goTo(i int) {
 	if m.s.Calls() == 0 {
 		return
 	}
@@ -394,7 +395,7 @@ func (m Model) searched(msg search.Msg) Model {
 }
 
 // endSearch closes the prompt and forgets the query and its marks.
-func (m *Model) endSearch() {
+func (m Model) endSearch() {
 	sr := m.search
 	sr.Typing, sr.Query, sr.Hits, sr.At, sr.Busy, sr.Others = false, "", nil, -1, false, 0
 	sr.Gen++
@@ -415,7 +416,7 @@ func (m Model) firstHitFromHere() int {
 }
 
 // stepHit goes d hits on (n: 1, N: -1), round the end.
-func (m *Model) stepHit(d int) {
+func (m Model) stepHit(d int) {
 	sr := m.search
 	n := len(sr.Hits)
 	if n == 0 {
@@ -431,7 +432,7 @@ func (m *Model) stepHit(d int) {
 // goHit shows hit i: its turn at the call on screen when the turn is
 // already in the conversation there, else at the first call that held
 // it; the cursor on the turn, the detail scrolled to the text.
-func (m *Model) goHit(i int) {
+func (m Model) goHit(i int) {
 	sr := m.search
 	sr.At = i
 	h := sr.Hits[i]
