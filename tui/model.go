@@ -17,7 +17,6 @@ import (
 	"github.com/afinspect/inspect/tui/components/timeline"
 	"github.com/afinspect/inspect/tui/components/transcript"
 	"github.com/afinspect/inspect/tui/components/turnlist"
-	"github.com/afinspect/inspect/tui/external"
 	"github.com/afinspect/inspect/tui/present"
 	"github.com/afinspect/inspect/tui/session"
 
@@ -177,159 +176,20 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // nothing to wait for: let the ticks stop
 		}
 		m.spin, cmd = m.spin.Update(msg)
-	case streamOpenedMsg:
-		m.stream = newStreaming(msg.src)
-		cmd = m.stream.tick(m.cfg, nil)
-	case streamTickMsg:
-		if m.stream != nil {
-			cmd = m.stream.tick(m.cfg, m.mine())
-		}
-	case session.PartialMsg:
-		if m.stream == nil {
-			return m, nil // the whole recording is already on screen
-		}
-		m.stream.partialBack(msg.Calls, msg.Study)
-		m, cmd = m.adopt(msg.LoadedMsg)
-		cmd = tea.Batch(cmd, m.stream.finalNow(m.cfg, m.mine())) // the load may have ended meanwhile
-	case session.LoadedMsg:
-		if msg.Err != nil {
-			m.err = msg.Err
-			m.header.Failed(msg.Err)
-			return m, tea.Quit
-		}
-		var src *session.Stream
-		if m.stream != nil {
-			src = m.stream.src
-		}
-		m.stream = nil
-		m, cmd = m.adopt(msg)
-		var watch tea.Cmd
-		m, watch = m.startWatching(src)
-		cmd = tea.Batch(cmd, watch)
-	case session.FileLookMsg:
-		m, cmd = m.looked(msg)
-	case session.ReloadedMsg:
-		m, cmd = m.reloaded(msg)
-	case detail.RenderedMsg:
-		m.detail.Rendered(msg)
-	case session.ReplayedMsg:
-		if m.s == nil || m.s.View != msg.View {
-			return m, nil // another conversation is on screen
-		}
-		m.s.Dirty = true
-		if msg.Replay == nil {
-			return m, nil // given up for a newer key's
-		}
-		if msg.Gen != m.gen {
-			m.s.Remember(session.MadeReplay{Policy: msg.Policy, Replay: msg.Replay, Cells: msg.Cells}) // set, and left at once: held for a way back
-			return m, nil                                                                              // a later change is on its way
-		}
-		m, cmd = m.show(session.MadeReplay{Policy: msg.Policy, Replay: msg.Replay, Cells: msg.Cells})
-	case session.DiffedMsg:
-		if m.s != nil {
-			m.s.Diffed(msg.Replay, msg.Diff)
-		}
-	case session.AheadMsg:
-		m, cmd = m.aheadBack(msg)
-	case session.IdleMsg:
-		cmd = m.idle()
-	case session.CollectedMsg:
-	case session.BookMsg:
-		if m.s != nil {
-			m.s.Booked(msg.Replay, msg.Book)
-			m.s.Dirty = true
-		}
-		if m.s == nil || m.s.Replay != msg.Replay {
-			return m, nil // another replay is on screen
-		}
-		m.s.Book = msg.Book
-		m.syncDetail()
-		cmd = m.responseFollows()
-	case session.SuggestedMsg:
-		m.suggested(msg)
-		if m.applyPending && m.applyOnAnswer == msg.Call && msg.Gen == m.gen && m.s != nil && m.s.Call == msg.Call {
-			m.applyPending = false
-			m, cmd = m.applySuggestion()
-		}
-	case session.JudgeSoonMsg:
-		if m.s != nil {
-			m.s.JudgeTick = false // the tail below starts the judge pass, if still wanted
-		}
-	case session.EvidenceMsg:
-		m.s.Evidenced(msg)
-		if m.s != nil && m.s.Book == msg.Book {
-			m.s.Dirty = true
-			m.syncDetail()
-			cmd = m.responseFollows()
-		}
-	case session.JudgedMsg:
-		m.s.Judged(msg)
-		m.s.Dirty = true
-		m.syncDetail() // a tool turn's strip marks the calls that used it
-	case session.ViewMsg:
-		m = m.viewed(msg)
-	case session.AdviseProgressMsg:
-		cmd = m.adv.Progressed(msg)
-	case session.AdvisedMsg:
-		m.adv.Answered(msg)
 	case tea.KeyMsg:
 		m.lastInput = time.Now()
 		m, cmd = m.keys1by1(msg)
-	case search.Msg:
-		m = m.searched(msg)
-	case transcript.Msg:
-		m.trans.Rendered(msg)
-	case external.PagerFileMsg:
-		switch {
-		case msg.Err != nil && msg.Path != "":
-			external.Temps.Remove(msg.Path)
-			fallthrough
-		case msg.Err != nil:
-			m.flash = "could not open the file: " + msg.Err.Error()
-		case msg.Editor:
-			cmd = external.OpenEditor(msg.Path)
-		default:
-			cmd = external.OpenPager(msg.Path)
-		}
-	case tea.ResumeMsg: // fg after Ctrl-Z: the terminal comes back without the mouse
-		if !m.mouseOff {
-			cmd = tea.EnableMouseCellMotion
-		}
-	case external.PagerDoneMsg:
-		external.Temps.Remove(msg.Path)
-		if msg.Err != nil {
-			m.flash = "the pager: " + msg.Err.Error()
-		}
-		if !m.mouseOff {
-			cmd = tea.EnableMouseCellMotion // the terminal comes back from the pager without it
-		}
-	case external.CopiedMsg:
-		m.flash = external.CopiedText(msg)
 	case tea.MouseMsg:
 		m.lastInput = time.Now()
 		m = m.mouse(msg)
+	default:
+		var now bool
+		if m, cmd, now = m.answer(msg); now {
+			return m, cmd // nothing on screen changed: no layout, no job
+		}
 	}
 	m = m.layout()
-	if job := m.detail.TakeJob(); job != nil {
-		cmd = tea.Batch(cmd, job)
-	}
-	// the whole-run evidence pass waits for the whole run: a partial
-	// load's would be thrown away, and would compete with the decoders
-	if m.stream == nil {
-		m.s.DropJudges()
-		if m.s != nil {
-			m.s.Growing = m.watch.follow
-		}
-		if job := m.s.JudgeJob(); job != nil {
-			cmd = tea.Batch(cmd, job)
-		}
-	}
-	if m.s != nil && m.list.OnResponse() && !m.s.Replaying {
-		cmd = tea.Batch(cmd, m.askSuggestions()) // the response row shows the suggestions
-	}
-	cmd = tea.Batch(cmd, m.s.EvidenceJob())
-	cmd = tea.Batch(cmd, m.advisorFollows())
-	return m, tea.Batch(cmd, m.idleWork())
+	return m, tea.Batch(cmd, m.jobs())
 }
 
 // keys1by1 handles a key message one key at a time: a terminal read can
