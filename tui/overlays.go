@@ -170,47 +170,44 @@ func withoutPlace(msg string, line int) string {
 	return msg
 }
 
-// refreshRecorded points the W overlay at the call on screen.
-func (m Model) refreshRecorded() {
-	s, st := m.s, m.st
-	m.recWin.Text = func(w int) string { return recorded.Text(s, st, w) }
-	m.recWin.Refresh()
+// callPaneText draws the W and u overlays: the recorded window beside
+// the replay, and what changed since the previous call.
+var callPaneText = map[overlay]func(*session.Session, *theme.Styles, int) string{
+	recordedOverlay: recorded.Text,
+	changedOverlay:  changed.Text,
 }
 
-// recordedKey: the W overlay follows the call keys and scrolls (W or esc,
-// the overlay's opener, closes it in key).
-func (m Model) recordedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	return m.callPaneKey(msg, m.recWin, Model.refreshRecorded)
+// callPane is the overlay about the call on screen that o names (W or u).
+func (m Model) callPane(o overlay) *textpane.TextPane {
+	if o == recordedOverlay {
+		return m.recWin
+	}
+	return m.sinceWin
 }
 
-// callPaneKey is the keys of an overlay about the call on screen: the
-// call keys move to another call (refresh points the overlay at it),
-// the others scroll it.
-func (m Model) callPaneKey(msg tea.KeyMsg, pane *textpane.TextPane, refresh func(Model)) (Model, tea.Cmd) {
+// refreshCallPane points the W or u overlay at the call on screen.
+func (m Model) refreshCallPane(o overlay) {
+	s, st, text := m.s, m.st, callPaneText[o]
+	pane := m.callPane(o)
+	pane.Text = func(w int) string { return text(s, st, w) }
+	pane.Refresh()
+}
+
+// callPaneKey is the keys of the W and u overlays: the call keys move to
+// another call and the overlay follows, the others scroll it (its opener
+// or esc closes it in key).
+func (m Model) callPaneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.PrevCall):
 		m.goTo(m.s.Call - 1)
 	case key.Matches(msg, m.keys.NextCall):
 		m.goTo(m.s.Call + 1)
 	default:
-		pane.Update(msg)
+		m.callPane(m.overlay).Update(msg)
 		return m, nil
 	}
-	refresh(m)
+	m.refreshCallPane(m.overlay)
 	return m, nil
-}
-
-// refreshChanged points the u overlay at the call on screen.
-func (m Model) refreshChanged() {
-	s, st := m.s, m.st
-	m.sinceWin.Text = func(w int) string { return changed.Text(s, st, w) }
-	m.sinceWin.Refresh()
-}
-
-// changedKey: the u overlay follows the call keys and scrolls (u or esc
-// closes it).
-func (m Model) changedKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	return m.callPaneKey(msg, m.sinceWin, Model.refreshChanged)
 }
 
 // openPicker shows the picker with the cursor on the conversation on

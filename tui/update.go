@@ -76,10 +76,8 @@ func (m Model) overlayRoute(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.responseKey(msg)
 	case m.overlay == pickerOverlay:
 		return m.pickerKey(msg)
-	case m.overlay == recordedOverlay:
-		return m.recordedKey(msg)
-	case m.overlay == changedOverlay:
-		return m.changedKey(msg)
+	case m.overlay == recordedOverlay, m.overlay == changedOverlay:
+		return m.callPaneKey(msg)
 	case m.overlay == advisorOverlay:
 		return m.advisorKey(msg)
 	}
@@ -144,10 +142,10 @@ func (m Model) viewKey(msg tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 		m = m.openPicker()
 	case key.Matches(msg, k.Recorded):
 		m.overlay = recordedOverlay
-		m.refreshRecorded()
+		m.refreshCallPane(m.overlay)
 	case key.Matches(msg, k.Changed):
 		m.overlay = changedOverlay
-		m.refreshChanged()
+		m.refreshCallPane(m.overlay)
 	case key.Matches(msg, k.Transcript):
 		m.overlay = transcriptOverlay
 		m.trans.SetMark(m.search.Query)
