@@ -37,7 +37,7 @@ func (m Model) paneTop() int {
 	return m.requestTop() + requestHeight*boolInt(m.showRequest())
 }
 
-// requestTop is the screen line of the request line (request.go).
+// requestTop is the screen line of the request line (components/detail/request.go).
 func (m Model) requestTop() int {
 	if m.showTimeline() {
 		return header.Height + timeline.Height

@@ -51,7 +51,7 @@ type Model struct {
 	c *common.Common
 	s *session.Session // nil until the recording is loaded
 	// lastKnob is the last knob moved (NoKnob before any): moved again,
-	// its policy is the one replayed ahead first (replays.go)
+	// its policy is the one replayed ahead first (session/replays.go)
 	lastKnob session.Knob
 	// lastInput is when the user last pressed a key or used the mouse
 	lastInput time.Time
@@ -104,7 +104,7 @@ type Model struct {
 	stream        *streaming // while a Stream is being read; nil after
 	quitting      bool       // q was pressed: the last frame is empty
 	// hold: this update only started a replay (replan), and its frame is
-	// the one before (frames.go)
+	// the one before (layout.go: the held frame)
 	hold  bool
 	frame *lastFrame
 }
@@ -309,7 +309,7 @@ func (m Model) spinSoon() tea.Cmd {
 var spinStart = time.Second / 10
 
 // replan reruns the replay after a knob moved. Back on the recorded
-// policy, the recorded replay is reused at once, and a held one (replays.go)
+// policy, the recorded replay is reused at once, and a held one (session/replays.go)
 // likewise. The replays made ahead from the policy before, which no knob
 // key gives from this one, are let go.
 func (m Model) replan() (Model, tea.Cmd) {

@@ -38,7 +38,7 @@ const (
 	pickerOverlay
 	recordedOverlay
 	advisorOverlay
-	changedOverlay // what changed since the previous call (changed.go)
+	changedOverlay // what changed since the previous call (components/changed)
 )
 
 // opener is the key that opened o, which closes it again, as esc does.
