@@ -482,3 +482,22 @@ func TestCompareRefuses(t *testing.T) {
 		}
 	}
 }
+
+// The diff's JSON of a hostile recording holds no control a terminal
+// would act on (a C1 CSI, a bidi override): they are \u escapes, as in
+// every document of ours, and the JSON still reads.
+func TestDiffJSONHostile(t *testing.T) {
+	h, s01 := hostileRun(t), "../testdata/s01-basic-loop/run.jsonl"
+	code, out, errOut := runCLI("diff", "--format", "json", h, s01)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, r := range out {
+		if r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069) {
+			t.Fatalf("%U is raw in the JSON", r)
+		}
+	}
+	if !json.Valid([]byte(out)) || !strings.Contains(out, `\u009b`) || !strings.Contains(out, `\u202e`) {
+		t.Errorf("the JSON does not read, or the CSI is not escaped: %.300s", out)
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/afinspect/inspect/export"
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/study"
+	"github.com/afinspect/inspect/termtext"
 	"github.com/afinspect/inspect/window"
 )
 
@@ -144,9 +146,16 @@ type diffTotals struct {
 // writeDiffJSON writes c as inspect.diff.v1.
 func writeDiffJSON(w io.Writer, pathA, pathB string, c *compare.Comparison) error {
 	doc := diffDocOf(pathA, pathB, c)
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	// what a terminal would act on (C1, DEL, bidi) escaped, as every
+	// document of ours is: a recording's text is in the messages
+	_, err := w.Write(termtext.JSON(buf.Bytes()))
+	return err
 }
 
 func diffDocOf(pathA, pathB string, c *compare.Comparison) diffDoc {
