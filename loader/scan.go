@@ -67,7 +67,14 @@ func specialMask(x uint64) uint64 {
 	return ((q-ones)&^q | (e-ones)&^e | (x-ones*0x20)&^x | x) & highs
 }
 
-func (s *scanner) ws() { s.i = jsonlex.Space(s.b, s.i) }
+// ws skips white space. The library writes compact JSON: the next byte
+// is most often no space at all, which is looked at before the loop.
+func (s *scanner) ws() {
+	if s.i < len(s.b) && s.b[s.i] > ' ' {
+		return
+	}
+	s.i = jsonlex.Space(s.b, s.i)
+}
 
 // peek returns the next byte after white space, 0 at the end.
 func (s *scanner) peek() byte {
