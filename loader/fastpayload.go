@@ -43,7 +43,7 @@ func (f *fastDecoder) payload(s *scanner, p *parsed) bool {
 		return s.skip()
 	}
 	var st payloadState
-	if !s.members(payloadFields[p.kind], func(i int) bool { return f.field(s, p, &st, i) }) {
+	if !s.members(shapePayload+shape(p.kind), payloadFields[p.kind], func(i int) bool { return f.field(s, p, &st, i) }) {
 		return false
 	}
 	return finishPayload(p, &st)

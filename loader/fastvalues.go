@@ -117,7 +117,7 @@ func usageValue(s *scanner, u *model.Usage, measured *bool) bool {
 		return true
 	}
 	var number [2]bool
-	ok := s.members(usageFields, func(i int) bool {
+	ok := s.members(shapeUsage, usageFields, func(i int) bool {
 		n := &u.Input
 		if i == 1 {
 			n = &u.Output

@@ -24,6 +24,7 @@ type scanner struct {
 	depth int
 	esc   bool         // the last string skipString consumed held an escape
 	seen  *seenStrings // long strings already checked (see skipSeen); nil: none
+	keys  *keyMemo     // the keys objects of each shape had (see keyMemo); nil: none
 	last  seenText     // the last string skipSeen read
 }
 
