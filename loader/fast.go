@@ -5,9 +5,12 @@ package loader
 // Each worker has its own.
 type fastDecoder struct {
 	lastRun, lastComp, lastSub string // the last meta values, reused while they repeat
+	lastType                   string // the last event type, and its kind
+	lastKind                   kind
 	scratch                    []byte
 	seen                       seenStrings
 	keys                       keyMemo
+	elems                      elemMemo
 	histLen                    int // how many messages the last history held
 }
 
@@ -21,19 +24,27 @@ func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 	}
 	var payload []byte
 	haveType, havePayload, haveMeta, decoded := false, false, false, false
-	for first := true; s.more('}', &first); {
-		k, ok := s.key()
+	for first, pos := true, 0; s.more('}', &first); pos++ {
+		i, ok := s.keys.known(&s, shapeEvent, pos)
 		if !ok {
-			return false
+			s.ws()
+			q := s.i
+			var k []byte
+			if k, i, ok = s.fieldKey(eventFields); !ok {
+				return false
+			}
+			if s.i-q == len(k)+3 {
+				s.keys.learn(s.b[q:s.i], shapeEvent, pos, i)
+			}
 		}
-		switch string(k) {
-		case "type":
+		switch i {
+		case 0:
 			raw, esc, ok := s.str()
 			if haveType || !ok || esc || len(raw) == 0 {
 				return false
 			}
-			haveType, p.kind = true, kindOf(raw)
-		case "payload":
+			haveType, p.kind = true, f.kindOf(raw)
+		case 1:
 			if havePayload {
 				return false
 			}
@@ -43,13 +54,13 @@ func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 				return false
 			}
 			payload = data[start:s.i]
-		case "meta":
+		case 2:
 			if haveMeta || !f.meta(&s, p) {
 				return false
 			}
 			haveMeta = true
 		default:
-			if foldsTo(k, "type", "payload", "meta") || !s.skip() {
+			if !s.skip() {
 				return false
 			}
 		}
@@ -72,6 +83,23 @@ func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 	}
 	sub := scanner{b: payload, seen: &f.seen, keys: &f.keys}
 	return f.payload(&sub, p) && sub.end()
+}
+
+// eventFields are the keys of an event the decoder reads, by number.
+var eventFields = []string{"type", "payload", "meta"}
+
+// kindOf is kindOf(typ), found with one compare when typ is the type
+// of the last event (a run of injections, of tool calls). Only the named
+// types are remembered, by their name: no copy of a line's text.
+func (f *fastDecoder) kindOf(typ []byte) kind {
+	if f.lastType != "" && string(typ) == f.lastType {
+		return f.lastKind
+	}
+	k := kindOf(typ)
+	if int(k) < len(kindNames) {
+		f.lastType, f.lastKind = kindNames[k], k
+	}
+	return k
 }
 
 // needsPayload reports whether the builder reads the kind's payload.

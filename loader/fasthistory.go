@@ -34,13 +34,21 @@ func (f *fastDecoder) history(s *scanner, p *parsed) bool {
 	for first := true; s.more(']', &first); {
 		s.ws()
 		start := s.i
+		if r, n, ok := f.elems.find(s.b, start); ok {
+			s.i = start + n
+			h.refs = append(h.refs, r)
+			h.spans = append(h.spans, s.b[start:s.i])
+			continue
+		}
 		var key textKey
 		ok := element(s, nil, &key)
 		if !ok {
 			return false
 		}
 		span := s.b[start:s.i]
-		h.refs = append(h.refs, refOf(key, span))
+		r := refOf(key, span)
+		f.elems.file(s.b, start, r, s.i)
+		h.refs = append(h.refs, r)
 		h.spans = append(h.spans, span)
 	}
 	if s.broken() {

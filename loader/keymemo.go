@@ -13,7 +13,8 @@ package loader
 type shape uint8
 
 const (
-	shapeMeta shape = iota
+	shapeEvent shape = iota // an event: its type, payload and meta
+	shapeMeta
 	shapeUsage
 	shapeElem
 	shapeToolCall

@@ -40,6 +40,28 @@ func rememberedKeyLines() []string {
 		strings.Replace(hist, `"toolName":"t"}]`, `"toolName":"t","toolCallId":"again"}]`, 1),
 		strings.Replace(hist, `{"role":"tool","content":"r1",`, `{"role":"tool","Content":"r1",`, 1),
 		strings.Replace(hist, `{"role":"tool","content":"r2",`, `{"role":"tool","content":"r2","toolcalls":[],`, 1))
+	// elements alike in their first bytes (elemmemo.go finds them by those),
+	// in their text, or in all but their last byte: each read as itself
+	x := strings.Repeat("x", 300)
+	var alike []string
+	for i, e := range []string{
+		`{"role":"tool","content":"` + x + `","toolCallId":"c1","toolName":"t"}`,
+		`{"role":"tool","content":"` + x + `","toolCallId":"c2","toolName":"t"}`,
+		`{"role":"tool","content":"` + x + `y","toolCallId":"c1","toolName":"t"}`,
+		`{"role":"tool","content":"` + x[:200] + `","toolCallId":"c1","toolName":"t"}`,
+		`{"role":"tool","content":"` + x[:200] + `","toolCallId":"c1","toolName":"u"}`,
+		`{"role":"tool","content":"` + x + `\n","toolCallId":"c1","toolName":"t"}`,
+		`{"role":"user","content":"` + x + `"}`,
+		`{"role":"user","content":"` + x + `","injectedBy":{"iteration":1}}`,
+		`{"role":"user","content":"` + x + `","injectedBy":null}`,
+		`{"role":"user","content":"` + x + `","injectedBy":true}`, // as long as the one before
+	} {
+		alike = append(alike, e)
+		// a call that sent them all: each is in its window, as the
+		// builder files it (its role, text and delivery)
+		out = append(out, fmt.Sprintf(`{"type":"agentfootprint.stream.llm_start","payload":{"iteration":%d,"messagesCount":%d}`, i+2, len(alike))+tail,
+			`{"type":"agentfootprint.agent.iteration_end","payload":{"history":[`+strings.Join(alike, ",")+`],"iterIndex":`+fmt.Sprint(i+2)+`}`+tail)
+	}
 	many := `{"type":"agentfootprint.stream.llm_start","payload":{"a1":1,"a2":2,"a3":3,"a4":4,"a5":5,"a6":6,"a7":7,"a8":8,"a9":9,"a10":10,"a11":11,"a12":12,"a13":13,"iteration":1,"messagesCount":%d}` + tail
 	out = append(out, fmt.Sprintf(many, 0), fmt.Sprintf(many, 1),
 		strings.Replace(fmt.Sprintf(many, 1), `"a13":13,"iteration"`, `"a13":13,"Iteration"`, 1))
