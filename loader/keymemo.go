@@ -1,5 +1,7 @@
 package loader
 
+import le "encoding/binary"
+
 // The library writes every event of a kind with the same keys in the
 // same order, compact: line after line, the n-th key of a meta, a
 // payload or a history message is the one it was on the line before. A
@@ -37,6 +39,9 @@ type memoKey struct {
 	n     uint8
 	field int8
 	b     [memoKeyLen]byte
+	// a key of at most 16 bytes is also its two words, past its end
+	// masked off, compared without a call
+	w, mask [2]uint64
 }
 
 // known consumes the key at s.i when it is one that members of shape sh
@@ -47,9 +52,21 @@ func (m *keyMemo) known(s *scanner, sh shape, pos int) (int, bool) {
 	}
 	b := s.b[s.i:]
 	ways := &m[sh][pos]
+	var x0, x1 uint64
+	words := len(b) >= 16
+	if words {
+		x0, x1 = le.LittleEndian.Uint64(b), le.LittleEndian.Uint64(b[8:])
+	}
 	for w := range ways {
 		k := &ways[w]
-		if n := int(k.n); n > 0 && n <= len(b) && string(b[:n]) == string(k.b[:n]) {
+		n := int(k.n)
+		var same bool
+		if words && n <= 16 {
+			same = n > 0 && x0&k.mask[0] == k.w[0] && x1&k.mask[1] == k.w[1]
+		} else {
+			same = n > 0 && n <= len(b) && string(b[:n]) == string(k.b[:n])
+		}
+		if same {
 			s.i += n
 			field := int(k.field)
 			if w == 1 { // the latest first: a place whose key alternates finds it at once
@@ -69,6 +86,14 @@ func (m *keyMemo) learn(tok []byte, sh shape, pos, field int) {
 	}
 	ways := &m[sh][pos]
 	ways[1] = ways[0]
-	ways[0] = memoKey{n: uint8(len(tok)), field: int8(field)}
-	copy(ways[0].b[:], tok)
+	k := memoKey{n: uint8(len(tok)), field: int8(field)}
+	copy(k.b[:], tok)
+	if len(tok) <= 16 {
+		for j := range len(tok) {
+			k.mask[j/8] |= 0xff << (8 * (j % 8))
+		}
+		k.w[0] = le.LittleEndian.Uint64(k.b[:8]) & k.mask[0]
+		k.w[1] = le.LittleEndian.Uint64(k.b[8:16]) & k.mask[1]
+	}
+	ways[0] = k
 }

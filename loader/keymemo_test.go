@@ -82,25 +82,38 @@ func TestKeyMemoReadsAtOnce(t *testing.T) {
 	var m keyMemo
 	m.learn([]byte(`"runId":`), shapeMeta, 1, 0)
 	m.learn([]byte(`"wallClockMs":`), shapeMeta, 1, -1)
+	m.learn([]byte(`"abcdefghijklm":`), shapeMeta, 3, 2)  // 16 bytes: the last a word holds
+	m.learn([]byte(`"abcdefghijklmn":`), shapeMeta, 4, 1) // 17: compared as text
 	for _, c := range []struct {
 		in    string
+		place int
 		field int
 		ok    bool
 		at    int
 	}{
-		{`"runId":"r"`, 0, true, 8},
-		{`"wallClockMs":1`, -1, true, 14},
-		{`"runId" :"r"`, 0, false, 0},
-		{`"RunId":"r"`, 0, false, 0},
-		{`"runId"`, 0, false, 0},
+		{`"runId":"r"`, 1, 0, true, 8},
+		{`"wallClockMs":1`, 1, -1, true, 14},
+		{`"runId" :"r"`, 1, 0, false, 0},
+		{`"RunId":"r"`, 1, 0, false, 0},
+		{`"runId"`, 1, 0, false, 0},
+		{`"abcdefghijklm":1`, 3, 2, true, 16},
+		{`"abcdefghijklm";1`, 3, 0, false, 0},
+		{`"abcdefghijklM":1`, 3, 0, false, 0},
+		{`"bbcdefghijklm":1`, 3, 0, false, 0},
+		{`"abcdefghijklmn":1`, 4, 1, true, 17},
+		{`"abcdefghijklmn";1`, 4, 0, false, 0},
 	} {
-		s := scanner{b: []byte(c.in)}
-		field, ok := m.known(&s, shapeMeta, 1)
-		if ok != c.ok || ok && (field != c.field || s.i != c.at) {
-			t.Errorf("%s: field %d, %v, at %d; want %d, %v, at %d", c.in, field, ok, s.i, c.field, c.ok, c.at)
-		}
-		if _, ok := m.known(&s, shapeMeta, 2); ok {
-			t.Errorf("%s: known at a place never taught", c.in)
+		// each as it is and with more of a line after it (a key is
+		// compared as words when 16 bytes follow it)
+		for _, in := range []string{c.in, c.in + `,"and":"more of the line"`} {
+			s := scanner{b: []byte(in)}
+			field, ok := m.known(&s, shapeMeta, c.place)
+			if ok != c.ok || ok && (field != c.field || s.i != c.at) {
+				t.Errorf("%s: field %d, %v, at %d; want %d, %v, at %d", in, field, ok, s.i, c.field, c.ok, c.at)
+			}
+			if _, ok := m.known(&s, shapeMeta, 2); ok {
+				t.Errorf("%s: known at a place never taught", in)
+			}
 		}
 	}
 	// a place whose key alternates: each read as itself, turn by turn
