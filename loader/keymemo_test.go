@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/afinspect/inspect/internal/jsonlex"
 )
 
 // rememberedKeyLines teach the decoder's memo of keys (keymemo.go) each
@@ -124,6 +126,20 @@ func TestKeyMemoReadsAtOnce(t *testing.T) {
 		s := scanner{b: []byte(c.in)}
 		if field, ok := m.known(&s, shapeMeta, 1); !ok || field != c.field {
 			t.Errorf("turn %d, %s: field %d, %v; want %d", i, c.in, field, ok, c.field)
+		}
+	}
+}
+
+// TestNumberAsJsonlex: the scanner's own read of plain digits ends where
+// jsonlex.Number, the grammar, ends, and accepts what it accepts.
+func TestNumberAsJsonlex(t *testing.T) {
+	for _, in := range []string{"1", "12", "1796000000001,", "7}", "12.5", "1e3", "1E3", "12.", "1e", "10.0e-2]",
+		"0", "01", "-1", "-", "9x", "123456789012345678901234567890", "5 ", "5\t"} {
+		s := scanner{b: []byte(in)}
+		num, ok := s.number()
+		end, want := jsonlex.Number(in, 0)
+		if ok != want || ok && (string(num) != in[:end] || s.i != end) {
+			t.Errorf("%q: %q %v at %d; jsonlex: %q %v", in, num, ok, s.i, in[:end], want)
 		}
 	}
 }

@@ -313,6 +313,18 @@ func (s *scanner) null() bool {
 // number consumes a JSON number and returns its text.
 func (s *scanner) number() ([]byte, bool) {
 	s.ws()
+	if b, i := s.b, s.i; i < len(b) && '1' <= b[i] && b[i] <= '9' {
+		// the usual number, a count or a time: digits with no fraction
+		// or exponent after them, read here without a call
+		j := i + 1
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		if j == len(b) || b[j] != '.' && b[j] != 'e' && b[j] != 'E' {
+			s.i = j
+			return b[i:j], true
+		}
+	}
 	i, ok := jsonlex.Number(s.b, s.i)
 	if !ok {
 		return nil, false
