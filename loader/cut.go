@@ -40,6 +40,9 @@ type cutter struct {
 	waiting *atomic.Bool
 	handed  *atomic.Int64 // counts the blocks handed on, when not nil
 	end     cutEnd        // how the input ended, read once order is closed
+	// ends is the number of line ends in the block being filled, counted
+	// as each read brings them (see fill)
+	ends int
 }
 
 // cutEnd is how far the cutter read: the bytes of the lines it handed
@@ -81,7 +84,7 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 		order <- blk
 	}
 	for {
-		err := c.fill(cur, size, scanned)
+		err := c.fill(cur, size)
 		data := cur.buf
 		i := bytes.LastIndexByte(data[scanned:], '\n')
 		if i >= 0 {
@@ -98,6 +101,7 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 				}
 				cur = <-free
 				cur.buf = append(cur.buf[:0], rest...)
+				c.ends = bytes.Count(rest, newline)
 				scanned, size = 0, min(minBlock, c.limit)
 				continue
 			}
@@ -116,8 +120,10 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 		// event of some hundred bytes whatever its length, and a file of
 		// short bad lines ("{}", "x") must cost no more than a long one
 		cut := false
-		if j := nthLineEnd(data[:i+1], maxBlockLines); j >= 0 && j < i {
-			i, err, cut = j, nil, true
+		if c.ends > maxBlockLines {
+			if j := nthLineEnd(data[:i+1], maxBlockLines); j >= 0 && j < i {
+				i, err, cut = j, nil, true
+			}
 		}
 		var next *block
 		if err == nil {
@@ -142,9 +148,9 @@ func (c *cutter) run(free <-chan *block, work, order chan<- *block) {
 			size = min(2*size, c.limit)
 		}
 		cur = next
-		scanned = 0 // the rest may hold whole lines: looked at again
+		scanned, c.ends = 0, c.ends-maxBlockLines // the rest may hold whole lines: looked at again
 		if !cut {
-			scanned = len(cur.buf) // the rest of a line, after the last line end
+			scanned, c.ends = len(cur.buf), 0 // the rest of a line, after the last line end
 		}
 	}
 }
@@ -160,7 +166,9 @@ const maxBlockLines = 2048
 // nthLineEnd is the index of the n-th line end in data, -1 when data
 // holds fewer.
 func nthLineEnd(data []byte, n int) int {
-	if n <= 0 || len(data) < n {
+	if n <= 0 || len(data) < n || bytes.Count(data, newline) < n {
+		// most blocks hold fewer: counted at the speed of a count, not
+		// found one line end at a time
 		return -1
 	}
 	off := 0
@@ -263,12 +271,18 @@ func size(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
+// readChunk is the most one Read brings into a block: the line ends of
+// what it read are counted at once, while those bytes are still in the
+// processor's cache (a count of the whole block after its last read would
+// fetch it all from memory once more).
+const readChunk = 256 << 10
+
 // fill reads into blk.buf until it holds size bytes, or the source is slow
-// and what was read already holds a line end (looked for only in the
-// bytes past scanned, each once): slow when a Read would wait for the
-// source (ready), or reads have taken blockWait. It returns the read
-// error, io.EOF at the end of input.
-func (c *cutter) fill(blk *block, size, scanned int) error {
+// and what was read already holds a line end: slow when a Read would wait
+// for the source (ready), or reads have taken blockWait. It counts the
+// line ends it reads in c.ends. It
+// returns the read error, io.EOF at the end of input.
+func (c *cutter) fill(blk *block, size int) error {
 	if cap(blk.buf) < size {
 		old := cap(blk.buf)
 		blk.buf = append(make([]byte, 0, size), blk.buf...)
@@ -277,8 +291,8 @@ func (c *cutter) fill(blk *block, size, scanned int) error {
 		}
 	}
 	start := time.Now()
-	end := false // a line end is in blk.buf[scanned:]
 	for len(blk.buf) < size {
+		end := c.ends > 0 // a line end is in blk.buf[scanned:]
 		quiet := c.ready != nil && c.ready() == 0
 		if end && quiet {
 			return nil // the lines held go on now, not when the writer next writes
@@ -286,17 +300,17 @@ func (c *cutter) fill(blk *block, size, scanned int) error {
 		if quiet && c.waiting != nil {
 			c.waiting.Store(true)
 		}
-		n, err := c.r.Read(blk.buf[len(blk.buf):size])
+		n, err := c.r.Read(blk.buf[len(blk.buf):min(size, len(blk.buf)+readChunk)])
 		if quiet && c.waiting != nil {
 			c.waiting.Store(false)
 		}
 		from := len(blk.buf)
 		blk.buf = blk.buf[:from+n]
+		c.ends += bytes.Count(blk.buf[from:], newline)
 		if err != nil {
 			return err
 		}
-		end = end || bytes.IndexByte(blk.buf[max(from, scanned):], '\n') >= 0
-		if end && len(blk.buf) < size && time.Since(start) > blockWait {
+		if c.ends > 0 && len(blk.buf) < size && time.Since(start) > blockWait {
 			return nil
 		}
 	}

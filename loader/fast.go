@@ -5,8 +5,12 @@ package loader
 // Each worker has its own.
 type fastDecoder struct {
 	lastRun, lastComp, lastSub string // the last meta values, reused while they repeat
+	lastType                   string // the last event type, and its kind
+	lastKind                   kind
 	scratch                    []byte
 	seen                       seenStrings
+	keys                       keyMemo
+	elems                      elemMemo
 	histLen                    int // how many messages the last history held
 }
 
@@ -14,25 +18,33 @@ type fastDecoder struct {
 // cannot read goes to decodeReference, which is the definition.
 func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 	p.reset(at)
-	s := scanner{b: data, seen: &f.seen}
+	s := scanner{b: data, seen: &f.seen, keys: &f.keys}
 	if !s.eat('{') {
 		return false
 	}
 	var payload []byte
 	haveType, havePayload, haveMeta, decoded := false, false, false, false
-	for first := true; s.more('}', &first); {
-		k, ok := s.key()
+	for first, pos := true, 0; s.more('}', &first); pos++ {
+		i, ok := s.keys.known(&s, shapeEvent, pos)
 		if !ok {
-			return false
+			s.ws()
+			q := s.i
+			var k []byte
+			if k, i, ok = s.fieldKey(eventFields); !ok {
+				return false
+			}
+			if s.i-q == len(k)+3 {
+				s.keys.learn(s.b[q:s.i], shapeEvent, pos, i)
+			}
 		}
-		switch string(k) {
-		case "type":
+		switch i {
+		case 0:
 			raw, esc, ok := s.str()
 			if haveType || !ok || esc || len(raw) == 0 {
 				return false
 			}
-			haveType, p.kind = true, kindOf(raw)
-		case "payload":
+			haveType, p.kind = true, f.kindOf(raw)
+		case 1:
 			if havePayload {
 				return false
 			}
@@ -42,13 +54,13 @@ func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 				return false
 			}
 			payload = data[start:s.i]
-		case "meta":
+		case 2:
 			if haveMeta || !f.meta(&s, p) {
 				return false
 			}
 			haveMeta = true
 		default:
-			if foldsTo(k, "type", "payload", "meta") || !s.skip() {
+			if !s.skip() {
 				return false
 			}
 		}
@@ -69,8 +81,25 @@ func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 	case !havePayload:
 		return false // "has no payload": the reference words it
 	}
-	sub := scanner{b: payload, seen: &f.seen}
+	sub := scanner{b: payload, seen: &f.seen, keys: &f.keys}
 	return f.payload(&sub, p) && sub.end()
+}
+
+// eventFields are the keys of an event the decoder reads, by number.
+var eventFields = []string{"type", "payload", "meta"}
+
+// kindOf is kindOf(typ), found with one compare when typ is the type
+// of the last event (a run of injections, of tool calls). Only the named
+// types are remembered, by their name: no copy of a line's text.
+func (f *fastDecoder) kindOf(typ []byte) kind {
+	if f.lastType != "" && string(typ) == f.lastType {
+		return f.lastKind
+	}
+	k := kindOf(typ)
+	if int(k) < len(kindNames) {
+		f.lastType, f.lastKind = kindNames[k], k
+	}
+	return k
 }
 
 // needsPayload reports whether the builder reads the kind's payload.
@@ -86,7 +115,7 @@ func (f *fastDecoder) meta(s *scanner, p *parsed) bool {
 	if s.null() {
 		return true
 	}
-	return s.members(metaFields, func(i int) bool {
+	return s.members(shapeMeta, metaFields, func(i int) bool {
 		switch i {
 		case 1:
 			return f.path(s, &p.comp, &f.lastComp)
@@ -151,19 +180,28 @@ func text(raw []byte, escaped bool) string {
 // read reads the value of field i (each at most once); other keys are
 // skipped, and a key encoding/json would fold into one of names sends the
 // line to the reference decoder. False is anything it does not accept.
-func (s *scanner) members(names []string, read func(i int) bool) bool {
+// sh names the kind of object, whose keys the scanner's memo remembers.
+func (s *scanner) members(sh shape, names []string, read func(i int) bool) bool {
 	if !s.eat('{') {
 		return false
 	}
 	var seen uint8
-	for first := true; s.more('}', &first); {
-		k, ok := s.key()
+	pos := 0
+	for first := true; s.more('}', &first); pos++ {
+		i, ok := s.keys.known(s, sh, pos)
 		if !ok {
-			return false
+			s.ws()
+			q := s.i
+			var k []byte
+			if k, i, ok = s.fieldKey(names); !ok {
+				return false
+			}
+			if s.i-q == len(k)+3 { // '"', the key, '"', ':' and no space between
+				s.keys.learn(s.b[q:s.i], sh, pos, i)
+			}
 		}
-		i := fieldIndex(k, names)
 		if i < 0 {
-			if foldsTo(k, names...) || !s.skip() {
+			if !s.skip() {
 				return false
 			}
 			continue
@@ -174,6 +212,21 @@ func (s *scanner) members(names []string, read func(i int) bool) bool {
 		seen |= 1 << i
 	}
 	return !s.broken()
+}
+
+// fieldKey consumes a key and its colon and returns it and its number
+// among names, -1 for another key; false for a key the fast path does
+// not read (see key) or one encoding/json would fold into one of names.
+func (s *scanner) fieldKey(names []string) ([]byte, int, bool) {
+	k, ok := s.key()
+	if !ok {
+		return nil, 0, false
+	}
+	i := fieldIndex(k, names)
+	if i < 0 && foldsTo(k, names...) {
+		return nil, 0, false
+	}
+	return k, i, true
 }
 
 // fieldIndex is the number of key among names, -1 if it is none of them.

@@ -34,13 +34,21 @@ func (f *fastDecoder) history(s *scanner, p *parsed) bool {
 	for first := true; s.more(']', &first); {
 		s.ws()
 		start := s.i
+		if r, n, ok := f.elems.find(s.b, start); ok {
+			s.i = start + n
+			h.refs = append(h.refs, r)
+			h.spans = append(h.spans, s.b[start:s.i])
+			continue
+		}
 		var key textKey
 		ok := element(s, nil, &key)
 		if !ok {
 			return false
 		}
 		span := s.b[start:s.i]
-		h.refs = append(h.refs, refOf(key, span))
+		r := refOf(key, span)
+		f.elems.file(s.b, start, r, s.i)
+		h.refs = append(h.refs, r)
 		h.spans = append(h.spans, span)
 	}
 	if s.broken() {
@@ -66,7 +74,7 @@ type elemState struct {
 // message) fails: the line goes to the reference decoder.
 func element(s *scanner, m *model.Message, key *textKey) bool {
 	e := elemState{checkOnly: m == nil, decodeInto: m, key: key}
-	if !s.members(elemFields, func(i int) bool { return e.field(s, i) }) {
+	if !s.members(shapeElem, elemFields, func(i int) bool { return e.field(s, i) }) {
 		return false
 	}
 	if e.checkOnly {
@@ -189,11 +197,10 @@ func toolCalls(s *scanner, check bool) ([]model.ToolCall, bool) {
 	if !s.eat('[') {
 		return nil, false
 	}
-	names := []string{"id", "name", "args"}
 	var calls []model.ToolCall
 	for first := true; s.more(']', &first); {
 		var c model.ToolCall
-		if !s.null() && !toolCall(s, &c, names, check) {
+		if !s.null() && !toolCall(s, &c, check) {
 			return nil, false
 		}
 		if !check {
@@ -206,8 +213,11 @@ func toolCalls(s *scanner, check bool) ([]model.ToolCall, bool) {
 	return calls, !s.broken()
 }
 
-func toolCall(s *scanner, c *model.ToolCall, names []string, check bool) bool {
-	return s.members(names, func(i int) bool {
+// toolCallFields are the keys of a tool call, by field number.
+var toolCallFields = []string{"id", "name", "args"}
+
+func toolCall(s *scanner, c *model.ToolCall, check bool) bool {
+	return s.members(shapeToolCall, toolCallFields, func(i int) bool {
 		switch {
 		case check && i < 2:
 			return s.null() || s.peek() == '"' && s.skipString()

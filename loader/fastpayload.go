@@ -29,6 +29,10 @@ type payloadState struct {
 	slotSystem, slotTools bool
 	summary               []byte
 	summaryEsc            bool
+	// source is a record's source (its JSON), which only a system-prompt
+	// or tools record keeps: most records are the messages slot's, and
+	// would each make a request of their own for nothing
+	source []byte
 }
 
 // payload reads the payload object of the kinds the builder uses and
@@ -39,7 +43,7 @@ func (f *fastDecoder) payload(s *scanner, p *parsed) bool {
 		return s.skip()
 	}
 	var st payloadState
-	if !s.members(payloadFields[p.kind], func(i int) bool { return f.field(s, p, &st, i) }) {
+	if !s.members(shapePayload+shape(p.kind), payloadFields[p.kind], func(i int) bool { return f.field(s, p, &st, i) }) {
 		return false
 	}
 	return finishPayload(p, &st)
@@ -60,7 +64,7 @@ func finishPayload(p *parsed, st *payloadState) bool {
 		}
 		if st.slotSystem || st.slotTools {
 			r := p.reqW()
-			r.reason, r.isTools = string(st.reason), st.slotTools
+			r.source, r.reason, r.isTools = st.source, string(st.reason), st.slotTools
 			if st.slotTools && p.hasContent {
 				p.text = jsonText(p.content)
 			}
@@ -183,7 +187,7 @@ func toolField(s *scanner, p *parsed, st *payloadState, i int) bool {
 func injectedField(s *scanner, p *parsed, st *payloadState, i int) bool {
 	if i == 7 { // source: read by the builder, whatever its type
 		var ok bool
-		p.reqW().source, ok = rawValue(s)
+		st.source, ok = rawValue(s)
 		return ok
 	}
 	if i == 3 && s.peek() == '"' { // rawContent: kept as JSON, decoded only if new

@@ -79,6 +79,9 @@ func intValue(s *scanner) (int, bool) {
 // whether it is one (an absent value, or one that is not a count, is
 // not). A count that does not fit is no reason to lose its event.
 func countOf(raw []byte) (int, bool) {
+	if len(raw) == 0 { // absent: no parse, whose error would be an allocation
+		return 0, false
+	}
 	v, err := strconv.ParseFloat(string(bytes.TrimSpace(raw)), 64)
 	if err != nil || v < 0 || v != math.Trunc(v) || v > 1<<31 {
 		return 0, false
@@ -114,7 +117,7 @@ func usageValue(s *scanner, u *model.Usage, measured *bool) bool {
 		return true
 	}
 	var number [2]bool
-	ok := s.members(usageFields, func(i int) bool {
+	ok := s.members(shapeUsage, usageFields, func(i int) bool {
 		n := &u.Input
 		if i == 1 {
 			n = &u.Output

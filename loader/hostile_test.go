@@ -189,8 +189,9 @@ func TestBadFirstLineIsSkippedNotBinary(t *testing.T) {
 	}
 }
 
-// cpuTime is the CPU time the process has used, user and system.
-func cpuTime(t *testing.T) time.Duration {
+// cpuTime is the CPU time the process has used, user and system, on
+// every thread (the collector's too).
+func cpuTime(t testing.TB) time.Duration {
 	t.Helper()
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {

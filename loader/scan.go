@@ -24,6 +24,7 @@ type scanner struct {
 	depth int
 	esc   bool         // the last string skipString consumed held an escape
 	seen  *seenStrings // long strings already checked (see skipSeen); nil: none
+	keys  *keyMemo     // the keys objects of each shape had (see keyMemo); nil: none
 	last  seenText     // the last string skipSeen read
 }
 
@@ -67,7 +68,14 @@ func specialMask(x uint64) uint64 {
 	return ((q-ones)&^q | (e-ones)&^e | (x-ones*0x20)&^x | x) & highs
 }
 
-func (s *scanner) ws() { s.i = jsonlex.Space(s.b, s.i) }
+// ws skips white space. The library writes compact JSON: the next byte
+// is most often no space at all, which is looked at before the loop.
+func (s *scanner) ws() {
+	if s.i < len(s.b) && s.b[s.i] > ' ' {
+		return
+	}
+	s.i = jsonlex.Space(s.b, s.i)
+}
 
 // peek returns the next byte after white space, 0 at the end.
 func (s *scanner) peek() byte {
@@ -305,6 +313,18 @@ func (s *scanner) null() bool {
 // number consumes a JSON number and returns its text.
 func (s *scanner) number() ([]byte, bool) {
 	s.ws()
+	if b, i := s.b, s.i; i < len(b) && '1' <= b[i] && b[i] <= '9' {
+		// the usual number, a count or a time: digits with no fraction
+		// or exponent after them, read here without a call
+		j := i + 1
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		if j == len(b) || b[j] != '.' && b[j] != 'e' && b[j] != 'E' {
+			s.i = j
+			return b[i:j], true
+		}
+	}
 	i, ok := jsonlex.Number(s.b, s.i)
 	if !ok {
 		return nil, false
