@@ -113,11 +113,23 @@ func inferEach(rec *model.Recording, lin *lineage.Lineage, was map[*model.Agent]
 		}
 	}
 	var wg sync.WaitGroup
+	var failure atomic.Value // a worker's panic, met again on the caller's goroutine as split.go does
 	for range min(runtime.GOMAXPROCS(0), len(agents)) - 1 {
-		wg.Go(work)
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					failure.CompareAndSwap(nil, fmt.Sprint(r))
+					next.Store(int64(len(agents))) // the others stop after their agent
+				}
+			}()
+			work()
+		})
 	}
 	work()
 	wg.Wait()
+	if r := failure.Load(); r != nil {
+		panic(r)
+	}
 	return out
 }
 
