@@ -2,8 +2,11 @@ package window
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/model"
@@ -73,17 +76,59 @@ const maxInferL = 5
 // InferAgents infers every agent's policy from its own segments, in the
 // order of rec.Agents; lin is rec's lineage.
 func InferAgents(rec *model.Recording, lin *lineage.Lineage) []Inference {
-	out := make([]Inference, 0, len(rec.Agents))
+	return inferEach(rec, lin, nil)
+}
+
+// inferEach infers every agent of rec, each search going on from where
+// was's (by agent, nil for none) left it. One agent's search reads only
+// its own runs and the fold book, read here before any starts, and
+// writes only its own inference: with thousands of agents the searches
+// are most of opening the file, so every core takes agents in turn.
+func inferEach(rec *model.Recording, lin *lineage.Lineage, was map[*model.Agent]*Inference) []Inference {
+	agents := rec.Agents
+	out := make([]Inference, len(agents))
+	fs := make([]facts, len(agents))
+	reads := make([]map[int]*runFacts, len(agents))
 	var book *FoldBook // read once, for the summarize-oldest agents
 	byAgent := agentRuns(rec)
-	for _, a := range rec.Agents {
-		f, read := gatherFrom(rec, a, byAgent[a], nil)
-		if f.strategy == model.SummarizeOldest && book == nil {
+	for i, a := range agents {
+		var read map[int]*runFacts
+		if w := was[a]; w != nil {
+			read = w.read
+		}
+		fs[i], reads[i] = gatherFrom(rec, a, byAgent[a], read)
+		if fs[i].strategy == model.SummarizeOldest && book == nil {
 			book = readFolds(rec, lin)
 		}
-		inf := inferAgent(rec, lin, a, f, book, nil)
-		inf.read = read
-		out = append(out, inf)
+	}
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(agents) {
+				return
+			}
+			out[i] = inferAgent(rec, lin, agents[i], fs[i], book, was[agents[i]])
+			out[i].read = reads[i]
+		}
+	}
+	var wg sync.WaitGroup
+	var failure atomic.Value // a worker's panic, met again on the caller's goroutine as split.go does
+	for range min(runtime.GOMAXPROCS(0), len(agents)) - 1 {
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					failure.CompareAndSwap(nil, fmt.Sprint(r))
+					next.Store(int64(len(agents))) // the others stop after their agent
+				}
+			}()
+			work()
+		})
+	}
+	work()
+	wg.Wait()
+	if r := failure.Load(); r != nil {
+		panic(r)
 	}
 	return out
 }

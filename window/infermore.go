@@ -25,23 +25,7 @@ func InferMore(prev []Inference, rec *model.Recording, lin *lineage.Lineage) []I
 	for i := range prev {
 		was[prev[i].Agent] = &prev[i]
 	}
-	out := make([]Inference, 0, len(rec.Agents))
-	var book *FoldBook
-	byAgent := agentRuns(rec)
-	for _, a := range rec.Agents {
-		var read map[int]*runFacts
-		if w := was[a]; w != nil {
-			read = w.read
-		}
-		f, read := gatherFrom(rec, a, byAgent[a], read)
-		if f.strategy == model.SummarizeOldest && book == nil {
-			book = readFolds(rec, lin)
-		}
-		inf := inferAgent(rec, lin, a, f, book, was[a])
-		inf.read = read
-		out = append(out, inf)
-	}
-	return out
+	return inferEach(rec, lin, was)
 }
 
 // searched is what a search's first pass left: the part of the file it
@@ -68,7 +52,9 @@ func (s searchResult) kept(rec *model.Recording, lin *lineage.Lineage, base mode
 			continue
 		}
 		if tr.replay.growth != nil && !tr.differs {
-			tr.replay = &Replay{Rules: tr.replay.Rules, Policy: tr.replay.Policy, Policies: tr.replay.Policies, growth: tr.replay.growth}
+			// without its map of policies (thousands of agents' candidates
+			// held it: 16 MB at 2,000 agents), made again when it grows
+			tr.replay = &Replay{Rules: tr.replay.Rules, Policy: tr.replay.Policy, growth: tr.replay.growth}
 			tr.replay.growth.strip()
 		} else {
 			tr.stopAt, tr.stopCall = tr.replay.stopRun()
@@ -148,6 +134,9 @@ func (tr *trial) more(rec *model.Recording, lin *lineage.Lineage, a *model.Agent
 		return *tr
 	case !tr.differs && tr.replay != nil:
 		if r := tr.replay.grow(rec, lin); r != nil {
+			if r.Policies == nil {
+				r.Policies = map[string]model.Policy{"": q, a.Key: q} // as candidateReplay has it
+			}
 			s := r.growth.score()
 			out := trial{policy: q, matched: s.matched, differs: s.differs, replay: r}
 			out.stopAt, out.stopCall = r.stopRun()

@@ -246,8 +246,9 @@ func TestInferenceReplayIsRunFolds(t *testing.T) {
 func TestSplitStops(t *testing.T) {
 	paths := recordingPaths(t, false)
 	splitting(t, 4, 1)
-	taken, stoppedLate := 0, 0
-	splitTaken = func(int) { taken++ }
+	var taken atomic.Int64 // (told by the agents' inferences, two at a time)
+	stoppedLate := 0
+	splitTaken = func(int) { taken.Add(1) }
 	defer func() { splitTaken = nil }()
 	for _, path := range paths {
 		rec, err := loader.StartLimited(path, 0).Wait()
@@ -285,8 +286,8 @@ func TestSplitStops(t *testing.T) {
 			})
 		}
 	}
-	if taken == 0 || stoppedLate == 0 {
-		t.Errorf("the second half (from the recorded windows) was taken %d times; %d replays stopped early", taken, stoppedLate)
+	if taken.Load() == 0 || stoppedLate == 0 {
+		t.Errorf("the second half (from the recorded windows) was taken %d times; %d replays stopped early", taken.Load(), stoppedLate)
 	}
 }
 
