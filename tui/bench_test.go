@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -351,6 +352,44 @@ func BenchmarkKnobAtEndSettled(b *testing.B) {
 			b.ReportMetric(float64(took[len(took)-1])/1e6, "ms-slowest")
 		})
 	}
+}
+
+// BenchmarkKnobHeldHeap is what knob keys make the program hold at the
+// last call of a generated 50k-call run: the live heap (after a
+// collection) once loaded, and after } and then 16 keys ] } in turn
+// (every key a policy never shown before, as scripts/pty-knob.py presses
+// them), each screen settled with its replays made ahead (replays.go)
+// before the next key; the whole-run evidence pass is held back (it
+// takes tens of seconds a key here, and what it keeps is let go with
+// the replays: TestKnobKeysLetOldReplaysGo). It runs its keys once,
+// whatever b.N.
+func BenchmarkKnobHeldHeap(b *testing.B) {
+	live := func() float64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return float64(ms.HeapAlloc) / (1 << 20)
+	}
+	noJudge := func(msg tea.Msg) bool {
+		_, ok := msg.(session.JudgeSoonMsg)
+		return ok
+	}
+	m := openGenerated(b, 50000)
+	loaded := live()
+	keys := append([]string{"}"}, slices.Repeat([]string{"]", "}"}, 8)...)
+	for _, k := range keys {
+		next, cmd := m.Update(keyMsg(k))
+		m = runCmds(next.(Model), cmd, noJudge, nil)
+		if m.s.Replaying {
+			b.Fatalf("the replay of %s did not come back", k)
+		}
+	}
+	after := live()
+	b.ReportMetric(loaded, "MiB-loaded")
+	b.ReportMetric(after, "MiB-after")
+	b.ReportMetric(after/loaded, "ratio")
+	b.ReportMetric(float64(len(m.s.Recent)+len(m.s.Ahead)), "replays-held")
+	runtime.KeepAlive(m)
 }
 
 // untilShown runs cmd and what it leads to, as a program would, until no

@@ -106,15 +106,15 @@ func (m Model) letGoAhead() {
 // aheadPolicies are the policies replayed ahead from the screen's, most
 // likely first: the last knob's again, then keepRecentTurns ±1,
 // keepLastToolResults ±1 and pins on/off; each
-// once, none on screen or recorded (the recorded replay is shown at
-// once), at most aheadMax. (a s t T change the anchor, the strategy
+// once, none on screen, recorded (the recorded replay is shown at
+// once) or held as one the user set, at most aheadMax. (a s t T change the anchor, the strategy
 // and its threshold: rarer, and a summary's replay is not split.)
 func (m Model) aheadPolicies() []model.Policy {
 	s := m.s
 	var out []model.Policy
 	for _, kn := range []session.Knob{m.lastKnob, session.RecentMore, session.RecentLess, session.PinsMore, session.PinsLess, session.TogglePins} {
 		p, _, ok := session.Step(s.Policy, s.LastPins, s.Agent, kn)
-		if ok && p != s.Policy && p != s.Agent.Recorded && !slices.Contains(out, p) && len(out) < session.AheadMax {
+		if ok && p != s.Policy && p != s.Agent.Recorded && !s.SetBefore(p) && !slices.Contains(out, p) && len(out) < session.AheadMax {
 			out = append(out, p)
 		}
 	}

@@ -123,8 +123,9 @@ func TestKnobReplayedAhead(t *testing.T) {
 
 // Once the screen has settled, what ] [ } { p would give from it is
 // replayed ahead too (the last key's first, at most aheadMax, none of
-// them the recorded policy, which is reused): any of those keys shows its
-// replay at once, and the replays ahead of the policy before are let go.
+// them the recorded policy, which is reused, or one the user set, which
+// is held): any of those keys shows its replay at once, and the replays
+// ahead of the policy before are let go.
 func TestKnobNeighboursReplayedAhead(t *testing.T) {
 	defer func(was int) { session.AheadMin = was }(session.AheadMin)
 	session.AheadMin = 0 // the demo is short: make ahead what a long run would
@@ -136,9 +137,7 @@ func TestKnobNeighboursReplayedAhead(t *testing.T) {
 		q.KeepRecentTurns, q.KeepLastToolResults = q.KeepRecentTurns+k, q.KeepLastToolResults+l
 		return q
 	}
-	off := p
-	off.KeepLastToolResults = 0
-	want := []model.Policy{moved(1, 0), moved(0, 1), moved(0, -1), off} // ] again, } { p; [ is the recorded policy
+	want := []model.Policy{moved(1, 0), moved(0, 1)} // ] again, }; [ is the recorded policy; { and p past aheadMax
 	if got := m.aheadPolicies(); !slices.Equal(got, want) {
 		t.Fatalf("from %v, replayed ahead: %v, want %v", p, got, want)
 	}
@@ -153,13 +152,21 @@ func TestKnobNeighboursReplayedAhead(t *testing.T) {
 		t.Fatalf("}: replaying %v under %v, want %v at once", m.s.Replaying, m.s.Policy, want[1])
 	}
 	sameWindows(t, "the replay made ahead for }", m.s.Rec, m.s.Replay, want[1])
-	for _, q := range []model.Policy{want[0], want[2], want[3]} { // the key itself lets them go
+	for _, q := range []model.Policy{want[0]} { // the key itself lets it go
 		if m.s.MadeFor(q) != nil && !slices.Contains(m.aheadPolicies(), q) {
 			t.Errorf("%v, ahead from the policy before }, is still held", q)
 		}
 	}
 
 	m = settle(m, cmd) // the screen under } settles: its own neighbours are made
+	// under }: } again, then ]; { gives p, held as set, so it takes no place
+	under := []model.Policy{moved(0, 2), moved(1, 1)}
+	if got := m.aheadPolicies(); !slices.Equal(got, under) {
+		t.Errorf("under }, replayed ahead: %v, want %v", got, under)
+	}
+	if k := m.s.MadeFor(p); k == nil || !m.s.SetBefore(p) {
+		t.Errorf("%v, set before }, is not held as set", p)
+	}
 	for _, q := range m.aheadPolicies() {
 		if m.s.MadeFor(q) == nil {
 			t.Errorf("under }, %v was not replayed ahead", q)
@@ -168,6 +175,41 @@ func TestKnobNeighboursReplayedAhead(t *testing.T) {
 	if len(m.s.Ahead) > session.AheadMax {
 		t.Errorf("%d replays ahead held, at most %d", len(m.s.Ahead), session.AheadMax)
 	}
+}
+
+// A policy the user set is held, not made ahead: it takes no place among
+// the aheadMax replays made ahead. After } then ], [ gives the policy of
+// }, so the next likeliest, } from here, is made instead.
+func TestKnobAheadSkipsAPolicySet(t *testing.T) {
+	defer func(was int) { session.AheadMin = was }(session.AheadMin)
+	session.AheadMin = 0 // the demo is short: make ahead what a long run would
+
+	m := press(open(t, fileConfig(demoLog), 120, 40), "G", "}")
+	set := m.s.Policy
+	m = press(m, "]")
+	p := m.s.Policy
+	moved := func(k, l int) model.Policy {
+		q := p
+		q.KeepRecentTurns, q.KeepLastToolResults = q.KeepRecentTurns+k, q.KeepLastToolResults+l
+		return q
+	}
+	want := []model.Policy{moved(1, 0), moved(0, 1)} // ] again, then }: [ gives set
+	if got := m.aheadPolicies(); !slices.Equal(got, want) {
+		t.Fatalf("from %v after %v, replayed ahead: %v, want %v", p, set, got, want)
+	}
+	for _, q := range want {
+		if m.s.MadeFor(q) == nil {
+			t.Errorf("%v was not replayed ahead", q)
+		}
+	}
+	if !m.s.SetBefore(set) || len(m.s.Ahead) != len(want) {
+		t.Errorf("%v held as set: %v; %d replays ahead held, want %d", set, m.s.SetBefore(set), len(m.s.Ahead), len(want))
+	}
+	next, _ := m.Update(keyMsg("}"))
+	if m = next.(Model); m.s.Replaying || m.s.Policy != want[1] {
+		t.Fatalf("}: replaying %v under %v, want %v at once", m.s.Replaying, m.s.Policy, want[1])
+	}
+	sameWindows(t, "the replay made ahead for }", m.s.Rec, m.s.Replay, want[1])
 }
 
 // With nothing kept (the cold benchmarks), every key is a replay.

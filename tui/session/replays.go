@@ -23,7 +23,8 @@ import (
 //   - once the screen has settled (the replay's book made), the policies
 //     the first knob keys would give from here are replayed ahead, off
 //     the UI goroutine, one after another, and held: the last knob key
-//     again first, then ] [ } { p (aheadPolicies).
+//     again first, then the first of ] [ } { p not held (aheadPolicies),
+//     at most AheadMax.
 //
 // A key whose policy is neither held nor being replayed ahead waits for
 // its replay as before, and gives up the replay ahead under way. After
@@ -37,8 +38,14 @@ import (
 var RecentReplays = 2
 
 // AheadMax is the most replays made ahead that are held: one of a
-// 50k-call run holds about 100 MB with its fates and cells.
-const AheadMax = 4
+// 50k-call run holds about 70 MB with its fates and cells, and the
+// collector lets the heap grow to twice what is live, so each replay held
+// costs about twice its size in resident memory. With the two the user
+// set (RecentReplays, the screen's among them) that is at most four
+// replays beside the recording; with four ahead, 16 knob keys grew the
+// process to 1.67 times its size after loading. A policy the user set,
+// held already, takes no place among them (aheadPolicies).
+const AheadMax = 2
 
 // AheadMin is the fewest calls for which a replay is made ahead and the
 // heap collected after: a shorter run replays within a frame anyway.
@@ -88,6 +95,12 @@ func (s *Session) Remember(k MadeReplay) {
 		}
 		s.Recent = append(s.Recent[:i], s.Recent[i+1:]...)
 	}
+}
+
+// SetBefore reports whether a replay under p is held as one the user set
+// (Remember): no replay ahead is made for it.
+func (s *Session) SetBefore(p model.Policy) bool {
+	return slices.ContainsFunc(s.Recent, func(k MadeReplay) bool { return k.Policy == p })
 }
 
 // Booked notes the book made for r in its held replay.
