@@ -320,13 +320,7 @@ func (d *Pane) View() string {
 // ShowResponse puts the response of the call on screen in the detail;
 // at the same call it keeps the scroll (the suggestions arrive later).
 func (d *Pane) ShowResponse() {
-	call := -1
-	if d.c.Session != nil {
-		call = d.c.Session.Call
-	}
-	same := d.response && d.respCall == call
-	y := d.VP.YOffset
-	d.Show(nil)
+	call, same, y := d.clearFor(d.response, d.respCall)
 	d.response, d.respCall = true, call
 	text := ""
 	if d.RespText != nil && call >= 0 {
@@ -366,3 +360,16 @@ func (d *Pane) Mark() string { return d.mark }
 
 // Width is the width inside the frame.
 func (d *Pane) Width() int { return d.width }
+
+// clearFor empties the pane for a view of the call on screen (its
+// response, its request): the call, whether that view of it was on
+// screen already (shown, of call was), and the scroll it had then.
+func (d *Pane) clearFor(shown bool, was int) (call int, same bool, y int) {
+	call = -1
+	if d.c.Session != nil {
+		call = d.c.Session.Call
+	}
+	same, y = shown && was == call, d.VP.YOffset
+	d.Show(nil)
+	return call, same, y
+}

@@ -262,13 +262,7 @@ func requestChanges(before, now model.Request) []string {
 // ShowRequest puts the request of the call on screen in the pane,
 // keeping the scroll while it is the same call's.
 func (d *Pane) ShowRequest() {
-	call := -1
-	if d.c.Session != nil {
-		call = d.c.Session.Call
-	}
-	same := d.Request && d.reqCall == call
-	y := d.VP.YOffset
-	d.Show(nil)
+	call, same, y := d.clearFor(d.Request, d.reqCall)
 	d.Request, d.reqCall = true, call
 	text, pieceAt := "", []int(nil)
 	if d.c.Session != nil && call >= 0 {
