@@ -59,11 +59,10 @@ type Pane struct {
 	response bool
 	respCall int
 	RespText func(w int) string
-	// Request: the pane shows the call's system prompt and tools (S), as
-	// reqText draws them; reqCall is the call it was drawn for
+	// Request: the pane shows the call's system prompt and tools (S);
+	// reqCall is the call it was drawn for
 	Request  bool
 	reqCall  int
-	reqText  func(w int) (string, []int)
 	ReqFocus int // the piece to scroll to once, -1 for none
 }
 
