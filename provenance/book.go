@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
@@ -54,23 +55,44 @@ type Book struct {
 }
 
 // New follows every message of replay r (of rec) through its windows.
-func New(rec *model.Recording, r *window.Replay) *Book {
+func New(rec *model.Recording, r *window.Replay) *Book { return NewUntil(rec, r, nil) }
+
+// NewUntil is New given up as soon as quit is set (nil: never), then
+// nil: a book of 50,000 calls takes as long as their replay, and one for
+// a replay the user has already left would take the cores from the
+// replay they asked for next.
+func NewUntil(rec *model.Recording, r *window.Replay, quit *atomic.Bool) *Book {
 	b := &Book{rec: rec, r: r, judger: evidence.NewJudger(), memo: map[int]*CallEvidence{}, last: goneAt{call: -1}, keep: goneAt{call: -1}, id: bookIDs.Add(1)}
-	b.follow()
+	if !b.follow(quit) {
+		return nil
+	}
 	return b
 }
 
 // follow follows every message of b's replay through its windows, as of
 // the calls that will not change when the file grows (before) and of
-// all (lives).
-func (b *Book) follow() {
+// all (lives); false when quit was set first.
+func (b *Book) follow(quit *atomic.Bool) bool {
 	r := b.r
 	b.beforeAt = mayChange(r)
-	b.before, b.gone, b.preds = trackUpTo(r, b.beforeAt)
+	b.before, b.gone, b.preds = trackUpTo(r, b.beforeAt, quit)
+	if b.before == nil {
+		return false
+	}
 	b.lives = b.before.over(len(r.Calls))
 	for i := b.beforeAt; i < len(r.Calls); i++ {
+		if given(quit, i) {
+			return false
+		}
 		b.lives.step(r, i, b.preds, b.gone)
 	}
+	return true
+}
+
+// given reports whether quit is set, read every 512 calls (i): an atomic
+// load a call would cost little, but a call's step costs less still.
+func given(quit *atomic.Bool, i int) bool {
+	return quit != nil && i%512 == 0 && quit.Load()
 }
 
 // Walk is New for Call asked about every call in order (an export): the
@@ -93,7 +115,7 @@ func walk(rec *model.Recording, r *window.Replay, whole bool) *Book {
 	b := &Book{rec: rec, r: r, memo: map[int]*CallEvidence{}, last: goneAt{call: -1}, keep: goneAt{call: -1}, id: bookIDs.Add(1)}
 	tracked := make(chan struct{})
 	go func() {
-		b.follow()
+		b.follow(nil)
 		close(tracked)
 	}()
 	b.values = make([]callValues, len(r.Calls))

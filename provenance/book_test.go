@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/afinspect/inspect/lineage"
@@ -178,4 +179,24 @@ func values(t *testing.T, ce *CallEvidence) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A book given up before it starts is nil; one not given up judges every
+// call as New's does.
+func TestNewUntil(t *testing.T) {
+	b, r := book(t, "demo-evidence", 2, 2)
+	var quit atomic.Bool
+	kept := NewUntil(b.rec, r, &quit)
+	if kept == nil {
+		t.Fatal("a book never given up came back nil")
+	}
+	for i := range r.Calls {
+		if got, want := values(t, kept.Call(i)), values(t, b.Call(i)); got != want {
+			t.Errorf("call %d: %s, New's %s", i+1, got, want)
+		}
+	}
+	quit.Store(true)
+	if NewUntil(b.rec, r, &quit) != nil {
+		t.Error("a book given up before it started came back")
+	}
 }

@@ -3,6 +3,7 @@ package provenance
 import (
 	"cmp"
 	"slices"
+	"sync/atomic"
 
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/window"
@@ -36,12 +37,16 @@ type goneList struct {
 // life, and what left each chain (gone and preds are of every call). A
 // call's predecessor on its run chain is the replay's
 // (window.Replay.Preds): the calls before it in its run and in the runs
-// it continues, never a sibling branch.
-func trackUpTo(r *window.Replay, n int) (*lives, []*goneList, []int) {
+// it continues, never a sibling branch. It gives up (all nil) when quit
+// is set.
+func trackUpTo(r *window.Replay, n int, quit *atomic.Bool) (*lives, []*goneList, []int) {
 	ls := newLives(len(r.Calls))
 	gone := make([]*goneList, len(r.Calls))
 	preds := r.Preds()
 	for i := range max(n, 0) {
+		if given(quit, i) {
+			return nil, nil, nil
+		}
 		ls.step(r, i, preds, gone)
 	}
 	return ls, gone, preds

@@ -158,7 +158,7 @@ func (m Model) show(k session.MadeReplay) (Model, tea.Cmd) {
 	m.reread()
 	cmd := m.responseFollows()
 	if k.Book == nil {
-		cmd = tea.Batch(cmd, session.BookCmd(s.Rec, k.Replay))
+		cmd = tea.Batch(cmd, s.BookFor(k.Replay))
 	}
 	return m, session.AfterFrame(tea.Batch(cmd, diff))
 }
@@ -359,6 +359,12 @@ func (m Model) answer(msg tea.Msg) (_ Model, cmd tea.Cmd, now bool) {
 		cmd = m.idle()
 	case session.CollectedMsg:
 	case session.BookMsg:
+		if msg.Book == nil { // given up: a knob key left its replay
+			if m.s != nil && m.s.Replay == msg.Replay && m.s.Book == nil && !m.s.Replaying {
+				cmd = m.s.BookFor(msg.Replay) // it is on screen again all the same
+			}
+			return m, cmd, true
+		}
 		if m.s != nil {
 			m.s.Booked(msg.Replay, msg.Book)
 			m.s.Dirty = true

@@ -374,3 +374,40 @@ func TestIdleCollectsBeforeTheEvidencePass(t *testing.T) {
 		t.Error("the heap is collected while the evidence pass runs")
 	}
 }
+
+// The book of a knob's replay starts after its frame; a knob key before
+// it is done gives it up (provenance.NewUntil), so that it does not take
+// a core from the next replay. Back on that policy, its replay is shown
+// again and its book asked for afresh.
+func TestKnobGivesUpTheBookItLeaves(t *testing.T) {
+	m := press(open(t, fileConfig(demoLog), 120, 40), "G")
+	next, cmd := m.Update(keyMsg("]"))
+	m, rest := untilShown(next.(Model), cmd)
+	if m.s.Replaying || m.s.Book != nil {
+		t.Fatalf("the knob's frame: replaying %v, book %v; want the frame before its book", m.s.Replaying, m.s.Book != nil)
+	}
+	told := m.s.QuitBook
+	left := m.s.Replay
+	if told == nil {
+		t.Fatal("no book was asked for with the knob's frame")
+	}
+	next, cmd2 := m.Update(keyMsg("]"))
+	m = next.(Model)
+	if !told.Load() {
+		t.Fatal("the next knob key did not give up the book of the replay it left")
+	}
+	for _, c := range rest { // the book given up comes back as none
+		m = settle(m, c)
+	}
+	if made := m.s.MadeFor(left.Policy); made != nil && made.Book != nil {
+		t.Fatal("the book given up was kept as the held replay's")
+	}
+	m = settle(m, cmd2)
+	if m.s.Book == nil || m.s.Replay.Policy.KeepRecentTurns != left.Policy.KeepRecentTurns+1 {
+		t.Fatal("the newer key's replay has no book once settled")
+	}
+	m = press(m, "[")
+	if m.s.Replay != left || m.s.Book == nil {
+		t.Fatalf("back on the policy left: its held replay %v, book %v", m.s.Replay == left, m.s.Book != nil)
+	}
+}

@@ -193,12 +193,16 @@ func AfterFrame(cmd tea.Cmd) tea.Cmd {
 	return tea.Tick(frameGap, func(time.Time) tea.Msg { return tea.BatchMsg{cmd} })
 }
 
-// GiveUp gives up the replay under way for the screen, and the one ahead
-// unless it is of the policy now asked for (the screen waits for it).
+// GiveUp gives up the replay under way for the screen, the book under
+// way for the replay leaving it (show asks again for one held without
+// it), and the replay ahead unless it is of the policy now asked for
+// (the screen waits for it).
 func (s *Session) GiveUp() {
-	if s.QuitReplay != nil {
-		s.QuitReplay.Store(true)
-		s.QuitReplay = nil
+	for _, q := range []**atomic.Bool{&s.QuitReplay, &s.QuitBook} {
+		if *q != nil {
+			(*q).Store(true)
+			*q = nil
+		}
 	}
 	if s.AheadFor != nil && *s.AheadFor != s.Policy && s.QuitAhead != nil {
 		s.QuitAhead.Store(true)
@@ -208,7 +212,7 @@ func (s *Session) GiveUp() {
 // GiveUpAll gives up every replay under way for this session (another
 // took its place on screen).
 func (s *Session) GiveUpAll() {
-	for _, q := range []*atomic.Bool{s.QuitReplay, s.QuitAhead} {
+	for _, q := range []*atomic.Bool{s.QuitReplay, s.QuitAhead, s.QuitBook} {
 		if q != nil {
 			q.Store(true)
 		}

@@ -89,6 +89,9 @@ type Session struct {
 	// quits give up the replays under way for the screen (replayCmd) and
 	// ahead (aheadCmd): set when a newer key makes them moot
 	QuitReplay, QuitAhead *atomic.Bool
+	// QuitBook gives up the book under way (BookFor): a knob key leaves
+	// the replay it is of
+	QuitBook *atomic.Bool
 }
 
 // LoadedMsg is sent by loadCmd once the recording is read, opened and its
@@ -181,8 +184,18 @@ type BookMsg struct {
 	Book   *provenance.Book
 }
 
-func BookCmd(rec *model.Recording, r *window.Replay) tea.Cmd {
-	return func() tea.Msg { return BookMsg{Replay: r, Book: provenance.New(rec, r)} }
+func BookCmd(rec *model.Recording, r *window.Replay, quit *atomic.Bool) tea.Cmd {
+	return func() tea.Msg { return BookMsg{Replay: r, Book: provenance.NewUntil(rec, r, quit)} }
+}
+
+// BookFor starts the book of r, the replay now on screen, giving up the
+// one under way for the replay before it.
+func (s *Session) BookFor(r *window.Replay) tea.Cmd {
+	if s.QuitBook != nil {
+		s.QuitBook.Store(true)
+	}
+	s.QuitBook = &atomic.Bool{}
+	return BookCmd(s.Rec, r, s.QuitBook)
 }
 
 // ReplayCmd replays the conversation on screen under p, the policy the
