@@ -176,9 +176,10 @@ type ReplayedMsg struct {
 	Cells  *TimelineCells // the timeline's, at the width asked for
 }
 
-// BookMsg is sent by bookCmd with the book of a replay's values, made
+// BookMsg is sent by BookCmd with the book of a replay's values, made
 // after the replay is on screen (a long run's takes as long as the
 // replay). Until it comes, s.book is nil and the response says judging.
+// Book is nil when it was given up (QuitBook).
 type BookMsg struct {
 	Replay *window.Replay
 	Book   *provenance.Book

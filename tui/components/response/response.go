@@ -81,7 +81,7 @@ func Text(s *session.Session, st *theme.Styles, sugs session.Suggestions, sel, w
 			line(l)
 		}
 	}
-	if ce == nil { // the replay's book is still being made (bookCmd)
+	if ce == nil { // the replay's book is still being made (BookFor)
 		rule("values")
 		line(st.Dim.Render("judging… the values are being checked against the replayed window"))
 	} else {
