@@ -67,6 +67,15 @@ func (m *elemMemo) file(b []byte, start int, r elemRef, end int) {
 	} else {
 		e.head = string(span)
 	}
+	if e.size() > elemBytes/4 {
+		// One element larger than the memory (a tool result of many
+		// MB) would empty it at every filing, and be filed again at its
+		// next history, each time held once more (its head a copy, or
+		// the decoder's string kept past its event): peak RSS of a
+		// report on a 20 MB result nearly doubled. It is read as
+		// before; its length makes the read, not the memory, the cost.
+		return
+	}
 	if m.byHead == nil {
 		m.byHead = map[uint64]elemSeen{}
 	}
