@@ -61,13 +61,7 @@ func (m *elemMemo) find(b []byte, start int) (elemRef, int, bool) {
 // keyed as r.
 func (m *elemMemo) file(b []byte, start int, r elemRef, end int) {
 	span := b[start:end]
-	e := elemSeen{ref: r}
-	if t := r.seen.text; t != "" && int(r.end-r.off) == len(t)+2 {
-		e.head, e.text, e.tail = string(span[:r.off+1]), t, string(span[r.end-1:])
-	} else {
-		e.head = string(span)
-	}
-	if e.size() > elemBytes/4 {
+	if len(span) > elemBytes/4 { // (the element's size: head, text and tail are its bytes)
 		// One element larger than the memory (a tool result of many
 		// MB) would empty it at every filing, and be filed again at its
 		// next history, each time held once more (its head a copy, or
@@ -75,6 +69,12 @@ func (m *elemMemo) file(b []byte, start int, r elemRef, end int) {
 		// report on a 20 MB result nearly doubled. It is read as
 		// before; its length makes the read, not the memory, the cost.
 		return
+	}
+	e := elemSeen{ref: r}
+	if t := r.seen.text; t != "" && int(r.end-r.off) == len(t)+2 {
+		e.head, e.text, e.tail = string(span[:r.off+1]), t, string(span[r.end-1:])
+	} else {
+		e.head = string(span)
 	}
 	if m.byHead == nil {
 		m.byHead = map[uint64]elemSeen{}
