@@ -61,9 +61,9 @@ func (m *elemMemo) find(b []byte, start int) (elemRef, int, bool) {
 // keyed as r.
 func (m *elemMemo) file(b []byte, start int, r elemRef, end int) {
 	span := b[start:end]
-	if len(span) > elemBytes/4 { // (the element's size: head, text and tail are its bytes)
-		// One element larger than the memory (a tool result of many
-		// MB) would empty it at every filing, and be filed again at its
+	if len(span) > elemBytes/4 { // its size: head, text and tail are its bytes
+		// An element over a quarter of the memory (a tool result of
+		// many MB) would empty it at every filing, and be filed again at its
 		// next history, each time held once more (its head a copy, or
 		// the decoder's string kept past its event): peak RSS of a
 		// report on a 20 MB result nearly doubled. It is read as

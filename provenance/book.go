@@ -89,8 +89,8 @@ func (b *Book) follow(quit *atomic.Bool) bool {
 	return true
 }
 
-// given reports whether quit is set, read every 512 calls (i): an atomic
-// load a call would cost little, but a call's step costs less still.
+// given reports whether quit is set, looked at on every 512th call (i):
+// a call's step is cheap enough that a load on each would show.
 func given(quit *atomic.Bool, i int) bool {
 	return quit != nil && i%512 == 0 && quit.Load()
 }

@@ -202,12 +202,12 @@ func AfterFrame(cmd tea.Cmd) tea.Cmd {
 // it), and the replay ahead unless it is of the policy now asked for
 // (the screen waits for it).
 func (s *Session) GiveUp() {
-	for _, q := range []**atomic.Bool{&s.QuitReplay, &s.QuitBook} {
-		if *q != nil {
-			(*q).Store(true)
-			*q = nil
+	for _, q := range []*atomic.Bool{s.QuitReplay, s.QuitBook} {
+		if q != nil {
+			q.Store(true)
 		}
 	}
+	s.QuitReplay, s.QuitBook = nil, nil
 	if s.AheadFor != nil && *s.AheadFor != s.Policy && s.QuitAhead != nil {
 		s.QuitAhead.Store(true)
 	}

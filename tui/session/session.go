@@ -176,7 +176,7 @@ type ReplayedMsg struct {
 	Cells  *TimelineCells // the timeline's, at the width asked for
 }
 
-// BookMsg is sent by BookCmd with the book of a replay's values, made
+// BookMsg is sent by BookFor's command with the book of a replay's values, made
 // after the replay is on screen (a long run's takes as long as the
 // replay). Until it comes, s.book is nil and the response says judging.
 // Book is nil when it was given up (QuitBook).
@@ -185,18 +185,15 @@ type BookMsg struct {
 	Book   *provenance.Book
 }
 
-func BookCmd(rec *model.Recording, r *window.Replay, quit *atomic.Bool) tea.Cmd {
-	return func() tea.Msg { return BookMsg{Replay: r, Book: provenance.NewUntil(rec, r, quit)} }
-}
-
-// BookFor starts the book of r, the replay now on screen, giving up the
+// BookFor makes the book of r, the replay now on screen, giving up the
 // one under way for the replay before it.
 func (s *Session) BookFor(r *window.Replay) tea.Cmd {
 	if s.QuitBook != nil {
 		s.QuitBook.Store(true)
 	}
-	s.QuitBook = &atomic.Bool{}
-	return BookCmd(s.Rec, r, s.QuitBook)
+	rec, quit := s.Rec, &atomic.Bool{}
+	s.QuitBook = quit
+	return func() tea.Msg { return BookMsg{Replay: r, Book: provenance.NewUntil(rec, r, quit)} }
 }
 
 // ReplayCmd replays the conversation on screen under p, the policy the
