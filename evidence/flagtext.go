@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/afinspect/inspect/model"
 )
@@ -87,7 +88,15 @@ func Forms(m *model.Message, view View) []string {
 func NearestForm(v string, forms []string, k int) (form string, dist int, ok bool) {
 	dist = k + 1
 	segs, plain := segments(v, k)
+	// a form of fewer than n-k bytes, or more than 4(n+k) (UTF-8 spends at
+	// most four a rune), has more than k runes more or fewer than v's n:
+	// the distance counts each, so it is not read (a tool result's whole
+	// content is a form, and reading it for every value was most of this)
+	n := utf8.RuneCountInString(v)
 	for _, f := range forms {
+		if len(f) < n-k || len(f) > 4*(n+k) {
+			continue
+		}
 		if plain && (ascii(f) && abs(len(f)-len(v)) > k || !holdsSegment(f, segs)) {
 			continue
 		}
