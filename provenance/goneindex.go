@@ -2,7 +2,9 @@ package provenance
 
 import (
 	"cmp"
+	"hash/maphash"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
@@ -133,13 +135,28 @@ const nearVariantMax = 20
 // there are then measured, and only the earliest message (in the order
 // of the messages gone) holding one at the least distance is asked what
 // the scan asked.
+//
+// The deletion strings are kept as their hashes, and the forms under
+// each as a chain in two flat slices: a long run indexes millions of
+// them, and strings and a slice per string made the index most of what
+// the collector walked and the hash map's growth most of the time. A
+// hash two strings share only adds forms to measure, never hides one.
 type nearIndex struct {
 	pending []pendingNear // not indexed yet: scanned by each value
 	asked   int           // values looked up so far
 	ids     map[string]int32
 	forms   []nearForm
-	dels    map[string][]int32 // deletion string → form id<<2 | deletions
-	long    map[int][]int32    // longer forms by their length in runes
+	seed    maphash.Seed
+	heads   chainHeads      // deletion hash → its last entry in post, +1
+	post    []int32         // form id<<2 | deletions
+	prev    []int32         // the entry before in its chain, +1 (0: none)
+	long    map[int][]int32 // longer forms by their length in runes
+	// made once and reused: one form's or value's deletions, and which
+	// forms one lookup has measured (seen[id] == pass)
+	dels []deletion
+	buf  []byte
+	seen []uint32
+	pass uint32
 }
 
 type pendingNear struct {
@@ -151,6 +168,10 @@ type pendingNear struct {
 type nearForm struct {
 	s     string
 	first *model.Message
+}
+
+func newNearIndex() *nearIndex {
+	return &nearIndex{ids: map[string]int32{}, seed: maphash.MakeSeed(), long: map[int][]int32{}}
 }
 
 // formsOf is tool result m's forms (evidence.Forms), made once.
@@ -186,7 +207,7 @@ func (b *Book) nearAt(i int, gone []*model.Message) *nearIndex {
 		return nil
 	}
 	if b.last.near == nil {
-		x := &nearIndex{ids: map[string]int32{}, dels: map[string][]int32{}, long: map[int][]int32{}}
+		x := newNearIndex()
 		for _, m := range b.last.msgs {
 			addNear(x, m)
 		}
@@ -214,35 +235,57 @@ func (b *Book) indexNear(x *nearIndex, i int, m *model.Message, view evidence.Vi
 			x.long[len(r)] = append(x.long[len(r)], id)
 			continue
 		}
-		for d, v := range deletions(r, evidence.MaxNear) {
-			x.dels[d] = append(x.dels[d], id<<2|int32(v))
+		for _, d := range x.deletions(r, evidence.MaxNear) {
+			x.post = append(x.post, id<<2|int32(d.k))
+			x.prev = append(x.prev, x.heads.push(d.h, int32(len(x.post))))
 		}
 	}
 }
 
+// deletion is a string reached by deleting runes, as its hash, and the
+// fewest deletions that reach it.
+type deletion struct {
+	h uint64
+	k uint8
+}
+
 // deletions is every string r reaches by deleting at most k (≤ 2) of its
-// runes, with the fewest deletions that reach it.
-func deletions(r []rune, k int) map[string]int {
-	out := map[string]int{string(r): 0}
-	buf := make([]rune, 0, len(r))
+// runes, once each, with the fewest deletions that reach it (in x.dels,
+// valid until the next call).
+func (x *nearIndex) deletions(r []rune, k int) []deletion {
+	out := x.dels[:0]
+	add := func(skipA, skipB, n int) {
+		buf := x.buf[:0]
+		for j, c := range r {
+			if j != skipA && j != skipB {
+				buf = utf8.AppendRune(buf, c)
+			}
+		}
+		x.buf = buf
+		out = append(out, deletion{maphash.Bytes(x.seed, buf), uint8(n)})
+	}
+	add(-1, -1, 0)
 	if k >= 1 {
 		for a := range r {
-			buf = append(append(buf[:0], r[:a]...), r[a+1:]...)
-			if _, ok := out[string(buf)]; !ok {
-				out[string(buf)] = 1
-			}
+			add(a, -1, 1)
 		}
 	}
 	if k >= 2 {
 		for a := range r {
 			for c := a + 1; c < len(r); c++ {
-				buf = append(append(append(buf[:0], r[:a]...), r[a+1:c]...), r[c+1:]...)
-				if _, ok := out[string(buf)]; !ok {
-					out[string(buf)] = 2
-				}
+				add(a, c, 2)
 			}
 		}
 	}
+	// the same string reached twice (a doubled rune) once, at its fewest
+	slices.SortFunc(out, func(a, b deletion) int {
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.k, b.k)
+	})
+	out = slices.CompactFunc(out, func(a, b deletion) bool { return a.h == b.h })
+	x.dels = out
 	return out
 }
 
@@ -280,21 +323,28 @@ func (b *Book) nearGone(i int, x *nearIndex, v string, limit int, view evidence.
 	}
 	x.pending = keep
 	r := []rune(v)
-	seen := map[int32]bool{}
+	if len(x.seen) < len(x.forms) {
+		x.seen = append(x.seen, make([]uint32, len(x.forms)-len(x.seen))...)
+	}
+	x.pass++
+	if x.pass == 0 { // wrapped: no stamp is of this pass
+		clear(x.seen)
+		x.pass = 1
+	}
 	measure := func(id int32) {
-		if seen[id] {
+		if x.seen[id] == x.pass {
 			return
 		}
-		seen[id] = true
+		x.seen[id] = x.pass
 		f := x.forms[id]
 		if d := evidence.Distance(v, f.s, limit); d <= limit {
 			consider(f.first, d)
 		}
 	}
-	for d := range deletions(r, limit) {
-		for _, e := range x.dels[d] {
-			if int(e&3) <= limit {
-				measure(e >> 2)
+	for _, d := range x.deletions(r, limit) {
+		for e := x.heads.get(d.h); e != 0; e = x.prev[e-1] {
+			if p := x.post[e-1]; int(p&3) <= limit {
+				measure(p >> 2)
 			}
 		}
 	}
