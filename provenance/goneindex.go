@@ -242,6 +242,10 @@ func (b *Book) indexNear(x *nearIndex, i int, m *model.Message, view evidence.Vi
 	}
 }
 
+// deletionHash is the hash a deletion string is indexed under (a
+// variable for the test that makes most of them share one).
+var deletionHash = maphash.Bytes
+
 // deletion is a string reached by deleting runes, as its hash, and the
 // fewest deletions that reach it.
 type deletion struct {
@@ -262,7 +266,7 @@ func (x *nearIndex) deletions(r []rune, k int) []deletion {
 			}
 		}
 		x.buf = buf
-		out = append(out, deletion{maphash.Bytes(x.seed, buf), uint8(n)})
+		out = append(out, deletion{deletionHash(x.seed, buf), uint8(n)})
 	}
 	add(-1, -1, 0)
 	if k >= 1 {

@@ -2,6 +2,7 @@ package provenance
 
 import (
 	"encoding/json"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -68,12 +69,19 @@ func TestGoneIndexesAnswerAsTheScan(t *testing.T) {
 				goneIndexed = false
 				want := judgeAll(t, rec, p, backwards)
 				goneIndexed = true
-				for _, after := range []int{0, 64} {
-					nearIndexAfter = after
+				for _, c := range []struct {
+					after   int
+					collide bool
+				}{{0, false}, {64, false}, {0, true}} {
+					nearIndexAfter = c.after
+					if c.collide { // three hashes for every string: only more forms to measure
+						deletionHash = func(_ maphash.Seed, b []byte) uint64 { return uint64(len(b) % 3) }
+					}
 					got := judgeAll(t, rec, p, backwards)
+					deletionHash = maphash.Bytes
 					for i := range want {
 						if got[i] != want[i] {
-							t.Errorf("%s %+v backwards %v, indexed after %d: call %d\n got %s\nwant %s", path, p, backwards, after, i, got[i], want[i])
+							t.Errorf("%s %+v backwards %v, indexed after %d, hashes collide %v: call %d\n got %s\nwant %s", path, p, backwards, c.after, c.collide, i, got[i], want[i])
 						}
 					}
 				}
