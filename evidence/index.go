@@ -21,12 +21,13 @@ func (x *Index) add(f string) {
 	if x.forms == nil {
 		x.forms = map[string]struct{}{}
 	}
-	if x.ordered {
-		if _, ok := x.forms[f]; !ok {
-			x.order = append(x.order, f)
-		}
+	if _, ok := x.forms[f]; ok {
+		return // most of a text's tokens are repeats
 	}
 	x.forms[f] = struct{}{}
+	if x.ordered {
+		x.order = append(x.order, f)
+	}
 }
 
 // Truncated reports whether the set reached FormLimit (also when that
@@ -102,11 +103,29 @@ func (x *Index) AddText(text string) {
 		x.addTextAsked(text)
 		return
 	}
+	if len(text) < memoText {
+		eachToken(text, func(tok string) bool {
+			x.addNormalized(Normalize(tok))
+			return !x.Truncated()
+		})
+		return
+	}
+	// a long text says the same words again and again: a token met
+	// before in it added its forms then (Normalize is a function of the
+	// token), so it is not normalized and looked up a second time
+	met := map[string]struct{}{}
 	eachToken(text, func(tok string) bool {
+		if _, ok := met[tok]; ok {
+			return true
+		}
+		met[tok] = struct{}{}
 		x.addNormalized(Normalize(tok))
 		return !x.Truncated()
 	})
 }
+
+// memoText is the length from which AddText remembers the tokens it met.
+const memoText = 512
 
 // AddToolResult indexes one tool message's content as the library does
 // (§3): a trimmed content starting with { or [ that JSON.parse accepts is
