@@ -109,10 +109,13 @@ func TestJSONStringify(t *testing.T) {
 // 2k+1 pieces whole, which k edits always leave: it finds what the
 // distance over every form finds. The forms are the demo's list_hosts
 // ids and their neighbours one and two edits away (a swap across a cut,
-// an insertion, a deletion, a multi-byte letter).
+// an insertion, a deletion, a multi-byte letter), with forms whose byte
+// length is far from their length in runes (four-byte and two-byte
+// letters), and ones far shorter and longer.
 func TestNearestFormFindsWhatEveryFormFinds(t *testing.T) {
 	forms := []string{"web-3e6f41", "web-3e6f14", "wrk-8e17c4", "web-9d4b27", "web-3ef614", "web3e6f14", "web-3e6f144",
-		"wéb-3e6f14", "w-3e6f14", "web-3e6f1", "xeb-3e6f1x", "14:00-14:30z", "10.12.4.52", "10.12.4.25", "us-east-1b"}
+		"wéb-3e6f14", "w-3e6f14", "web-3e6f1", "xeb-3e6f1x", "14:00-14:30z", "10.12.4.52", "10.12.4.25", "us-east-1b",
+		"w😀b-3e6f14", "😀😀b-3e6f14", "😀😀😀😀😀😀😀😀😀😀", "😀😀😀😀😀😀😀😀😀😀😀😀", "ééééééééééé", "a", "web-3e6f14-and-much-more-after-it"}
 	for _, v := range append([]string{"web-3e6f14", "wrk-8e71c4", "10.12.4.25", "14:00-14:30z", "web-9d4b72"}, forms...) {
 		for k := 0; k <= MaxNear; k++ {
 			want, wd := "", k+1
