@@ -116,6 +116,14 @@ func TestNearestFormFindsWhatEveryFormFinds(t *testing.T) {
 	forms := []string{"web-3e6f41", "web-3e6f14", "wrk-8e17c4", "web-9d4b27", "web-3ef614", "web3e6f14", "web-3e6f144",
 		"wéb-3e6f14", "w-3e6f14", "web-3e6f1", "xeb-3e6f1x", "14:00-14:30z", "10.12.4.52", "10.12.4.25", "us-east-1b",
 		"w😀b-3e6f14", "😀😀b-3e6f14", "😀😀😀😀😀😀😀😀😀😀", "😀😀😀😀😀😀😀😀😀😀😀😀", "ééééééééééé", "a", "web-3e6f14-and-much-more-after-it"}
+	alone := [][2]string{ // a value whose bytes outnumber its runes, its one form near
+		{"éé-3e6f14", "-3e6f14"}, {"-3e6f14", "éé-3e6f14"}, {"😀😀-3e6f14", "-3e6f14"}, {"-3e6f14", "😀😀-3e6f14"},
+	}
+	for _, c := range alone {
+		if f, d, ok := NearestForm(c[0], []string{c[1]}, MaxNear); !ok || f != c[1] || d != osaDistance(c[0], c[1], MaxNear) {
+			t.Errorf("%s within %d: %q at %d, %v; want %s at %d", c[0], MaxNear, f, d, ok, c[1], osaDistance(c[0], c[1], MaxNear))
+		}
+	}
 	for _, v := range append([]string{"web-3e6f14", "wrk-8e71c4", "10.12.4.25", "14:00-14:30z", "web-9d4b72"}, forms...) {
 		for k := 0; k <= MaxNear; k++ {
 			want, wd := "", k+1
