@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,5 +106,33 @@ func TestSets(t *testing.T) {
 	}
 	if s.Exempt.Has("web-7f3a2c") || s.Evidence.Has("inc-20931") {
 		t.Error("tool results are evidence, user text is exempt: not the other way round")
+	}
+}
+
+// A long text is indexed as its tokens one at a time are: the same
+// forms in the same order, however often and in whatever case or
+// grouping a token comes back.
+func TestLongTextIndexesAsItsTokens(t *testing.T) {
+	words := []string{"Alpha", "alpha", "ALPHA", "1,000", "1000", "01000", "0x1F", "0x1f", "web-3E6F14.", "(web-3e6f14)", "$42", "42", "É", "é", "alpine", "1001", "web-9d4b27", "0x20"}
+	var b strings.Builder
+	for b.Len() < 4*memoText {
+		for _, w := range words {
+			b.WriteString(w + " ")
+		}
+	}
+	long := NewIndex()
+	long.ordered = true
+	long.AddText(b.String())
+	one := NewIndex()
+	one.ordered = true
+	eachPiece(b.String(), func(p string) bool {
+		one.AddText(p)
+		return true
+	})
+	if !slices.Equal(long.order, one.order) || long.Len() != one.Len() {
+		t.Errorf("the long text gives %q, its tokens one at a time %q", long.order, one.order)
+	}
+	if len(one.order) < 6 {
+		t.Errorf("%q: the words gave too few forms to compare", one.order)
 	}
 }
