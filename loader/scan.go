@@ -3,6 +3,7 @@ package loader
 import (
 	"bytes"
 	le "encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/afinspect/inspect/internal/jsonlex"
@@ -58,10 +59,9 @@ const (
 	highs = 0x8080808080808080
 )
 
-// special reports whether any of the 8 bytes in x is not plain in a string.
-func special(x uint64) bool { return specialMask(x) != 0 }
-
-// specialMask is nonzero where special is true.
+// specialMask has the top bit set of each of the 8 bytes of x that is not
+// plain in a string, and perhaps of bytes above such a byte (a borrow),
+// never below the lowest.
 func specialMask(x uint64) uint64 {
 	q := x ^ (ones * '"')
 	e := x ^ (ones * '\\')
@@ -176,11 +176,26 @@ func (s *scanner) skipString() bool {
 	b, i := s.b, s.i+1
 	s.esc = false
 	for {
-		for i+16 <= len(b) && specialMask(le.LittleEndian.Uint64(b[i:]))|specialMask(le.LittleEndian.Uint64(b[i+8:])) == 0 {
-			i += 16
-		}
-		for i+8 <= len(b) && !special(le.LittleEndian.Uint64(b[i:])) {
-			i += 8
+		// most strings are short (a role, a slot, an id): the first word
+		// that holds a byte that is not plain says where that byte is
+		// (specialMask's lowest bit is always a true one), without a
+		// loop over its bytes
+		if i+8 <= len(b) {
+			if m := specialMask(le.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+			} else {
+				i += 8
+				for i+16 <= len(b) && specialMask(le.LittleEndian.Uint64(b[i:]))|specialMask(le.LittleEndian.Uint64(b[i+8:])) == 0 {
+					i += 16
+				}
+				for i+8 <= len(b) {
+					if m := specialMask(le.LittleEndian.Uint64(b[i:])); m != 0 {
+						i += bits.TrailingZeros64(m) >> 3
+						break
+					}
+					i += 8
+				}
+			}
 		}
 		for i < len(b) && strClass[b[i]] == plain {
 			i++

@@ -100,3 +100,27 @@ func FuzzString(f *testing.F) {
 	}
 	f.Fuzz(checkString)
 }
+
+// TestSkipStringEveryOffset puts each kind of byte that is not plain in a
+// string (its closing quote, an escape, a control byte, UTF-8 good and
+// bad) at every offset of the words skipString reads at once, with more
+// JSON after the string: it accepts what encoding/json accepts in valid UTF-8 and ends
+// just past the closing quote.
+func TestSkipStringEveryOffset(t *testing.T) {
+	pieces := []string{``, `\n`, `\"`, `\\`, `\u00e9`, `\x`, "\x01", "\x1f", "\x7f", "é", "中", "😀", "\xff", "\xc3", "\xed\xa0\x80"}
+	for k := range 40 {
+		for _, p := range pieces {
+			for _, tail := range []string{"", "tail bytes past sixteen"} {
+				lit := `"` + strings.Repeat("a", k) + p + tail + `"`
+				s := scanner{b: []byte(lit + `,"next":"x"}`)}
+				ok := s.skipString()
+				if want := json.Valid([]byte(lit)) && utf8.Valid([]byte(lit)); ok != want {
+					t.Fatalf("skipString(%q) = %v, encoding/json says %v", lit, ok, want)
+				}
+				if ok && s.i != len(lit) {
+					t.Fatalf("skipString(%q) ends at %d, not %d", lit, s.i, len(lit))
+				}
+			}
+		}
+	}
+}
