@@ -2,9 +2,7 @@ package provenance
 
 import (
 	"cmp"
-	"hash/maphash"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/afinspect/inspect/evidence"
 	"github.com/afinspect/inspect/model"
@@ -146,7 +144,7 @@ type nearIndex struct {
 	asked   int           // values looked up so far
 	ids     map[string]int32
 	forms   []nearForm
-	seed    maphash.Seed
+	hash    polyHasher
 	heads   chainHeads      // deletion hash → its last entry in post, +1
 	post    []int32         // form id<<2 | deletions
 	prev    []int32         // the entry before in its chain, +1 (0: none)
@@ -154,7 +152,6 @@ type nearIndex struct {
 	// made once and reused: one form's or value's deletions, and which
 	// forms one lookup has measured (seen[id] == pass)
 	dels []deletion
-	buf  []byte
 	seen []uint32
 	pass uint32
 }
@@ -171,7 +168,7 @@ type nearForm struct {
 }
 
 func newNearIndex() *nearIndex {
-	return &nearIndex{ids: map[string]int32{}, seed: maphash.MakeSeed(), long: map[int][]int32{}}
+	return &nearIndex{ids: map[string]int32{}, hash: polyHasher{base: polyBase()}, long: map[int][]int32{}}
 }
 
 // formsOf is tool result m's forms (evidence.Forms), made once.
@@ -242,9 +239,9 @@ func (b *Book) indexNear(x *nearIndex, i int, m *model.Message, view evidence.Vi
 	}
 }
 
-// deletionHash is the hash a deletion string is indexed under (a
-// variable for the test that makes most of them share one).
-var deletionHash = maphash.Bytes
+// deletionMix is the last step of a deletion string's hash (a variable
+// for the test that makes most of them share one).
+var deletionMix = mix
 
 // deletion is a string reached by deleting runes, as its hash, and the
 // fewest deletions that reach it.
@@ -254,41 +251,38 @@ type deletion struct {
 }
 
 // deletions is every string r reaches by deleting at most k (≤ 2) of its
-// runes, once each, with the fewest deletions that reach it (in x.dels,
-// valid until the next call).
+// runes, each with the deletions that reach it (in x.dels, valid until
+// the next call). A string reached by deleting either of two equal
+// runes side by side is listed once for them; one reached both by fewer
+// and by more deletions is listed twice (a lookup keeps the fewer).
 func (x *nearIndex) deletions(r []rune, k int) []deletion {
 	out := x.dels[:0]
-	add := func(skipA, skipB, n int) {
-		buf := x.buf[:0]
-		for j, c := range r {
-			if j != skipA && j != skipB {
-				buf = utf8.AppendRune(buf, c)
-			}
-		}
-		x.buf = buf
-		out = append(out, deletion{deletionHash(x.seed, buf), uint8(n)})
-	}
-	add(-1, -1, 0)
+	p := &x.hash
+	p.load(r)
+	n := len(r)
+	out = append(out, deletion{deletionMix(p.pre[n]), 0})
 	if k >= 1 {
-		for a := range r {
-			add(a, -1, 1)
+		for a := range n {
+			if a > 0 && r[a] == r[a-1] {
+				continue // as deleting a-1
+			}
+			out = append(out, deletion{deletionMix(p.join(p.pre[a], p.span(a+1, n), n-1-a)), 1})
 		}
 	}
 	if k >= 2 {
-		for a := range r {
-			for c := a + 1; c < len(r); c++ {
-				add(a, c, 2)
+		for a := range n {
+			if a > 0 && r[a] == r[a-1] {
+				continue // as deleting a-1 and c
+			}
+			for c := a + 1; c < n; c++ {
+				if c > a+1 && r[c] == r[c-1] {
+					continue // as deleting a and c-1
+				}
+				h := p.join(p.join(p.pre[a], p.span(a+1, c), c-a-1), p.span(c+1, n), n-1-c)
+				out = append(out, deletion{deletionMix(h), 2})
 			}
 		}
 	}
-	// the same string reached twice (a doubled rune) once, at its fewest
-	slices.SortFunc(out, func(a, b deletion) int {
-		if c := cmp.Compare(a.h, b.h); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.k, b.k)
-	})
-	out = slices.CompactFunc(out, func(a, b deletion) bool { return a.h == b.h })
 	x.dels = out
 	return out
 }

@@ -2,7 +2,6 @@ package provenance
 
 import (
 	"encoding/json"
-	"hash/maphash"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -75,10 +74,10 @@ func TestGoneIndexesAnswerAsTheScan(t *testing.T) {
 				}{{0, false}, {64, false}, {0, true}} {
 					nearIndexAfter = c.after
 					if c.collide { // three hashes for every string: only more forms to measure
-						deletionHash = func(_ maphash.Seed, b []byte) uint64 { return uint64(len(b) % 3) }
+						deletionMix = func(h uint64) uint64 { return h % 3 }
 					}
 					got := judgeAll(t, rec, p, backwards)
-					deletionHash = maphash.Bytes
+					deletionMix = mix
 					for i := range want {
 						if got[i] != want[i] {
 							t.Errorf("%s %+v backwards %v, indexed after %d, hashes collide %v: call %d\n got %s\nwant %s", path, p, backwards, c.after, c.collide, i, got[i], want[i])
