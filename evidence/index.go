@@ -110,17 +110,29 @@ func (x *Index) AddText(text string) {
 		})
 		return
 	}
-	// a long text says the same words again and again: a token met
-	// before in it added its forms then (Normalize is a function of the
-	// token), so it is not normalized and looked up a second time
+	// a long text says the same words again and again: a piece met
+	// before in it added its forms then (what it adds is a function of
+	// the piece), so it is not normalized and looked up a second time
 	met := map[string]struct{}{}
-	eachToken(text, func(tok string) bool {
-		if _, ok := met[tok]; ok {
+	var last [64]string // the last piece met in each slot: most repeats are found here, unhashed
+	eachPiece(text, func(piece string) bool {
+		slot := len(piece)
+		if slot > 0 {
+			slot = slot*31 + int(piece[0])*7 + int(piece[len(piece)-1])
+		}
+		if last[slot&63] == piece && piece != "" {
 			return true
 		}
-		met[tok] = struct{}{}
-		x.addNormalized(Normalize(tok))
-		return !x.Truncated()
+		last[slot&63] = piece
+		if _, ok := met[piece]; ok {
+			return true
+		}
+		met[piece] = struct{}{}
+		if tok := Normalize(piece); tok != "" { // as eachToken
+			x.addNormalized(Normalize(tok))
+			return !x.Truncated()
+		}
+		return true
 	})
 }
 
