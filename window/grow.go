@@ -276,15 +276,27 @@ func (rg *runGrowth) scoreCalls(calls []CallReplay) {
 // started from seeded: what the visits filed and read, and the history
 // the call before the last left (h, when set, is that history: ch has
 // none till it is made).
+//
+// A chain keeps only the last two records filed and the last reading, so
+// they are looked for from the call before the last backwards: a run of
+// 50,000 calls is not read again from its first after its replay.
 func before(seeded *chain, calls []CallReplay, run *model.Run) (ch chain, h history) {
 	ch = *seeded
 	n := len(calls)
-	for ci := range n - 1 {
+	var last [2]*model.Record // newest first
+	k := 0
+	for ci := n - 2; ci >= 0 && k < len(last); ci-- {
 		if r := calls[ci].Visit.Record; r != nil {
-			ch.file(r)
+			last[k], k = r, k+1
 		}
+	}
+	for k--; k >= 0; k-- {
+		ch.file(last[k])
+	}
+	for ci := n - 2; ci >= 0; ci-- {
 		if call := run.Calls[ci]; call.Measured {
 			ch.reading, ch.readIter, ch.hasReading = call.Usage, call.Iteration, true
+			break
 		}
 	}
 	if n >= 2 {
