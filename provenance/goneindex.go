@@ -112,7 +112,7 @@ func (b *Book) leftCandidates(i int, x *leftIndex, v string) ([]*model.Message, 
 }
 
 // nearIndexAfter is how many values scan a message gone before it is
-// indexed for nearest: indexing a result costs some hundred scans of it
+// indexed for nearest: indexing a result costs some tens of scans of it
 // (every form's deletions), so a message only a few values ask of is
 // scanned, and one that many ask of is indexed once (a variable for the
 // tests, which index every message at once).
