@@ -133,25 +133,13 @@ func (v *View) Start() *window.Replay { return v.Replay(v.Agent.Policy, nil) }
 // recorded replay (window.RunNearUntil). Once quit is set (a newer key made
 // it moot) it gives up and returns nil; quit may be nil.
 func (v *View) Replay(p model.Policy, quit *atomic.Bool) *window.Replay {
-	return v.ReplayAlong(p, quit, nil)
-}
-
-// ReplayAlong is Replay, calling along (when not nil) with the replay
-// before it returns: while the replay's ledger is built, on another
-// goroutine (window.RunNearAlong); along is not called for a replay given
-// up.
-func (v *View) ReplayAlong(p model.Policy, quit *atomic.Bool, along func(*window.Replay)) *window.Replay {
 	if p == v.Agent.Recorded {
-		r := v.Recorded()
-		if along != nil {
-			along(r)
-		}
-		return r
+		return v.Recorded()
 	}
 	if quit == nil {
 		quit = new(atomic.Bool)
 	}
-	return window.RunNearAlong(v.Rec, v.lin, p, v.s.foldsFor(p), v.Recorded(), quit, along)
+	return window.RunNearUntil(v.Rec, v.lin, p, v.s.foldsFor(p), v.Recorded(), quit)
 }
 
 // Windows is the conversation replayed with its agent under p, read for

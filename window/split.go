@@ -56,32 +56,11 @@ var (
 // read them. It gives up as soon as quit is set (a newer knob key made
 // the replay moot): then it returns nil.
 func RunNearUntil(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook, near *Replay, quit *atomic.Bool) *Replay {
-	return RunNearAlong(rec, lin, p, book, near, quit, nil)
-}
-
-// RunNearAlong is RunNearUntil, calling along (when not nil) with the
-// replay on a goroutine of its own while the replay's turn log and ledger
-// index are built: what a screen works out of the calls alone (the
-// timeline's cells) then does not wait for them, nor they for it, on a
-// second core that is idle once the halves are joined. Both are done when
-// it returns. along may read the calls and the policy; what it reads of
-// the ledger waits for the index.
-func RunNearAlong(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook, near *Replay, quit *atomic.Bool, along func(*Replay)) *Replay {
 	r := runFolds(rec, lin, p, book, near, func(*CallReplay) bool { return quit.Load() })
 	if quit.Load() {
 		return nil
 	}
-	if along == nil {
-		return r.built()
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		along(r)
-	}()
-	r.built()
-	<-done
-	return r
+	return r.built()
 }
 
 // canSplit: splitting was asked for, the run is long, nothing learns

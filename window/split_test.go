@@ -374,30 +374,3 @@ func TestRunNearUntil(t *testing.T) {
 		t.Error("told to give up, RunNearUntil returned a replay")
 	}
 }
-
-// RunNearAlong calls along once with the replay it returns, and has
-// built its ledger index by then; along is not called for a replay given
-// up.
-func TestRunNearAlong(t *testing.T) {
-	rec := GeneratedRun(300, 0, 0)
-	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
-	near := RunFolds(rec, lineage.Decide(rec), model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
-	var quit atomic.Bool
-	var seen []*Replay
-	calls := 0
-	r := RunNearAlong(rec, lineage.Decide(rec), p, nil, near, &quit, func(r *Replay) {
-		seen = append(seen, r)
-		calls = len(r.Calls)
-	})
-	if r == nil || len(seen) != 1 || seen[0] != r {
-		t.Fatalf("along was called %d times, with another replay than the one returned", len(seen))
-	}
-	if calls != len(r.Calls) || r.index == nil {
-		t.Error("along saw a replay not done, or the ledger index was not built on return")
-	}
-	quit.Store(true)
-	seen = nil
-	if r := RunNearAlong(rec, lineage.Decide(rec), p, nil, near, &quit, func(r *Replay) { seen = append(seen, r) }); r != nil || len(seen) != 0 {
-		t.Error("told to give up, RunNearAlong returned a replay or called along")
-	}
-}

@@ -207,14 +207,12 @@ func (s *Session) BookFor(r *window.Replay) tea.Cmd {
 func ReplayCmd(gen int, v *study.View, p model.Policy, cells int, quit *atomic.Bool) tea.Cmd {
 	done := make(chan tea.Msg, 1)
 	go func() {
-		var tc *TimelineCells
-		// a long run on two goroutines; the cells are worked out while
-		// its ledger is built; its fates follow it (show)
-		r := v.ReplayAlong(p, quit, func(r *window.Replay) { _, tc = ScreenParts(r, nil, cells) })
+		r := v.Replay(p, quit) // a long run on two goroutines
 		if r == nil {
 			done <- ReplayedMsg{Gen: gen, View: v, Policy: p}
 			return
 		}
+		_, tc := ScreenParts(r, nil, cells) // its fates follow it (show)
 		done <- ReplayedMsg{Gen: gen, View: v, Policy: p, Replay: r, Cells: tc}
 	}()
 	return func() tea.Msg { return <-done }
