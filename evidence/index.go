@@ -103,31 +103,27 @@ func (x *Index) AddText(text string) {
 		x.addTextAsked(text)
 		return
 	}
-	if len(text) < memoText {
-		eachToken(text, func(tok string) bool {
-			x.addNormalized(Normalize(tok))
-			return !x.Truncated()
-		})
-		return
-	}
 	// a long text says the same words again and again: a piece met
 	// before in it added its forms then (what it adds is a function of
-	// the piece), so it is not normalized and looked up a second time
-	met := map[string]struct{}{}
-	var last [64]string // the last piece met in each slot: most repeats are found here, unhashed
+	// the piece), so it is not normalized and looked up a second time;
+	// the last piece met in each of 64 slots is compared before the map
+	var met map[string]struct{}
+	var last [64]string
+	if len(text) >= memoText {
+		met = map[string]struct{}{}
+	}
 	eachPiece(text, func(piece string) bool {
-		slot := len(piece)
-		if slot > 0 {
-			slot = slot*31 + int(piece[0])*7 + int(piece[len(piece)-1])
+		if met != nil && piece != "" {
+			slot := (len(piece)*31 + int(piece[0])*7 + int(piece[len(piece)-1])) & 63
+			if last[slot] == piece {
+				return true
+			}
+			last[slot] = piece
+			if _, ok := met[piece]; ok {
+				return true
+			}
+			met[piece] = struct{}{}
 		}
-		if last[slot&63] == piece && piece != "" {
-			return true
-		}
-		last[slot&63] = piece
-		if _, ok := met[piece]; ok {
-			return true
-		}
-		met[piece] = struct{}{}
 		if tok := Normalize(piece); tok != "" { // as eachToken
 			x.addNormalized(Normalize(tok))
 			return !x.Truncated()
@@ -136,7 +132,7 @@ func (x *Index) AddText(text string) {
 	})
 }
 
-// memoText is the length from which AddText remembers the tokens it met.
+// memoText is the length from which AddText remembers the pieces it met.
 const memoText = 512
 
 // AddToolResult indexes one tool message's content as the library does
