@@ -133,13 +133,25 @@ func (v *View) Start() *window.Replay { return v.Replay(v.Agent.Policy, nil) }
 // recorded replay (window.RunNearUntil). Once quit is set (a newer key made
 // it moot) it gives up and returns nil; quit may be nil.
 func (v *View) Replay(p model.Policy, quit *atomic.Bool) *window.Replay {
+	return v.ReplayWith(p, quit, nil)
+}
+
+// ReplayWith is Replay that also runs along on the replay before it
+// returns it, beside the replay's last serial work where it can
+// (window.RunNearWith); along reads its calls only. It is not run on a
+// replay given up.
+func (v *View) ReplayWith(p model.Policy, quit *atomic.Bool, along func(*window.Replay)) *window.Replay {
 	if p == v.Agent.Recorded {
-		return v.Recorded()
+		r := v.Recorded()
+		if along != nil {
+			along(r)
+		}
+		return r
 	}
 	if quit == nil {
 		quit = new(atomic.Bool)
 	}
-	return window.RunNearUntil(v.Rec, v.lin, p, v.s.foldsFor(p), v.Recorded(), quit)
+	return window.RunNearWith(v.Rec, v.lin, p, v.s.foldsFor(p), v.Recorded(), quit, along)
 }
 
 // Windows is the conversation replayed with its agent under p, read for

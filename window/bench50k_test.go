@@ -2,7 +2,11 @@ package window_test
 
 import (
 	"os"
+	"runtime"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -55,9 +59,12 @@ func cpuTime() time.Duration {
 
 // BenchmarkReplay50kFile replays the generated 50k-call log: serially
 // (RunFolds) under its recorded policy and under the knob benchmark's,
-// and split (RunNear, told a replay under keepRecentTurns 5). It reports
-// the time per call (wall clock, and CPU time of every thread) and the
-// bytes a replay allocates.
+// and split (RunNear, told a replay under keepRecentTurns 5); knob is
+// what a knob key at the screen asks (RunNearUntil near the recorded
+// replay, built for a screen), each round after a collection with the
+// timer stopped, as the screen's settled heap is (its cpu-ns/call counts
+// that collection too). It reports the time per call (wall clock, and
+// CPU time of every thread) and the bytes a replay allocates.
 func BenchmarkReplay50kFile(b *testing.B) {
 	if _, err := os.Stat(os.TempDir()); err != nil {
 		b.Skip(err)
@@ -73,6 +80,7 @@ func BenchmarkReplay50kFile(b *testing.B) {
 		{"serial/K4L2", sliding(4, 2), nil},
 		{"serial/K4L3", sliding(4, 3), nil},
 		{"split/K4L3", sliding(4, 3), &model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}},
+		{"knob/K5L3", sliding(5, 3), &model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			rec := generated50k(b)
@@ -80,13 +88,24 @@ func BenchmarkReplay50kFile(b *testing.B) {
 			if bc.near != nil {
 				near = window.RunFolds(rec, lineage.Decide(rec), *bc.near, nil)
 			}
-			calls := 0
+			calls, knob := 0, strings.HasPrefix(bc.name, "knob/")
+			lin := lineage.Decide(rec) // a screen's, decided once
+			var took []time.Duration
 			b.ReportAllocs()
 			cpu0 := cpuTime()
 			b.ResetTimer()
 			for range b.N {
 				var r *window.Replay
-				if near != nil {
+				if knob {
+					// as a screen's key finds the heap: collected (the
+					// screen settles between keys), no collection running
+					b.StopTimer()
+					runtime.GC()
+					b.StartTimer()
+					t0 := time.Now()
+					r = window.RunNearUntil(rec, lin, bc.p, nil, near, new(atomic.Bool))
+					took = append(took, time.Since(t0))
+				} else if near != nil {
 					r = window.RunNear(rec, lineage.Decide(rec), bc.p, nil, near)
 				} else {
 					r = window.RunFolds(rec, lineage.Decide(rec), bc.p, nil)
@@ -97,6 +116,10 @@ func BenchmarkReplay50kFile(b *testing.B) {
 			if calls > 0 {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls), "ns/call")
 				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*calls), "cpu-ns/call")
+			}
+			if len(took) > 0 {
+				slices.Sort(took)
+				b.ReportMetric(float64(took[len(took)/2].Microseconds())/1e3, "ms-median")
 			}
 		})
 	}

@@ -73,6 +73,31 @@ func (r *Replay) ledgerIndex() *ledgerIndex {
 func (r *Replay) buildLedgerIndex() {
 	log := r.turnLog()
 	ix := &ledgerIndex{gone: newGoneRows(log), upTo: make([]int32, len(r.Calls))}
+	// the two halves read the log and write apart: a long log's are made
+	// on two goroutines, a knob key waiting for them
+	var done chan struct{}
+	if len(log) >= ledgerSplit {
+		done = make(chan struct{})
+		go func() {
+			defer close(done)
+			ix.buildUpTo(log)
+		}()
+	} else {
+		ix.buildUpTo(log)
+	}
+	ix.buildTree(log)
+	if done != nil {
+		<-done
+	}
+	r.index = ix
+}
+
+// ledgerSplit is the shortest log whose index is built on two
+// goroutines (tests set it lower).
+var ledgerSplit = 1 << 14
+
+// buildUpTo makes upTo (see ledgerIndex).
+func (ix *ledgerIndex) buildUpTo(log []logEntry) {
 	for i := range log {
 		if e := &log[i]; int(e.first) < len(ix.upTo) {
 			ix.upTo[e.first] = max(ix.upTo[e.first], int32(i+1))
@@ -81,6 +106,10 @@ func (r *Replay) buildLedgerIndex() {
 	for c := 1; c < len(ix.upTo); c++ {
 		ix.upTo[c] = max(ix.upTo[c], ix.upTo[c-1])
 	}
+}
+
+// buildTree makes size and tree (see ledgerIndex).
+func (ix *ledgerIndex) buildTree(log []logEntry) {
 	ix.size = 1
 	for ix.size < len(log) {
 		ix.size *= 2
@@ -95,7 +124,6 @@ func (r *Replay) buildLedgerIndex() {
 	for i := ix.size - 1; i >= 1; i-- {
 		ix.tree[i] = max(ix.tree[2*i], ix.tree[2*i+1])
 	}
-	r.index = ix
 }
 
 // openAt appends to out every log index below end whose open is past

@@ -56,11 +56,30 @@ var (
 // read them. It gives up as soon as quit is set (a newer knob key made
 // the replay moot): then it returns nil.
 func RunNearUntil(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook, near *Replay, quit *atomic.Bool) *Replay {
+	return RunNearWith(rec, lin, p, book, near, quit, nil)
+}
+
+// RunNearWith is RunNearUntil that also runs along (when not nil) on the
+// replay, on a goroutine of its own, while the replay's turn log and
+// ledger index are built: both halves are done by then, and the second
+// core would wait. along may read the calls, never the log or a ledger;
+// it is not run on a replay given up.
+func RunNearWith(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook, near *Replay, quit *atomic.Bool, along func(*Replay)) *Replay {
 	r := runFolds(rec, lin, p, book, near, func(*CallReplay) bool { return quit.Load() })
 	if quit.Load() {
 		return nil
 	}
-	return r.built()
+	if along == nil {
+		return r.built()
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		along(r)
+	}()
+	r.built()
+	<-done
+	return r
 }
 
 // canSplit: splitting was asked for, the run is long, nothing learns

@@ -374,3 +374,32 @@ func TestRunNearUntil(t *testing.T) {
 		t.Error("told to give up, RunNearUntil returned a replay")
 	}
 }
+
+// RunNearWith runs along once on the replay it returns, which is
+// RunNearUntil's, its ledger built; a replay given up runs it not at all.
+func TestRunNearWith(t *testing.T) {
+	rec := GeneratedRun(300, 0, 0)
+	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
+	near := RunFolds(rec, lineage.Decide(rec), model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
+	var quit atomic.Bool
+	var saw []*Replay
+	r := RunNearWith(rec, lineage.Decide(rec), p, nil, near, &quit, func(r *Replay) { saw = append(saw, r) })
+	if len(saw) != 1 || saw[0] != r {
+		t.Fatalf("along ran %d times, on %p; the replay is %p", len(saw), saw, r)
+	}
+	want := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit)
+	for c := range want.Calls {
+		same := func(x, y *model.Message) bool { return x.Role == y.Role && x.Content == y.Content }
+		if !slices.EqualFunc(r.Calls[c].Visit.After, want.Calls[c].Visit.After, same) || len(r.LedgerAt(c).Rows()) != len(want.LedgerAt(c).Rows()) {
+			t.Fatalf("call %d differs from RunNearUntil's", c+1)
+		}
+	}
+	if r.index == nil {
+		t.Error("the replay came back without its ledger index")
+	}
+	quit.Store(true)
+	saw = nil
+	if r := RunNearWith(rec, lineage.Decide(rec), p, nil, near, &quit, func(r *Replay) { saw = append(saw, r) }); r != nil || len(saw) != 0 {
+		t.Errorf("told to give up: a replay %v, along ran %d times", r != nil, len(saw))
+	}
+}

@@ -207,12 +207,14 @@ func (s *Session) BookFor(r *window.Replay) tea.Cmd {
 func ReplayCmd(gen int, v *study.View, p model.Policy, cells int, quit *atomic.Bool) tea.Cmd {
 	done := make(chan tea.Msg, 1)
 	go func() {
-		r := v.Replay(p, quit) // a long run on two goroutines
+		var tc *TimelineCells
+		// a long run on two goroutines; the cells are made while its
+		// ledger is, and its fates follow it (show)
+		r := v.ReplayWith(p, quit, func(r *window.Replay) { tc = cellsOf(r, cells) })
 		if r == nil {
 			done <- ReplayedMsg{Gen: gen, View: v, Policy: p}
 			return
 		}
-		_, tc := ScreenParts(r, nil, cells) // its fates follow it (show)
 		done <- ReplayedMsg{Gen: gen, View: v, Policy: p, Replay: r, Cells: tc}
 	}()
 	return func() tea.Msg { return <-done }
@@ -228,10 +230,7 @@ func ScreenParts(r, recorded *window.Replay, cells int) (*FateDiff, *TimelineCel
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if cells = min(cells, len(r.Calls)); cells > 0 {
-			c := MakeTimelineCells(r, cells)
-			tc = &c
-		}
+		tc = cellsOf(r, cells)
 	}()
 	var d *FateDiff
 	if recorded != nil {
@@ -239,6 +238,16 @@ func ScreenParts(r, recorded *window.Replay, cells int) (*FateDiff, *TimelineCel
 	}
 	<-done
 	return d, tc
+}
+
+// cellsOf is the timeline's cells of r when the timeline shows cells
+// (nil for none).
+func cellsOf(r *window.Replay, cells int) *TimelineCells {
+	if cells = min(cells, len(r.Calls)); cells <= 0 {
+		return nil
+	}
+	c := MakeTimelineCells(r, cells)
+	return &c
 }
 
 func New(name string, msg LoadedMsg) *Session {
