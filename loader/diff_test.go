@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,4 +218,43 @@ func repeatedByID(r *model.Recording) map[int]string {
 		out[m.ID] = text
 	}
 	return out
+}
+
+// A line read in place ends at its newline, whatever follows it: an
+// event cut over two lines that would be one event joined is two bad
+// lines, two events on one line one bad line, and spaces and carriage
+// returns before the newline are the line's. Each way of reading gives
+// the reference's recording, and the problems are at the lines a person
+// counts (checked by hand: lines 3 and 4 are the halves, 6 the pair).
+func TestLinesReadInPlaceEndAtTheirNewline(t *testing.T) {
+	start := fmt.Sprintf(turnStart, "go")
+	half := strings.Index(llmStart, `"messagesCount"`)
+	lines := []string{
+		start,
+		llmStart + "  \r",
+		llmStart[:half], // line 3: the first half of an event
+		llmStart[half:], // line 4: its second half
+		llmEnd + " \t",
+		llmStart + llmStart, // line 6: two events on one line
+		llmStart,
+		llmEnd,
+	}
+	for _, end := range []string{"", "\n"} {
+		data := []byte(strings.Join(lines, "\n") + end)
+		checkSameWays(t, data)
+		rec, err := readWith(data, options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var at []int
+		for _, p := range rec.Problems {
+			at = append(at, p.Line)
+		}
+		if !slices.Equal(at, []int{3, 4, 6}) {
+			t.Errorf("problems at lines %v, want 3, 4 and 6: %v", at, rec.Problems)
+		}
+		if n := len(rec.Runs); n != 1 || len(rec.Runs[0].Calls) != 2 {
+			t.Errorf("%d runs, want one of 2 calls", n)
+		}
+	}
 }

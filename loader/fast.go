@@ -17,15 +17,38 @@ type fastDecoder struct {
 // line decodes one event into p and reports whether it could; a line it
 // cannot read goes to decodeReference, which is the definition.
 func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
+	_, ok := f.read(data, at, p, false)
+	return ok
+}
+
+// lineIn is line for the line data begins with, data running on past it
+// (the rest of a block): it also says where the line ends, at its
+// newline or at the end of data. The line's end is found by reading the
+// line, not by a search before it. False is a line it cannot read, or
+// whose event does not end the line: line, given the line, is the
+// definition.
+func (f *fastDecoder) lineIn(data []byte, at loc, p *parsed) (end int, ok bool) {
+	return f.read(data, at, p, true)
+}
+
+// read is line, or lineIn when nl is set.
+func (f *fastDecoder) read(data []byte, at loc, p *parsed, nl bool) (int, bool) {
 	p.reset(at)
-	s := scanner{b: data, seen: &f.seen, keys: &f.keys}
+	s := scanner{b: data, seen: &f.seen, keys: &f.keys, nl: nl}
+	ok := f.event(&s, p)
+	return s.i, ok
+}
+
+// event decodes the event s is at into p.
+func (f *fastDecoder) event(s *scanner, p *parsed) bool {
+	data := s.b
 	if !s.eat('{') {
 		return false
 	}
 	var payload []byte
 	haveType, havePayload, haveMeta, decoded := false, false, false, false
 	for first, pos := true, 0; s.more('}', &first); pos++ {
-		i, ok := s.keys.known(&s, shapeEvent, pos)
+		i, ok := s.keys.known(s, shapeEvent, pos)
 		if !ok {
 			s.ws()
 			q := s.i
@@ -50,12 +73,12 @@ func (f *fastDecoder) line(data []byte, at loc, p *parsed) bool {
 			}
 			havePayload, decoded = true, haveType
 			start := s.i
-			if decoded && !f.payload(&s, p) || !decoded && !s.skip() {
+			if decoded && !f.payload(s, p) || !decoded && !s.skip() {
 				return false
 			}
 			payload = data[start:s.i]
 		case 2:
-			if haveMeta || !f.meta(&s, p) {
+			if haveMeta || !f.meta(s, p) {
 				return false
 			}
 			haveMeta = true

@@ -78,21 +78,51 @@ func (blk *block) eachLine(fn func(line []byte, n int, last bool)) {
 	}
 }
 
-// decode decodes every line of the block into blk.events.
+// decode decodes every line of the block into blk.events, as eachLine
+// would hand them to the fast decoder and, where it cannot read one, to
+// the reference decoder. A line of the usual shape (an event, then its
+// line end) is read in place, its end found by the read (lineIn): the
+// line's bytes are then looked at once, not once for the newline and
+// again for the event. Any other line is cut as eachLine cuts it.
 func (blk *block) decode(f *fastDecoder, reference bool) {
 	evs := blk.events[:0]
-	blk.eachLine(func(ln []byte, n int, last bool) {
+	next := func() *parsed {
 		if len(evs) < cap(evs) {
 			evs = evs[:len(evs)+1]
 		} else {
 			evs = append(evs, parsed{})
 		}
-		p := &evs[len(evs)-1]
+		return &evs[len(evs)-1]
+	}
+	data, n := blk.data, 0
+	for len(data) > 0 {
+		n++
 		at := loc{line: n}
-		if reference || !f.line(ln, at, p) {
-			decodeReference(ln, at, last, p)
+		if !reference && data[0] == '{' {
+			if end, ok := f.lineIn(data, at, next()); ok {
+				data = data[min(end+1, len(data)):]
+				continue
+			}
+			evs = evs[:len(evs)-1]
 		}
-	})
+		ln, found := data, false
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			ln, data, found = data[:i], data[i+1:], true
+		} else {
+			data = nil
+		}
+		for len(ln) > 0 && ln[len(ln)-1] == '\r' {
+			ln = ln[:len(ln)-1]
+		}
+		if len(ln) == 0 || ln[0] != '{' && len(bytes.TrimSpace(ln)) == 0 {
+			continue // blank: counted, not decoded
+		}
+		p := next()
+		if reference || !f.line(ln, at, p) {
+			decodeReference(ln, at, !found, p)
+		}
+	}
+	blk.lines = n
 	blk.events = evs
 }
 

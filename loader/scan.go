@@ -27,6 +27,12 @@ type scanner struct {
 	seen  *seenStrings // long strings already checked (see skipSeen); nil: none
 	keys  *keyMemo     // the keys objects of each shape had (see keyMemo); nil: none
 	last  seenText     // the last string skipSeen read
+	// nl: b runs on past the line, which ends at its first newline (a
+	// block's lines read in place, fastDecoder.lineIn); a newline is then
+	// no white space but the end. Every other byte the scanner consumes
+	// is one no line holds: a string's control byte fails it, and a
+	// memory's bytes were checked inside a line.
+	nl bool
 }
 
 // maxDepth bounds nesting in skipped values; deeper input goes to the
@@ -74,7 +80,19 @@ func (s *scanner) ws() {
 	if s.i < len(s.b) && s.b[s.i] > ' ' {
 		return
 	}
+	if s.nl {
+		s.i = spaceInLine(s.b, s.i)
+		return
+	}
 	s.i = jsonlex.Space(s.b, s.i)
+}
+
+// spaceInLine is jsonlex.Space but for a newline, which it stops at.
+func spaceInLine(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // peek returns the next byte after white space, 0 at the end.
@@ -129,7 +147,7 @@ func (s *scanner) end() bool {
 		return false
 	}
 	s.ws()
-	return s.i == len(s.b)
+	return s.i == len(s.b) || s.nl && s.b[s.i] == '\n'
 }
 
 // str consumes a string and returns what is between its quotes, and
