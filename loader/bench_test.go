@@ -358,3 +358,30 @@ func perCPU(b *testing.B, size int64, cpu time.Duration) {
 		b.ReportMetric(float64(size)*float64(b.N)/1e9/cpu.Seconds(), "GB/cpu-s")
 	}
 }
+
+// eachLine calls fn with each non-blank line of data, its number within
+// the block, and whether it is the input's cut-off last line; it counts
+// the lines in blk.lines. It is the split of the cheapest reader, which
+// the decoders are compared with (BenchmarkDecode's split row).
+func (blk *block) eachLine(fn func(line []byte, n int, last bool)) {
+	data, n := blk.data, 0
+	defer func() { blk.lines = n }()
+	for len(data) > 0 {
+		// the line end is found with IndexByte, not bytes.Cut, and its
+		// carriage returns trimmed by hand: a line costs what the split
+		// of the cheapest reader does, no more
+		ln, found := data, false
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			ln, data, found = data[:i], data[i+1:], true
+		} else {
+			data = nil
+		}
+		n++
+		for len(ln) > 0 && ln[len(ln)-1] == '\r' {
+			ln = ln[:len(ln)-1]
+		}
+		if len(ln) > 0 && (ln[0] == '{' || len(bytes.TrimSpace(ln)) > 0) {
+			fn(ln, n, !found)
+		}
+	}
+}

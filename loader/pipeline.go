@@ -52,38 +52,13 @@ type block struct {
 
 var newline = []byte{'\n'}
 
-// eachLine calls fn with each non-blank line of data, its number within
-// the block, and whether it is the input's cut-off last line; it counts
-// the lines in blk.lines.
-func (blk *block) eachLine(fn func(line []byte, n int, last bool)) {
-	data, n := blk.data, 0
-	defer func() { blk.lines = n }()
-	for len(data) > 0 {
-		// the line end is found with IndexByte, not bytes.Cut, and its
-		// carriage returns trimmed by hand: a line costs what the split
-		// of the cheapest reader does, no more
-		ln, found := data, false
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			ln, data, found = data[:i], data[i+1:], true
-		} else {
-			data = nil
-		}
-		n++
-		for len(ln) > 0 && ln[len(ln)-1] == '\r' {
-			ln = ln[:len(ln)-1]
-		}
-		if len(ln) > 0 && (ln[0] == '{' || len(bytes.TrimSpace(ln)) > 0) {
-			fn(ln, n, !found)
-		}
-	}
-}
-
-// decode decodes every line of the block into blk.events, as eachLine
-// would hand them to the fast decoder and, where it cannot read one, to
-// the reference decoder. A line of the usual shape (an event, then its
-// line end) is read in place, its end found by the read (lineIn): the
-// line's bytes are then looked at once, not once for the newline and
-// again for the event. Any other line is cut as eachLine cuts it.
+// decode decodes every non-blank line of the block into blk.events,
+// with the fast decoder or, where it cannot read one, the reference
+// decoder, and counts the lines in blk.lines. A line of the usual shape
+// (an event, then its line end) is read in place, its end found by the
+// read (lineIn): the line's bytes are looked at once, not once for the
+// newline and again for the event. Any other line is cut at its
+// newline, its carriage returns trimmed; a blank one is counted only.
 func (blk *block) decode(f *fastDecoder, reference bool) {
 	evs := blk.events[:0]
 	next := func() *parsed {

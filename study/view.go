@@ -138,7 +138,7 @@ func (v *View) Replay(p model.Policy, quit *atomic.Bool) *window.Replay {
 
 // ReplayWith is Replay that also runs along on the replay before it
 // returns it, beside the replay's last serial work where it can
-// (window.RunNearWith); along reads its calls only. It is not run on a
+// (window.RunNearUntil); along reads its calls only. It is not run on a
 // replay given up.
 func (v *View) ReplayWith(p model.Policy, quit *atomic.Bool, along func(*window.Replay)) *window.Replay {
 	if p == v.Agent.Recorded {
@@ -151,7 +151,7 @@ func (v *View) ReplayWith(p model.Policy, quit *atomic.Bool, along func(*window.
 	if quit == nil {
 		quit = new(atomic.Bool)
 	}
-	return window.RunNearWith(v.Rec, v.lin, p, v.s.foldsFor(p), v.Recorded(), quit, along)
+	return window.RunNearUntil(v.Rec, v.lin, p, v.s.foldsFor(p), v.Recorded(), quit, along)
 }
 
 // Windows is the conversation replayed with its agent under p, read for

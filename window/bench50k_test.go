@@ -103,7 +103,7 @@ func BenchmarkReplay50kFile(b *testing.B) {
 					runtime.GC()
 					b.StartTimer()
 					t0 := time.Now()
-					r = window.RunNearUntil(rec, lin, bc.p, nil, near, new(atomic.Bool))
+					r = window.RunNearUntil(rec, lin, bc.p, nil, near, new(atomic.Bool), nil)
 					took = append(took, time.Since(t0))
 				} else if near != nil {
 					r = window.RunNear(rec, lineage.Decide(rec), bc.p, nil, near)

@@ -54,17 +54,12 @@ var (
 // answer is RunFolds's. Every message of rec and near must have been
 // measured (Message.Chars), as the loader does, since two goroutines
 // read them. It gives up as soon as quit is set (a newer knob key made
-// the replay moot): then it returns nil.
-func RunNearUntil(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook, near *Replay, quit *atomic.Bool) *Replay {
-	return RunNearWith(rec, lin, p, book, near, quit, nil)
-}
-
-// RunNearWith is RunNearUntil that also runs along (when not nil) on the
-// replay, on a goroutine of its own, while the replay's turn log and
-// ledger index are built: both halves are done by then, and the second
-// core would wait. along may read the calls, never the log or a ledger;
-// it is not run on a replay given up.
-func RunNearWith(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook, near *Replay, quit *atomic.Bool, along func(*Replay)) *Replay {
+// the replay moot): then it returns nil. It also runs along (when not
+// nil) on the replay, on a goroutine of its own, while the replay's turn
+// log and ledger index are built: both halves are done by then, and the
+// second core would wait. along may read the calls, never the log or a
+// ledger; it is not run on a replay given up.
+func RunNearUntil(rec *model.Recording, lin *lineage.Lineage, p model.Policy, book *FoldBook, near *Replay, quit *atomic.Bool, along func(*Replay)) *Replay {
 	r := runFolds(rec, lin, p, book, near, func(*CallReplay) bool { return quit.Load() })
 	if quit.Load() {
 		return nil

@@ -359,7 +359,7 @@ func TestRunNearUntil(t *testing.T) {
 	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
 	near := RunFolds(rec, lineage.Decide(rec), model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
 	var quit atomic.Bool
-	r, want := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit), RunNear(rec, lineage.Decide(rec), p, nil, near)
+	r, want := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit, nil), RunNear(rec, lineage.Decide(rec), p, nil, near)
 	if r == nil || len(r.Calls) != len(want.Calls) {
 		t.Fatal("untold, RunNearUntil did not replay every call")
 	}
@@ -370,28 +370,29 @@ func TestRunNearUntil(t *testing.T) {
 		}
 	}
 	quit.Store(true)
-	if r := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit); r != nil {
+	if r := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit, nil); r != nil {
 		t.Error("told to give up, RunNearUntil returned a replay")
 	}
 }
 
-// RunNearWith runs along once on the replay it returns, which is
-// RunNearUntil's, its ledger built; a replay given up runs it not at all.
-func TestRunNearWith(t *testing.T) {
+// RunNearUntil runs along once on the replay it returns, which is the
+// one it returns without along, its ledger built; a replay given up
+// runs it not at all.
+func TestRunNearUntilAlong(t *testing.T) {
 	rec := GeneratedRun(300, 0, 0)
 	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
 	near := RunFolds(rec, lineage.Decide(rec), model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}, nil)
 	var quit atomic.Bool
 	var saw []*Replay
-	r := RunNearWith(rec, lineage.Decide(rec), p, nil, near, &quit, func(r *Replay) { saw = append(saw, r) })
+	r := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit, func(r *Replay) { saw = append(saw, r) })
 	if len(saw) != 1 || saw[0] != r {
 		t.Fatalf("along ran %d times, on %p; the replay is %p", len(saw), saw, r)
 	}
-	want := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit)
+	want := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit, nil)
 	for c := range want.Calls {
 		same := func(x, y *model.Message) bool { return x.Role == y.Role && x.Content == y.Content }
 		if !slices.EqualFunc(r.Calls[c].Visit.After, want.Calls[c].Visit.After, same) || len(r.LedgerAt(c).Rows()) != len(want.LedgerAt(c).Rows()) {
-			t.Fatalf("call %d differs from RunNearUntil's", c+1)
+			t.Fatalf("call %d differs from the replay without along", c+1)
 		}
 	}
 	if r.index == nil {
@@ -399,7 +400,7 @@ func TestRunNearWith(t *testing.T) {
 	}
 	quit.Store(true)
 	saw = nil
-	if r := RunNearWith(rec, lineage.Decide(rec), p, nil, near, &quit, func(r *Replay) { saw = append(saw, r) }); r != nil || len(saw) != 0 {
+	if r := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit, func(r *Replay) { saw = append(saw, r) }); r != nil || len(saw) != 0 {
 		t.Errorf("told to give up: a replay %v, along ran %d times", r != nil, len(saw))
 	}
 }

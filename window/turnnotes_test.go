@@ -223,7 +223,7 @@ func TestStreamedLogWhileTheSecondHalfRuns(t *testing.T) {
 	for _, k := range []int{inf.Policy.KeepRecentTurns + 1, inf.Policy.KeepRecentTurns + 2, 2} {
 		p := inf.Policy
 		p.KeepRecentTurns = k
-		r := RunNearUntil(rec, lineage.Decide(rec), p, inf.Folds, near, new(atomic.Bool))
+		r := RunNearUntil(rec, lineage.Decide(rec), p, inf.Folds, near, new(atomic.Bool), nil)
 		if r == nil {
 			t.Fatalf("K=%d: the replay was given up", k)
 		}
