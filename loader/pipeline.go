@@ -73,7 +73,10 @@ func (blk *block) decode(f *fastDecoder, reference bool) {
 	for len(data) > 0 {
 		n++
 		at := loc{line: n}
-		if !reference && data[0] == '{' {
+		// a line lineIn refuses, line refuses too (it reads the same
+		// bytes the same way): it goes straight to the reference
+		tried := !reference && data[0] == '{'
+		if tried {
 			if end, ok := f.lineIn(data, at, next()); ok {
 				data = data[min(end+1, len(data)):]
 				continue
@@ -93,7 +96,7 @@ func (blk *block) decode(f *fastDecoder, reference bool) {
 			continue // blank: counted, not decoded
 		}
 		p := next()
-		if reference || !f.line(ln, at, p) {
+		if reference || tried || !f.line(ln, at, p) {
 			decodeReference(ln, at, !found, p)
 		}
 	}
