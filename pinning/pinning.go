@@ -212,6 +212,15 @@ const fewNames = 16
 // clearSeen empties the walk's set.
 func (t *Names) clearSeen() { clear(t.seen) }
 
+// ClearSeen empties the set of numbers a walk has met (See).
+func (t *Names) ClearSeen() { t.clearSeen() }
+
+// See adds number n to the walk's set and reports whether it was new.
+func (t *Names) See(n int32) bool { return t.see(n) }
+
+// Name is the name numbered n.
+func (t *Names) Name(n int32) string { return t.names[n] }
+
 // see adds number n to the walk's set and reports whether it was new.
 func (t *Names) see(n int32) bool {
 	w, bit := int(n>>6), uint64(1)<<(n&63)

@@ -60,9 +60,10 @@ type arena struct {
 	// calls is the room for the calls of a replay that lets them go run by
 	// run (replayOptions.strip), kept for the next one in this arena
 	calls []CallReplay
-	// facts is what the visit read of its window, and prev that of the
-	// window the last visit sent (facts.go)
-	facts, prev readFacts
+	// read holds what the visit read of its window (read[cur]), and what
+	// that of the window the last visit sent (the other; facts.go)
+	read [2]readFacts
+	cur  uint8
 }
 
 // keeper is a slab that also keeps copies of scratch slices, handing out

@@ -65,6 +65,14 @@ func TestCandidatesOfAreTheFullWalk(t *testing.T) {
 		}
 	}
 	recs["generated-open"] = open
+	sys := GeneratedRun(300, 0, 0) // every ninth call brings a system message after its result: a turn that stays
+	for _, run := range sys.Runs {
+		for ci := 4; ci < len(run.Calls); ci += 9 {
+			c := run.Calls[ci]
+			c.Appended = append(c.Appended, &model.Message{ID: 900000 + ci, Role: model.RoleSystem, Content: "posture: read-only"})
+		}
+	}
+	recs["generated-system"] = sys
 	for _, path := range paths {
 		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
@@ -164,14 +172,51 @@ func judgeRead(f *readFacts, names *pinning.Names) string {
 	if tc := (&arena{}).turnChars(f.w, turns); !slices.Equal(f.tc, tc) {
 		return fmt.Sprintf("turn sizes %v, the full pass %v", f.tc, tc)
 	}
-	if !f.named {
-		return ""
+	if len(f.tf) != len(turns) {
+		return fmt.Sprintf("%d turn facts for %d turns", len(f.tf), len(turns))
 	}
-	namer := pinning.NewNamer(f.w)
-	for i, m := range f.w {
-		if id := names.Of(namer, m); f.ids[i] != id {
-			return fmt.Sprintf("message %d name number %d, the full pass %d", i, f.ids[i], id)
+	var ids []int32
+	if f.named {
+		namer := pinning.NewNamer(f.w)
+		for i, m := range f.w {
+			if id := names.Of(namer, m); f.ids[i] != id {
+				return fmt.Sprintf("message %d name number %d, the full pass %d", i, f.ids[i], id)
+			}
+		}
+		ids = f.ids
+	}
+	for i, t := range turns {
+		if want := fullFact(f.w, t, ids); f.tf[i] != want {
+			return fmt.Sprintf("turn %d facts %+v, the full pass %+v", i, f.tf[i], want)
 		}
 	}
 	return ""
+}
+
+// fullFact is a turn's turnFact read the long way, message by message.
+func fullFact(w []*model.Message, t model.Turn, ids []int32) turnFact {
+	msgs := w[t.Start : t.Start+t.Length]
+	tf := turnFact{tid: -1}
+	var names []int32
+	for i, m := range msgs {
+		tf.sys = tf.sys || m.Role == model.RoleSystem
+		if ids != nil && ids[t.Start+i] >= 0 && !slices.Contains(names, ids[t.Start+i]) {
+			names = append(names, ids[t.Start+i])
+		}
+		for _, c := range m.ToolCalls {
+			answered := false
+			for _, r := range msgs {
+				answered = answered || r.Role == model.RoleTool && r.ToolCallID == c.ID
+			}
+			tf.open = tf.open || !answered || len(msgs) > factLook
+		}
+	}
+	switch len(names) {
+	case 0:
+	case 1:
+		tf.tid = names[0]
+	default:
+		tf.tid = -2
+	}
+	return tf
 }

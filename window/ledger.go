@@ -371,6 +371,9 @@ func knownAfter(prev *CallReplay, v *Visit) int {
 	if w := prev.Visit.Notice; (w != nil || prev.Visit.Frame != nil) && len(prev.Visit.Evicted) == 0 {
 		return 0 // a notice no span was found for: placed when first seen
 	}
+	if &a[0] == &v.Before[0] {
+		return len(a) // one memory: the window extended in place
+	}
 	for i, m := range a {
 		if v.Before[i] != m {
 			return 0

@@ -13,8 +13,9 @@ type planInput struct {
 	paused     string
 	checkIn    bool
 	mem        *arena
-	turnChars  []int   // each turn's size in characters
-	nameIDs    []int32 // each message's tool name number (arena.segmentFacts); nil: not read
+	turnChars  []int      // each turn's size in characters
+	nameIDs    []int32    // each message's tool name number (arena.segmentFacts); nil: not read
+	facts      []turnFact // each turn's facts (arena.segmentFacts): tids only when nameIDs are read
 }
 
 // plan is the refusal engine's answer for one window.
@@ -36,7 +37,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 	}
 	if in.pinLimit > 0 && cands > 0 {
 		if in.nameIDs != nil {
-			p.candidates = pinning.AppendCandidatesOf(in.mem.pinScratch(len(turns)), turns, in.nameIDs, in.anchor, cands, &in.mem.toolNames)
+			p.candidates = appendCandidatesByTurn(in.mem.pinScratch(len(turns)), turns, in.facts, in.nameIDs, in.anchor, cands, &in.mem.toolNames)
 		} else {
 			p.candidates = pinning.AppendCandidates(in.mem.pinScratch(len(turns)), turns, w, in.anchor, cands, &in.mem.toolNames)
 		}
@@ -56,7 +57,13 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 	}
 	p.refusals = in.mem.refusalScratch(len(turns) + 1)
 	for ti := 0; ti < cands; ti++ {
-		reason := refusalOf(w, turns[ti], in, p.pinned)
+		var tf turnFact
+		if in.facts != nil {
+			tf = in.facts[ti]
+		} else {
+			tf = turnFact{sys: holdsSystem(w[turns[ti].Start : turns[ti].Start+turns[ti].Length]), open: true}
+		}
+		reason := refusalOf(w, turns[ti], in, p.pinned, tf)
 		if reason == "" {
 			if p.from < 0 {
 				p.from = ti
@@ -85,15 +92,15 @@ func (p plan) requestKeptAtHead() bool {
 }
 
 // refusalOf is the first rule that keeps turn t, or "" when it may leave.
-func refusalOf(w []*model.Message, t model.Turn, in planInput, pinned []model.Pin) string {
+// tf is what the turn's own messages say (turnFact): when no call of it
+// may be unanswered, none is looked for.
+func refusalOf(w []*model.Message, t model.Turn, in planInput, pinned []model.Pin, tf turnFact) string {
 	msgs := w[t.Start : t.Start+t.Length]
 	if in.anchor >= t.Start && in.anchor < t.Start+t.Length {
 		return model.ReasonCurrentRequest
 	}
-	for _, m := range msgs {
-		if m.Role == model.RoleSystem {
-			return model.ReasonSystemEnvelope
-		}
+	if tf.sys {
+		return model.ReasonSystemEnvelope
 	}
 	if in.paused != "" {
 		for _, m := range msgs {
@@ -106,6 +113,9 @@ func refusalOf(w []*model.Message, t model.Turn, in planInput, pinned []model.Pi
 		}
 	}
 	for _, m := range msgs {
+		if !tf.open {
+			break
+		}
 		for i := range m.ToolCalls {
 			if !answered(w, msgs, m.ToolCalls[i].ID) {
 				return model.ReasonUnresolvedToolCall
@@ -118,6 +128,50 @@ func refusalOf(w []*model.Message, t model.Turn, in planInput, pinned []model.Pi
 		}
 	}
 	return ""
+}
+
+// appendCandidatesByTurn is pinning.AppendCandidatesOf, a turn whose
+// results carry one tool name (its fact's tid) seen once rather than
+// each of its messages: the same pins in the same order. facts nil: the
+// message walk.
+func appendCandidatesByTurn(pins []model.Pin, turns []model.Turn, facts []turnFact, ids []int32, after, upTo int, names *pinning.Names) []model.Pin {
+	if facts == nil {
+		return pinning.AppendCandidatesOf(pins, turns, ids, after, upTo, names)
+	}
+	names.ClearSeen()
+	for ti := len(turns) - 1; ti >= 0; ti-- {
+		t := &turns[ti]
+		if id := facts[ti].tid; t.Start > after && id != -2 {
+			if id >= 0 && names.See(id) && ti < upTo {
+				pins = append(pins, model.Pin{ToolName: names.Name(id), TurnIndex: t.Index, MessageIndex: t.Start})
+			}
+			continue
+		}
+		// more than one name, or the request's turn: its messages after
+		// the request, newest first
+		pinned := false
+		lo := max(t.Start, after+1)
+		for mi := t.Start + t.Length - 1; mi >= lo; mi-- {
+			if id := ids[mi]; id >= 0 && names.See(id) && !pinned && ti < upTo {
+				pins = append(pins, model.Pin{ToolName: names.Name(id), TurnIndex: t.Index, MessageIndex: t.Start})
+				pinned = true
+			}
+		}
+		if lo > t.Start {
+			break // every turn before this one is at or before after
+		}
+	}
+	return pins
+}
+
+// holdsSystem: a message of msgs is the system's.
+func holdsSystem(msgs []*model.Message) bool {
+	for _, m := range msgs {
+		if m.Role == model.RoleSystem {
+			return true
+		}
+	}
+	return false
 }
 
 func callsID(m *model.Message, id string) bool {

@@ -29,7 +29,7 @@ func newReplayer(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *r
 	if mem == nil {
 		mem = &arena{}
 	}
-	mem.prev.ok = false // what the last visit read is of another replay
+	mem.prevFacts().ok = false // what the last visit read is of another replay
 	rp := &replayer{rec: rec, lin: lin, o: o, out: &Replay{Lineage: lin, Rules: RulesOf(rec)}, seen: map[string]bool{}, mem: mem,
 		states: newChains(len(rec.Runs), o.runs != nil), sums: map[int]*Summaries{}, ordered: true}
 	if o.keep {

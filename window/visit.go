@@ -119,7 +119,7 @@ func decide(v *Visit, history []*model.Message, in VisitInput) {
 	v.Engaged, v.StandDown = true, standDown
 	pl := planRemoval(history, turns, planInput{
 		keepRecent: p.KeepRecentTurns, pinLimit: pinLimit, anchor: v.Anchor,
-		paused: in.PausedCallID, checkIn: in.CheckIn, mem: in.mem, turnChars: tc, nameIDs: ids,
+		paused: in.PausedCallID, checkIn: in.CheckIn, mem: in.mem, turnChars: tc, nameIDs: ids, facts: in.mem.turnFacts(),
 	})
 	if p.Strategy == model.SummarizeOldest {
 		onlyExistingSummary(history, turns, &pl, in.mem)
