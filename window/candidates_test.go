@@ -73,6 +73,22 @@ func TestCandidatesOfAreTheFullWalk(t *testing.T) {
 		}
 	}
 	recs["generated-system"] = sys
+	// seventy tool names first, four after them: the names of the later
+	// windows are numbered past the first word of the walk's set
+	many := GeneratedRun(300, 0, 0)
+	for _, run := range many.Runs {
+		for ci, c := range run.Calls {
+			for _, m := range c.Appended {
+				if m.Role == model.RoleTool {
+					m.ToolName = fmt.Sprintf("late_%d", m.ID%4)
+					if ci < 70 {
+						m.ToolName = fmt.Sprintf("early_%d", ci)
+					}
+				}
+			}
+		}
+	}
+	recs["generated-many-tools"] = many
 	for _, path := range paths {
 		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {

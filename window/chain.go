@@ -110,7 +110,7 @@ func withRequest(history []*model.Message, run *model.Run, mem *arena) []*model.
 // number not recorded (§16.4).
 func (ch *chain) visit(v *Visit, x *runner, call *model.Call, over bool, mem *arena) {
 	current := ch.hasReading && ch.readIter >= call.Iteration-1 && metered(x.run.Agent)
-	visitWindow(v, ch.history, VisitInput{
+	visitWindow(v, ch.history, &VisitInput{
 		Policy: x.p, Request: ch.request, Iteration: call.Iteration,
 		FirstCall: !current, PrevUsage: ch.reading, ReadingAt: ch.readIter, filed: ch.records[:ch.nrecords:ch.nrecords],
 		Summaries: x.sums, Call: call, Rules: x.rules, OverUnmeasured: over, mem: mem,

@@ -11,7 +11,7 @@ import (
 // when the span had to stay because the wire needs a notice in front and
 // none is smaller than what it would replace. It returns the tool names
 // whose results left.
-func (v *Visit) drop(turns []model.Turn, pl plan, in VisitInput, spanChars int) (bool, []string) {
+func (v *Visit) drop(turns []model.Turn, pl *plan, in *VisitInput, spanChars int) (bool, []string) {
 	w := v.Before
 	spanStart := turns[pl.from].Start
 	spanEnd := turns[pl.to].Start + turns[pl.to].Length
@@ -77,7 +77,7 @@ func spanToolNames(names []string, w, span []*model.Message) []string {
 
 // record is what an engaged visit files.
 // before and evicted are the sizes of Before and of the span planned.
-func (v *Visit) record(p model.Policy, in VisitInput, turnsBefore int, refusals []model.Refusal, dropped []string, before, evicted int) *model.Record {
+func (v *Visit) record(p model.Policy, in *VisitInput, turnsBefore int, refusals []model.Refusal, dropped []string, before, evicted int) *model.Record {
 	r := &in.mem.records.take(1)[0]
 	after := before // the window is Before, or Before with the span Evicted and the Notice in its place (drop)
 	if len(v.Evicted) > 0 {
@@ -126,7 +126,7 @@ func (v *Visit) turnsAfter(turnsBefore int) int {
 
 // observe files what the pin did, when it did anything and the library's
 // records said so (since 9.57.0).
-func (v *Visit) observe(r *model.Record, p model.Policy, in VisitInput) {
+func (v *Visit) observe(r *model.Record, p model.Policy, in *VisitInput) {
 	mem := in.mem
 	if r.Refusals == nil {
 		r.Refusals = []model.Refusal{}

@@ -29,7 +29,7 @@ type plan struct {
 
 // planRemoval finds the span of turns that may leave and the refusals met
 // on the way (docs/rules/window.md §5).
-func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
+func planRemoval(w []*model.Message, turns []model.Turn, in *planInput) plan {
 	p := plan{from: -1, to: -1}
 	cands := len(turns) - in.keepRecent
 	if cands < 0 {
@@ -63,7 +63,7 @@ func planRemoval(w []*model.Message, turns []model.Turn, in planInput) plan {
 		} else {
 			tf = turnFact{sys: holdsSystem(w[turns[ti].Start : turns[ti].Start+turns[ti].Length]), open: true}
 		}
-		reason := refusalOf(w, turns[ti], in, p.pinned, tf)
+		reason := refusalOf(w, &turns[ti], in, p.pinned, tf)
 		if reason == "" {
 			if p.from < 0 {
 				p.from = ti
@@ -94,7 +94,7 @@ func (p plan) requestKeptAtHead() bool {
 // refusalOf is the first rule that keeps turn t, or "" when it may leave.
 // tf is what the turn's own messages say (turnFact): when no call of it
 // may be unanswered, none is looked for.
-func refusalOf(w []*model.Message, t model.Turn, in planInput, pinned []model.Pin, tf turnFact) string {
+func refusalOf(w []*model.Message, t *model.Turn, in *planInput, pinned []model.Pin, tf turnFact) string {
 	msgs := w[t.Start : t.Start+t.Length]
 	if in.anchor >= t.Start && in.anchor < t.Start+t.Length {
 		return model.ReasonCurrentRequest
@@ -135,14 +135,26 @@ func refusalOf(w []*model.Message, t model.Turn, in planInput, pinned []model.Pi
 // each of its messages: the same pins in the same order. facts nil: the
 // message walk.
 func appendCandidatesByTurn(pins []model.Pin, turns []model.Turn, facts []turnFact, ids []int32, after, upTo int, names *pinning.Names) []model.Pin {
-	if facts == nil {
+	if len(facts) != len(turns) {
 		return pinning.AppendCandidatesOf(pins, turns, ids, after, upTo, names)
 	}
+	// the names met: the first 64 numbers in a word of its own, the
+	// others in the names' set
+	var low uint64
 	names.ClearSeen()
+	fresh := func(id int32) bool {
+		if id < 64 {
+			bit := uint64(1) << uint(id)
+			f := low&bit == 0
+			low |= bit
+			return f
+		}
+		return names.See(id)
+	}
 	for ti := len(turns) - 1; ti >= 0; ti-- {
 		t := &turns[ti]
 		if id := facts[ti].tid; t.Start > after && id != -2 {
-			if id >= 0 && names.See(id) && ti < upTo {
+			if id >= 0 && fresh(id) && ti < upTo {
 				pins = append(pins, model.Pin{ToolName: names.Name(id), TurnIndex: t.Index, MessageIndex: t.Start})
 			}
 			continue
@@ -152,7 +164,7 @@ func appendCandidatesByTurn(pins []model.Pin, turns []model.Turn, facts []turnFa
 		pinned := false
 		lo := max(t.Start, after+1)
 		for mi := t.Start + t.Length - 1; mi >= lo; mi-- {
-			if id := ids[mi]; id >= 0 && names.See(id) && !pinned && ti < upTo {
+			if id := ids[mi]; id >= 0 && fresh(id) && !pinned && ti < upTo {
 				pins = append(pins, model.Pin{ToolName: names.Name(id), TurnIndex: t.Index, MessageIndex: t.Start})
 				pinned = true
 			}

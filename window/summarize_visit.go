@@ -55,7 +55,7 @@ func onlyExistingSummary(w []*model.Message, turns []model.Turn, pl *plan, mem *
 // or keeps it for the first of §11.6's reasons that applies. It returns
 // the refusals to file (a kept span's reason first) and the tool names
 // whose results were folded.
-func (v *Visit) fold(turns []model.Turn, pl plan, in VisitInput, out *summarizeOutcome) ([]model.Refusal, []string) {
+func (v *Visit) fold(turns []model.Turn, pl *plan, in *VisitInput, out *summarizeOutcome) ([]model.Refusal, []string) {
 	zero := 0
 	out.chars = &zero
 	if pl.from < 0 {
@@ -112,7 +112,7 @@ func (v *Visit) fold(turns []model.Turn, pl plan, in VisitInput, out *summarizeO
 }
 
 // summarizeRecord is what an engaged summarize-oldest visit files (§11.7).
-func (v *Visit) summarizeRecord(p model.Policy, in VisitInput, refusals []model.Refusal, dropped []string, o summarizeOutcome) *model.Record {
+func (v *Visit) summarizeRecord(p model.Policy, in *VisitInput, refusals []model.Refusal, dropped []string, o summarizeOutcome) *model.Record {
 	r := &in.mem.records.take(1)[0]
 	*r = model.Record{
 		Strategy:            model.SummarizeOldest,

@@ -83,12 +83,12 @@ type Visit struct {
 // VisitWindow runs one visit of the window stage over history.
 func VisitWindow(history []*model.Message, in VisitInput) Visit {
 	var v Visit
-	visitWindow(&v, history, in)
+	visitWindow(&v, history, &in)
 	return v
 }
 
 // visitWindow is VisitWindow writing the visit into v.
-func visitWindow(v *Visit, history []*model.Message, in VisitInput) {
+func visitWindow(v *Visit, history []*model.Message, in *VisitInput) {
 	if in.mem == nil {
 		in.mem = &arena{}
 	}
@@ -97,7 +97,7 @@ func visitWindow(v *Visit, history []*model.Message, in VisitInput) {
 }
 
 // decide is visitWindow but for the facts it keeps.
-func decide(v *Visit, history []*model.Message, in VisitInput) {
+func decide(v *Visit, history []*model.Message, in *VisitInput) {
 	p := in.Policy
 	*v = Visit{Before: history, After: history, Anchor: -1, from: -1, to: -1}
 	pinLimit := p.KeepLastToolResults
@@ -117,7 +117,7 @@ func decide(v *Visit, history []*model.Message, in VisitInput) {
 		return
 	}
 	v.Engaged, v.StandDown = true, standDown
-	pl := planRemoval(history, turns, planInput{
+	pl := planRemoval(history, turns, &planInput{
 		keepRecent: p.KeepRecentTurns, pinLimit: pinLimit, anchor: v.Anchor,
 		paused: in.PausedCallID, checkIn: in.CheckIn, mem: in.mem, turnChars: tc, nameIDs: ids, facts: in.mem.turnFacts(),
 	})
@@ -131,7 +131,7 @@ func decide(v *Visit, history []*model.Message, in VisitInput) {
 			in.Summaries = NewSummaries(nil)
 		}
 		var o summarizeOutcome
-		refusals, dropped := v.fold(turns, pl, in, &o)
+		refusals, dropped := v.fold(turns, &pl, in, &o)
 		v.Record = v.summarizeRecord(p, in, refusals, dropped, o)
 		return
 	}
@@ -141,7 +141,7 @@ func decide(v *Visit, history []*model.Message, in VisitInput) {
 	if pl.from >= 0 {
 		var ok bool
 		evicted = sum(tc[pl.from : pl.to+1])
-		ok, dropped = v.drop(turns, pl, in, evicted)
+		ok, dropped = v.drop(turns, &pl, in, evicted)
 		if !ok {
 			v.held, v.heldBy = true, model.ReasonReplacementNotSmaller
 			refusals = in.mem.refusals.take(len(pl.refusals) + 1)
@@ -187,7 +187,7 @@ func sum(xs []int) int {
 }
 
 // engages asks the strategy whether this visit acts at all.
-func engages(p model.Policy, turns int, in VisitInput) (bool, string) {
+func engages(p model.Policy, turns int, in *VisitInput) (bool, string) {
 	switch p.Strategy {
 	case model.TokenBudget, model.SummarizeOldest:
 		// both read the provider's count of the previous call (§7, §11.1)
