@@ -126,6 +126,9 @@ func TestCandidatesOfAreTheFullWalk(t *testing.T) {
 			for i := range r.Calls {
 				c := &r.Calls[i]
 				judgePins(t, name, c, r.PolicyOf(c))
+				if n := model.WindowChars(c.Window()); c.WindowChars() != n {
+					t.Errorf("%s: call %d window size %d, the full pass %d", name, i, c.WindowChars(), n)
+				}
 				visits++
 			}
 		}
@@ -187,6 +190,9 @@ func judgeRead(f *readFacts, names *pinning.Names) string {
 	}
 	if tc := (&arena{}).turnChars(f.w, turns); !slices.Equal(f.tc, tc) {
 		return fmt.Sprintf("turn sizes %v, the full pass %v", f.tc, tc)
+	}
+	if n := model.WindowChars(f.w); f.total != n {
+		return fmt.Sprintf("window size %d, the full pass %d", f.total, n)
 	}
 	if len(f.tf) != len(turns) {
 		return fmt.Sprintf("%d turn facts for %d turns", len(f.tf), len(turns))

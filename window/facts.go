@@ -23,6 +23,7 @@ type readFacts struct {
 	named    bool         // ids were read (pins on)
 	turns    []model.Turn // Segment(w)
 	tc       []int        // each turn's size in characters
+	total    int          // the window's size: the sum of tc
 	ids      []int32      // each message's tool name number (pinning.Names.Of), when named
 	tf       []turnFact   // what each turn holds that the refusal engine asks (factOf)
 	exact    int          // the last person-said message that is the request, -1 for none
@@ -58,7 +59,7 @@ func (a *arena) segmentFacts(w []*model.Message, request string, anchored, named
 	} else {
 		f := a.facts()
 		f.turns, f.tc, f.ids, f.tf = f.turns[:0], f.tc[:0], f.ids[:0], f.tf[:0]
-		f.exact, f.last, f.byCall = -1, -1, false
+		f.exact, f.last, f.byCall, f.total = -1, -1, false, 0
 	}
 	f := a.facts()
 	f.w, f.request, f.anchored, f.named, f.ok = w, request, anchored, named, true
@@ -82,6 +83,7 @@ func (a *arena) segmentFacts(w []*model.Message, request string, anchored, named
 			if len(f.turns) > 0 {
 				f.turns[len(f.turns)-1].Length++
 				f.tc[len(f.tc)-1] += m.Chars()
+				f.total += m.Chars()
 				continue
 			}
 		} else if anchored && m.IsPersonSaid() {
@@ -92,6 +94,7 @@ func (a *arena) segmentFacts(w []*model.Message, request string, anchored, named
 		}
 		f.turns = append(f.turns, model.Turn{Index: len(f.turns), Start: i, Length: 1})
 		f.tc = append(f.tc, m.Chars())
+		f.total += m.Chars()
 	}
 	f.tf = f.tf[:read]
 	for _, t := range f.turns[read:] {
@@ -162,12 +165,14 @@ func (a *arena) after(v *Visit) {
 	}
 	dm, dt := e-s-notice, to-from+1-notice
 	f.w, f.exact, f.last = v.After, shifted(f.exact, e, dm), shifted(f.last, e, dm)
+	f.total -= sum(f.tc[from : to+1])
 	// the turns after the span move down over it (each is read before
 	// it is written over: the place it moves to is never after it)
 	k := from
 	if notice == 1 {
 		f.turns[k] = model.Turn{Index: from, Start: s, Length: 1}
 		f.tc[k] = v.Notice.Chars()
+		f.total += f.tc[k]
 		k++
 	}
 	for _, t := range f.turns[to+1:] {
@@ -208,6 +213,9 @@ func sameSlice(a, b []*model.Message) bool {
 
 // turnFacts are the turnFacts of the window segmentFacts read last.
 func (a *arena) turnFacts() []turnFact { return a.facts().tf }
+
+// windowChars is the size of the window segmentFacts read last.
+func (a *arena) windowChars() int { return a.facts().total }
 
 // facts is what the visit read of its window; prevFacts what the last
 // visit read, moved to the window it sent.

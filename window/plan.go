@@ -95,13 +95,28 @@ func (p plan) requestKeptAtHead() bool {
 // tf is what the turn's own messages say (turnFact): when no call of it
 // may be unanswered, none is looked for.
 func refusalOf(w []*model.Message, t *model.Turn, in *planInput, pinned []model.Pin, tf turnFact) string {
-	msgs := w[t.Start : t.Start+t.Length]
 	if in.anchor >= t.Start && in.anchor < t.Start+t.Length {
 		return model.ReasonCurrentRequest
 	}
 	if tf.sys {
 		return model.ReasonSystemEnvelope
 	}
+	if in.paused != "" || tf.open {
+		if r := refusalOfMessages(w, w[t.Start:t.Start+t.Length], in, tf); r != "" {
+			return r
+		}
+	}
+	for _, pin := range pinned {
+		if pin.TurnIndex == t.Index {
+			return model.ReasonLastToolResult
+		}
+	}
+	return ""
+}
+
+// refusalOfMessages is refusalOf's look along the turn's messages, msgs:
+// for the paused call, and for a call of it not answered.
+func refusalOfMessages(w, msgs []*model.Message, in *planInput, tf turnFact) string {
 	if in.paused != "" {
 		for _, m := range msgs {
 			if m.ToolCallID == in.paused || callsID(m, in.paused) {
@@ -120,11 +135,6 @@ func refusalOf(w []*model.Message, t *model.Turn, in *planInput, pinned []model.
 			if !answered(w, msgs, m.ToolCalls[i].ID) {
 				return model.ReasonUnresolvedToolCall
 			}
-		}
-	}
-	for _, pin := range pinned {
-		if pin.TurnIndex == t.Index {
-			return model.ReasonLastToolResult
 		}
 	}
 	return ""
@@ -221,12 +231,13 @@ func pinsHash(ps []model.Pin) uint {
 	return hashBy(ps, func(p model.Pin) (int, int, int) { return len(p.ToolName), p.TurnIndex, p.Chars })
 }
 
-// hashBy mixes three numbers of each element of s.
+// hashBy mixes three numbers of each element of s (one multiply each:
+// it only has to tell apart the lists one replay files).
 func hashBy[T any](s []T, nums func(T) (int, int, int)) uint {
-	h := uint(len(s))
+	h := uint64(len(s))
 	for _, x := range s {
 		a, b, c := nums(x)
-		h = ((h*31+uint(a))*31+uint(b))*31 + uint(c)
+		h = (h ^ uint64(a) ^ uint64(b)<<8 ^ uint64(c)<<24) * 0x9e3779b97f4a7c15
 	}
-	return h ^ h>>7
+	return uint(h ^ h>>29)
 }

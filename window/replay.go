@@ -224,7 +224,10 @@ func (x *runner) callInto(c *CallReplay, ch *chain, ci int, mem *arena) {
 		ch.visit(&c.Visit, x, call, x.unmeasured.overAt(x, ch.history, ci), mem)
 	}
 	deliver(&c.Visit, call, mem)
-	c.chars = model.WindowChars(c.Visit.After)
+	c.chars = c.Visit.sent - 1
+	if c.Visit.sent == 0 {
+		c.chars = model.WindowChars(c.Visit.After)
+	}
 	c.recorded = compareRecorded(c.Visit.After, call)
 }
 
@@ -295,6 +298,9 @@ func deliver(v *Visit, call *model.Call, mem *arena) {
 	}
 	d := call.Recorded[len(call.Recorded)-call.Deliveries:]
 	v.After = mem.extend(v.After, d)
+	if v.sent > 0 {
+		v.sent += model.WindowChars(d)
+	}
 }
 
 // keyOf is an agent's key; a run built by hand may have no agent ("").

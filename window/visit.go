@@ -74,6 +74,10 @@ type Visit struct {
 	heldBy  string // why the span stayed: the refusal listed first
 
 	from, to int32 // the span, in turns; from = -1 when none
+	// sent is the size of After plus one when the visit knows it (the
+	// size of a window the drop made, or of one it left as it was); 0
+	// when not: read it (model.WindowChars)
+	sent int
 	// (the flags last, together: a replay keeps one Visit per call)
 	Engaged   bool // the strategy engaged (and a record was filed)
 	StandDown bool // the pins stood down (§7)
@@ -114,6 +118,7 @@ func decide(v *Visit, history []*model.Message, in *VisitInput) {
 	engaged, problem := engages(p, n, in)
 	v.Problem = problem
 	if !engaged {
+		v.sent = in.mem.windowChars() + 1
 		return
 	}
 	v.Engaged, v.StandDown = true, standDown
@@ -137,7 +142,7 @@ func decide(v *Visit, history []*model.Message, in *VisitInput) {
 	}
 	refusals := pl.refusals
 	var dropped []string
-	before, evicted := sum(tc), 0
+	before, evicted := in.mem.windowChars(), 0
 	if pl.from >= 0 {
 		var ok bool
 		evicted = sum(tc[pl.from : pl.to+1])
@@ -150,6 +155,7 @@ func decide(v *Visit, history []*model.Message, in *VisitInput) {
 		}
 	}
 	v.Record = v.record(p, in, n, refusals, dropped, before, evicted)
+	v.sent = v.Record.WindowCharsAfter + 1
 }
 
 // Turns cuts Before into turns and says what the visit did with each.
