@@ -126,6 +126,11 @@ func TestCandidatesOfAreTheFullWalk(t *testing.T) {
 			for i := range r.Calls {
 				c := &r.Calls[i]
 				judgePins(t, name, c, r.PolicyOf(c))
+				if v := &c.Visit; len(v.Evicted) > 0 && v.Record != nil && v.Record.DroppedObservations != nil {
+					if want := spanToolNames(nil, v.Before, v.Evicted); !slices.Equal(v.Record.DroppedObservations, want) {
+						t.Errorf("%s: call %d dropped %v, the full pass %v", name, i, v.Record.DroppedObservations, want)
+					}
+				}
 				if n := model.WindowChars(c.Window()); c.WindowChars() != n {
 					t.Errorf("%s: call %d window size %d, the full pass %d", name, i, c.WindowChars(), n)
 				}

@@ -16,7 +16,12 @@ func (v *Visit) drop(turns []model.Turn, pl *plan, in *VisitInput, spanChars int
 	spanStart := turns[pl.from].Start
 	spanEnd := turns[pl.to].Start + turns[pl.to].Length
 	head, span, tail := w[:spanStart], w[spanStart:spanEnd], w[spanEnd:]
-	names := in.mem.names.keep(spanToolNames(in.mem.namesScratch(len(span)), w, span))
+	var names []string
+	if f := in.mem.facts(); f.named && sameSlice(f.w, w) {
+		names = in.mem.names.keep(spanNamesOf(in.mem.namesScratch(len(span)), f.ids[spanStart:spanEnd], &in.mem.toolNames))
+	} else {
+		names = in.mem.names.keep(spanToolNames(in.mem.namesScratch(len(span)), w, span))
+	}
 
 	var notice string
 	var noticeChars int
@@ -61,6 +66,27 @@ func spareAfter(c *model.Call) int {
 		return 0
 	}
 	return c.Deliveries + len(c.Appended)
+}
+
+// spanNamesOf is spanToolNames by the numbers of the span's names (ids,
+// as segmentFacts read them against the whole window).
+func spanNamesOf(names []string, ids []int32, tn *pinning.Names) []string {
+	var low uint64 // the numbers met under 64; the others looked for in names
+	for _, id := range ids {
+		switch {
+		case id < 0:
+		case id < 64:
+			if bit := uint64(1) << uint(id); low&bit == 0 {
+				low |= bit
+				names = append(names, tn.Name(id))
+			}
+		default:
+			if n := tn.Name(id); !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
 }
 
 // spanToolNames are the tool names of the span's messages, resolved

@@ -1,6 +1,8 @@
 package window
 
 import (
+	"slices"
+
 	"github.com/afinspect/inspect/model"
 	"github.com/afinspect/inspect/pinning"
 )
@@ -76,11 +78,15 @@ func planRemoval(w []*model.Message, turns []model.Turn, in *planInput) plan {
 			break // a refused turn ends the span
 		}
 	}
-	for ti := cands; ti < len(turns); ti++ {
-		p.refusals = append(p.refusals, model.Refusal{Reason: model.ReasonInsideKeepWindow, TurnIndex: ti, MessageIndex: turns[ti].Start})
+	h := refusalsHash(p.refusals)
+	k := len(p.refusals)
+	p.refusals = slices.Grow(p.refusals, len(turns)-cands)[:k+len(turns)-cands]
+	for i, t := range turns[cands:] {
+		p.refusals[k+i] = model.Refusal{Reason: model.ReasonInsideKeepWindow, TurnIndex: cands + i, MessageIndex: t.Start}
+		h = mixRefusal(h, len(model.ReasonInsideKeepWindow), cands+i, t.Start)
 	}
 	// the refusals outlive the visit (in its record); the scratch does not
-	p.refusals = in.mem.refusals.keepAt(p.refusals, refusalsHash(p.refusals))
+	p.refusals = in.mem.refusals.keepAt(p.refusals, uint(h^h>>29))
 	return p
 }
 
@@ -222,9 +228,19 @@ func answeredIn(w []*model.Message, id string) bool {
 }
 
 // refusalsHash and pinsHash tell most lists of refusals (of pins) apart,
-// for keeping each list once.
-func refusalsHash(rs []model.Refusal) uint {
-	return hashBy(rs, func(r model.Refusal) (int, int, int) { return len(r.Reason), r.TurnIndex, r.MessageIndex })
+// for keeping each list once; refusalsHash is the mix before its last
+// step, so that planRemoval goes on with it (mixRefusal) as it lists
+// the turns inside the keep window.
+func refusalsHash(rs []model.Refusal) uint64 {
+	h := uint64(0)
+	for _, r := range rs {
+		h = mixRefusal(h, len(r.Reason), r.TurnIndex, r.MessageIndex)
+	}
+	return h
+}
+
+func mixRefusal(h uint64, a, b, c int) uint64 {
+	return (h ^ uint64(a) ^ uint64(b)<<8 ^ uint64(c)<<24) * 0x9e3779b97f4a7c15
 }
 
 func pinsHash(ps []model.Pin) uint {

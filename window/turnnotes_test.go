@@ -101,10 +101,10 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 		for _, k := range []int{1, 2, inf.Policy.KeepRecentTurns, inf.Policy.KeepRecentTurns + 1} {
 			p := inf.Policy
 			p.KeepRecentTurns = k
-			// split: the first half begins the log while the second
-			// runs (logpart.go); whole: over every call of its own;
-			// until: whole, in a replay a knob key may give up
-			for _, split := range []string{"no", "yes", "whole", "until"} {
+			// split: the log follows the first half on a goroutine of
+			// its own, then the second (logpart.go); until: so, in a
+			// replay a knob key may give up
+			for _, split := range []string{"no", "yes", "until"} {
 				name := fmt.Sprintf("%s-K%d-split=%v", src.name, k, split)
 				r := RunFolds(src.rec, lineage.Decide(src.rec), p, inf.Folds)
 				if split != "no" {
@@ -113,7 +113,7 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 						least, warm = 4, 1
 					}
 					was, wasWarm := splitMin, splitWarm
-					splitMin, splitWarm, splitLogWhole = least, warm, split == "whole" || split == "until"
+					splitMin, splitWarm = least, warm
 					// runFolds is RunNear (and RunNearUntil) before the
 					// log is finished, so that what it began shows
 					var stop func(*CallReplay) bool
@@ -122,7 +122,7 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 						stop = func(*CallReplay) bool { return quit.Load() }
 					}
 					r = runFolds(src.rec, lineage.Decide(src.rec), p, inf.Folds, near, stop)
-					splitMin, splitWarm, splitLogWhole = was, wasWarm, false
+					splitMin, splitWarm = was, wasWarm
 				}
 				if r.part != nil && r.part.upTo > 0 {
 					begun++
@@ -218,8 +218,7 @@ func TestStreamedLogWhileTheSecondHalfRuns(t *testing.T) {
 	near := RunFolds(rec, lineage.Decide(rec), inf.Policy, inf.Folds)
 	streamed := 0
 	splitStreamed = func(int) { streamed++ }
-	splitLogWhole = true
-	defer func() { splitStreamed, splitLogWhole = nil, false }()
+	defer func() { splitStreamed = nil }()
 	for _, k := range []int{inf.Policy.KeepRecentTurns + 1, inf.Policy.KeepRecentTurns + 2, 2} {
 		p := inf.Policy
 		p.KeepRecentTurns = k
@@ -246,8 +245,7 @@ func TestGivenUpWhileTheLogFollowsTheSecondHalf(t *testing.T) {
 	whole := RunFolds(rec, lineage.Decide(rec), p, inf.Folds)
 	streamed := 0
 	splitStreamed = func(int) { streamed++ }
-	splitLogWhole = true
-	defer func() { splitStreamed, splitLogWhole = nil, false }()
+	defer func() { splitStreamed = nil }()
 	const last = 9000 // past the middle: the second half's
 	var gaveUp atomic.Bool
 	r := runFolds(rec, lineage.Decide(rec), p, inf.Folds, near, func(c *CallReplay) bool {
