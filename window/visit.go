@@ -91,7 +91,8 @@ func VisitWindow(history []*model.Message, in VisitInput) Visit {
 	return v
 }
 
-// visitWindow is VisitWindow writing the visit into v.
+// visitWindow is VisitWindow writing the visit into v, which is zero
+// (a replay's calls are written where they are kept, zero: callInto).
 func visitWindow(v *Visit, history []*model.Message, in *VisitInput) {
 	if in.mem == nil {
 		in.mem = &arena{}
@@ -100,10 +101,10 @@ func visitWindow(v *Visit, history []*model.Message, in *VisitInput) {
 	in.mem.after(v)
 }
 
-// decide is visitWindow but for the facts it keeps.
+// decide is visitWindow but for the facts it keeps. v is zero.
 func decide(v *Visit, history []*model.Message, in *VisitInput) {
 	p := in.Policy
-	*v = Visit{Before: history, After: history, Anchor: -1, from: -1, to: -1}
+	v.Before, v.After, v.Anchor, v.from, v.to = history, history, -1, -1, -1
 	pinLimit := p.KeepLastToolResults
 	standDown := pinLimit > 0 && in.standsDown()
 	if standDown {
