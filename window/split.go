@@ -43,6 +43,9 @@ var (
 	// stepped the turn log over every call of the second while it ran,
 	// with how many made messages it read as its own (for the tests)
 	splitStreamed func(aliased int)
+	// splitLogWhole: the first half begins the turn log over all its
+	// calls, the second half done or not (for the tests)
+	splitLogWhole bool
 )
 
 // RunNearUntil is RunFolds, told a replay of the same recording under
@@ -103,12 +106,6 @@ func (ch *chain) state() chainState {
 func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallReplay) bool, out []CallReplay) (_ []CallReplay, _ *chain, stopped bool) {
 	n := len(x.run.Calls)
 	mid := (n + splitWarm) / 2
-	if x.note {
-		// the first half also steps the turn log over its calls, then
-		// over the second's as they come: it takes fewer, so that both
-		// end together (a log step costs about a sixteenth of a visit)
-		mid = (n + splitWarm) * 16 / 33
-	}
 	from := mid - splitWarm
 	base := len(out)
 	// a replay that stops early (a candidate policy that misses a window)
@@ -216,36 +213,26 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 			}
 		}
 	}()
-	// the turn log is stepped on a goroutine of its own, over the first
-	// half's calls as they are made, then over the second's (streamLog):
-	// it waits for no half, and a core a half has left takes it up (a
-	// replay given up is thrown away: its log with it)
-	var lf *logFollower
-	if x.note && (stop == nil || x.quit) && base == 0 {
-		half := secondHalf{out: out, mid: mid, n: n, reached: &reached, midState: &midState, ticks: ticks, done: done}
-		lf = x.followLog(out[:mid], ch, half, stop)
-	}
 	for ci := probe; ci < mid; ci++ {
 		if first(ci) {
 			cancel.Store(true)
-			if lf != nil {
-				lf.giveUp()
-			}
 			<-done
 			return out[:base+ci+1], ch, true
 		}
-		if lf != nil {
-			lf.made(ci + 1)
-		}
 	}
-	if lf != nil {
-		if same, k := lf.end(); k >= 0 { // given up at call k: the calls from mid were taken
-			cancel.Store(true)
-			<-done
-			x.part = nil
-			remap(out[base+mid:base+k+1], b, same)
-			notes.noteAt(out, base+mid, mid)
-			return out[:base+k+1], b, true
+	// (a replay given up is thrown away: its log with it)
+	if x.note && (stop == nil || x.quit) && base == 0 {
+		x.part = x.beginLog(out[:mid], done)
+		if x.part.upTo == mid && !slowLog {
+			half := secondHalf{out: out, mid: mid, n: n, reached: &reached, midState: &midState, ticks: ticks, done: done}
+			if same, k := x.streamLog(ch, half, stop); k >= 0 { // given up at call k: the calls from mid were taken
+				cancel.Store(true)
+				<-done
+				x.part = nil
+				remap(out[base+mid:base+k+1], b, same)
+				notes.noteAt(out, base+mid, mid)
+				return out[:base+k+1], b, true
+			}
 		}
 	}
 	<-done
@@ -351,91 +338,27 @@ func (x *runner) streamLog(ch *chain, h secondHalf, stop func(*CallReplay) bool)
 	return same, -1
 }
 
-// logFollower steps the turn log (logpart.go) on a goroutine of its
-// own: over the first half's calls as that half makes them (made), then,
-// once it has made them all (end), over the second half's (streamLog).
-type logFollower struct {
-	first   atomic.Int64  // the first half's calls made
-	ticks   chan struct{} // now and then, when first has grown
-	ended   chan struct{} // closed when the first half has made its calls
-	quit    chan struct{} // closed when the replay is given up
-	done    chan struct{} // closed when the goroutine has ended
-	same    map[*model.Message]*model.Message
-	k       int
-	tickets int
-}
-
-// followLog starts the goroutine over calls, the first half's, ch its
-// chain (read only once the half has ended).
-func (x *runner) followLog(calls []CallReplay, ch *chain, h secondHalf, stop func(*CallReplay) bool) *logFollower {
-	lf := &logFollower{ticks: make(chan struct{}, 1), ended: make(chan struct{}), quit: make(chan struct{}), done: make(chan struct{}), k: -1}
+// beginLog steps the turn log (logpart.go) over the first half's calls
+// until the second half is done (every call when splitLogWhole).
+func (x *runner) beginLog(calls []CallReplay, done <-chan struct{}) *logBuild {
 	n, lastID := len(x.run.Calls), 0
 	for ci := n - 1; ci >= max(0, n-64) && lastID == 0; ci-- { // the last message the run added
 		if a := x.run.Calls[ci].Appended; len(a) > 0 {
 			lastID = a[len(a)-1].ID
 		}
 	}
-	go func() {
-		defer close(lf.done)
-		defer func() {
-			if recover() != nil {
-				// the log is built again after the replay, on the
-				// goroutine that asked for it, which meets it there
-				x.part, lf.same, lf.k = nil, nil, -1
-			}
-		}()
-		b := newLogBuild(n, n, lastID)
-		for ci := 0; ci < len(calls); {
-			for r := int(lf.first.Load()); ci < r; ci++ {
-				b.step(calls, ci)
-			}
-			if ci == len(calls) {
-				break
-			}
+	b := newLogBuild(n, n, lastID)
+	for ci := range calls {
+		if ci%32 == 0 && !splitLogWhole {
 			select {
-			case <-lf.ticks:
-			case <-lf.ended:
-			case <-lf.quit:
-				return
+			case <-done:
+				return b
+			default:
 			}
 		}
-		x.part = b
-		select {
-		case <-lf.ended:
-		case <-lf.quit:
-			return
-		}
-		if !slowLog {
-			lf.same, lf.k = x.streamLog(ch, h, stop)
-		}
-	}()
-	return lf
-}
-
-// made tells the follower the first half has made its calls before k.
-func (lf *logFollower) made(k int) {
-	lf.first.Store(int64(k))
-	if lf.tickets++; lf.tickets == streamTick {
-		lf.tickets = 0
-		select {
-		case lf.ticks <- struct{}{}:
-		default:
-		}
+		b.step(calls, ci)
 	}
-}
-
-// end tells the follower the first half has ended, and waits for it:
-// what streamLog said (k -1 but where it was given up at call k).
-func (lf *logFollower) end() (map[*model.Message]*model.Message, int) {
-	close(lf.ended)
-	<-lf.done
-	return lf.same, lf.k
-}
-
-// giveUp stops the follower and waits for it.
-func (lf *logFollower) giveUp() {
-	close(lf.quit)
-	<-lf.done
+	return b
 }
 
 // guess is a chain before call from of the run: the window near had

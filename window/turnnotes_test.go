@@ -101,10 +101,10 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 		for _, k := range []int{1, 2, inf.Policy.KeepRecentTurns, inf.Policy.KeepRecentTurns + 1} {
 			p := inf.Policy
 			p.KeepRecentTurns = k
-			// split: the log follows the first half on a goroutine of
-			// its own, then the second (logpart.go); until: so, in a
-			// replay a knob key may give up
-			for _, split := range []string{"no", "yes", "until"} {
+			// split: the first half begins the log while the second
+			// runs (logpart.go); whole: over every call of its own;
+			// until: whole, in a replay a knob key may give up
+			for _, split := range []string{"no", "yes", "whole", "until"} {
 				name := fmt.Sprintf("%s-K%d-split=%v", src.name, k, split)
 				r := RunFolds(src.rec, lineage.Decide(src.rec), p, inf.Folds)
 				if split != "no" {
@@ -113,7 +113,7 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 						least, warm = 4, 1
 					}
 					was, wasWarm := splitMin, splitWarm
-					splitMin, splitWarm = least, warm
+					splitMin, splitWarm, splitLogWhole = least, warm, split == "whole" || split == "until"
 					// runFolds is RunNear (and RunNearUntil) before the
 					// log is finished, so that what it began shows
 					var stop func(*CallReplay) bool
@@ -122,7 +122,7 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 						stop = func(*CallReplay) bool { return quit.Load() }
 					}
 					r = runFolds(src.rec, lineage.Decide(src.rec), p, inf.Folds, near, stop)
-					splitMin, splitWarm = was, wasWarm
+					splitMin, splitWarm, splitLogWhole = was, wasWarm, false
 				}
 				if r.part != nil && r.part.upTo > 0 {
 					begun++
@@ -218,7 +218,8 @@ func TestStreamedLogWhileTheSecondHalfRuns(t *testing.T) {
 	near := RunFolds(rec, lineage.Decide(rec), inf.Policy, inf.Folds)
 	streamed := 0
 	splitStreamed = func(int) { streamed++ }
-	defer func() { splitStreamed = nil }()
+	splitLogWhole = true
+	defer func() { splitStreamed, splitLogWhole = nil, false }()
 	for _, k := range []int{inf.Policy.KeepRecentTurns + 1, inf.Policy.KeepRecentTurns + 2, 2} {
 		p := inf.Policy
 		p.KeepRecentTurns = k
@@ -245,7 +246,8 @@ func TestGivenUpWhileTheLogFollowsTheSecondHalf(t *testing.T) {
 	whole := RunFolds(rec, lineage.Decide(rec), p, inf.Folds)
 	streamed := 0
 	splitStreamed = func(int) { streamed++ }
-	defer func() { splitStreamed = nil }()
+	splitLogWhole = true
+	defer func() { splitStreamed, splitLogWhole = nil, false }()
 	const last = 9000 // past the middle: the second half's
 	var gaveUp atomic.Bool
 	r := runFolds(rec, lineage.Decide(rec), p, inf.Folds, near, func(c *CallReplay) bool {
