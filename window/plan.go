@@ -133,10 +133,10 @@ func refusalOfMessages(w, msgs []*model.Message, in *planInput, tf turnFact) str
 			}
 		}
 	}
+	if !tf.open {
+		return ""
+	}
 	for _, m := range msgs {
-		if !tf.open {
-			break
-		}
 		for i := range m.ToolCalls {
 			if !answered(w, msgs, m.ToolCalls[i].ID) {
 				return model.ReasonUnresolvedToolCall
