@@ -58,7 +58,7 @@ func (m Model) idle() tea.Cmd {
 		return session.AheadCmd(s.View, s.Recorded, *ahead, m.timeline.Cells(), s.QuitAhead)
 	case collect:
 		s.Dirty = false
-		return session.CollectCmd()
+		return session.CollectCmd(s.Calls())
 	}
 	return nil
 }

@@ -226,16 +226,15 @@ func (g *growth) composition(i int, calls []CallReplay) {
 }
 
 // ran notes run i, replayed from seeded with calls (the whole run's),
-// last its chain after them, end as it ended.
-func (g *growth) ran(i int, seeded, last, end *chain, calls []CallReplay, run *model.Run, stopped bool) {
+// last its chain after them, end as it ended; tally is tallyCalls(calls).
+func (g *growth) ran(i int, seeded, last, end *chain, calls []CallReplay, run *model.Run, stopped bool, tally *callTally) {
 	if g == nil {
 		return
 	}
-	rg := &runGrowth{calls: len(calls), owner: g}
+	rg := &runGrowth{calls: len(calls), owner: g, score: tally.score, last: tally.last}
 	if !g.stripped {
-		rg.problemsOf(calls, 0)
+		rg.problems = tally.problems
 	}
-	rg.scoreCalls(calls)
 	if stopped {
 		g.stoppedAt, g.stopCall = i, len(calls)-1
 	} else if len(calls) > 0 && g.tipAt(run) && !(run.Complete && (g.ahead > tipRuns || len(g.rec.Runs)-1-i > tipRuns)) {
@@ -258,6 +257,47 @@ func (rg *runGrowth) problemsOf(calls []CallReplay, k int) {
 			rg.problems = append(rg.problems, callProblem{k + j, v.Problem})
 		}
 	}
+}
+
+// callTally is what the end of a run reads of each of its calls, in one
+// pass: their problems, and the score of all but the last
+// (runGrowth.scoreCalls) with the last's outcome.
+type callTally struct {
+	problems []callProblem
+	score    runScore
+	last     string
+}
+
+// tallyCalls is the tally of a run's calls (split makes it as the calls
+// are made, where it can: a pass over 50,000 calls reads megabytes that a
+// knob key would wait for).
+func tallyCalls(calls []CallReplay) callTally {
+	var t callTally
+	for j := range calls {
+		t.add(&calls[j], j, len(calls))
+	}
+	return t
+}
+
+// add tallies c, call ci of a run of n calls.
+func (t *callTally) add(c *CallReplay, ci, n int) {
+	if c.Visit.Problem != "" {
+		t.problems = append(t.problems, callProblem{ci, c.Visit.Problem})
+	}
+	if ci == n-1 {
+		t.last = c.recorded
+	} else {
+		t.score.add(c.recorded)
+	}
+}
+
+// then is the tally of t's calls followed by u's.
+func (t callTally) then(u callTally) callTally {
+	t.problems = append(t.problems, u.problems...)
+	t.score.matched += u.score.matched
+	t.score.differs = t.score.differs || u.score.differs
+	t.last = u.last
+	return t
 }
 
 // scoreCalls scores calls, the run's last replayed, into the score of

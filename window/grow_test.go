@@ -215,3 +215,38 @@ func TestInferMoreIsInferAgents(t *testing.T) {
 		})
 	}
 }
+
+// TestTally: the tally of a run's calls, made in one pass or in two parts
+// joined, counts every call but the last, in order: 30,000 calls, every
+// third reproducing its recorded window, one differing (call 20,001),
+// problems at calls 4 and 29,001, the last call's outcome apart.
+func TestTally(t *testing.T) {
+	calls := make([]CallReplay, 30000)
+	for i := range calls {
+		if i%3 == 0 {
+			calls[i].recorded = Match
+		}
+	}
+	calls[20000].recorded = Differs
+	calls[3].Visit.Problem, calls[29000].Visit.Problem = "a", "b"
+	calls[29999].recorded = Differs
+	var a, b callTally
+	for i := range calls {
+		if i < 12345 {
+			a.add(&calls[i], i, len(calls))
+		} else {
+			b.add(&calls[i], i, len(calls))
+		}
+	}
+	// calls 0, 3, …, 29,997 match (10,000); 20,000 and the last, 29,999,
+	// are not multiples of three
+	want := callTally{problems: []callProblem{{3, "a"}, {29000, "b"}}, score: runScore{matched: 10000, differs: true}, last: Differs}
+	for _, got := range []callTally{tallyCalls(calls), a.then(b)} {
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("tally %+v, want %+v", got, want)
+		}
+	}
+	if short := tallyCalls(calls[:4]); short.score.matched != 1 || short.last != Match || len(short.problems) != 1 {
+		t.Errorf("the tally of four calls: %+v", short)
+	}
+}

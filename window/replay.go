@@ -167,6 +167,8 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 	} else if cap(o.room) >= n {
 		clear(o.room[:cap(o.room)]) // what the last replay's calls point to is let go with them
 		rp.out.Calls = o.room[:0]
+	} else if r := takeRoom(o, n); r != nil {
+		rp.out.Calls = r
 	} else {
 		rp.out.Calls = make([]CallReplay, 0, n)
 	}
@@ -177,6 +179,43 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 		rp.one(runAt(o.runs, k))
 	}
 	return rp.finish()
+}
+
+// spareRoom is room for the calls of the next long replay made for a
+// screen, made while the screen is idle (PrepareRoom): zeroing the room
+// for 50,000 calls takes a knob key's replay a couple of milliseconds on
+// one core before its first visit. It is zero and was never written, so
+// the replay that takes it need not clear it.
+var spareRoom atomic.Pointer[[]CallReplay]
+
+// PrepareRoom makes room ahead for a replay of about calls calls made
+// for a screen, when it is long enough to be split and no room is spare.
+// It is for a screen's idle moments: it takes as long as that replay
+// would have.
+func PrepareRoom(calls int) {
+	if calls < splitMin {
+		return
+	}
+	want := calls + calls/16 // a file that grows a little still fits
+	if s := spareRoom.Load(); s != nil && cap(*s) >= want {
+		return
+	}
+	r := make([]CallReplay, 0, want)
+	spareRoom.Store(&r)
+}
+
+// takeRoom is the spare room, empty, when the replay is made for a
+// screen (it splits, near is set) and its n calls fit it without
+// leaving much of it unused; nil otherwise (the room stays spare).
+func takeRoom(o replayOptions, n int) []CallReplay {
+	if !o.split || o.strip || n < splitMin {
+		return nil
+	}
+	s := spareRoom.Load()
+	if s == nil || cap(*s) < n || cap(*s) > n+n/4 || !spareRoom.CompareAndSwap(s, nil) {
+		return nil
+	}
+	return (*s)[:0]
 }
 
 // runner replays the calls of one run (a segment) under its policy.
@@ -201,6 +240,9 @@ type runner struct {
 	// in the file (both halves of a split may set it)
 	base      int
 	unordered atomic.Bool
+	// tally, when split made it, is the tally of every call of the run
+	// (callTally), nil otherwise
+	tally *callTally
 }
 
 // callInto replays call ci of the run from ch, which is left before the

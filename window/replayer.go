@@ -99,10 +99,16 @@ func (rp *replayer) ended(i int, x *runner, ch, seeded *chain, from int) {
 		rp.runs++
 		rp.ordered = rp.ordered && !x.unordered.Load() && (from == 0 || out.Calls[from].Call.Number >= out.Calls[from-1].Call.Number)
 	}
-	for ci := from; ci < len(out.Calls); ci++ {
-		if v := &out.Calls[ci].Visit; v.Problem != "" && !rp.seen[v.Problem] {
-			rp.seen[v.Problem] = true
-			out.Problems = append(out.Problems, v.Problem)
+	var tally callTally
+	if x.tally != nil && len(out.Calls)-from == len(run.Calls) {
+		tally = *x.tally
+	} else {
+		tally = tallyCalls(out.Calls[from:])
+	}
+	for _, pr := range tally.problems {
+		if !rp.seen[pr.text] {
+			rp.seen[pr.text] = true
+			out.Problems = append(out.Problems, pr.text)
 		}
 	}
 	out.Problems = append(out.Problems, x.unmeasured.problems(run, x.p)...)
@@ -114,7 +120,7 @@ func (rp *replayer) ended(i int, x *runner, ch, seeded *chain, from int) {
 		ch.reentry = reentry(run, out.Calls[from:])
 	}
 	rp.states.set(i, ch)
-	rp.grow.ran(i, seeded, &last, ch, out.Calls[from:], run, rp.stopped)
+	rp.grow.ran(i, seeded, &last, ch, out.Calls[from:], run, rp.stopped, &tally)
 	rp.let()
 }
 

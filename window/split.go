@@ -116,6 +116,11 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	if stop == nil || x.quit {
 		probe = 0
 	}
+	x.tally = nil
+	// each half tallies its own calls as it makes them (callTally): when
+	// the second half's are taken from mid, the run's end need not read
+	// 50,000 calls again
+	var ta, tb callTally
 	var notes, notesB *notes // of each half's calls (turnnotes.go)
 	if x.note {
 		notes, notesB = newNotes(mid), newNotes(n-mid)
@@ -123,6 +128,7 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	for ci := range probe {
 		out = append(out, CallReplay{})
 		x.callInto(&out[base+ci], ch, ci, mem)
+		ta.add(&out[base+ci], ci, n)
 		if x.note {
 			notes.noteAt(out, base+ci, ci)
 		}
@@ -136,6 +142,9 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	first := func(ci int) bool {
 		out[base+ci] = CallReplay{} // the second half's, when it wrote one there
 		x.callInto(&out[base+ci], ch, ci, mem)
+		if ci < mid {
+			ta.add(&out[base+ci], ci, n)
+		}
 		if x.note {
 			notes.noteAt(out, base+ci, ci)
 		}
@@ -192,6 +201,9 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 			}
 			*at = CallReplay{}
 			x.callInto(at, b, ci, bm)
+			if ci >= mid {
+				tb.add(at, ci, n)
+			}
 			switch {
 			case !x.note || ci < mid:
 			case ci > mid:
@@ -242,6 +254,10 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	for ci := mid; ci < n; ci++ {
 		if !failed.Load() && !cancel.Load() {
 			if same, ok := sameState(ch, out[base+ci].Visit.Before, states[ci-mid]); ok {
+				if ci == mid {
+					t := ta.then(tb)
+					x.tally = &t
+				}
 				remap(out[base+ci:base+n], b, same)
 				if x.note { // noted against the second half's call before it
 					notes.noteAt(out, base+ci, ci)

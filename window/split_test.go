@@ -162,8 +162,23 @@ func splitRun(t *testing.T, rec *model.Recording) {
 			if taken != 1 {
 				t.Errorf("the second half was taken %d times, want once", taken)
 			}
-			sameReplay(t, RunFolds(rec, lineage.Decide(rec), p, nil), got)
+			want := RunFolds(rec, lineage.Decide(rec), p, nil)
+			sameReplay(t, want, got)
+			sameTally(t, want, got)
 		})
+	}
+}
+
+// sameTally fails t unless got, a replay that may have split, scored the
+// recorded windows as want did and met the same problems: what the end
+// of its runs tallied (split.go makes it as the halves make their calls).
+func sameTally(t *testing.T, want, got *Replay) {
+	t.Helper()
+	if want.growth == nil || got.growth == nil {
+		t.Fatal("a replay without its growth")
+	}
+	if got.growth.score() != want.growth.score() || !reflect.DeepEqual(got.growth.problems(), want.growth.problems()) {
+		t.Errorf("scored %+v with problems %q, want %+v, %q", got.growth.score(), got.growth.problems(), want.growth.score(), want.growth.problems())
 	}
 }
 
@@ -191,6 +206,9 @@ func TestSplitRecordings(t *testing.T) {
 				splitTaken = func(int) { n++ }
 				defer func() { splitTaken = nil }()
 				sameReplay(t, RunFolds(rec, lineage.Decide(rec), p, inf.Folds), RunNear(rec, lineage.Decide(rec), p, inf.Folds, near))
+				if p.Strategy != model.SummarizeOldest { // (without the folds: a replay that keeps its growth)
+					sameTally(t, RunFolds(rec, lineage.Decide(rec), p, nil), RunNear(rec, lineage.Decide(rec), p, nil, near))
+				}
 				if n > 0 {
 					taken++
 				}
@@ -402,5 +420,44 @@ func TestRunNearUntilAlong(t *testing.T) {
 	saw = nil
 	if r := RunNearUntil(rec, lineage.Decide(rec), p, nil, near, &quit, func(r *Replay) { saw = append(saw, r) }); r != nil || len(saw) != 0 {
 		t.Errorf("told to give up: a replay %v, along ran %d times", r != nil, len(saw))
+	}
+}
+
+// TestSpareRoomIsTaken: a long replay for a screen writes its calls into
+// the room made ahead for it (PrepareRoom), once, and is the replay made
+// without it; a run too short to split, or a room far too big, is left
+// spare.
+func TestSpareRoomIsTaken(t *testing.T) {
+	splitting(t, 500, 64)
+	t.Cleanup(func() { spareRoom.Store(nil) })
+	rec := longRun(1500)
+	recorded := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}
+	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
+	near := RunFolds(rec, lineage.Decide(rec), recorded, nil)
+	want := RunNear(rec, lineage.Decide(rec), p, nil, near)
+
+	PrepareRoom(len(want.Calls))
+	room := spareRoom.Load()
+	if room == nil {
+		t.Fatal("no room made for a run long enough to split")
+	}
+	got := RunNear(rec, lineage.Decide(rec), p, nil, near)
+	if spareRoom.Load() != nil {
+		t.Error("the replay left the spare room spare")
+	}
+	if &got.Calls[0] != &(*room)[:1][0] {
+		t.Error("the replay's calls are not in the room made for them")
+	}
+	sameReplay(t, want, got)
+
+	PrepareRoom(len(want.Calls) * 2)
+	RunNear(rec, lineage.Decide(rec), p, nil, near)
+	if spareRoom.Load() == nil {
+		t.Error("a room twice the run's calls was taken")
+	}
+	spareRoom.Store(nil)
+	PrepareRoom(499)
+	if spareRoom.Load() != nil {
+		t.Error("room made for a run too short to split")
 	}
 }
