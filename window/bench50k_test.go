@@ -63,7 +63,10 @@ func cpuTime() time.Duration {
 // replay, built for a screen), each round after a collection with the
 // timer stopped, as the screen's settled heap is (its cpu-ns/call counts
 // that collection too). It reports the time per call (wall clock, and
-// CPU time of every thread) and the bytes a replay allocates.
+// CPU time of every thread) and the bytes a replay allocates; knob also
+// its median, how far apart the two halves ended, and how long the
+// replay went on after the later one (the turn log, the run's end, the
+// ledger index).
 func BenchmarkReplay50kFile(b *testing.B) {
 	if _, err := os.Stat(os.TempDir()); err != nil {
 		b.Skip(err)
@@ -90,7 +93,12 @@ func BenchmarkReplay50kFile(b *testing.B) {
 			}
 			calls, knob := 0, bc.knob
 			lin := lineage.Decide(rec) // a screen's, decided once
-			var took []time.Duration
+			var took, gap, after []time.Duration
+			var first, second time.Duration
+			if knob { // how long each half took: their imbalance, and what waits after the later
+				window.SplitHalves(func(f, s time.Duration) { first, second = f, s })
+				defer window.SplitHalves(nil)
+			}
 			b.ReportAllocs()
 			cpu0 := cpuTime()
 			b.ResetTimer()
@@ -103,8 +111,13 @@ func BenchmarkReplay50kFile(b *testing.B) {
 					runtime.GC()
 					b.StartTimer()
 					t0 := time.Now()
+					first, second = 0, 0
 					r = window.RunNearUntil(rec, lin, bc.p, nil, near, new(atomic.Bool), nil)
 					took = append(took, time.Since(t0))
+					if first > 0 {
+						gap = append(gap, max(first, second)-min(first, second))
+						after = append(after, took[len(took)-1]-max(first, second))
+					}
 				} else if near != nil {
 					r = window.RunNear(rec, lineage.Decide(rec), bc.p, nil, near)
 				} else {
@@ -117,9 +130,14 @@ func BenchmarkReplay50kFile(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls), "ns/call")
 				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*calls), "cpu-ns/call")
 			}
-			if len(took) > 0 {
-				slices.Sort(took)
-				b.ReportMetric(float64(took[len(took)/2].Microseconds())/1e3, "ms-median")
+			for _, m := range []struct {
+				d    []time.Duration
+				name string
+			}{{took, "ms-median"}, {gap, "ms-halves-apart"}, {after, "ms-after-halves"}} {
+				if len(m.d) > 0 {
+					slices.Sort(m.d)
+					b.ReportMetric(float64(m.d[len(m.d)/2].Microseconds())/1e3, m.name)
+				}
 			}
 		})
 	}

@@ -1,6 +1,9 @@
 package window
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // ForgetLog drops what a replay built after it (the turn log, its places,
 // the ledger index, the lines), so a benchmark can build them again.
@@ -11,3 +14,7 @@ func ForgetLog(r *Replay) {
 
 // SortCalls is sortCalls, for the benchmarks.
 func SortCalls(calls []CallReplay) { sortCalls(calls) }
+
+// SplitHalves sets the hook told how long each half of a split took (nil:
+// none).
+func SplitHalves(f func(first, second time.Duration)) { splitHalves = f }

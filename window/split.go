@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"sync/atomic"
+	"time"
 
 	"github.com/afinspect/inspect/lineage"
 	"github.com/afinspect/inspect/model"
@@ -46,6 +47,9 @@ var (
 	// splitLogWhole: the first half begins the turn log over all its
 	// calls, the second half done or not (for the tests)
 	splitLogWhole bool
+	// splitHalves, when set, is told how long after the split began each
+	// half made its last call (for the benchmarks: the halves' imbalance)
+	splitHalves func(first, second time.Duration)
 )
 
 // RunNearUntil is RunFolds, told a replay of the same recording under
@@ -168,6 +172,15 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 	}
 	// the second half writes its calls from mid on in place, and those
 	// before (its warm-up) aside; the first half writes those before mid
+	var t0, firstEnd, secondEnd time.Time
+	if splitHalves != nil {
+		t0 = time.Now()
+		defer func() {
+			if !firstEnd.IsZero() && !secondEnd.IsZero() {
+				splitHalves(firstEnd.Sub(t0), secondEnd.Sub(t0))
+			}
+		}()
+	}
 	warm := make([]CallReplay, 0, splitWarm)
 	states := make([]chainState, 0, n-mid)
 	var failed, cancel atomic.Bool
@@ -187,6 +200,9 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 				failed.Store(true) // the first half meets it again, on its own goroutine
 			}
 		}()
+		if splitHalves != nil {
+			defer func() { secondEnd = time.Now() }() // before done is closed: read after it
+		}
 		bm := &arena{}
 		for ci := from; ci < n && !cancel.Load(); ci++ {
 			at := &out[base+ci]
@@ -231,6 +247,9 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 			<-done
 			return out[:base+ci+1], ch, true
 		}
+	}
+	if splitHalves != nil {
+		firstEnd = time.Now()
 	}
 	// (a replay given up is thrown away: its log with it)
 	if x.note && (stop == nil || x.quit) && base == 0 {
