@@ -220,13 +220,12 @@ func (g *growth) composition(i int, calls []CallReplay) {
 	if g == nil {
 		return
 	}
-	rg := &runGrowth{calls: len(calls), composition: true}
-	rg.scoreCalls(calls)
-	g.add(i, rg)
+	t := tallyCalls(calls, 0)
+	g.add(i, &runGrowth{calls: len(calls), composition: true, score: t.score, last: t.last})
 }
 
 // ran notes run i, replayed from seeded with calls (the whole run's),
-// last its chain after them, end as it ended; tally is tallyCalls(calls).
+// last its chain after them, end as it ended; tally is tallyCalls(calls, 0).
 func (g *growth) ran(i int, seeded, last, end *chain, calls []CallReplay, run *model.Run, stopped bool, tally *callTally) {
 	if g == nil {
 		return
@@ -250,31 +249,22 @@ func (g *growth) ran(i int, seeded, last, end *chain, calls []CallReplay, run *m
 // tipAt: a run replayed now is a tip, as it may be continued.
 func (g *growth) tipAt(run *model.Run) bool { return !run.Composition }
 
-// problemsOf notes the problems of calls, the run's from call k on.
-func (rg *runGrowth) problemsOf(calls []CallReplay, k int) {
-	for j := range calls {
-		if v := &calls[j].Visit; v.Problem != "" {
-			rg.problems = append(rg.problems, callProblem{k + j, v.Problem})
-		}
-	}
-}
-
 // callTally is what the end of a run reads of each of its calls, in one
-// pass: their problems, and the score of all but the last
-// (runGrowth.scoreCalls) with the last's outcome.
+// pass: their problems, and how many recorded windows all but the last
+// reproduce (runScore), with the last's outcome.
 type callTally struct {
 	problems []callProblem
 	score    runScore
 	last     string
 }
 
-// tallyCalls is the tally of a run's calls (split makes it as the calls
-// are made, where it can: a pass over 50,000 calls reads megabytes that a
-// knob key would wait for).
-func tallyCalls(calls []CallReplay) callTally {
+// tallyCalls is the tally of calls, a run's last replayed, from its call
+// k on (split makes it as the calls are made, where it can: a pass over
+// 50,000 calls reads megabytes that a knob key would wait for).
+func tallyCalls(calls []CallReplay, k int) callTally {
 	var t callTally
 	for j := range calls {
-		t.add(&calls[j], j, len(calls))
+		t.add(&calls[j], k+j, k+len(calls))
 	}
 	return t
 }
@@ -298,18 +288,6 @@ func (t callTally) then(u callTally) callTally {
 	t.score.differs = t.score.differs || u.score.differs
 	t.last = u.last
 	return t
-}
-
-// scoreCalls scores calls, the run's last replayed, into the score of
-// all but the last and the last's outcome.
-func (rg *runGrowth) scoreCalls(calls []CallReplay) {
-	for j := range calls {
-		if j == len(calls)-1 {
-			rg.last = calls[j].Recorded()
-		} else {
-			rg.score.add(calls[j].Recorded())
-		}
-	}
 }
 
 // before is the chain before the last of calls, the whole run's, which

@@ -241,12 +241,12 @@ func TestTally(t *testing.T) {
 	// calls 0, 3, …, 29,997 match (10,000); 20,000 and the last, 29,999,
 	// are not multiples of three
 	want := callTally{problems: []callProblem{{3, "a"}, {29000, "b"}}, score: runScore{matched: 10000, differs: true}, last: Differs}
-	for _, got := range []callTally{tallyCalls(calls), a.then(b)} {
+	for _, got := range []callTally{tallyCalls(calls, 0), a.then(b)} {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("tally %+v, want %+v", got, want)
 		}
 	}
-	if short := tallyCalls(calls[:4]); short.score.matched != 1 || short.last != Match || len(short.problems) != 1 {
+	if short := tallyCalls(calls[:4], 0); short.score.matched != 1 || short.last != Match || len(short.problems) != 1 {
 		t.Errorf("the tally of four calls: %+v", short)
 	}
 }

@@ -225,12 +225,12 @@ func (rg *runGrowth) madeAgain(k int, calls []CallReplay, g *growth) *runGrowth 
 			nrg.problems = append(nrg.problems, pr)
 		}
 	}
-	nrg.problemsOf(calls, k)
 	if len(calls) == 0 {
 		nrg.score, nrg.last = rg.score, rg.last
-	} else {
-		nrg.scoreCalls(calls)
+		return nrg
 	}
+	t := callTally{problems: nrg.problems, score: nrg.score}.then(tallyCalls(calls, k))
+	nrg.problems, nrg.score, nrg.last = t.problems, t.score, t.last
 	return nrg
 }
 

@@ -103,7 +103,7 @@ func (rp *replayer) ended(i int, x *runner, ch, seeded *chain, from int) {
 	if x.tally != nil && len(out.Calls)-from == len(run.Calls) {
 		tally = *x.tally
 	} else {
-		tally = tallyCalls(out.Calls[from:])
+		tally = tallyCalls(out.Calls[from:], 0)
 	}
 	for _, pr := range tally.problems {
 		if !rp.seen[pr.text] {
