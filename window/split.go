@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -50,6 +51,13 @@ var (
 	// splitHalves, when set, is told how long after the split began each
 	// half made its last call (for the benchmarks: the halves' imbalance)
 	splitHalves func(first, second time.Duration)
+	// splitFirstWaits: the first half makes its calls after the second
+	// half has made all of its own, which then steps the turn log over
+	// the first half's as they are made (for the tests)
+	splitFirstWaits bool
+	// splitFollowed, when set, is told each time a second half has
+	// stepped the turn log over every call of the first (for the tests)
+	splitFollowed func()
 )
 
 // RunNearUntil is RunFolds, told a replay of the same recording under
@@ -142,6 +150,24 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 		ch.after(x.run.Calls[ci], out[base+ci].Visit.After, mem)
 	}
 	out = slices.Grow(out, n-probe)[:base+n]
+	// the turn log is begun while the halves run by the goroutine that
+	// ends its calls first: the first half's over its own calls, then
+	// over the second's as they are made (streamLog); the second half's
+	// over the first half's calls as they are made (followLog). logOwner
+	// says which took it (0: neither yet, 1: the first, 2: the second).
+	// reachedA: the first half's calls before it are written, with their
+	// notes; ticksA come now and then; firstGone is closed once the first
+	// half makes no more calls of its own (ended, given up, or failed).
+	var (
+		logOwner  atomic.Int32
+		reachedA  atomic.Int64
+		ticksA    = make(chan struct{}, 1)
+		firstGone = make(chan struct{})
+	)
+	endFirst := sync.OnceFunc(func() { close(firstGone) })
+	defer endFirst()
+	logs := x.note && (stop == nil || x.quit) && base == 0 // (a replay given up is thrown away: its log with it)
+	reachedA.Store(int64(probe))
 	// one call of the first half; true when stop ends the replay there
 	first := func(ci int) bool {
 		out[base+ci] = CallReplay{} // the second half's, when it wrote one there
@@ -151,6 +177,15 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 		}
 		if x.note {
 			notes.noteAt(out, base+ci, ci)
+		}
+		if ci < mid {
+			reachedA.Store(int64(ci + 1))
+			if (ci+1)%streamTick == 0 {
+				select {
+				case ticksA <- struct{}{}:
+				default:
+				}
+			}
 		}
 		if stop != nil && stop(&out[base+ci]) {
 			return true
@@ -192,6 +227,8 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 		reached  atomic.Int64
 		midState chainState
 		ticks    = make(chan struct{}, 1)
+		followed *logBuild // the log the second half began (followLog), read after done
+		ownCalls = make(chan struct{})
 	)
 	go func() {
 		defer close(done)
@@ -200,9 +237,6 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 				failed.Store(true) // the first half meets it again, on its own goroutine
 			}
 		}()
-		if splitHalves != nil {
-			defer func() { secondEnd = time.Now() }() // before done is closed: read after it
-		}
 		bm := &arena{}
 		for ci := from; ci < n && !cancel.Load(); ci++ {
 			at := &out[base+ci]
@@ -240,19 +274,31 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 				}
 			}
 		}
+		if splitHalves != nil {
+			secondEnd = time.Now() // before done is closed: read after it
+		}
+		close(ownCalls)
+		// ended before the first half: the log need not wait for it
+		if logs && !cancel.Load() && !slowLog && !splitLogWhole && logOwner.CompareAndSwap(0, 2) {
+			followed = x.followLog(out[base:base+mid], &reachedA, ticksA, firstGone)
+		}
 	}()
+	if splitFirstWaits {
+		<-ownCalls
+	}
 	for ci := probe; ci < mid; ci++ {
 		if first(ci) {
 			cancel.Store(true)
+			endFirst()
 			<-done
 			return out[:base+ci+1], ch, true
 		}
 	}
+	endFirst()
 	if splitHalves != nil {
 		firstEnd = time.Now()
 	}
-	// (a replay given up is thrown away: its log with it)
-	if x.note && (stop == nil || x.quit) && base == 0 {
+	if logs && logOwner.CompareAndSwap(0, 1) {
 		x.part = x.beginLog(out[:mid], done)
 		if x.part.upTo == mid && !slowLog {
 			half := secondHalf{out: out, mid: mid, n: n, reached: &reached, midState: &midState, ticks: ticks, done: done}
@@ -267,6 +313,9 @@ func (x *runner) split(ch *chain, mem *arena, near *Replay, stop func(*CallRepla
 		}
 	}
 	<-done
+	if followed != nil {
+		x.part = followed
+	}
 	if failed.Load() && x.part != nil && x.part.upTo > mid {
 		x.part = nil // stepped over calls the first half now makes again
 	}
@@ -373,16 +422,21 @@ func (x *runner) streamLog(ch *chain, h secondHalf, stop func(*CallReplay) bool)
 	return same, -1
 }
 
-// beginLog steps the turn log (logpart.go) over the first half's calls
-// until the second half is done (every call when splitLogWhole).
-func (x *runner) beginLog(calls []CallReplay, done <-chan struct{}) *logBuild {
+// newLog is an empty turn log (logpart.go) for the run's calls.
+func (x *runner) newLog() *logBuild {
 	n, lastID := len(x.run.Calls), 0
 	for ci := n - 1; ci >= max(0, n-64) && lastID == 0; ci-- { // the last message the run added
 		if a := x.run.Calls[ci].Appended; len(a) > 0 {
 			lastID = a[len(a)-1].ID
 		}
 	}
-	b := newLogBuild(n, n, lastID)
+	return newLogBuild(n, n, lastID)
+}
+
+// beginLog steps the turn log over the first half's calls until the
+// second half is done (every call when splitLogWhole).
+func (x *runner) beginLog(calls []CallReplay, done <-chan struct{}) *logBuild {
+	b := x.newLog()
 	for ci := range calls {
 		if ci%32 == 0 && !splitLogWhole {
 			select {
@@ -392,6 +446,36 @@ func (x *runner) beginLog(calls []CallReplay, done <-chan struct{}) *logBuild {
 			}
 		}
 		b.step(calls, ci)
+	}
+	return b
+}
+
+// followLog is the turn log begun on the second half's goroutine, once
+// it has made its calls while the first half still makes its own: it
+// steps the log over the first half's calls as they are made (those
+// before reached; a tick now and then) until it has stepped all of
+// them; the rest of the log then waits for nothing but the second
+// half's calls. nil when the first half ended short of its calls
+// (gone: given up).
+func (x *runner) followLog(calls []CallReplay, reached *atomic.Int64, ticks, gone <-chan struct{}) *logBuild {
+	b := x.newLog()
+	for ci := 0; ci < len(calls); {
+		for r := int(reached.Load()); ci < r; ci++ {
+			b.step(calls, ci)
+		}
+		if ci == len(calls) {
+			break
+		}
+		select {
+		case <-ticks:
+		case <-gone:
+			if int(reached.Load()) == ci {
+				return nil
+			}
+		}
+	}
+	if splitFollowed != nil {
+		splitFollowed()
 	}
 	return b
 }

@@ -94,7 +94,9 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 			streamedAliased++
 		}
 	}
-	defer func() { splitStreamed = nil }()
+	followed := 0 // logs the second half stepped over the first half's calls as they were made (followLog)
+	splitFollowed = func() { followed++ }
+	defer func() { splitStreamed, splitFollowed = nil, nil }()
 	for _, src := range srcs {
 		inf := Infer(src.rec)
 		near := RunFolds(src.rec, lineage.Decide(src.rec), inf.Policy, inf.Folds)
@@ -103,8 +105,10 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 			p.KeepRecentTurns = k
 			// split: the first half begins the log while the second
 			// runs (logpart.go); whole: over every call of its own;
-			// until: whole, in a replay a knob key may give up
-			for _, split := range []string{"no", "yes", "whole", "until"} {
+			// until: whole, in a replay a knob key may give up; follow:
+			// the second half ends first and steps the log over the
+			// first half's calls as they are made
+			for _, split := range []string{"no", "yes", "whole", "until", "follow"} {
 				name := fmt.Sprintf("%s-K%d-split=%v", src.name, k, split)
 				r := RunFolds(src.rec, lineage.Decide(src.rec), p, inf.Folds)
 				if split != "no" {
@@ -114,6 +118,7 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 					}
 					was, wasWarm := splitMin, splitWarm
 					splitMin, splitWarm, splitLogWhole = least, warm, split == "whole" || split == "until"
+					splitFirstWaits = split == "follow"
 					// runFolds is RunNear (and RunNearUntil) before the
 					// log is finished, so that what it began shows
 					var stop func(*CallReplay) bool
@@ -122,7 +127,7 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 						stop = func(*CallReplay) bool { return quit.Load() }
 					}
 					r = runFolds(src.rec, lineage.Decide(src.rec), p, inf.Folds, near, stop)
-					splitMin, splitWarm, splitLogWhole = was, wasWarm, false
+					splitMin, splitWarm, splitLogWhole, splitFirstWaits = was, wasWarm, false, false
 				}
 				if r.part != nil && r.part.upTo > 0 {
 					begun++
@@ -139,10 +144,10 @@ func TestNotedLogIsTheScannedLog(t *testing.T) {
 			}
 		}
 	}
-	if noted == 0 || skipping == 0 || branched == 0 || begun == 0 || begunUntil == 0 || streamed == 0 || streamedAliased == 0 {
-		t.Errorf("%d calls noted, %d of them skipping what the call before knew; %d branched replays; %d logs begun by the replay (%d of them by one that may be given up); %d stepped over a second half as it ran (%d reading its made messages as the first half's)", noted, skipping, branched, begun, begunUntil, streamed, streamedAliased)
+	if noted == 0 || skipping == 0 || branched == 0 || begun == 0 || begunUntil == 0 || streamed == 0 || streamedAliased == 0 || followed == 0 {
+		t.Errorf("%d calls noted, %d of them skipping what the call before knew; %d branched replays; %d logs begun by the replay (%d of them by one that may be given up); %d stepped over a second half as it ran (%d reading its made messages as the first half's); %d stepped by the second half over the first's", noted, skipping, branched, begun, begunUntil, streamed, streamedAliased, followed)
 	}
-	t.Logf("%d logs stepped over a second half as it ran, %d reading its made messages as the first half's", streamed, streamedAliased)
+	t.Logf("%d logs stepped over a second half as it ran, %d reading its made messages as the first half's; %d stepped by the second half over the first's", streamed, streamedAliased, followed)
 }
 
 // TestSplitWindowsHoldTheReplaysNotices: after a run split on two
