@@ -225,6 +225,7 @@ type logBuild struct {
 	// alias, while a split's second half is stepped before it is joined
 	// (streamLog): its made messages → the first half's that say the same
 	alias map[*model.Message]*model.Message
+	room  *logRoom // where its memory came from, and finish's will
 }
 
 // find is the node of the turn m starts, -1 when none yet. A notice in

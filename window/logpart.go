@@ -13,9 +13,18 @@ import "github.com/afinspect/inspect/model"
 // lastID is about the largest message ID the log will hold (0: unknown),
 // to size the index once.
 func newLogBuild(n, calls, lastID int) *logBuild {
-	b := &logBuild{nodes: make([]logNode, 1, n*5/3+1), one: make([]*model.Message, 0, n), keys: make([]byte, 0, n*14), prev: -1, calls: calls}
+	return newLogBuildIn(nil, n, calls, lastID)
+}
+
+// newLogBuildIn is newLogBuild in room (nil: memory of its own), which
+// must be made for at least calls calls (a split replay's: n == calls).
+func newLogBuildIn(room *logRoom, n, calls, lastID int) *logBuild {
+	if room == nil {
+		room = &logRoom{nodes: make([]logNode, 0, n*5/3+1), keys: make([]byte, 0, n*14), wrote: make([]int32, calls)}
+	}
+	b := &logBuild{nodes: room.nodes[:1], one: make([]*model.Message, 0, n), keys: room.keys[:0], prev: -1, calls: calls, room: room}
 	b.nodes[0].next = -1
-	b.at.wrote = make([]int32, calls)
+	b.at.wrote = room.wrote[:calls]
 	if lastID > 0 {
 		b.at.byID = make([]int32, lastID+64)
 	}
@@ -49,9 +58,13 @@ func (b *logBuild) step(calls []CallReplay, ci int) {
 
 // finish is the log, in conversation order, and where each turn is in it.
 func (b *logBuild) finish() ([]logEntry, turnPlaces) {
-	log := make([]logEntry, 0, len(b.nodes)-1)
-	place := make([]int32, len(b.nodes)) // node → its place in log
-	all := string(b.keys)                // one string for every key: each key is a part of it
+	log, place := b.room.entries[:0], b.room.place // node → its place in log
+	if cap(log) < len(b.nodes)-1 || cap(place) < len(b.nodes) {
+		log, place = make([]logEntry, 0, len(b.nodes)-1), make([]int32, len(b.nodes))
+	}
+	place = place[:len(b.nodes)]
+	b.room = nil
+	all := string(b.keys) // one string for every key: each key is a part of it
 	for i := b.nodes[0].next; i >= 0; i = b.nodes[i].next {
 		n := &b.nodes[i]
 		place[i] = int32(len(log))
@@ -59,4 +72,25 @@ func (b *logBuild) finish() ([]logEntry, turnPlaces) {
 	}
 	b.at.renumber(place)
 	return log, b.at
+}
+
+// logRoom is the memory of a turn log being built: its nodes, the index
+// of notices by the call that wrote them, its keys, and what finish
+// makes of them. A long replay made for a screen takes one made while
+// the screen was idle (PrepareRoom): zeroing 50,000 calls' log takes a
+// knob key a few milliseconds after its replay, on one core.
+type logRoom struct {
+	nodes   []logNode
+	keys    []byte
+	wrote   []int32
+	entries []logEntry // for finish: cap ≥ the nodes' cap - 1
+	place   []int32    // for finish: cap ≥ the nodes' cap
+	calls   int        // made for a replay of up to this many calls
+}
+
+// makeLogRoom is room for the log of a replay of calls calls, zero.
+func makeLogRoom(calls int) *logRoom {
+	nodes := calls*5/3 + 1
+	return &logRoom{nodes: make([]logNode, 0, nodes), keys: make([]byte, 0, calls*14), wrote: make([]int32, calls),
+		entries: make([]logEntry, 0, nodes-1), place: make([]int32, 0, nodes), calls: calls}
 }

@@ -188,6 +188,10 @@ func replay(rec *model.Recording, lin *lineage.Lineage, o replayOptions) *Replay
 // the replay that takes it need not clear it.
 var spareRoom atomic.Pointer[[]CallReplay]
 
+// spareLog is room for the turn log of the next long replay made for a
+// screen (logRoom), made with spareRoom.
+var spareLog atomic.Pointer[logRoom]
+
 // PrepareRoom makes room ahead for a replay of about calls calls made
 // for a screen, when it is long enough to be split and no room is spare.
 // It is for a screen's idle moments: it takes as long as that replay
@@ -197,11 +201,24 @@ func PrepareRoom(calls int) {
 		return
 	}
 	want := calls + calls/16 // a file that grows a little still fits
+	if l := spareLog.Load(); l == nil || l.calls < want {
+		spareLog.Store(makeLogRoom(want))
+	}
 	if s := spareRoom.Load(); s != nil && cap(*s) >= want {
 		return
 	}
 	r := make([]CallReplay, 0, want)
 	spareRoom.Store(&r)
+}
+
+// takeLogRoom is the spare log room when the replay's n calls fit it
+// without leaving much of it unused; nil otherwise.
+func takeLogRoom(n int) *logRoom {
+	r := spareLog.Load()
+	if n < splitMin || r == nil || r.calls < n || r.calls > n+n/4 || !spareLog.CompareAndSwap(r, nil) {
+		return nil
+	}
+	return r
 }
 
 // takeRoom is the spare room, empty, when the replay is made for a

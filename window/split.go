@@ -430,7 +430,7 @@ func (x *runner) newLog() *logBuild {
 			lastID = a[len(a)-1].ID
 		}
 	}
-	return newLogBuild(n, n, lastID)
+	return newLogBuildIn(takeLogRoom(n), n, n, lastID)
 }
 
 // beginLog steps the turn log over the first half's calls until the

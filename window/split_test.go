@@ -423,13 +423,13 @@ func TestRunNearUntilAlong(t *testing.T) {
 	}
 }
 
-// TestSpareRoomIsTaken: a long replay for a screen writes its calls into
-// the room made ahead for it (PrepareRoom), once, and is the replay made
-// without it; a run too short to split, or a room far too big, is left
-// spare.
+// TestSpareRoomIsTaken: a long replay for a screen writes its calls and
+// its turn log into the rooms made ahead for them (PrepareRoom), once,
+// and is the replay made without them; a run too short to split, or a
+// room far too big, is left spare.
 func TestSpareRoomIsTaken(t *testing.T) {
 	splitting(t, 500, 64)
-	t.Cleanup(func() { spareRoom.Store(nil) })
+	t.Cleanup(func() { spareRoom.Store(nil); spareLog.Store(nil) })
 	rec := longRun(1500)
 	recorded := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 4, KeepLastToolResults: 2}
 	p := model.Policy{Strategy: model.SlidingWindow, KeepRecentTurns: 5, KeepLastToolResults: 3}
@@ -437,27 +437,32 @@ func TestSpareRoomIsTaken(t *testing.T) {
 	want := RunNear(rec, lineage.Decide(rec), p, nil, near)
 
 	PrepareRoom(len(want.Calls))
-	room := spareRoom.Load()
-	if room == nil {
+	room, logRoom := spareRoom.Load(), spareLog.Load()
+	if room == nil || logRoom == nil {
 		t.Fatal("no room made for a run long enough to split")
 	}
 	got := RunNear(rec, lineage.Decide(rec), p, nil, near)
-	if spareRoom.Load() != nil {
-		t.Error("the replay left the spare room spare")
+	if spareRoom.Load() != nil || spareLog.Load() != nil {
+		t.Error("the replay left a spare room spare")
 	}
 	if &got.Calls[0] != &(*room)[:1][0] {
 		t.Error("the replay's calls are not in the room made for them")
 	}
+	if log := got.turnLog(); len(log) == 0 || &log[0] != &logRoom.entries[:1][0] {
+		t.Error("the replay's turn log is not in the room made for it")
+	}
 	sameReplay(t, want, got)
+	sameLog(t, "in the rooms", slowTurnLog(got), got)
 
 	PrepareRoom(len(want.Calls) * 2)
 	RunNear(rec, lineage.Decide(rec), p, nil, near)
-	if spareRoom.Load() == nil {
+	if spareRoom.Load() == nil || spareLog.Load() == nil {
 		t.Error("a room twice the run's calls was taken")
 	}
 	spareRoom.Store(nil)
+	spareLog.Store(nil)
 	PrepareRoom(499)
-	if spareRoom.Load() != nil {
+	if spareRoom.Load() != nil || spareLog.Load() != nil {
 		t.Error("room made for a run too short to split")
 	}
 }
