@@ -290,9 +290,9 @@ func (r *Replay) buildTurnLog() {
 		for ci := b.upTo; ci < len(r.Calls); ci++ {
 			b.step(r.Calls, ci)
 		}
-		r.log, r.places = b.finish()
+		r.log, r.places, r.begun = b.finish()
 	} else {
-		r.log, r.places = r.buildLog(nil)
+		r.log, r.places, r.begun = r.buildLog(nil)
 	}
 	r.part = nil
 	if r.lines.branched {
@@ -302,7 +302,7 @@ func (r *Replay) buildTurnLog() {
 
 // buildLog is the turn log of the calls order names, in that order (nil:
 // every call). Entries are linked so an insertion costs nothing.
-func (r *Replay) buildLog(order []int) ([]logEntry, turnPlaces) {
+func (r *Replay) buildLog(order []int) ([]logEntry, turnPlaces, *ledgerIndex) {
 	n := len(r.Calls)
 	if order != nil {
 		n = len(order)

@@ -49,6 +49,9 @@ type ledgerIndex struct {
 	// its row no longer changes (openNever while it never left)
 	tree []int32
 	size int
+	// entries is how many log entries finish made it for, before it is
+	// built (buildLedgerIndex)
+	entries int
 }
 
 // openNever is never, as the tree keeps it.
@@ -72,54 +75,44 @@ func (r *Replay) ledgerIndex() *ledgerIndex {
 
 func (r *Replay) buildLedgerIndex() {
 	log := r.turnLog()
-	ix := &ledgerIndex{gone: newGoneRows(log), upTo: make([]int32, len(r.Calls))}
-	// the two halves read the log and write apart: a long log's are made
-	// on two goroutines, a knob key waiting for them
-	var done chan struct{}
-	if len(log) >= ledgerSplit {
-		done = make(chan struct{})
-		go func() {
-			defer close(done)
-			ix.buildUpTo(log)
-		}()
-	} else {
-		ix.buildUpTo(log)
-	}
-	ix.buildTree(log)
-	if done != nil {
-		<-done
-	}
-	r.index = ix
-}
-
-// ledgerSplit is the shortest log whose index is built on two
-// goroutines (tests set it lower).
-var ledgerSplit = 1 << 14
-
-// buildUpTo makes upTo (see ledgerIndex).
-func (ix *ledgerIndex) buildUpTo(log []logEntry) {
-	for i := range log {
-		if e := &log[i]; int(e.first) < len(ix.upTo) {
-			ix.upTo[e.first] = max(ix.upTo[e.first], int32(i+1))
+	ix := r.begun
+	r.begun = nil
+	if ix == nil || ix.entries != len(log) || len(ix.upTo) != len(r.Calls) || indexFromLog {
+		ix = &ledgerIndex{upTo: make([]int32, len(r.Calls)), size: treeSize(len(log))}
+		ix.tree = make([]int32, 2*ix.size)
+		for i := range log {
+			ix.tree[ix.size+i] = int32(min(log[i].open(), openNever))
+			if e := &log[i]; int(e.first) < len(ix.upTo) {
+				ix.upTo[e.first] = max(ix.upTo[e.first], int32(i+1))
+			}
 		}
 	}
+	ix.gone = newGoneRows(log)
 	for c := 1; c < len(ix.upTo); c++ {
 		ix.upTo[c] = max(ix.upTo[c], ix.upTo[c-1])
 	}
+	ix.buildTree(len(log))
+	r.index = ix
 }
 
-// buildTree makes size and tree (see ledgerIndex).
-func (ix *ledgerIndex) buildTree(log []logEntry) {
-	ix.size = 1
-	for ix.size < len(log) {
-		ix.size *= 2
+// indexFromLog makes buildLedgerIndex build the index from the log,
+// not from what finish began (for the tests, which compare the two).
+var indexFromLog = false
+
+// treeSize is the number of leaves of the tree over a log of n entries.
+func treeSize(n int) int {
+	size := 1
+	for size < n {
+		size *= 2
 	}
-	ix.tree = make([]int32, 2*ix.size)
-	for i := range ix.tree[ix.size+len(log):] {
-		ix.tree[ix.size+len(log)+i] = -1
-	}
-	for i := range log {
-		ix.tree[ix.size+i] = int32(min(log[i].open(), openNever))
+	return size
+}
+
+// buildTree makes the tree (see ledgerIndex) over a log of n entries
+// from its leaves.
+func (ix *ledgerIndex) buildTree(n int) {
+	for i := range ix.tree[ix.size+n:] {
+		ix.tree[ix.size+n+i] = -1
 	}
 	for i := ix.size - 1; i >= 1; i-- {
 		ix.tree[i] = max(ix.tree[2*i], ix.tree[2*i+1])

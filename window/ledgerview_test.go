@@ -15,7 +15,7 @@ import (
 // counts, stretches and lookups agree with those rows.
 func TestLedgerViewIsTheWholeWalk(t *testing.T) {
 	paths := recordingPaths(t, true)
-	defer func(n int) { ledgerSplit = n }(ledgerSplit)
+	defer func() { indexFromLog = false }()
 	for _, path := range paths {
 		rec, err := loader.StartLimited(path, 0).Wait()
 		if err != nil {
@@ -29,7 +29,7 @@ func TestLedgerViewIsTheWholeWalk(t *testing.T) {
 			policies = append(policies, p)
 		}
 		for i, p := range policies {
-			ledgerSplit = []int{1 << 30, 1}[i%2] // the index made on one goroutine, and on two
+			indexFromLog = i%2 == 1 // the index begun with the log, and made from it
 			r := RunFolds(rec, lineage.Decide(rec), p, inf.Folds)
 			for c := range r.Calls {
 				checkView(t, path, r, c)

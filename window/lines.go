@@ -180,7 +180,7 @@ func (r *Replay) lineViews() []*Replay {
 	views := make([]*Replay, len(chains))
 	for n, ch := range chains {
 		v := &Replay{Policy: r.Policy, Policies: r.Policies, Rules: r.Rules, Lineage: r.Lineage, Calls: r.Calls, Problems: r.Problems, lines: r.lines}
-		v.logOnce.Do(func() { v.log, v.places = v.buildLog(ch) })
+		v.logOnce.Do(func() { v.log, v.places, v.begun = v.buildLog(ch) })
 		views[n] = v
 	}
 	return views

@@ -57,21 +57,39 @@ func (b *logBuild) step(calls []CallReplay, ci int) {
 }
 
 // finish is the log, in conversation order, and where each turn is in it.
-func (b *logBuild) finish() ([]logEntry, turnPlaces) {
+//
+// It also begins the log's ledger index (ledgerview.go) in the same
+// pass, which reads each entry as it is written: the leaves of its tree
+// and each call's last entry; built from the log after, the index read
+// all of it twice more (buildLedgerIndex finishes it).
+func (b *logBuild) finish() ([]logEntry, turnPlaces, *ledgerIndex) {
+	n := len(b.nodes) - 1                          // every node but the head is linked in
 	log, place := b.room.entries[:0], b.room.place // node → its place in log
-	if cap(log) < len(b.nodes)-1 || cap(place) < len(b.nodes) {
-		log, place = make([]logEntry, 0, len(b.nodes)-1), make([]int32, len(b.nodes))
+	if cap(log) < n || cap(place) < n+1 {
+		log, place = make([]logEntry, 0, n), make([]int32, n+1)
 	}
-	place = place[:len(b.nodes)]
+	place = place[:n+1]
+	ix := &ledgerIndex{size: treeSize(n)}
+	if ix.upTo, ix.tree = b.room.upTo, b.room.tree; len(ix.upTo) < b.calls || len(ix.tree) < 2*ix.size {
+		ix.upTo, ix.tree = make([]int32, b.calls), make([]int32, 2*ix.size)
+	}
+	ix.upTo, ix.tree = ix.upTo[:b.calls], ix.tree[:2*ix.size]
+	leaves := ix.tree[ix.size:]
 	b.room = nil
 	all := string(b.keys) // one string for every key: each key is a part of it
 	for i := b.nodes[0].next; i >= 0; i = b.nodes[i].next {
-		n := &b.nodes[i]
-		place[i] = int32(len(log))
-		log = append(log, logEntry{key: all[b.nodes[i-1].key:n.key], msgs: n.msgs, first: n.first, left: n.left, wroteAt: n.wroteAt, placeholder: n.placeholder})
+		nd := &b.nodes[i]
+		li := len(log)
+		place[i] = int32(li)
+		log = append(log, logEntry{key: all[b.nodes[i-1].key:nd.key], msgs: nd.msgs, first: nd.first, left: nd.left, wroteAt: nd.wroteAt, placeholder: nd.placeholder})
+		leaves[li] = int32(min(log[li].open(), openNever))
+		if f := int(nd.first); f < len(ix.upTo) {
+			ix.upTo[f] = max(ix.upTo[f], int32(li+1))
+		}
 	}
 	b.at.renumber(place)
-	return log, b.at
+	ix.entries = len(log)
+	return log, b.at, ix
 }
 
 // logRoom is the memory of a turn log being built: its nodes, the index
@@ -85,12 +103,15 @@ type logRoom struct {
 	wrote   []int32
 	entries []logEntry // for finish: cap ≥ the nodes' cap - 1
 	place   []int32    // for finish: cap ≥ the nodes' cap
-	calls   int        // made for a replay of up to this many calls
+	// the ledger index finish begins: each call's last entry, the tree
+	upTo, tree []int32
+	calls      int // made for a replay of up to this many calls
 }
 
 // makeLogRoom is room for the log of a replay of calls calls, zero.
 func makeLogRoom(calls int) *logRoom {
 	nodes := calls*5/3 + 1
 	return &logRoom{nodes: make([]logNode, 0, nodes), keys: make([]byte, 0, calls*14), wrote: make([]int32, calls),
-		entries: make([]logEntry, 0, nodes-1), place: make([]int32, 0, nodes), calls: calls}
+		entries: make([]logEntry, 0, nodes-1), place: make([]int32, 0, nodes),
+		upTo: make([]int32, calls), tree: make([]int32, 2*treeSize(nodes-1)), calls: calls}
 }

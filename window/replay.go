@@ -63,6 +63,7 @@ type Replay struct {
 	log                []logEntry   // the turn log (turnLog)
 	places             turnPlaces   // a turn's first message → its place in log
 	index              *ledgerIndex // built after log: what a ledger view reads
+	begun              *ledgerIndex // the index as the log's finish began it, until index is built
 	lines              *turnLines   // built with log: each call's line (lines.go)
 	oneRun             bool         // every call is of one run (replay saw to it)
 	views              []*Replay    // built with log where the conversation branches: each line's
