@@ -162,9 +162,9 @@ func AheadCmd(v *study.View, recorded *window.Replay, p model.Policy, cells int,
 // CollectedMsg says the heap was collected (collectCmd).
 type CollectedMsg struct{}
 
-// CollectCmd collects the heap, then makes room for the calls of the next
-// replay of a long run (window.PrepareRoom: a knob key's replay of calls
-// calls would otherwise clear it first).
+// CollectCmd collects the heap, then makes room for the calls and the
+// turn log of the next replay of a long run (window.PrepareRoom: a knob
+// key's replay of calls calls would otherwise clear it first).
 func CollectCmd(calls int) tea.Cmd {
 	return func() tea.Msg {
 		runtime.GC()
