@@ -81,10 +81,7 @@ func (r *Replay) buildLedgerIndex() {
 		ix = &ledgerIndex{upTo: make([]int32, len(r.Calls)), size: treeSize(len(log))}
 		ix.tree = make([]int32, 2*ix.size)
 		for i := range log {
-			ix.tree[ix.size+i] = int32(min(log[i].open(), openNever))
-			if e := &log[i]; int(e.first) < len(ix.upTo) {
-				ix.upTo[e.first] = max(ix.upTo[e.first], int32(i+1))
-			}
+			ix.add(i, &log[i])
 		}
 	}
 	ix.gone = newGoneRows(log)
@@ -93,6 +90,15 @@ func (r *Replay) buildLedgerIndex() {
 	}
 	ix.buildTree(len(log))
 	r.index = ix
+}
+
+// add enters log entry e, at li in the log, in the index being begun:
+// its leaf of the tree, and as the last entry of its first call so far.
+func (ix *ledgerIndex) add(li int, e *logEntry) {
+	ix.tree[ix.size+li] = int32(min(e.open(), openNever))
+	if f := int(e.first); f < len(ix.upTo) {
+		ix.upTo[f] = max(ix.upTo[f], int32(li+1))
+	}
 }
 
 // indexFromLog makes buildLedgerIndex build the index from the log,

@@ -74,7 +74,6 @@ func (b *logBuild) finish() ([]logEntry, turnPlaces, *ledgerIndex) {
 		ix.upTo, ix.tree = make([]int32, b.calls), make([]int32, 2*ix.size)
 	}
 	ix.upTo, ix.tree = ix.upTo[:b.calls], ix.tree[:2*ix.size]
-	leaves := ix.tree[ix.size:]
 	b.room = nil
 	all := string(b.keys) // one string for every key: each key is a part of it
 	for i := b.nodes[0].next; i >= 0; i = b.nodes[i].next {
@@ -82,10 +81,7 @@ func (b *logBuild) finish() ([]logEntry, turnPlaces, *ledgerIndex) {
 		li := len(log)
 		place[i] = int32(li)
 		log = append(log, logEntry{key: all[b.nodes[i-1].key:nd.key], msgs: nd.msgs, first: nd.first, left: nd.left, wroteAt: nd.wroteAt, placeholder: nd.placeholder})
-		leaves[li] = int32(min(log[li].open(), openNever))
-		if f := int(nd.first); f < len(ix.upTo) {
-			ix.upTo[f] = max(ix.upTo[f], int32(li+1))
-		}
+		ix.add(li, &log[li])
 	}
 	b.at.renumber(place)
 	ix.entries = len(log)
